@@ -1,0 +1,19 @@
+package io.varve.cassandra.events;
+
+import com.datastax.oss.driver.api.core.ConsistencyLevel;
+import com.datastax.oss.driver.api.core.DefaultConsistencyLevel;
+import io.varve.core.namespace.Consistency;
+
+/** Maps a namespace's consistency to a CQL consistency level (see {@link Consistency}). */
+public final class ConsistencyLevels {
+
+  private ConsistencyLevels() {}
+
+  public static ConsistencyLevel of(Consistency consistency) {
+    boolean local = consistency.scope() == Consistency.Scope.LOCAL;
+    if (consistency.target() == Consistency.Target.STRONG) {
+      return local ? DefaultConsistencyLevel.LOCAL_QUORUM : DefaultConsistencyLevel.QUORUM;
+    }
+    return local ? DefaultConsistencyLevel.LOCAL_ONE : DefaultConsistencyLevel.ONE;
+  }
+}

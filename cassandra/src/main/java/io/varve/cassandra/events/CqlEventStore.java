@@ -1,0 +1,110 @@
+package io.varve.cassandra.events;
+
+import com.datastax.oss.driver.api.core.ConsistencyLevel;
+import com.datastax.oss.driver.api.core.CqlSession;
+import com.datastax.oss.driver.api.core.cql.BatchStatement;
+import com.datastax.oss.driver.api.core.cql.BatchStatementBuilder;
+import com.datastax.oss.driver.api.core.cql.BatchType;
+import com.datastax.oss.driver.api.core.cql.BoundStatement;
+import com.datastax.oss.driver.api.core.cql.PreparedStatement;
+import io.varve.core.event.EventItem;
+import io.varve.core.namespace.Consistency;
+import io.varve.core.read.PartitionReader;
+import io.varve.core.store.EventStore;
+import io.varve.core.write.PartitionKey;
+import io.varve.core.write.PlacedEvent;
+import java.nio.ByteBuffer;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CompletionStage;
+import java.util.concurrent.ConcurrentHashMap;
+
+/**
+ * Writes and reads events in slice tables. A partition's events go out as unlogged batches of at
+ * most {@value #MAX_BATCH_BYTES} bytes (a single-partition unlogged batch is one mutation on the
+ * replica); batches are idempotent, so the driver may retry them. The number of batches in flight
+ * is bounded by {@code maxInFlight}.
+ */
+public final class CqlEventStore implements EventStore {
+
+  static final int MAX_BATCH_BYTES = 1024 * 1024;
+
+  private final CqlSession session;
+  private final SliceStatements statements;
+  private final ValueCodec codec;
+  private final AsyncLimiter limiter;
+
+  public CqlEventStore(CqlSession session, int maxInFlight, int compressionThreshold) {
+    this.session = session;
+    this.statements = new SliceStatements(session);
+    this.codec = new ValueCodec(compressionThreshold);
+    this.limiter = new AsyncLimiter(maxInFlight);
+  }
+
+  @Override
+  public CompletionStage<Map<Integer, Throwable>> write(String keyspace,
+      Map<PartitionKey, List<PlacedEvent>> partitions, Consistency consistency) {
+    ConsistencyLevel level = ConsistencyLevels.of(consistency);
+    Map<Integer, Throwable> failures = new ConcurrentHashMap<>();
+    List<CompletableFuture<Void>> batches = new ArrayList<>();
+    for (Map.Entry<PartitionKey, List<PlacedEvent>> entry : partitions.entrySet()) {
+      PartitionKey key = entry.getKey();
+      CompletionStage<SliceStatements.Pair> prepared = statements.of(keyspace, key.table());
+      for (List<PlacedEvent> chunk : chunks(entry.getValue())) {
+        CompletionStage<Void> done = prepared
+            .thenCompose(p -> limiter.submit(() -> session.executeAsync(batch(p.insert(), key, chunk, level))))
+            .thenApply(rs -> null);
+        batches.add(done.exceptionally(error -> {
+          chunk.forEach(e -> failures.put(e.index(), error));
+          return null;
+        }).toCompletableFuture());
+      }
+    }
+    return CompletableFuture.allOf(batches.toArray(CompletableFuture[]::new)).thenApply(v -> failures);
+  }
+
+  @Override
+  public PartitionReader reader(String keyspace, String timeSeriesId, Consistency consistency) {
+    return new CqlPartitionReader(session, statements, keyspace, timeSeriesId, ConsistencyLevels.of(consistency));
+  }
+
+  private BatchStatement batch(PreparedStatement insert, PartitionKey key, List<PlacedEvent> events,
+      ConsistencyLevel level) {
+    BatchStatementBuilder batch = BatchStatement.builder(BatchType.UNLOGGED);
+    Instant bucket = Instant.ofEpochMilli(key.timeBucketMillis());
+    for (PlacedEvent placed : events) {
+      Instant time = Instant.ofEpochMilli(placed.event().eventTimeMillis());
+      for (EventItem item : placed.event().items()) {
+        ValueCodec.Stored stored = codec.encode(item.value());
+        BoundStatement row = insert.bind(key.timeSeriesId(), bucket, key.eventBucket(), time, placed.event().eventId(),
+            ByteBuffer.wrap(item.key()), stored.value(), stored.metadata());
+        batch.addStatement(row);
+      }
+    }
+    return batch.setConsistencyLevel(level).setIdempotence(true).build();
+  }
+
+  /** Splits a partition's events into batches of about {@value #MAX_BATCH_BYTES} bytes; an event is never split. */
+  static List<List<PlacedEvent>> chunks(List<PlacedEvent> events) {
+    List<List<PlacedEvent>> chunks = new ArrayList<>();
+    List<PlacedEvent> current = new ArrayList<>();
+    long bytes = 0;
+    for (PlacedEvent event : events) {
+      long size = event.event().payloadBytes();
+      if (!current.isEmpty() && bytes + size > MAX_BATCH_BYTES) {
+        chunks.add(current);
+        current = new ArrayList<>();
+        bytes = 0;
+      }
+      current.add(event);
+      bytes += size;
+    }
+    if (!current.isEmpty()) {
+      chunks.add(current);
+    }
+    return chunks;
+  }
+}

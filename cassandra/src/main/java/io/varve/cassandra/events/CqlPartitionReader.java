@@ -1,0 +1,126 @@
+package io.varve.cassandra.events;
+
+import com.datastax.oss.driver.api.core.ConsistencyLevel;
+import com.datastax.oss.driver.api.core.CqlSession;
+import com.datastax.oss.driver.api.core.cql.AsyncResultSet;
+import com.datastax.oss.driver.api.core.cql.Row;
+import io.varve.core.event.Event;
+import io.varve.core.event.EventItem;
+import io.varve.core.read.Cursor;
+import io.varve.core.read.PartitionReader;
+import io.varve.core.read.PartitionScan;
+import java.nio.ByteBuffer;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.List;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CompletionStage;
+
+/**
+ * Reads one partition of a slice table, newest first, and reassembles events from their item
+ * rows. Rows arrive in clustering order (event_time DESC, event_id, event_item_key), so an event's
+ * items are consecutive; an event is complete when a row of another event (or the end) follows.
+ * Pages of rows are fetched only while more events are wanted.
+ */
+final class CqlPartitionReader implements PartitionReader {
+
+  private final CqlSession session;
+  private final SliceStatements statements;
+  private final String keyspace;
+  private final String timeSeriesId;
+  private final ConsistencyLevel level;
+
+  CqlPartitionReader(CqlSession session, SliceStatements statements, String keyspace, String timeSeriesId,
+      ConsistencyLevel level) {
+    this.session = session;
+    this.statements = statements;
+    this.keyspace = keyspace;
+    this.timeSeriesId = timeSeriesId;
+    this.level = level;
+  }
+
+  @Override
+  public CompletionStage<List<Event>> read(PartitionScan scan, Cursor cursor, List<EventItem> filters, int maxEvents) {
+    Instant from = Instant.ofEpochMilli(scan.bucket().fromMillis());
+    Instant to = Instant.ofEpochMilli(scan.bucket().toMillis());
+    int pageRows = Math.max(16, Math.min(1000, maxEvents * 2 + 1));
+    Assembler assembler = new Assembler(timeSeriesId, cursor, filters, maxEvents);
+    return statements.of(keyspace, scan.bucket().table())
+        .thenCompose(p -> session.executeAsync(p.select().bind(timeSeriesId,
+                Instant.ofEpochMilli(scan.bucket().timeBucketMillis()), scan.eventBucket(), from, to)
+            .setConsistencyLevel(level).setPageSize(pageRows)))
+        .thenCompose(assembler::consume);
+  }
+
+  /** Accumulates rows into events across pages. */
+  private static final class Assembler {
+    private final Cursor cursor;
+    private final List<EventItem> filters;
+    private final int maxEvents;
+    private final String timeSeriesId;
+    private final List<Event> events = new ArrayList<>();
+    private long time;
+    private String id;
+    private List<EventItem> items;
+
+    Assembler(String timeSeriesId, Cursor cursor, List<EventItem> filters, int maxEvents) {
+      this.timeSeriesId = timeSeriesId;
+      this.cursor = cursor;
+      this.filters = filters;
+      this.maxEvents = maxEvents;
+    }
+
+    CompletionStage<List<Event>> consume(AsyncResultSet page) {
+      for (Row row : page.currentPage()) {
+        long rowTime = row.getInstant(0).toEpochMilli();
+        String rowId = row.getString(1);
+        if (items == null || rowTime != time || !rowId.equals(id)) {
+          finish();
+          if (events.size() >= maxEvents) {
+            return CompletableFuture.completedFuture(events);
+          }
+          time = rowTime;
+          id = rowId;
+          items = new ArrayList<>();
+        }
+        ByteBuffer key = row.getByteBuffer(2);
+        byte[] keyBytes = new byte[key.remaining()];
+        key.duplicate().get(keyBytes);
+        items.add(new EventItem(keyBytes, ValueCodec.decode(row.getByteBuffer(3), row.getString(4))));
+      }
+      if (page.hasMorePages()) {
+        return page.fetchNextPage().thenCompose(this::consume);
+      }
+      finish();
+      return CompletableFuture.completedFuture(events);
+    }
+
+    private void finish() {
+      if (items == null) {
+        return;
+      }
+      Event event = new Event(timeSeriesId, time, id, items);
+      items = null;
+      if ((cursor == null || cursor.precedes(event)) && matches(event) && events.size() < maxEvents) {
+        events.add(event);
+      }
+    }
+
+    private boolean matches(Event event) {
+      for (EventItem filter : filters) {
+        boolean found = false;
+        for (EventItem item : event.items()) {
+          if (Arrays.equals(item.key(), filter.key()) && Arrays.equals(item.value(), filter.value())) {
+            found = true;
+            break;
+          }
+        }
+        if (!found) {
+          return false;
+        }
+      }
+      return true;
+    }
+  }
+}

@@ -1,0 +1,42 @@
+package io.varve.cassandra.session;
+
+import com.datastax.oss.driver.api.core.CqlSession;
+import com.datastax.oss.driver.api.core.CqlSessionBuilder;
+import com.datastax.oss.driver.api.core.config.DefaultDriverOption;
+import com.datastax.oss.driver.api.core.config.DriverConfigLoader;
+import com.datastax.oss.driver.api.core.config.ProgrammaticDriverConfigLoaderBuilder;
+import java.util.concurrent.CompletionStage;
+
+/** Opens driver sessions from {@link CassandraSettings}. */
+public final class Sessions {
+
+  private Sessions() {}
+
+  public static CompletionStage<CqlSession> open(CassandraSettings settings) {
+    ProgrammaticDriverConfigLoaderBuilder config = DriverConfigLoader.programmaticBuilder()
+        .withDuration(DefaultDriverOption.REQUEST_TIMEOUT, settings.requestTimeout())
+        .withDuration(DefaultDriverOption.CONNECTION_INIT_QUERY_TIMEOUT, settings.requestTimeout())
+        .withDuration(DefaultDriverOption.METADATA_SCHEMA_REQUEST_TIMEOUT, settings.schemaTimeout())
+        .withDuration(DefaultDriverOption.CONTROL_CONNECTION_AGREEMENT_TIMEOUT, settings.schemaTimeout())
+        .withString(DefaultDriverOption.PROTOCOL_COMPRESSION, settings.compression())
+        .withInt(DefaultDriverOption.CONNECTION_POOL_LOCAL_SIZE, 2)
+        .withInt(DefaultDriverOption.CONNECTION_MAX_REQUESTS, 2048)
+        .withBoolean(DefaultDriverOption.METADATA_TOKEN_MAP_ENABLED, true);
+    settings.tls().ifPresent(tls -> {
+      config.withString(DefaultDriverOption.SSL_ENGINE_FACTORY_CLASS, "DefaultSslEngineFactory")
+          .withString(DefaultDriverOption.SSL_TRUSTSTORE_PATH, tls.truststore().toString())
+          .withString(DefaultDriverOption.SSL_TRUSTSTORE_PASSWORD, tls.truststorePassword())
+          .withBoolean(DefaultDriverOption.SSL_HOSTNAME_VALIDATION, tls.hostnameValidation());
+      tls.keystore().ifPresent(k -> config.withString(DefaultDriverOption.SSL_KEYSTORE_PATH, k.toString()));
+      tls.keystorePassword().ifPresent(p -> config.withString(DefaultDriverOption.SSL_KEYSTORE_PASSWORD, p));
+    });
+    CqlSessionBuilder builder = CqlSession.builder()
+        .withConfigLoader(config.build())
+        .addContactPoints(settings.contactPoints())
+        .withLocalDatacenter(settings.localDatacenter());
+    if (settings.username().isPresent()) {
+      builder.withAuthCredentials(settings.username().get(), settings.password().orElse(""));
+    }
+    return builder.buildAsync();
+  }
+}

@@ -1,0 +1,75 @@
+package io.varve.core.event;
+
+import io.varve.core.error.InvalidFieldException;
+import java.nio.charset.StandardCharsets;
+import java.util.List;
+
+/**
+ * Checks the shape of a write batch against the {@link Limits}. A batch with any malformed event is
+ * rejected whole, before anything is written, with the path of the first offending field.
+ */
+public final class WriteValidator {
+
+  private final Limits limits;
+
+  public WriteValidator(Limits limits) {
+    this.limits = limits;
+  }
+
+  public void validate(List<Event> events) {
+    if (events.isEmpty()) {
+      throw InvalidFieldException.of("events", "empty (expected: 1.." + limits.maxEventsPerBatch() + " events)");
+    }
+    if (events.size() > limits.maxEventsPerBatch()) {
+      throw new InvalidFieldException("events", events.size() + " events",
+          "at most " + limits.maxEventsPerBatch() + " events per batch");
+    }
+    for (int i = 0; i < events.size(); i++) {
+      validate("events[" + i + "]", events.get(i));
+    }
+  }
+
+  private void validate(String path, Event event) {
+    checkId(path + ".timeSeriesId", event.timeSeriesId(), limits.maxTimeSeriesIdBytes());
+    checkId(path + ".eventId", event.eventId(), limits.maxEventIdBytes());
+    List<EventItem> items = event.items();
+    if (items.isEmpty() || items.size() > limits.maxItemsPerEvent()) {
+      throw new InvalidFieldException(path + ".eventItems", items.size() + " items",
+          "1.." + limits.maxItemsPerEvent() + " items");
+    }
+    long total = 0;
+    for (int j = 0; j < items.size(); j++) {
+      EventItem item = items.get(j);
+      String itemPath = path + ".eventItems[" + j + "]";
+      if (item.key().length == 0 || item.key().length > limits.maxItemKeyBytes()) {
+        throw new InvalidFieldException(itemPath + ".eventItemKey", item.key().length + " bytes",
+            "1.." + limits.maxItemKeyBytes() + " bytes");
+      }
+      if (item.value().length > limits.maxItemValueBytes()) {
+        throw new InvalidFieldException(itemPath + ".eventItemValue", item.value().length + " bytes",
+            "at most " + limits.maxItemValueBytes() + " bytes");
+      }
+      for (int k = 0; k < j; k++) {
+        if (java.util.Arrays.equals(items.get(k).key(), item.key())) {
+          throw InvalidFieldException.of(itemPath + ".eventItemKey",
+              "repeats the key of eventItems[" + k + "] (expected: distinct keys within an event)");
+        }
+      }
+      total += item.key().length + item.value().length;
+    }
+    if (total > limits.maxEventBytes()) {
+      throw new InvalidFieldException(path + ".eventItems", total + " bytes in all",
+          "at most " + limits.maxEventBytes() + " bytes of keys and values per event");
+    }
+  }
+
+  private static void checkId(String field, String value, int maxBytes) {
+    if (value == null || value.isEmpty()) {
+      throw InvalidFieldException.of(field, "missing (expected: 1.." + maxBytes + " bytes of UTF-8)");
+    }
+    int bytes = value.getBytes(StandardCharsets.UTF_8).length;
+    if (bytes > maxBytes) {
+      throw new InvalidFieldException(field, value, "1.." + maxBytes + " bytes of UTF-8, got " + bytes);
+    }
+  }
+}

@@ -1,0 +1,32 @@
+package io.varve.core.namespace;
+
+import io.varve.core.partitioning.TimePartition;
+import java.time.Duration;
+
+/**
+ * The effective settings of a namespace's primary storage, validated and with defaults filled in.
+ *
+ * @param namespace the namespace name
+ * @param keyspace the keyspace holding its slice tables ({@code physical_storage.dataset})
+ * @param partition partition settings for slices created from now on
+ * @param consistency read/write consistency
+ * @param acceptLimit how far back from now writes are accepted
+ * @param retention when slices close and are dropped
+ * @param coalesce how long fire-and-forget writes may wait to be batched
+ * @param bufferCapacityBytes capacity of the fire-and-forget queue
+ */
+public record NamespaceSettings(
+    String namespace,
+    String keyspace,
+    TimePartition partition,
+    Consistency consistency,
+    Duration acceptLimit,
+    Retention retention,
+    Duration coalesce,
+    long bufferCapacityBytes) {
+
+  /** Default accept limit: writes up to 36 hours old. */
+  public static final Duration DEFAULT_ACCEPT_LIMIT = Duration.ofHours(36);
+  public static final Duration DEFAULT_COALESCE = Duration.ofSeconds(1);
+  public static final long DEFAULT_BUFFER_CAPACITY = 4L * 1024 * 1024;
+}

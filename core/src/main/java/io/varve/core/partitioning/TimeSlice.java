@@ -1,0 +1,47 @@
+package io.varve.core.partitioning;
+
+import java.time.Instant;
+
+/**
+ * A time slice: the table holding a namespace's events of {@code [start, end)}, with the partition
+ * settings in force when it was created. Slices of a namespace join with no gap and no overlap.
+ */
+public record TimeSlice(
+    String namespace, Instant start, Instant end, String table, long secondsPerTimeBucket,
+    int eventBuckets, SliceStatus status) {
+
+  public TimeSlice {
+    if (!start.isBefore(end)) {
+      throw new IllegalArgumentException("slice start " + start + " not before end " + end);
+    }
+    long width = end.toEpochMilli() - start.toEpochMilli();
+    if (width % (secondsPerTimeBucket * 1000) != 0) {
+      throw new IllegalArgumentException("slice width " + width + " ms not a multiple of the bucket");
+    }
+  }
+
+  /** True when {@code epochMillis} is in {@code [start, end)}. */
+  public boolean contains(long epochMillis) {
+    return epochMillis >= start.toEpochMilli() && epochMillis < end.toEpochMilli();
+  }
+
+  /** True when the slice shares some time with {@code [fromMillis, toMillis)}. */
+  public boolean overlaps(long fromMillis, long toMillis) {
+    return start.toEpochMilli() < toMillis && end.toEpochMilli() > fromMillis;
+  }
+
+  /** Start, in epoch milliseconds, of the time bucket holding {@code epochMillis}. */
+  public long timeBucketOf(long epochMillis) {
+    long startMillis = start.toEpochMilli();
+    long width = secondsPerTimeBucket * 1000;
+    return startMillis + Math.floorDiv(epochMillis - startMillis, width) * width;
+  }
+
+  public long bucketMillis() {
+    return secondsPerTimeBucket * 1000;
+  }
+
+  public TimeSlice withStatus(SliceStatus newStatus) {
+    return new TimeSlice(namespace, start, end, table, secondsPerTimeBucket, eventBuckets, newStatus);
+  }
+}

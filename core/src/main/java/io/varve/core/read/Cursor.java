@@ -1,0 +1,17 @@
+package io.varve.core.read;
+
+import io.varve.core.event.Event;
+
+/** The last event a page returned; the next page starts strictly after it in read order. */
+public record Cursor(long eventTimeMillis, String eventId) {
+
+  public static Cursor after(Event event) {
+    return new Cursor(event.eventTimeMillis(), event.eventId());
+  }
+
+  /** True when {@code event} comes after this cursor in newest-first order. */
+  public boolean precedes(Event event) {
+    return event.eventTimeMillis() < eventTimeMillis
+        || (event.eventTimeMillis() == eventTimeMillis && event.eventId().compareTo(eventId) > 0);
+  }
+}

@@ -1,0 +1,138 @@
+package io.varve.core.read;
+
+import io.varve.core.event.Event;
+import io.varve.core.event.EventItem;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CompletionStage;
+
+/**
+ * Runs a read plan: scans the partitions of the planned time buckets in parallel, at most
+ * {@code window} at a time and in plan order (newest bucket first), merges the partitions of each
+ * bucket newest first, and stops as soon as {@code want} events are collected. Buckets do not
+ * overlap in time, so a bucket's events all precede those of the next one and only the
+ * partitions within a bucket need merging.
+ */
+public final class ScatterGather {
+
+  /** The collected events and how many partitions the merge needed. */
+  public record Result(List<Event> events, int partitionsUsed) {}
+
+  private final PartitionReader reader;
+  private final List<PartitionScan> scans = new ArrayList<>();
+  private final List<Integer> firstScanOfBucket = new ArrayList<>();
+  private final List<List<Event>> partitionResults = new ArrayList<>();
+  private final int[] pendingPerBucket;
+  private final Cursor cursor;
+  private final List<EventItem> filters;
+  private final int want;
+  private final int window;
+  private final List<Event> collected = new ArrayList<>();
+  private final CompletableFuture<Result> done = new CompletableFuture<>();
+  private int nextScan;
+  private int inFlight;
+  private int headBucket;
+
+  private ScatterGather(PartitionReader reader, List<BucketScan> buckets, Cursor cursor, List<EventItem> filters,
+      int want, int window) {
+    this.reader = reader;
+    this.cursor = cursor;
+    this.filters = filters;
+    this.want = want;
+    this.window = window;
+    this.pendingPerBucket = new int[buckets.size()];
+    for (int b = 0; b < buckets.size(); b++) {
+      BucketScan bucket = buckets.get(b);
+      firstScanOfBucket.add(scans.size());
+      pendingPerBucket[b] = bucket.eventBuckets();
+      for (int e = 0; e < bucket.eventBuckets(); e++) {
+        scans.add(new PartitionScan(bucket, e));
+        partitionResults.add(null);
+      }
+    }
+  }
+
+  /** Collects up to {@code want} events of the planned buckets, newest first. */
+  public static CompletionStage<Result> run(PartitionReader reader, List<BucketScan> buckets, Cursor cursor,
+      List<EventItem> filters, int want, int window) {
+    ScatterGather gather = new ScatterGather(reader, buckets, cursor, filters, want, Math.max(1, window));
+    synchronized (gather) {
+      gather.advance();
+    }
+    return gather.done;
+  }
+
+  private void advance() {
+    while (!done.isDone() && headBucket < pendingPerBucket.length && pendingPerBucket[headBucket] == 0) {
+      mergeHeadBucket();
+    }
+    if (done.isDone()) {
+      return;
+    }
+    if (headBucket == pendingPerBucket.length || collected.size() >= want) {
+      done.complete(new Result(collected, firstScanIndex(headBucket)));
+      return;
+    }
+    while (!done.isDone() && inFlight < window && nextScan < scans.size()) {
+      int index = nextScan++;
+      inFlight++;
+      int need = want - collected.size();
+      reader.read(scans.get(index), cursor, filters, need)
+          .whenComplete((events, error) -> onScan(index, events, error));
+    }
+  }
+
+  private synchronized void onScan(int index, List<Event> events, Throwable error) {
+    inFlight--;
+    if (done.isDone()) {
+      return;
+    }
+    if (error != null) {
+      done.completeExceptionally(error);
+      return;
+    }
+    partitionResults.set(index, events);
+    pendingPerBucket[bucketOf(index)]--;
+    advance();
+  }
+
+  private void mergeHeadBucket() {
+    int from = firstScanIndex(headBucket);
+    int to = firstScanIndex(headBucket + 1);
+    List<Event> merged = new ArrayList<>();
+    for (int i = from; i < to; i++) {
+      merged.addAll(partitionResults.get(i));
+      partitionResults.set(i, null);
+    }
+    merged.sort(Event::newestFirst);
+    for (Event event : merged) {
+      if (collected.size() >= want) {
+        break;
+      }
+      collected.add(event);
+    }
+    headBucket++;
+    if (collected.size() >= want) {
+      done.complete(new Result(collected, to));
+    }
+  }
+
+  private int firstScanIndex(int bucket) {
+    return bucket < firstScanOfBucket.size() ? firstScanOfBucket.get(bucket) : scans.size();
+  }
+
+  private int bucketOf(int scanIndex) {
+    int lo = 0;
+    int hi = firstScanOfBucket.size() - 1;
+    while (lo < hi) {
+      int mid = (lo + hi + 1) >>> 1;
+      if (firstScanOfBucket.get(mid) <= scanIndex) {
+        lo = mid;
+      } else {
+        hi = mid - 1;
+      }
+    }
+    return lo;
+  }
+}

@@ -1,0 +1,15 @@
+package io.varve.core.store;
+
+import java.util.concurrent.CompletionStage;
+
+/** Schema operations on slice tables: run by the control plane, never on the write path. */
+public interface SliceTables {
+
+  CompletionStage<Void> createKeyspaceIfMissing(String keyspace);
+
+  /** Creates a slice table if it does not exist (idempotent). */
+  CompletionStage<Void> create(String keyspace, String table);
+
+  /** Drops a slice table if it exists (idempotent). */
+  CompletionStage<Void> drop(String keyspace, String table);
+}
