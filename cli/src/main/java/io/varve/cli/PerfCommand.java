@@ -1,0 +1,9 @@
+package io.varve.cli;
+
+import picocli.CommandLine.Command;
+
+/** Benchmarks; each prints key=value lines. */
+@Command(name = "perf", description = "Run a benchmark and print key=value figures.",
+    subcommands = {})
+final class PerfCommand {
+}

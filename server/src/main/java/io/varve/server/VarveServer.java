@@ -1,0 +1,129 @@
+package io.varve.server;
+
+import com.datastax.oss.driver.api.core.CqlSession;
+import com.google.protobuf.Descriptors.FieldDescriptor;
+import com.linecorp.armeria.common.HttpResponse;
+import com.linecorp.armeria.common.HttpStatus;
+import com.linecorp.armeria.common.MediaType;
+import com.linecorp.armeria.server.Server;
+import com.linecorp.armeria.server.ServerBuilder;
+import com.linecorp.armeria.server.auth.AuthService;
+import com.linecorp.armeria.server.docs.DocService;
+import com.linecorp.armeria.server.grpc.GrpcService;
+import com.linecorp.armeria.server.healthcheck.HealthCheckService;
+import com.linecorp.armeria.server.prometheus.PrometheusExpositionService;
+import io.micrometer.prometheusmetrics.PrometheusConfig;
+import io.micrometer.prometheusmetrics.PrometheusMeterRegistry;
+import io.varve.api.timeseries.v1.CreateNamespaceRequest;
+import io.varve.api.timeseries.v1.GetNamespaceRequest;
+import io.varve.api.timeseries.v1.ListNamespacesRequest;
+import io.varve.api.timeseries.v1.ListNamespacesResponse;
+import io.varve.api.timeseries.v1.Namespace;
+import io.varve.api.timeseries.v1.ReadEventRecordsRequest;
+import io.varve.api.timeseries.v1.ReadEventRecordsResponse;
+import io.varve.api.timeseries.v1.UpdateNamespaceRequest;
+import io.varve.api.timeseries.v1.WriteEventRecordsRequest;
+import io.varve.api.timeseries.v1.WriteEventRecordsResponse;
+import io.varve.cassandra.events.CqlEventStore;
+import io.varve.cassandra.metadata.CqlMetadataStore;
+import io.varve.cassandra.metadata.CqlSliceTables;
+import io.varve.cassandra.session.Sessions;
+import io.varve.core.read.PageTokens;
+import io.varve.server.config.NamespaceConfigMapper;
+import io.varve.server.config.ServerSettings;
+import io.varve.server.controlplane.ControlPlaneHandler;
+import io.varve.server.controlplane.NamespaceRegistry;
+import io.varve.server.controlplane.SliceMaintainer;
+import io.varve.server.dataplane.DataPlaneHandler;
+import io.varve.server.transport.Transports;
+import java.net.InetSocketAddress;
+import java.time.Clock;
+import java.time.Duration;
+import java.util.Set;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * A running Varve server: gRPC and HTTP/JSON APIs, the browsable API page ({@code /docs}),
+ * health ({@code /health}) and Prometheus metrics ({@code /metrics}) on one port, over one
+ * Cassandra session. Start with {@link #start}; {@link #close} stops it gracefully.
+ */
+public final class VarveServer implements AutoCloseable {
+
+  private static final Logger log = LoggerFactory.getLogger(VarveServer.class);
+
+  private final Server server;
+  private final CqlSession session;
+  private final SliceMaintainer maintainer;
+
+  private VarveServer(Server server, CqlSession session, SliceMaintainer maintainer) {
+    this.server = server;
+    this.session = session;
+    this.maintainer = maintainer;
+  }
+
+  /** Connects to Cassandra, prepares the metadata keyspace and starts serving. */
+  public static VarveServer start(ServerSettings settings) {
+    Clock clock = Clock.systemUTC();
+    CqlSession session = Sessions.open(settings.cassandra()).toCompletableFuture().join();
+    try {
+      CqlSliceTables tables = new CqlSliceTables(session, settings.cassandra().replication(),
+          settings.cassandra().schemaTimeout());
+      CqlMetadataStore store = CqlMetadataStore.open(session, settings.cassandra().metadataKeyspace(), tables,
+          settings.cassandra().schemaTimeout());
+      NamespaceConfigMapper mapper = new NamespaceConfigMapper(settings.cassandra().metadataKeyspace());
+      NamespaceRegistry registry = new NamespaceRegistry(store, mapper, settings.readFanout(), settings.maxReadFanout());
+      SliceMaintainer maintainer = new SliceMaintainer(registry, store, tables, clock, settings.limits().futureLimit());
+      CqlEventStore events = new CqlEventStore(session, settings.cassandra().maxInFlightWrites(),
+          settings.cassandra().compressionThreshold());
+      PageTokens tokens = new PageTokens(store.pageTokenKey().toCompletableFuture().join());
+      ControlPlaneHandler control = new ControlPlaneHandler(store, tables, registry, maintainer, mapper, clock,
+          Duration.ofSeconds(20));
+      DataPlaneHandler data = new DataPlaneHandler(registry, events, tokens, settings.limits(), clock);
+
+      ServerBuilder sb = Server.builder()
+          .maxRequestLength(settings.limits().maxRequestBytes())
+          .requestTimeout(Duration.ofSeconds(60))
+          .gracefulShutdownTimeout(Duration.ofSeconds(2), Duration.ofSeconds(15));
+      InetSocketAddress address = new InetSocketAddress(settings.host(), settings.port());
+      if (settings.tls().isPresent()) {
+        sb.https(address).tls(settings.tls().get().certificateChain().toFile(),
+            settings.tls().get().privateKey().toFile());
+      } else {
+        sb.http(address);
+      }
+      Transports.register(sb, control, data, settings);
+      PrometheusMeterRegistry metrics = new PrometheusMeterRegistry(PrometheusConfig.DEFAULT);
+      sb.meterRegistry(metrics)
+          .service("/metrics", PrometheusExpositionService.of(metrics.getPrometheusRegistry()))
+          .service("/health", HealthCheckService.of())
+          .serviceUnder("/docs", DocService.builder().build());
+      Server server = sb.build();
+      server.start().join();
+      maintainer.start(settings.sliceMaintenanceInterval());
+      log.info("Varve serving on {}://{}:{} (API page /docs)", settings.tls().isPresent() ? "https" : "http",
+          settings.host(), server.activeLocalPort());
+      return new VarveServer(server, session, maintainer);
+    } catch (RuntimeException e) {
+      session.close();
+      throw e;
+    }
+  }
+
+  /** The port actually bound (useful when configured as 0). */
+  public int port() {
+    return server.activeLocalPort();
+  }
+
+  /** Blocks until the server stops. */
+  public void awaitTermination() {
+    server.whenClosed().join();
+  }
+
+  @Override
+  public void close() {
+    maintainer.close();
+    server.stop().join();
+    session.close();
+  }
+}

@@ -1,0 +1,22 @@
+package io.varve.server.config;
+
+import io.varve.core.error.InvalidFieldException;
+import java.time.Duration;
+
+/** Conversions between protobuf and Java durations, with the positivity check config keys need. */
+final class ConfigDurations {
+
+  private ConfigDurations() {}
+
+  static Duration positive(String field, com.google.protobuf.Duration value) {
+    Duration d = Duration.ofSeconds(value.getSeconds(), value.getNanos());
+    if (d.isNegative() || d.isZero()) {
+      throw new InvalidFieldException(field, com.google.protobuf.util.Durations.toString(value), "a positive duration");
+    }
+    return d;
+  }
+
+  static com.google.protobuf.Duration of(Duration d) {
+    return com.google.protobuf.Duration.newBuilder().setSeconds(d.getSeconds()).setNanos(d.getNano()).build();
+  }
+}

@@ -1,0 +1,165 @@
+package io.varve.server.config;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import io.varve.core.error.InvalidFieldException;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.Iterator;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.Set;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+
+/**
+ * One section of the server's YAML configuration, read with typed getters whose errors name the
+ * full key ({@code cassandra.requestTimeout: "5 parsecs" (expected: a duration such as 5s)}).
+ * Unknown keys are refused, so a typo never goes unnoticed.
+ */
+final class ConfigNode {
+
+  private static final Pattern DURATION = Pattern.compile("(\\d+)(ms|s|m|h|d)");
+
+  private final JsonNode node;
+  private final String path;
+
+  ConfigNode(JsonNode node, String path) {
+    this.node = node;
+    this.path = path;
+  }
+
+  /** Fails if the section has keys other than {@code known}. */
+  ConfigNode only(Set<String> known) {
+    if (node == null || node.isNull()) {
+      return this;
+    }
+    if (!node.isObject()) {
+      throw new InvalidFieldException(name(path), node.toString(), "a mapping");
+    }
+    Iterator<String> names = node.fieldNames();
+    while (names.hasNext()) {
+      String key = names.next();
+      if (!known.contains(key)) {
+        throw InvalidFieldException.of(key(key), "unknown key (expected one of: " + String.join(", ", known) + ")");
+      }
+    }
+    return this;
+  }
+
+  ConfigNode section(String key) {
+    return new ConfigNode(value(key), key(key));
+  }
+
+  boolean has(String key) {
+    return value(key) != null;
+  }
+
+  String string(String key, String fallback) {
+    JsonNode v = value(key);
+    if (v == null) {
+      return fallback;
+    }
+    if (!v.isValueNode()) {
+      throw new InvalidFieldException(key(key), v.toString(), "a string");
+    }
+    return v.asText();
+  }
+
+  Optional<String> optionalString(String key) {
+    return Optional.ofNullable(string(key, null));
+  }
+
+  int integer(String key, int fallback, int min, int max) {
+    JsonNode v = value(key);
+    if (v == null) {
+      return fallback;
+    }
+    if (!v.canConvertToInt() || (!v.isIntegralNumber() && !v.asText().matches("-?\\d+"))) {
+      throw new InvalidFieldException(key(key), v.toString(), "an integer in " + min + ".." + max);
+    }
+    int i = v.isIntegralNumber() ? v.intValue() : Integer.parseInt(v.asText());
+    if (i < min || i > max) {
+      throw new InvalidFieldException(key(key), i, min + ".." + max);
+    }
+    return i;
+  }
+
+  boolean bool(String key, boolean fallback) {
+    JsonNode v = value(key);
+    if (v == null) {
+      return fallback;
+    }
+    if (!v.isBoolean()) {
+      throw new InvalidFieldException(key(key), v.toString(), "true or false");
+    }
+    return v.booleanValue();
+  }
+
+  Duration duration(String key, Duration fallback) {
+    JsonNode v = value(key);
+    if (v == null) {
+      return fallback;
+    }
+    Matcher m = DURATION.matcher(v.asText().trim());
+    if (!v.isTextual() || !m.matches() || Long.parseLong(m.group(1)) == 0) {
+      throw new InvalidFieldException(key(key), v.toString(), "a positive duration such as 5s (units: ms, s, m, h, d)");
+    }
+    long n = Long.parseLong(m.group(1));
+    return switch (m.group(2)) {
+      case "ms" -> Duration.ofMillis(n);
+      case "s" -> Duration.ofSeconds(n);
+      case "m" -> Duration.ofMinutes(n);
+      case "h" -> Duration.ofHours(n);
+      default -> Duration.ofDays(n);
+    };
+  }
+
+  Optional<Path> path(String key) {
+    return optionalString(key).map(Path::of);
+  }
+
+  List<String> strings(String key, List<String> fallback) {
+    JsonNode v = value(key);
+    if (v == null) {
+      return fallback;
+    }
+    if (!v.isArray()) {
+      throw new InvalidFieldException(key(key), v.toString(), "a list of strings");
+    }
+    List<String> out = new ArrayList<>();
+    v.forEach(e -> out.add(e.asText()));
+    return out;
+  }
+
+  Map<String, String> stringMap(String key, Map<String, String> fallback) {
+    JsonNode v = value(key);
+    if (v == null) {
+      return fallback;
+    }
+    if (!v.isObject()) {
+      throw new InvalidFieldException(key(key), v.toString(), "a mapping");
+    }
+    Map<String, String> out = new LinkedHashMap<>();
+    v.fields().forEachRemaining(e -> out.put(e.getKey(), e.getValue().asText()));
+    return out;
+  }
+
+  String key(String key) {
+    return path.isEmpty() ? key : path + "." + key;
+  }
+
+  private JsonNode value(String key) {
+    if (node == null || node.isNull()) {
+      return null;
+    }
+    JsonNode v = node.get(key);
+    return v == null || v.isNull() ? null : v;
+  }
+
+  private static String name(String path) {
+    return path.isEmpty() ? "(root)" : path;
+  }
+}

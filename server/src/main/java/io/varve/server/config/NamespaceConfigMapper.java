@@ -1,0 +1,191 @@
+package io.varve.server.config;
+
+import com.google.protobuf.util.Durations;
+import io.varve.api.timeseries.v1.LifecycleConfig;
+import io.varve.api.timeseries.v1.LifecycleConfigs;
+import io.varve.api.timeseries.v1.PersistenceConfiguration;
+import io.varve.api.timeseries.v1.PhysicalStorage;
+import io.varve.api.timeseries.v1.QueueBuffering;
+import io.varve.api.timeseries.v1.RetentionConfig;
+import io.varve.api.timeseries.v1.StorageConfig;
+import io.varve.api.timeseries.v1.TimePartition;
+import io.varve.core.error.InvalidFieldException;
+import io.varve.core.namespace.Consistency;
+import io.varve.core.namespace.NamespaceSettings;
+import io.varve.core.namespace.Names;
+import io.varve.core.namespace.Retention;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Locale;
+import java.util.Optional;
+import java.util.Set;
+
+/**
+ * Reads a namespace's {@code persistence_configuration} (the shape of the reference namespace
+ * configuration), validates every key and fills in defaults. Errors name the key by its path,
+ * e.g. {@code persistence_configuration[0].config.timePartition.eventBuckets: 0 (expected: 1..64)}.
+ * Every key and default is documented in docs/namespace-configuration.md.
+ */
+public final class NamespaceConfigMapper {
+
+  /** The namespace's settings and its configuration with defaults filled in. */
+  public record Mapped(NamespaceSettings settings, List<PersistenceConfiguration> normalized) {}
+
+  public static final String PRIMARY = "PRIMARY_STORAGE";
+  public static final String INDEX = "INDEX_STORAGE";
+  static final Set<String> INDEX_TYPES = Set.of("KEYWORD", "TEXT", "INTEGER", "LONG", "DOUBLE", "BOOLEAN", "TIMESTAMP");
+  static final String ROOT = "persistence_configuration";
+  static final long MAX_BUFFER_CAPACITY = 1L << 30;
+
+  private final String metadataKeyspace;
+
+  public NamespaceConfigMapper(String metadataKeyspace) {
+    this.metadataKeyspace = metadataKeyspace;
+  }
+
+  public Mapped map(String namespace, List<PersistenceConfiguration> entries) {
+    Names.namespace("namespace", namespace);
+    if (entries.isEmpty()) {
+      throw InvalidFieldException.of(ROOT, "missing (expected: a list with one " + PRIMARY + " entry)");
+    }
+    NamespaceSettings settings = null;
+    List<PersistenceConfiguration> normalized = new ArrayList<>();
+    boolean index = false;
+    for (int i = 0; i < entries.size(); i++) {
+      PersistenceConfiguration entry = entries.get(i);
+      String path = ROOT + "[" + i + "]";
+      switch (entry.getId()) {
+        case PRIMARY -> {
+          if (settings != null) {
+            throw InvalidFieldException.of(path + ".id", "a second " + PRIMARY + " entry (expected: exactly one)");
+          }
+          Mapped primary = primary(namespace, entry, path);
+          settings = primary.settings();
+          normalized.addAll(primary.normalized());
+        }
+        case INDEX -> {
+          if (index) {
+            throw InvalidFieldException.of(path + ".id", "a second " + INDEX + " entry (expected: at most one)");
+          }
+          index = true;
+          normalized.add(IndexStorageConfig.validate(entry, path));
+        }
+        default -> throw new InvalidFieldException(path + ".id", entry.getId(), PRIMARY + " or " + INDEX);
+      }
+    }
+    if (settings == null) {
+      throw InvalidFieldException.of(ROOT, "no " + PRIMARY + " entry (expected: exactly one)");
+    }
+    return new Mapped(settings, normalized);
+  }
+
+  private Mapped primary(String namespace, PersistenceConfiguration entry, String path) {
+    PhysicalStorage storage = entry.getPhysicalStorage();
+    String type = storage.getType().isEmpty() ? "CASSANDRA" : storage.getType().toUpperCase(Locale.ROOT);
+    if (!type.equals("CASSANDRA") && !type.equals("SCYLLADB")) {
+      throw new InvalidFieldException(path + ".physicalStorage.type", storage.getType(), "CASSANDRA or SCYLLADB");
+    }
+    if (storage.getCluster().length() > 128) {
+      throw new InvalidFieldException(path + ".physicalStorage.cluster", storage.getCluster(), "at most 128 characters");
+    }
+    String keyspace = storage.getDataset().isEmpty() ? namespace : storage.getDataset();
+    Names.keyspace(path + ".physicalStorage.dataset", keyspace, metadataKeyspace);
+
+    StorageConfig config = entry.getConfig();
+    String cfg = path + ".config";
+    io.varve.core.partitioning.TimePartition partition = timePartition(config.getTimePartition(), cfg + ".timePartition");
+    Consistency consistency = new Consistency(
+        config.getConsistencyScope().isEmpty() ? Consistency.DEFAULT.scope()
+            : Consistency.parseScope(cfg + ".consistencyScope", config.getConsistencyScope()),
+        config.getConsistencyTarget().isEmpty() ? Consistency.DEFAULT.target()
+            : Consistency.parseTarget(cfg + ".consistencyTarget", config.getConsistencyTarget()));
+    Duration acceptLimit = config.hasAcceptLimit()
+        ? ConfigDurations.positive(cfg + ".acceptLimit", config.getAcceptLimit()) : NamespaceSettings.DEFAULT_ACCEPT_LIMIT;
+    QueueBuffering buffering = config.getQueueBuffering();
+    Duration coalesce = buffering.hasCoalesce()
+        ? ConfigDurations.positive(cfg + ".queueBuffering.coalesce", buffering.getCoalesce()) : NamespaceSettings.DEFAULT_COALESCE;
+    if (coalesce.compareTo(Duration.ofMinutes(1)) > 0) {
+      throw new InvalidFieldException(cfg + ".queueBuffering.coalesce", coalesce.toMillis() + "ms", "at most 60s");
+    }
+    long capacity = buffering.hasBufferCapacity() ? buffering.getBufferCapacity() : NamespaceSettings.DEFAULT_BUFFER_CAPACITY;
+    if (capacity < 1 || capacity > MAX_BUFFER_CAPACITY) {
+      throw new InvalidFieldException(cfg + ".queueBuffering.bufferCapacity", capacity, "1.." + MAX_BUFFER_CAPACITY + " bytes");
+    }
+    if (config.hasIndexConfig()) {
+      throw InvalidFieldException.of(cfg + ".indexConfig", "not allowed in " + PRIMARY + " (expected: in the "
+          + INDEX + " entry)");
+    }
+    Retention retention = retention(entry.getLifecycleConfigs(), path + ".lifecycleConfigs");
+    if (retention.closeAfter().isPresent() && acceptLimit.compareTo(retention.closeAfter().get()) > 0) {
+      throw new InvalidFieldException(cfg + ".acceptLimit", acceptLimit.toSeconds() + "s",
+          "at most the retention's close_after (" + retention.closeAfter().get().toSeconds() + "s)");
+    }
+
+    NamespaceSettings settings = new NamespaceSettings(namespace, keyspace, partition, consistency, acceptLimit,
+        retention, coalesce, capacity);
+    PersistenceConfiguration normalized = PersistenceConfiguration.newBuilder()
+        .setId(PRIMARY)
+        .setPhysicalStorage(storage.toBuilder().setType(type).setDataset(keyspace))
+        .setConfig(StorageConfig.newBuilder()
+            .setTimePartition(TimePartition.newBuilder()
+                .setSecondsPerTimeSlice(partition.secondsPerTimeSlice())
+                .setSecondsPerTimeBucket(partition.secondsPerTimeBucket())
+                .setEventBuckets(partition.eventBuckets()))
+            .setQueueBuffering(QueueBuffering.newBuilder()
+                .setCoalesce(ConfigDurations.of(coalesce)).setBufferCapacity(capacity))
+            .setConsistencyScope(consistency.scope().name())
+            .setConsistencyTarget(consistency.target().name())
+            .setAcceptLimit(ConfigDurations.of(acceptLimit)))
+        .setLifecycleConfigs(entry.getLifecycleConfigs())
+        .build();
+    return new Mapped(settings, List.of(normalized));
+  }
+
+  static io.varve.core.partitioning.TimePartition timePartition(TimePartition p, String path) {
+    io.varve.core.partitioning.TimePartition d = io.varve.core.partitioning.TimePartition.DEFAULT;
+    long slice = p.hasSecondsPerTimeSlice() ? p.getSecondsPerTimeSlice() : d.secondsPerTimeSlice();
+    if (p.hasSecondPerTimeBucket() && p.hasSecondsPerTimeBucket()
+        && p.getSecondPerTimeBucket() != p.getSecondsPerTimeBucket()) {
+      throw InvalidFieldException.of(path + ".secondsPerTimeBucket", p.getSecondsPerTimeBucket()
+          + " differs from secondPerTimeBucket " + p.getSecondPerTimeBucket() + " (expected: one of the two, or equal)");
+    }
+    long bucket = p.hasSecondsPerTimeBucket() ? p.getSecondsPerTimeBucket()
+        : p.hasSecondPerTimeBucket() ? p.getSecondPerTimeBucket()
+        : Math.min(d.secondsPerTimeBucket(), slice);
+    int eventBuckets = p.hasEventBuckets() ? p.getEventBuckets() : d.eventBuckets();
+    if (p.hasSecondsPerSlice()) {
+      throw InvalidFieldException.of(path + ".secondsPerSlice", "not allowed in " + PRIMARY
+          + " (expected: secondsPerTimeSlice)");
+    }
+    io.varve.core.partitioning.TimePartition.validate(path, slice, bucket, eventBuckets);
+    return new io.varve.core.partitioning.TimePartition(slice, bucket, eventBuckets);
+  }
+
+  static Retention retention(LifecycleConfigs configs, String path) {
+    Retention retention = Retention.FOREVER;
+    boolean seen = false;
+    for (int i = 0; i < configs.getLifecycleConfigCount(); i++) {
+      LifecycleConfig config = configs.getLifecycleConfig(i);
+      String itemPath = path + ".lifecycleConfig[" + i + "]";
+      if (!config.getType().equalsIgnoreCase("retention")) {
+        throw new InvalidFieldException(itemPath + ".type", config.getType(), "retention");
+      }
+      if (seen) {
+        throw InvalidFieldException.of(itemPath, "a second retention entry (expected: at most one)");
+      }
+      seen = true;
+      RetentionConfig r = config.getConfig();
+      Optional<Duration> close = r.hasCloseAfter()
+          ? Optional.of(ConfigDurations.positive(itemPath + ".config.close_after", r.getCloseAfter())) : Optional.empty();
+      Optional<Duration> delete = r.hasDeleteAfter()
+          ? Optional.of(ConfigDurations.positive(itemPath + ".config.delete_after", r.getDeleteAfter())) : Optional.empty();
+      if (close.isPresent() && delete.isPresent() && delete.get().compareTo(close.get()) < 0) {
+        throw new InvalidFieldException(itemPath + ".config.delete_after", Durations.toString(r.getDeleteAfter()),
+            "at least close_after (" + Durations.toString(r.getCloseAfter()) + ")");
+      }
+      retention = new Retention(close, delete);
+    }
+    return retention;
+  }
+}

@@ -1,0 +1,155 @@
+package io.varve.server.config;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import com.fasterxml.jackson.dataformat.yaml.YAMLFactory;
+import io.varve.cassandra.session.CassandraSettings;
+import io.varve.core.error.InvalidFieldException;
+import io.varve.core.event.Limits;
+import io.varve.core.namespace.Names;
+import java.io.IOException;
+import java.io.InputStream;
+import java.net.InetSocketAddress;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.Set;
+
+/**
+ * The server's configuration, read from a YAML file. Every key, its default and unit is listed in
+ * {@code varve-reference.yaml} (bundled with the server and shown in docs/server-configuration.md).
+ *
+ * @param host address to bind; 127.0.0.1 unless set
+ * @param port port of gRPC, HTTP/JSON, docs, health and metrics
+ * @param tls server TLS, when configured
+ * @param bearerTokens when not empty, API calls must carry {@code Authorization: Bearer <one of them>}
+ * @param cassandra how to reach the cluster
+ * @param readFanout initial partitions read in parallel per read
+ * @param maxReadFanout upper bound of the adaptive fan-out
+ * @param sliceMaintenanceInterval period of the slice creation / retention task
+ * @param limits data plane limits
+ */
+public record ServerSettings(
+    String host,
+    int port,
+    Optional<Tls> tls,
+    List<String> bearerTokens,
+    CassandraSettings cassandra,
+    int readFanout,
+    int maxReadFanout,
+    Duration sliceMaintenanceInterval,
+    Limits limits) {
+
+  /** Server TLS from PEM files. */
+  public record Tls(Path certificateChain, Path privateKey) {}
+
+  public static ServerSettings defaults() {
+    return parse(null);
+  }
+
+  public static ServerSettings load(Path file) {
+    try (InputStream in = Files.newInputStream(file)) {
+      return parse(new ObjectMapper(new YAMLFactory()).readTree(in));
+    } catch (IOException e) {
+      throw InvalidFieldException.of(file.toString(), "cannot be read: " + e.getMessage());
+    }
+  }
+
+  static ServerSettings parse(JsonNode root) {
+    ConfigNode config = new ConfigNode(root, "").only(Set.of("server", "cassandra", "timeseries"));
+    ConfigNode server = config.section("server").only(Set.of("host", "port", "tls", "auth"));
+    ConfigNode tlsNode = server.section("tls").only(Set.of("certificateChain", "privateKey"));
+    Optional<Tls> tls = tlsNode.path("certificateChain").map(cert -> new Tls(cert, tlsNode.path("privateKey")
+        .orElseThrow(() -> InvalidFieldException.of(tlsNode.key("privateKey"), "missing (expected: a PEM file)"))));
+    ConfigNode auth = server.section("auth").only(Set.of("bearerTokens"));
+    ConfigNode ts = config.section("timeseries").only(Set.of("readFanout", "maxReadFanout", "sliceMaintenanceInterval",
+        "limits"));
+    int fanout = ts.integer("readFanout", 8, 1, 256);
+    return new ServerSettings(
+        server.string("host", "127.0.0.1"),
+        server.integer("port", 8080, 0, 65535),
+        tls,
+        auth.strings("bearerTokens", List.of()),
+        cassandra(config.section("cassandra")),
+        fanout,
+        ts.integer("maxReadFanout", Math.max(32, fanout), fanout, 1024),
+        ts.duration("sliceMaintenanceInterval", Duration.ofSeconds(30)),
+        limits(ts.section("limits")));
+  }
+
+  private static CassandraSettings cassandra(ConfigNode c) {
+    c.only(Set.of("contactPoints", "localDatacenter", "username", "password", "tls", "compression", "requestTimeout",
+        "schemaTimeout", "metadataKeyspace", "replication", "maxInFlightWrites", "compressionThreshold"));
+    CassandraSettings d = CassandraSettings.local(9042);
+    List<InetSocketAddress> points = c.strings("contactPoints", List.of("127.0.0.1:9042")).stream()
+        .map(p -> contactPoint(c.key("contactPoints"), p)).toList();
+    ConfigNode tls = c.section("tls").only(Set.of("truststore", "truststorePassword", "keystore", "keystorePassword",
+        "hostnameValidation"));
+    Optional<CassandraSettings.Tls> cassandraTls = tls.path("truststore").map(trust -> new CassandraSettings.Tls(
+        trust, tls.string("truststorePassword", ""), tls.path("keystore"), tls.optionalString("keystorePassword"),
+        tls.bool("hostnameValidation", true)));
+    String compression = c.string("compression", "none");
+    if (!compression.equals("none") && !compression.equals("lz4")) {
+      throw new InvalidFieldException(c.key("compression"), compression, "none or lz4");
+    }
+    String metadataKeyspace = c.string("metadataKeyspace", d.metadataKeyspace());
+    if (!Names.IDENTIFIER.matcher(metadataKeyspace).matches()) {
+      throw new InvalidFieldException(c.key("metadataKeyspace"), metadataKeyspace, Names.EXPECTED);
+    }
+    Map<String, String> replication = c.stringMap("replication", d.replication());
+    return new CassandraSettings(points, c.string("localDatacenter", d.localDatacenter()),
+        c.optionalString("username"), c.optionalString("password"), cassandraTls, compression,
+        c.duration("requestTimeout", d.requestTimeout()), c.duration("schemaTimeout", d.schemaTimeout()),
+        metadataKeyspace, replication, c.integer("maxInFlightWrites", d.maxInFlightWrites(), 1, 65536),
+        c.integer("compressionThreshold", d.compressionThreshold(), 1, Integer.MAX_VALUE));
+  }
+
+  private static Limits limits(ConfigNode l) {
+    Limits d = Limits.DEFAULT;
+    l.only(Set.of("maxRequestBytes", "maxEventsPerBatch", "maxItemsPerEvent", "maxItemKeyBytes", "maxItemValueBytes",
+        "maxEventBytes", "maxTimeSeriesIdBytes", "maxEventIdBytes", "maxPageSize", "defaultPageSize",
+        "maxEventFilters", "futureLimit"));
+    int maxPage = l.integer("maxPageSize", d.maxPageSize(), 1, 100_000);
+    return new Limits(
+        l.integer("maxRequestBytes", d.maxRequestBytes(), 1024, 256 * Limits.MIB),
+        l.integer("maxEventsPerBatch", d.maxEventsPerBatch(), 1, 100_000),
+        l.integer("maxItemsPerEvent", d.maxItemsPerEvent(), 1, 10_000),
+        l.integer("maxItemKeyBytes", d.maxItemKeyBytes(), 1, 65_535),
+        l.integer("maxItemValueBytes", d.maxItemValueBytes(), 1, 64 * Limits.MIB),
+        l.integer("maxEventBytes", d.maxEventBytes(), 1, 64 * Limits.MIB),
+        l.integer("maxTimeSeriesIdBytes", d.maxTimeSeriesIdBytes(), 1, 65_535),
+        l.integer("maxEventIdBytes", d.maxEventIdBytes(), 1, 65_535),
+        maxPage,
+        l.integer("defaultPageSize", Math.min(d.defaultPageSize(), maxPage), 1, maxPage),
+        l.integer("maxEventFilters", d.maxEventFilters(), 0, 1000),
+        l.duration("futureLimit", d.futureLimit()));
+  }
+
+  private static InetSocketAddress contactPoint(String key, String value) {
+    int colon = value.lastIndexOf(':');
+    try {
+      String host = colon < 0 ? value : value.substring(0, colon);
+      int port = colon < 0 ? 9042 : Integer.parseInt(value.substring(colon + 1));
+      if (host.isEmpty() || port < 1 || port > 65535) {
+        throw new NumberFormatException();
+      }
+      return new InetSocketAddress(host, port);
+    } catch (NumberFormatException e) {
+      throw new InvalidFieldException(key, value, "host:port");
+    }
+  }
+
+  /** The same settings with other Cassandra contact points (used by the CLI and tests). */
+  public ServerSettings withCassandra(CassandraSettings other) {
+    return new ServerSettings(host, port, tls, bearerTokens, other, readFanout, maxReadFanout,
+        sliceMaintenanceInterval, limits);
+  }
+
+  public ServerSettings withPort(int newPort) {
+    return new ServerSettings(host, newPort, tls, bearerTokens, cassandra, readFanout, maxReadFanout,
+        sliceMaintenanceInterval, limits);
+  }
+}

@@ -1,0 +1,136 @@
+package io.varve.server.controlplane;
+
+import com.google.protobuf.Timestamp;
+import io.varve.api.timeseries.v1.CreateNamespaceRequest;
+import io.varve.api.timeseries.v1.GetNamespaceRequest;
+import io.varve.api.timeseries.v1.ListNamespacesRequest;
+import io.varve.api.timeseries.v1.ListNamespacesResponse;
+import io.varve.api.timeseries.v1.Namespace;
+import io.varve.api.timeseries.v1.UpdateNamespaceRequest;
+import io.varve.core.error.InvalidFieldException;
+import io.varve.core.error.VarveException;
+import io.varve.core.namespace.Names;
+import io.varve.core.partitioning.TimeSlice;
+import io.varve.core.store.MetadataStore;
+import io.varve.core.store.NamespaceRecord;
+import io.varve.core.store.SliceTables;
+import io.varve.server.config.NamespaceConfigMapper;
+import java.time.Clock;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.List;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CompletionStage;
+import java.util.concurrent.TimeUnit;
+
+/**
+ * The control plane's RPCs. CreateNamespace validates the configuration, creates the keyspace,
+ * stores the namespace and waits (up to {@code initialSliceWait}) for the slices around now to be
+ * created, so that writes succeed as soon as it returns; slices further back are created in the
+ * background. UpdateNamespace replaces the configuration under a version check; new partition
+ * settings apply to slices created afterwards.
+ */
+public final class ControlPlaneHandler {
+
+  private final MetadataStore store;
+  private final SliceTables tables;
+  private final NamespaceRegistry registry;
+  private final SliceMaintainer maintainer;
+  private final NamespaceConfigMapper mapper;
+  private final Clock clock;
+  private final Duration initialSliceWait;
+
+  public ControlPlaneHandler(MetadataStore store, SliceTables tables, NamespaceRegistry registry,
+      SliceMaintainer maintainer, NamespaceConfigMapper mapper, Clock clock, Duration initialSliceWait) {
+    this.store = store;
+    this.tables = tables;
+    this.registry = registry;
+    this.maintainer = maintainer;
+    this.mapper = mapper;
+    this.clock = clock;
+    this.initialSliceWait = initialSliceWait;
+  }
+
+  public CompletionStage<Namespace> create(CreateNamespaceRequest request) {
+    NamespaceConfigMapper.Mapped mapped = mapper.map(request.getNamespace(), request.getPersistenceConfigurationList());
+    Instant now = clock.instant();
+    NamespaceRecord record = new NamespaceRecord(request.getNamespace(),
+        NamespaceDocuments.write(request.getNamespace(), mapped.normalized()), 1, now, now);
+    return tables.createKeyspaceIfMissing(mapped.settings().keyspace())
+        .thenCompose(v -> store.create(record))
+        .thenCompose(v -> {
+          NamespaceEntry entry = registry.put(registry.entry(record));
+          return maintainer.maintain(entry).toCompletableFuture()
+              .completeOnTimeout(entry, initialSliceWait.toMillis(), TimeUnit.MILLISECONDS);
+        })
+        .thenApply(entry -> toProto(entry, true));
+  }
+
+  public CompletionStage<Namespace> get(GetNamespaceRequest request) {
+    Names.namespace("namespace", request.getNamespace());
+    return registry.load(request.getNamespace()).thenApply(entry -> toProto(entry, true));
+  }
+
+  public CompletionStage<ListNamespacesResponse> list(ListNamespacesRequest request) {
+    return registry.refresh().thenApply(entries -> ListNamespacesResponse.newBuilder()
+        .addAllNamespaces(entries.stream()
+            .sorted(java.util.Comparator.comparing(e -> e.record().namespace()))
+            .map(e -> toProto(e, false)).toList())
+        .build());
+  }
+
+  public CompletionStage<Namespace> update(UpdateNamespaceRequest request) {
+    NamespaceConfigMapper.Mapped mapped = mapper.map(request.getNamespace(), request.getPersistenceConfigurationList());
+    return registry.load(request.getNamespace()).thenCompose(current -> {
+      long version = current.record().version();
+      if (request.hasExpectedVersion() && request.getExpectedVersion() != version) {
+        throw VarveException.failedPrecondition("namespace '" + request.getNamespace() + "' is at version " + version
+            + ", not the expected_version " + request.getExpectedVersion());
+      }
+      String keyspace = current.settings().keyspace();
+      if (!mapped.settings().keyspace().equals(keyspace)) {
+        throw new InvalidFieldException("persistence_configuration.physicalStorage.dataset",
+            mapped.settings().keyspace(), "the namespace's keyspace '" + keyspace + "' (it cannot change)");
+      }
+      NamespaceRecord record = new NamespaceRecord(request.getNamespace(),
+          NamespaceDocuments.write(request.getNamespace(), mapped.normalized()), version + 1,
+          current.record().createTime(), clock.instant());
+      return store.update(record).thenCompose(applied -> {
+        if (!applied) {
+          throw VarveException.failedPrecondition("namespace '" + request.getNamespace()
+              + "' was changed concurrently; read it again and retry");
+        }
+        NamespaceEntry entry = registry.put(registry.entry(record).withSlices(current.slices()));
+        return maintainer.maintain(entry).toCompletableFuture()
+            .completeOnTimeout(entry, initialSliceWait.toMillis(), TimeUnit.MILLISECONDS);
+      });
+    }).thenApply(entry -> toProto(entry, true));
+  }
+
+  static Namespace toProto(NamespaceEntry entry, boolean withSlices) {
+    Namespace.Builder ns = Namespace.newBuilder()
+        .setNamespace(entry.record().namespace())
+        .addAllPersistenceConfiguration(entry.config())
+        .setVersion(entry.record().version())
+        .setCreateTime(timestamp(entry.record().createTime()))
+        .setUpdateTime(timestamp(entry.record().updateTime()));
+    if (withSlices) {
+      List<TimeSlice> slices = entry.slices();
+      for (TimeSlice slice : slices) {
+        ns.addTimeSlices(io.varve.api.timeseries.v1.TimeSlice.newBuilder()
+            .setStartTime(timestamp(slice.start()))
+            .setEndTime(timestamp(slice.end()))
+            .setTable(slice.table())
+            .setSecondsPerTimeBucket(slice.secondsPerTimeBucket())
+            .setEventBuckets(slice.eventBuckets())
+            .setStatus(slice.status().name()));
+      }
+    }
+    return ns.build();
+  }
+
+  static Timestamp timestamp(Instant instant) {
+    return Timestamp.newBuilder().setSeconds(instant.getEpochSecond()).setNanos(instant.getNano()).build();
+  }
+
+}

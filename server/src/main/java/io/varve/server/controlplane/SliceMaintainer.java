@@ -1,0 +1,123 @@
+package io.varve.server.controlplane;
+
+import io.varve.core.namespace.NamespaceSettings;
+import io.varve.core.partitioning.SlicePlanner;
+import io.varve.core.partitioning.SliceStatus;
+import io.varve.core.partitioning.TimeSlice;
+import io.varve.core.store.MetadataStore;
+import io.varve.core.store.SliceTables;
+import java.time.Clock;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.Comparator;
+import java.util.List;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CompletionStage;
+import java.util.concurrent.Executors;
+import java.util.concurrent.ScheduledExecutorService;
+import java.util.concurrent.TimeUnit;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * The control plane's background task. For every namespace, on every cycle:
+ * <ol>
+ *   <li>creates the slice tables that must exist to cover {@code [now - acceptLimit,
+ *       now + futureLimit + one slice)}: the slice holding now first, then later ones, then
+ *       earlier ones; a table is created before its slice is recorded, so a recorded slice
+ *       always has its table;</li>
+ *   <li>applies retention: a slice whose end is older than {@code close_after} becomes CLOSED,
+ *       one older than {@code delete_after} has its table dropped and becomes DELETED.</li>
+ * </ol>
+ * Writes never create tables; an event whose slice does not exist yet is refused as UNAVAILABLE.
+ * Several servers may run this at once: every step is idempotent.
+ */
+public final class SliceMaintainer implements AutoCloseable {
+
+  private static final Logger log = LoggerFactory.getLogger(SliceMaintainer.class);
+
+  private final NamespaceRegistry registry;
+  private final MetadataStore store;
+  private final SliceTables tables;
+  private final Clock clock;
+  private final Duration futureLimit;
+  private final ScheduledExecutorService scheduler = Executors.newSingleThreadScheduledExecutor(r -> {
+    Thread t = new Thread(r, "varve-slice-maintainer");
+    t.setDaemon(true);
+    return t;
+  });
+
+  public SliceMaintainer(NamespaceRegistry registry, MetadataStore store, SliceTables tables, Clock clock,
+      Duration futureLimit) {
+    this.registry = registry;
+    this.store = store;
+    this.tables = tables;
+    this.clock = clock;
+    this.futureLimit = futureLimit;
+  }
+
+  /** Runs a cycle over all namespaces every {@code interval}, starting now. */
+  public void start(Duration interval) {
+    scheduler.scheduleWithFixedDelay(this::cycle, 0, interval.toMillis(), TimeUnit.MILLISECONDS);
+  }
+
+  private void cycle() {
+    try {
+      for (NamespaceEntry entry : registry.refresh().toCompletableFuture().join()) {
+        try {
+          maintain(entry).toCompletableFuture().join();
+        } catch (RuntimeException e) {
+          log.warn("slice maintenance of namespace {} failed; retrying next cycle", entry.settings().namespace(), e);
+        }
+      }
+    } catch (RuntimeException e) {
+      log.warn("slice maintenance cycle failed; retrying next cycle", e);
+    }
+  }
+
+  /** Brings one namespace's slices up to date; completes with the refreshed entry. */
+  public CompletionStage<NamespaceEntry> maintain(NamespaceEntry entry) {
+    NamespaceSettings s = entry.settings();
+    Instant now = clock.instant();
+    Instant from = now.minus(s.acceptLimit());
+    Instant to = now.plus(futureLimit).plusSeconds(s.partition().secondsPerTimeSlice());
+    List<TimeSlice> missing = new ArrayList<>(SlicePlanner.missing(s.namespace(), s.partition(), entry.slices(), from, to));
+    long nowMillis = now.toEpochMilli();
+    missing.sort(Comparator.comparingLong(slice -> slice.end().toEpochMilli() <= nowMillis
+        ? Long.MAX_VALUE - slice.end().toEpochMilli() : slice.start().toEpochMilli()));
+    CompletionStage<Void> chain = tables.createKeyspaceIfMissing(s.keyspace());
+    for (TimeSlice slice : missing) {
+      chain = chain.thenCompose(v -> tables.create(s.keyspace(), slice.table()))
+          .thenCompose(v -> store.putSlice(slice))
+          .thenRun(() -> log.info("created time slice {}.{} [{}, {})", s.keyspace(), slice.table(), slice.start(),
+              slice.end()));
+    }
+    for (TimeSlice slice : entry.slices()) {
+      chain = chain.thenCompose(v -> retire(s, slice, now));
+    }
+    return chain.thenCompose(v -> store.slices(s.namespace()))
+        .thenApply(slices -> registry.put(entry.withSlices(slices)));
+  }
+
+  private CompletionStage<Void> retire(NamespaceSettings s, TimeSlice slice, Instant now) {
+    if (slice.status() != SliceStatus.DELETED && s.retention().deleteAfter().isPresent()
+        && slice.end().isBefore(now.minus(s.retention().deleteAfter().get()))) {
+      return store.setSliceStatus(slice, SliceStatus.CLOSED)
+          .thenCompose(v -> tables.drop(s.keyspace(), slice.table()))
+          .thenCompose(v -> store.setSliceStatus(slice, SliceStatus.DELETED))
+          .thenRun(() -> log.info("dropped time slice {}.{} (retention delete_after)", s.keyspace(), slice.table()));
+    }
+    if (slice.status() == SliceStatus.ACTIVE && s.retention().closeAfter().isPresent()
+        && slice.end().isBefore(now.minus(s.retention().closeAfter().get()))) {
+      return store.setSliceStatus(slice, SliceStatus.CLOSED)
+          .thenRun(() -> log.info("closed time slice {}.{} (retention close_after)", s.keyspace(), slice.table()));
+    }
+    return CompletableFuture.completedFuture(null);
+  }
+
+  @Override
+  public void close() {
+    scheduler.shutdownNow();
+  }
+}

@@ -1,0 +1,201 @@
+package io.varve.server.dataplane;
+
+import io.varve.api.timeseries.v1.EventError;
+import io.varve.api.timeseries.v1.EventFilter;
+import io.varve.api.timeseries.v1.ReadEventRecordsRequest;
+import io.varve.api.timeseries.v1.ReadEventRecordsResponse;
+import io.varve.api.timeseries.v1.WriteEventRecordsRequest;
+import io.varve.api.timeseries.v1.WriteEventRecordsResponse;
+import io.varve.core.error.InvalidFieldException;
+import io.varve.core.event.Event;
+import io.varve.core.event.EventItem;
+import io.varve.core.event.Limits;
+import io.varve.core.event.WriteValidator;
+import io.varve.core.namespace.Names;
+import io.varve.core.read.BucketScan;
+import io.varve.core.read.Cursor;
+import io.varve.core.read.PageTokens;
+import io.varve.core.read.ReadPlanner;
+import io.varve.core.read.ScatterGather;
+import io.varve.core.store.EventStore;
+import io.varve.core.write.Rejection;
+import io.varve.core.write.WritePlan;
+import io.varve.core.write.WritePlanner;
+import io.varve.server.controlplane.NamespaceEntry;
+import io.varve.server.controlplane.NamespaceRegistry;
+import java.time.Clock;
+import java.util.ArrayList;
+import java.util.Base64;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.CompletionStage;
+
+/**
+ * The data plane's RPCs: validates requests, plans them with core and runs them on the event
+ * store. Never touches the metadata store on a request's path (the registry caches it).
+ */
+public final class DataPlaneHandler {
+
+  /** Most partitions one read page may plan (a wider interval is refused). */
+  public static final int MAX_PARTITIONS_PER_READ = 100_000;
+
+  private final NamespaceRegistry registry;
+  private final EventStore events;
+  private final PageTokens tokens;
+  private final Limits limits;
+  private final WriteValidator validator;
+  private final Clock clock;
+
+  public DataPlaneHandler(NamespaceRegistry registry, EventStore events, PageTokens tokens, Limits limits, Clock clock) {
+    this.registry = registry;
+    this.events = events;
+    this.tokens = tokens;
+    this.limits = limits;
+    this.validator = new WriteValidator(limits);
+    this.clock = clock;
+  }
+
+  public CompletionStage<WriteEventRecordsResponse> writeSync(WriteEventRecordsRequest request) {
+    Names.namespace("namespace", request.getNamespace());
+    List<Event> batch = new ArrayList<>(request.getEventsCount());
+    if (request.getEventsCount() > limits.maxEventsPerBatch()) {
+      throw new InvalidFieldException("events", request.getEventsCount() + " events",
+          "at most " + limits.maxEventsPerBatch() + " events per batch");
+    }
+    for (int i = 0; i < request.getEventsCount(); i++) {
+      batch.add(EventMapping.toCore(request.getEvents(i), "events[" + i + "]"));
+    }
+    validator.validate(batch);
+    return registry.get(request.getNamespace()).thenCompose(ns -> {
+      WritePlan plan = WritePlanner.plan(ns.settings(), ns.slices(), batch, clock.instant(), limits.futureLimit());
+      return events.write(ns.settings().keyspace(), plan.partitions(), ns.settings().consistency())
+          .thenApply(failures -> writeResponse(batch, plan, failures));
+    });
+  }
+
+  private static WriteEventRecordsResponse writeResponse(List<Event> batch, WritePlan plan,
+      Map<Integer, Throwable> failures) {
+    WriteEventRecordsResponse.Builder response = WriteEventRecordsResponse.newBuilder();
+    boolean[] failed = new boolean[batch.size()];
+    List<EventError> errors = new ArrayList<>();
+    for (Rejection r : plan.rejections()) {
+      failed[r.index()] = true;
+      errors.add(error(r.index(), r.event(), r.code(), r.message()));
+    }
+    failures.forEach((index, cause) -> {
+      failed[index] = true;
+      Event e = batch.get(index);
+      errors.add(error(index, e, Rejection.UNAVAILABLE, "events[" + index + "] (timeSeriesId=" + e.timeSeriesId()
+          + ", eventId=" + e.eventId() + ") was not acknowledged by storage: " + cause.getMessage()
+          + "; retrying the same event is safe"));
+    });
+    errors.sort(java.util.Comparator.comparingInt(EventError::getIndex));
+    for (int i = 0; i < failed.length; i++) {
+      if (!failed[i]) {
+        response.addWrittenIndexes(i);
+      }
+    }
+    return response.setWrittenCount(response.getWrittenIndexesCount()).addAllErrors(errors).build();
+  }
+
+  private static EventError error(int index, Event e, String code, String message) {
+    return EventError.newBuilder().setIndex(index).setTimeSeriesId(e.timeSeriesId()).setEventId(e.eventId())
+        .setEventTime(EventMapping.timestamp(e.eventTimeMillis())).setCode(code).setMessage(message).build();
+  }
+
+  public CompletionStage<ReadEventRecordsResponse> read(ReadEventRecordsRequest request) {
+    ReadQuery query = ReadQuery.of(request, limits);
+    PageTokens.Position position = request.getPageToken().isEmpty() ? null
+        : tokens.decode(query.fingerprint(), request.getPageToken());
+    int returned = position == null ? 0 : position.returnedSoFar();
+    Cursor cursor = position == null ? null : position.cursor();
+    int pageSize = query.pageSize();
+    if (query.totalLimit() > 0) {
+      pageSize = Math.min(pageSize, query.totalLimit() - returned);
+      if (pageSize <= 0) {
+        return java.util.concurrent.CompletableFuture.completedFuture(ReadEventRecordsResponse.getDefaultInstance());
+      }
+    }
+    int wanted = pageSize;
+    return registry.get(request.getNamespace()).thenCompose(ns -> {
+      List<BucketScan> plan = ReadPlanner.plan(ns.slices(), query.fromMillis(), query.toMillis(), cursor,
+          MAX_PARTITIONS_PER_READ);
+      int eventBuckets = plan.stream().mapToInt(BucketScan::eventBuckets).max().orElse(1);
+      return ScatterGather.run(events.reader(ns.settings().keyspace(), request.getTimeSeriesId(),
+              ns.settings().consistency()), plan, cursor, query.filters(), wanted + 1,
+              ns.fanout().window(eventBuckets))
+          .thenApply(result -> {
+            ns.fanout().record(result.partitionsUsed());
+            return page(result.events(), wanted, returned, query);
+          });
+    });
+  }
+
+  private ReadEventRecordsResponse page(List<Event> found, int wanted, int returnedBefore, ReadQuery query) {
+    ReadEventRecordsResponse.Builder response = ReadEventRecordsResponse.newBuilder();
+    int count = Math.min(found.size(), wanted);
+    for (int i = 0; i < count; i++) {
+      response.addEvents(EventMapping.toProto(found.get(i)));
+    }
+    boolean more = found.size() > wanted
+        && (query.totalLimit() <= 0 || returnedBefore + count < query.totalLimit());
+    if (more) {
+      response.setNextPageToken(tokens.encode(query.fingerprint(),
+          new PageTokens.Position(Cursor.after(found.get(count - 1)), returnedBefore + count)));
+    }
+    return response.build();
+  }
+
+  /** A validated read request. */
+  record ReadQuery(long fromMillis, long toMillis, List<EventItem> filters, int pageSize, int totalLimit,
+      byte[] fingerprint) {
+
+    static ReadQuery of(ReadEventRecordsRequest r, Limits limits) {
+      Names.namespace("namespace", r.getNamespace());
+      if (r.getTimeSeriesId().isEmpty()) {
+        throw InvalidFieldException.of("timeSeriesId", "missing (expected: the id of a time series)");
+      }
+      if (r.getTimeSeriesId().getBytes(java.nio.charset.StandardCharsets.UTF_8).length > limits.maxTimeSeriesIdBytes()) {
+        throw new InvalidFieldException("timeSeriesId", r.getTimeSeriesId(),
+            "1.." + limits.maxTimeSeriesIdBytes() + " bytes of UTF-8");
+      }
+      if (!r.hasTimeInterval()) {
+        throw InvalidFieldException.of("timeInterval", "missing (expected: {\"start\": ..., \"end\": ...})");
+      }
+      long from = EventMapping.millis(r.getTimeInterval().hasStart() ? r.getTimeInterval().getStart() : null,
+          "timeInterval.start");
+      long to = EventMapping.millis(r.getTimeInterval().hasEnd() ? r.getTimeInterval().getEnd() : null,
+          "timeInterval.end");
+      if (to <= from) {
+        throw new InvalidFieldException("timeInterval.end", com.google.protobuf.util.Timestamps.toString(r.getTimeInterval().getEnd()),
+            "after timeInterval.start (the interval is [start, end))");
+      }
+      int pageSize = r.hasPageSize() ? r.getPageSize() : limits.defaultPageSize();
+      if (pageSize < 1 || pageSize > limits.maxPageSize()) {
+        throw new InvalidFieldException("pageSize", pageSize, "1.." + limits.maxPageSize());
+      }
+      int total = r.hasTotalRecordLimit() ? r.getTotalRecordLimit() : 0;
+      if (r.hasTotalRecordLimit() && total < 1) {
+        throw new InvalidFieldException("totalRecordLimit", total, "a positive number of events, or absent for no limit");
+      }
+      if (r.getEventFiltersCount() > limits.maxEventFilters()) {
+        throw new InvalidFieldException("eventFilters", r.getEventFiltersCount() + " filters",
+            "at most " + limits.maxEventFilters());
+      }
+      List<EventItem> filters = new ArrayList<>();
+      List<String> parts = new ArrayList<>(List.of(r.getNamespace(), r.getTimeSeriesId(), Long.toString(from),
+          Long.toString(to), Integer.toString(total)));
+      for (int i = 0; i < r.getEventFiltersCount(); i++) {
+        EventFilter f = r.getEventFilters(i);
+        if (f.getMatchEventItemKey().isEmpty()) {
+          throw InvalidFieldException.of("eventFilters[" + i + "].matchEventItemKey",
+              "missing (expected: the base64 key of an event item)");
+        }
+        filters.add(new EventItem(f.getMatchEventItemKey().toByteArray(), f.getMatchEventItemValue().toByteArray()));
+        parts.add(Base64.getEncoder().encodeToString(f.getMatchEventItemKey().toByteArray()));
+        parts.add(Base64.getEncoder().encodeToString(f.getMatchEventItemValue().toByteArray()));
+      }
+      return new ReadQuery(from, to, filters, pageSize, total, PageTokens.fingerprint(parts.toArray(String[]::new)));
+    }
+  }
+}

@@ -1,0 +1,58 @@
+package io.varve.server.dataplane;
+
+import com.google.protobuf.ByteString;
+import com.google.protobuf.Timestamp;
+import io.varve.api.timeseries.v1.EventItem;
+import io.varve.core.error.InvalidFieldException;
+import io.varve.core.event.Event;
+import java.util.ArrayList;
+import java.util.List;
+
+/** Converts events between the API's messages and the core model. */
+final class EventMapping {
+
+  private EventMapping() {}
+
+  static Event toCore(io.varve.api.timeseries.v1.Event proto, String path) {
+    long time = millis(proto.hasEventTime() ? proto.getEventTime() : null, path + ".eventTime");
+    List<io.varve.core.event.EventItem> items = new ArrayList<>(proto.getEventItemsCount());
+    for (EventItem item : proto.getEventItemsList()) {
+      items.add(new io.varve.core.event.EventItem(item.getEventItemKey().toByteArray(),
+          item.getEventItemValue().toByteArray()));
+    }
+    return new Event(proto.getTimeSeriesId(), time, proto.getEventId(), items);
+  }
+
+  static io.varve.api.timeseries.v1.Event toProto(Event event) {
+    io.varve.api.timeseries.v1.Event.Builder builder = io.varve.api.timeseries.v1.Event.newBuilder()
+        .setTimeSeriesId(event.timeSeriesId())
+        .setEventTime(timestamp(event.eventTimeMillis()))
+        .setEventId(event.eventId());
+    for (io.varve.core.event.EventItem item : event.items()) {
+      builder.addEventItems(EventItem.newBuilder()
+          .setEventItemKey(ByteString.copyFrom(item.key()))
+          .setEventItemValue(ByteString.copyFrom(item.value())));
+    }
+    return builder.build();
+  }
+
+  /** Epoch milliseconds of a timestamp that must be present and of millisecond precision. */
+  static long millis(Timestamp t, String field) {
+    if (t == null) {
+      throw InvalidFieldException.of(field, "missing (expected: an RFC 3339 time such as \"2024-10-03T21:24:23.988Z\")");
+    }
+    if (t.getNanos() % 1_000_000 != 0) {
+      throw new InvalidFieldException(field, com.google.protobuf.util.Timestamps.toString(t),
+          "a time with at most millisecond precision");
+    }
+    if (t.getSeconds() < 0 || t.getSeconds() > 253_402_300_799L) {
+      throw new InvalidFieldException(field, t.getSeconds() + "s since the epoch", "a time between 1970 and 9999");
+    }
+    return t.getSeconds() * 1000 + t.getNanos() / 1_000_000;
+  }
+
+  static Timestamp timestamp(long millis) {
+    return Timestamp.newBuilder().setSeconds(Math.floorDiv(millis, 1000))
+        .setNanos((int) Math.floorMod(millis, 1000) * 1_000_000).build();
+  }
+}

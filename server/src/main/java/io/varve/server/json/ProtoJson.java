@@ -1,0 +1,219 @@
+package io.varve.server.json;
+
+import com.fasterxml.jackson.core.JsonParser;
+import com.fasterxml.jackson.core.JsonProcessingException;
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import com.fasterxml.jackson.databind.json.JsonMapper;
+import com.google.protobuf.ByteString;
+import com.google.protobuf.Descriptors.Descriptor;
+import com.google.protobuf.Descriptors.FieldDescriptor;
+import com.google.protobuf.Message;
+import com.google.protobuf.util.JsonFormat;
+import io.varve.core.error.InvalidFieldException;
+import java.math.BigDecimal;
+import java.util.Base64;
+import java.util.HashMap;
+import java.util.Iterator;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.stream.Collectors;
+
+/**
+ * The JSON form of the API's protobuf messages, following the proto3 JSON mapping, with errors
+ * that name the offending field by its path as written ({@code events[2].eventTime}).
+ *
+ * <p>Accepted beyond the strict mapping, so that configuration snippets can be pasted as
+ * written: {@code //} and {@code /* *}{@code /} comments, trailing commas, and durations with the
+ * units ms, s, m, h, d ({@code "129600s"}, {@code "36h"}). Unknown fields are refused.
+ */
+public final class ProtoJson {
+
+  private static final ObjectMapper MAPPER = JsonMapper.builder()
+      .enable(JsonParser.Feature.ALLOW_COMMENTS)
+      .enable(com.fasterxml.jackson.core.json.JsonReadFeature.ALLOW_TRAILING_COMMA)
+      .build();
+  private static final Map<Descriptor, Map<String, FieldDescriptor>> FIELDS = new ConcurrentHashMap<>();
+
+  private final JsonFormat.Printer printer;
+
+  /** A codec whose printer always writes the given fields, even when empty. */
+  public ProtoJson(Set<FieldDescriptor> alwaysPrinted) {
+    this.printer = JsonFormat.printer().includingDefaultValueFields(alwaysPrinted).omittingInsignificantWhitespace();
+  }
+
+  public String print(Message message) {
+    try {
+      return printer.print(message);
+    } catch (com.google.protobuf.InvalidProtocolBufferException e) {
+      throw new IllegalStateException(e);
+    }
+  }
+
+  /** Parses {@code json} into a message of {@code prototype}'s type. */
+  public static <T extends Message> T parse(String json, T prototype) {
+    JsonNode node;
+    try {
+      node = MAPPER.readTree(json.isBlank() ? "{}" : json);
+    } catch (JsonProcessingException e) {
+      throw InvalidFieldException.of("body", "not valid JSON: " + e.getOriginalMessage()
+          + " at line " + e.getLocation().getLineNr() + ", column " + e.getLocation().getColumnNr());
+    }
+    Message.Builder builder = prototype.newBuilderForType();
+    merge(node, builder, "");
+    @SuppressWarnings("unchecked")
+    T message = (T) builder.build();
+    return message;
+  }
+
+  private static void merge(JsonNode node, Message.Builder builder, String path) {
+    Descriptor type = builder.getDescriptorForType();
+    if (!node.isObject()) {
+      throw new InvalidFieldException(path.isEmpty() ? "body" : path, node.toString(), "a JSON object");
+    }
+    Map<String, FieldDescriptor> fields = FIELDS.computeIfAbsent(type, ProtoJson::fieldsByName);
+    Iterator<Map.Entry<String, JsonNode>> it = node.fields();
+    while (it.hasNext()) {
+      Map.Entry<String, JsonNode> entry = it.next();
+      String fieldPath = path.isEmpty() ? entry.getKey() : path + "." + entry.getKey();
+      FieldDescriptor field = fields.get(entry.getKey());
+      if (field == null) {
+        throw InvalidFieldException.of(fieldPath, "unknown field (expected one of: " + type.getFields().stream()
+            .map(FieldDescriptor::getJsonName).collect(Collectors.joining(", ")) + ")");
+      }
+      JsonNode value = entry.getValue();
+      if (value.isNull()) {
+        continue;
+      }
+      if (field.isMapField()) {
+        mergeMap(value, builder, field, fieldPath);
+      } else if (field.isRepeated()) {
+        if (!value.isArray()) {
+          throw new InvalidFieldException(fieldPath, value.toString(), "a JSON array");
+        }
+        for (int i = 0; i < value.size(); i++) {
+          builder.addRepeatedField(field, convert(value.get(i), builder, field, fieldPath + "[" + i + "]"));
+        }
+      } else {
+        builder.setField(field, convert(value, builder, field, fieldPath));
+      }
+    }
+  }
+
+  private static void mergeMap(JsonNode value, Message.Builder builder, FieldDescriptor field, String path) {
+    if (!value.isObject()) {
+      throw new InvalidFieldException(path, value.toString(), "a JSON object");
+    }
+    FieldDescriptor keyField = field.getMessageType().findFieldByName("key");
+    FieldDescriptor valueField = field.getMessageType().findFieldByName("value");
+    Iterator<Map.Entry<String, JsonNode>> it = value.fields();
+    while (it.hasNext()) {
+      Map.Entry<String, JsonNode> e = it.next();
+      Message.Builder entry = builder.newBuilderForField(field);
+      entry.setField(keyField, e.getKey());
+      entry.setField(valueField, convert(e.getValue(), entry, valueField, path + "." + e.getKey()));
+      builder.addRepeatedField(field, entry.build());
+    }
+  }
+
+  private static Object convert(JsonNode value, Message.Builder parent, FieldDescriptor field, String path) {
+    switch (field.getJavaType()) {
+      case MESSAGE:
+        return message(value, parent.newBuilderForField(field), path);
+      case INT:
+        return (int) integer(value, path, Integer.MIN_VALUE, Integer.MAX_VALUE);
+      case LONG:
+        return integer(value, path, Long.MIN_VALUE, Long.MAX_VALUE);
+      case BOOLEAN:
+        if (value.isBoolean()) {
+          return value.booleanValue();
+        }
+        if (value.isTextual() && (value.asText().equals("true") || value.asText().equals("false"))) {
+          return Boolean.parseBoolean(value.asText());
+        }
+        throw new InvalidFieldException(path, value.toString(), "true or false");
+      case STRING:
+        if (!value.isTextual()) {
+          throw new InvalidFieldException(path, value.toString(), "a string");
+        }
+        return value.textValue();
+      case BYTE_STRING:
+        return bytes(value, path);
+      case DOUBLE:
+        return decimal(value, path).doubleValue();
+      case FLOAT:
+        return decimal(value, path).floatValue();
+      case ENUM:
+        if (value.isTextual() && field.getEnumType().findValueByName(value.textValue()) != null) {
+          return field.getEnumType().findValueByName(value.textValue());
+        }
+        throw new InvalidFieldException(path, value.toString(), "one of " + field.getEnumType().getValues());
+      default:
+        throw new IllegalStateException("unsupported field type " + field.getJavaType());
+    }
+  }
+
+  private static Message message(JsonNode value, Message.Builder builder, String path) {
+    String typeName = builder.getDescriptorForType().getFullName();
+    if (typeName.equals("google.protobuf.Timestamp")) {
+      return WellKnown.timestamp(value, path);
+    }
+    if (typeName.equals("google.protobuf.Duration")) {
+      return WellKnown.duration(value, path);
+    }
+    merge(value, builder, path);
+    return builder.build();
+  }
+
+  private static long integer(JsonNode value, String path, long min, long max) {
+    BigDecimal number = decimal(value, path);
+    try {
+      long v = number.longValueExact();
+      if (v < min || v > max) {
+        throw new ArithmeticException();
+      }
+      return v;
+    } catch (ArithmeticException e) {
+      throw new InvalidFieldException(path, value.toString(), "an integer in " + min + ".." + max);
+    }
+  }
+
+  private static BigDecimal decimal(JsonNode value, String path) {
+    if (value.isNumber()) {
+      return value.decimalValue();
+    }
+    if (value.isTextual()) {
+      try {
+        return new BigDecimal(value.textValue().trim());
+      } catch (NumberFormatException e) {
+        // fall through
+      }
+    }
+    throw new InvalidFieldException(path, value.toString(), "a number (a JSON number or a string holding one)");
+  }
+
+  private static ByteString bytes(JsonNode value, String path) {
+    if (!value.isTextual()) {
+      throw new InvalidFieldException(path, value.toString(), "a base64 string");
+    }
+    String text = value.textValue();
+    try {
+      boolean urlSafe = text.indexOf('-') >= 0 || text.indexOf('_') >= 0;
+      return ByteString.copyFrom((urlSafe ? Base64.getUrlDecoder() : Base64.getDecoder()).decode(text));
+    } catch (IllegalArgumentException e) {
+      throw new InvalidFieldException(path, text, "a base64 string");
+    }
+  }
+
+  private static Map<String, FieldDescriptor> fieldsByName(Descriptor type) {
+    Map<String, FieldDescriptor> byName = new HashMap<>();
+    List<FieldDescriptor> fields = type.getFields();
+    for (FieldDescriptor field : fields) {
+      byName.put(field.getName(), field);
+      byName.put(field.getJsonName(), field);
+    }
+    return byName;
+  }
+}

@@ -1,0 +1,77 @@
+package io.varve.server.transport;
+
+import com.datastax.oss.driver.api.core.DriverException;
+import com.datastax.oss.driver.api.core.servererrors.QueryValidationException;
+import com.linecorp.armeria.common.HttpStatus;
+import io.grpc.Status;
+import io.varve.core.error.InvalidFieldException;
+import io.varve.core.error.VarveException;
+import java.util.concurrent.CompletionException;
+import java.util.concurrent.ExecutionException;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * The one place that turns a failure into what the caller sees: a gRPC status or an HTTP status
+ * with a JSON error body {@code {"error": {"code": ..., "field": ..., "message": ...}}}.
+ * Storage failures become UNAVAILABLE (safe to retry: every write is idempotent); anything
+ * unexpected is INTERNAL and logged once here.
+ */
+public final class ErrorMapping {
+
+  private static final Logger log = LoggerFactory.getLogger(ErrorMapping.class);
+
+  /** A failure as the caller sees it. */
+  public record Failure(VarveException.Kind kind, String field, String message) {
+
+    public Status grpcStatus() {
+      Status status = switch (kind) {
+        case INVALID_ARGUMENT -> Status.INVALID_ARGUMENT;
+        case NOT_FOUND -> Status.NOT_FOUND;
+        case ALREADY_EXISTS -> Status.ALREADY_EXISTS;
+        case FAILED_PRECONDITION -> Status.FAILED_PRECONDITION;
+        case UNAVAILABLE -> Status.UNAVAILABLE;
+        case UNAUTHENTICATED -> Status.UNAUTHENTICATED;
+        case INTERNAL -> Status.INTERNAL;
+      };
+      return status.withDescription(message);
+    }
+
+    public HttpStatus httpStatus() {
+      return switch (kind) {
+        case INVALID_ARGUMENT -> HttpStatus.BAD_REQUEST;
+        case NOT_FOUND -> HttpStatus.NOT_FOUND;
+        case ALREADY_EXISTS -> HttpStatus.CONFLICT;
+        case FAILED_PRECONDITION -> HttpStatus.PRECONDITION_FAILED;
+        case UNAVAILABLE -> HttpStatus.SERVICE_UNAVAILABLE;
+        case UNAUTHENTICATED -> HttpStatus.UNAUTHORIZED;
+        case INTERNAL -> HttpStatus.INTERNAL_SERVER_ERROR;
+      };
+    }
+  }
+
+  private ErrorMapping() {}
+
+  public static Failure of(Throwable error) {
+    Throwable t = unwrap(error);
+    if (t instanceof InvalidFieldException e) {
+      return new Failure(e.kind(), e.field(), e.getMessage());
+    }
+    if (t instanceof VarveException e) {
+      return new Failure(e.kind(), "", e.getMessage());
+    }
+    if (t instanceof DriverException && !(t instanceof QueryValidationException)) {
+      return new Failure(VarveException.Kind.UNAVAILABLE, "", "storage unavailable: " + t.getMessage()
+          + "; retrying is safe");
+    }
+    log.error("unexpected failure", t);
+    return new Failure(VarveException.Kind.INTERNAL, "", "internal error: " + t);
+  }
+
+  private static Throwable unwrap(Throwable t) {
+    while ((t instanceof CompletionException || t instanceof ExecutionException) && t.getCause() != null) {
+      t = t.getCause();
+    }
+    return t;
+  }
+}

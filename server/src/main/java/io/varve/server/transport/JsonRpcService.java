@@ -1,0 +1,96 @@
+package io.varve.server.transport;
+
+import com.fasterxml.jackson.databind.ObjectMapper;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import com.google.protobuf.Descriptors.FieldDescriptor;
+import com.google.protobuf.Message;
+import com.linecorp.armeria.common.AggregatedHttpRequest;
+import com.linecorp.armeria.common.HttpMethod;
+import com.linecorp.armeria.common.HttpRequest;
+import com.linecorp.armeria.common.HttpResponse;
+import com.linecorp.armeria.common.HttpStatus;
+import com.linecorp.armeria.common.MediaType;
+import com.linecorp.armeria.server.HttpService;
+import com.linecorp.armeria.server.ServiceRequestContext;
+import io.varve.core.error.InvalidFieldException;
+import io.varve.server.json.ProtoJson;
+import java.util.LinkedHashMap;
+import java.util.Map;
+import java.util.Set;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CompletionStage;
+import java.util.function.Function;
+
+/**
+ * HTTP/JSON binding of every RPC: {@code POST /v1/<RpcName>} with the JSON form of the request;
+ * answers 200 with the JSON form of the response, or an error status with
+ * {@code {"error": {"code", "field", "message"}}}.
+ */
+final class JsonRpcService implements HttpService {
+
+  private static final ObjectMapper MAPPER = new ObjectMapper();
+
+  private record Rpc(Message prototype, Function<Message, CompletionStage<? extends Message>> call) {}
+
+  private final Map<String, Rpc> rpcs = new LinkedHashMap<>();
+  private final ProtoJson json;
+
+  JsonRpcService(Set<FieldDescriptor> alwaysPrinted) {
+    this.json = new ProtoJson(alwaysPrinted);
+  }
+
+  @SuppressWarnings("unchecked")
+  <Q extends Message> JsonRpcService add(String name, Q prototype, Function<Q, CompletionStage<? extends Message>> call) {
+    rpcs.put(name, new Rpc(prototype, m -> call.apply((Q) m)));
+    return this;
+  }
+
+  Set<String> names() {
+    return rpcs.keySet();
+  }
+
+  @Override
+  public HttpResponse serve(ServiceRequestContext ctx, HttpRequest req) {
+    String name = ctx.pathParam("rpc");
+    Rpc rpc = rpcs.get(name);
+    if (rpc == null) {
+      return error(HttpStatus.NOT_FOUND, "NOT_FOUND", "", "no RPC named '" + name + "' (expected one of: "
+          + String.join(", ", rpcs.keySet()) + ")");
+    }
+    if (req.method() != HttpMethod.POST) {
+      return error(HttpStatus.METHOD_NOT_ALLOWED, "INVALID_ARGUMENT", "", "use POST /v1/" + name);
+    }
+    return HttpResponse.of(req.aggregate().thenCompose(body -> call(rpc, body)));
+  }
+
+  private CompletableFuture<HttpResponse> call(Rpc rpc, AggregatedHttpRequest body) {
+    CompletionStage<? extends Message> result;
+    try {
+      MediaType type = body.contentType();
+      if (type != null && !type.is(MediaType.JSON) && !type.subtype().endsWith("json")) {
+        throw InvalidFieldException.of("Content-Type", type + " (expected: application/json)");
+      }
+      result = rpc.call().apply(ProtoJson.parse(body.contentUtf8(), rpc.prototype()));
+    } catch (RuntimeException e) {
+      result = CompletableFuture.failedFuture(e);
+    }
+    return result.handle((message, error) -> {
+      if (error != null) {
+        ErrorMapping.Failure failure = ErrorMapping.of(error);
+        return error(failure.httpStatus(), failure.kind().name(), failure.field(), failure.message());
+      }
+      return HttpResponse.of(HttpStatus.OK, MediaType.JSON_UTF_8, json.print(message));
+    }).toCompletableFuture();
+  }
+
+  private static HttpResponse error(HttpStatus status, String code, String field, String message) {
+    ObjectNode body = MAPPER.createObjectNode();
+    ObjectNode error = body.putObject("error");
+    error.put("code", code);
+    if (!field.isEmpty()) {
+      error.put("field", field);
+    }
+    error.put("message", message);
+    return HttpResponse.of(status, MediaType.JSON_UTF_8, body.toString());
+  }
+}

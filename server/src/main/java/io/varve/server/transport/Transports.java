@@ -1,0 +1,75 @@
+package io.varve.server.transport;
+
+import com.google.protobuf.Descriptors.FieldDescriptor;
+import com.linecorp.armeria.server.HttpService;
+import com.linecorp.armeria.server.ServerBuilder;
+import com.linecorp.armeria.server.auth.AuthService;
+import com.linecorp.armeria.server.grpc.GrpcService;
+import io.varve.api.timeseries.v1.CreateNamespaceRequest;
+import io.varve.api.timeseries.v1.GetNamespaceRequest;
+import io.varve.api.timeseries.v1.ListNamespacesRequest;
+import io.varve.api.timeseries.v1.ListNamespacesResponse;
+import io.varve.api.timeseries.v1.Namespace;
+import io.varve.api.timeseries.v1.ReadEventRecordsRequest;
+import io.varve.api.timeseries.v1.ReadEventRecordsResponse;
+import io.varve.api.timeseries.v1.UpdateNamespaceRequest;
+import io.varve.api.timeseries.v1.WriteEventRecordsRequest;
+import io.varve.api.timeseries.v1.WriteEventRecordsResponse;
+import io.varve.server.config.ServerSettings;
+import io.varve.server.controlplane.ControlPlaneHandler;
+import io.varve.server.dataplane.DataPlaneHandler;
+import java.util.Set;
+import java.util.function.Function;
+
+/**
+ * Registers the API on a server: gRPC services (with gRPC-Web and unframed JSON for the docs
+ * page) and the HTTP/JSON routes {@code POST /v1/<RpcName>}, both behind bearer-token
+ * authentication when tokens are configured.
+ */
+public final class Transports {
+
+  private Transports() {}
+
+  public static void register(ServerBuilder sb, ControlPlaneHandler control, DataPlaneHandler data,
+      ServerSettings settings) {
+    GrpcService grpc = GrpcService.builder()
+        .addService(new ControlPlaneGrpcService(control))
+        .addService(new TimeSeriesGrpcService(data))
+        .maxRequestMessageLength(settings.limits().maxRequestBytes())
+        .maxResponseMessageLength(Integer.MAX_VALUE)
+        .enableUnframedRequests(true)
+        .build();
+    JsonRpcService json = new JsonRpcService(Set.of(
+        field(ReadEventRecordsResponse.getDescriptor(), "events"),
+        field(ReadEventRecordsResponse.getDescriptor(), "next_page_token"),
+        field(WriteEventRecordsResponse.getDescriptor(), "written_count"),
+        field(WriteEventRecordsResponse.getDescriptor(), "written_indexes"),
+        field(WriteEventRecordsResponse.getDescriptor(), "errors"),
+        field(ListNamespacesResponse.getDescriptor(), "namespaces"),
+        field(Namespace.getDescriptor(), "time_slices")))
+        .add("CreateNamespace", CreateNamespaceRequest.getDefaultInstance(), control::create)
+        .add("GetNamespace", GetNamespaceRequest.getDefaultInstance(), control::get)
+        .add("ListNamespaces", ListNamespacesRequest.getDefaultInstance(), control::list)
+        .add("UpdateNamespace", UpdateNamespaceRequest.getDefaultInstance(), control::update)
+        .add("WriteEventRecordsSync", WriteEventRecordsRequest.getDefaultInstance(), data::writeSync)
+        .add("ReadEventRecords", ReadEventRecordsRequest.getDefaultInstance(), data::read);
+    Function<? super HttpService, ? extends HttpService> auth = authentication(settings);
+    sb.service(grpc, auth);
+    sb.service("/v1/{rpc}", json.decorate(auth));
+  }
+
+  private static Function<? super HttpService, ? extends HttpService> authentication(ServerSettings settings) {
+    if (settings.bearerTokens().isEmpty()) {
+      return Function.identity();
+    }
+    Set<String> tokens = Set.copyOf(settings.bearerTokens());
+    return AuthService.builder()
+        .addOAuth2((ctx, token) -> java.util.concurrent.CompletableFuture.completedFuture(
+            tokens.contains(token.accessToken())))
+        .newDecorator();
+  }
+
+  private static FieldDescriptor field(com.google.protobuf.Descriptors.Descriptor type, String name) {
+    return type.findFieldByName(name);
+  }
+}

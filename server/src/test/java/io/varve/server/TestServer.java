@@ -1,0 +1,86 @@
+package io.varve.server;
+
+import com.datastax.oss.driver.api.core.CqlSession;
+import com.datastax.oss.driver.api.core.cql.SimpleStatement;
+import java.time.Duration;
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import io.varve.cassandra.session.CassandraSettings;
+import io.varve.local.testing.TestCassandra;
+import io.varve.server.config.ServerSettings;
+import java.io.IOException;
+import java.net.InetSocketAddress;
+import java.net.URI;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
+import java.util.List;
+
+/**
+ * A Varve server for one test class, on the test Cassandra, with its own metadata keyspace, and
+ * an HTTP/JSON client for it.
+ */
+final class TestServer implements AutoCloseable {
+
+  static final ObjectMapper JSON = new ObjectMapper();
+
+  /** An HTTP answer: status and parsed JSON body. */
+  record Reply(int status, JsonNode body) {
+    String errorField() {
+      return body.path("error").path("field").asText();
+    }
+
+    String errorMessage() {
+      return body.path("error").path("message").asText();
+    }
+  }
+
+  final VarveServer server;
+  final CqlSession cql;
+  private final HttpClient http = HttpClient.newHttpClient();
+
+  /** Drops {@code metadataKeyspace} and {@code keyspaces} left by an earlier run, then starts a server. */
+  TestServer(ServerSettings base, String metadataKeyspace, String... keyspaces) {
+    InetSocketAddress cassandra = TestCassandra.contactPoint();
+    this.cql = CqlSession.builder().addContactPoint(cassandra).withLocalDatacenter("datacenter1").build();
+    cql.execute(SimpleStatement.newInstance("DROP KEYSPACE IF EXISTS " + metadataKeyspace).setTimeout(Duration.ofSeconds(30)));
+    for (String keyspace : keyspaces) {
+      cql.execute(SimpleStatement.newInstance("DROP KEYSPACE IF EXISTS " + keyspace).setTimeout(Duration.ofSeconds(30)));
+    }
+    CassandraSettings c = base.cassandra().withContactPoints(List.of(cassandra)).withMetadataKeyspace(metadataKeyspace);
+    this.server = VarveServer.start(base.withCassandra(c).withPort(0));
+  }
+
+  TestServer(String metadataKeyspace, String... keyspaces) {
+    this(ServerSettings.defaults(), metadataKeyspace, keyspaces);
+  }
+
+  String base() {
+    return "http://127.0.0.1:" + server.port();
+  }
+
+  Reply post(String rpc, String body) {
+    try {
+      HttpResponse<String> response = http.send(HttpRequest.newBuilder(URI.create(base() + "/v1/" + rpc))
+          .header("Content-Type", "application/json")
+          .POST(HttpRequest.BodyPublishers.ofString(body)).build(), HttpResponse.BodyHandlers.ofString());
+      JsonNode json = response.body().isEmpty() ? JSON.createObjectNode() : JSON.readTree(response.body());
+      return new Reply(response.statusCode(), json);
+    } catch (IOException e) {
+      throw new RuntimeException(e);
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+      throw new RuntimeException(e);
+    }
+  }
+
+  Reply post(String rpc, JsonNode body) {
+    return post(rpc, body.toString());
+  }
+
+  @Override
+  public void close() {
+    server.close();
+    cql.close();
+  }
+}
