@@ -23,6 +23,20 @@ public final class InvalidFieldException extends VarveException {
     this.field = field;
   }
 
+  /**
+   * A value shown as is, without quotes: a description ({@code "1200 events"}) or a value already
+   * rendered (JSON text).
+   */
+  public static Object shown(String text) {
+    String cut = text.length() > 80 ? text.substring(0, 77) + "..." : text;
+    return new Object() {
+      @Override
+      public String toString() {
+        return cut;
+      }
+    };
+  }
+
   /** Path of the offending field, e.g. {@code events[3].eventItems[0].eventItemValue}. */
   public String field() {
     return field;

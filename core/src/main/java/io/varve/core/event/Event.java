@@ -11,7 +11,26 @@ public record Event(String timeSeriesId, long eventTimeMillis, String eventId, L
   /** Orders events newest first, ties by event id ascending: the order reads return. */
   public static int newestFirst(Event a, Event b) {
     int byTime = Long.compare(b.eventTimeMillis, a.eventTimeMillis);
-    return byTime != 0 ? byTime : a.eventId.compareTo(b.eventId);
+    return byTime != 0 ? byTime : compareIds(a.eventId, b.eventId);
+  }
+
+  /**
+   * Orders event ids as Cassandra orders {@code text} clustering values: by UTF-8 bytes, which is
+   * code point order (String.compareTo, by UTF-16 units, differs beyond the Basic Multilingual Plane).
+   */
+  public static int compareIds(String a, String b) {
+    int i = 0;
+    int j = 0;
+    while (i < a.length() && j < b.length()) {
+      int ca = a.codePointAt(i);
+      int cb = b.codePointAt(j);
+      if (ca != cb) {
+        return Integer.compare(ca, cb);
+      }
+      i += Character.charCount(ca);
+      j += Character.charCount(cb);
+    }
+    return Integer.compare(a.length() - i, b.length() - j);
   }
 
   /** Approximate stored size in bytes: keys and values of all items. */

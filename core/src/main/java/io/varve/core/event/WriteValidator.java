@@ -1,5 +1,7 @@
 package io.varve.core.event;
 
+import static io.varve.core.error.InvalidFieldException.shown;
+
 import io.varve.core.error.InvalidFieldException;
 import java.nio.charset.StandardCharsets;
 import java.util.List;
@@ -21,7 +23,7 @@ public final class WriteValidator {
       throw InvalidFieldException.of("events", "empty (expected: 1.." + limits.maxEventsPerBatch() + " events)");
     }
     if (events.size() > limits.maxEventsPerBatch()) {
-      throw new InvalidFieldException("events", events.size() + " events",
+      throw new InvalidFieldException("events", shown(events.size() + " events"),
           "at most " + limits.maxEventsPerBatch() + " events per batch");
     }
     for (int i = 0; i < events.size(); i++) {
@@ -34,7 +36,7 @@ public final class WriteValidator {
     checkId(path + ".eventId", event.eventId(), limits.maxEventIdBytes());
     List<EventItem> items = event.items();
     if (items.isEmpty() || items.size() > limits.maxItemsPerEvent()) {
-      throw new InvalidFieldException(path + ".eventItems", items.size() + " items",
+      throw new InvalidFieldException(path + ".eventItems", shown(items.size() + " items"),
           "1.." + limits.maxItemsPerEvent() + " items");
     }
     long total = 0;
@@ -42,11 +44,11 @@ public final class WriteValidator {
       EventItem item = items.get(j);
       String itemPath = path + ".eventItems[" + j + "]";
       if (item.key().length == 0 || item.key().length > limits.maxItemKeyBytes()) {
-        throw new InvalidFieldException(itemPath + ".eventItemKey", item.key().length + " bytes",
+        throw new InvalidFieldException(itemPath + ".eventItemKey", shown(item.key().length + " bytes"),
             "1.." + limits.maxItemKeyBytes() + " bytes");
       }
       if (item.value().length > limits.maxItemValueBytes()) {
-        throw new InvalidFieldException(itemPath + ".eventItemValue", item.value().length + " bytes",
+        throw new InvalidFieldException(itemPath + ".eventItemValue", shown(item.value().length + " bytes"),
             "at most " + limits.maxItemValueBytes() + " bytes");
       }
       for (int k = 0; k < j; k++) {
@@ -58,7 +60,7 @@ public final class WriteValidator {
       total += item.key().length + item.value().length;
     }
     if (total > limits.maxEventBytes()) {
-      throw new InvalidFieldException(path + ".eventItems", total + " bytes in all",
+      throw new InvalidFieldException(path + ".eventItems", shown(total + " bytes in all"),
           "at most " + limits.maxEventBytes() + " bytes of keys and values per event");
     }
   }

@@ -19,6 +19,9 @@ public record Consistency(Scope scope, Target target) {
   public static final Consistency DEFAULT = new Consistency(Scope.LOCAL, Target.STRONG);
 
   public static Scope parseScope(String field, String value) {
+    if (value == null) {
+      throw new InvalidFieldException(field, null, "LOCAL or GLOBAL");
+    }
     try {
       return Scope.valueOf(value.toUpperCase(Locale.ROOT));
     } catch (IllegalArgumentException e) {
@@ -27,6 +30,9 @@ public record Consistency(Scope scope, Target target) {
   }
 
   public static Target parseTarget(String field, String value) {
+    if (value == null) {
+      throw new InvalidFieldException(field, null, "EVENTUAL or STRONG");
+    }
     try {
       return Target.valueOf(value.toUpperCase(Locale.ROOT));
     } catch (IllegalArgumentException e) {

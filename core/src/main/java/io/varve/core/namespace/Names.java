@@ -24,7 +24,7 @@ public final class Names {
 
   /** A keyspace name; names of Cassandra's own keyspaces and {@code reserved} are refused. */
   public static String keyspace(String field, String value, String reserved) {
-    if (!IDENTIFIER.matcher(value).matches()) {
+    if (value == null || !IDENTIFIER.matcher(value).matches()) {
       throw new InvalidFieldException(field, value, EXPECTED);
     }
     if (value.startsWith("system") || value.equals(reserved)) {

@@ -12,6 +12,6 @@ public record Cursor(long eventTimeMillis, String eventId) {
   /** True when {@code event} comes after this cursor in newest-first order. */
   public boolean precedes(Event event) {
     return event.eventTimeMillis() < eventTimeMillis
-        || (event.eventTimeMillis() == eventTimeMillis && event.eventId().compareTo(eventId) > 0);
+        || (event.eventTimeMillis() == eventTimeMillis && Event.compareIds(event.eventId(), eventId) > 0);
   }
 }

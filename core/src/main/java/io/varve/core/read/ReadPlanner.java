@@ -35,7 +35,7 @@ public final class ReadPlanner {
           bucket -= slice.bucketMillis()) {
         partitions += slice.eventBuckets();
         if (partitions > maxPartitions) {
-          throw new InvalidFieldException("timeInterval", "spans more than " + maxPartitions + " partitions",
+          throw new InvalidFieldException("timeInterval", InvalidFieldException.shown("spans more than " + maxPartitions + " partitions"),
               "a narrower interval");
         }
         scans.add(new BucketScan(slice.table(), bucket, slice.eventBuckets(),

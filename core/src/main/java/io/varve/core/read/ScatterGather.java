@@ -78,8 +78,14 @@ public final class ScatterGather {
       int index = nextScan++;
       inFlight++;
       int need = want - collected.size();
-      reader.read(scans.get(index), cursor, filters, need)
-          .whenComplete((events, error) -> onScan(index, events, error));
+      CompletionStage<List<Event>> read;
+      try {
+        read = reader.read(scans.get(index), cursor, filters, need);
+      } catch (RuntimeException e) {
+        // thrown inside another read's callback it would be lost and the result never completed
+        read = CompletableFuture.failedFuture(e);
+      }
+      read.whenComplete((events, error) -> onScan(index, events, error));
     }
   }
 

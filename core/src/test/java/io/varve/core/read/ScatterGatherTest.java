@@ -1,0 +1,295 @@
+package io.varve.core.read;
+
+import static java.nio.charset.StandardCharsets.UTF_8;
+import static org.assertj.core.api.Assertions.assertThat;
+
+import io.varve.core.event.Event;
+import io.varve.core.event.EventItem;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Random;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CompletionStage;
+import java.util.concurrent.ExecutionException;
+import java.util.stream.Collectors;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.CsvSource;
+
+class ScatterGatherTest {
+
+  private static final Duration WAIT = Duration.ofSeconds(5);
+
+  /**
+   * Serves partitions from memory. Synchronous by default; when {@code deferred}, each read's
+   * future completes only when the test says so, so that reads in flight can be counted.
+   */
+  private static final class MemoryReader implements PartitionReader {
+    private final Map<String, List<Event>> partitions = new HashMap<>();
+    private final Map<String, RuntimeException> failures = new HashMap<>();
+    private final boolean deferred;
+    final List<PartitionScan> scans = new ArrayList<>();
+    final List<Cursor> cursors = new ArrayList<>();
+    final List<List<EventItem>> filters = new ArrayList<>();
+    final List<Integer> maxEvents = new ArrayList<>();
+    final List<Runnable> pending = new ArrayList<>();
+    int inFlight;
+    int maxInFlight;
+
+    MemoryReader(boolean deferred) {
+      this.deferred = deferred;
+    }
+
+    MemoryReader put(BucketScan bucket, int eventBucket, Event... events) {
+      partitions.computeIfAbsent(key(bucket, eventBucket), k -> new ArrayList<>()).addAll(Arrays.asList(events));
+      return this;
+    }
+
+    MemoryReader fail(BucketScan bucket, int eventBucket, RuntimeException error) {
+      failures.put(key(bucket, eventBucket), error);
+      return this;
+    }
+
+    private static String key(BucketScan bucket, int eventBucket) {
+      return bucket.table() + "/" + bucket.timeBucketMillis() + "/" + eventBucket;
+    }
+
+    @Override
+    public synchronized CompletionStage<List<Event>> read(PartitionScan scan, Cursor cursor, List<EventItem> filter,
+        int max) {
+      scans.add(scan);
+      cursors.add(cursor);
+      filters.add(filter);
+      maxEvents.add(max);
+      inFlight++;
+      maxInFlight = Math.max(maxInFlight, inFlight);
+      String key = key(scan.bucket(), scan.eventBucket());
+      RuntimeException failure = failures.get(key);
+      List<Event> events = partitions.getOrDefault(key, List.of()).stream()
+          .filter(e -> e.eventTimeMillis() >= scan.bucket().fromMillis()
+              && e.eventTimeMillis() < scan.bucket().toMillis())
+          .filter(e -> cursor == null || cursor.precedes(e))
+          .sorted(Event::newestFirst)
+          .limit(max)
+          .collect(Collectors.toList());
+      CompletableFuture<List<Event>> future = new CompletableFuture<>();
+      Runnable complete = () -> {
+        synchronized (this) {
+          inFlight--;
+        }
+        if (failure != null) {
+          future.completeExceptionally(failure);
+        } else {
+          future.complete(events);
+        }
+      };
+      if (deferred) {
+        pending.add(complete);
+      } else {
+        complete.run();
+      }
+      return future;
+    }
+
+    /** Completes the pending reads one at a time, in random order, until none is left. */
+    void drain(Random random) {
+      while (true) {
+        Runnable next;
+        synchronized (this) {
+          if (pending.isEmpty()) {
+            return;
+          }
+          next = pending.remove(random.nextInt(pending.size()));
+        }
+        next.run();
+      }
+    }
+  }
+
+  private static BucketScan bucket(long start, int eventBuckets) {
+    return new BucketScan("t", start, eventBuckets, start, start + 100);
+  }
+
+  private static Event event(long time, String id) {
+    return new Event("s", time, id, List.of(new EventItem("k".getBytes(UTF_8), id.getBytes(UTF_8))));
+  }
+
+  private static List<String> ids(ScatterGather.Result result) {
+    return result.events().stream().map(e -> e.eventTimeMillis() + e.eventId()).collect(Collectors.toList());
+  }
+
+  private static ScatterGather.Result await(CompletionStage<ScatterGather.Result> stage) {
+    assertThat(stage.toCompletableFuture()).succeedsWithin(WAIT);
+    return stage.toCompletableFuture().join();
+  }
+
+  @Test
+  void merges_event_buckets_newest_first_with_ties_by_event_id() {
+    BucketScan b = bucket(0, 3);
+    MemoryReader reader = new MemoryReader(false)
+        .put(b, 0, event(50, "b"), event(40, "d"))
+        .put(b, 1, event(50, "a"), event(10, "f"))
+        .put(b, 2, event(60, "c"), event(40, "c2"));
+
+    ScatterGather.Result result = await(ScatterGather.run(reader, List.of(b), null, List.of(), 100, 3));
+
+    assertThat(ids(result)).containsExactly("60c", "50a", "50b", "40c2", "40d", "10f");
+    assertThat(result.partitionsUsed()).isEqualTo(3);
+  }
+
+  @Test
+  void returns_newer_bucket_before_older_one() {
+    BucketScan newer = bucket(100, 2);
+    BucketScan older = bucket(0, 2);
+    MemoryReader reader = new MemoryReader(false)
+        .put(newer, 0, event(150, "x")).put(newer, 1, event(199, "y"))
+        .put(older, 0, event(99, "z")).put(older, 1, event(0, "w"));
+
+    ScatterGather.Result result = await(ScatterGather.run(reader, List.of(newer, older), null, List.of(), 10, 4));
+
+    assertThat(ids(result)).containsExactly("199y", "150x", "99z", "0w");
+    assertThat(result.partitionsUsed()).isEqualTo(4);
+  }
+
+  @Test
+  void stops_at_want_without_reading_further_buckets() {
+    List<BucketScan> buckets = List.of(bucket(200, 2), bucket(100, 2), bucket(0, 2));
+    MemoryReader reader = new MemoryReader(false);
+    for (BucketScan b : buckets) {
+      reader.put(b, 0, event(b.timeBucketMillis() + 10, "p0")).put(b, 1, event(b.timeBucketMillis() + 20, "p1"));
+    }
+
+    ScatterGather.Result result = await(ScatterGather.run(reader, buckets, null, List.of(), 3, 2));
+
+    assertThat(ids(result)).containsExactly("220p1", "210p0", "120p1");
+    assertThat(result.partitionsUsed()).as("the second bucket completed the page").isEqualTo(4);
+    assertThat(reader.scans).extracting(s -> s.bucket().timeBucketMillis()).doesNotContain(0L);
+    // each partition is asked for no more than the page still lacks: 3, 3, then 3 - 2 = 1
+    assertThat(reader.maxEvents).containsExactly(3, 3, 1, 1);
+  }
+
+  @Test
+  void merges_the_whole_bucket_before_taking_its_newest_events() {
+    // the first partition to answer holds the older event; the page of one must hold the newer
+    BucketScan b = bucket(100, 2);
+    MemoryReader reader = new MemoryReader(false).put(b, 0, event(150, "x")).put(b, 1, event(199, "y"));
+
+    ScatterGather.Result result = await(ScatterGather.run(reader, List.of(b), null, List.of(), 1, 1));
+
+    assertThat(ids(result)).containsExactly("199y");
+  }
+
+  @ParameterizedTest(name = "window {0}, seed {1}")
+  @CsvSource({"1, 1", "3, 2", "5, 3", "5, 4", "16, 5", "40, 6"})
+  void keeps_at_most_window_reads_in_flight_and_merges_in_order(int window, long seed) {
+    Random random = new Random(seed);
+    List<BucketScan> buckets = new ArrayList<>();
+    MemoryReader reader = new MemoryReader(true);
+    List<String> expected = new ArrayList<>();
+    for (int b = 3; b >= 0; b--) {
+      BucketScan scan = bucket(b * 100L, 4);
+      buckets.add(scan);
+      List<Event> inBucket = new ArrayList<>();
+      for (int i = 0; i < 6; i++) {
+        Event e = event(scan.timeBucketMillis() + random.nextInt(100), "e" + random.nextInt(1000));
+        reader.put(scan, random.nextInt(4), e);
+        inBucket.add(e);
+      }
+      inBucket.sort(Event::newestFirst);
+      inBucket.forEach(e -> expected.add(e.eventTimeMillis() + e.eventId()));
+    }
+
+    CompletionStage<ScatterGather.Result> stage = ScatterGather.run(reader, buckets, null, List.of(), 1000, window);
+    reader.drain(random);
+
+    ScatterGather.Result result = await(stage);
+    assertThat(ids(result)).containsExactlyElementsOf(expected);
+    assertThat(result.partitionsUsed()).isEqualTo(16);
+    assertThat(reader.maxInFlight).isEqualTo(Math.min(window, 16));
+    // partitions are read in plan order: newest bucket first, event buckets in order
+    assertThat(reader.scans).extracting(s -> s.bucket().timeBucketMillis() + "/" + s.eventBucket())
+        .containsExactly("300/0", "300/1", "300/2", "300/3", "200/0", "200/1", "200/2", "200/3",
+            "100/0", "100/1", "100/2", "100/3", "0/0", "0/1", "0/2", "0/3");
+  }
+
+  @ParameterizedTest(name = "window {0}")
+  @CsvSource({"0", "-3"})
+  void reads_one_partition_at_a_time_when_window_is_below_one(int window) {
+    List<BucketScan> buckets = List.of(bucket(100, 2), bucket(0, 2));
+    MemoryReader reader = new MemoryReader(true).put(buckets.get(1), 1, event(5, "a"));
+
+    CompletionStage<ScatterGather.Result> stage = ScatterGather.run(reader, buckets, null, List.of(), 10, window);
+    reader.drain(new Random(7));
+
+    assertThat(ids(await(stage))).containsExactly("5a");
+    assertThat(reader.maxInFlight).isEqualTo(1);
+  }
+
+  @Test
+  void passes_cursor_and_filters_to_every_partition() {
+    List<BucketScan> buckets = List.of(bucket(100, 3), bucket(0, 3));
+    Cursor cursor = new Cursor(150, "m");
+    List<EventItem> filters = List.of(new EventItem("k".getBytes(UTF_8), "v".getBytes(UTF_8)));
+    MemoryReader reader = new MemoryReader(false)
+        .put(buckets.get(0), 0, event(150, "a"), event(150, "n"), event(120, "z"))
+        .put(buckets.get(1), 2, event(50, "q"));
+
+    ScatterGather.Result result = await(ScatterGather.run(reader, buckets, cursor, filters, 10, 2));
+
+    assertThat(reader.scans).hasSize(6);
+    assertThat(reader.cursors).allSatisfy(c -> assertThat(c).isSameAs(cursor));
+    assertThat(reader.filters).allSatisfy(f -> assertThat(f).isSameAs(filters));
+    assertThat(ids(result)).containsExactly("150n", "120z", "50q");
+  }
+
+  @Test
+  void fails_when_one_partition_fails() {
+    List<BucketScan> buckets = List.of(bucket(100, 3), bucket(0, 3));
+    RuntimeException timeout = new RuntimeException("read timeout on partition t/100/1");
+    MemoryReader reader = new MemoryReader(true)
+        .put(buckets.get(0), 0, event(150, "a"))
+        .fail(buckets.get(0), 1, timeout)
+        .put(buckets.get(1), 0, event(50, "b"));
+
+    CompletionStage<ScatterGather.Result> stage = ScatterGather.run(reader, buckets, null, List.of(), 10, 4);
+    reader.drain(new Random(3));
+
+    assertThat(stage.toCompletableFuture()).failsWithin(WAIT)
+        .withThrowableOfType(ExecutionException.class).withCause(timeout);
+  }
+
+  @ParameterizedTest(name = "throwing on read #{0}")
+  @CsvSource({"1", "3"})
+  void fails_when_a_reader_throws_instead_of_returning_a_failed_stage(int failingRead) {
+    List<BucketScan> buckets = List.of(bucket(100, 2), bucket(0, 2));
+    IllegalStateException broken = new IllegalStateException("no session");
+    MemoryReader memory = new MemoryReader(false).put(buckets.get(1), 0, event(5, "a"));
+    int[] reads = {0};
+    PartitionReader reader = (scan, cursor, filters, max) -> {
+      if (++reads[0] == failingRead) {
+        throw broken;
+      }
+      return memory.read(scan, cursor, filters, max);
+    };
+
+    CompletionStage<ScatterGather.Result> stage = ScatterGather.run(reader, buckets, null, List.of(), 10, 1);
+
+    assertThat(stage.toCompletableFuture()).failsWithin(WAIT)
+        .withThrowableOfType(ExecutionException.class).withCause(broken);
+  }
+
+  @Test
+  void returns_nothing_for_an_empty_plan() {
+    MemoryReader reader = new MemoryReader(false);
+
+    ScatterGather.Result result = await(ScatterGather.run(reader, List.of(), null, List.of(), 10, 4));
+
+    assertThat(result.events()).isEmpty();
+    assertThat(result.partitionsUsed()).isZero();
+    assertThat(reader.scans).isEmpty();
+  }
+}
