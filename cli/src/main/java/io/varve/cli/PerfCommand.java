@@ -4,6 +4,6 @@ import picocli.CommandLine.Command;
 
 /** Benchmarks; each prints key=value lines. */
 @Command(name = "perf", description = "Run a benchmark and print key=value figures.",
-    subcommands = {})
+    subcommands = {io.varve.cli.perf.TimeSeriesPerf.class})
 final class PerfCommand {
 }

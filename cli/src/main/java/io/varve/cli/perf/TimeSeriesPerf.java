@@ -1,0 +1,247 @@
+package io.varve.cli.perf;
+
+import com.datastax.oss.driver.api.core.CqlSession;
+import com.datastax.oss.driver.api.core.DefaultConsistencyLevel;
+import com.linecorp.armeria.client.grpc.GrpcClients;
+import io.varve.api.timeseries.v1.ControlPlaneGrpc;
+import io.varve.api.timeseries.v1.CreateNamespaceRequest;
+import io.varve.api.timeseries.v1.Event;
+import io.varve.api.timeseries.v1.PersistenceConfiguration;
+import io.varve.api.timeseries.v1.ReadEventRecordsRequest;
+import io.varve.api.timeseries.v1.ReadEventRecordsResponse;
+import io.varve.api.timeseries.v1.StorageConfig;
+import io.varve.api.timeseries.v1.TimeInterval;
+import io.varve.api.timeseries.v1.TimePartition;
+import io.varve.api.timeseries.v1.TimeSeriesGrpc;
+import io.varve.api.timeseries.v1.WriteEventRecordsRequest;
+import io.varve.cassandra.metadata.CqlSliceTables;
+import io.varve.cassandra.session.CassandraSettings;
+import io.varve.cassandra.session.Sessions;
+import io.varve.local.LocalCassandra;
+import io.varve.local.LocalCassandraSettings;
+import io.varve.local.VarveHome;
+import io.varve.server.VarveServer;
+import io.varve.server.config.ServerSettings;
+import java.net.InetSocketAddress;
+import java.net.URI;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
+import java.time.Duration;
+import java.time.Instant;
+import java.time.temporal.ChronoUnit;
+import java.util.List;
+import java.util.concurrent.Callable;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CompletionStage;
+import java.util.concurrent.Semaphore;
+import java.util.function.Function;
+import org.HdrHistogram.Histogram;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Option;
+
+/**
+ * {@code varve perf ts}: the TimeSeries service against a plain CQL client on the same Cassandra,
+ * in one run. (a) N events written through the server's gRPC API vs the same rows by a raw async
+ * CQL writer (prepared statements, LOCAL_QUORUM, the same partitions, the same in-flight budget);
+ * (b) ReadEventRecords of a 1-hour window of a series holding 100 events vs the raw read of the
+ * same 100 events from one partition. Prints key=value lines.
+ */
+@Command(name = "ts", description = "Benchmark TimeSeries writes and reads against raw CQL on the local Cassandra.")
+public final class TimeSeriesPerf implements Callable<Integer> {
+
+  @Option(names = "--events", defaultValue = "200000", description = "Events written per side (default: ${DEFAULT-VALUE}).")
+  int events;
+
+  @Option(names = "--batch", defaultValue = "100", description = "Events per write request (default: ${DEFAULT-VALUE}).")
+  int batch;
+
+  @Option(names = "--concurrency", defaultValue = "16", description = "Write requests in flight (default: ${DEFAULT-VALUE}).")
+  int concurrency;
+
+  @Option(names = "--reads", defaultValue = "3000", description = "Measured reads per side (default: ${DEFAULT-VALUE}).")
+  int reads;
+
+  @Option(names = "--cassandra", description = "Use this Cassandra (host:port) instead of starting the local one.")
+  String cassandra;
+
+  static final String NAMESPACE = "perf_ts";
+  static final String RAW_KEYSPACE = "perf_raw";
+  static final int MAX_IN_FLIGHT = 1024;
+  static final long BUCKET_MILLIS = 3_600_000;
+  static final int EVENT_BUCKETS = 4;
+
+  @Override
+  public Integer call() throws Exception {
+    Figures out = new Figures(System.out);
+    InetSocketAddress address = cassandraAddress();
+    CassandraSettings cassandraSettings = CassandraSettings.local(address.getPort())
+        .withContactPoints(List.of(address)).withMetadataKeyspace("varve_perf");
+    out.put("machine.cores", Runtime.getRuntime().availableProcessors());
+    out.put("machine.java", System.getProperty("java.version"));
+    try (CqlSession raw = Sessions.open(cassandraSettings).toCompletableFuture().join()) {
+      prepareSchema(raw, cassandraSettings);
+      try (VarveServer server = VarveServer.start(ServerSettings.defaults().withCassandra(cassandraSettings).withPort(0))) {
+        String base = "http://127.0.0.1:" + server.port();
+        ControlPlaneGrpc.ControlPlaneBlockingStub control = GrpcClients.builder(base)
+            .build(ControlPlaneGrpc.ControlPlaneBlockingStub.class);
+        control.createNamespace(namespace());
+        TimeSeriesGrpc.TimeSeriesFutureStub async = GrpcClients.builder(base).maxResponseLength(0)
+            .build(TimeSeriesGrpc.TimeSeriesFutureStub.class);
+        TimeSeriesGrpc.TimeSeriesBlockingStub blocking = GrpcClients.builder(base).maxResponseLength(0)
+            .build(TimeSeriesGrpc.TimeSeriesBlockingStub.class);
+        RawCql rawCql = new RawCql(raw, RAW_KEYSPACE + ".events", DefaultConsistencyLevel.LOCAL_QUORUM, MAX_IN_FLIGHT,
+            BUCKET_MILLIS, EVENT_BUCKETS);
+        writes(out, async, rawCql);
+        reads(out, async, blocking, rawCql, base);
+      }
+    }
+    return 0;
+  }
+
+  private InetSocketAddress cassandraAddress() {
+    if (cassandra != null) {
+      int colon = cassandra.lastIndexOf(':');
+      return new InetSocketAddress(cassandra.substring(0, colon), Integer.parseInt(cassandra.substring(colon + 1)));
+    }
+    LocalCassandra local = new LocalCassandra(LocalCassandraSettings.forDevelopment(VarveHome.locate()));
+    local.start();
+    local.awaitReady(Duration.ofMinutes(3));
+    return local.settings().cqlAddress();
+  }
+
+  private static void prepareSchema(CqlSession raw, CassandraSettings settings) {
+    for (String keyspace : List.of(NAMESPACE, RAW_KEYSPACE, settings.metadataKeyspace())) {
+      raw.execute(com.datastax.oss.driver.api.core.cql.SimpleStatement
+          .newInstance("DROP KEYSPACE IF EXISTS " + keyspace).setTimeout(Duration.ofMinutes(1)));
+    }
+    CqlSliceTables tables = new CqlSliceTables(raw, settings.replication(), settings.schemaTimeout());
+    tables.createKeyspaceIfMissing(RAW_KEYSPACE).toCompletableFuture().join();
+    tables.create(RAW_KEYSPACE, "events").toCompletableFuture().join();
+  }
+
+  private static CreateNamespaceRequest namespace() {
+    return CreateNamespaceRequest.newBuilder().setNamespace(NAMESPACE)
+        .addPersistenceConfiguration(PersistenceConfiguration.newBuilder().setId("PRIMARY_STORAGE")
+            .setConfig(StorageConfig.newBuilder()
+                .setTimePartition(TimePartition.newBuilder().setSecondsPerTimeSlice(86_400)
+                    .setSecondsPerTimeBucket(BUCKET_MILLIS / 1000).setEventBuckets(EVENT_BUCKETS))
+                .setConsistencyScope("LOCAL").setConsistencyTarget("STRONG")
+                .setAcceptLimit(com.google.protobuf.Duration.newBuilder().setSeconds(6 * 3600))))
+        .build();
+  }
+
+  private void writes(Figures out, TimeSeriesGrpc.TimeSeriesFutureStub varve, RawCql raw) throws Exception {
+    EventGenerator generator = new EventGenerator(1000, Duration.ofMinutes(50).toMillis(), Instant.now().minusSeconds(60));
+    Function<List<Event>, CompletionStage<?>> viaVarve = batchEvents -> toStage(varve.writeEventRecordsSync(
+        WriteEventRecordsRequest.newBuilder().setNamespace(NAMESPACE).addAllEvents(batchEvents).build()))
+        .thenAccept(r -> {
+          if (r.getWrittenCount() != batchEvents.size()) {
+            throw new IllegalStateException("write refused events: " + r.getErrorsList());
+          }
+        });
+    Function<List<Event>, CompletionStage<?>> viaRaw = raw::write;
+    int warmup = Math.max(batch, events / 10);
+    run(generator.batches("warm-v", warmup, batch), viaVarve);
+    run(generator.batches("warm-r", warmup, batch), viaRaw);
+    double varveSeconds = 0;
+    double rawSeconds = 0;
+    for (int round = 0; round < 2; round++) {
+      int half = events / 2;
+      rawSeconds += run(generator.batches("r" + round + "-", half, batch), viaRaw);
+      varveSeconds += run(generator.batches("v" + round + "-", half, batch), viaVarve);
+    }
+    int measured = (events / 2) * 2;
+    out.put("write.events", measured);
+    out.put("write.batch", batch);
+    out.put("write.concurrency", concurrency);
+    out.put("write.varve.events_per_s", measured / varveSeconds);
+    out.put("write.raw.events_per_s", measured / rawSeconds);
+    out.put("write.ratio", rawSeconds / varveSeconds);
+  }
+
+  /** Runs the batches with {@code concurrency} in flight; returns the elapsed seconds. */
+  private double run(List<List<Event>> batches, Function<List<Event>, CompletionStage<?>> write) throws Exception {
+    Semaphore permits = new Semaphore(concurrency);
+    CompletableFuture<?>[] all = new CompletableFuture<?>[batches.size()];
+    long start = System.nanoTime();
+    for (int i = 0; i < batches.size(); i++) {
+      permits.acquire();
+      all[i] = write.apply(batches.get(i)).whenComplete((r, e) -> permits.release()).toCompletableFuture();
+    }
+    CompletableFuture.allOf(all).join();
+    return (System.nanoTime() - start) / 1e9;
+  }
+
+  private void reads(Figures out, TimeSeriesGrpc.TimeSeriesFutureStub async, TimeSeriesGrpc.TimeSeriesBlockingStub varve,
+      RawCql raw, String base) throws Exception {
+    Instant hour = Instant.now().truncatedTo(ChronoUnit.HOURS).minus(Duration.ofHours(2));
+    long from = hour.toEpochMilli();
+    long to = from + BUCKET_MILLIS;
+    EventGenerator generator = new EventGenerator(1, BUCKET_MILLIS, hour);
+    List<Event> hundred = new java.util.ArrayList<>();
+    for (int i = 0; i < 100; i++) {
+      hundred.add(generator.event("reader", from + i * 36_000L, String.format("read-%03d", i)));
+    }
+    async.writeEventRecordsSync(WriteEventRecordsRequest.newBuilder().setNamespace(NAMESPACE).addAllEvents(hundred)
+        .build()).get();
+    List<Event> onePartition = hundred.stream().map(e -> e.toBuilder().setTimeSeriesId("reader-raw").build()).toList();
+    new RawCql(rawSession(raw), RAW_KEYSPACE + ".events", DefaultConsistencyLevel.LOCAL_QUORUM, MAX_IN_FLIGHT,
+        BUCKET_MILLIS, 1).write(onePartition).toCompletableFuture().join();
+
+    ReadEventRecordsRequest request = ReadEventRecordsRequest.newBuilder().setNamespace(NAMESPACE)
+        .setTimeSeriesId("reader").setPageSize(100)
+        .setTimeInterval(TimeInterval.newBuilder()
+            .setStart(com.google.protobuf.Timestamp.newBuilder().setSeconds(from / 1000))
+            .setEnd(com.google.protobuf.Timestamp.newBuilder().setSeconds(to / 1000)))
+        .build();
+    String json = com.google.protobuf.util.JsonFormat.printer().print(request);
+    HttpClient http = HttpClient.newHttpClient();
+    HttpRequest httpRequest = HttpRequest.newBuilder(URI.create(base + "/v1/ReadEventRecords"))
+        .header("Content-Type", "application/json").POST(HttpRequest.BodyPublishers.ofString(json)).build();
+
+    Histogram varveGrpc = new Histogram(60_000_000L, 3);
+    Histogram varveHttp = new Histogram(60_000_000L, 3);
+    Histogram rawRead = new Histogram(60_000_000L, 3);
+    for (int i = -reads / 10; i < reads; i++) {
+      long t0 = System.nanoTime();
+      ReadEventRecordsResponse response = varve.readEventRecords(request);
+      long t1 = System.nanoTime();
+      int rows = raw.read("reader-raw", from, 0, from, to);
+      long t2 = System.nanoTime();
+      HttpResponse<String> httpResponse = http.send(httpRequest, HttpResponse.BodyHandlers.ofString());
+      long t3 = System.nanoTime();
+      if (response.getEventsCount() != 100 || rows != 200 || httpResponse.statusCode() != 200) {
+        throw new IllegalStateException("read returned " + response.getEventsCount() + " events, raw " + rows + " rows");
+      }
+      if (i >= 0) {
+        varveGrpc.recordValue((t1 - t0) / 1000);
+        rawRead.recordValue((t2 - t1) / 1000);
+        varveHttp.recordValue((t3 - t2) / 1000);
+      }
+    }
+    out.put("read.events", 100);
+    out.put("read.iterations", reads);
+    out.latency("read.varve", varveGrpc);
+    out.latency("read.varve_http", varveHttp);
+    out.latency("read.raw", rawRead);
+    out.put("read.p50.ratio", (double) varveGrpc.getValueAtPercentile(50) / rawRead.getValueAtPercentile(50));
+    out.put("read.p99.ratio", (double) varveGrpc.getValueAtPercentile(99) / rawRead.getValueAtPercentile(99));
+  }
+
+  private static CqlSession rawSession(RawCql raw) {
+    return raw.session();
+  }
+
+  private static <T> CompletionStage<T> toStage(com.google.common.util.concurrent.ListenableFuture<T> future) {
+    CompletableFuture<T> stage = new CompletableFuture<>();
+    future.addListener(() -> {
+      try {
+        stage.complete(future.get());
+      } catch (Exception e) {
+        stage.completeExceptionally(e.getCause() != null ? e.getCause() : e);
+      }
+    }, Runnable::run);
+    return stage;
+  }
+}
