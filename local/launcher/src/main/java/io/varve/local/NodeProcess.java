@@ -1,0 +1,79 @@
+package io.varve.local;
+
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.List;
+import java.util.Optional;
+import java.util.OptionalLong;
+import java.util.stream.Stream;
+
+/**
+ * Finds the operating-system process of a node and tells whether it has exited. A pid alone is
+ * never trusted: pids are reused, so a process counts as the node only if its command line runs
+ * Cassandra with this very home directory.
+ */
+final class NodeProcess {
+
+  private NodeProcess() {}
+
+  /** The live Cassandra process of this home named by its pid file, if any. */
+  static Optional<ProcessHandle> find(LocalCassandraSettings settings) {
+    OptionalLong pid = new PidFile(settings.pidFile()).read();
+    if (pid.isEmpty()) {
+      return Optional.empty();
+    }
+    return ProcessHandle.of(pid.getAsLong()).filter(process -> isNodeOf(process, settings.home()));
+  }
+
+  static boolean isNodeOf(ProcessHandle process, Path home) {
+    if (hasExited(process)) {
+      return false;
+    }
+    List<String> arguments = List.of(process.info().arguments().orElse(new String[0]));
+    return arguments.contains(CassandraCommandLine.MAIN_CLASS)
+        && arguments.contains(CassandraCommandLine.storageDirArgument(home));
+  }
+
+  /**
+   * Whether the process is gone. A zombie counts as gone once its last thread has exited: after
+   * this launcher's JVM has exited, the node's parent is an init that may be slow to reap it, and
+   * {@link ProcessHandle#isAlive()} says true for a zombie. Until its last thread has exited, a
+   * zombie thread-group leader still holds the node's sockets and files.
+   */
+  static boolean hasExited(ProcessHandle process) {
+    if (!process.isAlive()) {
+      return true;
+    }
+    Path proc = Path.of("/proc", Long.toString(process.pid()));
+    try (Stream<Path> threads = Files.list(proc.resolve("task"))) {
+      String stat = Files.readString(proc.resolve("stat"));
+      char state = stat.charAt(stat.lastIndexOf(')') + 2);
+      return (state == 'Z' || state == 'X') && threads.count() <= 1;
+    } catch (IOException | RuntimeException e) {
+      return !process.isAlive();
+    }
+  }
+
+  /** Waits until the process is gone; false if it is still there after the timeout. */
+  static boolean awaitExit(ProcessHandle process, Duration timeout) {
+    long deadline = System.nanoTime() + timeout.toNanos();
+    while (!hasExited(process)) {
+      if (System.nanoTime() - deadline > 0) {
+        return false;
+      }
+      pause(Duration.ofMillis(100));
+    }
+    return true;
+  }
+
+  static void pause(Duration duration) {
+    try {
+      Thread.sleep(duration.toMillis());
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+      throw new LocalCassandraException("Interrupted while waiting for the local Cassandra", e);
+    }
+  }
+}

@@ -1,0 +1,31 @@
+package io.varve.local;
+
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.OptionalLong;
+
+/** The file naming the process of a node, {@code <home>/cassandra.pid}. */
+record PidFile(Path path) {
+
+  /** The recorded pid; empty if there is no file or it holds no number. */
+  OptionalLong read() {
+    try {
+      return OptionalLong.of(Long.parseLong(Files.readString(path).trim()));
+    } catch (IOException | NumberFormatException e) {
+      return OptionalLong.empty();
+    }
+  }
+
+  void write(long pid) throws IOException {
+    Files.writeString(path, pid + "\n");
+  }
+
+  void delete() {
+    try {
+      Files.deleteIfExists(path);
+    } catch (IOException e) {
+      throw new LocalCassandraException("Cannot delete the pid file " + path, e);
+    }
+  }
+}

@@ -1,0 +1,87 @@
+package io.varve.local;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import java.io.ByteArrayOutputStream;
+import java.io.PrintStream;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Path;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+class LocalCassandraMainTest {
+
+  @TempDir Path varveHome;
+  private final ByteArrayOutputStream out = new ByteArrayOutputStream();
+  private final ByteArrayOutputStream err = new ByteArrayOutputStream();
+
+  @Test
+  void status_of_a_node_never_started_is_stopped_with_exit_status_1() {
+    int status = run("status", "--varve-home", varveHome.toString());
+
+    assertThat(status).isEqualTo(1);
+    assertThat(out()).isEqualTo(
+        "cassandra: stopped home=" + varveHome.resolve(".varve/cassandra") + "\n");
+  }
+
+  @Test
+  void tests_flag_selects_the_test_instance() {
+    run("status", "--tests", "--varve-home", varveHome.toString());
+
+    assertThat(out()).contains(varveHome.resolve(".varve/test-cassandra").toString());
+  }
+
+  @Test
+  void stop_of_a_node_that_is_not_running_succeeds() {
+    int status = run("stop", "--home", varveHome.resolve("node").toString());
+
+    assertThat(status).isZero();
+    assertThat(out()).isEqualTo("cassandra: not running home=" + varveHome.resolve("node") + "\n");
+  }
+
+  @Test
+  void start_without_built_jars_fails_saying_how_to_build_them() {
+    int status = run("start", "--varve-home", varveHome.toString());
+
+    assertThat(status).isEqualTo(1);
+    assertThat(err()).startsWith("cassandra: start failed: ").contains("mvn -q -DskipTests install");
+  }
+
+  @Test
+  void ports_are_checked_together_so_they_can_be_swapped() {
+    int status = run("status", "--varve-home", varveHome.toString(),
+        "--port", "7000", "--storage-port", "9042");
+
+    assertThat(status).isEqualTo(1);
+    assertThat(err()).isEmpty();
+  }
+
+  @Test
+  void invalid_settings_name_the_setting_and_print_usage() {
+    int status = run("start", "--port", "0");
+
+    assertThat(status).isEqualTo(1);
+    assertThat(err()).startsWith("cassandra: cqlPort: 0 (expected: 1..65535)\nusage: ");
+  }
+
+  @Test
+  void unknown_options_and_missing_actions_are_usage_errors() {
+    assertThat(run("status", "--bogus", "x")).isEqualTo(1);
+    assertThat(err()).startsWith("cassandra: unknown option: --bogus");
+    assertThat(run("--tests")).isEqualTo(1);
+    assertThat(err()).contains("cassandra: missing action");
+  }
+
+  private int run(String... args) {
+    return LocalCassandraMain.run(args, new PrintStream(out, true, StandardCharsets.UTF_8),
+        new PrintStream(err, true, StandardCharsets.UTF_8));
+  }
+
+  private String out() {
+    return out.toString(StandardCharsets.UTF_8);
+  }
+
+  private String err() {
+    return err.toString(StandardCharsets.UTF_8);
+  }
+}

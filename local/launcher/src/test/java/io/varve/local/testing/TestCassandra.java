@@ -1,0 +1,88 @@
+package io.varve.local.testing;
+
+import io.varve.local.CassandraStatus;
+import io.varve.local.LocalCassandra;
+import io.varve.local.LocalCassandraSettings;
+import io.varve.local.VarveHome;
+import java.net.InetSocketAddress;
+import java.net.URI;
+import java.time.Duration;
+
+/**
+ * The Cassandra that integration tests of every module share: one server per test run, never
+ * started twice. Tests create their own keyspace on it, one per test class.
+ *
+ * <p>If the system property {@value #ADDRESS_PROPERTY} is set to {@code host:port}, that server
+ * is used as it is. Otherwise the local test instance ({@link LocalCassandraSettings#forTests},
+ * CQL on 127.0.0.1:19042, home {@code .varve/test-cassandra}) is started if it is not running
+ * and left running after the tests, so that the next run skips the startup. Stop it with
+ * {@code java -cp local/launcher/target/varve-local-0.1.0-SNAPSHOT.jar
+ * io.varve.local.LocalCassandraMain stop --tests}.
+ *
+ * <p>Uses the JDK only, so any test classpath can take it. Thread-safe.
+ */
+public final class TestCassandra {
+
+  /** System property naming an external server, {@code host:port}; empty = the local one. */
+  public static final String ADDRESS_PROPERTY = "varve.test.cassandra";
+
+  /** System property naming the external server's local data center; default datacenter1. */
+  public static final String DATACENTER_PROPERTY = "varve.test.cassandra.datacenter";
+
+  private static final Duration STARTUP_TIMEOUT = Duration.ofMinutes(3);
+  private static volatile InetSocketAddress contactPoint;
+
+  private TestCassandra() {}
+
+  /**
+   * The address of a server that accepts CQL, starting the local test instance on first use
+   * and waiting until it is ready.
+   *
+   * @throws io.varve.local.LocalCassandraException if the local instance cannot start; the
+   *     message quotes its log
+   */
+  public static InetSocketAddress contactPoint() {
+    InetSocketAddress address = contactPoint;
+    if (address == null) {
+      synchronized (TestCassandra.class) {
+        address = contactPoint;
+        if (address == null) {
+          address = resolve();
+          contactPoint = address;
+        }
+      }
+    }
+    return address;
+  }
+
+  /** The data center name to give a driver's load balancing for {@link #contactPoint()}. */
+  public static String localDatacenter() {
+    String configured = System.getProperty(DATACENTER_PROPERTY, "").trim();
+    return configured.isEmpty() ? LocalCassandraSettings.DATACENTER : configured;
+  }
+
+  private static InetSocketAddress resolve() {
+    String configured = System.getProperty(ADDRESS_PROPERTY, "").trim();
+    if (!configured.isEmpty()) {
+      return parse(configured);
+    }
+    LocalCassandra node = new LocalCassandra(LocalCassandraSettings.forTests(VarveHome.locate()));
+    CassandraStatus status = node.start();
+    node.awaitReady(STARTUP_TIMEOUT);
+    System.out.println("TestCassandra: local Cassandra at " + status.cqlAddress().getHostString()
+        + ":" + status.cqlAddress().getPort() + " (pid " + status.pid() + ", home "
+        + node.settings().home() + ") is left running; stop it with: java -cp"
+        + " local/launcher/target/varve-local-0.1.0-SNAPSHOT.jar io.varve.local.LocalCassandraMain"
+        + " stop --tests");
+    return node.settings().cqlAddress();
+  }
+
+  static InetSocketAddress parse(String hostAndPort) {
+    URI uri = URI.create("cql://" + hostAndPort);
+    if (uri.getHost() == null) {
+      throw new IllegalArgumentException(
+          ADDRESS_PROPERTY + ": " + hostAndPort + " (expected: host:port)");
+    }
+    return new InetSocketAddress(uri.getHost(), uri.getPort() == -1 ? 9042 : uri.getPort());
+  }
+}
