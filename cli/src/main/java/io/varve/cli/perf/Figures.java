@@ -18,6 +18,10 @@ final class Figures {
     out.flush();
   }
 
+  void put(String key, long value) {
+    put(key, (Object) Long.toString(value));
+  }
+
   void put(String key, double value) {
     put(key, String.format(Locale.ROOT, "%.3f", value));
   }

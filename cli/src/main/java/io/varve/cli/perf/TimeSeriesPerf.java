@@ -8,7 +8,6 @@ import io.varve.api.timeseries.v1.CreateNamespaceRequest;
 import io.varve.api.timeseries.v1.Event;
 import io.varve.api.timeseries.v1.PersistenceConfiguration;
 import io.varve.api.timeseries.v1.ReadEventRecordsRequest;
-import io.varve.api.timeseries.v1.ReadEventRecordsResponse;
 import io.varve.api.timeseries.v1.StorageConfig;
 import io.varve.api.timeseries.v1.TimeInterval;
 import io.varve.api.timeseries.v1.TimePartition;
@@ -66,6 +65,7 @@ public final class TimeSeriesPerf implements Callable<Integer> {
   String cassandra;
 
   static final String NAMESPACE = "perf_ts";
+  static final String READ_NAMESPACE = "perf_ts_read";
   static final String RAW_KEYSPACE = "perf_raw";
   static final int MAX_IN_FLIGHT = 1024;
   static final long BUCKET_MILLIS = 3_600_000;
@@ -85,7 +85,8 @@ public final class TimeSeriesPerf implements Callable<Integer> {
         String base = "http://127.0.0.1:" + server.port();
         ControlPlaneGrpc.ControlPlaneBlockingStub control = GrpcClients.builder(base)
             .build(ControlPlaneGrpc.ControlPlaneBlockingStub.class);
-        control.createNamespace(namespace());
+        control.createNamespace(namespace(NAMESPACE, EVENT_BUCKETS));
+        control.createNamespace(namespace(READ_NAMESPACE, 1));
         TimeSeriesGrpc.TimeSeriesFutureStub async = GrpcClients.builder(base).maxResponseLength(0)
             .build(TimeSeriesGrpc.TimeSeriesFutureStub.class);
         TimeSeriesGrpc.TimeSeriesBlockingStub blocking = GrpcClients.builder(base).maxResponseLength(0)
@@ -111,7 +112,7 @@ public final class TimeSeriesPerf implements Callable<Integer> {
   }
 
   private static void prepareSchema(CqlSession raw, CassandraSettings settings) {
-    for (String keyspace : List.of(NAMESPACE, RAW_KEYSPACE, settings.metadataKeyspace())) {
+    for (String keyspace : List.of(NAMESPACE, READ_NAMESPACE, RAW_KEYSPACE, settings.metadataKeyspace())) {
       raw.execute(com.datastax.oss.driver.api.core.cql.SimpleStatement
           .newInstance("DROP KEYSPACE IF EXISTS " + keyspace).setTimeout(Duration.ofMinutes(1)));
     }
@@ -120,12 +121,12 @@ public final class TimeSeriesPerf implements Callable<Integer> {
     tables.create(RAW_KEYSPACE, "events").toCompletableFuture().join();
   }
 
-  private static CreateNamespaceRequest namespace() {
-    return CreateNamespaceRequest.newBuilder().setNamespace(NAMESPACE)
+  private static CreateNamespaceRequest namespace(String name, int eventBuckets) {
+    return CreateNamespaceRequest.newBuilder().setNamespace(name)
         .addPersistenceConfiguration(PersistenceConfiguration.newBuilder().setId("PRIMARY_STORAGE")
             .setConfig(StorageConfig.newBuilder()
                 .setTimePartition(TimePartition.newBuilder().setSecondsPerTimeSlice(86_400)
-                    .setSecondsPerTimeBucket(BUCKET_MILLIS / 1000).setEventBuckets(EVENT_BUCKETS))
+                    .setSecondsPerTimeBucket(BUCKET_MILLIS / 1000).setEventBuckets(eventBuckets))
                 .setConsistencyScope("LOCAL").setConsistencyTarget("STRONG")
                 .setAcceptLimit(com.google.protobuf.Duration.newBuilder().setSeconds(6 * 3600))))
         .build();
@@ -173,6 +174,12 @@ public final class TimeSeriesPerf implements Callable<Integer> {
     return (System.nanoTime() - start) / 1e9;
   }
 
+  /**
+   * Reads of a 1-hour window holding 100 events (200 item rows). The headline compares the read of
+   * a namespace with one event bucket (one partition, like the raw read) with the raw read; the
+   * same read on the 4-event-bucket namespace (4 partitions scanned in parallel and merged) and
+   * over HTTP/JSON are printed beside it.
+   */
   private void reads(Figures out, TimeSeriesGrpc.TimeSeriesFutureStub async, TimeSeriesGrpc.TimeSeriesBlockingStub varve,
       RawCql raw, String base) throws Exception {
     Instant hour = Instant.now().truncatedTo(ChronoUnit.HOURS).minus(Duration.ofHours(2));
@@ -183,54 +190,64 @@ public final class TimeSeriesPerf implements Callable<Integer> {
     for (int i = 0; i < 100; i++) {
       hundred.add(generator.event("reader", from + i * 36_000L, String.format("read-%03d", i)));
     }
-    async.writeEventRecordsSync(WriteEventRecordsRequest.newBuilder().setNamespace(NAMESPACE).addAllEvents(hundred)
-        .build()).get();
+    for (String ns : List.of(NAMESPACE, READ_NAMESPACE)) {
+      async.writeEventRecordsSync(WriteEventRecordsRequest.newBuilder().setNamespace(ns).addAllEvents(hundred).build())
+          .get();
+    }
     List<Event> onePartition = hundred.stream().map(e -> e.toBuilder().setTimeSeriesId("reader-raw").build()).toList();
-    new RawCql(rawSession(raw), RAW_KEYSPACE + ".events", DefaultConsistencyLevel.LOCAL_QUORUM, MAX_IN_FLIGHT,
+    new RawCql(raw.session(), RAW_KEYSPACE + ".events", DefaultConsistencyLevel.LOCAL_QUORUM, MAX_IN_FLIGHT,
         BUCKET_MILLIS, 1).write(onePartition).toCompletableFuture().join();
 
-    ReadEventRecordsRequest request = ReadEventRecordsRequest.newBuilder().setNamespace(NAMESPACE)
-        .setTimeSeriesId("reader").setPageSize(100)
-        .setTimeInterval(TimeInterval.newBuilder()
-            .setStart(com.google.protobuf.Timestamp.newBuilder().setSeconds(from / 1000))
-            .setEnd(com.google.protobuf.Timestamp.newBuilder().setSeconds(to / 1000)))
-        .build();
-    String json = com.google.protobuf.util.JsonFormat.printer().print(request);
+    ReadEventRecordsRequest one = readRequest(READ_NAMESPACE, from, to);
+    ReadEventRecordsRequest four = readRequest(NAMESPACE, from, to);
     HttpClient http = HttpClient.newHttpClient();
     HttpRequest httpRequest = HttpRequest.newBuilder(URI.create(base + "/v1/ReadEventRecords"))
-        .header("Content-Type", "application/json").POST(HttpRequest.BodyPublishers.ofString(json)).build();
+        .header("Content-Type", "application/json")
+        .POST(HttpRequest.BodyPublishers.ofString(com.google.protobuf.util.JsonFormat.printer().print(one))).build();
 
-    Histogram varveGrpc = new Histogram(60_000_000L, 3);
+    Histogram varveOne = new Histogram(60_000_000L, 3);
+    Histogram varveFour = new Histogram(60_000_000L, 3);
     Histogram varveHttp = new Histogram(60_000_000L, 3);
     Histogram rawRead = new Histogram(60_000_000L, 3);
     for (int i = -reads / 10; i < reads; i++) {
       long t0 = System.nanoTime();
-      ReadEventRecordsResponse response = varve.readEventRecords(request);
-      long t1 = System.nanoTime();
       int rows = raw.read("reader-raw", from, 0, from, to);
+      long t1 = System.nanoTime();
+      int eventsOne = varve.readEventRecords(one).getEventsCount();
       long t2 = System.nanoTime();
-      HttpResponse<String> httpResponse = http.send(httpRequest, HttpResponse.BodyHandlers.ofString());
+      int eventsFour = varve.readEventRecords(four).getEventsCount();
       long t3 = System.nanoTime();
-      if (response.getEventsCount() != 100 || rows != 200 || httpResponse.statusCode() != 200) {
-        throw new IllegalStateException("read returned " + response.getEventsCount() + " events, raw " + rows + " rows");
+      int status = http.send(httpRequest, HttpResponse.BodyHandlers.ofString()).statusCode();
+      long t4 = System.nanoTime();
+      if (rows != 200 || eventsOne != 100 || eventsFour != 100 || status != 200) {
+        throw new IllegalStateException("reads returned raw " + rows + " rows, " + eventsOne + " and " + eventsFour
+            + " events, HTTP " + status);
       }
       if (i >= 0) {
-        varveGrpc.recordValue((t1 - t0) / 1000);
-        rawRead.recordValue((t2 - t1) / 1000);
-        varveHttp.recordValue((t3 - t2) / 1000);
+        rawRead.recordValue((t1 - t0) / 1000);
+        varveOne.recordValue((t2 - t1) / 1000);
+        varveFour.recordValue((t3 - t2) / 1000);
+        varveHttp.recordValue((t4 - t3) / 1000);
       }
     }
     out.put("read.events", 100);
     out.put("read.iterations", reads);
-    out.latency("read.varve", varveGrpc);
-    out.latency("read.varve_http", varveHttp);
     out.latency("read.raw", rawRead);
-    out.put("read.p50.ratio", (double) varveGrpc.getValueAtPercentile(50) / rawRead.getValueAtPercentile(50));
-    out.put("read.p99.ratio", (double) varveGrpc.getValueAtPercentile(99) / rawRead.getValueAtPercentile(99));
+    out.latency("read.varve", varveOne);
+    out.latency("read.varve_4_event_buckets", varveFour);
+    out.latency("read.varve_http", varveHttp);
+    out.put("read.p50.ratio", (double) varveOne.getValueAtPercentile(50) / rawRead.getValueAtPercentile(50));
+    out.put("read.p99.ratio", (double) varveOne.getValueAtPercentile(99) / rawRead.getValueAtPercentile(99));
+    out.put("read.p99.ratio_4_event_buckets",
+        (double) varveFour.getValueAtPercentile(99) / rawRead.getValueAtPercentile(99));
   }
 
-  private static CqlSession rawSession(RawCql raw) {
-    return raw.session();
+  private static ReadEventRecordsRequest readRequest(String namespace, long from, long to) {
+    return ReadEventRecordsRequest.newBuilder().setNamespace(namespace).setTimeSeriesId("reader").setPageSize(100)
+        .setTimeInterval(TimeInterval.newBuilder()
+            .setStart(com.google.protobuf.Timestamp.newBuilder().setSeconds(from / 1000))
+            .setEnd(com.google.protobuf.Timestamp.newBuilder().setSeconds(to / 1000)))
+        .build();
   }
 
   private static <T> CompletionStage<T> toStage(com.google.common.util.concurrent.ListenableFuture<T> future) {
