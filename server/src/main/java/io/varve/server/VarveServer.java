@@ -1,29 +1,13 @@
 package io.varve.server;
 
 import com.datastax.oss.driver.api.core.CqlSession;
-import com.google.protobuf.Descriptors.FieldDescriptor;
-import com.linecorp.armeria.common.HttpResponse;
-import com.linecorp.armeria.common.HttpStatus;
-import com.linecorp.armeria.common.MediaType;
 import com.linecorp.armeria.server.Server;
 import com.linecorp.armeria.server.ServerBuilder;
-import com.linecorp.armeria.server.auth.AuthService;
 import com.linecorp.armeria.server.docs.DocService;
-import com.linecorp.armeria.server.grpc.GrpcService;
 import com.linecorp.armeria.server.healthcheck.HealthCheckService;
 import com.linecorp.armeria.server.prometheus.PrometheusExpositionService;
 import io.micrometer.prometheusmetrics.PrometheusConfig;
 import io.micrometer.prometheusmetrics.PrometheusMeterRegistry;
-import io.varve.api.timeseries.v1.CreateNamespaceRequest;
-import io.varve.api.timeseries.v1.GetNamespaceRequest;
-import io.varve.api.timeseries.v1.ListNamespacesRequest;
-import io.varve.api.timeseries.v1.ListNamespacesResponse;
-import io.varve.api.timeseries.v1.Namespace;
-import io.varve.api.timeseries.v1.ReadEventRecordsRequest;
-import io.varve.api.timeseries.v1.ReadEventRecordsResponse;
-import io.varve.api.timeseries.v1.UpdateNamespaceRequest;
-import io.varve.api.timeseries.v1.WriteEventRecordsRequest;
-import io.varve.api.timeseries.v1.WriteEventRecordsResponse;
 import io.varve.cassandra.events.CqlEventStore;
 import io.varve.cassandra.metadata.CqlMetadataStore;
 import io.varve.cassandra.metadata.CqlSliceTables;
@@ -39,7 +23,6 @@ import io.varve.server.transport.Transports;
 import java.net.InetSocketAddress;
 import java.time.Clock;
 import java.time.Duration;
-import java.util.Set;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -65,6 +48,7 @@ public final class VarveServer implements AutoCloseable {
   /** Connects to Cassandra, prepares the metadata keyspace and starts serving. */
   public static VarveServer start(ServerSettings settings) {
     Clock clock = Clock.systemUTC();
+    log.info("effective configuration: {}", settings.describe());
     CqlSession session = Sessions.open(settings.cassandra()).toCompletableFuture().join();
     try {
       CqlSliceTables tables = new CqlSliceTables(session, settings.cassandra().replication(),
@@ -82,7 +66,6 @@ public final class VarveServer implements AutoCloseable {
       DataPlaneHandler data = new DataPlaneHandler(registry, events, tokens, settings.limits(), clock);
 
       ServerBuilder sb = Server.builder()
-          .maxRequestLength(settings.limits().maxRequestBytes())
           .requestTimeout(Duration.ofSeconds(60))
           .gracefulShutdownTimeout(Duration.ofSeconds(2), Duration.ofSeconds(15));
       InetSocketAddress address = new InetSocketAddress(settings.host(), settings.port());

@@ -24,17 +24,22 @@ public record TimePartition(long secondsPerTimeSlice, long secondsPerTimeBucket,
 
   /** Checks the three values, naming fields under {@code path} in the error. */
   public static void validate(String path, long sliceSeconds, long bucketSeconds, int eventBuckets) {
+    validate(path, "secondsPerTimeBucket", sliceSeconds, bucketSeconds, eventBuckets);
+  }
+
+  /** As {@link #validate(String, long, long, int)}, naming the bucket width {@code bucketKey}. */
+  public static void validate(String path, String bucketKey, long sliceSeconds, long bucketSeconds, int eventBuckets) {
     if (sliceSeconds <= 0 || sliceSeconds > MAX_SECONDS_PER_TIME_SLICE) {
       throw new InvalidFieldException(path + ".secondsPerTimeSlice", sliceSeconds,
           "1.." + MAX_SECONDS_PER_TIME_SLICE + " seconds");
     }
     if (bucketSeconds <= 0 || bucketSeconds > sliceSeconds) {
-      throw new InvalidFieldException(path + ".secondsPerTimeBucket", bucketSeconds,
+      throw new InvalidFieldException(path + "." + bucketKey, bucketSeconds,
           "1.." + sliceSeconds + " seconds, at most the slice width");
     }
     if (sliceSeconds % bucketSeconds != 0) {
       throw new InvalidFieldException(path + ".secondsPerTimeSlice", sliceSeconds,
-          "a multiple of secondsPerTimeBucket (" + bucketSeconds + ")");
+          "a multiple of " + bucketKey + " (" + bucketSeconds + ")");
     }
     if (eventBuckets < 1 || eventBuckets > MAX_EVENT_BUCKETS) {
       throw new InvalidFieldException(path + ".eventBuckets", eventBuckets, "1.." + MAX_EVENT_BUCKETS);

@@ -33,11 +33,11 @@ final class ConfigNode {
 
   /** Fails if the section has keys other than {@code known}. */
   ConfigNode only(Set<String> known) {
-    if (node == null || node.isNull()) {
+    if (absent(node)) {
       return this;
     }
     if (!node.isObject()) {
-      throw new InvalidFieldException(name(path), node.toString(), "a mapping");
+      throw new InvalidFieldException(name(path), InvalidFieldException.shown(node.toString()), "a mapping");
     }
     Iterator<String> names = node.fieldNames();
     while (names.hasNext()) {
@@ -63,7 +63,7 @@ final class ConfigNode {
       return fallback;
     }
     if (!v.isValueNode()) {
-      throw new InvalidFieldException(key(key), v.toString(), "a string");
+      throw new InvalidFieldException(key(key), InvalidFieldException.shown(v.toString()), "a string");
     }
     return v.asText();
   }
@@ -77,14 +77,22 @@ final class ConfigNode {
     if (v == null) {
       return fallback;
     }
-    if (!v.canConvertToInt() || (!v.isIntegralNumber() && !v.asText().matches("-?\\d+"))) {
-      throw new InvalidFieldException(key(key), v.toString(), "an integer in " + min + ".." + max);
+    long i;
+    try {
+      if (v.isIntegralNumber() && v.canConvertToLong()) {
+        i = v.longValue();
+      } else if (v.isTextual() && v.textValue().trim().matches("-?\\d{1,18}")) {
+        i = Long.parseLong(v.textValue().trim());
+      } else {
+        throw new NumberFormatException();
+      }
+    } catch (NumberFormatException e) {
+      throw new InvalidFieldException(key(key), InvalidFieldException.shown(v.toString()), "an integer in " + min + ".." + max);
     }
-    int i = v.isIntegralNumber() ? v.intValue() : Integer.parseInt(v.asText());
     if (i < min || i > max) {
       throw new InvalidFieldException(key(key), i, min + ".." + max);
     }
-    return i;
+    return (int) i;
   }
 
   boolean bool(String key, boolean fallback) {
@@ -93,7 +101,7 @@ final class ConfigNode {
       return fallback;
     }
     if (!v.isBoolean()) {
-      throw new InvalidFieldException(key(key), v.toString(), "true or false");
+      throw new InvalidFieldException(key(key), InvalidFieldException.shown(v.toString()), "true or false");
     }
     return v.booleanValue();
   }
@@ -104,17 +112,22 @@ final class ConfigNode {
       return fallback;
     }
     Matcher m = DURATION.matcher(v.asText().trim());
-    if (!v.isTextual() || !m.matches() || Long.parseLong(m.group(1)) == 0) {
-      throw new InvalidFieldException(key(key), v.toString(), "a positive duration such as 5s (units: ms, s, m, h, d)");
+    String expected = "a positive duration of at most 10000 days such as 5s (units: ms, s, m, h, d)";
+    if (!v.isTextual() || !m.matches() || m.group(1).length() > 12) {
+      throw new InvalidFieldException(key(key), InvalidFieldException.shown(v.toString()), expected);
     }
     long n = Long.parseLong(m.group(1));
-    return switch (m.group(2)) {
+    Duration d = switch (m.group(2)) {
       case "ms" -> Duration.ofMillis(n);
       case "s" -> Duration.ofSeconds(n);
       case "m" -> Duration.ofMinutes(n);
       case "h" -> Duration.ofHours(n);
       default -> Duration.ofDays(n);
     };
+    if (d.isZero() || d.compareTo(Duration.ofDays(10_000)) > 0) {
+      throw new InvalidFieldException(key(key), InvalidFieldException.shown(v.toString()), expected);
+    }
+    return d;
   }
 
   Optional<Path> path(String key) {
@@ -127,10 +140,17 @@ final class ConfigNode {
       return fallback;
     }
     if (!v.isArray()) {
-      throw new InvalidFieldException(key(key), v.toString(), "a list of strings");
+      throw new InvalidFieldException(key(key), InvalidFieldException.shown(v.toString()), "a list of strings");
     }
     List<String> out = new ArrayList<>();
-    v.forEach(e -> out.add(e.asText()));
+    for (int i = 0; i < v.size(); i++) {
+      JsonNode e = v.get(i);
+      if (!e.isValueNode() || e.isNull() || e.asText().isEmpty()) {
+        throw new InvalidFieldException(key(key) + "[" + i + "]", InvalidFieldException.shown(e.toString()),
+            "a non-empty string");
+      }
+      out.add(e.asText());
+    }
     return out;
   }
 
@@ -140,7 +160,7 @@ final class ConfigNode {
       return fallback;
     }
     if (!v.isObject()) {
-      throw new InvalidFieldException(key(key), v.toString(), "a mapping");
+      throw new InvalidFieldException(key(key), InvalidFieldException.shown(v.toString()), "a mapping");
     }
     Map<String, String> out = new LinkedHashMap<>();
     v.fields().forEachRemaining(e -> out.put(e.getKey(), e.getValue().asText()));
@@ -152,11 +172,15 @@ final class ConfigNode {
   }
 
   private JsonNode value(String key) {
-    if (node == null || node.isNull()) {
+    if (absent(node)) {
       return null;
     }
     JsonNode v = node.get(key);
-    return v == null || v.isNull() ? null : v;
+    return absent(v) ? null : v;
+  }
+
+  private static boolean absent(JsonNode n) {
+    return n == null || n.isNull() || n.isMissingNode();
   }
 
   private static String name(String path) {

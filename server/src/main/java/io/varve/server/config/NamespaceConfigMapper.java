@@ -106,7 +106,7 @@ public final class NamespaceConfigMapper {
     Duration coalesce = buffering.hasCoalesce()
         ? ConfigDurations.positive(cfg + ".queueBuffering.coalesce", buffering.getCoalesce()) : NamespaceSettings.DEFAULT_COALESCE;
     if (coalesce.compareTo(Duration.ofMinutes(1)) > 0) {
-      throw new InvalidFieldException(cfg + ".queueBuffering.coalesce", coalesce.toMillis() + "ms", "at most 60s");
+      throw new InvalidFieldException(cfg + ".queueBuffering.coalesce", InvalidFieldException.shown(coalesce.toMillis() + "ms"), "at most 60s");
     }
     long capacity = buffering.hasBufferCapacity() ? buffering.getBufferCapacity() : NamespaceSettings.DEFAULT_BUFFER_CAPACITY;
     if (capacity < 1 || capacity > MAX_BUFFER_CAPACITY) {
@@ -117,9 +117,11 @@ public final class NamespaceConfigMapper {
           + INDEX + " entry)");
     }
     Retention retention = retention(entry.getLifecycleConfigs(), path + ".lifecycleConfigs");
-    if (retention.closeAfter().isPresent() && acceptLimit.compareTo(retention.closeAfter().get()) > 0) {
-      throw new InvalidFieldException(cfg + ".acceptLimit", acceptLimit.toSeconds() + "s",
-          "at most the retention's close_after (" + retention.closeAfter().get().toSeconds() + "s)");
+    Optional<Duration> closesAt = retention.closeAfter().or(retention::deleteAfter);
+    if (closesAt.isPresent() && acceptLimit.compareTo(closesAt.get()) > 0) {
+      throw new InvalidFieldException(cfg + ".acceptLimit", InvalidFieldException.shown(acceptLimit.toSeconds() + "s"),
+          "at most the retention's " + (retention.closeAfter().isPresent() ? "close_after" : "delete_after") + " ("
+          + closesAt.get().toSeconds() + "s): older events would land in closed slices");
     }
 
     NamespaceSettings settings = new NamespaceSettings(namespace, keyspace, partition, consistency, acceptLimit,
@@ -158,7 +160,9 @@ public final class NamespaceConfigMapper {
       throw InvalidFieldException.of(path + ".secondsPerSlice", "not allowed in " + PRIMARY
           + " (expected: secondsPerTimeSlice)");
     }
-    io.varve.core.partitioning.TimePartition.validate(path, slice, bucket, eventBuckets);
+    String bucketKey = !p.hasSecondsPerTimeBucket() && p.hasSecondPerTimeBucket() ? "secondPerTimeBucket"
+        : "secondsPerTimeBucket";
+    io.varve.core.partitioning.TimePartition.validate(path, bucketKey, slice, bucket, eventBuckets);
     return new io.varve.core.partitioning.TimePartition(slice, bucket, eventBuckets);
   }
 

@@ -64,6 +64,10 @@ public record ServerSettings(
     ConfigNode tlsNode = server.section("tls").only(Set.of("certificateChain", "privateKey"));
     Optional<Tls> tls = tlsNode.path("certificateChain").map(cert -> new Tls(cert, tlsNode.path("privateKey")
         .orElseThrow(() -> InvalidFieldException.of(tlsNode.key("privateKey"), "missing (expected: a PEM file)"))));
+    if (tls.isEmpty() && tlsNode.has("privateKey")) {
+      throw InvalidFieldException.of(tlsNode.key("certificateChain"), "missing (expected: a PEM certificate chain"
+          + " to go with privateKey)");
+    }
     ConfigNode auth = server.section("auth").only(Set.of("bearerTokens"));
     ConfigNode ts = config.section("timeseries").only(Set.of("readFanout", "maxReadFanout", "sliceMaintenanceInterval",
         "limits"));
@@ -91,6 +95,11 @@ public record ServerSettings(
     Optional<CassandraSettings.Tls> cassandraTls = tls.path("truststore").map(trust -> new CassandraSettings.Tls(
         trust, tls.string("truststorePassword", ""), tls.path("keystore"), tls.optionalString("keystorePassword"),
         tls.bool("hostnameValidation", true)));
+    if (cassandraTls.isEmpty() && (tls.has("keystore") || tls.has("keystorePassword") || tls.has("truststorePassword")
+        || tls.has("hostnameValidation"))) {
+      throw InvalidFieldException.of(tls.key("truststore"), "missing (expected: a truststore; TLS to Cassandra is"
+          + " enabled by setting it)");
+    }
     String compression = c.string("compression", "none");
     if (!compression.equals("none") && !compression.equals("lz4")) {
       throw new InvalidFieldException(c.key("compression"), compression, "none or lz4");
@@ -140,6 +149,23 @@ public record ServerSettings(
     } catch (NumberFormatException e) {
       throw new InvalidFieldException(key, value, "host:port");
     }
+  }
+
+  /** The settings as one line for the log, with secrets (passwords, tokens) redacted. */
+  public String describe() {
+    CassandraSettings c = cassandra;
+    return "server.host=" + host + " server.port=" + port + " server.tls=" + tls.map(t -> t.certificateChain().toString())
+        .orElse("off") + " server.auth.bearerTokens=" + (bearerTokens.isEmpty() ? "off" : bearerTokens.size() + " (redacted)")
+        + " cassandra.contactPoints=" + c.contactPoints() + " cassandra.localDatacenter=" + c.localDatacenter()
+        + " cassandra.username=" + c.username().orElse("(none)") + " cassandra.password="
+        + (c.password().isPresent() ? "(redacted)" : "(none)") + " cassandra.tls="
+        + c.tls().map(t -> t.truststore().toString()).orElse("off") + " cassandra.compression=" + c.compression()
+        + " cassandra.requestTimeout=" + c.requestTimeout() + " cassandra.schemaTimeout=" + c.schemaTimeout()
+        + " cassandra.metadataKeyspace=" + c.metadataKeyspace() + " cassandra.replication=" + c.replication()
+        + " cassandra.maxInFlightWrites=" + c.maxInFlightWrites() + " cassandra.compressionThreshold="
+        + c.compressionThreshold() + " timeseries.readFanout=" + readFanout + " timeseries.maxReadFanout="
+        + maxReadFanout + " timeseries.sliceMaintenanceInterval=" + sliceMaintenanceInterval + " timeseries.limits="
+        + limits;
   }
 
   /** The same settings with other Cassandra contact points (used by the CLI and tests). */

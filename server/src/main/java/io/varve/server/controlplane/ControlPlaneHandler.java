@@ -89,7 +89,11 @@ public final class ControlPlaneHandler {
       }
       String keyspace = current.settings().keyspace();
       if (!mapped.settings().keyspace().equals(keyspace)) {
-        throw new InvalidFieldException("persistence_configuration.physicalStorage.dataset",
+        int primary = 0;
+        while (!request.getPersistenceConfiguration(primary).getId().equals(NamespaceConfigMapper.PRIMARY)) {
+          primary++;
+        }
+        throw new InvalidFieldException("persistence_configuration[" + primary + "].physicalStorage.dataset",
             mapped.settings().keyspace(), "the namespace's keyspace '" + keyspace + "' (it cannot change)");
       }
       NamespaceRecord record = new NamespaceRecord(request.getNamespace(),

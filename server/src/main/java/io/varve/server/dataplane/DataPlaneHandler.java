@@ -59,7 +59,7 @@ public final class DataPlaneHandler {
     Names.namespace("namespace", request.getNamespace());
     List<Event> batch = new ArrayList<>(request.getEventsCount());
     if (request.getEventsCount() > limits.maxEventsPerBatch()) {
-      throw new InvalidFieldException("events", request.getEventsCount() + " events",
+      throw new InvalidFieldException("events", InvalidFieldException.shown(request.getEventsCount() + " events"),
           "at most " + limits.maxEventsPerBatch() + " events per batch");
     }
     for (int i = 0; i < request.getEventsCount(); i++) {
@@ -179,7 +179,7 @@ public final class DataPlaneHandler {
         throw new InvalidFieldException("totalRecordLimit", total, "a positive number of events, or absent for no limit");
       }
       if (r.getEventFiltersCount() > limits.maxEventFilters()) {
-        throw new InvalidFieldException("eventFilters", r.getEventFiltersCount() + " filters",
+        throw new InvalidFieldException("eventFilters", InvalidFieldException.shown(r.getEventFiltersCount() + " filters"),
             "at most " + limits.maxEventFilters());
       }
       List<EventItem> filters = new ArrayList<>();

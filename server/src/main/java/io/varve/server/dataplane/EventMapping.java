@@ -46,7 +46,7 @@ final class EventMapping {
           "a time with at most millisecond precision");
     }
     if (t.getSeconds() < 0 || t.getSeconds() > 253_402_300_799L) {
-      throw new InvalidFieldException(field, t.getSeconds() + "s since the epoch", "a time between 1970 and 9999");
+      throw new InvalidFieldException(field, InvalidFieldException.shown(t.getSeconds() + "s since the epoch"), "a time between 1970 and 9999");
     }
     return t.getSeconds() * 1000 + t.getNanos() / 1_000_000;
   }

@@ -41,7 +41,8 @@ public final class ProtoJson {
 
   /** A codec whose printer always writes the given fields, even when empty. */
   public ProtoJson(Set<FieldDescriptor> alwaysPrinted) {
-    this.printer = JsonFormat.printer().includingDefaultValueFields(alwaysPrinted).omittingInsignificantWhitespace();
+    JsonFormat.Printer base = JsonFormat.printer().omittingInsignificantWhitespace();
+    this.printer = alwaysPrinted.isEmpty() ? base : base.includingDefaultValueFields(alwaysPrinted);
   }
 
   public String print(Message message) {
@@ -71,7 +72,7 @@ public final class ProtoJson {
   private static void merge(JsonNode node, Message.Builder builder, String path) {
     Descriptor type = builder.getDescriptorForType();
     if (!node.isObject()) {
-      throw new InvalidFieldException(path.isEmpty() ? "body" : path, node.toString(), "a JSON object");
+      throw new InvalidFieldException(path.isEmpty() ? "body" : path, InvalidFieldException.shown(node.toString()), "a JSON object");
     }
     Map<String, FieldDescriptor> fields = FIELDS.computeIfAbsent(type, ProtoJson::fieldsByName);
     Iterator<Map.Entry<String, JsonNode>> it = node.fields();
@@ -91,7 +92,7 @@ public final class ProtoJson {
         mergeMap(value, builder, field, fieldPath);
       } else if (field.isRepeated()) {
         if (!value.isArray()) {
-          throw new InvalidFieldException(fieldPath, value.toString(), "a JSON array");
+          throw new InvalidFieldException(fieldPath, InvalidFieldException.shown(value.toString()), "a JSON array");
         }
         for (int i = 0; i < value.size(); i++) {
           builder.addRepeatedField(field, convert(value.get(i), builder, field, fieldPath + "[" + i + "]"));
@@ -104,7 +105,7 @@ public final class ProtoJson {
 
   private static void mergeMap(JsonNode value, Message.Builder builder, FieldDescriptor field, String path) {
     if (!value.isObject()) {
-      throw new InvalidFieldException(path, value.toString(), "a JSON object");
+      throw new InvalidFieldException(path, InvalidFieldException.shown(value.toString()), "a JSON object");
     }
     FieldDescriptor keyField = field.getMessageType().findFieldByName("key");
     FieldDescriptor valueField = field.getMessageType().findFieldByName("value");
@@ -133,10 +134,10 @@ public final class ProtoJson {
         if (value.isTextual() && (value.asText().equals("true") || value.asText().equals("false"))) {
           return Boolean.parseBoolean(value.asText());
         }
-        throw new InvalidFieldException(path, value.toString(), "true or false");
+        throw new InvalidFieldException(path, InvalidFieldException.shown(value.toString()), "true or false");
       case STRING:
         if (!value.isTextual()) {
-          throw new InvalidFieldException(path, value.toString(), "a string");
+          throw new InvalidFieldException(path, InvalidFieldException.shown(value.toString()), "a string");
         }
         return value.textValue();
       case BYTE_STRING:
@@ -149,7 +150,7 @@ public final class ProtoJson {
         if (value.isTextual() && field.getEnumType().findValueByName(value.textValue()) != null) {
           return field.getEnumType().findValueByName(value.textValue());
         }
-        throw new InvalidFieldException(path, value.toString(), "one of " + field.getEnumType().getValues());
+        throw new InvalidFieldException(path, InvalidFieldException.shown(value.toString()), "one of " + field.getEnumType().getValues());
       default:
         throw new IllegalStateException("unsupported field type " + field.getJavaType());
     }
@@ -176,7 +177,7 @@ public final class ProtoJson {
       }
       return v;
     } catch (ArithmeticException e) {
-      throw new InvalidFieldException(path, value.toString(), "an integer in " + min + ".." + max);
+      throw new InvalidFieldException(path, InvalidFieldException.shown(value.toString()), "an integer in " + min + ".." + max);
     }
   }
 
@@ -191,12 +192,12 @@ public final class ProtoJson {
         // fall through
       }
     }
-    throw new InvalidFieldException(path, value.toString(), "a number (a JSON number or a string holding one)");
+    throw new InvalidFieldException(path, InvalidFieldException.shown(value.toString()), "a number (a JSON number or a string holding one)");
   }
 
   private static ByteString bytes(JsonNode value, String path) {
     if (!value.isTextual()) {
-      throw new InvalidFieldException(path, value.toString(), "a base64 string");
+      throw new InvalidFieldException(path, InvalidFieldException.shown(value.toString()), "a base64 string");
     }
     String text = value.textValue();
     try {

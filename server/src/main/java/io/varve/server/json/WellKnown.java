@@ -25,14 +25,14 @@ final class WellKnown {
         // fall through
       }
     }
-    throw new InvalidFieldException(path, value.toString(),
+    throw new InvalidFieldException(path, InvalidFieldException.shown(value.toString()),
         "an RFC 3339 time in UTC such as \"2024-10-03T21:24:23.988Z\"");
   }
 
   static Duration duration(JsonNode value, String path) {
     Matcher m = value.isTextual() ? DURATION.matcher(value.textValue().trim()) : null;
     if (m == null || !m.matches()) {
-      throw new InvalidFieldException(path, value.toString(),
+      throw new InvalidFieldException(path, InvalidFieldException.shown(value.toString()),
           "a duration such as \"129600s\" (units: ms, s, m, h, d)");
     }
     BigDecimal amount = new BigDecimal(m.group(1));
@@ -46,7 +46,7 @@ final class WellKnown {
     BigDecimal nanos = amount.multiply(nanosPerUnit);
     BigDecimal[] split = nanos.divideAndRemainder(BigDecimal.valueOf(1_000_000_000L));
     if (split[0].compareTo(BigDecimal.valueOf(315_576_000_000L)) > 0) {
-      throw new InvalidFieldException(path, value.toString(), "a duration of at most 10000 years");
+      throw new InvalidFieldException(path, InvalidFieldException.shown(value.toString()), "a duration of at most 10000 years");
     }
     return Duration.newBuilder().setSeconds(split[0].longValue()).setNanos(split[1].intValue()).build();
   }

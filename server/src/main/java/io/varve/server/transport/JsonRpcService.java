@@ -1,7 +1,5 @@
 package io.varve.server.transport;
 
-import com.fasterxml.jackson.databind.ObjectMapper;
-import com.fasterxml.jackson.databind.node.ObjectNode;
 import com.google.protobuf.Descriptors.FieldDescriptor;
 import com.google.protobuf.Message;
 import com.linecorp.armeria.common.AggregatedHttpRequest;
@@ -28,8 +26,6 @@ import java.util.function.Function;
  */
 final class JsonRpcService implements HttpService {
 
-  private static final ObjectMapper MAPPER = new ObjectMapper();
-
   private record Rpc(Message prototype, Function<Message, CompletionStage<? extends Message>> call) {}
 
   private final Map<String, Rpc> rpcs = new LinkedHashMap<>();
@@ -53,6 +49,7 @@ final class JsonRpcService implements HttpService {
   public HttpResponse serve(ServiceRequestContext ctx, HttpRequest req) {
     String name = ctx.pathParam("rpc");
     Rpc rpc = rpcs.get(name);
+    ctx.logBuilder().name("varve.timeseries.v1.http", rpc == null ? "unknown" : name);
     if (rpc == null) {
       return error(HttpStatus.NOT_FOUND, "NOT_FOUND", "", "no RPC named '" + name + "' (expected one of: "
           + String.join(", ", rpcs.keySet()) + ")");
@@ -84,13 +81,6 @@ final class JsonRpcService implements HttpService {
   }
 
   private static HttpResponse error(HttpStatus status, String code, String field, String message) {
-    ObjectNode body = MAPPER.createObjectNode();
-    ObjectNode error = body.putObject("error");
-    error.put("code", code);
-    if (!field.isEmpty()) {
-      error.put("field", field);
-    }
-    error.put("message", message);
-    return HttpResponse.of(status, MediaType.JSON_UTF_8, body.toString());
+    return JsonErrors.response(status, code, field, message);
   }
 }

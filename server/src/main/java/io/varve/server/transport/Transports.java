@@ -1,7 +1,10 @@
 package io.varve.server.transport;
 
 import com.google.protobuf.Descriptors.FieldDescriptor;
+import com.linecorp.armeria.common.HttpStatus;
 import com.linecorp.armeria.server.HttpService;
+import com.linecorp.armeria.server.metric.MetricCollectingService;
+import com.linecorp.armeria.common.metric.MeterIdPrefixFunction;
 import com.linecorp.armeria.server.ServerBuilder;
 import com.linecorp.armeria.server.auth.AuthService;
 import com.linecorp.armeria.server.grpc.GrpcService;
@@ -54,8 +57,15 @@ public final class Transports {
         .add("WriteEventRecordsSync", WriteEventRecordsRequest.getDefaultInstance(), data::writeSync)
         .add("ReadEventRecords", ReadEventRecordsRequest.getDefaultInstance(), data::read);
     Function<? super HttpService, ? extends HttpService> auth = authentication(settings);
-    sb.service(grpc, auth);
-    sb.service("/v1/{rpc}", json.decorate(auth));
+    Function<? super HttpService, MetricCollectingService> metrics =
+        MetricCollectingService.newDecorator(MeterIdPrefixFunction.ofDefault("varve.api"));
+    int limit = settings.limits().maxRequestBytes();
+    // gRPC answers RESOURCE_EXHAUSTED itself when a message exceeds its limit: leave room for framing
+    sb.maxRequestLength(limit + 1024 * 1024)
+        .errorHandler(new JsonErrors(limit))
+        .service(grpc, auth, metrics);
+    sb.route().post("/v1/{rpc}").maxRequestLength(limit).decorator(metrics).decorator(auth).build(json);
+    sb.route().get("/v1/{rpc}").decorator(auth).build(json);
   }
 
   private static Function<? super HttpService, ? extends HttpService> authentication(ServerSettings settings) {
@@ -66,6 +76,8 @@ public final class Transports {
     return AuthService.builder()
         .addOAuth2((ctx, token) -> java.util.concurrent.CompletableFuture.completedFuture(
             tokens.contains(token.accessToken())))
+        .onFailure((delegate, ctx, req, cause) -> JsonErrors.response(HttpStatus.UNAUTHORIZED, "UNAUTHENTICATED", "",
+            "missing or unknown bearer token (expected: an Authorization: Bearer <token> header)"))
         .newDecorator();
   }
 

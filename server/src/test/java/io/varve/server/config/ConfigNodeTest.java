@@ -51,7 +51,7 @@ class ConfigNodeTest {
   void refuses_durations_that_are_not_a_positive_integer_and_unit(String text) {
     assertThatThrownBy(() -> section(text).duration("v", Duration.ZERO))
         .isInstanceOfSatisfying(InvalidFieldException.class, e -> assertThat(e.field()).isEqualTo("a.b.v"))
-        .hasMessageContaining("(expected: a positive duration such as 5s (units: ms, s, m, h, d))");
+        .hasMessageContaining("(expected: a positive duration of at most 10000 days such as 5s (units: ms, s, m, h, d))");
   }
 
   @Test
