@@ -4,6 +4,7 @@ import com.datastax.oss.driver.api.core.ConsistencyLevel;
 import com.datastax.oss.driver.api.core.CqlSession;
 import com.datastax.oss.driver.api.core.cql.AsyncResultSet;
 import com.datastax.oss.driver.api.core.cql.Row;
+import com.datastax.oss.driver.api.core.type.codec.TypeCodecs;
 import io.varve.core.event.Event;
 import io.varve.core.event.EventItem;
 import io.varve.core.read.Cursor;
@@ -73,8 +74,8 @@ final class CqlPartitionReader implements PartitionReader {
 
     CompletionStage<List<Event>> consume(AsyncResultSet page) {
       for (Row row : page.currentPage()) {
-        long rowTime = row.getInstant(0).toEpochMilli();
-        String rowId = row.getString(1);
+        long rowTime = row.get(0, TypeCodecs.TIMESTAMP).toEpochMilli();
+        String rowId = row.get(1, TypeCodecs.TEXT);
         if (items == null || rowTime != time || !rowId.equals(id)) {
           finish();
           if (events.size() >= maxEvents) {
@@ -84,10 +85,10 @@ final class CqlPartitionReader implements PartitionReader {
           id = rowId;
           items = new ArrayList<>();
         }
-        ByteBuffer key = row.getByteBuffer(2);
+        ByteBuffer key = row.get(2, TypeCodecs.BLOB);
         byte[] keyBytes = new byte[key.remaining()];
         key.duplicate().get(keyBytes);
-        items.add(new EventItem(keyBytes, ValueCodec.decode(row.getByteBuffer(3), row.getString(4))));
+        items.add(new EventItem(keyBytes, ValueCodec.decode(row.get(3, TypeCodecs.BLOB), row.get(4, TypeCodecs.TEXT))));
       }
       if (page.hasMorePages()) {
         return page.fetchNextPage().thenCompose(this::consume);

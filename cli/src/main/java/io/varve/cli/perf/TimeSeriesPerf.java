@@ -74,7 +74,30 @@ public final class TimeSeriesPerf implements Callable<Integer> {
   @Override
   public Integer call() throws Exception {
     Figures out = new Figures(System.out);
-    InetSocketAddress address = cassandraAddress();
+    LocalCassandra started = null;
+    InetSocketAddress address;
+    if (cassandra != null) {
+      int colon = cassandra.lastIndexOf(':');
+      address = new InetSocketAddress(cassandra.substring(0, colon), Integer.parseInt(cassandra.substring(colon + 1)));
+    } else {
+      LocalCassandra local = new LocalCassandra(LocalCassandraSettings.forDevelopment(VarveHome.locate()));
+      if (!local.status().isRunning()) {
+        started = local;
+      }
+      local.start();
+      local.awaitReady(Duration.ofMinutes(3));
+      address = local.settings().cqlAddress();
+    }
+    try {
+      return run(out, address);
+    } finally {
+      if (started != null) {
+        started.stop(Duration.ofMinutes(1));
+      }
+    }
+  }
+
+  private int run(Figures out, InetSocketAddress address) throws Exception {
     CassandraSettings cassandraSettings = CassandraSettings.local(address.getPort())
         .withContactPoints(List.of(address)).withMetadataKeyspace("varve_perf");
     out.put("machine.cores", Runtime.getRuntime().availableProcessors());
@@ -98,17 +121,6 @@ public final class TimeSeriesPerf implements Callable<Integer> {
       }
     }
     return 0;
-  }
-
-  private InetSocketAddress cassandraAddress() {
-    if (cassandra != null) {
-      int colon = cassandra.lastIndexOf(':');
-      return new InetSocketAddress(cassandra.substring(0, colon), Integer.parseInt(cassandra.substring(colon + 1)));
-    }
-    LocalCassandra local = new LocalCassandra(LocalCassandraSettings.forDevelopment(VarveHome.locate()));
-    local.start();
-    local.awaitReady(Duration.ofMinutes(3));
-    return local.settings().cqlAddress();
   }
 
   private static void prepareSchema(CqlSession raw, CassandraSettings settings) {

@@ -1,6 +1,6 @@
 package io.varve.server.dataplane;
 
-import com.google.protobuf.ByteString;
+import com.google.protobuf.UnsafeByteOperations;
 import com.google.protobuf.Timestamp;
 import io.varve.api.timeseries.v1.EventItem;
 import io.varve.core.error.InvalidFieldException;
@@ -29,9 +29,10 @@ final class EventMapping {
         .setEventTime(timestamp(event.eventTimeMillis()))
         .setEventId(event.eventId());
     for (io.varve.core.event.EventItem item : event.items()) {
+      // the arrays were made for this event by the reader and are never changed: no copy needed
       builder.addEventItems(EventItem.newBuilder()
-          .setEventItemKey(ByteString.copyFrom(item.key()))
-          .setEventItemValue(ByteString.copyFrom(item.value())));
+          .setEventItemKey(UnsafeByteOperations.unsafeWrap(item.key()))
+          .setEventItemValue(UnsafeByteOperations.unsafeWrap(item.value())));
     }
     return builder.build();
   }
