@@ -17,50 +17,59 @@ import java.util.Optional;
  * The Varve server run in the background by {@code varve up}: its own process (a new session, so
  * it outlives the shell), a pid file and a log under {@code .varve/server/}.
  */
-final class ServerProcess {
+public final class ServerProcess {
+
+  /** First JVM option of the server process: how a pid is recognised as ours (command lines may be cut). */
+  private static final String MARKER = "-Dvarve.process=server";
 
   private final Path dir;
   private final int port;
 
-  ServerProcess(Path varveHome, int port) {
-    this.dir = varveHome.resolve(".varve/server");
+  /** The server of {@code varve up}, with its files under {@code .varve/server/}. */
+  public ServerProcess(Path varveHome, int port) {
+    this(varveHome, "server", port);
+  }
+
+  /** A server with its pid file and log under {@code .varve/<name>/}. */
+  public ServerProcess(Path varveHome, String name, int port) {
+    this.dir = varveHome.resolve(".varve").resolve(name);
     this.port = port;
   }
 
-  Path log() {
+  public Path log() {
     return dir.resolve("server.log");
   }
 
-  Path pidFile() {
+  public Path pidFile() {
     return dir.resolve("server.pid");
   }
 
-  String apiAddress() {
+  public String apiAddress() {
     return "http://127.0.0.1:" + port;
   }
 
-  Optional<ProcessHandle> running() {
+  public Optional<ProcessHandle> running() {
     try {
       if (!Files.exists(pidFile())) {
         return Optional.empty();
       }
       long pid = Long.parseLong(Files.readString(pidFile()).trim());
       return ProcessHandle.of(pid).filter(ProcessHandle::isAlive)
-          .filter(p -> p.info().commandLine().map(c -> c.contains(VarveCli.class.getName())).orElse(true));
+          .filter(p -> p.info().commandLine().map(c -> c.contains(MARKER)).orElse(true));
     } catch (IOException | NumberFormatException e) {
       return Optional.empty();
     }
   }
 
   /** Starts the server unless running, and waits until its health check answers. */
-  void start(List<String> serveArgs, Duration timeout) throws IOException, InterruptedException {
+  public void start(List<String> serveArgs, Duration timeout) throws IOException, InterruptedException {
     if (running().isPresent() && healthy()) {
       return;
     }
     Files.createDirectories(dir);
     List<String> command = new ArrayList<>(List.of("setsid",
         Path.of(System.getProperty("java.home"), "bin", "java").toString(),
-        "-Xms256m", "-Xmx1g", "-XX:+UseG1GC",
+        MARKER, "-Xms1g", "-Xmx1g", "-XX:+UseG1GC",
         "-Dvarve.home=" + System.getProperty("varve.home", ""),
         "-cp", System.getProperty("java.class.path"), VarveCli.class.getName(), "serve"));
     command.addAll(serveArgs);
@@ -83,7 +92,7 @@ final class ServerProcess {
         + "s; its log is " + log() + ":\n" + tail());
   }
 
-  boolean stop(Duration timeout) throws InterruptedException {
+  public boolean stop(Duration timeout) throws InterruptedException {
     Optional<ProcessHandle> handle = running();
     if (handle.isEmpty()) {
       return false;
@@ -104,7 +113,7 @@ final class ServerProcess {
     return true;
   }
 
-  boolean healthy() {
+  public boolean healthy() {
     try {
       HttpResponse<Void> response = HttpClient.newHttpClient().send(
           HttpRequest.newBuilder(URI.create(apiAddress() + "/health")).timeout(Duration.ofSeconds(2)).build(),

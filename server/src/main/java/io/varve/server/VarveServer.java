@@ -47,7 +47,14 @@ public final class VarveServer implements AutoCloseable {
 
   /** Connects to Cassandra, prepares the metadata keyspace and starts serving. */
   public static VarveServer start(ServerSettings settings) {
-    Clock clock = Clock.systemUTC();
+    return start(settings, Clock.systemUTC());
+  }
+
+  /**
+   * As {@link #start(ServerSettings)}, with the clock that decides write windows, slice creation
+   * and retention (tests move it forward to see slices close and drop).
+   */
+  public static VarveServer start(ServerSettings settings, Clock clock) {
     log.info("effective configuration: {}", settings.describe());
     CqlSession session = Sessions.open(settings.cassandra()).toCompletableFuture().join();
     try {

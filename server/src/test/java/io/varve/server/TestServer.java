@@ -41,6 +41,10 @@ final class TestServer implements AutoCloseable {
 
   /** Drops {@code metadataKeyspace} and {@code keyspaces} left by an earlier run, then starts a server. */
   TestServer(ServerSettings base, String metadataKeyspace, String... keyspaces) {
+    this(base, java.time.Clock.systemUTC(), metadataKeyspace, keyspaces);
+  }
+
+  TestServer(ServerSettings base, java.time.Clock clock, String metadataKeyspace, String... keyspaces) {
     InetSocketAddress cassandra = TestCassandra.contactPoint();
     this.cql = CqlSession.builder().addContactPoint(cassandra).withLocalDatacenter("datacenter1").build();
     cql.execute(SimpleStatement.newInstance("DROP KEYSPACE IF EXISTS " + metadataKeyspace).setTimeout(Duration.ofSeconds(30)));
@@ -48,7 +52,7 @@ final class TestServer implements AutoCloseable {
       cql.execute(SimpleStatement.newInstance("DROP KEYSPACE IF EXISTS " + keyspace).setTimeout(Duration.ofSeconds(30)));
     }
     CassandraSettings c = base.cassandra().withContactPoints(List.of(cassandra)).withMetadataKeyspace(metadataKeyspace);
-    this.server = VarveServer.start(base.withCassandra(c).withPort(0));
+    this.server = VarveServer.start(base.withCassandra(c).withPort(0), clock);
   }
 
   TestServer(String metadataKeyspace, String... keyspaces) {

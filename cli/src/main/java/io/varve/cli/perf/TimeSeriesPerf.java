@@ -19,8 +19,11 @@ import io.varve.cassandra.session.Sessions;
 import io.varve.local.LocalCassandra;
 import io.varve.local.LocalCassandraSettings;
 import io.varve.local.VarveHome;
-import io.varve.server.VarveServer;
-import io.varve.server.config.ServerSettings;
+import io.varve.cli.ServerProcess;
+import java.net.InetAddress;
+import java.net.ServerSocket;
+import java.nio.file.Files;
+import java.nio.file.Path;
 import java.net.InetSocketAddress;
 import java.net.URI;
 import java.net.http.HttpClient;
@@ -40,8 +43,8 @@ import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
 
 /**
- * {@code varve perf ts}: the TimeSeries service against a plain CQL client on the same Cassandra,
- * in one run. (a) N events written through the server's gRPC API vs the same rows by a raw async
+ * {@code varve perf ts}: the TimeSeries service (run as its own process, as {@code varve up} runs
+ * it) against a plain CQL client on the same Cassandra, in one run. (a) N events written through the server's gRPC API vs the same rows by a raw async
  * CQL writer (prepared statements, LOCAL_QUORUM, the same partitions, the same in-flight budget);
  * (b) ReadEventRecords of a 1-hour window of a series holding 100 events vs the raw read of the
  * same 100 events from one partition. Prints key=value lines.
@@ -104,8 +107,9 @@ public final class TimeSeriesPerf implements Callable<Integer> {
     out.put("machine.java", System.getProperty("java.version"));
     try (CqlSession raw = Sessions.open(cassandraSettings).toCompletableFuture().join()) {
       prepareSchema(raw, cassandraSettings);
-      try (VarveServer server = VarveServer.start(ServerSettings.defaults().withCassandra(cassandraSettings).withPort(0))) {
-        String base = "http://127.0.0.1:" + server.port();
+      ServerProcess server = startServer(address, cassandraSettings.metadataKeyspace());
+      try {
+        String base = server.apiAddress();
         ControlPlaneGrpc.ControlPlaneBlockingStub control = GrpcClients.builder(base)
             .build(ControlPlaneGrpc.ControlPlaneBlockingStub.class);
         control.createNamespace(namespace(NAMESPACE, EVENT_BUCKETS));
@@ -118,9 +122,29 @@ public final class TimeSeriesPerf implements Callable<Integer> {
             BUCKET_MILLIS, EVENT_BUCKETS);
         writes(out, async, rawCql);
         reads(out, async, blocking, rawCql, base);
+      } finally {
+        server.stop(Duration.ofSeconds(30));
       }
     }
     return 0;
+  }
+
+  /**
+   * Starts the server as its own process, as deployed (its own JVM and heap, flags of
+   * {@code varve up}), so that the benchmark client's allocations do not pause it.
+   */
+  private static ServerProcess startServer(InetSocketAddress cassandra, String metadataKeyspace) throws Exception {
+    int port;
+    try (ServerSocket socket = new ServerSocket(0, 1, InetAddress.getLoopbackAddress())) {
+      port = socket.getLocalPort();
+    }
+    Path config = Files.createTempFile("varve-perf", ".yaml");
+    config.toFile().deleteOnExit();
+    Files.writeString(config, "cassandra:\n  contactPoints: [\"" + cassandra.getHostString() + ":" + cassandra.getPort()
+        + "\"]\n  metadataKeyspace: " + metadataKeyspace + "\n");
+    ServerProcess server = new ServerProcess(VarveHome.locate(), "perf-server", port);
+    server.start(List.of("--config", config.toString(), "--port", Integer.toString(port)), Duration.ofMinutes(2));
+    return server;
   }
 
   private static void prepareSchema(CqlSession raw, CassandraSettings settings) {
