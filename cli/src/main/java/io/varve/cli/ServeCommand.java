@@ -11,7 +11,7 @@ import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
 
 /** Runs the server in the foreground until stopped (SIGTERM / Ctrl-C stop it gracefully). */
-@Command(name = "serve", description = "Run the Varve server in the foreground.")
+@Command(name = "serve", mixinStandardHelpOptions = true, description = "Run the Varve server in the foreground.")
 final class ServeCommand implements Callable<Integer> {
 
   @Option(names = "--config", description = "Server configuration file (YAML); defaults apply without it.")

@@ -3,22 +3,19 @@ package io.varve.cli;
 import io.varve.local.CassandraStatus;
 import java.util.concurrent.Callable;
 import picocli.CommandLine.Command;
-import picocli.CommandLine.Option;
+import picocli.CommandLine.Mixin;
 
 /** Says what runs. Exit code 0 when both the server and Cassandra run, 3 otherwise. */
-@Command(name = "status", description = "Say whether the Varve server and the local Cassandra run.")
+@Command(name = "status", mixinStandardHelpOptions = true, description = "Say whether the Varve server and the local Cassandra run.")
 final class StatusCommand implements Callable<Integer> {
 
-  @Option(names = "--port", defaultValue = "8080", description = "Port of the Varve server (default: ${DEFAULT-VALUE}).")
-  int port;
-
-  @Option(names = "--cql-port", defaultValue = "9042", description = "CQL port of the local Cassandra (default: ${DEFAULT-VALUE}).")
-  int cqlPort;
+  @Mixin
+  InstanceOptions instance;
 
   @Override
   public Integer call() {
-    CassandraStatus cassandra = Instances.cassandra(cqlPort).status();
-    ServerProcess server = Instances.server(port);
+    CassandraStatus cassandra = Instances.cassandra(instance.cqlPort).status();
+    ServerProcess server = Instances.server(instance.port);
     boolean serverUp = server.running().isPresent() && server.healthy();
     System.out.println("cassandra: " + (cassandra.isRunning() ? "running pid=" + cassandra.pid() + " cql="
         + cassandra.cqlAddress().getHostString() + ":" + cassandra.cqlAddress().getPort() : cassandra.state().name().toLowerCase()));

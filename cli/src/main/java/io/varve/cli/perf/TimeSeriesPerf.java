@@ -49,7 +49,7 @@ import picocli.CommandLine.Option;
  * (b) ReadEventRecords of a 1-hour window of a series holding 100 events vs the raw read of the
  * same 100 events from one partition. Prints key=value lines.
  */
-@Command(name = "ts", description = "Benchmark TimeSeries writes and reads against raw CQL on the local Cassandra.")
+@Command(name = "ts", mixinStandardHelpOptions = true, description = "Benchmark TimeSeries writes and reads against raw CQL on the local Cassandra.")
 public final class TimeSeriesPerf implements Callable<Integer> {
 
   @Option(names = "--events", defaultValue = "200000", description = "Events written per side (default: ${DEFAULT-VALUE}).")
