@@ -66,6 +66,10 @@ public final class ServerProcess {
     if (running().isPresent() && healthy()) {
       return;
     }
+    if (portInUse()) {
+      throw new IllegalStateException("port " + port + " is in use by another process; stop it or choose another"
+          + " port with --port");
+    }
     Files.createDirectories(dir);
     List<String> command = new ArrayList<>(List.of("setsid",
         Path.of(System.getProperty("java.home"), "bin", "java").toString(),
@@ -111,6 +115,15 @@ public final class ServerProcess {
       // a stale pid file is recognised as such later
     }
     return true;
+  }
+
+  private boolean portInUse() {
+    try (java.net.Socket socket = new java.net.Socket()) {
+      socket.connect(new java.net.InetSocketAddress("127.0.0.1", port), 500);
+      return true;
+    } catch (IOException e) {
+      return false;
+    }
   }
 
   public boolean healthy() {
