@@ -5,8 +5,9 @@ import com.datastax.oss.driver.api.core.CqlSession;
 import com.datastax.oss.driver.api.core.cql.BatchStatement;
 import com.datastax.oss.driver.api.core.cql.BatchStatementBuilder;
 import com.datastax.oss.driver.api.core.cql.BatchType;
-import com.datastax.oss.driver.api.core.cql.BoundStatement;
+import com.datastax.oss.driver.api.core.cql.BoundStatementBuilder;
 import com.datastax.oss.driver.api.core.cql.PreparedStatement;
+import com.datastax.oss.driver.api.core.type.codec.TypeCodecs;
 import io.varve.core.event.EventItem;
 import io.varve.core.namespace.Consistency;
 import io.varve.core.read.PartitionReader;
@@ -79,9 +80,20 @@ public final class CqlEventStore implements EventStore {
       Instant time = Instant.ofEpochMilli(placed.event().eventTimeMillis());
       for (EventItem item : placed.event().items()) {
         ValueCodec.Stored stored = codec.encode(item.value());
-        BoundStatement row = insert.bind(key.timeSeriesId(), bucket, key.eventBucket(), time, placed.event().eventId(),
-            ByteBuffer.wrap(item.key()), stored.value(), stored.metadata());
-        batch.addStatement(row);
+        // typed setters: the driver needs no codec lookup by value for each of the 8 columns
+        // value_metadata stays unset (not null) when there is none: a null would write a tombstone
+        BoundStatementBuilder row = insert.boundStatementBuilder()
+            .set(0, key.timeSeriesId(), TypeCodecs.TEXT)
+            .set(1, bucket, TypeCodecs.TIMESTAMP)
+            .set(2, key.eventBucket(), TypeCodecs.INT)
+            .set(3, time, TypeCodecs.TIMESTAMP)
+            .set(4, placed.event().eventId(), TypeCodecs.TEXT)
+            .set(5, ByteBuffer.wrap(item.key()), TypeCodecs.BLOB)
+            .set(6, stored.value(), TypeCodecs.BLOB);
+        if (stored.metadata() != null) {
+          row.set(7, stored.metadata(), TypeCodecs.TEXT);
+        }
+        batch.addStatement(row.build());
       }
     }
     return batch.setConsistencyLevel(level).setIdempotence(true).build();

@@ -39,7 +39,7 @@ final class RawCql {
   RawCql(CqlSession session, String table, ConsistencyLevel level, int maxInFlight, long bucketMillis, int eventBuckets) {
     this.session = session;
     this.insert = session.prepare("INSERT INTO " + table + " (time_series_id, time_bucket, event_bucket, event_time,"
-        + " event_id, event_item_key, event_item_value, value_metadata) VALUES (?, ?, ?, ?, ?, ?, ?, null)");
+        + " event_id, event_item_key, event_item_value) VALUES (?, ?, ?, ?, ?, ?, ?)");
     this.select = session.prepare("SELECT event_time, event_id, event_item_key, event_item_value, value_metadata FROM "
         + table + " WHERE time_series_id = ? AND time_bucket = ? AND event_bucket = ? AND event_time >= ?"
         + " AND event_time < ?");
