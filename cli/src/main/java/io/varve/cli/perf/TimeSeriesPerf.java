@@ -32,7 +32,9 @@ import java.net.http.HttpResponse;
 import java.time.Duration;
 import java.time.Instant;
 import java.time.temporal.ChronoUnit;
+import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Map;
 import java.util.concurrent.Callable;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionStage;
@@ -67,6 +69,8 @@ public final class TimeSeriesPerf implements Callable<Integer> {
   @Option(names = "--cassandra", description = "Use this Cassandra (host:port) instead of starting the local one.")
   String cassandra;
 
+  private java.util.OptionalLong cassandraPid = java.util.OptionalLong.empty();
+
   static final String NAMESPACE = "perf_ts";
   static final String READ_NAMESPACE = "perf_ts_read";
   static final String RAW_KEYSPACE = "perf_raw";
@@ -78,6 +82,7 @@ public final class TimeSeriesPerf implements Callable<Integer> {
   public Integer call() throws Exception {
     Figures out = new Figures(System.out);
     LocalCassandra started = null;
+    cassandraPid = java.util.OptionalLong.empty();
     InetSocketAddress address;
     if (cassandra != null) {
       int colon = cassandra.lastIndexOf(':');
@@ -90,6 +95,7 @@ public final class TimeSeriesPerf implements Callable<Integer> {
       local.start();
       local.awaitReady(Duration.ofMinutes(3));
       address = local.settings().cqlAddress();
+      cassandraPid = java.util.OptionalLong.of(local.status().pid());
     }
     try {
       return run(out, address);
@@ -120,7 +126,10 @@ public final class TimeSeriesPerf implements Callable<Integer> {
             .build(TimeSeriesGrpc.TimeSeriesBlockingStub.class);
         RawCql rawCql = new RawCql(raw, RAW_KEYSPACE + ".events", DefaultConsistencyLevel.LOCAL_QUORUM, MAX_IN_FLIGHT,
             BUCKET_MILLIS, EVENT_BUCKETS);
-        writes(out, async, rawCql);
+        CpuMeter cpu = new CpuMeter().add("client", ProcessHandle.current().pid())
+            .add("server", server.running().map(ProcessHandle::pid).orElse(-1L));
+        cassandraPid.ifPresent(pid -> cpu.add("cassandra", pid));
+        writes(out, async, rawCql, cpu);
         reads(out, async, blocking, rawCql, base);
       } finally {
         server.stop(Duration.ofSeconds(30));
@@ -168,7 +177,8 @@ public final class TimeSeriesPerf implements Callable<Integer> {
         .build();
   }
 
-  private void writes(Figures out, TimeSeriesGrpc.TimeSeriesFutureStub varve, RawCql raw) throws Exception {
+  private void writes(Figures out, TimeSeriesGrpc.TimeSeriesFutureStub varve, RawCql raw, CpuMeter cpu)
+      throws Exception {
     EventGenerator generator = new EventGenerator(1000, Duration.ofMinutes(50).toMillis(), Instant.now().minusSeconds(60));
     Function<List<Event>, CompletionStage<?>> viaVarve = batchEvents -> toStage(varve.writeEventRecordsSync(
         WriteEventRecordsRequest.newBuilder().setNamespace(NAMESPACE).addAllEvents(batchEvents).build()))
@@ -183,12 +193,27 @@ public final class TimeSeriesPerf implements Callable<Integer> {
     run(generator.batches("warm-r", warmup, batch), viaRaw);
     double varveSeconds = 0;
     double rawSeconds = 0;
+    Map<String, Duration> varveCpu = new LinkedHashMap<>();
+    Map<String, Duration> rawCpu = new LinkedHashMap<>();
     for (int round = 0; round < 2; round++) {
       int half = events / 2;
-      rawSeconds += run(generator.batches("r" + round + "-", half, batch), viaRaw);
-      varveSeconds += run(generator.batches("v" + round + "-", half, batch), viaVarve);
+      // alternate which side goes first, so neither always inherits the other's flush and compaction work
+      for (boolean rawTurn : round == 0 ? new boolean[] {true, false} : new boolean[] {false, true}) {
+        List<List<Event>> batches = generator.batches((rawTurn ? "r" : "v") + round + "-", half, batch);
+        Map<String, Duration> before = cpu.sample();
+        double seconds = run(batches, rawTurn ? viaRaw : viaVarve);
+        if (rawTurn) {
+          rawSeconds += seconds;
+          cpu.accumulate(before, rawCpu);
+        } else {
+          varveSeconds += seconds;
+          cpu.accumulate(before, varveCpu);
+        }
+      }
     }
     int measured = (events / 2) * 2;
+    rawCpu.forEach((name, d) -> out.put("write.raw.cpu_ms_per_1k_events." + name, d.toMillis() * 1000.0 / measured));
+    varveCpu.forEach((name, d) -> out.put("write.varve.cpu_ms_per_1k_events." + name, d.toMillis() * 1000.0 / measured));
     out.put("write.events", measured);
     out.put("write.batch", batch);
     out.put("write.concurrency", concurrency);
