@@ -86,7 +86,8 @@ public final class SliceMaintainer implements AutoCloseable {
     long nowMillis = now.toEpochMilli();
     missing.sort(Comparator.comparingLong(slice -> slice.end().toEpochMilli() <= nowMillis
         ? Long.MAX_VALUE - slice.end().toEpochMilli() : slice.start().toEpochMilli()));
-    CompletionStage<Void> chain = tables.createKeyspaceIfMissing(s.keyspace());
+    CompletionStage<Void> chain = missing.isEmpty() ? CompletableFuture.completedFuture(null)
+        : tables.createKeyspaceIfMissing(s.keyspace());
     for (TimeSlice slice : missing) {
       chain = chain.thenCompose(v -> tables.create(s.keyspace(), slice.table()))
           .thenCompose(v -> store.putSlice(slice))
