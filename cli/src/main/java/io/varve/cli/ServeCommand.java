@@ -3,7 +3,6 @@ package io.varve.cli;
 import io.varve.cassandra.session.CassandraSettings;
 import io.varve.server.VarveServer;
 import io.varve.server.config.ServerSettings;
-import java.net.InetSocketAddress;
 import java.nio.file.Path;
 import java.util.List;
 import java.util.concurrent.Callable;
@@ -38,9 +37,8 @@ final class ServeCommand implements Callable<Integer> {
       settings = settings.withPort(port);
     }
     if (cassandra != null) {
-      int colon = cassandra.lastIndexOf(':');
       CassandraSettings c = settings.cassandra().withContactPoints(List.of(
-          new InetSocketAddress(cassandra.substring(0, colon), Integer.parseInt(cassandra.substring(colon + 1)))));
+          ServerSettings.contactPoint("--cassandra", cassandra)));
       settings = settings.withCassandra(c);
     }
     return settings;

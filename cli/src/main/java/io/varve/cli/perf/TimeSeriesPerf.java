@@ -85,8 +85,7 @@ public final class TimeSeriesPerf implements Callable<Integer> {
     cassandraPid = java.util.OptionalLong.empty();
     InetSocketAddress address;
     if (cassandra != null) {
-      int colon = cassandra.lastIndexOf(':');
-      address = new InetSocketAddress(cassandra.substring(0, colon), Integer.parseInt(cassandra.substring(colon + 1)));
+      address = io.varve.server.config.ServerSettings.contactPoint("--cassandra", cassandra);
     } else {
       LocalCassandra local = new LocalCassandra(LocalCassandraSettings.forDevelopment(VarveHome.locate()));
       if (!local.status().isRunning()) {

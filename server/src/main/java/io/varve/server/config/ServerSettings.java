@@ -137,7 +137,10 @@ public record ServerSettings(
         l.duration("futureLimit", d.futureLimit()));
   }
 
-  private static InetSocketAddress contactPoint(String key, String value) {
+  /**
+   * A contact point written {@code host:port} or {@code host} (port 9042); errors name {@code key}.
+   */
+  public static InetSocketAddress contactPoint(String key, String value) {
     int colon = value.lastIndexOf(':');
     try {
       String host = colon < 0 ? value : value.substring(0, colon);
