@@ -42,6 +42,9 @@ import java.util.concurrent.Semaphore;
 import java.util.function.Function;
 import org.HdrHistogram.Histogram;
 import picocli.CommandLine.Command;
+import picocli.CommandLine.Model.CommandSpec;
+import picocli.CommandLine.ParameterException;
+import picocli.CommandLine.Spec;
 import picocli.CommandLine.Option;
 
 /**
@@ -53,6 +56,9 @@ import picocli.CommandLine.Option;
  */
 @Command(name = "ts", mixinStandardHelpOptions = true, description = "Benchmark TimeSeries writes and reads against raw CQL on the local Cassandra.")
 public final class TimeSeriesPerf implements Callable<Integer> {
+
+  @Spec
+  CommandSpec spec;
 
   @Option(names = "--events", defaultValue = "200000", description = "Events written per side (default: ${DEFAULT-VALUE}).")
   int events;
@@ -80,6 +86,10 @@ public final class TimeSeriesPerf implements Callable<Integer> {
 
   @Override
   public Integer call() throws Exception {
+    check("--batch", batch, 1, 1000);
+    check("--events", events, 2 * batch, 100_000_000);
+    check("--concurrency", concurrency, 1, 1024);
+    check("--reads", reads, 10, 10_000_000);
     Figures out = new Figures(System.out);
     LocalCassandra started = null;
     cassandraPid = java.util.OptionalLong.empty();
@@ -153,6 +163,12 @@ public final class TimeSeriesPerf implements Callable<Integer> {
     ServerProcess server = new ServerProcess(VarveHome.locate(), "perf-server", port);
     server.start(List.of("--config", config.toString(), "--port", Integer.toString(port)), Duration.ofMinutes(2));
     return server;
+  }
+
+  private void check(String option, int value, int min, int max) {
+    if (value < min || value > max) {
+      throw new ParameterException(spec.commandLine(), option + ": " + value + " (expected: " + min + ".." + max + ")");
+    }
   }
 
   private static void prepareSchema(CqlSession raw, CassandraSettings settings) {
