@@ -1,7 +1,6 @@
 package io.varve.core.namespace;
 
 import io.varve.core.error.InvalidFieldException;
-import java.util.Locale;
 
 /**
  * A namespace's read/write consistency, as scope (LOCAL: one region, GLOBAL: all regions) and
@@ -19,24 +18,22 @@ public record Consistency(Scope scope, Target target) {
   public static final Consistency DEFAULT = new Consistency(Scope.LOCAL, Target.STRONG);
 
   public static Scope parseScope(String field, String value) {
-    if (value == null) {
-      throw new InvalidFieldException(field, null, "LOCAL or GLOBAL");
-    }
-    try {
-      return Scope.valueOf(value.toUpperCase(Locale.ROOT));
-    } catch (IllegalArgumentException e) {
-      throw new InvalidFieldException(field, value, "LOCAL or GLOBAL");
-    }
+    return parse(Scope.class, field, value);
   }
 
   public static Target parseTarget(String field, String value) {
-    if (value == null) {
-      throw new InvalidFieldException(field, null, "EVENTUAL or STRONG");
+    return parse(Target.class, field, value);
+  }
+
+  /** A constant of {@code type} named by {@code value} in any case; errors list the constants. */
+  private static <E extends Enum<E>> E parse(Class<E> type, String field, String value) {
+    E[] constants = type.getEnumConstants();
+    for (E constant : constants) {
+      if (value != null && constant.name().equalsIgnoreCase(value)) {
+        return constant;
+      }
     }
-    try {
-      return Target.valueOf(value.toUpperCase(Locale.ROOT));
-    } catch (IllegalArgumentException e) {
-      throw new InvalidFieldException(field, value, "EVENTUAL or STRONG");
-    }
+    throw new InvalidFieldException(field, value, java.util.Arrays.stream(constants).map(Enum::name)
+        .collect(java.util.stream.Collectors.joining(" or ")));
   }
 }

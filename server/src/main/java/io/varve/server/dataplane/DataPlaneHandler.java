@@ -5,7 +5,6 @@ import io.varve.api.timeseries.v1.ReadEventRecordsRequest;
 import io.varve.api.timeseries.v1.ReadEventRecordsResponse;
 import io.varve.api.timeseries.v1.WriteEventRecordsRequest;
 import io.varve.api.timeseries.v1.WriteEventRecordsResponse;
-import io.varve.core.error.InvalidFieldException;
 import io.varve.core.event.Event;
 import io.varve.core.event.Limits;
 import io.varve.core.event.WriteValidator;
@@ -55,10 +54,6 @@ public final class DataPlaneHandler {
   public CompletionStage<WriteEventRecordsResponse> writeSync(WriteEventRecordsRequest request) {
     Names.namespace("namespace", request.getNamespace());
     List<Event> batch = new ArrayList<>(request.getEventsCount());
-    if (request.getEventsCount() > limits.maxEventsPerBatch()) {
-      throw new InvalidFieldException("events", InvalidFieldException.shown(request.getEventsCount() + " events"),
-          "at most " + limits.maxEventsPerBatch() + " events per batch");
-    }
     for (int i = 0; i < request.getEventsCount(); i++) {
       batch.add(EventMapping.toCore(request.getEvents(i), "events[" + i + "]"));
     }
