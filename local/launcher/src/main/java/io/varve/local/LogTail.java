@@ -26,6 +26,13 @@ final class LogTail {
     return message.toString();
   }
 
+  /** Names a server's only log, its process output, and quotes the end of it. */
+  static String describe(Path log) {
+    StringBuilder message = new StringBuilder("See ").append(log).append('.');
+    quote(message, log, SYSTEM_LOG_LINES);
+    return message.toString();
+  }
+
   private static void quote(StringBuilder message, Path log, int lines) {
     List<String> tail = lastLines(log, lines);
     if (!tail.isEmpty()) {

@@ -10,9 +10,9 @@ import java.util.OptionalLong;
 import java.util.stream.Stream;
 
 /**
- * Finds the operating-system process of a node and tells whether it has exited. A pid alone is
- * never trusted: pids are reused, so a process counts as the node only if its command line runs
- * Cassandra with this very home directory.
+ * Finds the operating-system process of a local server (Cassandra, DynamoDB Local) and tells
+ * whether it has exited. A pid alone is never trusted: pids are reused, so a process counts as the
+ * server only if its command line runs the server's main class with this very home directory.
  */
 final class NodeProcess {
 
@@ -20,20 +20,29 @@ final class NodeProcess {
 
   /** The live Cassandra process of this home named by its pid file, if any. */
   static Optional<ProcessHandle> find(LocalCassandraSettings settings) {
-    OptionalLong pid = new PidFile(settings.pidFile()).read();
+    return find(settings.pidFile(), CassandraCommandLine.MAIN_CLASS,
+        CassandraCommandLine.storageDirArgument(settings.home()));
+  }
+
+  /**
+   * The live process named by a pid file whose arguments hold both the main class and the
+   * argument that ties it to one home directory, if any.
+   */
+  static Optional<ProcessHandle> find(Path pidFile, String mainClass, String homeArgument) {
+    OptionalLong pid = new PidFile(pidFile).read();
     if (pid.isEmpty()) {
       return Optional.empty();
     }
-    return ProcessHandle.of(pid.getAsLong()).filter(process -> isNodeOf(process, settings.home()));
+    return ProcessHandle.of(pid.getAsLong())
+        .filter(process -> runs(process, mainClass, homeArgument));
   }
 
-  static boolean isNodeOf(ProcessHandle process, Path home) {
+  private static boolean runs(ProcessHandle process, String mainClass, String homeArgument) {
     if (hasExited(process)) {
       return false;
     }
     List<String> arguments = List.of(process.info().arguments().orElse(new String[0]));
-    return arguments.contains(CassandraCommandLine.MAIN_CLASS)
-        && arguments.contains(CassandraCommandLine.storageDirArgument(home));
+    return arguments.contains(mainClass) && arguments.contains(homeArgument);
   }
 
   /**
@@ -73,7 +82,7 @@ final class NodeProcess {
       Thread.sleep(duration.toMillis());
     } catch (InterruptedException e) {
       Thread.currentThread().interrupt();
-      throw new LocalCassandraException("Interrupted while waiting for the local Cassandra", e);
+      throw new LocalCassandraException("Interrupted while waiting for a local server process", e);
     }
   }
 }

@@ -5,7 +5,7 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.OptionalLong;
 
-/** The file naming the process of a node, {@code <home>/cassandra.pid}. */
+/** The file naming the process of a local server, like {@code <home>/cassandra.pid}. */
 record PidFile(Path path) {
 
   /** The recorded pid; empty if there is no file or it holds no number. */
