@@ -1,0 +1,298 @@
+package io.varve.bench.engine;
+
+import io.varve.bench.result.HistogramCodec;
+import io.varve.bench.result.OperationResult;
+import io.varve.bench.result.RunResult;
+import io.varve.bench.result.SecondResult;
+import java.io.FileOutputStream;
+import java.io.IOException;
+import java.io.OutputStream;
+import java.io.PrintStream;
+import java.net.InetAddress;
+import java.util.ArrayList;
+import java.util.Collections;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Properties;
+import java.util.TreeMap;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.Executors;
+import java.util.concurrent.ScheduledExecutorService;
+import java.util.concurrent.TimeUnit;
+import org.apache.htrace.core.HTraceConfiguration;
+import org.apache.htrace.core.Tracer;
+import site.ycsb.ClientThread;
+import site.ycsb.DB;
+import site.ycsb.DBWrapper;
+import site.ycsb.StatusThread;
+import site.ycsb.TerminatorThread;
+import site.ycsb.Utils;
+import site.ycsb.Workload;
+import site.ycsb.WorkloadException;
+import site.ycsb.measurements.Measurements;
+import site.ycsb.measurements.exporter.MeasurementsExporter;
+import site.ycsb.measurements.exporter.TextMeasurementsExporter;
+
+/**
+ * Runs one YCSB phase with YCSB's own engine (workload, client threads, throttle, measurements,
+ * status thread and text exporter) and records it for the result file as well.
+ *
+ * <p>YCSB's client threads pace themselves when {@code target} is set: operation n of a thread
+ * is due at {@code start + n / rate}, whether or not the previous one has returned. The latency
+ * of each operation is measured from that due time (intended) and from the time it was really
+ * sent (service), so a stalled database shows up in the percentiles instead of slowing the
+ * load down and hiding (coordinated omission).
+ */
+public final class BenchRun {
+  private final BenchSpec spec;
+  private final PrintStream out;
+  private final PrintStream err;
+
+  public BenchRun(BenchSpec spec, PrintStream out, PrintStream err) {
+    this.spec = spec;
+    this.out = out;
+    this.err = err;
+  }
+
+  /** Runs the phase to the end and returns what it measured. */
+  public RunResult run() {
+    Properties props = spec.properties();
+    int threadCount = (int) spec.longProperty("threadcount", 1);
+    long target = spec.longProperty("target", 0);
+    long maxExecutionSeconds = spec.longProperty("maxexecutiontime", 0);
+    boolean load = spec.phase() == BenchSpec.Phase.LOAD;
+    props.setProperty("dotransactions", String.valueOf(!load));
+    long opCount = load
+        ? spec.longProperty("insertcount", spec.longProperty("recordcount", 0))
+        : spec.longProperty("operationcount", 0);
+    if (threadCount < 1) {
+      throw new BenchException("threadcount=" + threadCount + " is not valid: expected at least 1");
+    }
+    if (target < 0) {
+      throw new BenchException("target=" + target + " is not valid: expected 0 (no limit) or a positive rate");
+    }
+    if (opCount > Integer.MAX_VALUE) {
+      throw new BenchException("operation count " + opCount + " is too large: at most " + Integer.MAX_VALUE);
+    }
+    if (opCount == 0 && maxExecutionSeconds == 0) {
+      throw new BenchException((load ? "recordcount" : "operationcount")
+          + " is 0 and maxexecutiontime is not set: the run would never end");
+    }
+    if (opCount > 0 && threadCount > opCount) {
+      threadCount = (int) opCount;
+    }
+
+    resetMeasurements(props);
+    Workload workload = newWorkload(props);
+    Tracer tracer = new Tracer.Builder("varve-bench").conf(HTraceConfiguration.EMPTY).build();
+    OperationRecorder recorder = new OperationRecorder();
+    InitFailures initFailures = new InitFailures();
+    CountDownLatch complete = new CountDownLatch(threadCount);
+    double targetPerThreadPerMs = target > 0 ? target / (double) threadCount / 1000.0 : -1;
+    List<ClientThread> clients = new ArrayList<>();
+    DB first = null;
+    for (int id = 0; id < threadCount; id++) {
+      DB binding = Bindings.newInstance(spec.binding());
+      binding.setProperties(props);
+      first = first == null ? binding : first;
+      DB db = new DBWrapper(new RecordingDB(binding, recorder, initFailures), tracer);
+      db.setProperties(props);
+      int threadOps = (int) (opCount / threadCount + (id < opCount % threadCount ? 1 : 0));
+      ClientThread client = new ClientThread(db, !load, workload, props, threadOps, targetPerThreadPerMs, complete);
+      client.setThreadId(id);
+      client.setThreadCount(threadCount);
+      clients.add(client);
+    }
+
+    List<SecondResult> timeline = Collections.synchronizedList(new ArrayList<>());
+    ScheduledExecutorService sampler = Executors.newSingleThreadScheduledExecutor(r -> {
+      Thread t = new Thread(r, "bench-sampler");
+      t.setDaemon(true);
+      return t;
+    });
+    StatusThread status = null;
+    if (Boolean.parseBoolean(props.getProperty("status", "false"))) {
+      status = new StatusThread(complete, clients, spec.label(),
+          "timeseries".equals(props.getProperty(Measurements.MEASUREMENT_TYPE_PROPERTY)),
+          (int) spec.longProperty("status.interval", 10),
+          "true".equals(props.getProperty(Measurements.MEASUREMENT_TRACK_JVM_PROPERTY)));
+    }
+
+    long startedAtMs = System.currentTimeMillis();
+    long startNs = System.nanoTime();
+    sampler.scheduleAtFixedRate(() -> timeline.add(second(recorder.sampleInterval())), 1, 1, TimeUnit.SECONDS);
+    if (status != null) {
+      status.start();
+    }
+    Map<Thread, ClientThread> threads = new HashMap<>();
+    for (ClientThread client : clients) {
+      Thread thread = new Thread(client, "bench-client-" + threads.size());
+      threads.put(thread, client);
+      thread.start();
+    }
+    TerminatorThread terminator = null;
+    if (maxExecutionSeconds > 0) {
+      terminator = new TerminatorThread(maxExecutionSeconds, threads.keySet(), workload);
+      terminator.start();
+    }
+    long opsDone = 0;
+    for (Map.Entry<Thread, ClientThread> entry : threads.entrySet()) {
+      try {
+        entry.getKey().join();
+        opsDone += entry.getValue().getOpsDone();
+      } catch (InterruptedException e) {
+        Thread.currentThread().interrupt();
+        throw new BenchException("interrupted while waiting for the client threads");
+      }
+    }
+    long durationNs = System.nanoTime() - startNs;
+    sampler.shutdownNow();
+    try {
+      sampler.awaitTermination(5, TimeUnit.SECONDS);
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+    }
+    timeline.add(second(recorder.sampleInterval()));
+    if (terminator != null) {
+      terminator.interrupt();
+    }
+    if (status != null) {
+      status.interrupt();
+      try {
+        status.join();
+      } catch (InterruptedException e) {
+        Thread.currentThread().interrupt();
+      }
+    }
+    try {
+      workload.cleanup();
+    } catch (WorkloadException e) {
+      err.println("workload cleanup failed: " + e.getMessage());
+    }
+    if (initFailures.any()) {
+      throw new BenchException("binding " + spec.binding() + " failed to start: " + initFailures.describe());
+    }
+    long durationMs = Math.max(1, durationNs / 1_000_000);
+    exportYcsbText(props, opsDone, durationMs);
+    return result(props, threadCount, target, startedAtMs, durationMs, recorder, timeline, first);
+  }
+
+  private RunResult result(Properties props, int threads, long target, long startedAtMs, long durationMs,
+                           OperationRecorder recorder, List<SecondResult> timeline, DB first) {
+    Map<String, OperationResult> operations = new TreeMap<>();
+    recorder.totals().forEach((name, interval) ->
+        operations.put(name, OperationResult.of(interval.intended(), interval.service(), interval.errors())));
+    long ok = operations.values().stream().mapToLong(OperationResult::count).sum();
+    Map<String, String> properties = new TreeMap<>();
+    props.stringPropertyNames().forEach(k -> properties.put(k, props.getProperty(k)));
+    Map<String, Long> counters = first instanceof CounterSource source ? new TreeMap<>(source.counters()) : Map.of();
+    List<SecondResult> seconds = new ArrayList<>();
+    synchronized (timeline) {
+      for (SecondResult s : timeline) {
+        if (!s.operations().isEmpty()) {
+          seconds.add(s);
+        }
+      }
+    }
+    return new RunResult(RunResult.FORMAT, spec.label(), spec.binding(), spec.phase().cliName(),
+        props.getProperty("workload"), properties, threads, target, 1, hostName(), startedAtMs, durationMs,
+        ok * 1000.0 / durationMs, operations, counters, seconds);
+  }
+
+  private static SecondResult second(Map<String, OperationRecorder.Interval> sample) {
+    long epochSecond = System.currentTimeMillis() / 1000;
+    Map<String, SecondResult.Op> ops = new TreeMap<>();
+    sample.forEach((name, i) -> {
+      if (i.count() > 0 || i.errorCount() > 0) {
+        ops.put(name, new SecondResult.Op(i.count(), i.errorCount(),
+            i.intended().getValueAtPercentile(99), i.service().getValueAtPercentile(99),
+            HistogramCodec.encode(i.intended()), HistogramCodec.encode(i.service())));
+      }
+    });
+    return new SecondResult(epochSecond, ops);
+  }
+
+  /** YCSB's text output, as its own client prints it ({@code [OVERALL], Throughput(ops/sec), ...}). */
+  private void exportYcsbText(Properties props, long opsDone, long runtimeMs) {
+    String exportFile = props.getProperty("exportfile");
+    try (OutputStream target = exportFile == null ? new NonClosing(out) : new FileOutputStream(exportFile)) {
+      MeasurementsExporter exporter = new TextMeasurementsExporter(target);
+      exporter.write("OVERALL", "RunTime(ms)", runtimeMs);
+      exporter.write("OVERALL", "Throughput(ops/sec)", 1000.0 * opsDone / runtimeMs);
+      long gcCount = 0;
+      long gcTime = 0;
+      for (Map.Entry<String, Long[]> gc : Utils.getGCStatst().entrySet()) {
+        exporter.write("TOTAL_GCS_" + gc.getKey(), "Count", gc.getValue()[0]);
+        exporter.write("TOTAL_GC_TIME_" + gc.getKey(), "Time(ms)", gc.getValue()[1]);
+        exporter.write("TOTAL_GC_TIME_%_" + gc.getKey(), "Time(%)", 100.0 * gc.getValue()[1] / runtimeMs);
+        gcCount += gc.getValue()[0];
+        gcTime += gc.getValue()[1];
+      }
+      exporter.write("TOTAL_GCs", "Count", gcCount);
+      exporter.write("TOTAL_GC_TIME", "Time(ms)", gcTime);
+      exporter.write("TOTAL_GC_TIME_%", "Time(%)", 100.0 * gcTime / runtimeMs);
+      Measurements.getMeasurements().exportMeasurements(exporter);
+      exporter.close();
+    } catch (IOException e) {
+      throw new BenchException("cannot write YCSB measurements" + (exportFile == null ? "" : " to " + exportFile)
+          + ": " + e.getMessage(), e);
+    }
+  }
+
+  private static Workload newWorkload(Properties props) {
+    String name = props.getProperty("workload");
+    if (name == null || name.isBlank()) {
+      throw new BenchException("property workload is missing: give a workload file with -P (e.g. -P workloads/workloada)");
+    }
+    Workload workload;
+    try {
+      workload = (Workload) Class.forName(name.trim()).getDeclaredConstructor().newInstance();
+    } catch (ReflectiveOperationException | ClassCastException e) {
+      throw new BenchException("property workload=" + name + " is not valid: expected the class name of a site.ycsb.Workload");
+    }
+    try {
+      workload.init(props);
+    } catch (WorkloadException | RuntimeException e) {
+      throw new BenchException("workload " + name + " rejected its properties: " + e.getMessage(), e);
+    }
+    return workload;
+  }
+
+  /**
+   * YCSB keeps its measurements in a process-wide singleton; a second run in the same process
+   * must start from empty ones.
+   */
+  private static void resetMeasurements(Properties props) {
+    try {
+      java.lang.reflect.Field singleton = Measurements.class.getDeclaredField("singleton");
+      singleton.setAccessible(true);
+      synchronized (Measurements.class) {
+        singleton.set(null, null);
+      }
+    } catch (ReflectiveOperationException e) {
+      throw new IllegalStateException("cannot reset YCSB measurements", e);
+    }
+    Measurements.setProperties(props);
+  }
+
+  private static String hostName() {
+    try {
+      return InetAddress.getLocalHost().getHostName();
+    } catch (IOException e) {
+      return "unknown";
+    }
+  }
+
+  /** Keeps YCSB's exporter from closing standard output. */
+  private static final class NonClosing extends java.io.FilterOutputStream {
+    NonClosing(OutputStream out) {
+      super(out);
+    }
+
+    @Override
+    public void close() throws IOException {
+      flush();
+    }
+  }
+}

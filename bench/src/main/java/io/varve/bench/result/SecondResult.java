@@ -1,0 +1,31 @@
+package io.varve.bench.result;
+
+import java.util.Map;
+
+/**
+ * One second of a run.
+ *
+ * @param epochSecond the wall-clock second (UTC) the sample ended in, so loaders line up
+ * @param operations per operation type
+ */
+public record SecondResult(long epochSecond, Map<String, Op> operations) {
+
+  /**
+   * One operation type in one second.
+   *
+   * @param count successful operations
+   * @param errors failed operations
+   * @param p99IntendedUs 99th percentile latency from the intended start
+   * @param p99ServiceUs 99th percentile service time
+   * @param intendedHistogram encoded histogram (for merging)
+   * @param serviceHistogram encoded histogram (for merging)
+   */
+  public record Op(long count, long errors, long p99IntendedUs, long p99ServiceUs,
+                   String intendedHistogram, String serviceHistogram) {
+  }
+
+  /** Successful operations of every type in this second. */
+  public long count() {
+    return operations.values().stream().mapToLong(Op::count).sum();
+  }
+}
