@@ -1,0 +1,39 @@
+package io.varve.reshaper.cli;
+
+import io.varve.reshaper.config.ConfigException;
+import io.varve.reshaper.config.JobConfig;
+import io.varve.reshaper.config.JobConfigLoader;
+import io.varve.reshaper.job.ExitStatus;
+import io.varve.reshaper.job.ReshapeJob;
+import java.nio.file.Path;
+import java.util.concurrent.Callable;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Option;
+
+/** {@code migrate --config job.yaml}: copies the source table to the target. */
+@Command(name = "migrate", mixinStandardHelpOptions = true,
+    description = "Copies (and renames, reshapes) a table as the job file says; resumes from"
+        + " its savepoint. See docs/reshaper.md.",
+    subcommands = ValidateCommand.class)
+final class MigrateCommand implements Callable<Integer> {
+
+  @Option(names = "--config", required = true, description = "the job's YAML file")
+  Path config;
+
+  @Override
+  public Integer call() {
+    return run(config, ReshapeJob.Kind.COPY, false);
+  }
+
+  static int run(Path file, ReshapeJob.Kind kind, boolean copyMissing) {
+    JobConfig job;
+    try {
+      job = JobConfigLoader.load(file);
+    } catch (ConfigException e) {
+      System.err.println((kind == ReshapeJob.Kind.COPY ? "migrate" : "validate") + ": error: "
+          + e.getMessage());
+      return ExitStatus.INVALID_INPUT.code();
+    }
+    return new ReshapeJob(job, System.out, System.err).run(kind, copyMissing).code();
+  }
+}

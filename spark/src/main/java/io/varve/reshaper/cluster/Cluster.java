@@ -1,0 +1,69 @@
+package io.varve.reshaper.cluster;
+
+import com.datastax.oss.driver.api.core.CqlIdentifier;
+import com.datastax.oss.driver.api.core.CqlSession;
+import com.datastax.oss.driver.api.core.metadata.schema.KeyspaceMetadata;
+import com.datastax.oss.driver.api.core.metadata.schema.TableMetadata;
+import com.datastax.spark.connector.cql.CassandraConnector;
+import io.varve.reshaper.config.ConfigException;
+import io.varve.reshaper.config.ConnectionSettings;
+import java.util.Map;
+import java.util.stream.Collectors;
+import org.apache.spark.SparkConf;
+
+/**
+ * One side of the job as the connector sees it: a serializable {@link CassandraConnector}
+ * whose sessions are cached per JVM, built from the side's settings.
+ */
+public final class Cluster {
+  private final ConnectionSettings settings;
+  private final CassandraConnector connector;
+
+  /**
+   * @param common the job's {@code spark.cassandra.*} options, which this side's keys override
+   */
+  public Cluster(ConnectionSettings settings, Map<String, String> common) {
+    this.settings = settings;
+    SparkConf conf = new SparkConf(false);
+    settings.connectorOptions(common).forEach(conf::set);
+    this.connector = CassandraConnector.apply(conf);
+  }
+
+  /** The connector, to hand to Spark tasks. */
+  public CassandraConnector connector() {
+    return connector;
+  }
+
+  /** The side's settings. */
+  public ConnectionSettings settings() {
+    return settings;
+  }
+
+  /** Opens a session, or explains which host could not be reached. */
+  public CqlSession open() {
+    try {
+      return connector.openSession();
+    } catch (RuntimeException e) {
+      Throwable root = e;
+      while (root.getCause() != null) {
+        root = root.getCause();
+      }
+      throw new ConfigException(settings.side() + ".host",
+          settings.hosts() + ":" + settings.port() + " unreachable (" + root.getMessage() + ")",
+          "a reachable Cassandra or ScyllaDB node; check host, port, credentials and sslOptions");
+    }
+  }
+
+  /** The side's table, or an error naming what is missing. */
+  public TableMetadata table(CqlSession session) {
+    CqlIdentifier ks = CqlIdentifier.fromCql(settings.keyspace());
+    KeyspaceMetadata keyspace = session.getMetadata().getKeyspace(ks).orElseThrow(() ->
+        new ConfigException(settings.side() + ".keyspace", settings.keyspace(),
+            "an existing keyspace"));
+    return keyspace.getTable(CqlIdentifier.fromCql(settings.table())).orElseThrow(() ->
+        new ConfigException(settings.side() + ".table", settings.qualifiedTable()
+            + " does not exist", "an existing table; keyspace " + settings.keyspace() + " has: "
+            + keyspace.getTables().keySet().stream().map(id -> id.asCql(true)).sorted()
+                .collect(Collectors.joining(", "))));
+  }
+}

@@ -1,0 +1,97 @@
+package io.varve.reshaper.config;
+
+import java.io.Serializable;
+import java.util.List;
+import java.util.Map;
+
+/**
+ * A whole reshaper job, as read from its YAML file by {@link JobConfigLoader}. Every key, its
+ * default and its unit are documented in {@code docs/reshaper.md}. Immutable.
+ *
+ * @param source where rows are read
+ * @param target where rows are written
+ * @param renames {@code renames}: source column to target column
+ * @param drop {@code drop}: source columns that are not copied
+ * @param constants {@code constants}: target columns filled with a CQL literal
+ * @param reshape {@code reshape}: the rule for rows that land on one target key
+ * @param savepoints {@code savepoints}: where finished token ranges are recorded
+ * @param rateLimit {@code rateLimit}: a cap on the whole job's write rate
+ * @param failures {@code failures}: bad rows, their file and the threshold
+ * @param writer {@code writer}: in-flight writes and batching per Spark task
+ * @param compaction {@code compaction}: target compaction during and after the load
+ * @param nonFrozenCollections {@code timestamps.nonFrozenCollections}: what preserving
+ *     timestamps does with non-frozen collections
+ * @param progressIntervalSeconds {@code progress.intervalSeconds}: seconds between progress
+ *     lines, 0 = none
+ * @param validation {@code validation}: how {@code migrate validate} reports
+ * @param spark {@code spark}: Spark options (any {@code spark.*} key) for the embedded mode and
+ *     the {@code spark.cassandra.*} options of both sides
+ * @param warnings keys that were accepted but have no effect
+ */
+public record JobConfig(
+    ConnectionSettings source,
+    ConnectionSettings target,
+    List<Rename> renames,
+    List<String> drop,
+    Map<String, String> constants,
+    Reshape reshape,
+    Savepoints savepoints,
+    RateLimit rateLimit,
+    Failures failures,
+    Writer writer,
+    Compaction compaction,
+    CollectionTimestamps nonFrozenCollections,
+    int progressIntervalSeconds,
+    Validation validation,
+    Map<String, String> spark,
+    List<String> warnings) implements Serializable {
+
+  /** One {@code renames} entry. */
+  public record Rename(String from, String to) implements Serializable {}
+
+  /** The {@code reshape} section; {@code onConflict} is null when none is given. */
+  public record Reshape(OnConflict onConflict, String column) implements Serializable {}
+
+  /** The {@code savepoints} section: {@code path} (a directory), {@code intervalSeconds}. */
+  public record Savepoints(String path, int intervalSeconds) implements Serializable {}
+
+  /** The {@code rateLimit} section; 0 = no limit. */
+  public record RateLimit(long rowsPerSecond, double megabytesPerSecond) implements Serializable {}
+
+  /** The {@code failures} section. */
+  public record Failures(long maxBadRows, String badRowsPath, int retries) implements Serializable {}
+
+  /** The {@code writer} section, per Spark task. */
+  public record Writer(int maxInFlight, int batchRows, int batchBytes) implements Serializable {}
+
+  /** The {@code compaction} section. */
+  public record Compaction(boolean disableDuringLoad, boolean majorCompactionAfter, int jmxPort,
+      String jmxUsername, String jmxPassword) implements Serializable {}
+
+  /** The {@code validation} section. */
+  public record Validation(int failuresToFetch) implements Serializable {}
+
+  /** What {@code preserveTimestamps} does with a non-frozen collection column. */
+  public enum CollectionTimestamps {
+    /** Refuse the job, naming the column. */
+    FAIL("fail"),
+    /** Copy the collection written at the job's time, without its TTL. */
+    CURRENT_TIME("currentTime");
+
+    private final String yamlName;
+
+    CollectionTimestamps(String yamlName) {
+      this.yamlName = yamlName;
+    }
+
+    @Override
+    public String toString() {
+      return yamlName;
+    }
+  }
+
+  /** A name for this job's files: {@code <source ks.table>-to-<target ks.table>}. */
+  public String jobName() {
+    return source.qualifiedTable() + "-to-" + target.qualifiedTable();
+  }
+}

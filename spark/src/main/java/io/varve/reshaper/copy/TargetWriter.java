@@ -1,0 +1,192 @@
+package io.varve.reshaper.copy;
+
+import com.datastax.oss.driver.api.core.ConsistencyLevel;
+import com.datastax.oss.driver.api.core.CqlSession;
+import com.datastax.oss.driver.api.core.DefaultConsistencyLevel;
+import com.datastax.oss.driver.api.core.cql.BatchStatement;
+import com.datastax.oss.driver.api.core.cql.BatchType;
+import com.datastax.oss.driver.api.core.cql.BoundStatement;
+import com.datastax.oss.driver.api.core.cql.BoundStatementBuilder;
+import com.datastax.oss.driver.api.core.cql.PreparedStatement;
+import com.datastax.oss.driver.api.core.cql.Statement;
+import io.varve.reshaper.config.JobConfig;
+import io.varve.reshaper.plan.MigrationPlan;
+import java.nio.ByteBuffer;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.Semaphore;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicInteger;
+
+/**
+ * Writes target rows with asynchronous upserts: consecutive rows of one target partition go in
+ * one unlogged batch (a single mutation on the server), at most {@code writer.maxInFlight}
+ * requests are outstanding, failed requests are retried, and rows that still fail are counted
+ * as bad rows. Rows are upserts with no read before write, so writing a row twice leaves the
+ * same result. One thread calls {@link #accept}; completions run on driver threads.
+ */
+final class TargetWriter implements RowSink {
+  private final CqlSession session;
+  private final MigrationPlan plan;
+  private final PreparedStatement insert;
+  private final PreparedStatement insertWithTimes;
+  private final ConsistencyLevel consistency;
+  private final JobConfig.Writer limits;
+  private final int retries;
+  private final long fixedTimestamp;
+  private final int fixedTtl;
+  private final RateLimiter rows;
+  private final RateLimiter bytes;
+  private final BadRows badRows;
+  private final Semaphore inFlight;
+  private final List<TargetRow> batch = new ArrayList<>();
+  private int batchBytes;
+  private long written;
+
+  TargetWriter(CqlSession session, MigrationPlan plan, JobConfig config, double rowsPerSecond,
+      double bytesPerSecond, BadRows badRows) {
+    this.session = session;
+    this.plan = plan;
+    this.insert = session.prepare(plan.insertCql());
+    this.insertWithTimes = session.prepare(plan.insertWithTimestampCql());
+    this.consistency = DefaultConsistencyLevel.valueOf(config.target().consistencyLevel());
+    this.limits = config.writer();
+    this.retries = config.failures().retries();
+    this.fixedTimestamp = config.target().writeTimestampMicros();
+    this.fixedTtl = (int) config.target().writeTtlSeconds();
+    this.rows = new RateLimiter(rowsPerSecond);
+    this.bytes = new RateLimiter(bytesPerSecond);
+    this.badRows = badRows;
+    this.inFlight = new Semaphore(limits.maxInFlight());
+  }
+
+  @Override
+  public void accept(TargetRow row) {
+    if (!batch.isEmpty() && (batch.size() >= limits.batchRows()
+        || batchBytes + row.sizeBytes() > limits.batchBytes()
+        || !batch.get(0).samePrefix(row, plan.targetPartitionKeyCount()))) {
+      flush();
+    }
+    batch.add(row);
+    batchBytes += row.sizeBytes();
+    written++;
+  }
+
+  @Override
+  public void finish() {
+    flush();
+    inFlight.acquireUninterruptibly(limits.maxInFlight());
+    inFlight.release(limits.maxInFlight());
+  }
+
+  long written() {
+    return written;
+  }
+
+  private void flush() {
+    if (batch.isEmpty()) {
+      return;
+    }
+    List<TargetRow> rowsToSend = List.copyOf(batch);
+    rows.acquire(rowsToSend.size());
+    bytes.acquire(batchBytes);
+    batch.clear();
+    batchBytes = 0;
+    inFlight.acquireUninterruptibly();
+    send(rowsToSend, 0);
+  }
+
+  private void send(List<TargetRow> group, int attempt) {
+    send(group, attempt, inFlight::release);
+  }
+
+  private void send(List<TargetRow> group, int attempt, Runnable done) {
+    List<BoundStatement> statements = new ArrayList<>();
+    for (TargetRow row : group) {
+      statements.addAll(statementsOf(row));
+    }
+    Statement<?> statement = statements.size() == 1 ? statements.get(0)
+        : BatchStatement.newInstance(BatchType.UNLOGGED).addAll(statements);
+    session.executeAsync(statement.setConsistencyLevel(consistency).setIdempotent(true))
+        .whenComplete((result, error) -> {
+          if (error == null) {
+            done.run();
+          } else if (attempt < retries) {
+            CompletableFuture.runAsync(() -> send(group, attempt + 1, done),
+                CompletableFuture.delayedExecutor(50L << attempt, TimeUnit.MILLISECONDS));
+          } else if (group.size() > 1) {
+            // One bad row must not fail its neighbours: each is tried alone.
+            AtomicInteger left = new AtomicInteger(group.size());
+            for (TargetRow row : group) {
+              send(List.of(row), attempt, () -> {
+                if (left.decrementAndGet() == 0) {
+                  done.run();
+                }
+              });
+            }
+          } else {
+            badRows.add(group.get(0).describe(plan, plan.targetColumns().size()) + " : "
+                + error.getClass().getSimpleName() + ": " + error.getMessage());
+            done.run();
+          }
+        });
+  }
+
+  /** One upsert per distinct (writetime, TTL) of the row's cells when they are kept. */
+  private List<BoundStatement> statementsOf(TargetRow row) {
+    int n = row.values.length;
+    if (row.writetimes == null) {
+      if (fixedTimestamp == 0 && fixedTtl == 0) {
+        return List.of(bind(insert, row, null).build());
+      }
+      return List.of(bind(insertWithTimes, row, null)
+          .setLong(n, fixedTimestamp == 0 ? System.currentTimeMillis() * 1000 : fixedTimestamp)
+          .setInt(n + 1, fixedTtl).build());
+    }
+    Map<List<Long>, List<Integer>> groups = new LinkedHashMap<>();
+    for (int i = plan.targetPrimaryKeyCount(); i < n; i++) {
+      if (row.values[i] != null && row.writetimes[i] != TargetRow.NO_WRITETIME) {
+        groups.computeIfAbsent(List.of(row.writetimes[i], (long) row.ttls[i]), k -> new ArrayList<>()).add(i);
+      }
+    }
+    List<BoundStatement> out = new ArrayList<>();
+    boolean[] covered = new boolean[n];
+    for (List<Integer> columns : groups.values()) {
+      boolean[] include = new boolean[n];
+      for (int i : columns) {
+        include[i] = true;
+        covered[i] = true;
+      }
+      int first = columns.get(0);
+      out.add(bind(insertWithTimes, row, include).setLong(n, row.writetimes[first])
+          .setInt(n + 1, row.ttls[first]).build());
+    }
+    boolean rest = out.isEmpty();
+    for (int i = plan.targetPrimaryKeyCount(); i < n; i++) {
+      rest |= row.values[i] != null && !covered[i];
+    }
+    if (rest) {
+      boolean[] include = new boolean[n];
+      for (int i = 0; i < n; i++) {
+        include[i] = !covered[i];
+      }
+      out.add(bind(insert, row, include).build());
+    }
+    return out;
+  }
+
+  /** Binds key columns and the included ones; a missing value stays unset (no tombstone). */
+  private BoundStatementBuilder bind(PreparedStatement ps, TargetRow row, boolean[] include) {
+    BoundStatementBuilder b = ps.boundStatementBuilder();
+    for (int i = 0; i < row.values.length; i++) {
+      boolean wanted = i < plan.targetPrimaryKeyCount() || include == null || include[i];
+      if (wanted && row.values[i] != null) {
+        b.setBytesUnsafe(i, ByteBuffer.wrap(row.values[i]));
+      }
+    }
+    return b;
+  }
+}
