@@ -17,11 +17,15 @@ import picocli.CommandLine.Option;
     subcommands = ValidateCommand.class)
 final class MigrateCommand implements Callable<Integer> {
 
-  @Option(names = "--config", required = true, description = "the job's YAML file")
+  @Option(names = "--config", description = "the job's YAML file (required)")
   Path config;
 
   @Override
   public Integer call() {
+    if (config == null) {
+      System.err.println("migrate: error: --config: missing (expected: the job's YAML file)");
+      return ExitStatus.INVALID_INPUT.code();
+    }
     return run(config, ReshapeJob.Kind.COPY, false);
   }
 
@@ -30,8 +34,9 @@ final class MigrateCommand implements Callable<Integer> {
     try {
       job = JobConfigLoader.load(file);
     } catch (ConfigException e) {
-      System.err.println((kind == ReshapeJob.Kind.COPY ? "migrate" : "validate") + ": error: "
-          + e.getMessage());
+      String verb = kind == ReshapeJob.Kind.COPY ? "migrate" : "validate";
+      System.err.println(verb + ": error: " + e.getMessage());
+      System.err.println(verb + ": nothing was written");
       return ExitStatus.INVALID_INPUT.code();
     }
     return new ReshapeJob(job, System.out, System.err).run(kind, copyMissing).code();

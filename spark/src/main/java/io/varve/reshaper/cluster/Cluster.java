@@ -43,7 +43,7 @@ public final class Cluster {
   public CqlSession open() {
     try {
       return connector.openSession();
-    } catch (RuntimeException e) {
+    } catch (Exception e) { // the connector throws IOException without declaring it
       Throwable root = e;
       while (root.getCause() != null) {
         root = root.getCause();

@@ -124,6 +124,10 @@ public final class ReshapeJob {
       err.println(verb + ": error: " + e.getMessage());
       err.println(verb + ": nothing was written");
       return ExitStatus.INVALID_INPUT;
+    } catch (RuntimeException e) {
+      out.println(verb + ": failed: " + e);
+      out.println(verb + ": finished ranges are recorded; rerun the same command to resume");
+      return ExitStatus.FATAL;
     }
   }
 
