@@ -106,7 +106,7 @@ public final class VarveBinding extends DB {
   }
 
   private Status append(String key, Map<String, ByteIterator> values) {
-    Instant now = Instant.now();
+    Instant now = Instant.now().truncatedTo(java.time.temporal.ChronoUnit.MILLIS);
     Event.Builder event = Event.newBuilder()
         .setTimeSeriesId(key)
         .setEventTime(Timestamp.newBuilder().setSeconds(now.getEpochSecond()).setNanos(now.getNano()))
@@ -127,7 +127,7 @@ public final class VarveBinding extends DB {
   }
 
   private ReadEventRecordsRequest readRequest(String key, int limit) {
-    Instant now = Instant.now();
+    Instant now = Instant.now().truncatedTo(java.time.temporal.ChronoUnit.MILLIS);
     Instant start = now.minusSeconds(readIntervalSeconds);
     Instant end = now.plusSeconds(1);
     return ReadEventRecordsRequest.newBuilder()

@@ -8,6 +8,7 @@ import io.grpc.StatusRuntimeException;
 import io.varve.api.timeseries.v1.ControlPlaneGrpc;
 import io.varve.api.timeseries.v1.CreateNamespaceRequest;
 import io.varve.api.timeseries.v1.GetNamespaceRequest;
+import io.varve.api.timeseries.v1.PersistenceConfiguration;
 import io.varve.api.timeseries.v1.TimeSeriesGrpc;
 import io.varve.bench.binding.BindingProperties;
 import java.net.URI;
@@ -80,11 +81,7 @@ final class VarveConnection {
       throw new DBException("property varve.url=" + url + " is not valid: expected http://host:port or https://host:port");
     }
     String namespace = p.string("varve.namespace", "ycsb");
-    try {
-      BindingProperties.checkIdentifier("property varve.namespace", namespace);
-    } catch (DBException e) {
-      throw e;
-    }
+    BindingProperties.checkIdentifier("property varve.namespace", namespace);
     long readInterval = p.integer("varve.readinterval", 3600, 1, 366 * 86400);
     int timeoutMs = p.integer("varve.timeoutmillis", 10_000, 1, 3_600_000);
     String token = p.string("varve.token", null);
@@ -121,7 +118,8 @@ final class VarveConnection {
       }
     }
     try {
-      control.createNamespace(CreateNamespaceRequest.newBuilder().setNamespace(namespace).build());
+      control.createNamespace(CreateNamespaceRequest.newBuilder().setNamespace(namespace)
+          .addPersistenceConfiguration(PersistenceConfiguration.newBuilder().setId("PRIMARY_STORAGE")).build());
     } catch (StatusRuntimeException e) {
       if (e.getStatus().getCode() != Code.ALREADY_EXISTS) {
         throw new DBException("cannot create namespace " + namespace + ": " + e.getStatus(), e);
