@@ -7,6 +7,7 @@ import picocli.CommandLine.Command;
 @Command(name = "varve", mixinStandardHelpOptions = true, version = "varve 0.1.0",
     description = "Temporal data platform for Apache Cassandra and ScyllaDB.",
     subcommands = {UpCommand.class, DownCommand.class, StatusCommand.class, ServeCommand.class, PerfCommand.class,
+        io.varve.bench.cli.BenchCommand.class,
         CommandLine.HelpCommand.class})
 public final class VarveCli {
 
@@ -17,6 +18,8 @@ public final class VarveCli {
   /** Runs the command line and returns its exit code (tests call this in-process). */
   public static int run(String... args) {
     CommandLine cli = new CommandLine(new VarveCli());
+    // YCSB's single-dash options (-threads, -target) must not be read as clustered short options.
+    cli.setPosixClusteredShortOptionsAllowed(false);
     cli.setExecutionExceptionHandler((e, commandLine, parseResult) -> {
       commandLine.getErr().println("varve: " + (e.getMessage() == null ? e.toString() : e.getMessage()));
       return 1;

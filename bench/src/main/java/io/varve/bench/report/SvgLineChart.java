@@ -120,6 +120,11 @@ final class SvgLineChart {
       svg.append(String.format(Locale.ROOT,
           "<path d=\"%s\" fill=\"none\" stroke=\"%s\" stroke-width=\"2\"%s><title>%s</title></path>",
           path, s.color(), s.dashed() ? " stroke-dasharray=\"6 4\"" : "", Html.escape(s.name())));
+      if (s.points().size() == 1) {
+        double[] p = s.points().get(0);
+        svg.append(String.format(Locale.ROOT, "<circle cx=\"%.1f\" cy=\"%.1f\" r=\"4\" fill=\"%s\"/>",
+            px.apply(p[0]), py.apply(p[1]), s.color()));
+      }
     }
     svg.append("</svg>");
     return svg.toString();

@@ -38,7 +38,7 @@ import software.amazon.awssdk.services.dynamodb.model.ScanResponse;
  * <p>All instances of a JVM share one client, built from the first instance's properties. Each
  * instance is used by one YCSB thread.
  */
-public class DynamoDbBinding extends DB {
+public class DynamoDbBinding extends DB implements io.varve.bench.engine.CounterSource {
 
   /** The service throttled the operation's last attempt (ProvisionedThroughputExceeded...). */
   public static final Status THROTTLED =
@@ -64,6 +64,12 @@ public class DynamoDbBinding extends DB {
   public static long throttledAttempts() {
     return ThrottledAttempts.count();
   }
+  /** The throttled attempts (retried or not) of this process, for the run's result file. */
+  @Override
+  public Map<String, Long> counters() {
+    return Map.of("throttled_attempts", throttledAttempts());
+  }
+
 
   @Override
   public void init() throws DBException {
