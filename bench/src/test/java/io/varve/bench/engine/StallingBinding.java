@@ -10,14 +10,14 @@ import site.ycsb.DB;
 import site.ycsb.Status;
 
 /**
- * A test binding that answers at once, except that the 100th operation of the run stalls for
+ * A test binding that answers at once, except that the 105th operation of the run stalls for
  * 500 ms; every 10th read returns NOT_FOUND.
  */
 public final class StallingBinding extends DB {
   static final AtomicInteger OPERATIONS = new AtomicInteger();
 
   private static Status op() {
-    if (OPERATIONS.incrementAndGet() == 100) {
+    if (OPERATIONS.incrementAndGet() == 105) {
       try {
         Thread.sleep(500);
       } catch (InterruptedException e) {
