@@ -11,7 +11,7 @@ import org.apache.spark.sql.SparkSession;
  * for the database) and each task tried up to 3 times. The {@code spark} section of the job
  * adds options that the command line did not set.
  */
-final class SparkSupport {
+public final class SparkSupport {
   private SparkSupport() {}
 
   /** True when no master was given: Spark runs embedded. */
@@ -19,7 +19,11 @@ final class SparkSupport {
     return !new SparkConf(true).contains("spark.master");
   }
 
-  static SparkSession session(Map<String, String> jobOptions) {
+  /**
+   * The session for a job whose {@code spark} section is {@code jobOptions}; the first job of
+   * a JVM creates it, later ones reuse it.
+   */
+  public static SparkSession session(Map<String, String> jobOptions) {
     SparkConf conf = new SparkConf(true);
     boolean embedded = !conf.contains("spark.master");
     jobOptions.forEach((k, v) -> {
