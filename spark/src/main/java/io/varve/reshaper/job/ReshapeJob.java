@@ -263,6 +263,11 @@ public final class ReshapeJob {
       if (bad > 0) {
         out.println("migrate: bad rows are in " + badRowsPath());
       }
+      if (bad > config.failures().maxBadRows()) {
+        out.printf(Locale.ROOT, "migrate: %,d bad rows, more than failures.maxBadRows=%d%n", bad,
+            config.failures().maxBadRows());
+        return ExitStatus.TOO_MANY_BAD_ROWS;
+      }
       return bad > 0 ? ExitStatus.COMPLETED_WITH_BAD_ROWS : ExitStatus.OK;
     }
     out.printf(Locale.ROOT, "validate: done: rows checked %,d, missing %,d, mismatched %,d%s,"
