@@ -22,7 +22,7 @@ final class CheckCommand implements Callable<Integer> {
   public Integer call() {
     Sla parsed = sla.parsed();
     if (parsed == null) {
-      throw new picocli.CommandLine.ParameterException(new picocli.CommandLine(this), "--sla is required");
+      throw new picocli.CommandLine.ParameterException(sla.mixee.commandLine(), "--sla is required");
     }
     RunResult result = ResultFiles.read(input);
     Summary.print(result, System.out);

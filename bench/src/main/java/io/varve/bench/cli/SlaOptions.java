@@ -9,6 +9,9 @@ import picocli.CommandLine.Option;
 
 /** The {@code --sla} options shared by the commands that judge a result. */
 final class SlaOptions {
+  @picocli.CommandLine.Spec(picocli.CommandLine.Spec.Target.MIXEE)
+  picocli.CommandLine.Model.CommandSpec mixee;
+
   @Option(names = "--sla", paramLabel = "CLAUSES",
       description = "SLA to check, e.g. \"throughput>=1000,read.p99<10ms,update.p99<10ms\".")
   String sla;
@@ -20,7 +23,11 @@ final class SlaOptions {
 
   /** Parses the SLA up front so a typo fails before the run. */
   Sla parsed() {
-    return sla == null ? null : Sla.parse(sla);
+    try {
+      return sla == null ? null : Sla.parse(sla);
+    } catch (io.varve.bench.sla.SlaException e) {
+      throw new picocli.CommandLine.ParameterException(mixee.commandLine(), "--sla: " + e.getMessage());
+    }
   }
 
   /** Prints the verdict and returns the exit code: 0 met (or no SLA), 3 missed. */
