@@ -74,6 +74,12 @@ public final class ReshapeJob {
     Cluster source = new Cluster(config.source(), common);
     Cluster target = new Cluster(config.target(), common);
     try (CqlSession in = source.open(); CqlSession outSession = target.open()) {
+      String partitioner = in.getMetadata().getTokenMap()
+          .map(tokens -> tokens.getPartitionerName()).orElse("unknown");
+      if (!partitioner.endsWith("Murmur3Partitioner")) {
+        throw new ConfigException("source.host", config.source().hosts() + " uses " + partitioner,
+            "a cluster with Murmur3Partitioner, the only partitioner whose ring the job splits");
+      }
       TableMetadata sourceTable = source.table(in);
       TableMetadata targetTable = target.table(outSession);
       MigrationPlan plan = new Planner(config, sourceTable, targetTable).plan();
