@@ -10,6 +10,7 @@ import com.datastax.oss.driver.api.core.type.DataTypes;
 import com.datastax.oss.driver.api.querybuilder.SchemaBuilder;
 import com.datastax.oss.driver.api.querybuilder.schema.CreateTable;
 import io.varve.bench.binding.BindingProperties;
+import io.varve.bench.binding.SharedConnection;
 import java.net.InetSocketAddress;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -25,11 +26,9 @@ import site.ycsb.DBException;
  * closed by the last one's {@code cleanup}. Creates the keyspace and table when
  * {@code cassandra.create=true}.
  */
-final class CqlConnection {
+final class CqlConnection implements AutoCloseable {
   private static final Pattern IDENTIFIER = Pattern.compile("[A-Za-z_][A-Za-z0-9_]{0,47}");
-  private static final Object LOCK = new Object();
-  private static CqlConnection shared;
-  private static int users;
+  private static final SharedConnection<CqlConnection> SHARED = new SharedConnection<>();
 
   private final CqlSession session;
   private final String keyspace;
@@ -51,23 +50,17 @@ final class CqlConnection {
 
   /** The shared connection, opened on first use. */
   static CqlConnection acquire(Properties properties) throws DBException {
-    synchronized (LOCK) {
-      if (shared == null) {
-        shared = open(new BindingProperties(properties));
-      }
-      users++;
-      return shared;
-    }
+    return SHARED.acquire(() -> open(new BindingProperties(properties)));
   }
 
   /** Releases one use; the last one closes the session. */
   void release() {
-    synchronized (LOCK) {
-      if (--users == 0) {
-        shared = null;
-        session.close();
-      }
-    }
+    SHARED.release();
+  }
+
+  @Override
+  public void close() {
+    session.close();
   }
 
   CqlSession session() {

@@ -11,6 +11,7 @@ import io.varve.api.timeseries.v1.GetNamespaceRequest;
 import io.varve.api.timeseries.v1.PersistenceConfiguration;
 import io.varve.api.timeseries.v1.TimeSeriesGrpc;
 import io.varve.bench.binding.BindingProperties;
+import io.varve.bench.binding.SharedConnection;
 import java.net.URI;
 import java.time.Duration;
 import java.util.Properties;
@@ -20,10 +21,8 @@ import site.ycsb.DBException;
  * The gRPC client all client threads of a run share. Creates the namespace when
  * {@code varve.create=true} and checks that it exists otherwise.
  */
-final class VarveConnection {
-  private static final Object LOCK = new Object();
-  private static VarveConnection shared;
-  private static int users;
+final class VarveConnection implements AutoCloseable {
+  private static final SharedConnection<VarveConnection> SHARED = new SharedConnection<>();
 
   private final ClientFactory factory;
   private final TimeSeriesGrpc.TimeSeriesBlockingStub blocking;
@@ -39,22 +38,16 @@ final class VarveConnection {
   }
 
   static VarveConnection acquire(Properties properties) throws DBException {
-    synchronized (LOCK) {
-      if (shared == null) {
-        shared = open(new BindingProperties(properties));
-      }
-      users++;
-      return shared;
-    }
+    return SHARED.acquire(() -> open(new BindingProperties(properties)));
   }
 
   void release() {
-    synchronized (LOCK) {
-      if (--users == 0) {
-        shared = null;
-        factory.close();
-      }
-    }
+    SHARED.release();
+  }
+
+  @Override
+  public void close() {
+    factory.close();
   }
 
   TimeSeriesGrpc.TimeSeriesBlockingStub blocking() {
