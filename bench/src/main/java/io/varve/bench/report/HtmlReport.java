@@ -44,7 +44,7 @@ public final class HtmlReport {
     StringBuilder html = new StringBuilder();
     html.append("<!DOCTYPE html><html lang=\"en\"><head><meta charset=\"utf-8\"><title>Varve bench report</title><style>")
         .append("body{font-family:system-ui,sans-serif;margin:24px;color:#222}table{border-collapse:collapse;margin:12px 0}")
-        .append("td,th{border:1px solid #ccc;padding:4px 8px;text-align:right}th{background:#f3f3f3}td.l,th.l{text-align:left}")
+        .append("td,th{border:1px solid #ccc;padding:3px 6px;text-align:right;white-space:nowrap;font-size:13px}th{background:#f3f3f3}td.l,th.l{text-align:left}")
         .append(".swatch{display:inline-block;width:12px;height:12px;margin-right:6px;vertical-align:middle}")
         .append("svg.chart{display:block;margin:8px 0 20px}svg .title{font-weight:600;font-size:14px}")
         .append("svg .tick{font-size:11px;fill:#555}svg .axis{font-size:12px}svg .grid{stroke:#e5e5e5}")
