@@ -121,7 +121,10 @@ public final class BenchRun {
 
     long startedAtMs = System.currentTimeMillis();
     long startNs = System.nanoTime();
-    sampler.scheduleAtFixedRate(() -> timeline.add(second(recorder.sampleInterval())), 1, 1, TimeUnit.SECONDS);
+    // Samples at wall-clock second boundaries, so the seconds of several loaders line up when merged.
+    long firstSample = 1000 - System.currentTimeMillis() % 1000;
+    sampler.scheduleAtFixedRate(() -> timeline.add(second(recorder.sampleInterval())), firstSample, 1000,
+        TimeUnit.MILLISECONDS);
     if (status != null) {
       status.start();
     }
@@ -201,7 +204,9 @@ public final class BenchRun {
   }
 
   private static SecondResult second(Map<String, OperationRecorder.Interval> sample) {
-    long epochSecond = System.currentTimeMillis() / 1000;
+    // The second the sample covers: it is taken just after that second ends (or, for the last
+    // sample of a run, within it).
+    long epochSecond = (System.currentTimeMillis() - 500) / 1000;
     Map<String, SecondResult.Op> ops = new TreeMap<>();
     sample.forEach((name, i) -> {
       if (i.count() > 0 || i.errorCount() > 0) {

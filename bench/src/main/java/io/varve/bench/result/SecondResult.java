@@ -5,7 +5,8 @@ import java.util.Map;
 /**
  * One second of a run.
  *
- * @param epochSecond the wall-clock second (UTC) the sample ended in, so loaders line up
+ * @param epochSecond the wall-clock second (UTC) the sample covers, so loaders line up (the first
+ *     and last seconds of a run are partial)
  * @param operations per operation type
  */
 public record SecondResult(long epochSecond, Map<String, Op> operations) {
