@@ -123,7 +123,7 @@ public final class BenchRun {
     long startNs = System.nanoTime();
     // Samples at wall-clock second boundaries, so the seconds of several loaders line up when merged.
     long firstSample = 1000 - System.currentTimeMillis() % 1000;
-    sampler.scheduleAtFixedRate(() -> timeline.add(second(recorder.sampleInterval())), firstSample, 1000,
+    sampler.scheduleAtFixedRate(() -> timeline.add(second(recorder.sampleInterval(), false)), firstSample, 1000,
         TimeUnit.MILLISECONDS);
     if (status != null) {
       status.start();
@@ -156,7 +156,7 @@ public final class BenchRun {
     } catch (InterruptedException e) {
       Thread.currentThread().interrupt();
     }
-    timeline.add(second(recorder.sampleInterval()));
+    timeline.add(second(recorder.sampleInterval(), true));
     if (terminator != null) {
       terminator.interrupt();
     }
@@ -203,10 +203,11 @@ public final class BenchRun {
         ok * 1000.0 / durationMs, operations, counters, seconds);
   }
 
-  private static SecondResult second(Map<String, OperationRecorder.Interval> sample) {
-    // The second the sample covers: it is taken just after that second ends (or, for the last
-    // sample of a run, within it).
-    long epochSecond = (System.currentTimeMillis() - 500) / 1000;
+  private static SecondResult second(Map<String, OperationRecorder.Interval> sample, boolean last) {
+    // The second the sample covers: a periodic sample is taken just after its second ends; the
+    // last sample of a run covers the part of the second the run ended in.
+    long now = System.currentTimeMillis();
+    long epochSecond = last ? now / 1000 : (now - 500) / 1000;
     Map<String, SecondResult.Op> ops = new TreeMap<>();
     sample.forEach((name, i) -> {
       if (i.count() > 0 || i.errorCount() > 0) {
