@@ -70,7 +70,7 @@ public final class SingleNodeRunner {
       System.err.println("OpenSearch failed to start: " + e);
       System.exit(1);
     }
-    // The node's threads are daemons: this thread keeps the JVM alive until a signal.
+    // As a distribution does: the JVM lives until a signal, whatever threads the node keeps.
     stopped.await();
   }
 
