@@ -23,8 +23,12 @@ final class PerfMigrateCommand implements Callable<Integer> {
       description = "keyspace to (re)create")
   String keyspace;
 
+  @Option(names = "--task-slots", defaultValue = "0", description = "Spark task threads for"
+      + " every phase; default: the embedded mode's (twice the cores, at least 4)")
+  int taskSlots;
+
   @Override
   public Integer call() throws Exception {
-    return new MigratePerf(cassandra, rows, keyspace, System.out, System.err).run();
+    return new MigratePerf(cassandra, rows, keyspace, taskSlots, System.out, System.err).run();
   }
 }

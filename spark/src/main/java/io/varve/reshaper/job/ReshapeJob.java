@@ -36,6 +36,7 @@ import org.apache.spark.SparkConf;
 import org.apache.spark.api.java.JavaFutureAction;
 import org.apache.spark.api.java.JavaRDD;
 import org.apache.spark.api.java.JavaSparkContext;
+import org.apache.spark.util.CollectionAccumulator;
 import org.apache.spark.util.LongAccumulator;
 
 /**
@@ -149,6 +150,7 @@ public final class ReshapeJob {
         config.rateLimit().megabytesPerSecond() * 1e6 / parallelism);
     LongAccumulator rowsRead = jsc.sc().longAccumulator("varve rows read");
     LongAccumulator badRows = jsc.sc().longAccumulator("varve bad rows");
+    CollectionAccumulator<String> badLines = jsc.sc().collectionAccumulator("varve bad row lines");
     String group = "varve-" + UUID.randomUUID();
     jsc.setJobGroup(group, "varve " + verb + " " + config.jobName(), true);
     RangeListener listener = new RangeListener(group, todo,
@@ -167,10 +169,10 @@ public final class ReshapeJob {
           .reduceByKey(rule::pick, Math.max(parallelism * 4, todo.size() / 4))
           .values()
           .mapPartitions(rows -> List.of(count(task.handleResolved(rows, validate, copyMissing),
-              rowsRead, badRows)).iterator());
+              rowsRead, badRows, badLines)).iterator());
     } else {
       results = ranges.map(r -> count(validate ? task.validate(r, copyMissing) : task.copy(r),
-          rowsRead, badRows));
+          rowsRead, badRows, badLines));
     }
     Progress progress = new Progress(verb, all.size(), already, listener::done, rowsRead::value);
     JavaFutureAction<List<RangeResult>> future = results.collectAsync();
@@ -207,7 +209,7 @@ public final class ReshapeJob {
       }
       jsc.sc().removeSparkListener(listener);
       if (tooManyBadRows) {
-        writeBadRows(List.of(), verb);
+        writeBadRows(badLines.value(), verb);
         out.printf(Locale.ROOT, "%s: aborted: %,d bad rows, more than failures.maxBadRows=%d;"
             + " see %s%n", verb, badRows.value(), config.failures().maxBadRows(), badRowsPath());
         return ExitStatus.TOO_MANY_BAD_ROWS;
@@ -235,9 +237,10 @@ public final class ReshapeJob {
   }
 
   private static RangeResult count(RangeResult r, LongAccumulator rowsRead,
-      LongAccumulator badRows) {
+      LongAccumulator badRows, CollectionAccumulator<String> badLines) {
     rowsRead.add(r.rowsRead());
     badRows.add(r.badRows());
+    r.badRowLines().forEach(badLines::add);
     return r;
   }
 

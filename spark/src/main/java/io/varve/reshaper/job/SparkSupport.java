@@ -7,8 +7,9 @@ import org.apache.spark.sql.SparkSession;
 /**
  * The Spark session of a job. Under {@code spark-submit} the master and options come from the
  * command line; otherwise ({@code varve migrate}) Spark runs embedded in this JVM, on
- * 127.0.0.1, without its web UI, with twice as many task threads as cores (tasks mostly wait
- * for the database) and each task tried up to 3 times. The {@code spark} section of the job
+ * 127.0.0.1, without its web UI, with one task thread per core (at least 2; each task keeps
+ * many asynchronous writes in flight, so more threads only compete with a local database for
+ * the cores) and each task tried up to 3 times. The {@code spark} section of the job
  * adds options that the command line did not set.
  */
 public final class SparkSupport {
@@ -32,7 +33,7 @@ public final class SparkSupport {
       }
     });
     if (embedded) {
-      int threads = Math.max(4, 2 * Runtime.getRuntime().availableProcessors());
+      int threads = Math.max(2, Runtime.getRuntime().availableProcessors());
       conf.setIfMissing("spark.master", "local[" + threads + ",3]");
       conf.setIfMissing("spark.driver.host", "127.0.0.1");
       conf.setIfMissing("spark.driver.bindAddress", "127.0.0.1");

@@ -33,9 +33,15 @@ public final class MigratePerf {
   private final String keyspace;
   private final PrintStream out;
   private final PrintStream err;
+  private final int taskSlots;
 
-  public MigratePerf(String cassandra, int rows, String keyspace, PrintStream out,
-      PrintStream err) {
+  /**
+   * @param cassandra {@code host:port}, or null to start the local development Cassandra
+   * @param taskSlots Spark task threads of the embedded mode, 0 = its default
+   */
+  public MigratePerf(String cassandra, int rows, String keyspace, int taskSlots,
+      PrintStream out, PrintStream err) {
+    this.taskSlots = taskSlots;
     this.cassandra = cassandra;
     this.rows = rows;
     this.keyspace = keyspace;
@@ -89,7 +95,9 @@ public final class MigratePerf {
     // each figure measures the work and not the JVM's start.
     int warmupRows = Math.max(1000, rows / 10);
     RawIngest.write(session, keyspace + ".warmup_ids_by_partnerid", warmupRows);
-    SparkSupport.session(Map.of());
+    SparkSupport.session(taskSlots > 0
+        ? Map.of("spark.master", "local[" + taskSlots + ",3]") : Map.of());
+    kv("task_slots", SparkSession.active().sparkContext().defaultParallelism());
     runPhases(session, address, "warmup_", warmupRows);
     double[] seconds = runPhases(session, address, "", rows);
 
@@ -133,7 +141,8 @@ public final class MigratePerf {
   }
 
   private String side(String side, String table, InetSocketAddress address) {
-    return side + ":\n  host: " + address.getHostString() + "\n  port: " + address.getPort()
+    String extra = side.equals("source") ? System.getProperty("varve.perf.source", "") : "";
+    return side + ":\n" + extra.replace("\\n", "\n") + "  host: " + address.getHostString() + "\n  port: " + address.getPort()
         + "\n  localDC: " + LocalCassandraSettings.DATACENTER + "\n  keyspace: " + keyspace
         + "\n  table: " + table + "\n";
   }
