@@ -25,7 +25,8 @@ public final class ReshaperCli implements Runnable {
   /** Runs the command line in this JVM and returns the exit status. */
   public static int execute(String... args) {
     CommandLine cli = new CommandLine(new ReshaperCli());
-    cli.setExitCodeExceptionMapper(e -> ExitStatus.FATAL.code());
+    cli.setExitCodeExceptionMapper(e -> e instanceof CommandLine.ParameterException
+        ? ExitStatus.INVALID_INPUT.code() : ExitStatus.FATAL.code());
     return cli.execute(args);
   }
 

@@ -54,10 +54,16 @@ public final class MigratePerf {
     LocalCassandra started = null;
     InetSocketAddress address;
     if (cassandra == null) {
-      started = new LocalCassandra(LocalCassandraSettings.forDevelopment(VarveHome.locate()));
-      started.start();
-      started.awaitReady(Duration.ofMinutes(3));
-      address = started.settings().cqlAddress();
+      LocalCassandra local =
+          new LocalCassandra(LocalCassandraSettings.forDevelopment(VarveHome.locate()));
+      // A development Cassandra that already runs is used and left running.
+      boolean wasRunning = local.status().isRunning();
+      local.start();
+      local.awaitReady(Duration.ofMinutes(3));
+      address = local.settings().cqlAddress();
+      started = wasRunning ? null : local;
+      err.println("perf migrate: Cassandra at " + address.getHostString() + ":"
+          + address.getPort() + (wasRunning ? " (already running)" : " (started)"));
     } else {
       int colon = cassandra.lastIndexOf(':');
       address = colon < 0 ? new InetSocketAddress(cassandra, 9042)

@@ -1,0 +1,31 @@
+package io.varve.reshaper.cli;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import java.nio.file.Files;
+import java.nio.file.Path;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/** Command-line mistakes exit with status 2 before anything connects or runs. */
+class ReshaperCliTest {
+  @TempDir Path dir;
+
+  @Test
+  void usage_errors_and_unreadable_job_files_exit_2() throws Exception {
+    assertThat(ReshaperCli.execute("migrate")).isEqualTo(2);
+    assertThat(ReshaperCli.execute("migrate", "--bogus")).isEqualTo(2);
+    assertThat(ReshaperCli.execute("migrate", "validate")).isEqualTo(2);
+    assertThat(ReshaperCli.execute("migrate", "--config", dir.resolve("none.yaml").toString()))
+        .isEqualTo(2);
+    Path broken = Files.writeString(dir.resolve("broken.yaml"), "source: [unclosed\n");
+    assertThat(ReshaperCli.execute("migrate", "--config", broken.toString())).isEqualTo(2);
+    assertThat(ReshaperCli.execute("perf", "migrate", "--rows", "many")).isEqualTo(2);
+  }
+
+  @Test
+  void help_exits_0() {
+    assertThat(ReshaperCli.execute("--help")).isZero();
+    assertThat(ReshaperCli.execute("migrate", "validate", "--help")).isZero();
+  }
+}
