@@ -118,8 +118,6 @@ public final class JobConfigLoader {
     int progressInterval = p.integer("intervalSeconds", 5, 0, 3600);
 
     YamlSection v = s.section("validation");
-    v.checkKeys(Set.of("failuresToFetch"), Set.of("compareTimestamps", "ttlToleranceMillis",
-        "writetimeToleranceMillis", "floatingPointTolerance", "timestampMsTolerance"));
     warnings.addAll(v.checkKeys(Set.of("failuresToFetch"), Set.of("compareTimestamps",
         "ttlToleranceMillis", "writetimeToleranceMillis", "floatingPointTolerance",
         "timestampMsTolerance")));

@@ -14,7 +14,6 @@ import java.nio.ByteBuffer;
 import java.util.ArrayList;
 import java.util.Iterator;
 import java.util.List;
-import java.util.Objects;
 import scala.Tuple2;
 
 /**
@@ -152,10 +151,9 @@ public final class RangeTask implements Serializable {
   }
 
   private TargetChecker newChecker(CqlSession out, TargetWriter writer) {
-    return new TargetChecker(out, plan, Objects.requireNonNull(config.target().keyspace()) + "."
-        + config.target().table(), DefaultConsistencyLevel.valueOf(
-            config.target().consistencyLevel()), config.validation().failuresToFetch(),
-        config.writer().maxInFlight(), writer);
+    return new TargetChecker(out, plan,
+        DefaultConsistencyLevel.valueOf(config.target().consistencyLevel()),
+        config.validation().failuresToFetch(), config.writer().maxInFlight(), writer);
   }
 
   private int keepBadRows() {

@@ -34,11 +34,10 @@ final class TargetChecker implements RowSink {
   private final Queue<TargetRow> toCopy = new ConcurrentLinkedQueue<>();
   private volatile RuntimeException failure;
 
-  TargetChecker(CqlSession session, MigrationPlan plan, String qualifiedTarget,
-      ConsistencyLevel consistency, int sampleLimit, int maxInFlight, RowSink missingWriter) {
+  TargetChecker(CqlSession session, MigrationPlan plan, ConsistencyLevel consistency, int sampleLimit, int maxInFlight, RowSink missingWriter) {
     this.session = session;
     this.plan = plan;
-    this.lookup = session.prepare(plan.targetLookupCql(qualifiedTarget));
+    this.lookup = session.prepare(plan.targetLookupCql());
     this.consistency = consistency;
     this.sampleLimit = sampleLimit;
     this.maxInFlight = maxInFlight;

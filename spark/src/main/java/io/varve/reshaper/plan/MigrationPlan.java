@@ -15,6 +15,7 @@ import java.util.List;
  * @param targetColumns the target columns, partition key first, then clustering, then others
  * @param targetPartitionKeyCount how many leading target columns form its partition key
  * @param targetPrimaryKeyCount how many leading target columns form its primary key
+ * @param targetTable the target table in CQL form, {@code keyspace.table}
  * @param insertCql the upsert of one target row, with every target column
  * @param insertWithTimestampCql the same with {@code USING TIMESTAMP ? AND TTL ?}
  * @param mode how rows travel, see {@link CopyMode}
@@ -33,6 +34,7 @@ public record MigrationPlan(
     List<TargetColumn> targetColumns,
     int targetPartitionKeyCount,
     int targetPrimaryKeyCount,
+    String targetTable,
     String insertCql,
     String insertWithTimestampCql,
     CopyMode mode,
@@ -44,12 +46,12 @@ public record MigrationPlan(
     String fingerprint) implements Serializable {
 
   /** The select statement of a target row by its primary key (for validation). */
-  public String targetLookupCql(String qualifiedTable) {
+  public String targetLookupCql() {
     StringBuilder cql = new StringBuilder("SELECT ");
     for (int i = 0; i < targetColumns.size(); i++) {
       cql.append(i == 0 ? "" : ", ").append(targetColumns.get(i).name());
     }
-    cql.append(" FROM ").append(qualifiedTable).append(" WHERE ");
+    cql.append(" FROM ").append(targetTable).append(" WHERE ");
     for (int i = 0; i < targetPrimaryKeyCount; i++) {
       cql.append(i == 0 ? "" : " AND ").append(targetColumns.get(i).name()).append(" = ?");
     }

@@ -190,7 +190,7 @@ public final class Planner {
     String insert = "INSERT INTO " + qualified(target) + " (" + columns + ") VALUES (" + markers
         + ")";
     return new MigrationPlan(selectCql, source.getPartitionKey().size(),
-        List.copyOf(targetColumns), targetPartitionKeys, targetPk, insert,
+        List.copyOf(targetColumns), targetPartitionKeys, targetPk, qualified(target), insert,
         insert + " USING TIMESTAMP ? AND TTL ?", mode, rule, ruleColumn, ruleType, newest,
         grouped, fingerprint(sourceTable, selectCql, insert, rule));
   }

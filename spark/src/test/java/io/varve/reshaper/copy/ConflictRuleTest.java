@@ -25,7 +25,7 @@ class ConflictRuleTest {
       new TargetColumn("note", DataTypes.TEXT, 3, null, -1, -1));
 
   private static MigrationPlan plan(OnConflict rule) {
-    return new MigrationPlan("", 1, COLUMNS, 1, 2, "", "", CopyMode.IN_PARTITION, rule,
+    return new MigrationPlan("", 1, COLUMNS, 1, 2, "ks.t", "", "", CopyMode.IN_PARTITION, rule,
         rule.needsColumn() ? 2 : -1, rule.needsColumn() ? DataTypes.TIMESTAMP : null, new int[0],
         true, "f");
   }
