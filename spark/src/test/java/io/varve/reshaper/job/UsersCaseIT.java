@@ -68,6 +68,14 @@ class UsersCaseIT {
     CassandraFixture.Run again = CassandraFixture.cli("migrate", "--config", file.toString());
     assertThat(again.status()).isZero();
     assertThat(again.out()).contains("nothing to do: all 16 token ranges are recorded as done");
+
+    db.execute("DELETE FROM " + db.keyspace + ".ids_by_partnerid_history WHERE partnerid ="
+        + " 'partner-1'");
+    CassandraFixture.Run validate = CassandraFixture.cli("migrate", "validate", "--config",
+        file.toString());
+    long partnerOne = expected.stream().filter(r -> r.partnerid().equals("partner-1")).count();
+    assertThat(validate.status()).isEqualTo(5);
+    assertThat(validate.out()).contains("missing " + partnerOne + ", mismatched 0");
   }
 
   @Test
@@ -113,5 +121,10 @@ class UsersCaseIT {
           r.getInstant(2)));
     }
     assertThat(actual).isEqualTo(expected);
+
+    CassandraFixture.Run validate = CassandraFixture.cli("migrate", "validate", "--config",
+        file.toString());
+    assertThat(validate.status()).as(validate.all()).isZero();
+    assertThat(validate.out()).contains("missing 0, mismatched 0");
   }
 }
