@@ -32,10 +32,10 @@ public final class Results {
     for (int i = 0; i < seconds.size(); i++) {
       Histogram s = seconds.get(i);
       timeline.add(new SecondResult(startedAtMs / 1000 + i + 1, Map.of(op, new SecondResult.Op(s.getTotalCount(), 0,
-          s.getValueAtPercentile(99), s.getValueAtPercentile(99), HistogramCodec.encode(s), HistogramCodec.encode(s)))));
+          s.getValueAtPercentile(99), s.getValueAtPercentile(99), HistogramCodec.encode(s), HistogramCodec.encode(s))), false));
     }
     return new RunResult(RunResult.FORMAT, label, "cql", "run", "site.ycsb.workloads.CoreWorkload",
         Map.of("recordcount", "1000"), 4, 0, 1, "host-" + label, startedAtMs, durationMs,
-        intended.getTotalCount() * 1000.0 / durationMs, ops, Map.of(), timeline);
+        intended.getTotalCount() * 1000.0 / durationMs, ops, Map.of(), timeline, 0);
   }
 }

@@ -54,6 +54,10 @@ abstract class PhaseCommand implements Callable<Integer> {
       + "operations are scheduled at this rate and latency is measured from their scheduled time.")
   Long target;
 
+  @Option(names = "--warmup", paramLabel = "SECONDS", description = "Run this long before measuring: "
+      + "the result file, the summary and the SLA leave the warm-up out (property warmuptime).")
+  Long warmup;
+
   @Option(names = "-s", description = "Print a status line to standard error every status.interval seconds (10).")
   boolean status;
 
@@ -121,6 +125,9 @@ abstract class PhaseCommand implements Callable<Integer> {
     }
     if (status) {
       props.setProperty("status", "true");
+    }
+    if (warmup != null) {
+      props.setProperty("warmuptime", String.valueOf(warmup));
     }
     props.putIfAbsent("measurementtype", "hdrhistogram");
     props.putIfAbsent("measurement.interval", "both");

@@ -61,6 +61,7 @@ public final class BenchRun {
     int threadCount = (int) spec.longProperty("threadcount", 1);
     long target = spec.longProperty("target", 0);
     long maxExecutionSeconds = spec.longProperty("maxexecutiontime", 0);
+    long warmupMs = spec.longProperty("warmuptime", 0) * 1000;
     boolean load = spec.phase() == BenchSpec.Phase.LOAD;
     props.setProperty("dotransactions", String.valueOf(!load));
     long opCount = load
@@ -71,6 +72,9 @@ public final class BenchRun {
     }
     if (target < 0) {
       throw new BenchException("target=" + target + " is not valid: expected 0 (no limit) or a positive rate");
+    }
+    if (warmupMs < 0) {
+      throw new BenchException("warmuptime=" + warmupMs / 1000 + " is not valid: expected 0 or more seconds");
     }
     if (opCount > Integer.MAX_VALUE) {
       throw new BenchException("operation count " + opCount + " is too large: at most " + Integer.MAX_VALUE);
@@ -121,10 +125,10 @@ public final class BenchRun {
 
     long startedAtMs = System.currentTimeMillis();
     long startNs = System.nanoTime();
+    Sampler samples = new Sampler(recorder, timeline, warmupMs > 0 ? startedAtMs + warmupMs : Long.MIN_VALUE);
     // Samples at wall-clock second boundaries, so the seconds of several loaders line up when merged.
     long firstSample = 1000 - System.currentTimeMillis() % 1000;
-    sampler.scheduleAtFixedRate(() -> timeline.add(second(recorder.sampleInterval(), false)), firstSample, 1000,
-        TimeUnit.MILLISECONDS);
+    sampler.scheduleAtFixedRate(() -> samples.take(false), firstSample, 1000, TimeUnit.MILLISECONDS);
     if (status != null) {
       status.start();
     }
@@ -156,7 +160,8 @@ public final class BenchRun {
     } catch (InterruptedException e) {
       Thread.currentThread().interrupt();
     }
-    timeline.add(second(recorder.sampleInterval(), true));
+    samples.take(true);
+    long endMs = System.currentTimeMillis();
     if (terminator != null) {
       terminator.interrupt();
     }
@@ -178,11 +183,17 @@ public final class BenchRun {
     }
     long durationMs = Math.max(1, durationNs / 1_000_000);
     exportYcsbText(props, opsDone, durationMs);
-    return result(props, threadCount, target, startedAtMs, durationMs, recorder, timeline, first);
+    if (samples.measuredFromMs() < 0) {
+      throw new BenchException("the run ended before its warm-up (warmuptime=" + warmupMs / 1000
+          + " s) did: nothing was measured; lengthen the run or shorten the warm-up");
+    }
+    long measuredFromMs = warmupMs > 0 ? samples.measuredFromMs() : startedAtMs;
+    return result(props, threadCount, target, measuredFromMs, Math.max(1, endMs - measuredFromMs),
+        measuredFromMs - startedAtMs, recorder, timeline, first);
   }
 
   private RunResult result(Properties props, int threads, long target, long startedAtMs, long durationMs,
-                           OperationRecorder recorder, List<SecondResult> timeline, DB first) {
+                           long warmupMs, OperationRecorder recorder, List<SecondResult> timeline, DB first) {
     Map<String, OperationResult> operations = new TreeMap<>();
     recorder.totals().forEach((name, interval) ->
         operations.put(name, OperationResult.of(interval.intended(), interval.service(), interval.errors())));
@@ -200,23 +211,50 @@ public final class BenchRun {
     }
     return new RunResult(RunResult.FORMAT, spec.label(), spec.binding(), spec.phase().cliName(),
         props.getProperty("workload"), properties, threads, target, 1, hostName(), startedAtMs, durationMs,
-        ok * 1000.0 / durationMs, operations, counters, seconds);
+        ok * 1000.0 / durationMs, operations, counters, seconds, warmupMs);
   }
 
-  private static SecondResult second(Map<String, OperationRecorder.Interval> sample, boolean last) {
-    // The second the sample covers: a periodic sample is taken just after its second ends; the
-    // last sample of a run covers the part of the second the run ended in.
-    long now = System.currentTimeMillis();
-    long epochSecond = last ? now / 1000 : (now - 500) / 1000;
-    Map<String, SecondResult.Op> ops = new TreeMap<>();
-    sample.forEach((name, i) -> {
-      if (i.count() > 0 || i.errorCount() > 0) {
-        ops.put(name, new SecondResult.Op(i.count(), i.errorCount(),
-            i.intended().getValueAtPercentile(99), i.service().getValueAtPercentile(99),
-            HistogramCodec.encode(i.intended()), HistogramCodec.encode(i.service())));
+  /**
+   * Takes the per-second samples. A sample covers one wall-clock second; it counts toward the
+   * run's totals once that second starts at or after the end of the warm-up.
+   */
+  private static final class Sampler {
+    private final OperationRecorder recorder;
+    private final List<SecondResult> timeline;
+    private final long warmupEndMs;
+    private volatile long measuredFromMs = -1;
+
+    Sampler(OperationRecorder recorder, List<SecondResult> timeline, long warmupEndMs) {
+      this.recorder = recorder;
+      this.timeline = timeline;
+      this.warmupEndMs = warmupEndMs;
+    }
+
+    /** The start of the first measured second, or -1 if none was measured yet. */
+    long measuredFromMs() {
+      return measuredFromMs;
+    }
+
+    synchronized void take(boolean last) {
+      // A periodic sample is taken just after its second ends; the last sample of a run covers
+      // the part of the second the run ended in.
+      long now = System.currentTimeMillis();
+      long epochSecond = last ? now / 1000 : (now - 500) / 1000;
+      boolean measured = epochSecond * 1000 >= warmupEndMs;
+      if (measured && measuredFromMs < 0) {
+        measuredFromMs = epochSecond * 1000;
       }
-    });
-    return new SecondResult(epochSecond, ops);
+      Map<String, OperationRecorder.Interval> sample = recorder.sampleInterval(measured);
+      Map<String, SecondResult.Op> ops = new TreeMap<>();
+      sample.forEach((name, i) -> {
+        if (i.count() > 0 || i.errorCount() > 0) {
+          ops.put(name, new SecondResult.Op(i.count(), i.errorCount(),
+              i.intended().getValueAtPercentile(99), i.service().getValueAtPercentile(99),
+              HistogramCodec.encode(i.intended()), HistogramCodec.encode(i.service())));
+        }
+      });
+      timeline.add(new SecondResult(epochSecond, ops, !measured));
+    }
   }
 
   /** YCSB's text output, as its own client prints it ({@code [OVERALL], Throughput(ops/sec), ...}). */

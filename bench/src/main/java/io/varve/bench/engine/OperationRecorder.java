@@ -33,15 +33,16 @@ public final class OperationRecorder {
 
   /**
    * Takes what was recorded since the previous call, per operation, and adds it to the run's
-   * totals. Called once per second by the sampler and once at the end of the run.
+   * totals unless it belongs to the warm-up. Called once per second by the sampler and once at
+   * the end of the run.
    */
-  public Map<String, Interval> sampleInterval() {
+  public Map<String, Interval> sampleInterval(boolean measured) {
     Map<String, Interval> sample = new java.util.TreeMap<>();
-    operations.forEach((name, op) -> sample.put(name, op.sample()));
+    operations.forEach((name, op) -> sample.put(name, op.sample(measured)));
     return sample;
   }
 
-  /** Totals of everything sampled so far, per operation. */
+  /** Totals of everything sampled after the warm-up so far, per operation. */
   public Map<String, Interval> totals() {
     Map<String, Interval> totals = new java.util.TreeMap<>();
     operations.forEach((name, op) -> totals.put(name, op.totals()));
@@ -75,11 +76,11 @@ public final class OperationRecorder {
     final Histogram totalService = new Histogram(SIGNIFICANT_DIGITS);
     final Map<String, Long> errorsSampled = new java.util.TreeMap<>();
 
-    synchronized Interval sample() {
+    final Map<String, Long> errorsTotal = new java.util.TreeMap<>();
+
+    synchronized Interval sample(boolean measured) {
       Histogram i = intended.getIntervalHistogram();
       Histogram s = service.getIntervalHistogram();
-      totalIntended.add(i);
-      totalService.add(s);
       Map<String, Long> delta = new java.util.TreeMap<>();
       errors.forEach((status, adder) -> {
         long now = adder.sum();
@@ -89,11 +90,16 @@ public final class OperationRecorder {
         }
         errorsSampled.put(status, now);
       });
+      if (measured) {
+        totalIntended.add(i);
+        totalService.add(s);
+        delta.forEach((status, n) -> errorsTotal.merge(status, n, Long::sum));
+      }
       return new Interval(i, s, delta);
     }
 
     synchronized Interval totals() {
-      return new Interval(totalIntended.copy(), totalService.copy(), new java.util.TreeMap<>(errorsSampled));
+      return new Interval(totalIntended.copy(), totalService.copy(), new java.util.TreeMap<>(errorsTotal));
     }
   }
 }

@@ -51,7 +51,8 @@ public final class HtmlReport {
         .append("svg .plot{fill:#fff;stroke:#999}</style></head><body>");
     html.append("<h1>Varve bench report</h1>");
     html.append("<p>Solid lines: latency from the intended start time (corrected for coordinated omission). ")
-        .append("Dashed lines: raw service time. Percentiles come from full HdrHistograms.</p>");
+        .append("Dashed lines: raw service time. Percentiles come from full HdrHistograms. ")
+        .append("Charts over time include a run's warm-up; the tables and percentile curves leave it out.</p>");
     summaryTable(html, runs);
     html.append("<h2>Throughput over time</h2>");
     SvgLineChart throughput = new SvgLineChart("Successful operations per second", "seconds since start", "ops/s");
@@ -109,13 +110,14 @@ public final class HtmlReport {
 
   private static void summaryTable(StringBuilder html, List<RunResult> runs) {
     html.append("<h2>Summary</h2><table><tr><th class=\"l\">run</th><th class=\"l\">binding</th><th class=\"l\">phase</th>")
-        .append("<th>started (UTC)</th><th>duration s</th><th>threads</th><th>target ops/s</th><th>loaders</th>")
+        .append("<th>measured from (UTC)</th><th>warm-up s</th><th>duration s</th><th>threads</th><th>target ops/s</th><th>loaders</th>")
         .append("<th>throughput ops/s</th><th>errors</th><th class=\"l\">counters</th></tr>");
     for (int i = 0; i < runs.size(); i++) {
       RunResult r = runs.get(i);
       html.append("<tr><td class=\"l\">").append(swatch(i)).append(Html.escape(r.label())).append("</td><td class=\"l\">")
           .append(Html.escape(r.binding())).append("</td><td class=\"l\">").append(Html.escape(r.phase())).append("</td><td>")
           .append(Instant.ofEpochMilli(r.startedAtMs()).toString()).append("</td><td>")
+          .append(String.format(Locale.ROOT, "%.1f", r.warmupMs() / 1000.0)).append("</td><td>")
           .append(String.format(Locale.ROOT, "%.1f", r.durationMs() / 1000.0)).append("</td><td>").append(r.threads())
           .append("</td><td>").append(r.targetOpsPerSec() == 0 ? "unlimited" : String.valueOf(r.targetOpsPerSec()))
           .append("</td><td>").append(r.loaders()).append("</td><td>")
@@ -173,7 +175,7 @@ public final class HtmlReport {
   }
 
   private static long firstSecond(RunResult run) {
-    return run.startedAtMs() / 1000;
+    return (run.startedAtMs() - run.warmupMs()) / 1000;
   }
 
   private static String color(int run) {

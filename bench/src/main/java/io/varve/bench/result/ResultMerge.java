@@ -58,14 +58,19 @@ public final class ResultMerge {
     long ok = operations.values().stream().mapToLong(OperationResult::count).sum();
     return new RunResult(RunResult.FORMAT, first.label(), first.binding(), first.phase(), first.workload(),
         first.properties(), threads, target, loaders, String.join(",", hosts), start, durationMs,
-        ok * 1000.0 / durationMs, operations, counters, mergeTimelines(results));
+        ok * 1000.0 / durationMs, operations, counters, mergeTimelines(results),
+        results.stream().mapToLong(RunResult::warmupMs).max().orElse(0));
   }
 
   private static List<SecondResult> mergeTimelines(List<RunResult> results) {
     Map<Long, Map<String, Histogram[]>> seconds = new TreeMap<>();
     Map<Long, Map<String, Long>> secondErrors = new TreeMap<>();
+    Set<Long> warmup = new java.util.HashSet<>();
     for (RunResult r : results) {
       for (SecondResult s : r.timeline()) {
+        if (s.warmup()) {
+          warmup.add(s.epochSecond());
+        }
         s.operations().forEach((name, op) -> {
           Histogram[] h = seconds.computeIfAbsent(s.epochSecond(), k -> new TreeMap<>())
               .computeIfAbsent(name, n -> new Histogram[] {new Histogram(3), new Histogram(3)});
@@ -81,7 +86,7 @@ public final class ResultMerge {
       ops.forEach((name, h) -> out.put(name, new SecondResult.Op(h[0].getTotalCount(),
           secondErrors.get(second).getOrDefault(name, 0L), h[0].getValueAtPercentile(99), h[1].getValueAtPercentile(99),
           HistogramCodec.encode(h[0]), HistogramCodec.encode(h[1]))));
-      merged.add(new SecondResult(second, out));
+      merged.add(new SecondResult(second, out, warmup.contains(second)));
     });
     return merged;
   }

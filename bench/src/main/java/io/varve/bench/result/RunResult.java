@@ -17,18 +17,20 @@ import java.util.Map;
  * @param targetOpsPerSec the target rate (0 = as fast as possible)
  * @param loaders how many loader runs were merged into this result
  * @param host the machine the run was on (several for merged results)
- * @param startedAtMs wall-clock start, epoch milliseconds
- * @param durationMs wall-clock duration
+ * @param startedAtMs wall-clock start of the measured part of the run (after the warm-up), epoch
+ *     milliseconds
+ * @param durationMs wall-clock duration of the measured part
  * @param throughput successful operations per second over the duration
  * @param operations per operation type
  * @param counters binding counters (e.g. throttled attempts that were retried)
- * @param timeline one entry per second
+ * @param timeline one entry per second, the warm-up's included (and marked)
+ * @param warmupMs how long the run warmed up before the measured part started (0: no warm-up)
  */
 public record RunResult(int format, String label, String binding, String phase, String workload,
                         Map<String, String> properties, int threads, long targetOpsPerSec, int loaders,
                         String host, long startedAtMs, long durationMs, double throughput,
                         Map<String, OperationResult> operations, Map<String, Long> counters,
-                        List<SecondResult> timeline) {
+                        List<SecondResult> timeline, long warmupMs) {
 
   /** The current format version. */
   public static final int FORMAT = 1;

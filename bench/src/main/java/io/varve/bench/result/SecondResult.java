@@ -8,8 +8,9 @@ import java.util.Map;
  * @param epochSecond the wall-clock second (UTC) the sample covers, so loaders line up (the first
  *     and last seconds of a run are partial)
  * @param operations per operation type
+ * @param warmup whether the second belongs to the warm-up (shown, but not in the run's totals)
  */
-public record SecondResult(long epochSecond, Map<String, Op> operations) {
+public record SecondResult(long epochSecond, Map<String, Op> operations, boolean warmup) {
 
   /**
    * One operation type in one second.

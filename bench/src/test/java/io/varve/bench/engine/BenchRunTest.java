@@ -82,6 +82,24 @@ class BenchRunTest {
   }
 
   @Test
+  void theWarmUpIsLeftOutOfTheTotalsButShownInTheTimeline() {
+    Properties p = workloadA();
+    p.setProperty("operationcount", "4000");
+    p.setProperty("target", "1000");
+    p.setProperty("warmuptime", "2");
+    RunResult result = run("noop", BenchSpec.Phase.RUN, p);
+
+    // Measuring starts at the first whole second after the 2 s warm-up: 2 to 3 s of the 4 s run.
+    assertThat(result.warmupMs()).isBetween(2_000L, 3_000L);
+    assertThat(result.count()).isBetween(900L, 2_100L);
+    assertThat(result.throughput()).isBetween(800.0, 1_200.0);
+    assertThat(result.timeline()).anyMatch(s -> s.warmup()).anyMatch(s -> !s.warmup());
+    assertThat(result.timeline().stream().filter(s -> !s.warmup()).mapToLong(s -> s.count()).sum())
+        .isEqualTo(result.count());
+    assertThat(result.timeline().stream().mapToLong(s -> s.count()).sum()).isEqualTo(4000);
+  }
+
+  @Test
   void theTargetRateIsHeld() {
     Properties p = workloadA();
     p.setProperty("operationcount", "1500");

@@ -51,7 +51,7 @@ class ResultMergeTest {
     Histogram h = Results.histogram(10, i -> 5);
     RunResult run = Results.result("a", 0, 1000, "READ", h, h, Map.of(), List.of());
     RunResult load = new RunResult(run.format(), "b", run.binding(), "load", run.workload(), run.properties(), 1, 0, 1,
-        "h", 0, 1000, 10, run.operations(), Map.of(), List.of());
+        "h", 0, 1000, 10, run.operations(), Map.of(), List.of(), 0);
     assertThatThrownBy(() -> ResultMerge.merge(List.of(run, load))).hasMessageContaining("cannot merge");
   }
 
