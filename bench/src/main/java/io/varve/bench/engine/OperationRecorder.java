@@ -19,10 +19,13 @@ public final class OperationRecorder {
   private static final int SIGNIFICANT_DIGITS = 3;
 
   private final Map<String, Operation> operations = new ConcurrentHashMap<>();
+  private final java.util.concurrent.atomic.LongAccumulator lastEndNs =
+      new java.util.concurrent.atomic.LongAccumulator(Math::max, Long.MIN_VALUE);
 
   /** Records one finished operation. Times are {@link System#nanoTime()} readings. */
   public void record(String operation, String status, boolean ok, long intendedStartNs, long startNs, long endNs) {
     Operation op = operations.computeIfAbsent(operation, name -> new Operation());
+    lastEndNs.accumulate(endNs);
     if (ok) {
       op.intended.recordValue(Math.max(0, (endNs - intendedStartNs) / 1_000));
       op.service.recordValue(Math.max(0, (endNs - startNs) / 1_000));
@@ -40,6 +43,12 @@ public final class OperationRecorder {
     Map<String, Interval> sample = new java.util.TreeMap<>();
     operations.forEach((name, op) -> sample.put(name, op.sample(measured)));
     return sample;
+  }
+
+  /** When the last operation recorded so far ended ({@link System#nanoTime()}), if any. */
+  public java.util.OptionalLong lastEndNs() {
+    long last = lastEndNs.get();
+    return last == Long.MIN_VALUE ? java.util.OptionalLong.empty() : java.util.OptionalLong.of(last);
   }
 
   /** Totals of everything sampled after the warm-up so far, per operation. */
