@@ -56,9 +56,14 @@ public final class BindingProperties {
     return value;
   }
 
+  /** Whether a name can be used as an unquoted CQL identifier (also a namespace name's shape). */
+  public static boolean isIdentifier(String value) {
+    return value != null && IDENTIFIER.matcher(value).matches();
+  }
+
   /** Rejects a name that cannot be used as an unquoted CQL identifier. */
   public static void checkIdentifier(String what, String value) throws DBException {
-    if (value == null || !IDENTIFIER.matcher(value).matches()) {
+    if (!isIdentifier(value)) {
       throw new DBException(what + "=" + value + " is not valid: expected a name of letters, digits and underscores "
           + "starting with a letter or underscore, at most 48 characters");
     }

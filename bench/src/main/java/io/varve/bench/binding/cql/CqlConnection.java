@@ -17,7 +17,6 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
 import java.util.Properties;
-import java.util.regex.Pattern;
 import javax.net.ssl.SSLContext;
 import site.ycsb.DBException;
 
@@ -27,7 +26,6 @@ import site.ycsb.DBException;
  * {@code cassandra.create=true}.
  */
 final class CqlConnection implements AutoCloseable {
-  private static final Pattern IDENTIFIER = Pattern.compile("[A-Za-z_][A-Za-z0-9_]{0,47}");
   private static final SharedConnection<CqlConnection> SHARED = new SharedConnection<>();
 
   private final CqlSession session;
@@ -42,10 +40,6 @@ final class CqlConnection implements AutoCloseable {
     this.table = table;
     this.readConsistency = read;
     this.writeConsistency = write;
-  }
-
-  static boolean isIdentifier(String name) {
-    return IDENTIFIER.matcher(name).matches();
   }
 
   /** The shared connection, opened on first use. */
@@ -148,7 +142,7 @@ final class CqlConnection implements AutoCloseable {
     CreateTable create = SchemaBuilder.createTable(keyspace, table).ifNotExists().withPartitionKey("y_id", DataTypes.TEXT);
     for (int i = 0; i < fieldCount; i++) {
       String column = prefix + i;
-      if (!isIdentifier(column)) {
+      if (!BindingProperties.isIdentifier(column)) {
         throw new DBException("fieldnameprefix=" + prefix + " is not valid: " + column + " is not a column name");
       }
       create = create.withColumn(column, DataTypes.TEXT);
