@@ -1,12 +1,14 @@
 package io.varve.cli;
 
 import java.time.Duration;
+import java.util.List;
 import java.util.concurrent.Callable;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
 
-/** Stops the Varve server and the local Cassandra. */
-@Command(name = "down", mixinStandardHelpOptions = true, description = "Stop the Varve server and the local Cassandra.")
+/** Stops the Varve server, then the local Cassandra and OpenSearch; keeps their data. */
+@Command(name = "down", mixinStandardHelpOptions = true,
+    description = "Stop the Varve server and the local Cassandra and OpenSearch.")
 final class DownCommand implements Callable<Integer> {
 
   @Mixin
@@ -16,8 +18,10 @@ final class DownCommand implements Callable<Integer> {
   public Integer call() throws Exception {
     boolean server = Instances.server(instance.port).stop(Duration.ofSeconds(30));
     System.out.println("varve: " + (server ? "stopped" : "was not running"));
-    boolean cassandra = Instances.cassandra(instance.cqlPort).stop(Duration.ofSeconds(60));
-    System.out.println("cassandra: " + (cassandra ? "stopped" : "was not running"));
+    for (LocalNode node : List.of(LocalNode.cassandra(Instances.cassandra(instance.cqlPort)),
+        LocalNode.opensearch(Instances.opensearch(instance.opensearchPort)))) {
+      System.out.println(node.name() + ": " + (node.stop() ? "stopped" : "was not running"));
+    }
     return 0;
   }
 }

@@ -2,13 +2,18 @@ package io.varve.cli;
 
 import io.varve.local.LocalCassandra;
 import io.varve.local.LocalCassandraSettings;
+import io.varve.local.LocalOpenSearch;
+import io.varve.local.LocalOpenSearchSettings;
 import io.varve.local.VarveHome;
 import java.nio.file.Path;
 
-/** The local Cassandra and server that {@code up}, {@code down} and {@code status} manage. */
+/** The local Cassandra, OpenSearch and server that {@code up}, {@code down} and {@code status} manage. */
 final class Instances {
 
   static final int DEFAULT_PORT = 8080;
+
+  /** The API address of the server that {@code varve up} starts on its default port. */
+  static final String DEFAULT_SERVER = "http://127.0.0.1:" + DEFAULT_PORT;
 
   private Instances() {}
 
@@ -19,6 +24,14 @@ final class Instances {
   static LocalCassandra cassandra(int cqlPort) {
     LocalCassandraSettings settings = LocalCassandraSettings.forDevelopment(home());
     return new LocalCassandra(cqlPort == settings.cqlPort() ? settings : settings.withCqlPort(cqlPort));
+  }
+
+  /** The development OpenSearch ({@code .varve/opensearch}) on this REST port and that port plus 100 for transport. */
+  static LocalOpenSearch opensearch(int httpPort) {
+    LocalOpenSearchSettings settings = LocalOpenSearchSettings.forDevelopment(home());
+    return new LocalOpenSearch(httpPort == settings.httpPort() ? settings
+        : new LocalOpenSearchSettings(settings.home(), settings.libDirectory(), httpPort, httpPort + 100,
+            settings.heapSize(), settings.javaExecutable()));
   }
 
   static ServerProcess server(int port) {

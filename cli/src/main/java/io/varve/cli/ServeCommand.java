@@ -22,16 +22,26 @@ final class ServeCommand implements Callable<Integer> {
   @Option(names = "--cassandra", description = "Cassandra contact point host:port (overrides the configuration).")
   String cassandra;
 
+  @Option(names = "--opensearch", split = ",", paramLabel = "URL",
+      description = "OpenSearch endpoints http(s)://host:port, comma-separated: the index store of search"
+          + " (overrides opensearch.urls).")
+  List<String> opensearch;
+
   @Override
   public Integer call() {
-    ServerSettings settings = settings(config, port, cassandra);
+    ServerSettings settings = settings(config, port, cassandra, opensearch);
     VarveServer server = VarveServer.start(settings);
     Runtime.getRuntime().addShutdownHook(new Thread(server::close, "varve-shutdown"));
     server.awaitTermination();
     return 0;
   }
 
-  static ServerSettings settings(Path config, Integer port, String cassandra) {
+  /**
+   * The configuration file's settings (or the defaults) with the command line's overrides; null: not overridden.
+   *
+   * @throws io.varve.core.error.InvalidFieldException naming the option of a malformed value
+   */
+  static ServerSettings settings(Path config, Integer port, String cassandra, List<String> opensearch) {
     ServerSettings settings = config == null ? ServerSettings.defaults() : ServerSettings.load(config);
     if (port != null) {
       settings = settings.withPort(port);
@@ -40,6 +50,10 @@ final class ServeCommand implements Callable<Integer> {
       CassandraSettings c = settings.cassandra().withContactPoints(List.of(
           ServerSettings.contactPoint("--cassandra", cassandra)));
       settings = settings.withCassandra(c);
+    }
+    if (opensearch != null) {
+      settings = settings.withOpenSearchUrls(opensearch.stream().map(url -> ServerSettings.url("--opensearch", url))
+          .toList());
     }
     return settings;
   }

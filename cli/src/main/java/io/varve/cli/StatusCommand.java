@@ -1,12 +1,15 @@
 package io.varve.cli;
 
-import io.varve.local.CassandraStatus;
 import java.util.concurrent.Callable;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
 
-/** Says what runs. Exit code 0 when both the server and Cassandra run, 3 otherwise. */
-@Command(name = "status", mixinStandardHelpOptions = true, description = "Say whether the Varve server and the local Cassandra run.")
+/**
+ * Says what runs, one line each for Cassandra, OpenSearch and the server. Exit code 0 when the server and Cassandra
+ * run, 3 otherwise; OpenSearch does not count, as {@code up --no-opensearch} leaves it out.
+ */
+@Command(name = "status", mixinStandardHelpOptions = true,
+    description = "Say whether the Varve server and the local Cassandra and OpenSearch run.")
 final class StatusCommand implements Callable<Integer> {
 
   @Mixin
@@ -14,11 +17,11 @@ final class StatusCommand implements Callable<Integer> {
 
   @Override
   public Integer call() {
-    CassandraStatus cassandra = Instances.cassandra(instance.cqlPort).status();
+    LocalNode cassandra = LocalNode.cassandra(Instances.cassandra(instance.cqlPort));
+    System.out.println(cassandra.describe());
+    System.out.println(LocalNode.opensearch(Instances.opensearch(instance.opensearchPort)).describe());
     ServerProcess server = Instances.server(instance.port);
     boolean serverUp = server.running().isPresent() && server.healthy();
-    System.out.println("cassandra: " + (cassandra.isRunning() ? "running pid=" + cassandra.pid() + " cql="
-        + cassandra.cqlAddress().getHostString() + ":" + cassandra.cqlAddress().getPort() : cassandra.state().name().toLowerCase()));
     System.out.println("varve: " + (serverUp ? "running pid=" + server.running().get().pid() + " api="
         + server.apiAddress() + " docs=" + server.apiAddress() + "/docs/" : "not running"));
     return cassandra.isRunning() && serverUp ? 0 : 3;

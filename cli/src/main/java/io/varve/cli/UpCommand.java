@@ -1,6 +1,6 @@
 package io.varve.cli;
 
-import io.varve.local.LocalCassandra;
+import io.varve.local.LocalOpenSearchException;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
@@ -9,8 +9,14 @@ import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Option;
 
-/** Starts the local Cassandra and the Varve server in the background and waits until both answer. */
-@Command(name = "up", mixinStandardHelpOptions = true, description = "Start the local Cassandra and the Varve server in the background.")
+/**
+ * Starts the local OpenSearch, the local Cassandra and the Varve server in the background and waits until all
+ * answer. OpenSearch and Cassandra start side by side (each is launched, then both are awaited); the server then
+ * starts with Cassandra as its primary store and OpenSearch as its index store. {@code --no-opensearch} leaves
+ * OpenSearch out: the server then runs without index store, and so without search.
+ */
+@Command(name = "up", mixinStandardHelpOptions = true,
+    description = "Start the local OpenSearch and Cassandra and the Varve server in the background.")
 final class UpCommand implements Callable<Integer> {
 
   @Mixin
@@ -19,26 +25,60 @@ final class UpCommand implements Callable<Integer> {
   @Option(names = "--config", description = "Server configuration file (YAML).")
   String config;
 
+  @Option(names = "--no-opensearch",
+      description = "Do not start OpenSearch, which needs a JDK 21+; the server then runs without search.")
+  boolean noOpenSearch;
+
   @Override
   public Integer call() throws Exception {
-    LocalCassandra cassandra = Instances.cassandra(instance.cqlPort);
-    System.out.println("cassandra: starting (data in " + cassandra.settings().home() + ")");
-    cassandra.start();
-    cassandra.awaitReady(Duration.ofMinutes(3));
-    System.out.println("cassandra: ready at 127.0.0.1:" + instance.cqlPort + " (log "
-        + cassandra.settings().systemLog() + ")");
-    ServerProcess server = Instances.server(instance.port);
-    List<String> args = new ArrayList<>(List.of("--port", Integer.toString(instance.port),
-        "--cassandra", "127.0.0.1:" + instance.cqlPort));
-    if (config != null) {
-      args.add("--config");
-      args.add(config);
+    List<LocalNode> nodes = nodes();
+    try {
+      for (LocalNode node : nodes) {
+        System.out.println(node.name() + ": starting (data in " + node.home() + ")");
+        node.start();
+      }
+      for (LocalNode node : nodes) {
+        node.awaitReady();
+        System.out.println(node.name() + ": ready at " + node.address() + " (log " + node.log() + ")");
+      }
+    } catch (LocalOpenSearchException e) {
+      throw new IllegalStateException(e.getMessage() + "\nTo run Varve without OpenSearch, and so without search:"
+          + " ./varve up --no-opensearch", e);
     }
-    server.start(args, Duration.ofMinutes(2));
+    ServerProcess server = Instances.server(instance.port);
+    server.start(serverArgs(), Duration.ofMinutes(2));
     System.out.println("varve: ready");
     System.out.println("  API (gRPC and HTTP/JSON POST /v1/<RpcName>): " + server.apiAddress());
     System.out.println("  browsable API page: " + server.apiAddress() + "/docs/");
     System.out.println("  log: " + server.log());
     return 0;
+  }
+
+  /**
+   * The local servers to start, in order: OpenSearch first, as it fails at once when no JDK 21+ is found, before
+   * Cassandra is launched; Cassandra alone with {@code --no-opensearch}.
+   */
+  List<LocalNode> nodes() {
+    List<LocalNode> nodes = new ArrayList<>();
+    if (!noOpenSearch) {
+      nodes.add(LocalNode.opensearch(Instances.opensearch(instance.opensearchPort)));
+    }
+    nodes.add(LocalNode.cassandra(Instances.cassandra(instance.cqlPort)));
+    return nodes;
+  }
+
+  /** The arguments of {@code varve serve} for the background server: the local nodes, the port, the config. */
+  List<String> serverArgs() {
+    List<String> args = new ArrayList<>(List.of("--port", Integer.toString(instance.port),
+        "--cassandra", "127.0.0.1:" + instance.cqlPort));
+    if (!noOpenSearch) {
+      args.add("--opensearch");
+      args.add(Instances.opensearch(instance.opensearchPort).settings().endpoint().toString());
+    }
+    if (config != null) {
+      args.add("--config");
+      args.add(config);
+    }
+    return args;
   }
 }

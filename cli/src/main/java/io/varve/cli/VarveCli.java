@@ -6,7 +6,8 @@ import picocli.CommandLine.Command;
 /** The {@code varve} command. Exit codes: 0 success, 1 failure, 2 usage error. */
 @Command(name = "varve", mixinStandardHelpOptions = true, version = "varve 0.1.0",
     description = "Temporal data platform for Apache Cassandra and ScyllaDB.",
-    subcommands = {UpCommand.class, DownCommand.class, StatusCommand.class, ServeCommand.class, PerfCommand.class,
+    subcommands = {UpCommand.class, DownCommand.class, StatusCommand.class, ServeCommand.class, IndexCommand.class,
+        PerfCommand.class,
         io.varve.bench.cli.BenchCommand.class,
         CommandLine.HelpCommand.class})
 public final class VarveCli {

@@ -20,7 +20,15 @@ import io.varve.server.controlplane.NamespaceRegistry;
 import io.varve.server.controlplane.SliceMaintainer;
 import io.varve.server.dataplane.DataPlaneHandler;
 import io.varve.server.transport.Transports;
+import io.varve.opensearch.OpenSearchClients;
+import io.varve.opensearch.OpenSearchIndexStore;
+import io.varve.opensearch.OpenSearchSettings;
+import io.varve.server.dataplane.SearchHandler;
+import io.varve.server.index.Backfill;
+import io.varve.server.index.IndexMaintainer;
+import io.varve.server.index.Indexer;
 import java.net.InetSocketAddress;
+import java.util.Optional;
 import java.time.Clock;
 import java.time.Duration;
 import org.slf4j.Logger;
@@ -38,11 +46,16 @@ public final class VarveServer implements AutoCloseable {
   private final Server server;
   private final CqlSession session;
   private final SliceMaintainer maintainer;
+  private final Optional<IndexServices> index;
 
-  private VarveServer(Server server, CqlSession session, SliceMaintainer maintainer) {
+  /** The index store side, when configured. */
+  private record IndexServices(OpenSearchIndexStore store, Indexer indexer, IndexMaintainer maintainer) {}
+
+  private VarveServer(Server server, CqlSession session, SliceMaintainer maintainer, Optional<IndexServices> index) {
     this.server = server;
     this.session = session;
     this.maintainer = maintainer;
+    this.index = index;
   }
 
   /** Connects to Cassandra, prepares the metadata keyspace and starts serving. */
@@ -70,7 +83,19 @@ public final class VarveServer implements AutoCloseable {
       PageTokens tokens = new PageTokens(store.pageTokenKey().toCompletableFuture().join());
       ControlPlaneHandler control = new ControlPlaneHandler(store, tables, registry, maintainer, mapper, clock,
           Duration.ofSeconds(20));
-      DataPlaneHandler data = new DataPlaneHandler(registry, events, tokens, settings.limits(), clock);
+      PrometheusMeterRegistry metrics = new PrometheusMeterRegistry(PrometheusConfig.DEFAULT);
+      Optional<IndexServices> index = Optional.empty();
+      if (settings.opensearch().enabled()) {
+        OpenSearchSettings os = settings.opensearch();
+        OpenSearchIndexStore indexStore = new OpenSearchIndexStore(OpenSearchClients.open(os));
+        index = Optional.of(new IndexServices(indexStore, new Indexer(indexStore, metrics, clock, os.queueCapacity(),
+            os.bulkMaxEvents(), os.bulkConcurrency()), new IndexMaintainer(registry, indexStore, clock)));
+      }
+      Optional<Indexer> indexer = index.map(IndexServices::indexer);
+      DataPlaneHandler data = new DataPlaneHandler(registry, events, tokens, settings.limits(), clock, indexer);
+      SearchHandler search = new SearchHandler(registry, index.map(IndexServices::store), events, tokens,
+          settings.search(), clock);
+      Backfill backfill = new Backfill(registry, events, indexer, clock);
 
       ServerBuilder sb = Server.builder()
           .requestTimeout(Duration.ofSeconds(60))
@@ -82,8 +107,7 @@ public final class VarveServer implements AutoCloseable {
       } else {
         sb.http(address);
       }
-      Transports.register(sb, control, data, settings);
-      PrometheusMeterRegistry metrics = new PrometheusMeterRegistry(PrometheusConfig.DEFAULT);
+      Transports.register(sb, control, backfill, data, search, settings);
       sb.meterRegistry(metrics)
           .service("/metrics", PrometheusExpositionService.of(metrics.getPrometheusRegistry()))
           .service("/health", HealthCheckService.of())
@@ -91,9 +115,10 @@ public final class VarveServer implements AutoCloseable {
       Server server = sb.build();
       server.start().join();
       maintainer.start(settings.sliceMaintenanceInterval());
+      index.ifPresent(i -> i.maintainer().start(settings.sliceMaintenanceInterval()));
       log.info("Varve serving on {}://{}:{} (API page /docs)", settings.tls().isPresent() ? "https" : "http",
           settings.host(), server.activeLocalPort());
-      return new VarveServer(server, session, maintainer);
+      return new VarveServer(server, session, maintainer, index);
     } catch (RuntimeException e) {
       session.close();
       throw e;
@@ -110,10 +135,29 @@ public final class VarveServer implements AutoCloseable {
     server.whenClosed().join();
   }
 
+  /** The index maintainer, when an index store is configured (tests run its cycle directly). */
+  public Optional<IndexMaintainer> indexMaintainer() {
+    return index.map(IndexServices::maintainer);
+  }
+
+  /** Events waiting to be indexed; 0 without an index store. */
+  public int indexBacklog() {
+    return index.map(i -> i.indexer().backlog()).orElse(0);
+  }
+
   @Override
   public void close() {
     maintainer.close();
     server.stop().join();
+    index.ifPresent(i -> {
+      i.maintainer().close();
+      i.indexer().close();
+      try {
+        i.store().close();
+      } catch (java.io.IOException e) {
+        log.debug("closing the index store client", e);
+      }
+    });
     session.close();
   }
 }

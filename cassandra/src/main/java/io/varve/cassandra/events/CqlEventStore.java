@@ -72,6 +72,14 @@ public final class CqlEventStore implements EventStore {
     return new CqlPartitionReader(session, statements, keyspace, timeSeriesId, ConsistencyLevels.of(consistency));
   }
 
+  @Override
+  public CompletionStage<Long> scan(String keyspace, String table, long fromMillis, long toMillis,
+      Consistency consistency, int batchSize, java.util.function.Function<List<io.varve.core.event.Event>,
+          CompletionStage<Void>> sink) {
+    return CqlTableScan.run(session, keyspace, table, fromMillis, toMillis, ConsistencyLevels.of(consistency),
+        batchSize, sink);
+  }
+
   private BatchStatement batch(PreparedStatement insert, PartitionKey key, List<PlacedEvent> events,
       ConsistencyLevel level) {
     BatchStatementBuilder batch = BatchStatement.builder(BatchType.UNLOGGED);

@@ -53,42 +53,66 @@ public final class PageTokens {
 
   public String encode(byte[] fingerprint, Position position) {
     byte[] id = position.cursor().eventId().getBytes(StandardCharsets.UTF_8);
-    ByteBuffer body = ByteBuffer.allocate(1 + 8 + 4 + 4 + id.length);
-    body.put(VERSION).putLong(position.cursor().eventTimeMillis()).putInt(position.returnedSoFar())
-        .putInt(id.length).put(id);
-    byte[] payload = body.array();
-    byte[] mac = mac(fingerprint, payload);
-    byte[] token = Arrays.copyOf(payload, payload.length + MAC_BYTES);
-    System.arraycopy(mac, 0, token, payload.length, MAC_BYTES);
-    return Base64.getUrlEncoder().withoutPadding().encodeToString(token);
+    ByteBuffer body = ByteBuffer.allocate(8 + 4 + 4 + id.length);
+    body.putLong(position.cursor().eventTimeMillis()).putInt(position.returnedSoFar()).putInt(id.length).put(id);
+    return seal(fingerprint, VERSION, body.array());
   }
 
   public Position decode(byte[] fingerprint, String token) {
+    ByteBuffer body = ByteBuffer.wrap(open(fingerprint, VERSION, token));
+    try {
+      long time = body.getLong();
+      int returned = body.getInt();
+      int idLength = body.getInt();
+      if (idLength != body.remaining() || returned < 0) {
+        throw new InvalidFieldException(FIELD, token, EXPECTED);
+      }
+      byte[] id = new byte[idLength];
+      body.get(id);
+      return new Position(new Cursor(time, new String(id, StandardCharsets.UTF_8)), returned);
+    } catch (java.nio.BufferUnderflowException e) {
+      throw new InvalidFieldException(FIELD, token, EXPECTED);
+    }
+  }
+
+  /**
+   * A token carrying {@code payload}, signed together with the request's fingerprint; {@code kind}
+   * tells the token's use apart (1 = read; others for other APIs), so that a token of one API is
+   * refused by another.
+   */
+  public String seal(byte[] fingerprint, byte kind, byte[] payload) {
+    byte[] body = new byte[1 + payload.length];
+    body[0] = kind;
+    System.arraycopy(payload, 0, body, 1, payload.length);
+    byte[] mac = mac(fingerprint, body);
+    byte[] token = Arrays.copyOf(body, body.length + MAC_BYTES);
+    System.arraycopy(mac, 0, token, body.length, MAC_BYTES);
+    return Base64.getUrlEncoder().withoutPadding().encodeToString(token);
+  }
+
+  /** The payload of a token made by {@link #seal} for this kind and fingerprint; INVALID_ARGUMENT otherwise. */
+  public byte[] open(byte[] fingerprint, byte kind, String token) {
+    return open(fingerprint, kind, token, FIELD);
+  }
+
+  /** As {@link #open(byte[], byte, String)}, errors naming {@code field}. */
+  public byte[] open(byte[] fingerprint, byte kind, String token, String field) {
     byte[] raw;
     try {
       raw = Base64.getUrlDecoder().decode(token);
     } catch (IllegalArgumentException e) {
-      throw new InvalidFieldException(FIELD, token, EXPECTED + "; this is not a page token");
+      throw new InvalidFieldException(field, token, EXPECTED + "; this is not a page token");
     }
-    if (raw.length < 1 + 8 + 4 + 4 + MAC_BYTES || raw[0] != VERSION) {
-      throw new InvalidFieldException(FIELD, token, EXPECTED + "; this is not a page token");
+    if (raw.length < 1 + MAC_BYTES || raw[0] != kind) {
+      throw new InvalidFieldException(field, token, EXPECTED + "; this is not a page token");
     }
-    byte[] payload = Arrays.copyOf(raw, raw.length - MAC_BYTES);
+    byte[] body = Arrays.copyOf(raw, raw.length - MAC_BYTES);
     byte[] mac = Arrays.copyOfRange(raw, raw.length - MAC_BYTES, raw.length);
-    if (!MessageDigest.isEqual(mac, Arrays.copyOf(mac(fingerprint, payload), MAC_BYTES))) {
-      throw new InvalidFieldException(FIELD, token,
+    if (!MessageDigest.isEqual(mac, Arrays.copyOf(mac(fingerprint, body), MAC_BYTES))) {
+      throw new InvalidFieldException(field, token,
           EXPECTED + "; this token was altered or belongs to another request");
     }
-    ByteBuffer body = ByteBuffer.wrap(payload, 1, payload.length - 1);
-    long time = body.getLong();
-    int returned = body.getInt();
-    int idLength = body.getInt();
-    if (idLength != body.remaining() || returned < 0) {
-      throw new InvalidFieldException(FIELD, token, EXPECTED);
-    }
-    byte[] id = new byte[idLength];
-    body.get(id);
-    return new Position(new Cursor(time, new String(id, StandardCharsets.UTF_8)), returned);
+    return Arrays.copyOfRange(body, 1, body.length);
   }
 
   private byte[] mac(byte[] fingerprint, byte[] payload) {

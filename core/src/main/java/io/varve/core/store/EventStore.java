@@ -4,9 +4,11 @@ import io.varve.core.namespace.Consistency;
 import io.varve.core.read.PartitionReader;
 import io.varve.core.write.PartitionKey;
 import io.varve.core.write.PlacedEvent;
+import io.varve.core.event.Event;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.CompletionStage;
+import java.util.function.Function;
 
 /** The primary store of events: slice tables in a keyspace. */
 public interface EventStore {
@@ -22,4 +24,12 @@ public interface EventStore {
 
   /** Reads the partitions of one time series in slice tables of {@code keyspace}. */
   PartitionReader reader(String keyspace, String timeSeriesId, Consistency consistency);
+
+  /**
+   * Reads every event of one slice table whose time is in [fromMillis, toMillis), all series, in
+   * storage order, and hands them to {@code sink} about {@code batchSize} at a time; the next rows
+   * are read once the sink's stage completes. Completes with the number of events handed over.
+   */
+  CompletionStage<Long> scan(String keyspace, String table, long fromMillis, long toMillis, Consistency consistency,
+      int batchSize, Function<List<Event>, CompletionStage<Void>> sink);
 }

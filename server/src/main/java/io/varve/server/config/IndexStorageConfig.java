@@ -6,18 +6,25 @@ import io.varve.api.timeseries.v1.StorageConfig;
 import io.varve.core.error.InvalidFieldException;
 import io.varve.core.namespace.Consistency;
 import java.nio.charset.StandardCharsets;
+import io.varve.core.index.DocumentMode;
+import io.varve.core.index.FieldType;
+import io.varve.core.index.IndexSpec;
+import io.varve.core.namespace.Retention;
+import java.time.Duration;
+import java.util.List;
 import java.util.Locale;
 import java.util.Map;
+import java.util.TreeMap;
 
-/**
- * Validates an INDEX_STORAGE entry. The entry is stored with the namespace for the search and
- * aggregate APIs; this version of the service does not index events yet.
- */
+/** Validates an INDEX_STORAGE entry and derives the namespace's {@link IndexSpec}. */
 final class IndexStorageConfig {
 
   private IndexStorageConfig() {}
 
-  static PersistenceConfiguration validate(PersistenceConfiguration entry, String path) {
+  /** The entry with defaults filled in, and what it means. */
+  record Validated(PersistenceConfiguration normalized, IndexSpec spec) {}
+
+  static Validated validate(String namespace, PersistenceConfiguration entry, String path, Duration primaryAcceptLimit) {
     String type = entry.getPhysicalStorage().getType().toUpperCase(Locale.ROOT);
     if (!type.equals("OPENSEARCH") && !type.equals("ELASTICSEARCH")) {
       throw new InvalidFieldException(path + ".physicalStorage.type", entry.getPhysicalStorage().getType(),
@@ -40,24 +47,53 @@ final class IndexStorageConfig {
     if (!config.getConsistencyTarget().isEmpty()) {
       Consistency.parseTarget(cfg + ".consistencyTarget", config.getConsistencyTarget());
     }
-    if (config.hasAcceptLimit()) {
-      ConfigDurations.positive(cfg + ".acceptLimit", config.getAcceptLimit());
-    }
     IndexConfig index = config.getIndexConfig();
+    Map<String, FieldType> fields = new TreeMap<>();
     for (Map.Entry<String, String> field : index.getFieldMappingMap().entrySet()) {
       String fieldPath = cfg + ".indexConfig.fieldMapping." + field.getKey();
       if (field.getKey().isEmpty() || field.getKey().getBytes(StandardCharsets.UTF_8).length > 256) {
         throw InvalidFieldException.of(cfg + ".indexConfig.fieldMapping", "field name '" + field.getKey()
             + "' (expected: 1..256 bytes of UTF-8)");
       }
-      if (!NamespaceConfigMapper.INDEX_TYPES.contains(field.getValue().toUpperCase(Locale.ROOT))) {
-        throw new InvalidFieldException(fieldPath, field.getValue(), "one of " + NamespaceConfigMapper.INDEX_TYPES);
+      FieldType fieldType = FieldType.named(field.getValue());
+      if (fieldType == null) {
+        throw new InvalidFieldException(fieldPath, field.getValue(), "one of " + List.of(FieldType.values()));
+      }
+      fields.put(field.getKey(), fieldType);
+    }
+    if (fields.size() > MAX_FIELDS) {
+      throw InvalidFieldException.of(cfg + ".indexConfig.fieldMapping", fields.size() + " fields (expected: at most "
+          + MAX_FIELDS + ")");
+    }
+    Duration refresh = index.hasRefreshInterval()
+        ? ConfigDurations.positive(cfg + ".indexConfig.refreshInterval", index.getRefreshInterval())
+        : IndexSpec.DEFAULT_REFRESH_INTERVAL;
+    DocumentMode mode = DocumentMode.REVERSE_INDEX;
+    if (!index.getDocumentMode().isEmpty()) {
+      try {
+        mode = DocumentMode.valueOf(index.getDocumentMode().toUpperCase(Locale.ROOT));
+      } catch (IllegalArgumentException e) {
+        throw new InvalidFieldException(cfg + ".indexConfig.documentMode", index.getDocumentMode(),
+            "REVERSE_INDEX or FULL_EVENT");
       }
     }
-    if (index.hasRefreshInterval()) {
-      ConfigDurations.positive(cfg + ".indexConfig.refreshInterval", index.getRefreshInterval());
-    }
-    NamespaceConfigMapper.retention(entry.getLifecycleConfigs(), path + ".lifecycleConfigs");
-    return entry.toBuilder().setPhysicalStorage(entry.getPhysicalStorage().toBuilder().setType(type)).build();
+    long slice = config.getTimePartition().hasSecondsPerSlice() ? config.getTimePartition().getSecondsPerSlice()
+        : IndexSpec.DEFAULT_SECONDS_PER_SLICE;
+    Duration acceptLimit = config.hasAcceptLimit()
+        ? ConfigDurations.positive(cfg + ".acceptLimit", config.getAcceptLimit()) : primaryAcceptLimit;
+    Retention retention = NamespaceConfigMapper.retention(entry.getLifecycleConfigs(), path + ".lifecycleConfigs");
+    IndexSpec spec = new IndexSpec(namespace, dataset, slice, fields, refresh, mode, acceptLimit, retention);
+    PersistenceConfiguration normalized = entry.toBuilder()
+        .setPhysicalStorage(entry.getPhysicalStorage().toBuilder().setType(type))
+        .setConfig(config.toBuilder()
+            .setTimePartition(config.getTimePartition().toBuilder().setSecondsPerSlice(slice))
+            .setAcceptLimit(ConfigDurations.of(acceptLimit))
+            .setIndexConfig(index.toBuilder().setRefreshInterval(ConfigDurations.of(refresh))
+                .setDocumentMode(mode.name())))
+        .build();
+    return new Validated(normalized, spec);
   }
+
+  /** Fields of one namespace's mapping, at most. */
+  static final int MAX_FIELDS = 256;
 }

@@ -16,6 +16,7 @@ import io.varve.core.namespace.Names;
 import io.varve.core.namespace.Retention;
 import java.time.Duration;
 import java.util.ArrayList;
+import io.varve.core.index.IndexSpec;
 import java.util.List;
 import java.util.Locale;
 import java.util.Optional;
@@ -30,11 +31,10 @@ import java.util.Set;
 public final class NamespaceConfigMapper {
 
   /** The namespace's settings and its configuration with defaults filled in. */
-  public record Mapped(NamespaceSettings settings, List<PersistenceConfiguration> normalized) {}
+  public record Mapped(NamespaceSettings settings, List<PersistenceConfiguration> normalized, Optional<IndexSpec> index) {}
 
   public static final String PRIMARY = "PRIMARY_STORAGE";
   public static final String INDEX = "INDEX_STORAGE";
-  static final Set<String> INDEX_TYPES = Set.of("KEYWORD", "TEXT", "INTEGER", "LONG", "DOUBLE", "BOOLEAN", "TIMESTAMP");
   static final String ROOT = "persistence_configuration";
   static final long MAX_BUFFER_CAPACITY = 1L << 30;
 
@@ -51,7 +51,8 @@ public final class NamespaceConfigMapper {
     }
     NamespaceSettings settings = null;
     List<PersistenceConfiguration> normalized = new ArrayList<>();
-    boolean index = false;
+    PersistenceConfiguration indexEntry = null;
+    String indexPath = null;
     for (int i = 0; i < entries.size(); i++) {
       PersistenceConfiguration entry = entries.get(i);
       String path = ROOT + "[" + i + "]";
@@ -65,11 +66,11 @@ public final class NamespaceConfigMapper {
           normalized.addAll(primary.normalized());
         }
         case INDEX -> {
-          if (index) {
+          if (indexEntry != null) {
             throw InvalidFieldException.of(path + ".id", "a second " + INDEX + " entry (expected: at most one)");
           }
-          index = true;
-          normalized.add(IndexStorageConfig.validate(entry, path));
+          indexEntry = entry;
+          indexPath = path;
         }
         default -> throw new InvalidFieldException(path + ".id", entry.getId(), PRIMARY + " or " + INDEX);
       }
@@ -77,7 +78,14 @@ public final class NamespaceConfigMapper {
     if (settings == null) {
       throw InvalidFieldException.of(ROOT, "no " + PRIMARY + " entry (expected: exactly one)");
     }
-    return new Mapped(settings, normalized);
+    Optional<IndexSpec> index = Optional.empty();
+    if (indexEntry != null) {
+      IndexStorageConfig.Validated validated = IndexStorageConfig.validate(namespace, indexEntry, indexPath,
+          settings.acceptLimit());
+      normalized.add(validated.normalized());
+      index = Optional.of(validated.spec());
+    }
+    return new Mapped(settings, normalized, index);
   }
 
   private Mapped primary(String namespace, PersistenceConfiguration entry, String path) {
@@ -141,7 +149,7 @@ public final class NamespaceConfigMapper {
             .setAcceptLimit(ConfigDurations.of(acceptLimit)))
         .setLifecycleConfigs(entry.getLifecycleConfigs())
         .build();
-    return new Mapped(settings, List.of(normalized));
+    return new Mapped(settings, List.of(normalized), Optional.empty());
   }
 
   static io.varve.core.partitioning.TimePartition timePartition(TimePartition p, String path) {

@@ -4,13 +4,17 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.dataformat.yaml.YAMLFactory;
 import io.varve.cassandra.session.CassandraSettings;
+import io.varve.opensearch.OpenSearchSettings;
 import io.varve.core.error.InvalidFieldException;
 import io.varve.core.event.Limits;
+import io.varve.core.index.SearchLimits;
 import io.varve.core.namespace.Names;
 import java.io.IOException;
 import java.io.InputStream;
 import java.net.InetSocketAddress;
 import java.nio.file.Files;
+import java.net.URI;
+import java.net.URISyntaxException;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.List;
@@ -31,6 +35,8 @@ import java.util.Set;
  * @param maxReadFanout upper bound of the adaptive fan-out
  * @param sliceMaintenanceInterval period of the slice creation / retention task
  * @param limits data plane limits
+ * @param opensearch the index store of search and aggregate, and its indexing queue
+ * @param search limits of search and aggregate requests
  */
 public record ServerSettings(
     String host,
@@ -41,7 +47,9 @@ public record ServerSettings(
     int readFanout,
     int maxReadFanout,
     Duration sliceMaintenanceInterval,
-    Limits limits) {
+    Limits limits,
+    OpenSearchSettings opensearch,
+    SearchLimits search) {
 
   /** Server TLS from PEM files. */
   public record Tls(Path certificateChain, Path privateKey) {}
@@ -59,7 +67,7 @@ public record ServerSettings(
   }
 
   static ServerSettings parse(JsonNode root) {
-    ConfigNode config = new ConfigNode(root, "").only(Set.of("server", "cassandra", "timeseries"));
+    ConfigNode config = new ConfigNode(root, "").only(Set.of("server", "cassandra", "opensearch", "timeseries"));
     ConfigNode server = config.section("server").only(Set.of("host", "port", "tls", "auth"));
     ConfigNode tlsNode = server.section("tls").only(Set.of("certificateChain", "privateKey"));
     Optional<Tls> tls = tlsNode.path("certificateChain").map(cert -> new Tls(cert, tlsNode.path("privateKey")
@@ -70,7 +78,7 @@ public record ServerSettings(
     }
     ConfigNode auth = server.section("auth").only(Set.of("bearerTokens"));
     ConfigNode ts = config.section("timeseries").only(Set.of("readFanout", "maxReadFanout", "sliceMaintenanceInterval",
-        "limits"));
+        "limits", "search"));
     int fanout = ts.integer("readFanout", 8, 1, 256);
     return new ServerSettings(
         server.string("host", "127.0.0.1"),
@@ -81,7 +89,59 @@ public record ServerSettings(
         fanout,
         ts.integer("maxReadFanout", Math.max(32, fanout), fanout, 1024),
         ts.duration("sliceMaintenanceInterval", Duration.ofSeconds(30)),
-        limits(ts.section("limits")));
+        limits(ts.section("limits")),
+        opensearch(config.section("opensearch")),
+        search(ts.section("search")));
+  }
+
+  private static SearchLimits search(ConfigNode s) {
+    s.only(Set.of("maxInterval", "defaultPageSize", "maxPageSize", "maxQueryDepth", "maxQueryClauses",
+        "maxTimeBuckets"));
+    SearchLimits d = SearchLimits.DEFAULT;
+    int maxPage = s.integer("maxPageSize", d.maxPageSize(), 1, 10_000);
+    return new SearchLimits(s.duration("maxInterval", d.maxInterval()),
+        s.integer("defaultPageSize", Math.min(d.defaultPageSize(), maxPage), 1, maxPage), maxPage,
+        s.integer("maxQueryDepth", d.maxDepth(), 1, 32), s.integer("maxQueryClauses", d.maxClauses(), 1, 1024),
+        s.integer("maxTimeBuckets", d.maxTimeBuckets(), 1, 100_000));
+  }
+
+  private static OpenSearchSettings opensearch(ConfigNode o) {
+    o.only(Set.of("urls", "username", "password", "tls", "requestTimeout", "queueCapacity", "bulkMaxEvents",
+        "bulkConcurrency"));
+    OpenSearchSettings d = OpenSearchSettings.none();
+    List<URI> urls = o.strings("urls", List.of()).stream().map(u -> url(o.key("urls"), u)).toList();
+    ConfigNode tls = o.section("tls").only(Set.of("truststore", "truststorePassword", "hostnameValidation"));
+    Optional<OpenSearchSettings.Tls> trust = tls.path("truststore").map(t -> new OpenSearchSettings.Tls(t,
+        tls.string("truststorePassword", ""), tls.bool("hostnameValidation", true)));
+    if (trust.isEmpty() && (tls.has("truststorePassword") || tls.has("hostnameValidation"))) {
+      throw InvalidFieldException.of(tls.key("truststore"), "missing (expected: a truststore to go with the other"
+          + " tls keys)");
+    }
+    Optional<String> username = o.optionalString("username");
+    Optional<String> password = o.optionalString("password");
+    if (username.isPresent() != password.isPresent()) {
+      throw InvalidFieldException.of(o.key(username.isPresent() ? "password" : "username"),
+          "missing (expected: username and password together, for basic authentication)");
+    }
+    return new OpenSearchSettings(urls, username, password, trust,
+        o.duration("requestTimeout", d.requestTimeout()),
+        o.integer("queueCapacity", d.queueCapacity(), 1, 10_000_000),
+        o.integer("bulkMaxEvents", d.bulkMaxEvents(), 1, 100_000),
+        o.integer("bulkConcurrency", d.bulkConcurrency(), 1, 256));
+  }
+
+  /** An index store endpoint, {@code http(s)://host:port}; errors name {@code key}. */
+  public static URI url(String key, String value) {
+    try {
+      URI uri = new URI(value);
+      if ((!"http".equals(uri.getScheme()) && !"https".equals(uri.getScheme())) || uri.getHost() == null
+          || uri.getPort() < 1) {
+        throw new URISyntaxException(value, "not http(s)://host:port");
+      }
+      return uri;
+    } catch (URISyntaxException e) {
+      throw new InvalidFieldException(key, value, "http://host:port or https://host:port");
+    }
   }
 
   private static CassandraSettings cassandra(ConfigNode c) {
@@ -174,11 +234,17 @@ public record ServerSettings(
   /** The same settings with other Cassandra contact points (used by the CLI and tests). */
   public ServerSettings withCassandra(CassandraSettings other) {
     return new ServerSettings(host, port, tls, bearerTokens, other, readFanout, maxReadFanout,
-        sliceMaintenanceInterval, limits);
+        sliceMaintenanceInterval, limits, opensearch, search);
   }
 
   public ServerSettings withPort(int newPort) {
     return new ServerSettings(host, newPort, tls, bearerTokens, cassandra, readFanout, maxReadFanout,
-        sliceMaintenanceInterval, limits);
+        sliceMaintenanceInterval, limits, opensearch, search);
+  }
+
+  /** The same settings with other index store endpoints (used by the CLI and tests). */
+  public ServerSettings withOpenSearchUrls(List<URI> urls) {
+    return new ServerSettings(host, port, tls, bearerTokens, cassandra, readFanout, maxReadFanout,
+        sliceMaintenanceInterval, limits, opensearch.withUrls(urls), search);
   }
 }

@@ -68,7 +68,12 @@ public final class NamespaceRegistry {
     NamespaceConfigMapper.Mapped mapped = mapper.map(record.namespace(), NamespaceDocuments.read(record.configJson()));
     NamespaceEntry previous = entries.get(record.namespace());
     FanoutController controller = previous != null ? previous.fanout() : new FanoutController(fanout, maxFanout);
-    return new NamespaceEntry(record, mapped.settings(), mapped.normalized(), List.of(), controller);
+    return new NamespaceEntry(record, mapped.settings(), mapped.normalized(), mapped.index(), List.of(), controller);
+  }
+
+  /** The namespaces cached now. */
+  public Collection<NamespaceEntry> cached() {
+    return List.copyOf(entries.values());
   }
 
   public NamespaceEntry put(NamespaceEntry entry) {

@@ -23,6 +23,8 @@ import java.time.Clock;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
+import io.varve.server.index.Indexer;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionStage;
 
@@ -41,9 +43,16 @@ public final class DataPlaneHandler {
   private final Limits limits;
   private final WriteValidator validator;
   private final Clock clock;
+  private final Optional<Indexer> indexer;
 
-  public DataPlaneHandler(NamespaceRegistry registry, EventStore events, PageTokens tokens, Limits limits, Clock clock) {
+  /**
+   * @param indexer where durably written events of namespaces with INDEX_STORAGE go; empty when the
+   *     server has no index store
+   */
+  public DataPlaneHandler(NamespaceRegistry registry, EventStore events, PageTokens tokens, Limits limits, Clock clock,
+      Optional<Indexer> indexer) {
     this.registry = registry;
+    this.indexer = indexer;
     this.events = events;
     this.tokens = tokens;
     this.limits = limits;
@@ -61,7 +70,14 @@ public final class DataPlaneHandler {
     return registry.get(request.getNamespace()).thenCompose(ns -> {
       WritePlan plan = WritePlanner.plan(ns.settings(), ns.slices(), batch, clock.instant(), limits.futureLimit());
       return events.write(ns.settings().keyspace(), plan.partitions(), ns.settings().consistency())
-          .thenApply(failures -> writeResponse(batch, plan, failures));
+          .thenApply(failures -> {
+            WriteEventRecordsResponse response = writeResponse(batch, plan, failures);
+            if (indexer.isPresent() && ns.index().isPresent()) {
+              indexer.get().offer(ns.index().get(),
+                  response.getWrittenIndexesList().stream().map(batch::get).toList());
+            }
+            return response;
+          });
     });
   }
 

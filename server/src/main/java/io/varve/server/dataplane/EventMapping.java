@@ -52,6 +52,20 @@ final class EventMapping {
     return t.getSeconds() * 1000 + t.getNanos() / 1_000_000;
   }
 
+  /** [from, to) in epoch milliseconds of a request's {@code timeInterval}, which must be present and non-empty. */
+  static long[] interval(boolean present, io.varve.api.timeseries.v1.TimeInterval interval) {
+    if (!present) {
+      throw InvalidFieldException.of("timeInterval", "missing (expected: {\"start\": ..., \"end\": ...})");
+    }
+    long from = millis(interval.hasStart() ? interval.getStart() : null, "timeInterval.start");
+    long to = millis(interval.hasEnd() ? interval.getEnd() : null, "timeInterval.end");
+    if (to <= from) {
+      throw new InvalidFieldException("timeInterval.end", com.google.protobuf.util.Timestamps.toString(interval.getEnd()),
+          "after timeInterval.start (the interval is [start, end))");
+    }
+    return new long[] {from, to};
+  }
+
   static Timestamp timestamp(long millis) {
     return Timestamp.newBuilder().setSeconds(Math.floorDiv(millis, 1000))
         .setNanos((int) Math.floorMod(millis, 1000) * 1_000_000).build();

@@ -28,17 +28,9 @@ record ReadQuery(long fromMillis, long toMillis, List<EventItem> filters, int pa
       throw new InvalidFieldException("timeSeriesId", r.getTimeSeriesId(),
           "1.." + limits.maxTimeSeriesIdBytes() + " bytes of UTF-8");
     }
-    if (!r.hasTimeInterval()) {
-      throw InvalidFieldException.of("timeInterval", "missing (expected: {\"start\": ..., \"end\": ...})");
-    }
-    long from = EventMapping.millis(r.getTimeInterval().hasStart() ? r.getTimeInterval().getStart() : null,
-        "timeInterval.start");
-    long to = EventMapping.millis(r.getTimeInterval().hasEnd() ? r.getTimeInterval().getEnd() : null,
-        "timeInterval.end");
-    if (to <= from) {
-      throw new InvalidFieldException("timeInterval.end", com.google.protobuf.util.Timestamps.toString(r.getTimeInterval().getEnd()),
-          "after timeInterval.start (the interval is [start, end))");
-    }
+    long[] interval = EventMapping.interval(r.hasTimeInterval(), r.getTimeInterval());
+    long from = interval[0];
+    long to = interval[1];
     int pageSize = r.hasPageSize() ? r.getPageSize() : limits.defaultPageSize();
     if (pageSize < 1 || pageSize > limits.maxPageSize()) {
       throw new InvalidFieldException("pageSize", pageSize, "1.." + limits.maxPageSize());

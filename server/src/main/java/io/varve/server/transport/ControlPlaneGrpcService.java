@@ -1,6 +1,9 @@
 package io.varve.server.transport;
 
 import io.grpc.stub.StreamObserver;
+import io.varve.api.timeseries.v1.BackfillIndexRequest;
+import io.varve.api.timeseries.v1.BackfillIndexResponse;
+import io.varve.server.index.Backfill;
 import io.varve.api.timeseries.v1.ControlPlaneGrpc;
 import io.varve.api.timeseries.v1.CreateNamespaceRequest;
 import io.varve.api.timeseries.v1.GetNamespaceRequest;
@@ -14,9 +17,16 @@ import io.varve.server.controlplane.ControlPlaneHandler;
 final class ControlPlaneGrpcService extends ControlPlaneGrpc.ControlPlaneImplBase {
 
   private final ControlPlaneHandler handler;
+  private final Backfill backfill;
 
-  ControlPlaneGrpcService(ControlPlaneHandler handler) {
+  ControlPlaneGrpcService(ControlPlaneHandler handler, Backfill backfill) {
     this.handler = handler;
+    this.backfill = backfill;
+  }
+
+  @Override
+  public void backfillIndex(BackfillIndexRequest request, StreamObserver<BackfillIndexResponse> observer) {
+    Replies.reply(() -> backfill.run(request), observer);
   }
 
   @Override

@@ -20,7 +20,15 @@ import io.varve.api.timeseries.v1.WriteEventRecordsRequest;
 import io.varve.api.timeseries.v1.WriteEventRecordsResponse;
 import io.varve.server.config.ServerSettings;
 import io.varve.server.controlplane.ControlPlaneHandler;
+import io.varve.api.timeseries.v1.AggregateEventRecordsRequest;
+import io.varve.api.timeseries.v1.BackfillIndexRequest;
+import io.varve.api.timeseries.v1.BackfillIndexResponse;
+import io.varve.api.timeseries.v1.DistinctValues;
+import io.varve.api.timeseries.v1.SearchEventRecordsRequest;
+import io.varve.api.timeseries.v1.SearchEventRecordsResponse;
 import io.varve.server.dataplane.DataPlaneHandler;
+import io.varve.server.dataplane.SearchHandler;
+import io.varve.server.index.Backfill;
 import java.util.Set;
 import java.util.function.Function;
 
@@ -33,11 +41,11 @@ public final class Transports {
 
   private Transports() {}
 
-  public static void register(ServerBuilder sb, ControlPlaneHandler control, DataPlaneHandler data,
-      ServerSettings settings) {
+  public static void register(ServerBuilder sb, ControlPlaneHandler control, Backfill backfill, DataPlaneHandler data,
+      SearchHandler search, ServerSettings settings) {
     GrpcService grpc = GrpcService.builder()
-        .addService(new ControlPlaneGrpcService(control))
-        .addService(new TimeSeriesGrpcService(data))
+        .addService(new ControlPlaneGrpcService(control, backfill))
+        .addService(new TimeSeriesGrpcService(data, search))
         .maxRequestMessageLength(settings.limits().maxRequestBytes())
         .maxResponseMessageLength(Integer.MAX_VALUE)
         .enableUnframedRequests(true)
@@ -49,13 +57,24 @@ public final class Transports {
         field(WriteEventRecordsResponse.getDescriptor(), "written_indexes"),
         field(WriteEventRecordsResponse.getDescriptor(), "errors"),
         field(ListNamespacesResponse.getDescriptor(), "namespaces"),
-        field(Namespace.getDescriptor(), "time_slices")))
+        field(Namespace.getDescriptor(), "time_slices"),
+        field(SearchEventRecordsResponse.getDescriptor(), "events"),
+        field(SearchEventRecordsResponse.getDescriptor(), "next_page_token"),
+        field(DistinctValues.getDescriptor(), "values"),
+        field(DistinctValues.getDescriptor(), "next_page_token"),
+        field(BackfillIndexResponse.getDescriptor(), "events_read"),
+        field(BackfillIndexResponse.getDescriptor(), "events_indexed"),
+        field(BackfillIndexResponse.getDescriptor(), "unparsable_values"),
+        field(BackfillIndexResponse.getDescriptor(), "events_failed")))
         .add("CreateNamespace", CreateNamespaceRequest.getDefaultInstance(), control::create)
         .add("GetNamespace", GetNamespaceRequest.getDefaultInstance(), control::get)
         .add("ListNamespaces", ListNamespacesRequest.getDefaultInstance(), control::list)
         .add("UpdateNamespace", UpdateNamespaceRequest.getDefaultInstance(), control::update)
         .add("WriteEventRecordsSync", WriteEventRecordsRequest.getDefaultInstance(), data::writeSync)
-        .add("ReadEventRecords", ReadEventRecordsRequest.getDefaultInstance(), data::read);
+        .add("BackfillIndex", BackfillIndexRequest.getDefaultInstance(), backfill::run)
+        .add("ReadEventRecords", ReadEventRecordsRequest.getDefaultInstance(), data::read)
+        .add("SearchEventRecords", SearchEventRecordsRequest.getDefaultInstance(), search::search)
+        .add("AggregateEventRecords", AggregateEventRecordsRequest.getDefaultInstance(), search::aggregate);
     Function<? super HttpService, ? extends HttpService> auth = authentication(settings);
     Function<? super HttpService, MetricCollectingService> metrics =
         MetricCollectingService.newDecorator(MeterIdPrefixFunction.ofDefault("varve.api"));

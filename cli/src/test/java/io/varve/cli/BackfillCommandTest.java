@@ -1,0 +1,160 @@
+package io.varve.cli;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import com.sun.net.httpserver.HttpServer;
+import java.io.ByteArrayOutputStream;
+import java.io.PrintStream;
+import java.net.InetAddress;
+import java.net.InetSocketAddress;
+import java.nio.charset.StandardCharsets;
+import java.util.ArrayList;
+import java.util.List;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+import picocli.CommandLine;
+
+/**
+ * {@code varve index backfill} as a user types it, against a stub of the server's HTTP/JSON API: the request it
+ * sends, the counts it prints, its exit codes and its messages.
+ */
+class BackfillCommandTest {
+  private final ByteArrayOutputStream out = new ByteArrayOutputStream();
+  private final ByteArrayOutputStream err = new ByteArrayOutputStream();
+  private final List<String> requests = new ArrayList<>();
+  private PrintStream stdout;
+  private PrintStream stderr;
+  private HttpServer server;
+  private int status;
+  private String answer;
+
+  @BeforeEach
+  void start() throws Exception {
+    stdout = System.out;
+    stderr = System.err;
+    System.setOut(new PrintStream(out, true, StandardCharsets.UTF_8));
+    System.setErr(new PrintStream(err, true, StandardCharsets.UTF_8));
+    server = HttpServer.create(new InetSocketAddress(InetAddress.getLoopbackAddress(), 0), 0);
+    server.createContext("/", exchange -> {
+      requests.add(exchange.getRequestMethod() + " " + exchange.getRequestURI() + " "
+          + exchange.getRequestHeaders().getFirst("Authorization") + " "
+          + new String(exchange.getRequestBody().readAllBytes(), StandardCharsets.UTF_8));
+      byte[] body = answer.getBytes(StandardCharsets.UTF_8);
+      exchange.getResponseHeaders().add("Content-Type", "application/json");
+      exchange.sendResponseHeaders(status, body.length);
+      exchange.getResponseBody().write(body);
+      exchange.close();
+    });
+    server.start();
+  }
+
+  @AfterEach
+  void stop() {
+    server.stop(0);
+    System.setOut(stdout);
+    System.setErr(stderr);
+  }
+
+  private int backfill(String... options) {
+    List<String> args = new ArrayList<>(List.of("index", "backfill", "--server",
+        "http://127.0.0.1:" + server.getAddress().getPort()));
+    args.addAll(List.of(options));
+    return VarveCli.run(args.toArray(String[]::new));
+  }
+
+  private String stdout() {
+    return out.toString(StandardCharsets.UTF_8);
+  }
+
+  private String stderr() {
+    return err.toString(StandardCharsets.UTF_8);
+  }
+
+  @Test
+  void postsTheIntervalAndPrintsTheCounts() throws Exception {
+    status = 200;
+    answer = "{\"eventsRead\": \"123\", \"eventsIndexed\": \"120\", \"unparsableValues\": \"3\"}";
+    int code = backfill("--namespace", "n", "--from", "2026-11-22T00:00:00Z", "--to", "2026-11-23T02:00:00+02:00",
+        "--token", "s3cret");
+    assertThat(code).as(stderr()).isZero();
+    // The counts the server leaves out because they are 0 are printed as 0.
+    assertThat(stdout()).isEqualTo(String.join(System.lineSeparator(), "eventsRead=123", "eventsIndexed=120",
+        "unparsableValues=3", "eventsFailed=0", ""));
+    assertThat(requests).hasSize(1);
+    assertThat(requests.get(0)).startsWith("POST /v1/BackfillIndex Bearer s3cret {");
+    JsonNode body = new ObjectMapper().readTree(requests.get(0).substring(requests.get(0).indexOf('{')));
+    assertThat(body.path("namespace").asText()).isEqualTo("n");
+    // An offset is turned into UTC.
+    assertThat(body.path("timeInterval").path("start").asText()).isEqualTo("2026-11-22T00:00:00Z");
+    assertThat(body.path("timeInterval").path("end").asText()).isEqualTo("2026-11-23T00:00:00Z");
+  }
+
+  @Test
+  void eventsThatFailedToIndexExitWithOne() {
+    status = 200;
+    answer = "{\"eventsRead\": \"10\", \"eventsIndexed\": \"7\", \"eventsFailed\": \"3\"}";
+    assertThat(backfill("--namespace", "n", "--from", "2026-11-22T00:00:00Z", "--to", "2026-11-23T00:00:00Z"))
+        .isEqualTo(1);
+    assertThat(stdout()).contains("eventsIndexed=7").contains("eventsFailed=3");
+    assertThat(stderr()).contains("3 events were not indexed");
+  }
+
+  @Test
+  void anErrorOfTheServerIsPrintedWithItsCodeFieldAndMessage() {
+    status = 404;
+    answer = "{\"error\": {\"code\": \"NOT_FOUND\", \"field\": \"namespace\","
+        + " \"message\": \"namespace: \\\"nope\\\" (expected: an existing namespace)\"}}";
+    assertThat(backfill("--namespace", "nope", "--from", "2026-11-22T00:00:00Z", "--to", "2026-11-23T00:00:00Z"))
+        .isEqualTo(1);
+    assertThat(stderr()).contains("BackfillIndex failed: NOT_FOUND (field namespace): namespace: \"nope\""
+        + " (expected: an existing namespace)");
+    assertThat(stdout()).doesNotContain("eventsRead");
+
+    status = 502;
+    answer = "Bad Gateway";
+    assertThat(backfill("--namespace", "n", "--from", "2026-11-22T00:00:00Z", "--to", "2026-11-23T00:00:00Z"))
+        .isEqualTo(1);
+    assertThat(stderr()).contains("BackfillIndex failed: HTTP 502: Bad Gateway");
+  }
+
+  @Test
+  void badTimesAreUsageErrorsNamingTheOptionAndSendNothing() {
+    assertThat(backfill("--namespace", "n", "--from", "yesterday", "--to", "2026-11-23T00:00:00Z")).isEqualTo(2);
+    assertThat(stderr()).contains("--from: \"yesterday\" (expected: an RFC 3339 time, like 2026-11-22T00:00:00Z)");
+    assertThat(backfill("--namespace", "n", "--from", "2026-11-22T00:00:00Z", "--to", "2026-11-23")).isEqualTo(2);
+    assertThat(stderr()).contains("--to: \"2026-11-23\" (expected: an RFC 3339 time");
+    assertThat(backfill("--namespace", "n", "--from", "2026-11-22T00:00:00Z", "--to", "2026-11-22T00:00:00Z"))
+        .isEqualTo(2);
+    assertThat(stderr()).contains("--to: \"2026-11-22T00:00:00Z\" (expected: a time after --from");
+    assertThat(requests).isEmpty();
+  }
+
+  @Test
+  void missingOptionsAndABadServerAreUsageErrors() {
+    assertThat(VarveCli.run("index", "backfill", "--namespace", "n")).isEqualTo(2);
+    assertThat(stderr()).contains("Missing required options").contains("--from").contains("--to");
+    assertThat(VarveCli.run("index", "backfill", "--namespace", "n", "--from", "2026-11-22T00:00:00Z",
+        "--to", "2026-11-23T00:00:00Z", "--server", "localhost:8080")).isEqualTo(2);
+    assertThat(stderr()).contains("--server: \"localhost:8080\" (expected: http://host:port or https://host:port)");
+  }
+
+  @Test
+  void anUnreachableServerExitsWithOneNamingIt() {
+    server.stop(0);
+    String address = "http://127.0.0.1:" + server.getAddress().getPort();
+    assertThat(VarveCli.run("index", "backfill", "--server", address, "--namespace", "n",
+        "--from", "2026-11-22T00:00:00Z", "--to", "2026-11-23T00:00:00Z")).isEqualTo(1);
+    assertThat(stderr()).contains("cannot reach the Varve server at " + address);
+  }
+
+  @Test
+  void theDefaultServerIsTheOneVarveUpStarts() {
+    BackfillCommand backfill = CommandLine.populateCommand(new BackfillCommand(), "--namespace", "n",
+        "--from", "2026-11-22T00:00:00Z", "--to", "2026-11-23T00:00:00Z");
+    assertThat(backfill.server).isEqualTo(Instances.server(Instances.DEFAULT_PORT).apiAddress())
+        .isEqualTo("http://127.0.0.1:8080");
+  }
+}

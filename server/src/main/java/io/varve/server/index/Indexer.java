@@ -1,0 +1,222 @@
+package io.varve.server.index;
+
+import io.micrometer.core.instrument.Counter;
+import io.micrometer.core.instrument.MeterRegistry;
+import io.varve.core.event.Event;
+import io.varve.core.index.IndexDocument;
+import io.varve.core.index.IndexSlices;
+import io.varve.core.index.IndexSpec;
+import io.varve.core.index.IndexStore;
+import io.varve.core.index.IndexedEvent;
+import java.time.Clock;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.ArrayBlockingQueue;
+import java.util.concurrent.BlockingQueue;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CompletionStage;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.Semaphore;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicLong;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * Feeds the index store after durable primary writes: a bounded queue drained in bulk requests,
+ * a bounded number in flight. Never blocks or fails a write: when the queue is full (index store
+ * down or slower than the writes) further events are dropped and counted, and a backfill indexes
+ * them later. A bulk request the store could not take (unreachable, overloaded) is retried with
+ * backoff until it succeeds or the server stops. Thread-safe.
+ *
+ * <p>Metrics: {@code varve_index_queue_events} (gauge), {@code varve_index_indexed_events_total},
+ * {@code varve_index_dropped_events_total}, {@code varve_index_failed_events_total},
+ * {@code varve_index_skipped_events_total} (older than the index's acceptLimit, or in a closed index
+ * slice), {@code varve_index_unparsable_values_total}; the dropped, skipped and unparsable counters
+ * are tagged with the namespace (unparsable also with the field).
+ */
+public final class Indexer implements AutoCloseable {
+
+  private static final Logger log = LoggerFactory.getLogger(Indexer.class);
+  private static final Duration MAX_BACKOFF = Duration.ofSeconds(10);
+
+  private record Pending(IndexSpec spec, Event event) {}
+
+  /** What indexing a set of events did. */
+  public record Outcome(long indexed, long failed, long unparsable) {}
+
+  private final IndexStore store;
+  private final MeterRegistry metrics;
+  private final Clock clock;
+  private final BlockingQueue<Pending> queue;
+  private final int bulkMax;
+  private final Semaphore inFlight;
+  private final int concurrency;
+  private final Thread drainer;
+  private final Map<String, AtomicLong> lastWarning = new ConcurrentHashMap<>();
+  private volatile boolean closed;
+
+  public Indexer(IndexStore store, MeterRegistry metrics, Clock clock, int capacity, int bulkMax, int concurrency) {
+    this.store = store;
+    this.metrics = metrics;
+    this.clock = clock;
+    this.queue = new ArrayBlockingQueue<>(capacity);
+    this.bulkMax = bulkMax;
+    this.concurrency = concurrency;
+    this.inFlight = new Semaphore(concurrency);
+    metrics.gauge("varve.index.queue.events", queue, BlockingQueue::size);
+    this.drainer = new Thread(this::drain, "varve-indexer");
+    drainer.setDaemon(true);
+    drainer.start();
+  }
+
+  /** The store this indexer feeds. */
+  public IndexStore store() {
+    return store;
+  }
+
+  /** Queues events just written durably; never blocks. */
+  public void offer(IndexSpec spec, List<Event> events) {
+    Instant now = clock.instant();
+    for (Event event : events) {
+      if (!accepts(spec, event, now)) {
+        counter("varve.index.skipped.events", spec).increment();
+      } else if (!queue.offer(new Pending(spec, event))) {
+        counter("varve.index.dropped.events", spec).increment();
+      }
+    }
+  }
+
+  /** Events waiting in the queue. */
+  public int backlog() {
+    return queue.size();
+  }
+
+  /**
+   * Whether an event at this time is indexed now: within the index's acceptLimit and in an index
+   * slice not closed by retention.
+   */
+  public static boolean accepts(IndexSpec spec, Event event, Instant now) {
+    if (event.eventTimeMillis() < now.minus(spec.acceptLimit()).toEpochMilli()) {
+      return false;
+    }
+    long start = IndexSlices.sliceStart(spec, event.eventTimeMillis());
+    return spec.retention().closeAfter().or(spec.retention()::deleteAfter)
+        .map(age -> !IndexSlices.endedBefore(spec, start, now, age)).orElse(true);
+  }
+
+  private void drain() {
+    List<Pending> batch = new ArrayList<>(bulkMax);
+    while (!closed) {
+      try {
+        Pending first = queue.poll(200, TimeUnit.MILLISECONDS);
+        if (first == null) {
+          continue;
+        }
+        batch.add(first);
+        queue.drainTo(batch, bulkMax - 1);
+        inFlight.acquire();
+        List<Pending> sent = List.copyOf(batch);
+        batch.clear();
+        withRetry(sent, Duration.ofMillis(200)).whenComplete((o, e) -> inFlight.release());
+      } catch (InterruptedException e) {
+        Thread.currentThread().interrupt();
+        return;
+      }
+    }
+  }
+
+  private CompletionStage<Outcome> withRetry(List<Pending> batch, Duration backoff) {
+    return index(batch, true).handle((outcome, error) -> {
+      if (error == null || closed) {
+        return CompletableFuture.completedFuture(outcome);
+      }
+      log.warn("indexing {} events failed, retrying in {} ms: {}", batch.size(), backoff.toMillis(), error.toString());
+      Duration next = backoff.multipliedBy(2).compareTo(MAX_BACKOFF) > 0 ? MAX_BACKOFF : backoff.multipliedBy(2);
+      return CompletableFuture.supplyAsync(() -> null, CompletableFuture.delayedExecutor(backoff.toMillis(),
+          TimeUnit.MILLISECONDS)).thenCompose(v -> withRetry(batch, next));
+    }).thenCompose(stage -> stage);
+  }
+
+  /**
+   * Indexes events now, bypassing the queue (the backfill's path): creates missing index slices,
+   * sends one bulk request per {@code bulkMax} events, {@code concurrency} at a time. Fails when the
+   * store could not be reached or asked to retry.
+   */
+  public CompletionStage<Outcome> indexNow(IndexSpec spec, List<Event> events) {
+    List<Pending> pending = events.stream().map(e -> new Pending(spec, e)).toList();
+    CompletableFuture<Outcome> total = CompletableFuture.completedFuture(new Outcome(0, 0, 0));
+    List<CompletableFuture<Outcome>> parts = new ArrayList<>();
+    for (int i = 0; i < pending.size(); i += bulkMax) {
+      parts.add(index(pending.subList(i, Math.min(pending.size(), i + bulkMax)), false).toCompletableFuture());
+    }
+    for (CompletableFuture<Outcome> part : parts) {
+      total = total.thenCombine(part, (a, b) -> new Outcome(a.indexed + b.indexed, a.failed + b.failed,
+          a.unparsable + b.unparsable));
+    }
+    return total;
+  }
+
+  /** The number of bulk requests in flight at once. */
+  public int concurrency() {
+    return concurrency;
+  }
+
+  private CompletionStage<Outcome> index(List<Pending> batch, boolean countUnparsable) {
+    List<IndexDocument> documents = new ArrayList<>(batch.size());
+    Map<String, IndexSpec> indices = new LinkedHashMap<>();
+    long unparsable = 0;
+    for (Pending p : batch) {
+      IndexedEvent indexed = IndexedEvent.of(p.spec(), p.event());
+      documents.add(indexed.document());
+      indices.putIfAbsent(indexed.document().index(), p.spec());
+      for (String field : indexed.unparsable()) {
+        unparsable++;
+        unparsable(p.spec(), field, p.event());
+      }
+    }
+    long unparsableValues = unparsable;
+    CompletableFuture<?>[] prepared = indices.entrySet().stream()
+        .map(e -> store.prepare(e.getKey(), e.getValue()).toCompletableFuture()).toArray(CompletableFuture[]::new);
+    IndexSpec anySpec = batch.get(0).spec();
+    return CompletableFuture.allOf(prepared).thenCompose(v -> store.bulk(documents, anySpec)).thenApply(outcome -> {
+      if (outcome.retryable()) {
+        throw new IllegalStateException("index store asked to retry: " + outcome.failures().get(0));
+      }
+      if (!outcome.failures().isEmpty()) {
+        log.warn("index store refused {} of {} documents, e.g. {}", outcome.failures().size(), documents.size(),
+            outcome.failures().get(0));
+        metrics.counter("varve.index.failed.events").increment(outcome.failures().size());
+      }
+      metrics.counter("varve.index.indexed.events").increment(outcome.indexed());
+      return new Outcome(outcome.indexed(), outcome.failures().size(), unparsableValues);
+    });
+  }
+
+  private void unparsable(IndexSpec spec, String field, Event event) {
+    Counter.builder("varve.index.unparsable.values").tag("namespace", spec.namespace()).tag("field", field)
+        .register(metrics).increment();
+    AtomicLong last = lastWarning.computeIfAbsent(spec.namespace() + '\0' + field, k -> new AtomicLong());
+    long now = System.nanoTime();
+    long previous = last.get();
+    if (now - previous > TimeUnit.SECONDS.toNanos(10) && last.compareAndSet(previous, now)) {
+      log.warn("namespace {}: item '{}' of event (timeSeriesId={}, eventId={}) does not parse as {}; left out of the"
+          + " index (counted in varve_index_unparsable_values_total; further ones logged at most every 10 s)",
+          spec.namespace(), field, event.timeSeriesId(), event.eventId(), spec.fields().get(field));
+    }
+  }
+
+  private Counter counter(String name, IndexSpec spec) {
+    return Counter.builder(name).tag("namespace", spec.namespace()).register(metrics);
+  }
+
+  @Override
+  public void close() {
+    closed = true;
+    drainer.interrupt();
+  }
+}
