@@ -15,6 +15,8 @@ import io.varve.core.store.MetadataStore;
 import io.varve.core.store.NamespaceRecord;
 import io.varve.core.store.SliceTables;
 import io.varve.server.config.NamespaceConfigMapper;
+import io.varve.core.index.FieldType;
+import io.varve.core.index.IndexSpec;
 import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
@@ -78,6 +80,34 @@ public final class ControlPlaneHandler {
         .build());
   }
 
+  /**
+   * Existing index slices keep their mapping: a field's type cannot change, nor the dataset (base
+   * index name) or slice width (which would orphan the existing indices). Fields may be added;
+   * events indexed before get them by a backfill.
+   */
+  private static void checkIndexChange(UpdateNamespaceRequest request, IndexSpec current, IndexSpec next) {
+    int entry = 0;
+    while (!request.getPersistenceConfiguration(entry).getId().equals(NamespaceConfigMapper.INDEX)) {
+      entry++;
+    }
+    String path = "persistence_configuration[" + entry + "]";
+    if (!next.dataset().equals(current.dataset())) {
+      throw new InvalidFieldException(path + ".physicalStorage.dataset", next.dataset(),
+          "the namespace's base index name '" + current.dataset() + "' (it cannot change)");
+    }
+    if (next.secondsPerSlice() != current.secondsPerSlice()) {
+      throw new InvalidFieldException(path + ".config.timePartition.secondsPerSlice", next.secondsPerSlice(),
+          current.secondsPerSlice() + " (the index slice width cannot change)");
+    }
+    current.fields().forEach((field, type) -> {
+      FieldType changed = next.fields().get(field);
+      if (changed != null && changed != type) {
+        throw new InvalidFieldException(path + ".config.indexConfig.fieldMapping." + field, changed.name(),
+            type + " (existing indices map it so; a field's type cannot change, index it under a new key instead)");
+      }
+    });
+  }
+
   public CompletionStage<Namespace> update(UpdateNamespaceRequest request) {
     NamespaceConfigMapper.Mapped mapped = mapper.map(request.getNamespace(), request.getPersistenceConfigurationList());
     return registry.load(request.getNamespace()).thenCompose(current -> {
@@ -94,6 +124,9 @@ public final class ControlPlaneHandler {
         }
         throw new InvalidFieldException("persistence_configuration[" + primary + "].physicalStorage.dataset",
             mapped.settings().keyspace(), "the namespace's keyspace '" + keyspace + "' (it cannot change)");
+      }
+      if (current.index().isPresent() && mapped.index().isPresent()) {
+        checkIndexChange(request, current.index().get(), mapped.index().get());
       }
       NamespaceRecord record = new NamespaceRecord(request.getNamespace(),
           NamespaceDocuments.write(request.getNamespace(), mapped.normalized()), version + 1,
