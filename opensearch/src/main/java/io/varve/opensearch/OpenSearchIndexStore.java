@@ -5,6 +5,7 @@ import io.varve.core.index.FieldType;
 import io.varve.core.index.IndexDocument;
 import io.varve.core.index.IndexSpec;
 import io.varve.core.index.IndexStore;
+import io.varve.core.index.IndexStoreUnavailableException;
 import io.varve.core.index.SearchCursor;
 import io.varve.core.index.SearchQuery;
 import java.io.IOException;
@@ -41,7 +42,7 @@ import org.opensearch.client.opensearch.core.BulkRequest;
 import org.opensearch.client.opensearch.core.SearchRequest;
 import org.opensearch.client.opensearch.core.SearchResponse;
 import org.opensearch.client.opensearch.core.bulk.BulkResponseItem;
-import org.opensearch.client.opensearch.core.search.Hit;
+import org.opensearch.client.transport.TransportException;
 
 /**
  * The index store on OpenSearch (or an Elasticsearch 7.10-compatible endpoint).
@@ -328,13 +329,24 @@ public final class OpenSearchIndexStore implements IndexStore, AutoCloseable {
     return cause instanceof OpenSearchException ose && ose.error() != null && type.equals(ose.error().type());
   }
 
-  /** Calls the client, turning a synchronous failure (IOException) into a failed stage. */
+  /**
+   * Calls the client; a failure to reach the cluster, a timeout or an overloaded answer (429, 5xx)
+   * fails the stage with {@link IndexStoreUnavailableException}.
+   */
   private static <T> CompletionStage<T> call(IoCall<T> call) {
+    CompletionStage<T> stage;
     try {
-      return call.run();
+      stage = call.run();
     } catch (IOException | RuntimeException e) {
-      return CompletableFuture.failedFuture(e);
+      stage = CompletableFuture.failedFuture(e);
     }
+    return stage.exceptionallyCompose(error -> {
+      Throwable cause = error instanceof CompletionException && error.getCause() != null ? error.getCause() : error;
+      boolean transientFailure = cause instanceof IOException || cause instanceof TransportException
+          || cause instanceof OpenSearchException ose && (ose.status() == 429 || ose.status() >= 500);
+      return CompletableFuture.failedFuture(transientFailure
+          ? new IndexStoreUnavailableException(cause.getMessage(), cause) : cause);
+    });
   }
 
   @FunctionalInterface

@@ -133,7 +133,7 @@ public final class SearchHandler {
       if (search.indices().isEmpty()) {
         return CompletableFuture.completedFuture(SearchEventRecordsResponse.getDefaultInstance());
       }
-      return t.store().search(search).thenCompose(hits -> {
+      return storeCall(t.store().search(search)).thenCompose(hits -> {
         List<IndexStore.Hit> page = hits.subList(0, Math.min(wanted, hits.size()));
         boolean more = hits.size() > wanted && (total == 0 || returnedBefore + page.size() < total);
         return events(t.ns(), page).thenApply(found -> {
@@ -249,7 +249,7 @@ public final class SearchHandler {
           bucketWidth);
       CompletionStage<IndexStore.Aggregates> result = search.indices().isEmpty()
           ? CompletableFuture.completedFuture(new IndexStore.Aggregates(List.of(), false, 0, List.of()))
-          : t.store().aggregate(search, aggregation);
+          : storeCall(t.store().aggregate(search, aggregation));
       Optional<String> distinctField = field;
       return result.thenApply(a -> {
         AggregateEventRecordsResponse.Builder response = AggregateEventRecordsResponse.newBuilder();
@@ -276,6 +276,22 @@ public final class SearchHandler {
         }
         return response.build();
       });
+    });
+  }
+
+  /**
+   * The index store's answer; when it could not be reached, timed out or was overloaded, an
+   * UNAVAILABLE error (safe to retry) instead of an internal one.
+   */
+  private static <T> CompletionStage<T> storeCall(CompletionStage<T> call) {
+    return call.exceptionally(error -> {
+      Throwable cause = error instanceof java.util.concurrent.CompletionException && error.getCause() != null
+          ? error.getCause() : error;
+      if (cause instanceof io.varve.core.index.IndexStoreUnavailableException) {
+        throw VarveException.unavailable("the index store did not answer: " + cause.getMessage()
+            + "; retry later (writes are not affected)", cause);
+      }
+      throw error instanceof RuntimeException re ? re : new java.util.concurrent.CompletionException(error);
     });
   }
 
