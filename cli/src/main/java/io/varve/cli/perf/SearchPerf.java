@@ -192,7 +192,12 @@ public final class SearchPerf implements Callable<Integer> {
       Files.createDirectories(file.toAbsolutePath().getParent());
     }
     Cleanup cleanup = new Cleanup();
-    Thread hook = new Thread(cleanup::run, "perf-search-cleanup");
+    Thread hook = new Thread(() -> {
+      if (cleanup.pending()) {
+        progress("interrupted: stopping what the benchmark started");
+      }
+      cleanup.run();
+    }, "perf-search-cleanup");
     Runtime.getRuntime().addShutdownHook(hook);
     try (OutputStream fileOut = Files.newOutputStream(file)) {
       Figures figures = new Figures(new PrintStream(new Tee(System.out, fileOut), true, StandardCharsets.UTF_8));
@@ -786,8 +791,13 @@ public final class SearchPerf implements Callable<Integer> {
           .setTimeout(Duration.ofMinutes(1)));
     }
     String prefix = INDEX_DATASET + "." + NAMESPACE + ".";
-    HttpResponse<String> list = http.send(HttpRequest.newBuilder(URI.create(openSearch + "/_cat/indices/" + prefix
-        + "*?h=index&expand_wildcards=all")).timeout(Duration.ofSeconds(30)).build(), HttpResponse.BodyHandlers.ofString());
+    HttpResponse<String> list;
+    try {
+      list = http.send(HttpRequest.newBuilder(URI.create(openSearch + "/_cat/indices/" + prefix
+          + "*?h=index&expand_wildcards=all")).timeout(Duration.ofSeconds(30)).build(), HttpResponse.BodyHandlers.ofString());
+    } catch (IOException e) {
+      throw new IllegalStateException("cannot reach OpenSearch at " + openSearch + ": " + e, e);
+    }
     if (list.statusCode() != 200) {
       throw new IllegalStateException("listing the indices " + prefix + "* on " + openSearch + " answered HTTP "
           + list.statusCode() + ": " + list.body());
@@ -914,6 +924,10 @@ public final class SearchPerf implements Callable<Integer> {
 
     synchronized void add(String name, Step step) {
       steps.push(Map.entry(name, step));
+    }
+
+    synchronized boolean pending() {
+      return !steps.isEmpty();
     }
 
     synchronized void run() {
