@@ -170,7 +170,8 @@ public final class OpenSearchIndexStore implements IndexStore, AutoCloseable {
         .source(s -> s.filter(f -> f.includes(includes)));
     search.after().ifPresent(c -> request.searchAfter(FieldValue.of(c.eventTimeMillis()), FieldValue.of(c.eventId()),
         FieldValue.of(c.timeSeriesId())));
-    return call(() -> client.search(request.build(), Map.class)).thenApply(OpenSearchIndexStore::hits);
+    SearchRequest built = request.build();
+    return searchCall(() -> client.search(built, Map.class), 3).thenApply(OpenSearchIndexStore::hits);
   }
 
   @SuppressWarnings("rawtypes")
@@ -256,7 +257,8 @@ public final class OpenSearchIndexStore implements IndexStore, AutoCloseable {
     }))));
     aggregation.bucketWidth().ifPresent(width -> request.aggregations("byTime", org.opensearch.client.opensearch._types.aggregations.Aggregation.of(a -> a.dateHistogram(
         d -> d.field(TIME).fixedInterval(Time.of(t -> t.time(width.toMillis() + "ms"))).minDocCount(1)))));
-    return call(() -> client.search(request.build(), Void.class)).thenApply(response -> {
+    SearchRequest built = request.build();
+    return searchCall(() -> client.search(built, Void.class), 3).thenApply(response -> {
       List<ValueCount> values = new ArrayList<>();
       boolean more = false;
       Aggregate distinct = response.aggregations().get("distinct");
@@ -327,6 +329,25 @@ public final class OpenSearchIndexStore implements IndexStore, AutoCloseable {
   private static boolean isType(Throwable e, String type) {
     Throwable cause = e instanceof CompletionException && e.getCause() != null ? e.getCause() : e;
     return cause instanceof OpenSearchException ose && ose.error() != null && type.equals(ose.error().type());
+  }
+
+  /**
+   * A search, tried again (up to {@code attempts} times, 250 ms apart) when it failed because the
+   * shards of an index were not started yet: an index slice being created as the search arrives.
+   */
+  private static <T> CompletionStage<T> searchCall(IoCall<T> search, int attempts) {
+    return call(search).exceptionallyCompose(error -> {
+      Throwable failure = error instanceof CompletionException && error.getCause() != null ? error.getCause() : error;
+      boolean starting = failure instanceof IndexStoreUnavailableException && failure.getCause() instanceof
+          OpenSearchException ose && ose.status() == 503 && ose.error() != null
+          && "search_phase_execution_exception".equals(ose.error().type());
+      if (!starting || attempts <= 1) {
+        return CompletableFuture.failedFuture(error);
+      }
+      return CompletableFuture.supplyAsync(() -> null,
+              CompletableFuture.delayedExecutor(250, java.util.concurrent.TimeUnit.MILLISECONDS))
+          .thenCompose(v -> searchCall(search, attempts - 1));
+    });
   }
 
   /**
