@@ -338,9 +338,10 @@ public final class OpenSearchIndexStore implements IndexStore, AutoCloseable {
   private static <T> CompletionStage<T> searchCall(IoCall<T> search, int attempts) {
     return call(search).exceptionallyCompose(error -> {
       Throwable failure = error instanceof CompletionException && error.getCause() != null ? error.getCause() : error;
-      boolean starting = failure instanceof IndexStoreUnavailableException && failure.getCause() instanceof
-          OpenSearchException ose && ose.status() == 503 && ose.error() != null
-          && "search_phase_execution_exception".equals(ose.error().type());
+      Throwable cause = failure instanceof IndexStoreUnavailableException ? failure.getCause() : failure;
+      boolean starting = cause instanceof OpenSearchException ose && ose.status() == 503
+          || cause instanceof org.opensearch.client.transport.httpclient5.ResponseException re && re.status() == 503
+              && String.valueOf(re.getMessage()).contains("search_phase_execution_exception");
       if (!starting || attempts <= 1) {
         return CompletableFuture.failedFuture(error);
       }
