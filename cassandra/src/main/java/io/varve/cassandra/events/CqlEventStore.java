@@ -2,6 +2,7 @@ package io.varve.cassandra.events;
 
 import com.datastax.oss.driver.api.core.ConsistencyLevel;
 import com.datastax.oss.driver.api.core.CqlSession;
+import com.datastax.oss.driver.api.core.ProtocolVersion;
 import com.datastax.oss.driver.api.core.cql.BatchStatement;
 import com.datastax.oss.driver.api.core.cql.BatchStatementBuilder;
 import com.datastax.oss.driver.api.core.cql.BatchType;
@@ -26,7 +27,8 @@ import java.util.concurrent.ConcurrentHashMap;
 /**
  * Writes and reads events in slice tables. A partition's events go out as unlogged batches of at
  * most {@value #MAX_BATCH_BYTES} bytes (a single-partition unlogged batch is one mutation on the
- * replica); batches are idempotent, so the driver may retry them. The number of batches in flight
+ * replica); small batches of partitions with the same replicas share one request
+ * ({@link ReplicaPacking}); batches are idempotent, so the driver may retry them. The number of batches in flight
  * is bounded by {@code maxInFlight}.
  */
 public final class CqlEventStore implements EventStore {
@@ -50,19 +52,17 @@ public final class CqlEventStore implements EventStore {
       Map<PartitionKey, List<PlacedEvent>> partitions, Consistency consistency) {
     ConsistencyLevel level = ConsistencyLevels.of(consistency);
     Map<Integer, Throwable> failures = new ConcurrentHashMap<>();
+    List<ReplicaPacking.Part> parts = new ArrayList<>();
+    partitions.forEach((key, events) -> chunks(events).forEach(chunk -> parts.add(ReplicaPacking.Part.of(key, chunk))));
     List<CompletableFuture<Void>> batches = new ArrayList<>();
-    for (Map.Entry<PartitionKey, List<PlacedEvent>> entry : partitions.entrySet()) {
-      PartitionKey key = entry.getKey();
-      CompletionStage<SliceStatements.Pair> prepared = statements.of(keyspace, key.table());
-      for (List<PlacedEvent> chunk : chunks(entry.getValue())) {
-        CompletionStage<Void> done = prepared
-            .thenCompose(p -> limiter.submit(() -> session.executeAsync(batch(p.insert(), key, chunk, level))))
-            .thenApply(rs -> null);
-        batches.add(done.exceptionally(error -> {
-          chunk.forEach(e -> failures.put(e.index(), error));
-          return null;
-        }).toCompletableFuture());
-      }
+    for (List<ReplicaPacking.Part> packed : ReplicaPacking.pack(session, keyspace, parts)) {
+      CompletionStage<Void> done = statements.of(keyspace, packed.get(0).key().table())
+          .thenCompose(p -> limiter.submit(() -> session.executeAsync(batch(p.insert(), packed, level))))
+          .thenApply(rs -> null);
+      batches.add(done.exceptionally(error -> {
+        packed.forEach(part -> part.events().forEach(e -> failures.put(e.index(), error)));
+        return null;
+      }).toCompletableFuture());
     }
     return CompletableFuture.allOf(batches.toArray(CompletableFuture[]::new)).thenApply(v -> failures);
   }
@@ -80,22 +80,30 @@ public final class CqlEventStore implements EventStore {
         batchSize, sink);
   }
 
-  private BatchStatement batch(PreparedStatement insert, PartitionKey key, List<PlacedEvent> events,
-      ConsistencyLevel level) {
+  private BatchStatement batch(PreparedStatement insert, List<ReplicaPacking.Part> parts, ConsistencyLevel level) {
     BatchStatementBuilder batch = BatchStatement.builder(BatchType.UNLOGGED);
-    Instant bucket = Instant.ofEpochMilli(key.timeBucketMillis());
-    for (PlacedEvent placed : events) {
-      Instant time = Instant.ofEpochMilli(placed.event().eventTimeMillis());
+    for (ReplicaPacking.Part part : parts) {
+      addRows(batch, insert, part);
+    }
+    return batch.setConsistencyLevel(level).setIdempotence(true).build();
+  }
+
+  private void addRows(BatchStatementBuilder batch, PreparedStatement insert, ReplicaPacking.Part part) {
+    for (PlacedEvent placed : part.events()) {
+      ByteBuffer time = TypeCodecs.TIMESTAMP.encode(Instant.ofEpochMilli(placed.event().eventTimeMillis()),
+          ProtocolVersion.DEFAULT);
+      ByteBuffer eventId = TypeCodecs.TEXT.encode(placed.event().eventId(), ProtocolVersion.DEFAULT);
       for (EventItem item : placed.event().items()) {
         ValueCodec.Stored stored = codec.encode(item.value());
         // typed setters: the driver needs no codec lookup by value for each of the 8 columns
         // value_metadata stays unset (not null) when there is none: a null would write a tombstone
+        // the partition key columns are encoded once per partition (bound as bytes, read-only views)
         BoundStatementBuilder row = insert.boundStatementBuilder()
-            .set(0, key.timeSeriesId(), TypeCodecs.TEXT)
-            .set(1, bucket, TypeCodecs.TIMESTAMP)
-            .set(2, key.eventBucket(), TypeCodecs.INT)
-            .set(3, time, TypeCodecs.TIMESTAMP)
-            .set(4, placed.event().eventId(), TypeCodecs.TEXT)
+            .setBytesUnsafe(0, part.series().duplicate())
+            .setBytesUnsafe(1, part.timeBucket().duplicate())
+            .setBytesUnsafe(2, part.eventBucket().duplicate())
+            .setBytesUnsafe(3, time.duplicate())
+            .setBytesUnsafe(4, eventId.duplicate())
             .set(5, ByteBuffer.wrap(item.key()), TypeCodecs.BLOB)
             .set(6, stored.value(), TypeCodecs.BLOB);
         if (stored.metadata() != null) {
@@ -104,7 +112,6 @@ public final class CqlEventStore implements EventStore {
         batch.addStatement(row.build());
       }
     }
-    return batch.setConsistencyLevel(level).setIdempotence(true).build();
   }
 
   /** Splits a partition's events into batches of about {@value #MAX_BATCH_BYTES} bytes; an event is never split. */

@@ -1,0 +1,93 @@
+package io.varve.cassandra.events;
+
+import com.datastax.oss.driver.api.core.CqlIdentifier;
+import com.datastax.oss.driver.api.core.CqlSession;
+import com.datastax.oss.driver.api.core.ProtocolVersion;
+import com.datastax.oss.driver.api.core.metadata.Node;
+import com.datastax.oss.driver.api.core.metadata.TokenMap;
+import com.datastax.oss.driver.api.core.type.codec.TypeCodecs;
+import io.varve.core.write.PartitionKey;
+import io.varve.core.write.PlacedEvent;
+import java.nio.ByteBuffer;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.Set;
+
+/**
+ * Groups the write batches of one request so that fewer CQL requests carry them: small
+ * single-partition batches whose partitions have the same replicas are packed together, at most
+ * {@value #MAX_PARTITIONS} partitions and {@value #MAX_PACKED_BYTES} bytes of values per packed
+ * batch (under Cassandra's default {@code unlogged_batch_across_partitions_warn_threshold} of 10 and
+ * {@code batch_size_warn_threshold} of 5 KiB). The coordinator the driver picks for a packed batch
+ * (a replica of its first partition) is then a replica of every partition in it, so the batch costs
+ * the cluster what its single-partition parts would, in one request instead of several. Larger
+ * batches, and every batch when the driver has no token map, go out alone as before.
+ */
+final class ReplicaPacking {
+
+  static final int MAX_PARTITIONS = 10;
+  static final int MAX_PACKED_BYTES = 4096;
+
+  /**
+   * One partition's share of a batch, with its partition key columns encoded once (for the token
+   * and for every row).
+   */
+  record Part(PartitionKey key, List<PlacedEvent> events, ByteBuffer series, ByteBuffer timeBucket,
+      ByteBuffer eventBucket) {
+
+    static Part of(PartitionKey key, List<PlacedEvent> events) {
+      return new Part(key, events, TypeCodecs.TEXT.encode(key.timeSeriesId(), ProtocolVersion.DEFAULT),
+          TypeCodecs.TIMESTAMP.encode(Instant.ofEpochMilli(key.timeBucketMillis()), ProtocolVersion.DEFAULT),
+          TypeCodecs.INT.encode(key.eventBucket(), ProtocolVersion.DEFAULT));
+    }
+  }
+
+  private ReplicaPacking() {}
+
+  /** The request's batches, each a list of parts of one table. */
+  static List<List<Part>> pack(CqlSession session, String keyspace, List<Part> parts) {
+    Optional<TokenMap> tokens = session.getMetadata().getTokenMap();
+    List<List<Part>> batches = new ArrayList<>();
+    Map<Object, List<Part>> packable = new LinkedHashMap<>();
+    CqlIdentifier ks = CqlIdentifier.fromInternal(keyspace);
+    for (Part part : parts) {
+      if (tokens.isEmpty() || bytes(part) > MAX_PACKED_BYTES) {
+        batches.add(List.of(part));
+        continue;
+      }
+      Set<Node> replicas = tokens.get().getReplicas(ks, tokens.get().newToken(part.series().duplicate(),
+          part.timeBucket().duplicate(), part.eventBucket().duplicate()));
+      packable.computeIfAbsent(List.of(part.key().table(), replicas), k -> new ArrayList<>()).add(part);
+    }
+    for (List<Part> group : packable.values()) {
+      List<Part> current = new ArrayList<>();
+      long size = 0;
+      for (Part part : group) {
+        long partBytes = bytes(part);
+        if (!current.isEmpty() && (current.size() == MAX_PARTITIONS || size + partBytes > MAX_PACKED_BYTES)) {
+          batches.add(current);
+          current = new ArrayList<>();
+          size = 0;
+        }
+        current.add(part);
+        size += partBytes;
+      }
+      if (!current.isEmpty()) {
+        batches.add(current);
+      }
+    }
+    return batches;
+  }
+
+  private static long bytes(Part part) {
+    long total = 0;
+    for (PlacedEvent e : part.events()) {
+      total += e.event().payloadBytes();
+    }
+    return total;
+  }
+}
