@@ -20,8 +20,8 @@ import java.util.Set;
 /**
  * Groups the write batches of one request so that fewer CQL requests carry them: small
  * single-partition batches whose partitions have the same replicas are packed together, at most
- * {@value #MAX_PARTITIONS} partitions and {@value #MAX_PACKED_BYTES} bytes of values per packed
- * batch (under Cassandra's default {@code unlogged_batch_across_partitions_warn_threshold} of 10 and
+ * {@value #MAX_PARTITIONS} partitions and about {@value #MAX_PACKED_BYTES} bytes of row values per
+ * packed batch (under Cassandra's default {@code unlogged_batch_across_partitions_warn_threshold} of 10 and
  * {@code batch_size_warn_threshold} of 5 KiB). The coordinator the driver picks for a packed batch
  * (a replica of its first partition) is then a replica of every partition in it, so the batch costs
  * the cluster what its single-partition parts would, in one request instead of several. Larger
@@ -83,10 +83,16 @@ final class ReplicaPacking {
     return batches;
   }
 
-  private static long bytes(Part part) {
+  /**
+   * What Cassandra counts as the part's size in a batch, about: every row's values, the key
+   * columns included (time series id, buckets, event time and id, item key and value).
+   */
+  static long bytes(Part part) {
     long total = 0;
+    int series = part.series().remaining();
     for (PlacedEvent e : part.events()) {
-      total += e.event().payloadBytes();
+      int id = e.event().eventId().length() * 3;
+      total += e.event().payloadBytes() + (long) e.event().items().size() * (series + id + 8 + 4 + 8);
     }
     return total;
   }
