@@ -27,51 +27,61 @@ public final class WriteValidator {
           "at most " + limits.maxEventsPerBatch() + " events per batch");
     }
     for (int i = 0; i < events.size(); i++) {
-      validate("events[" + i + "]", events.get(i));
+      validate(i, events.get(i));
     }
   }
 
-  private void validate(String path, Event event) {
-    checkId(path + ".timeSeriesId", event.timeSeriesId(), limits.maxTimeSeriesIdBytes());
-    checkId(path + ".eventId", event.eventId(), limits.maxEventIdBytes());
+  /** Error paths are built only when there is an error: this runs for every event written. */
+  private void validate(int index, Event event) {
+    checkId(index, ".timeSeriesId", event.timeSeriesId(), limits.maxTimeSeriesIdBytes());
+    checkId(index, ".eventId", event.eventId(), limits.maxEventIdBytes());
+
     List<EventItem> items = event.items();
     if (items.isEmpty() || items.size() > limits.maxItemsPerEvent()) {
-      throw new InvalidFieldException(path + ".eventItems", shown(items.size() + " items"),
+      throw new InvalidFieldException("events[" + index + "].eventItems", shown(items.size() + " items"),
           "1.." + limits.maxItemsPerEvent() + " items");
     }
     long total = 0;
     for (int j = 0; j < items.size(); j++) {
       EventItem item = items.get(j);
-      String itemPath = path + ".eventItems[" + j + "]";
       if (item.key().length == 0 || item.key().length > limits.maxItemKeyBytes()) {
-        throw new InvalidFieldException(itemPath + ".eventItemKey", shown(item.key().length + " bytes"),
+        throw new InvalidFieldException(itemPath(index, j) + ".eventItemKey", shown(item.key().length + " bytes"),
             "1.." + limits.maxItemKeyBytes() + " bytes");
       }
       if (item.value().length > limits.maxItemValueBytes()) {
-        throw new InvalidFieldException(itemPath + ".eventItemValue", shown(item.value().length + " bytes"),
+        throw new InvalidFieldException(itemPath(index, j) + ".eventItemValue", shown(item.value().length + " bytes"),
             "at most " + limits.maxItemValueBytes() + " bytes");
       }
       for (int k = 0; k < j; k++) {
         if (java.util.Arrays.equals(items.get(k).key(), item.key())) {
-          throw InvalidFieldException.of(itemPath + ".eventItemKey",
+          throw InvalidFieldException.of(itemPath(index, j) + ".eventItemKey",
               "repeats the key of eventItems[" + k + "] (expected: distinct keys within an event)");
         }
       }
       total += item.key().length + item.value().length;
     }
     if (total > limits.maxEventBytes()) {
-      throw new InvalidFieldException(path + ".eventItems", shown(total + " bytes in all"),
+      throw new InvalidFieldException("events[" + index + "].eventItems", shown(total + " bytes in all"),
           "at most " + limits.maxEventBytes() + " bytes of keys and values per event");
     }
   }
 
-  private static void checkId(String field, String value, int maxBytes) {
+  private static String itemPath(int index, int item) {
+    return "events[" + index + "].eventItems[" + item + "]";
+  }
+
+  private static void checkId(int index, String name, String value, int maxBytes) {
     if (value == null || value.isEmpty()) {
-      throw InvalidFieldException.of(field, "missing (expected: 1.." + maxBytes + " bytes of UTF-8)");
+      throw InvalidFieldException.of("events[" + index + "]" + name, "missing (expected: 1.." + maxBytes
+          + " bytes of UTF-8)");
     }
-    int bytes = value.getBytes(StandardCharsets.UTF_8).length;
-    if (bytes > maxBytes) {
-      throw new InvalidFieldException(field, value, "1.." + maxBytes + " bytes of UTF-8, got " + bytes);
+    // at most 3 bytes of UTF-8 per char: only long ids need counting
+    if (value.length() * 3L > maxBytes) {
+      int bytes = value.getBytes(StandardCharsets.UTF_8).length;
+      if (bytes > maxBytes) {
+        throw new InvalidFieldException("events[" + index + "]" + name, value, "1.." + maxBytes
+            + " bytes of UTF-8, got " + bytes);
+      }
     }
   }
 }

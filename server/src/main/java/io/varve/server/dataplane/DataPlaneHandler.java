@@ -64,7 +64,7 @@ public final class DataPlaneHandler {
     Names.namespace("namespace", request.getNamespace());
     List<Event> batch = new ArrayList<>(request.getEventsCount());
     for (int i = 0; i < request.getEventsCount(); i++) {
-      batch.add(EventMapping.toCore(request.getEvents(i), "events[" + i + "]"));
+      batch.add(EventMapping.toCore(request.getEvents(i), i));
     }
     validator.validate(batch);
     return registry.get(request.getNamespace()).thenCompose(ns -> {
