@@ -7,6 +7,7 @@ import io.varve.core.index.IndexDocument;
 import io.varve.core.index.IndexSlices;
 import io.varve.core.index.IndexSpec;
 import io.varve.core.index.IndexStore;
+import io.varve.core.index.IndexStoreUnavailableException;
 import io.varve.core.index.IndexedEvent;
 import java.time.Clock;
 import java.time.Duration;
@@ -122,7 +123,7 @@ public final class Indexer implements AutoCloseable {
         inFlight.acquire();
         List<Pending> sent = List.copyOf(batch);
         batch.clear();
-        withRetry(sent, Duration.ofMillis(200)).whenComplete((o, e) -> inFlight.release());
+        withRetry(sent, Duration.ofMillis(200), true).whenComplete((o, e) -> inFlight.release());
       } catch (InterruptedException e) {
         Thread.currentThread().interrupt();
         return;
@@ -130,15 +131,24 @@ public final class Indexer implements AutoCloseable {
     }
   }
 
-  private CompletionStage<Outcome> withRetry(List<Pending> batch, Duration backoff) {
-    return index(batch, true).handle((outcome, error) -> {
+  private CompletionStage<Outcome> withRetry(List<Pending> batch, Duration backoff, boolean first) {
+    return index(batch, first).handle((outcome, error) -> {
       if (error == null || closed) {
         return CompletableFuture.completedFuture(outcome);
+      }
+      Throwable cause = error instanceof java.util.concurrent.CompletionException && error.getCause() != null
+          ? error.getCause() : error;
+      if (!(cause instanceof IndexStoreUnavailableException)) {
+        // not the store's availability: retrying would fail the same way and hold a bulk slot forever
+        log.error("indexing {} events failed and is not retried (a backfill indexes them): {}", batch.size(),
+            cause.toString());
+        metrics.counter("varve.index.failed.events").increment(batch.size());
+        return CompletableFuture.completedFuture(new Outcome(0, batch.size(), 0));
       }
       log.warn("indexing {} events failed, retrying in {} ms: {}", batch.size(), backoff.toMillis(), error.toString());
       Duration next = backoff.multipliedBy(2).compareTo(MAX_BACKOFF) > 0 ? MAX_BACKOFF : backoff.multipliedBy(2);
       return CompletableFuture.supplyAsync(() -> null, CompletableFuture.delayedExecutor(backoff.toMillis(),
-          TimeUnit.MILLISECONDS)).thenCompose(v -> withRetry(batch, next));
+          TimeUnit.MILLISECONDS)).thenCompose(v -> withRetry(batch, next, false));
     }).thenCompose(stage -> stage);
   }
 
@@ -166,6 +176,10 @@ public final class Indexer implements AutoCloseable {
     return concurrency;
   }
 
+  /**
+   * One bulk request; {@code countUnparsable}: record unparsable values in the metric and log (on
+   * the first attempt of a live batch, not on retries nor in a backfill, which reports its own count).
+   */
   private CompletionStage<Outcome> index(List<Pending> batch, boolean countUnparsable) {
     List<IndexDocument> documents = new ArrayList<>(batch.size());
     Map<String, IndexSpec> indices = new LinkedHashMap<>();
@@ -176,7 +190,9 @@ public final class Indexer implements AutoCloseable {
       indices.putIfAbsent(indexed.document().index(), p.spec());
       for (String field : indexed.unparsable()) {
         unparsable++;
-        unparsable(p.spec(), field, p.event());
+        if (countUnparsable) {
+          unparsable(p.spec(), field, p.event());
+        }
       }
     }
     long unparsableValues = unparsable;
@@ -185,7 +201,7 @@ public final class Indexer implements AutoCloseable {
     IndexSpec anySpec = batch.get(0).spec();
     return CompletableFuture.allOf(prepared).thenCompose(v -> store.bulk(documents, anySpec)).thenApply(outcome -> {
       if (outcome.retryable()) {
-        throw new IllegalStateException("index store asked to retry: " + outcome.failures().get(0));
+        throw new IndexStoreUnavailableException("index store asked to retry: " + outcome.failures().get(0), null);
       }
       if (!outcome.failures().isEmpty()) {
         log.warn("index store refused {} of {} documents, e.g. {}", outcome.failures().size(), documents.size(),
