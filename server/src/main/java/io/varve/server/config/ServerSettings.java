@@ -228,7 +228,7 @@ public record ServerSettings(
         + " cassandra.maxInFlightWrites=" + c.maxInFlightWrites() + " cassandra.compressionThreshold="
         + c.compressionThreshold() + " timeseries.readFanout=" + readFanout + " timeseries.maxReadFanout="
         + maxReadFanout + " timeseries.sliceMaintenanceInterval=" + sliceMaintenanceInterval + " timeseries.limits="
-        + limits;
+        + limits + " timeseries.search=" + search + " " + opensearch.describe();
   }
 
   /** The same settings with other Cassandra contact points (used by the CLI and tests). */

@@ -203,7 +203,37 @@ class ServerSettingsTest {
         Arguments.of("cassandra:\n  contactPoints: [':9042']", "cassandra.contactPoints", "host:port"),
         Arguments.of("cassandra:\n  replication: SimpleStrategy", "cassandra.replication", "a mapping"),
         Arguments.of("cassandra:\n  tls:\n    truststore: /t.p12\n    hostnameValidation: maybe",
-            "cassandra.tls.hostnameValidation", "true or false"));
+            "cassandra.tls.hostnameValidation", "true or false"),
+        // index store and search limits
+        Arguments.of("opensearch:\n  url: [http://a:9200]", "opensearch.url", "unknown key"),
+        Arguments.of("opensearch:\n  urls: [a:9200]", "opensearch.urls", "http://host:port or https://host:port"),
+        Arguments.of("opensearch:\n  urls: ['ftp://a:9200']", "opensearch.urls", "http://host:port"),
+        Arguments.of("opensearch:\n  urls: ['http://a']", "opensearch.urls", "http://host:port"),
+        Arguments.of("opensearch:\n  username: varve", "opensearch.password", "username and password together"),
+        Arguments.of("opensearch:\n  password: secret", "opensearch.username", "username and password together"),
+        Arguments.of("opensearch:\n  tls:\n    hostnameValidation: false", "opensearch.tls.truststore", "missing"),
+        Arguments.of("opensearch:\n  queueCapacity: 0", "opensearch.queueCapacity", "1..10000000"),
+        Arguments.of("opensearch:\n  bulkConcurrency: 300", "opensearch.bulkConcurrency", "1..256"),
+        Arguments.of("opensearch:\n  requestTimeout: soon", "opensearch.requestTimeout", "a positive duration"),
+        Arguments.of("timeseries:\n  search:\n    maxInterval: 0s", "timeseries.search.maxInterval",
+            "a positive duration"),
+        Arguments.of("timeseries:\n  search:\n    maxQueryDepth: 40", "timeseries.search.maxQueryDepth", "1..32"),
+        Arguments.of("timeseries:\n  search:\n    maxPageSize: 50\n    defaultPageSize: 100",
+            "timeseries.search.defaultPageSize", "1..50"));
+  }
+
+  @Test
+  void the_index_store_is_off_unless_urls_are_given_and_secrets_stay_out_of_the_log() {
+    assertThat(ServerSettings.defaults().opensearch().enabled()).isFalse();
+    ServerSettings s = parse("opensearch:\n  urls: ['https://search-1:9200', 'http://127.0.0.1:9200']\n"
+        + "  username: varve\n  password: hunter2\n  bulkMaxEvents: 500");
+    assertThat(s.opensearch().enabled()).isTrue();
+    assertThat(s.opensearch().urls()).extracting(java.net.URI::toString)
+        .containsExactly("https://search-1:9200", "http://127.0.0.1:9200");
+    assertThat(s.opensearch().bulkMaxEvents()).isEqualTo(500);
+    assertThat(s.describe()).contains("opensearch.password=(redacted)").doesNotContain("hunter2");
+    assertThat(ServerSettings.defaults().withOpenSearchUrls(List.of(java.net.URI.create("http://h:1"))).opensearch()
+        .urls()).extracting(java.net.URI::toString).containsExactly("http://h:1");
   }
 
   @ParameterizedTest(name = "[{index}] {1}: {0}")
