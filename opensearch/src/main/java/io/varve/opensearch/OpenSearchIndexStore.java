@@ -1,5 +1,6 @@
 package io.varve.opensearch;
 
+import io.varve.core.error.Causes;
 import io.varve.core.event.EventItem;
 import io.varve.core.index.FieldType;
 import io.varve.core.index.IndexDocument;
@@ -19,7 +20,6 @@ import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
 import java.util.concurrent.CompletableFuture;
-import java.util.concurrent.CompletionException;
 import java.util.concurrent.CompletionStage;
 import java.util.concurrent.ConcurrentHashMap;
 import org.opensearch.client.json.JsonData;
@@ -327,7 +327,7 @@ public final class OpenSearchIndexStore implements IndexStore, AutoCloseable {
   }
 
   private static boolean isType(Throwable e, String type) {
-    Throwable cause = e instanceof CompletionException && e.getCause() != null ? e.getCause() : e;
+    Throwable cause = Causes.unwrap(e);
     return cause instanceof OpenSearchException ose && ose.error() != null && type.equals(ose.error().type());
   }
 
@@ -337,7 +337,7 @@ public final class OpenSearchIndexStore implements IndexStore, AutoCloseable {
    */
   private static <T> CompletionStage<T> searchCall(IoCall<T> search, int attempts) {
     return call(search).exceptionallyCompose(error -> {
-      Throwable failure = error instanceof CompletionException && error.getCause() != null ? error.getCause() : error;
+      Throwable failure = Causes.unwrap(error);
       Throwable cause = failure instanceof IndexStoreUnavailableException ? failure.getCause() : failure;
       boolean starting = cause instanceof OpenSearchException ose && ose.status() == 503
           || cause instanceof org.opensearch.client.transport.httpclient5.ResponseException re && re.status() == 503
@@ -363,7 +363,7 @@ public final class OpenSearchIndexStore implements IndexStore, AutoCloseable {
       stage = CompletableFuture.failedFuture(e);
     }
     return stage.exceptionallyCompose(error -> {
-      Throwable cause = error instanceof CompletionException && error.getCause() != null ? error.getCause() : error;
+      Throwable cause = Causes.unwrap(error);
       boolean transientFailure = cause instanceof IOException || cause instanceof TransportException
           || cause instanceof OpenSearchException ose && (ose.status() == 429 || ose.status() >= 500);
       return CompletableFuture.failedFuture(transientFailure

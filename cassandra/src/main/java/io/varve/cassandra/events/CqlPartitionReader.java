@@ -54,6 +54,18 @@ final class CqlPartitionReader implements PartitionReader {
         .thenCompose(assembler::consume);
   }
 
+  /**
+   * The item of a slice table row whose columns from {@code keyColumn} on are event_item_key,
+   * event_item_value and value_metadata: the key copied out, the value decompressed if it was.
+   */
+  static EventItem item(Row row, int keyColumn) {
+    ByteBuffer key = row.get(keyColumn, TypeCodecs.BLOB);
+    byte[] keyBytes = new byte[key.remaining()];
+    key.duplicate().get(keyBytes);
+    return new EventItem(keyBytes, ValueCodec.decode(row.get(keyColumn + 1, TypeCodecs.BLOB),
+        row.get(keyColumn + 2, TypeCodecs.TEXT)));
+  }
+
   /** Accumulates rows into events across pages. */
   private static final class Assembler {
     private final Cursor cursor;
@@ -85,10 +97,7 @@ final class CqlPartitionReader implements PartitionReader {
           id = rowId;
           items = new ArrayList<>();
         }
-        ByteBuffer key = row.get(2, TypeCodecs.BLOB);
-        byte[] keyBytes = new byte[key.remaining()];
-        key.duplicate().get(keyBytes);
-        items.add(new EventItem(keyBytes, ValueCodec.decode(row.get(3, TypeCodecs.BLOB), row.get(4, TypeCodecs.TEXT))));
+        items.add(item(row, 2));
       }
       if (page.hasMorePages()) {
         return page.fetchNextPage().thenCompose(this::consume);

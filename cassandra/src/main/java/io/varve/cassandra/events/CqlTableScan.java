@@ -9,7 +9,6 @@ import com.datastax.oss.driver.api.core.cql.SimpleStatement;
 import com.datastax.oss.driver.api.core.type.codec.TypeCodecs;
 import io.varve.core.event.Event;
 import io.varve.core.event.EventItem;
-import java.nio.ByteBuffer;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.CompletableFuture;
@@ -62,10 +61,7 @@ final class CqlTableScan {
         id = rowId;
         items = new ArrayList<>();
       }
-      ByteBuffer key = row.get(3, TypeCodecs.BLOB);
-      byte[] keyBytes = new byte[key.remaining()];
-      key.duplicate().get(keyBytes);
-      items.add(new EventItem(keyBytes, ValueCodec.decode(row.get(4, TypeCodecs.BLOB), row.get(5, TypeCodecs.TEXT))));
+      items.add(CqlPartitionReader.item(row, 3));
     }
     if (!page.hasMorePages()) {
       finish();

@@ -56,6 +56,15 @@ public final class IndexSlices {
     }
   }
 
+  /**
+   * Whether the slice starting at {@code startSeconds} is closed by the index retention at
+   * {@code now}: it ended more than close_after (or, without it, delete_after) ago.
+   */
+  public static boolean closed(IndexSpec spec, long startSeconds, Instant now) {
+    return spec.retention().closeAfter().or(spec.retention()::deleteAfter)
+        .map(age -> endedBefore(spec, startSeconds, now, age)).orElse(false);
+  }
+
   /** Whether the slice starting at {@code startSeconds} has ended more than {@code age} before {@code now}. */
   public static boolean endedBefore(IndexSpec spec, long startSeconds, Instant now, Duration age) {
     return Instant.ofEpochSecond(startSeconds + spec.secondsPerSlice()).plus(age).isBefore(now);

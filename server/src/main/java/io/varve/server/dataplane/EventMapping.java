@@ -18,10 +18,8 @@ final class EventMapping {
 
   /** The core form of {@code events[index]} of a write request. */
   static Event toCore(io.varve.api.timeseries.v1.Event proto, int index) {
-    Timestamp t = proto.hasEventTime() ? proto.getEventTime() : null;
     // the error path is built only for an invalid time: this runs for every event written
-    long time = t != null && t.getNanos() % 1_000_000 == 0 && t.getSeconds() >= 0 && t.getSeconds() <= MAX_SECONDS
-        ? t.getSeconds() * 1000 + t.getNanos() / 1_000_000 : millis(t, "events[" + index + "].eventTime");
+    long time = millis(proto.hasEventTime() ? proto.getEventTime() : null, () -> "events[" + index + "].eventTime");
     List<io.varve.core.event.EventItem> items = new ArrayList<>(proto.getEventItemsCount());
     for (EventItem item : proto.getEventItemsList()) {
       items.add(new io.varve.core.event.EventItem(item.getEventItemKey().toByteArray(),
@@ -46,15 +44,21 @@ final class EventMapping {
 
   /** Epoch milliseconds of a timestamp that must be present and of millisecond precision. */
   static long millis(Timestamp t, String field) {
+    return millis(t, () -> field);
+  }
+
+  /** As {@link #millis(Timestamp, String)}, the field's name made only for an error. */
+  static long millis(Timestamp t, java.util.function.Supplier<String> field) {
     if (t == null) {
-      throw InvalidFieldException.of(field, "missing (expected: an RFC 3339 time such as \"2024-10-03T21:24:23.988Z\")");
+      throw InvalidFieldException.of(field.get(), "missing (expected: an RFC 3339 time such as \"2024-10-03T21:24:23.988Z\")");
     }
     if (t.getNanos() % 1_000_000 != 0) {
-      throw new InvalidFieldException(field, com.google.protobuf.util.Timestamps.toString(t),
+      throw new InvalidFieldException(field.get(), com.google.protobuf.util.Timestamps.toString(t),
           "a time with at most millisecond precision");
     }
     if (t.getSeconds() < 0 || t.getSeconds() > MAX_SECONDS) {
-      throw new InvalidFieldException(field, InvalidFieldException.shown(t.getSeconds() + "s since the epoch"), "a time between 1970 and 9999");
+      throw new InvalidFieldException(field.get(), InvalidFieldException.shown(t.getSeconds() + "s since the epoch"),
+          "a time between 1970 and 9999");
     }
     return t.getSeconds() * 1000 + t.getNanos() / 1_000_000;
   }
@@ -71,6 +75,23 @@ final class EventMapping {
           "after timeInterval.start (the interval is [start, end))");
     }
     return new long[] {from, to};
+  }
+
+  /** A request's page size ({@code field}): {@code defaultSize} when absent, else 1..{@code max}. */
+  static int pageSize(String field, boolean present, int value, int defaultSize, int max) {
+    int size = present ? value : defaultSize;
+    if (size < 1 || size > max) {
+      throw new InvalidFieldException(field, size, "1.." + max);
+    }
+    return size;
+  }
+
+  /** A request's totalRecordLimit: positive when present; 0 (no limit) when absent. */
+  static int totalRecordLimit(boolean present, int value) {
+    if (present && value < 1) {
+      throw new InvalidFieldException("totalRecordLimit", value, "a positive number of events, or absent for no limit");
+    }
+    return present ? value : 0;
   }
 
   static Timestamp timestamp(long millis) {

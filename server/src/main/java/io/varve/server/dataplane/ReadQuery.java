@@ -31,14 +31,9 @@ record ReadQuery(long fromMillis, long toMillis, List<EventItem> filters, int pa
     long[] interval = EventMapping.interval(r.hasTimeInterval(), r.getTimeInterval());
     long from = interval[0];
     long to = interval[1];
-    int pageSize = r.hasPageSize() ? r.getPageSize() : limits.defaultPageSize();
-    if (pageSize < 1 || pageSize > limits.maxPageSize()) {
-      throw new InvalidFieldException("pageSize", pageSize, "1.." + limits.maxPageSize());
-    }
-    int total = r.hasTotalRecordLimit() ? r.getTotalRecordLimit() : 0;
-    if (r.hasTotalRecordLimit() && total < 1) {
-      throw new InvalidFieldException("totalRecordLimit", total, "a positive number of events, or absent for no limit");
-    }
+    int pageSize = EventMapping.pageSize("pageSize", r.hasPageSize(), r.getPageSize(), limits.defaultPageSize(),
+        limits.maxPageSize());
+    int total = EventMapping.totalRecordLimit(r.hasTotalRecordLimit(), r.getTotalRecordLimit());
     if (r.getEventFiltersCount() > limits.maxEventFilters()) {
       throw new InvalidFieldException("eventFilters", InvalidFieldException.shown(r.getEventFiltersCount() + " filters"),
           "at most " + limits.maxEventFilters());

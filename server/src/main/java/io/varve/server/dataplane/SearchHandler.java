@@ -92,25 +92,17 @@ public final class SearchHandler {
   /** The open index slices that may hold events of [from, to). */
   private List<String> indices(IndexSpec spec, long from, long to) {
     Instant now = clock.instant();
-    Optional<Duration> closeAfter = spec.retention().closeAfter().or(spec.retention()::deleteAfter);
     return IndexSlices.covering(spec, from, to).stream()
-        .filter(name -> closeAfter.isEmpty()
-            || !IndexSlices.endedBefore(spec, IndexSlices.startOf(spec, name).getAsLong(), now, closeAfter.get()))
+        .filter(name -> !IndexSlices.closed(spec, IndexSlices.startOf(spec, name).getAsLong(), now))
         .toList();
   }
 
   public CompletionStage<SearchEventRecordsResponse> search(SearchEventRecordsRequest r) {
     Names.namespace("namespace", r.getNamespace());
     long[] range = interval(r.hasTimeInterval(), r.getTimeInterval());
-    int pageSize = r.hasPageSize() ? r.getPageSize() : limits.defaultPageSize();
-    if (pageSize < 1 || pageSize > limits.maxPageSize()) {
-      throw new InvalidFieldException("pageSize", pageSize, "1.." + limits.maxPageSize());
-    }
-    if (r.hasTotalRecordLimit() && r.getTotalRecordLimit() < 1) {
-      throw new InvalidFieldException("totalRecordLimit", r.getTotalRecordLimit(),
-          "a positive number of events, or absent for no limit");
-    }
-    int total = r.hasTotalRecordLimit() ? r.getTotalRecordLimit() : 0;
+    int pageSize = EventMapping.pageSize("pageSize", r.hasPageSize(), r.getPageSize(), limits.defaultPageSize(),
+        limits.maxPageSize());
+    int total = EventMapping.totalRecordLimit(r.hasTotalRecordLimit(), r.getTotalRecordLimit());
     byte[] fingerprint = PageTokens.fingerprint("search", r.getNamespace(), Long.toString(range[0]),
         Long.toString(range[1]), Integer.toString(total),
         Base64.getEncoder().encodeToString(r.getSearchQuery().toByteArray()));
@@ -133,7 +125,7 @@ public final class SearchHandler {
       if (search.indices().isEmpty()) {
         return CompletableFuture.completedFuture(SearchEventRecordsResponse.getDefaultInstance());
       }
-      return storeCall(t.store().search(search)).thenCompose(hits -> {
+      return t.store().search(search).thenCompose(hits -> {
         List<IndexStore.Hit> page = hits.subList(0, Math.min(wanted, hits.size()));
         boolean more = hits.size() > wanted && (total == 0 || returnedBefore + page.size() < total);
         return events(t.ns(), page).thenApply(found -> {
@@ -215,10 +207,8 @@ public final class SearchHandler {
       }
       width = Optional.of(d);
     }
-    int distinctSize = aq.getDistinct().hasPageSize() ? aq.getDistinct().getPageSize() : limits.defaultPageSize();
-    if (aq.hasDistinct() && (distinctSize < 1 || distinctSize > limits.maxPageSize())) {
-      throw new InvalidFieldException("aggregationQuery.distinct.pageSize", distinctSize, "1.." + limits.maxPageSize());
-    }
+    int distinctSize = !aq.hasDistinct() ? 0 : EventMapping.pageSize("aggregationQuery.distinct.pageSize",
+        aq.getDistinct().hasPageSize(), aq.getDistinct().getPageSize(), limits.defaultPageSize(), limits.maxPageSize());
     Optional<Duration> bucketWidth = width;
     byte[] fingerprint = PageTokens.fingerprint("distinct", r.getNamespace(), Long.toString(range[0]),
         Long.toString(range[1]), Base64.getEncoder().encodeToString(r.getSearchQuery().toByteArray()),
@@ -249,7 +239,7 @@ public final class SearchHandler {
           bucketWidth);
       CompletionStage<IndexStore.Aggregates> result = search.indices().isEmpty()
           ? CompletableFuture.completedFuture(new IndexStore.Aggregates(List.of(), false, 0, List.of()))
-          : storeCall(t.store().aggregate(search, aggregation));
+          : t.store().aggregate(search, aggregation);
       Optional<String> distinctField = field;
       return result.thenApply(a -> {
         AggregateEventRecordsResponse.Builder response = AggregateEventRecordsResponse.newBuilder();
@@ -276,22 +266,6 @@ public final class SearchHandler {
         }
         return response.build();
       });
-    });
-  }
-
-  /**
-   * The index store's answer; when it could not be reached, timed out or was overloaded, an
-   * UNAVAILABLE error (safe to retry) instead of an internal one.
-   */
-  private static <T> CompletionStage<T> storeCall(CompletionStage<T> call) {
-    return call.exceptionally(error -> {
-      Throwable cause = error instanceof java.util.concurrent.CompletionException && error.getCause() != null
-          ? error.getCause() : error;
-      if (cause instanceof io.varve.core.index.IndexStoreUnavailableException) {
-        throw VarveException.unavailable("the index store did not answer: " + cause.getMessage()
-            + "; retry later (writes are not affected)", cause);
-      }
-      throw error instanceof RuntimeException re ? re : new java.util.concurrent.CompletionException(error);
     });
   }
 

@@ -90,7 +90,7 @@ public final class Backfill {
       chain = chain.thenCompose(v -> events.scan(ns.settings().keyspace(), slice.table(), from, to,
           ns.settings().consistency(), batch, found -> {
             read.addAndGet(found.size());
-            List<Event> open = found.stream().filter(e -> !closed(spec, e, now)).toList();
+            List<Event> open = found.stream().filter(e -> !IndexSlices.closed(spec, IndexSlices.sliceStart(spec, e.eventTimeMillis()), now)).toList();
             return target.indexNow(spec, open).thenAccept(o -> {
               indexed.addAndGet(o.indexed());
               failed.addAndGet(o.failed());
@@ -110,12 +110,6 @@ public final class Backfill {
           return BackfillIndexResponse.newBuilder().setEventsRead(read.get()).setEventsIndexed(indexed.get())
               .setEventsFailed(failed.get()).setUnparsableValues(unparsable.get()).build();
         });
-  }
-
-  private static boolean closed(IndexSpec spec, Event e, Instant now) {
-    long start = IndexSlices.sliceStart(spec, e.eventTimeMillis());
-    return spec.retention().closeAfter().or(spec.retention()::deleteAfter)
-        .map(age -> IndexSlices.endedBefore(spec, start, now, age)).orElse(false);
   }
 
   private static String rootMessage(Throwable error) {

@@ -2,6 +2,7 @@ package io.varve.server.index;
 
 import io.micrometer.core.instrument.Counter;
 import io.micrometer.core.instrument.MeterRegistry;
+import io.varve.core.error.Causes;
 import io.varve.core.event.Event;
 import io.varve.core.index.IndexDocument;
 import io.varve.core.index.IndexSlices;
@@ -105,9 +106,7 @@ public final class Indexer implements AutoCloseable {
     if (event.eventTimeMillis() < now.minus(spec.acceptLimit()).toEpochMilli()) {
       return false;
     }
-    long start = IndexSlices.sliceStart(spec, event.eventTimeMillis());
-    return spec.retention().closeAfter().or(spec.retention()::deleteAfter)
-        .map(age -> !IndexSlices.endedBefore(spec, start, now, age)).orElse(true);
+    return !IndexSlices.closed(spec, IndexSlices.sliceStart(spec, event.eventTimeMillis()), now);
   }
 
   private void drain() {
@@ -136,8 +135,7 @@ public final class Indexer implements AutoCloseable {
       if (error == null || closed) {
         return CompletableFuture.completedFuture(outcome);
       }
-      Throwable cause = error instanceof java.util.concurrent.CompletionException && error.getCause() != null
-          ? error.getCause() : error;
+      Throwable cause = Causes.unwrap(error);
       if (!(cause instanceof IndexStoreUnavailableException)) {
         // not the store's availability: retrying would fail the same way and hold a bulk slot forever
         log.error("indexing {} events failed and is not retried (a backfill indexes them): {}", batch.size(),

@@ -5,9 +5,9 @@ import com.datastax.oss.driver.api.core.servererrors.QueryValidationException;
 import com.linecorp.armeria.common.HttpStatus;
 import io.grpc.Status;
 import io.varve.core.error.InvalidFieldException;
+import io.varve.core.error.Causes;
 import io.varve.core.error.VarveException;
-import java.util.concurrent.CompletionException;
-import java.util.concurrent.ExecutionException;
+import io.varve.core.index.IndexStoreUnavailableException;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -53,12 +53,16 @@ public final class ErrorMapping {
   private ErrorMapping() {}
 
   public static Failure of(Throwable error) {
-    Throwable t = unwrap(error);
+    Throwable t = Causes.unwrap(error);
     if (t instanceof InvalidFieldException e) {
       return new Failure(e.kind(), e.field(), e.getMessage());
     }
     if (t instanceof VarveException e) {
       return new Failure(e.kind(), "", e.getMessage());
+    }
+    if (t instanceof IndexStoreUnavailableException) {
+      return new Failure(VarveException.Kind.UNAVAILABLE, "", "the index store did not answer: " + t.getMessage()
+          + "; retry later (writes are not affected)");
     }
     if (t instanceof DriverException && !(t instanceof QueryValidationException)) {
       return new Failure(VarveException.Kind.UNAVAILABLE, "", "storage unavailable: " + t.getMessage()
@@ -66,12 +70,5 @@ public final class ErrorMapping {
     }
     log.error("unexpected failure", t);
     return new Failure(VarveException.Kind.INTERNAL, "", "internal error: " + t);
-  }
-
-  private static Throwable unwrap(Throwable t) {
-    while ((t instanceof CompletionException || t instanceof ExecutionException) && t.getCause() != null) {
-      t = t.getCause();
-    }
-    return t;
   }
 }
