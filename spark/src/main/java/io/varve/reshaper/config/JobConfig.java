@@ -61,8 +61,12 @@ public record JobConfig(
   /** The {@code failures} section. */
   public record Failures(long maxBadRows, String badRowsPath, int retries) implements Serializable {}
 
-  /** The {@code writer} section, per Spark task. */
-  public record Writer(int maxInFlight, int batchRows, int batchBytes) implements Serializable {}
+  /**
+   * The {@code writer} section, per Spark task: requests in flight, and the bounds of one
+   * unlogged batch (rows, value bytes, partitions sharing their replicas).
+   */
+  public record Writer(int maxInFlight, int batchRows, int batchBytes, int batchPartitions)
+      implements Serializable {}
 
   /** The {@code compaction} section. */
   public record Compaction(boolean disableDuringLoad, boolean majorCompactionAfter, int jmxPort,

@@ -97,9 +97,10 @@ public final class JobConfigLoader {
         f.integer("retries", 3, 0, 100));
 
     YamlSection w = s.section("writer");
-    w.checkKeys(Set.of("maxInFlight", "batchRows", "batchBytes"), Set.of());
+    w.checkKeys(Set.of("maxInFlight", "batchRows", "batchBytes", "batchPartitions"), Set.of());
     JobConfig.Writer writer = new JobConfig.Writer(w.integer("maxInFlight", 128, 1, 4096),
-        w.integer("batchRows", 64, 1, 1000), w.integer("batchBytes", 4096, 1, 1 << 20));
+        w.integer("batchRows", 100, 1, 1000), w.integer("batchBytes", 4096, 1, 1 << 20),
+        w.integer("batchPartitions", 10, 1, 100));
 
     YamlSection c = s.section("compaction");
     c.checkKeys(Set.of("disableDuringLoad", "majorCompactionAfter", "jmxPort", "jmxUsername",

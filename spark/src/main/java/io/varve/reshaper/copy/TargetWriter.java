@@ -1,6 +1,7 @@
 package io.varve.reshaper.copy;
 
 import com.datastax.oss.driver.api.core.ConsistencyLevel;
+import com.datastax.oss.driver.api.core.CqlIdentifier;
 import com.datastax.oss.driver.api.core.CqlSession;
 import com.datastax.oss.driver.api.core.DefaultConsistencyLevel;
 import com.datastax.oss.driver.api.core.cql.BatchStatement;
@@ -9,6 +10,8 @@ import com.datastax.oss.driver.api.core.cql.BoundStatement;
 import com.datastax.oss.driver.api.core.cql.BoundStatementBuilder;
 import com.datastax.oss.driver.api.core.cql.PreparedStatement;
 import com.datastax.oss.driver.api.core.cql.Statement;
+import com.datastax.oss.driver.api.core.metadata.Node;
+import com.datastax.oss.driver.api.core.metadata.TokenMap;
 import io.varve.reshaper.config.JobConfig;
 import io.varve.reshaper.plan.MigrationPlan;
 import java.nio.ByteBuffer;
@@ -16,17 +19,22 @@ import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
+import java.util.Set;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.Semaphore;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
 
 /**
- * Writes target rows with asynchronous upserts: consecutive rows of one target partition go in
- * one unlogged batch (a single mutation on the server), at most {@code writer.maxInFlight}
- * requests are outstanding, failed requests are retried, and rows that still fail are counted
- * as bad rows. Rows are upserts with no read before write, so writing a row twice leaves the
- * same result. One thread calls {@link #accept}; completions run on driver threads.
+ * Writes target rows with asynchronous upserts: consecutive rows go in one unlogged batch as
+ * long as their partitions (at most {@code writer.batchPartitions} of them) have the same
+ * replicas, so the coordinator the driver picks for the batch is a replica of every row in it
+ * and the batch costs the cluster what its single-partition parts would, in one request. At
+ * most {@code writer.maxInFlight} requests are outstanding, failed requests are retried, and
+ * rows that still fail are counted as bad rows. Rows are upserts with no read before write, so
+ * writing a row twice leaves the same result. Without the driver's token map each batch holds
+ * one partition. One thread calls {@link #accept}; completions run on driver threads.
  */
 final class TargetWriter implements RowSink {
   private final CqlSession session;
@@ -42,8 +50,13 @@ final class TargetWriter implements RowSink {
   private final RateLimiter bytes;
   private final BadRows badRows;
   private final Semaphore inFlight;
+  private final Optional<TokenMap> tokens;
+  private final CqlIdentifier keyspace;
   private final List<TargetRow> batch = new ArrayList<>();
   private int batchBytes;
+  private int batchPartitions;
+  /** The replicas of the batch's first partition, looked up when a second one wants in. */
+  private Set<Node> batchReplicas;
   private long written;
 
   TargetWriter(CqlSession session, MigrationPlan plan, JobConfig config, double rowsPerSecond,
@@ -61,18 +74,53 @@ final class TargetWriter implements RowSink {
     this.bytes = new RateLimiter(bytesPerSecond);
     this.badRows = badRows;
     this.inFlight = new Semaphore(limits.maxInFlight());
+    this.tokens = limits.batchPartitions() > 1 ? session.getMetadata().getTokenMap()
+        : Optional.empty();
+    this.keyspace = CqlIdentifier.fromInternal(config.target().keyspace());
   }
 
   @Override
   public void accept(TargetRow row) {
+    int size = row.sizeBytes();
+    boolean newPartition = batch.isEmpty()
+        || !batch.get(batch.size() - 1).samePrefix(row, plan.targetPartitionKeyCount());
     if (!batch.isEmpty() && (batch.size() >= limits.batchRows()
-        || batchBytes + row.sizeBytes() > limits.batchBytes()
-        || !batch.get(0).samePrefix(row, plan.targetPartitionKeyCount()))) {
+        || batchBytes + size > limits.batchBytes()
+        || newPartition && !joins(row))) {
       flush();
+      newPartition = true;
+    }
+    if (newPartition) {
+      batchPartitions++;
     }
     batch.add(row);
-    batchBytes += row.sizeBytes();
+    batchBytes += size;
     written++;
+  }
+
+  /** Whether the first row of another partition may join the current batch. */
+  private boolean joins(TargetRow row) {
+    if (tokens.isEmpty() || batchPartitions >= limits.batchPartitions()) {
+      return false;
+    }
+    if (batchReplicas == null) {
+      batchReplicas = replicas(batch.get(0));
+    }
+    Set<Node> replicas = replicas(row);
+    return replicas != null && replicas.equals(batchReplicas);
+  }
+
+  /** Null for a row without a complete partition key (it fails alone, as a bad row). */
+  private Set<Node> replicas(TargetRow row) {
+    ByteBuffer[] key = new ByteBuffer[plan.targetPartitionKeyCount()];
+    for (int i = 0; i < key.length; i++) {
+      if (row.values[i] == null) {
+        return null;
+      }
+      key[i] = ByteBuffer.wrap(row.values[i]);
+    }
+    TokenMap map = tokens.get();
+    return map.getReplicas(keyspace, map.newToken(key));
   }
 
   @Override
@@ -95,6 +143,8 @@ final class TargetWriter implements RowSink {
     bytes.acquire(batchBytes);
     batch.clear();
     batchBytes = 0;
+    batchPartitions = 0;
+    batchReplicas = null;
     inFlight.acquireUninterruptibly();
     send(rowsToSend, 0);
   }

@@ -26,6 +26,7 @@ class JobConfigLoaderTest {
     assertThat(c.savepoints()).isEqualTo(new JobConfig.Savepoints("/app/savepoints", 300));
     assertThat(c.reshape().onConflict()).isNull();
     assertThat(c.failures().maxBadRows()).isEqualTo(100);
+    assertThat(c.writer()).isEqualTo(new JobConfig.Writer(128, 100, 4096, 10));
     assertThat(c.warnings()).anyMatch(w -> w.startsWith("skipTokenRanges is accepted"));
   }
 
@@ -77,6 +78,7 @@ class JobConfigLoaderTest {
       "SIDES  credentials:\\n    username: u\\n|target.credentials: username only (expected: both username and password",
       "SIDESrenamez: []\\n|renamez: [] (expected: one of the keys",
       "SIDESsavepoints: [1]\\n|savepoints: [1] (expected: a mapping",
+      "SIDESwriter:\\n  batchPartitions: 0\\n|writer.batchPartitions: 0 (expected: an integer 1..100)",
   })
   void names_the_key_the_value_and_what_was_expected(String yaml, String message) {
     String text = yaml.replace("\\n", "\n").replace("SIDES", SIDES);

@@ -142,6 +142,16 @@ class FeaturesIT {
         .allSatisfy(l -> assertThat(l).contains("InvalidQueryException"));
     assertThat(db.rows("SELECT k FROM " + db.keyspace + ".notes_by_note")).hasSize(27);
 
+    // Packed with neighbouring partitions, a bad row fails alone: its batch is retried row by
+    // row, so the other 27 rows still arrive.
+    db.execute("TRUNCATE " + db.keyspace + ".notes_by_note");
+    CassandraFixture.Run packed = migrate("notes-packed", "notes", "notes_by_note",
+        "failures:\n  maxBadRows: 5\n  retries: 0\n  badRowsPath: " + badRows + "\n"
+            + "writer:\n  batchBytes: 1048576\n  batchPartitions: 30\n");
+    assertThat(packed.status()).as(packed.all()).isEqualTo(1);
+    assertThat(packed.out()).contains("rows written 30, bad rows 3");
+    assertThat(db.rows("SELECT k FROM " + db.keyspace + ".notes_by_note")).hasSize(27);
+
     CassandraFixture.Run aborted = migrate("notes-strict", "notes", "notes_by_note",
         "failures:\n  maxBadRows: 1\n  retries: 0\n  badRowsPath: " + badRows + "\n");
     assertThat(aborted.status()).as(aborted.all()).isEqualTo(3);
