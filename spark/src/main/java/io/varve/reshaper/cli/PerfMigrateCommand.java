@@ -24,11 +24,20 @@ final class PerfMigrateCommand implements Callable<Integer> {
   String keyspace;
 
   @Option(names = "--task-slots", defaultValue = "0", description = "Spark task threads for"
-      + " every phase; default: the embedded mode's (twice the cores, at least 4)")
+      + " every phase; default: the embedded mode's (one per core, at least 2)")
   int taskSlots;
+
+  @Option(names = "--repeat", defaultValue = "3", description = "times each phase runs, into"
+      + " freshly created target tables; the figures are the medians (default 3)")
+  int repeat;
 
   @Override
   public Integer call() throws Exception {
-    return new MigratePerf(cassandra, rows, keyspace, taskSlots, System.out, System.err).run();
+    if (repeat < 1 || repeat > 99) {
+      System.err.println("--repeat: " + repeat + " (expected: 1..99)");
+      return 2;
+    }
+    return new MigratePerf(cassandra, rows, keyspace, taskSlots, repeat, System.out,
+        System.err).run();
   }
 }

@@ -28,20 +28,30 @@ public final class MigratePerf {
   private static final String COMPACT = "(partnerid text, id text, seen_date timestamp,"
       + " PRIMARY KEY ((partnerid), id))";
 
+  /** The timed phases, in the order they run. */
+  private static final String[] PHASES =
+      {"copy", "reshape", "baseline", "raw_ingest", "raw_ingest_packed"};
+  /** The tables the phases write. */
+  private static final String[] TARGETS = {"ids_by_partnerid_history",
+      "ids_by_partnerid_compact", "baseline_history", "raw_ingest", "raw_ingest_packed"};
+
   private final String cassandra;
   private final int rows;
   private final String keyspace;
   private final PrintStream out;
   private final PrintStream err;
   private final int taskSlots;
+  private final int repeat;
 
   /**
    * @param cassandra {@code host:port}, or null to start the local development Cassandra
    * @param taskSlots Spark task threads of the embedded mode, 0 = its default
+   * @param repeat how many times the phases run; the figures are the medians
    */
-  public MigratePerf(String cassandra, int rows, String keyspace, int taskSlots,
+  public MigratePerf(String cassandra, int rows, String keyspace, int taskSlots, int repeat,
       PrintStream out, PrintStream err) {
     this.taskSlots = taskSlots;
+    this.repeat = repeat;
     this.cassandra = cassandra;
     this.rows = rows;
     this.keyspace = keyspace;
@@ -85,15 +95,12 @@ public final class MigratePerf {
     ddl(session, "CREATE KEYSPACE " + keyspace + " WITH replication = {'class':"
         + " 'SimpleStrategy', 'replication_factor': 1}");
     for (String prefix : new String[] {"warmup_", ""}) {
-      for (String table : new String[] {"ids_by_partnerid", "ids_by_partnerid_history",
-          "baseline_history", "raw_ingest"}) {
-        ddl(session, "CREATE TABLE " + keyspace + "." + prefix + table + " " + HISTORY);
-      }
-      ddl(session, "CREATE TABLE " + keyspace + "." + prefix + "ids_by_partnerid_compact "
-          + COMPACT);
+      ddl(session, "CREATE TABLE " + keyspace + "." + prefix + "ids_by_partnerid " + HISTORY);
+      createTargets(session, prefix);
     }
     kv("rows", rows);
     kv("cores", Runtime.getRuntime().availableProcessors());
+    kv("repeat", repeat);
     double generate = RawIngest.write(session, keyspace + ".ids_by_partnerid", rows);
     kv("generate_seconds", generate);
 
@@ -105,19 +112,62 @@ public final class MigratePerf {
         ? Map.of("spark.master", "local[" + taskSlots + ",3]") : Map.of());
     kv("task_slots", SparkSession.active().sparkContext().defaultParallelism());
     runPhases(session, address, "warmup_", warmupRows);
-    double[] seconds = runPhases(session, address, "", rows);
-
-    report("copy", seconds[0]);
-    report("reshape", seconds[1]);
-    report("baseline", seconds[2]);
-    report("raw_ingest", seconds[3]);
+    double[][] runs = new double[repeat][];
+    for (int i = 0; i < repeat; i++) {
+      if (i > 0) {
+        // Every repetition writes into empty tables, as the first one does.
+        for (String table : TARGETS) {
+          ddl(session, "DROP TABLE " + keyspace + "." + table);
+        }
+        createTargets(session, "");
+      }
+      runs[i] = runPhases(session, address, "", rows);
+      err.printf(Locale.ROOT, "perf migrate: repetition %d/%d: %s%n", i + 1, repeat,
+          java.util.Arrays.toString(runs[i]));
+    }
+    double[] seconds = new double[PHASES.length];
+    for (int p = 0; p < PHASES.length; p++) {
+      double[] values = new double[repeat];
+      for (int i = 0; i < repeat; i++) {
+        values[i] = runs[i][p];
+      }
+      seconds[p] = median(values);
+      if (repeat > 1) {
+        StringBuilder all = new StringBuilder();
+        for (double v : values) {
+          all.append(all.length() == 0 ? "" : ",").append(String.format(Locale.ROOT, "%.2f", v));
+        }
+        out.println(PHASES[p] + "_seconds_each=" + all);
+      }
+    }
+    for (int p = 0; p < PHASES.length; p++) {
+      report(PHASES[p], seconds[p]);
+    }
     kv("copy_vs_baseline", seconds[2] / seconds[0]);
     kv("reshape_vs_baseline", seconds[2] / seconds[1]);
     kv("copy_vs_raw_ingest", seconds[3] / seconds[0]);
+    kv("copy_vs_raw_ingest_packed", seconds[4] / seconds[0]);
     return 0;
   }
 
-  /** (a) copy, (b) reshape, (c) baseline, (d) raw ingest of the tables with this prefix. */
+  private void createTargets(CqlSession session, String prefix) {
+    for (String table : TARGETS) {
+      ddl(session, "CREATE TABLE " + keyspace + "." + prefix + table + " "
+          + (table.endsWith("_compact") ? COMPACT : HISTORY));
+    }
+  }
+
+  private static double median(double[] values) {
+    double[] sorted = values.clone();
+    java.util.Arrays.sort(sorted);
+    int n = sorted.length;
+    return n % 2 == 1 ? sorted[n / 2] : (sorted[n / 2 - 1] + sorted[n / 2]) / 2;
+  }
+
+  /**
+   * (a) copy, (b) reshape, (c) baseline, (d) raw ingest, and raw ingest with batches packed as
+   * the reshaper's writer packs them, of the tables with this prefix.
+   */
   private double[] runPhases(CqlSession session, InetSocketAddress address, String prefix,
       int count) {
     double copy = timeJob(address, prefix, "ids_by_partnerid_history", "");
@@ -126,7 +176,9 @@ public final class MigratePerf {
             + "reshape:\n  onConflict: keepMax\n  column: seen_date\n");
     double baseline = baseline(address, prefix);
     double raw = RawIngest.write(session, keyspace + "." + prefix + "raw_ingest", count);
-    return new double[] {copy, reshape, baseline, raw};
+    double packed = RawIngest.write(session, keyspace + "." + prefix + "raw_ingest_packed",
+        count, 10);
+    return new double[] {copy, reshape, baseline, raw, packed};
   }
 
   private double timeJob(InetSocketAddress address, String prefix, String target,
