@@ -23,7 +23,8 @@ import java.util.Set;
  * @param table {@code table}, required
  * @param consistencyLevel {@code consistencyLevel}: default LOCAL_QUORUM
  * @param connections {@code connections}: connections per host, default 1 (driver default)
- * @param fetchSize {@code fetchSize}: rows per page on reads, default 1000 (source only)
+ * @param fetchSize {@code fetchSize}: at most this many rows per page on reads, default 5000
+ *     (source only); pages are also kept near 4 MiB
  * @param splitCount {@code splitCount}: token ranges the ring is cut into; 0 = sized to the
  *     cluster (source only)
  * @param preserveTimestamps {@code preserveTimestamps}: keep writetime and TTL (source only)
@@ -112,7 +113,7 @@ public record ConnectionSettings(
         s.integer("port", 9042, 1, 65535),
         s.string("localDC", null), username, password, SslSettings.read(s.section("sslOptions")),
         s.requiredString("keyspace", "a keyspace name"), s.requiredString("table", "a table name"),
-        cl, s.integer("connections", 1, 1, 64), s.integer("fetchSize", 1000, 1, 100_000),
+        cl, s.integer("connections", 1, 1, 64), s.integer("fetchSize", 5000, 1, 100_000),
         s.integer("splitCount", 0, 0, 1_000_000), s.bool("preserveTimestamps", false),
         where == null || where.isBlank() ? null : where.trim(),
         s.number("writeTTLInS", 0, 0, Integer.MAX_VALUE),

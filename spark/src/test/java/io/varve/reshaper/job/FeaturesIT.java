@@ -159,6 +159,36 @@ class FeaturesIT {
   }
 
   @Test
+  void large_rows_are_read_in_smaller_pages_and_every_one_arrives() throws Exception {
+    String ks = db.keyspace;
+    db.execute("CREATE TABLE " + ks + ".blobs (k int, c int, v blob, PRIMARY KEY ((k), c))");
+    db.execute("CREATE TABLE " + ks + ".blobs_copy (k int, c int, v blob, PRIMARY KEY ((k), c))");
+    var insert = db.session.prepare("INSERT INTO " + ks + ".blobs (k, c, v) VALUES (?, ?, ?)");
+    for (int k = 0; k < 2; k++) {
+      for (int c = 0; c < 100; c++) {
+        byte[] value = new byte[64 * 1024];
+        java.util.Arrays.fill(value, (byte) (k * 100 + c));
+        db.session.execute(insert.bind(k, c, java.nio.ByteBuffer.wrap(value)));
+      }
+    }
+    // one range of 200 rows: 100 rows of 64 KiB make a 6.5 MB first page, so the later pages
+    // ask for 64 rows each (about 4 MiB)
+    String yaml = db.side("source", "blobs", "  splitCount: 1\n  fetchSize: 100\n")
+        + db.side("target", "blobs_copy", "") + "savepoints:\n  path: " + dir.resolve("sp-blobs")
+        + "\n";
+    CassandraFixture.Run run = CassandraFixture.cli("migrate", "--config",
+        CassandraFixture.jobFile(dir, "blobs", yaml).toString());
+    assertThat(run.status()).as(run.all()).isZero();
+    assertThat(run.out()).contains("rows written 200");
+    List<Row> copied = db.rows("SELECT k, c, v FROM " + ks + ".blobs_copy");
+    assertThat(copied).hasSize(200).allSatisfy(r -> {
+      var v = r.getByteBuffer(2);
+      assertThat(v.remaining()).isEqualTo(64 * 1024);
+      assertThat(v.get(v.position() + 65_535)).isEqualTo((byte) (r.getInt(0) * 100 + r.getInt(1)));
+    });
+  }
+
+  @Test
   void conflict_rules_pick_by_column_by_writetime_or_fail() throws Exception {
     String rename = "";
     CassandraFixture.Run min = migrate("min", "events", "latest",
