@@ -18,18 +18,22 @@ import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
+import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.Semaphore;
+import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicReference;
 
 /**
  * Writes the users' case rows with the plainest fast client: prepared inserts, one unlogged
  * batch per partition (10 rows), 256 requests in flight, LOCAL_QUORUM. Partner {@code p} has
- * 5 ids seen at 2 hours each, so the compact reshape halves the rows. Optionally, batches pack
+ * 5 ids seen at 2 hours each, so the compact reshape halves the rows. A failed batch is retried
+ * up to 3 times, as the reshaper's writer retries. Optionally, batches pack
  * several partitions that have the same replicas, as the reshaper's writer does.
  */
 final class RawIngest {
   static final int ROWS_PER_PARTITION = 10;
   private static final int IN_FLIGHT = 256;
+  private static final int RETRIES = 3;
 
   private RawIngest() {}
 
@@ -83,17 +87,28 @@ final class RawIngest {
 
   private static void send(CqlSession session, List<BatchableStatement<?>> statements,
       Semaphore inFlight, AtomicReference<Throwable> failure, String table) {
-    inFlight.acquireUninterruptibly();
-    session.executeAsync(BatchStatement.newInstance(BatchType.UNLOGGED).addAll(statements)
-        .setConsistencyLevel(DefaultConsistencyLevel.LOCAL_QUORUM).setIdempotent(true))
-        .whenComplete((r, e) -> {
-          if (e != null) {
-            failure.compareAndSet(null, e);
-          }
-          inFlight.release();
-        });
     if (failure.get() != null) {
       throw new IllegalStateException("ingest into " + table + " failed", failure.get());
     }
+    inFlight.acquireUninterruptibly();
+    send(session, BatchStatement.newInstance(BatchType.UNLOGGED).addAll(statements)
+        .setConsistencyLevel(DefaultConsistencyLevel.LOCAL_QUORUM).setIdempotent(true), 0,
+        inFlight, failure);
+  }
+
+  /** Sends a batch; a failed one is retried (as the reshaper's writer retries) up to 3 times. */
+  private static void send(CqlSession session, BatchStatement batch, int attempt,
+      Semaphore inFlight, AtomicReference<Throwable> failure) {
+    session.executeAsync(batch).whenComplete((r, e) -> {
+      if (e != null && attempt < RETRIES) {
+        CompletableFuture.runAsync(() -> send(session, batch, attempt + 1, inFlight, failure),
+            CompletableFuture.delayedExecutor(50L << attempt, TimeUnit.MILLISECONDS));
+        return;
+      }
+      if (e != null) {
+        failure.compareAndSet(null, e);
+      }
+      inFlight.release();
+    });
   }
 }
