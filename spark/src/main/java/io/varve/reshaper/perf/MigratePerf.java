@@ -12,6 +12,7 @@ import io.varve.reshaper.job.SparkSupport;
 import java.io.PrintStream;
 import java.net.InetSocketAddress;
 import java.time.Duration;
+import java.util.Arrays;
 import java.util.Locale;
 import java.util.Map;
 import org.apache.spark.sql.SparkSession;
@@ -19,8 +20,10 @@ import org.apache.spark.sql.SparkSession;
 /**
  * {@code varve perf migrate}: generates the users' case and times, in one JVM and one embedded
  * Spark, (a) the plain copy, (b) the compact reshape, (c) a plain spark-cassandra-connector
- * DataFrame copy and (d) raw asynchronous CQL ingest of the same rows. Prints
- * {@code key=value} lines on {@code out}; progress goes to {@code err}.
+ * DataFrame copy, (d) raw asynchronous CQL ingest of the same rows and (e) the same ingest with
+ * batches packed as the reshaper packs them. The phases run {@code repeat} times into fresh
+ * target tables and the figures are the medians. Prints {@code key=value} lines on {@code out};
+ * progress goes to {@code err}.
  */
 public final class MigratePerf {
   private static final String HISTORY = "(partnerid text, id text, date timestamp,"
@@ -123,7 +126,7 @@ public final class MigratePerf {
       }
       runs[i] = runPhases(session, address, "", rows);
       err.printf(Locale.ROOT, "perf migrate: repetition %d/%d: %s%n", i + 1, repeat,
-          java.util.Arrays.toString(runs[i]));
+          Arrays.toString(runs[i]));
     }
     double[] seconds = new double[PHASES.length];
     for (int p = 0; p < PHASES.length; p++) {
@@ -159,7 +162,7 @@ public final class MigratePerf {
 
   private static double median(double[] values) {
     double[] sorted = values.clone();
-    java.util.Arrays.sort(sorted);
+    Arrays.sort(sorted);
     int n = sorted.length;
     return n % 2 == 1 ? sorted[n / 2] : (sorted[n / 2 - 1] + sorted[n / 2]) / 2;
   }
