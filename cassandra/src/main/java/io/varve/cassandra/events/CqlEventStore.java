@@ -116,22 +116,6 @@ public final class CqlEventStore implements EventStore {
 
   /** Splits a partition's events into batches of about {@value #MAX_BATCH_BYTES} bytes; an event is never split. */
   static List<List<PlacedEvent>> chunks(List<PlacedEvent> events) {
-    List<List<PlacedEvent>> chunks = new ArrayList<>();
-    List<PlacedEvent> current = new ArrayList<>();
-    long bytes = 0;
-    for (PlacedEvent event : events) {
-      long size = event.event().payloadBytes();
-      if (!current.isEmpty() && bytes + size > MAX_BATCH_BYTES) {
-        chunks.add(current);
-        current = new ArrayList<>();
-        bytes = 0;
-      }
-      current.add(event);
-      bytes += size;
-    }
-    if (!current.isEmpty()) {
-      chunks.add(current);
-    }
-    return chunks;
+    return Chunks.of(events, e -> e.event().payloadBytes(), MAX_BATCH_BYTES, Integer.MAX_VALUE);
   }
 }

@@ -64,21 +64,7 @@ final class ReplicaPacking {
       packable.computeIfAbsent(List.of(part.key().table(), replicas), k -> new ArrayList<>()).add(part);
     }
     for (List<Part> group : packable.values()) {
-      List<Part> current = new ArrayList<>();
-      long size = 0;
-      for (Part part : group) {
-        long partBytes = bytes(part);
-        if (!current.isEmpty() && (current.size() == MAX_PARTITIONS || size + partBytes > MAX_PACKED_BYTES)) {
-          batches.add(current);
-          current = new ArrayList<>();
-          size = 0;
-        }
-        current.add(part);
-        size += partBytes;
-      }
-      if (!current.isEmpty()) {
-        batches.add(current);
-      }
+      batches.addAll(Chunks.of(group, ReplicaPacking::bytes, MAX_PACKED_BYTES, MAX_PARTITIONS));
     }
     return batches;
   }

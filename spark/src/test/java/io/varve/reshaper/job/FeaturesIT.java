@@ -66,10 +66,16 @@ class FeaturesIT {
 
   private static CassandraFixture.Run migrate(String name, String source, String target,
       String extra, String... more) throws Exception {
-    String yaml = db.side("source", source, "  splitCount: 4\n"
-        + (extra.contains("preserveTimestamps") ? "  preserveTimestamps: true\n" : ""))
-        + db.side("target", target, "") + "savepoints:\n  path: " + dir.resolve("sp-" + name)
-        + "\n" + extra.replace("preserveTimestamps\n", "");
+    return migrateWith(name, source, "  splitCount: 4\n"
+        + (extra.contains("preserveTimestamps") ? "  preserveTimestamps: true\n" : ""), target,
+        extra.replace("preserveTimestamps\n", ""), more);
+  }
+
+  /** Runs {@code migrate} with these lines in the source section and {@code extra} after it. */
+  private static CassandraFixture.Run migrateWith(String name, String source, String sourceExtra,
+      String target, String extra, String... more) throws Exception {
+    String yaml = db.side("source", source, sourceExtra) + db.side("target", target, "")
+        + "savepoints:\n  path: " + dir.resolve("sp-" + name) + "\n" + extra;
     Path file = CassandraFixture.jobFile(dir, name, yaml);
     String[] args = new String[more.length + 3];
     System.arraycopy(more, 0, args, 0, more.length);
@@ -115,11 +121,9 @@ class FeaturesIT {
 
   @Test
   void adds_constants_drops_columns_and_filters_with_where() throws Exception {
-    String yaml = db.side("source", "legacy", "  splitCount: 4\n  where: a = 'even'\n")
-        + db.side("target", "regional", "") + "savepoints:\n  path: " + dir.resolve("sp-legacy")
-        + "\nconstants:\n  region: eu-west\ndrop: [old]\n";
-    CassandraFixture.Run run = CassandraFixture.cli("migrate", "--config",
-        CassandraFixture.jobFile(dir, "legacy", yaml).toString());
+    CassandraFixture.Run run = migrateWith("legacy", "legacy",
+        "  splitCount: 4\n  where: a = 'even'\n", "regional",
+        "constants:\n  region: eu-west\ndrop: [old]\n");
     assertThat(run.status()).as(run.all()).isZero();
     List<Row> rows = db.rows("SELECT region, k, a FROM " + db.keyspace + ".regional");
     assertThat(rows).hasSize(10).allSatisfy(r -> {
@@ -173,11 +177,8 @@ class FeaturesIT {
     }
     // one range of 200 rows: 100 rows of 64 KiB make a 6.5 MB first page, so the later pages
     // ask for 64 rows each (about 4 MiB)
-    String yaml = db.side("source", "blobs", "  splitCount: 1\n  fetchSize: 100\n")
-        + db.side("target", "blobs_copy", "") + "savepoints:\n  path: " + dir.resolve("sp-blobs")
-        + "\n";
-    CassandraFixture.Run run = CassandraFixture.cli("migrate", "--config",
-        CassandraFixture.jobFile(dir, "blobs", yaml).toString());
+    CassandraFixture.Run run = migrateWith("blobs", "blobs",
+        "  splitCount: 1\n  fetchSize: 100\n", "blobs_copy", "");
     assertThat(run.status()).as(run.all()).isZero();
     assertThat(run.out()).contains("rows written 200");
     List<Row> copied = db.rows("SELECT k, c, v FROM " + ks + ".blobs_copy");
