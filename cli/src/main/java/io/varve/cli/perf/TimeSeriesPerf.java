@@ -53,6 +53,11 @@ import picocli.CommandLine.Option;
  * CQL writer (prepared statements, LOCAL_QUORUM, the same partitions, the same in-flight budget);
  * (b) ReadEventRecords of a 1-hour window of a series holding 100 events vs the raw read of the
  * same 100 events from one partition. Prints key=value lines.
+ *
+ * <p>The figures are steady-state ones: both sides first write for {@code --warmup} seconds
+ * (alternating), because on a small machine the server's JIT compilers need minutes of load to
+ * compile its hot paths, and the reads are warmed up for half as long. The CPU lines split out
+ * each JVM's JIT time ({@code *_jit}) so a reader can see whether compilation was still running.
  */
 @Command(name = "ts", mixinStandardHelpOptions = true, description = "Benchmark TimeSeries writes and reads against raw CQL on the local Cassandra.")
 public final class TimeSeriesPerf implements Callable<Integer> {
@@ -72,6 +77,10 @@ public final class TimeSeriesPerf implements Callable<Integer> {
   @Option(names = "--reads", defaultValue = "3000", description = "Measured reads per side (default: ${DEFAULT-VALUE}).")
   int reads;
 
+  @Option(names = "--warmup", defaultValue = "120", description = "Seconds of writes (both sides, alternating) before"
+      + " the measured write phases; half as long again warms up the reads (default: ${DEFAULT-VALUE}).")
+  int warmupSeconds;
+
   @Option(names = "--cassandra", description = "Use this Cassandra (host:port) instead of starting the local one.")
   String cassandra;
 
@@ -90,6 +99,7 @@ public final class TimeSeriesPerf implements Callable<Integer> {
     check("--events", events, 2 * batch, 100_000_000);
     check("--concurrency", concurrency, 1, 1024);
     check("--reads", reads, 10, 10_000_000);
+    check("--warmup", warmupSeconds, 0, 3600);
     Figures out = new Figures(System.out);
     LocalCassandra started = null;
     cassandraPid = java.util.OptionalLong.empty();
@@ -203,9 +213,17 @@ public final class TimeSeriesPerf implements Callable<Integer> {
           }
         });
     Function<List<Event>, CompletionStage<?>> viaRaw = raw::write;
-    int warmup = Math.max(batch, events / 10);
-    run(generator.batches("warm-v", warmup, batch), viaVarve);
-    run(generator.batches("warm-r", warmup, batch), viaRaw);
+    // Both JVMs compile their hot paths for a minute or more on two cores; measure after that.
+    int chunk = Math.max(batch, events / 10);
+    int warmupEvents = 0;
+    long warmupStart = System.nanoTime();
+    do {
+      run(generator.batches("warm-v" + warmupEvents + "-", chunk, batch), viaVarve);
+      run(generator.batches("warm-r" + warmupEvents + "-", chunk, batch), viaRaw);
+      warmupEvents += chunk;
+    } while (System.nanoTime() - warmupStart < warmupSeconds * 1_000_000_000L);
+    out.put("write.warmup_seconds", (System.nanoTime() - warmupStart) / 1e9);
+    out.put("write.warmup_events_per_side", warmupEvents);
     double varveSeconds = 0;
     double rawSeconds = 0;
     Map<String, Duration> varveCpu = new LinkedHashMap<>();
@@ -285,7 +303,14 @@ public final class TimeSeriesPerf implements Callable<Integer> {
     Histogram varveFour = new Histogram(60_000_000L, 3);
     Histogram varveHttp = new Histogram(60_000_000L, 3);
     Histogram rawRead = new Histogram(60_000_000L, 3);
-    for (int i = -reads / 10; i < reads; i++) {
+    // warm-up: at least a tenth of the measured reads, and until half of --warmup has passed
+    long readWarmupEnd = System.nanoTime() + warmupSeconds * 500_000_000L;
+    int warmupReads = 0;
+    for (int i = 0; i < reads + warmupReads; i++) {
+      boolean warming = i < reads / 10 || System.nanoTime() < readWarmupEnd && i == warmupReads;
+      if (warming) {
+        warmupReads++;
+      }
       long t0 = System.nanoTime();
       int rows = raw.read("reader-raw", from, 0, from, to);
       long t1 = System.nanoTime();
@@ -299,7 +324,7 @@ public final class TimeSeriesPerf implements Callable<Integer> {
         throw new IllegalStateException("reads returned raw " + rows + " rows, " + eventsOne + " and " + eventsFour
             + " events, HTTP " + status);
       }
-      if (i >= 0) {
+      if (!warming) {
         rawRead.recordValue((t1 - t0) / 1000);
         varveOne.recordValue((t2 - t1) / 1000);
         varveFour.recordValue((t3 - t2) / 1000);
@@ -308,6 +333,7 @@ public final class TimeSeriesPerf implements Callable<Integer> {
     }
     out.put("read.events", 100);
     out.put("read.iterations", reads);
+    out.put("read.warmup_iterations", warmupReads);
     out.latency("read.raw", rawRead);
     out.latency("read.varve", varveOne);
     out.latency("read.varve_4_event_buckets", varveFour);
