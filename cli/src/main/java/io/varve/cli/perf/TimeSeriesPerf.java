@@ -77,7 +77,7 @@ public final class TimeSeriesPerf implements Callable<Integer> {
   @Option(names = "--reads", defaultValue = "3000", description = "Measured reads per side (default: ${DEFAULT-VALUE}).")
   int reads;
 
-  @Option(names = "--warmup", defaultValue = "120", description = "Seconds of writes (both sides, alternating) before"
+  @Option(names = "--warmup", defaultValue = "180", description = "Seconds of writes (both sides, alternating) before"
       + " the measured write phases; half as long again warms up the reads (default: ${DEFAULT-VALUE}).")
   int warmupSeconds;
 
