@@ -30,7 +30,6 @@ import java.util.Map;
  */
 public final class LocalCassandraMain {
 
-  private static final List<String> ACTIONS = List.of("start", "stop", "status", "kill");
   private static final List<String> FLAGS = List.of("--tests", "--no-wait");
 
   private LocalCassandraMain() {}
@@ -42,12 +41,13 @@ public final class LocalCassandraMain {
 
   /** Runs one action, printing to {@code out} and {@code err}; returns the exit status. */
   static int run(String[] args, PrintStream out, PrintStream err) {
-    Map<String, String> options = new HashMap<>();
-    String action;
+    LauncherCommand.Arguments arguments;
+    Duration timeout;
     LocalCassandra node;
     try {
-      action = parse(args, options);
-      node = new LocalCassandra(settings(options));
+      arguments = LauncherCommand.Arguments.parse(args, FLAGS);
+      timeout = arguments.timeout(120);
+      node = new LocalCassandra(settings(arguments.settingsOptions()));
     } catch (IllegalArgumentException e) {
       err.println("cassandra: " + e.getMessage());
       err.println("usage: LocalCassandraMain start|stop|status|kill [--tests] [--varve-home DIR]"
@@ -55,79 +55,16 @@ public final class LocalCassandraMain {
           + " [--commitlog batch|group:5ms] [--java PATH] [--timeout SECONDS] [--no-wait]");
       return 1;
     }
-    Duration timeout = Duration.ofSeconds(Long.parseLong(options.getOrDefault("--timeout", "120")));
+    LocalCassandraSettings settings = node.settings();
+    LauncherCommand.Reports reports = new LauncherCommand.Reports("cassandra", "node",
+        () -> "cql=" + LocalCassandraSettings.ADDRESS + ":" + settings.cqlPort() + " log=" + settings.systemLog(),
+        settings.systemLog());
     try {
-      return switch (action) {
-        case "start" -> start(node, timeout, !options.containsKey("--no-wait"), out);
-        case "stop" -> stopOrKill(node, "stopped", () -> node.stop(timeout), out);
-        case "kill" -> stopOrKill(node, "killed", node::kill, out);
-        default -> status(node, out);
-      };
+      return LauncherCommand.act(arguments, timeout, node.node(), reports, out);
     } catch (LocalCassandraException e) {
-      err.println("cassandra: " + action + " failed: " + e.getMessage());
+      err.println("cassandra: " + arguments.action() + " failed: " + e.getMessage());
       return 1;
     }
-  }
-
-  private static int start(LocalCassandra node, Duration timeout, boolean wait, PrintStream out) {
-    long began = System.nanoTime();
-    boolean wasRunning = node.status().isRunning();
-    CassandraStatus status = node.start();
-    if (wait) {
-      node.awaitReady(timeout);
-    }
-    String how = wasRunning ? "already running"
-        : String.format("started in %.1f s", (System.nanoTime() - began) / 1e9);
-    out.println(describe("running", status, node) + " (" + how + (wait ? ")" : ", not waited)"));
-    return 0;
-  }
-
-  private static int stopOrKill(
-      LocalCassandra node, String done, java.util.function.BooleanSupplier action, PrintStream out) {
-    CassandraStatus before = node.status();
-    if (action.getAsBoolean()) {
-      out.println("cassandra: " + done + " pid=" + before.pid());
-    } else {
-      out.println("cassandra: not running home=" + node.settings().home());
-    }
-    return 0;
-  }
-
-  private static int status(LocalCassandra node, PrintStream out) {
-    CassandraStatus status = node.status();
-    switch (status.state()) {
-      case RUNNING -> out.println(describe(node.isReady() ? "running" : "starting", status, node));
-      case STALE -> out.println("cassandra: stale pid file " + node.settings().pidFile()
-          + " (pid " + status.pid() + " is not this node) log=" + node.settings().systemLog());
-      default -> out.println("cassandra: stopped home=" + node.settings().home());
-    }
-    return status.isRunning() ? 0 : 1;
-  }
-
-  private static String describe(String state, CassandraStatus status, LocalCassandra node) {
-    return "cassandra: " + state + " pid=" + status.pid() + " cql="
-        + LocalCassandraSettings.ADDRESS + ":" + status.cqlAddress().getPort()
-        + " log=" + node.settings().systemLog();
-  }
-
-  private static String parse(String[] args, Map<String, String> options) {
-    String action = null;
-    for (int i = 0; i < args.length; i++) {
-      String arg = args[i];
-      if (ACTIONS.contains(arg) && action == null) {
-        action = arg;
-      } else if (FLAGS.contains(arg)) {
-        options.put(arg, "");
-      } else if (arg.startsWith("--") && i + 1 < args.length) {
-        options.put(arg, args[++i]);
-      } else {
-        throw new IllegalArgumentException("unexpected argument: " + arg);
-      }
-    }
-    if (action == null) {
-      throw new IllegalArgumentException("missing action");
-    }
-    return action;
   }
 
   private static LocalCassandraSettings settings(Map<String, String> options) {
@@ -136,11 +73,6 @@ public final class LocalCassandraMain {
     Path home = varveHome == null ? VarveHome.locate() : Path.of(varveHome);
     LocalCassandraSettings settings = rest.remove("--tests") != null
         ? LocalCassandraSettings.forTests(home) : LocalCassandraSettings.forDevelopment(home);
-    rest.remove("--no-wait");
-    String timeout = rest.remove("--timeout");
-    if (timeout != null && !timeout.matches("[1-9][0-9]{0,5}")) {
-      throw new IllegalArgumentException("--timeout: " + timeout + " (expected: seconds, 1..999999)");
-    }
     // Ports are set together: validation requires three distinct ports at every step.
     settings = settings.withPorts(
         port(rest.remove("--port"), settings.cqlPort()),

@@ -2,19 +2,12 @@ package io.varve.local;
 
 import java.io.File;
 import java.io.IOException;
-import java.net.InetSocketAddress;
-import java.net.ServerSocket;
-import java.nio.channels.FileChannel;
-import java.nio.channels.FileLock;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.nio.file.StandardOpenOption;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Objects;
-import java.util.Optional;
-import java.util.OptionalLong;
 
 /**
  * One local DynamoDB Local server, run as its own operating-system process in its own session,
@@ -38,14 +31,22 @@ public final class LocalDynamoDb {
   public static final String MAIN_CLASS = "io.varve.local.dynamodb.LoopbackServerRunner";
 
   private static final String HOME_PROPERTY = "-Dvarve.dynamodb.home=";
-  private static final Duration KILL_WAIT = Duration.ofSeconds(30);
   private static final Duration PROBE_TIMEOUT = Duration.ofSeconds(2);
 
   private final LocalDynamoDbSettings settings;
+  private final ManagedNode node;
 
   /** A handle on the server these settings describe; creates nothing and starts nothing. */
   public LocalDynamoDb(LocalDynamoDbSettings settings) {
     this.settings = Objects.requireNonNull(settings, "settings");
+    this.node = new ManagedNode("DynamoDB Local", settings.home(), settings.pidFile(), MAIN_CLASS,
+        HOME_PROPERTY + settings.home(), LocalDynamoDbException::new, () -> LogTail.describe(settings.log()),
+        this::isReady, Duration.ofMillis(100), settings.endpoint(), this::launch);
+  }
+
+  /** The process lifecycle, for the command line. */
+  ManagedNode node() {
+    return node;
   }
 
   /** The settings of this server. */
@@ -64,20 +65,7 @@ public final class LocalDynamoDb {
    *     process, or the home directory cannot be written
    */
   public DynamoDbStatus start() {
-    // A file lock excludes other processes only; two threads of one JVM would collide on it.
-    synchronized (LocalDynamoDb.class) {
-      try {
-        Files.createDirectories(settings.home());
-        try (FileChannel channel = FileChannel.open(settings.home().resolve("start.lock"),
-                StandardOpenOption.CREATE, StandardOpenOption.WRITE);
-            FileLock lock = channel.lock()) {
-          Optional<ProcessHandle> running = find();
-          return running(running.isPresent() ? running.get().pid() : launch());
-        }
-      } catch (IOException e) {
-        throw new LocalDynamoDbException("Cannot start DynamoDB Local in " + settings.home(), e);
-      }
-    }
+    return status(node.start());
   }
 
   /**
@@ -87,19 +75,7 @@ public final class LocalDynamoDb {
    *     not answer within the timeout; the message names {@code logs/stdout.log} and quotes its end
    */
   public void awaitReady(Duration timeout) {
-    long deadline = System.nanoTime() + timeout.toNanos();
-    while (!isReady()) {
-      if (find().isEmpty()) {
-        throw new LocalDynamoDbException("DynamoDB Local is not running (it exited or was never"
-            + " started). " + LogTail.describe(settings.log()));
-      }
-      if (System.nanoTime() - deadline > 0) {
-        throw new LocalDynamoDbException("DynamoDB Local did not answer on "
-            + settings.endpoint() + " within " + timeout.toSeconds() + " s. "
-            + LogTail.describe(settings.log()));
-      }
-      NodeProcess.pause(Duration.ofMillis(100));
-    }
+    node.awaitReady(timeout);
   }
 
   /** Whether the server answers a {@code ListTables} request right now. */
@@ -114,20 +90,7 @@ public final class LocalDynamoDb {
    * @return whether a running server was stopped
    */
   public boolean stop(Duration timeout) {
-    Optional<ProcessHandle> server = find();
-    if (server.isPresent()) {
-      server.get().destroy();
-      if (!NodeProcess.awaitExit(server.get(), timeout)) {
-        server.get().destroyForcibly();
-        requireExit(server.get());
-      }
-    }
-    try {
-      Files.deleteIfExists(settings.pidFile());
-    } catch (IOException e) {
-      throw new LocalDynamoDbException("Cannot delete the pid file " + settings.pidFile(), e);
-    }
-    return server.isPresent();
+    return node.stop(timeout);
   }
 
   /**
@@ -137,25 +100,12 @@ public final class LocalDynamoDb {
    * @return whether a running server was killed
    */
   public boolean kill() {
-    Optional<ProcessHandle> server = find();
-    server.ifPresent(process -> {
-      process.destroyForcibly();
-      requireExit(process);
-    });
-    return server.isPresent();
+    return node.kill();
   }
 
   /** The server's status from its pid file and the live processes; cheap, sends no request. */
   public DynamoDbStatus status() {
-    Optional<ProcessHandle> server = find();
-    if (server.isPresent()) {
-      return running(server.get().pid());
-    }
-    OptionalLong pid = new PidFile(settings.pidFile()).read();
-    if (pid.isPresent() || Files.exists(settings.pidFile())) {
-      return new DynamoDbStatus(DynamoDbStatus.State.STALE, pid.orElse(0), settings.endpoint());
-    }
-    return new DynamoDbStatus(DynamoDbStatus.State.STOPPED, 0, settings.endpoint());
+    return status(node.status());
   }
 
   /** The full command that runs the server, {@code java} first. */
@@ -194,33 +144,12 @@ public final class LocalDynamoDb {
 
   private long launch() throws IOException {
     List<String> command = command();
-    requirePortFree();
+    node.requirePortFree(LocalDynamoDbSettings.ADDRESS, settings.port(), "");
     Files.createDirectories(settings.log().getParent());
     if (settings.persistent()) {
       Files.createDirectories(settings.dataDirectory());
     }
-    Process process = new ProcessBuilder(SessionLeader.prefix(command))
-        .directory(settings.home().toFile())
-        .redirectInput(ProcessBuilder.Redirect.from(new File("/dev/null")))
-        .redirectErrorStream(true)
-        .redirectOutput(settings.log().toFile())
-        .start();
-    new PidFile(settings.pidFile()).write(process.pid());
-    return process.pid();
-  }
-
-  private Optional<ProcessHandle> find() {
-    return NodeProcess.find(settings.pidFile(), MAIN_CLASS, HOME_PROPERTY + settings.home());
-  }
-
-  private void requirePortFree() {
-    try (ServerSocket probe = new ServerSocket()) {
-      probe.bind(new InetSocketAddress(LocalDynamoDbSettings.ADDRESS, settings.port()));
-    } catch (IOException e) {
-      throw new LocalDynamoDbException("Port " + LocalDynamoDbSettings.ADDRESS + ":"
-          + settings.port() + " is in use by another process, so DynamoDB Local of "
-          + settings.home() + " cannot start. Stop that process or choose another port.");
-    }
+    return node.spawn(command, settings.log());
   }
 
   private static LocalDynamoDbException notBuilt(String why) {
@@ -228,14 +157,7 @@ public final class LocalDynamoDb {
         + " `mvn -q -f local/pom.xml -DskipTests install` at the root of the Varve checkout.");
   }
 
-  private static void requireExit(ProcessHandle process) {
-    if (!NodeProcess.awaitExit(process, KILL_WAIT)) {
-      throw new LocalDynamoDbException("DynamoDB Local process " + process.pid()
-          + " is still alive " + KILL_WAIT.toSeconds() + " s after SIGKILL");
-    }
-  }
-
-  private DynamoDbStatus running(long pid) {
-    return new DynamoDbStatus(DynamoDbStatus.State.RUNNING, pid, settings.endpoint());
+  private DynamoDbStatus status(ManagedNode.Status status) {
+    return new DynamoDbStatus(DynamoDbStatus.State.valueOf(status.state().name()), status.pid(), settings.endpoint());
   }
 }

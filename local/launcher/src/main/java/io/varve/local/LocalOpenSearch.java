@@ -2,18 +2,11 @@ package io.varve.local;
 
 import java.io.File;
 import java.io.IOException;
-import java.net.InetSocketAddress;
-import java.net.ServerSocket;
-import java.nio.channels.FileChannel;
-import java.nio.channels.FileLock;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.nio.file.StandardOpenOption;
 import java.time.Duration;
 import java.util.List;
 import java.util.Objects;
-import java.util.Optional;
-import java.util.OptionalLong;
 
 /**
  * One local single-node OpenSearch, run as its own operating-system process in its own session,
@@ -35,14 +28,23 @@ public final class LocalOpenSearch {
   public static final String MAIN_CLASS = "io.varve.local.opensearch.SingleNodeRunner";
 
   private static final String HOME_PROPERTY = "-Dvarve.opensearch.home=";
-  private static final Duration KILL_WAIT = Duration.ofSeconds(30);
   private static final Duration PROBE_TIMEOUT = Duration.ofSeconds(3);
 
   private final LocalOpenSearchSettings settings;
+  private final ManagedNode node;
 
   /** A handle on the node these settings describe; creates nothing and starts nothing. */
   public LocalOpenSearch(LocalOpenSearchSettings settings) {
     this.settings = Objects.requireNonNull(settings, "settings");
+    this.node = new ManagedNode("OpenSearch", settings.home(), settings.pidFile(), MAIN_CLASS,
+        HOME_PROPERTY + settings.home(), LocalOpenSearchException::new,
+        () -> LogTail.describe(settings.systemLog(), settings.stdoutLog()), this::isReady, Duration.ofMillis(250),
+        settings.endpoint(), this::launch);
+  }
+
+  /** The process lifecycle, for the command line. */
+  ManagedNode node() {
+    return node;
   }
 
   /** The settings of this node. */
@@ -61,20 +63,7 @@ public final class LocalOpenSearch {
    *     taken by another process, or the home directory cannot be written
    */
   public OpenSearchStatus start() {
-    // A file lock excludes other processes only; two threads of one JVM would collide on it.
-    synchronized (LocalOpenSearch.class) {
-      try {
-        Files.createDirectories(settings.home());
-        try (FileChannel channel = FileChannel.open(settings.home().resolve("start.lock"),
-                StandardOpenOption.CREATE, StandardOpenOption.WRITE);
-            FileLock lock = channel.lock()) {
-          Optional<ProcessHandle> running = find();
-          return running(running.isPresent() ? running.get().pid() : launch());
-        }
-      } catch (IOException e) {
-        throw new LocalOpenSearchException("Cannot start OpenSearch in " + settings.home(), e);
-      }
-    }
+    return status(node.start());
   }
 
   /**
@@ -86,19 +75,7 @@ public final class LocalOpenSearch {
    *     its end and that of {@code logs/stdout.log}
    */
   public void awaitReady(Duration timeout) {
-    long deadline = System.nanoTime() + timeout.toNanos();
-    while (!isReady()) {
-      if (find().isEmpty()) {
-        throw new LocalOpenSearchException("OpenSearch is not running (it exited or was never"
-            + " started). " + LogTail.describe(settings.systemLog(), settings.stdoutLog()));
-      }
-      if (System.nanoTime() - deadline > 0) {
-        throw new LocalOpenSearchException("OpenSearch was not ready on " + settings.endpoint()
-            + " within " + timeout.toSeconds() + " s. "
-            + LogTail.describe(settings.systemLog(), settings.stdoutLog()));
-      }
-      NodeProcess.pause(Duration.ofMillis(250));
-    }
+    node.awaitReady(timeout);
   }
 
   /** Whether the node reports a green or yellow cluster right now. */
@@ -113,20 +90,7 @@ public final class LocalOpenSearch {
    * @return whether a running node was stopped
    */
   public boolean stop(Duration timeout) {
-    Optional<ProcessHandle> node = find();
-    if (node.isPresent()) {
-      node.get().destroy();
-      if (!NodeProcess.awaitExit(node.get(), timeout)) {
-        node.get().destroyForcibly();
-        requireExit(node.get());
-      }
-    }
-    try {
-      Files.deleteIfExists(settings.pidFile());
-    } catch (IOException e) {
-      throw new LocalOpenSearchException("Cannot delete the pid file " + settings.pidFile(), e);
-    }
-    return node.isPresent();
+    return node.stop(timeout);
   }
 
   /**
@@ -136,26 +100,12 @@ public final class LocalOpenSearch {
    * @return whether a running node was killed
    */
   public boolean kill() {
-    Optional<ProcessHandle> node = find();
-    node.ifPresent(process -> {
-      process.destroyForcibly();
-      requireExit(process);
-    });
-    return node.isPresent();
+    return node.kill();
   }
 
   /** The node's status from its pid file and the live processes; cheap, sends no request. */
   public OpenSearchStatus status() {
-    Optional<ProcessHandle> node = find();
-    if (node.isPresent()) {
-      return running(node.get().pid());
-    }
-    OptionalLong pid = new PidFile(settings.pidFile()).read();
-    if (pid.isPresent() || Files.exists(settings.pidFile())) {
-      return new OpenSearchStatus(OpenSearchStatus.State.STALE, pid.orElse(0),
-          settings.endpoint());
-    }
-    return new OpenSearchStatus(OpenSearchStatus.State.STOPPED, 0, settings.endpoint());
+    return status(node.status());
   }
 
   /** The full command that runs the node, {@code java} first. */
@@ -200,34 +150,13 @@ public final class LocalOpenSearch {
 
   private long launch() throws IOException {
     List<String> command = command();
-    requirePortFree("HTTP", settings.httpPort());
-    requirePortFree("transport", settings.transportPort());
+    node.requirePortFree(LocalOpenSearchSettings.ADDRESS, settings.httpPort(), " (HTTP)");
+    node.requirePortFree(LocalOpenSearchSettings.ADDRESS, settings.transportPort(), " (transport)");
     OpenSearchConfigWriter.write(settings);
     Files.createDirectories(settings.logDirectory());
     Files.createDirectories(settings.dataDirectory());
     Files.createDirectories(settings.home().resolve("tmp"));
-    Process process = new ProcessBuilder(SessionLeader.prefix(command))
-        .directory(settings.home().toFile())
-        .redirectInput(ProcessBuilder.Redirect.from(new File("/dev/null")))
-        .redirectErrorStream(true)
-        .redirectOutput(settings.stdoutLog().toFile())
-        .start();
-    new PidFile(settings.pidFile()).write(process.pid());
-    return process.pid();
-  }
-
-  private Optional<ProcessHandle> find() {
-    return NodeProcess.find(settings.pidFile(), MAIN_CLASS, HOME_PROPERTY + settings.home());
-  }
-
-  private void requirePortFree(String name, int port) {
-    try (ServerSocket probe = new ServerSocket()) {
-      probe.bind(new InetSocketAddress(LocalOpenSearchSettings.ADDRESS, port));
-    } catch (IOException e) {
-      throw new LocalOpenSearchException("Port " + LocalOpenSearchSettings.ADDRESS + ":" + port
-          + " (" + name + ") is in use by another process, so OpenSearch of " + settings.home()
-          + " cannot start. Stop that process or choose another port.");
-    }
+    return node.spawn(command, settings.stdoutLog());
   }
 
   private static LocalOpenSearchException notBuilt(String why) {
@@ -235,14 +164,8 @@ public final class LocalOpenSearch {
         + " `mvn -q -f local/pom.xml -DskipTests install` at the root of the Varve checkout.");
   }
 
-  private static void requireExit(ProcessHandle process) {
-    if (!NodeProcess.awaitExit(process, KILL_WAIT)) {
-      throw new LocalOpenSearchException("OpenSearch process " + process.pid()
-          + " is still alive " + KILL_WAIT.toSeconds() + " s after SIGKILL");
-    }
-  }
-
-  private OpenSearchStatus running(long pid) {
-    return new OpenSearchStatus(OpenSearchStatus.State.RUNNING, pid, settings.endpoint());
+  private OpenSearchStatus status(ManagedNode.Status status) {
+    return new OpenSearchStatus(OpenSearchStatus.State.valueOf(status.state().name()), status.pid(),
+        settings.endpoint());
   }
 }

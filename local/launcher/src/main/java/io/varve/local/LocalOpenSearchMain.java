@@ -6,7 +6,6 @@ import java.time.Duration;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
-import java.util.function.BooleanSupplier;
 
 /**
  * Command line for the local OpenSearch, used by {@code ./varve local opensearch}:
@@ -33,7 +32,6 @@ import java.util.function.BooleanSupplier;
  */
 public final class LocalOpenSearchMain {
 
-  private static final List<String> ACTIONS = List.of("start", "stop", "status", "kill");
   private static final List<String> FLAGS = List.of("--tests", "--no-wait");
   private static final String USAGE = "usage: LocalOpenSearchMain start|stop|status|kill"
       + " [--tests] [--varve-home DIR] [--home DIR] [--lib DIR] [--port N] [--transport-port N]"
@@ -48,98 +46,33 @@ public final class LocalOpenSearchMain {
 
   /** Runs one action, printing to {@code out} and {@code err}; returns the exit status. */
   static int run(String[] args, PrintStream out, PrintStream err) {
-    Map<String, String> options = new HashMap<>();
-    String action;
-    LocalOpenSearch node;
+    LauncherCommand.Arguments arguments;
     Duration timeout;
+    LocalOpenSearch node;
     try {
-      action = parse(args, options);
-      timeout = Duration.ofSeconds(Long.parseLong(number("--timeout",
-          options.getOrDefault("--timeout", "120"), "seconds, 1..999999", "[1-9][0-9]{0,5}")));
-      node = new LocalOpenSearch(settings(options));
+      arguments = LauncherCommand.Arguments.parse(args, FLAGS);
+      timeout = arguments.timeout(120);
+      node = new LocalOpenSearch(settings(arguments.settingsOptions()));
     } catch (IllegalArgumentException e) {
       err.println("opensearch: " + e.getMessage());
       err.println(USAGE);
       return 1;
     }
+    LocalOpenSearchSettings settings = node.settings();
+    LauncherCommand.Reports reports = new LauncherCommand.Reports("opensearch", "node",
+        () -> "endpoint=" + settings.endpoint() + " data=" + settings.dataDirectory() + " log=" + settings.systemLog(),
+        settings.systemLog());
     try {
-      return switch (action) {
-        case "start" -> start(node, timeout, !options.containsKey("--no-wait"), out);
-        case "stop" -> stopOrKill(node, "stopped", () -> node.stop(timeout), out);
-        case "kill" -> stopOrKill(node, "killed", node::kill, out);
-        default -> status(node, out);
-      };
+      return LauncherCommand.act(arguments, timeout, node.node(), reports, out);
     } catch (LocalOpenSearchException | LocalCassandraException e) {
       // The process helpers shared with the Cassandra launcher report with the latter.
-      err.println("opensearch: " + action + " failed: " + e.getMessage());
+      err.println("opensearch: " + arguments.action() + " failed: " + e.getMessage());
       return 1;
     }
   }
 
-  private static int start(LocalOpenSearch node, Duration timeout, boolean wait, PrintStream out) {
-    long began = System.nanoTime();
-    boolean wasRunning = node.status().isRunning();
-    OpenSearchStatus status = node.start();
-    if (wait) {
-      node.awaitReady(timeout);
-    }
-    String how = wasRunning ? "already running"
-        : String.format("started in %.1f s", (System.nanoTime() - began) / 1e9);
-    out.println(describe("running", status, node) + " (" + how + (wait ? ")" : ", not waited)"));
-    return 0;
-  }
-
-  private static int stopOrKill(
-      LocalOpenSearch node, String done, BooleanSupplier action, PrintStream out) {
-    OpenSearchStatus before = node.status();
-    if (action.getAsBoolean()) {
-      out.println("opensearch: " + done + " pid=" + before.pid());
-    } else {
-      out.println("opensearch: not running home=" + node.settings().home());
-    }
-    return 0;
-  }
-
-  private static int status(LocalOpenSearch node, PrintStream out) {
-    OpenSearchStatus status = node.status();
-    switch (status.state()) {
-      case RUNNING -> out.println(describe(node.isReady() ? "running" : "starting", status, node));
-      case STALE -> out.println("opensearch: stale pid file " + node.settings().pidFile()
-          + " (pid " + status.pid() + " is not this node) log=" + node.settings().systemLog());
-      default -> out.println("opensearch: stopped home=" + node.settings().home());
-    }
-    return status.isRunning() ? 0 : 1;
-  }
-
-  private static String describe(String state, OpenSearchStatus status, LocalOpenSearch node) {
-    return "opensearch: " + state + " pid=" + status.pid() + " endpoint=" + status.endpoint()
-        + " data=" + node.settings().dataDirectory() + " log=" + node.settings().systemLog();
-  }
-
-  private static String parse(String[] args, Map<String, String> options) {
-    String action = null;
-    for (int i = 0; i < args.length; i++) {
-      String arg = args[i];
-      if (ACTIONS.contains(arg) && action == null) {
-        action = arg;
-      } else if (FLAGS.contains(arg)) {
-        options.put(arg, "");
-      } else if (arg.startsWith("--") && i + 1 < args.length) {
-        options.put(arg, args[++i]);
-      } else {
-        throw new IllegalArgumentException("unexpected argument: " + arg);
-      }
-    }
-    if (action == null) {
-      throw new IllegalArgumentException("missing action");
-    }
-    return action;
-  }
-
   private static LocalOpenSearchSettings settings(Map<String, String> options) {
     Map<String, String> rest = new HashMap<>(options);
-    rest.remove("--timeout");
-    rest.remove("--no-wait");
     String varveHome = rest.remove("--varve-home");
     Path root = varveHome == null ? VarveHome.locate() : Path.of(varveHome);
     LocalOpenSearchSettings settings = rest.remove("--tests") != null
@@ -165,13 +98,7 @@ public final class LocalOpenSearchMain {
   }
 
   private static int port(String name, String value) {
-    return Integer.parseInt(number(name, value, "1..65535", "[0-9]{1,9}"));
+    return Integer.parseInt(LauncherCommand.number(name, value, "1..65535", "[0-9]{1,9}"));
   }
 
-  private static String number(String name, String value, String expected, String pattern) {
-    if (!value.matches(pattern)) {
-      throw new IllegalArgumentException(name + ": " + value + " (expected: " + expected + ")");
-    }
-    return value;
-  }
 }

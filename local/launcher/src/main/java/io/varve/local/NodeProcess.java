@@ -10,19 +10,13 @@ import java.util.OptionalLong;
 import java.util.stream.Stream;
 
 /**
- * Finds the operating-system process of a local server (Cassandra, DynamoDB Local) and tells
- * whether it has exited. A pid alone is never trusted: pids are reused, so a process counts as the
+ * Finds the operating-system process of a local server (Cassandra, DynamoDB Local, OpenSearch)
+ * and tells whether it has exited. A pid alone is never trusted: pids are reused, so a process counts as the
  * server only if its command line runs the server's main class with this very home directory.
  */
 final class NodeProcess {
 
   private NodeProcess() {}
-
-  /** The live Cassandra process of this home named by its pid file, if any. */
-  static Optional<ProcessHandle> find(LocalCassandraSettings settings) {
-    return find(settings.pidFile(), CassandraCommandLine.MAIN_CLASS,
-        CassandraCommandLine.storageDirArgument(settings.home()));
-  }
 
   /**
    * The live process named by a pid file whose arguments hold both the main class and the

@@ -20,12 +20,4 @@ record PidFile(Path path) {
   void write(long pid) throws IOException {
     Files.writeString(path, pid + "\n");
   }
-
-  void delete() {
-    try {
-      Files.deleteIfExists(path);
-    } catch (IOException e) {
-      throw new LocalCassandraException("Cannot delete the pid file " + path, e);
-    }
-  }
 }
