@@ -213,7 +213,7 @@ public final class TimeSeriesPerf implements Callable<Integer> {
           }
         });
     Function<List<Event>, CompletionStage<?>> viaRaw = raw::write;
-    // Both JVMs compile their hot paths for a minute or more on two cores; measure after that.
+    // On two cores both JVMs compile their hot paths for minutes; measure after that.
     int chunk = Math.max(batch, events / 10);
     int warmupEvents = 0;
     long warmupStart = System.nanoTime();

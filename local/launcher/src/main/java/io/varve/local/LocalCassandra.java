@@ -1,7 +1,6 @@
 package io.varve.local;
 
 import java.io.IOException;
-import java.net.InetSocketAddress;
 import java.nio.file.Files;
 import java.time.Duration;
 import java.util.List;
