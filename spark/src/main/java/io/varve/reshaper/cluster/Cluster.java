@@ -2,6 +2,7 @@ package io.varve.reshaper.cluster;
 
 import com.datastax.oss.driver.api.core.CqlIdentifier;
 import com.datastax.oss.driver.api.core.CqlSession;
+import com.datastax.oss.driver.api.core.metadata.Metadata;
 import com.datastax.oss.driver.api.core.metadata.schema.KeyspaceMetadata;
 import com.datastax.oss.driver.api.core.metadata.schema.TableMetadata;
 import com.datastax.spark.connector.cql.CassandraConnector;
@@ -54,13 +55,22 @@ public final class Cluster {
     }
   }
 
-  /** The side's table, or an error naming what is missing. */
+  /**
+   * The side's table, or an error naming what is missing. A session is cached per JVM and learns
+   * of schema changes a moment late, so a table created just before the job is looked up again
+   * after a schema refresh before it counts as missing.
+   */
   public TableMetadata table(CqlSession session) {
     CqlIdentifier ks = CqlIdentifier.fromCql(settings.keyspace());
-    KeyspaceMetadata keyspace = session.getMetadata().getKeyspace(ks).orElseThrow(() ->
+    CqlIdentifier name = CqlIdentifier.fromCql(settings.table());
+    Metadata metadata = session.getMetadata();
+    if (metadata.getKeyspace(ks).flatMap(k -> k.getTable(name)).isEmpty()) {
+      metadata = session.refreshSchema();
+    }
+    KeyspaceMetadata keyspace = metadata.getKeyspace(ks).orElseThrow(() ->
         new ConfigException(settings.side() + ".keyspace", settings.keyspace(),
             "an existing keyspace"));
-    return keyspace.getTable(CqlIdentifier.fromCql(settings.table())).orElseThrow(() ->
+    return keyspace.getTable(name).orElseThrow(() ->
         new ConfigException(settings.side() + ".table", settings.qualifiedTable()
             + " does not exist", "an existing table; keyspace " + settings.keyspace() + " has: "
             + keyspace.getTables().keySet().stream().map(id -> id.asCql(true)).sorted()
