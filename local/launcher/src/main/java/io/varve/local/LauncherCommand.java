@@ -6,7 +6,6 @@ import java.time.Duration;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
-import java.util.function.Supplier;
 
 /**
  * What the command lines of the local servers share: the syntax
@@ -72,7 +71,7 @@ final class LauncherCommand {
    * @param where what a running line shows after the pid, like {@code cql=127.0.0.1:9042 log=...}
    * @param log the log a stale pid file's line points to
    */
-  record Reports(String label, String noun, Supplier<String> where, Path log) {}
+  record Reports(String label, String noun, String where, Path log) {}
 
   /**
    * Runs the parsed action on the server and prints its line; returns the exit status. Failures
@@ -130,6 +129,6 @@ final class LauncherCommand {
   }
 
   private static String running(String state, ManagedNode.Status status, Reports reports) {
-    return reports.label() + ": " + state + " pid=" + status.pid() + " " + reports.where().get();
+    return reports.label() + ": " + state + " pid=" + status.pid() + " " + reports.where();
   }
 }

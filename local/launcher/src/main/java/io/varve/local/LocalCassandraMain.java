@@ -57,7 +57,7 @@ public final class LocalCassandraMain {
     }
     LocalCassandraSettings settings = node.settings();
     LauncherCommand.Reports reports = new LauncherCommand.Reports("cassandra", "node",
-        () -> "cql=" + LocalCassandraSettings.ADDRESS + ":" + settings.cqlPort() + " log=" + settings.systemLog(),
+        "cql=" + LocalCassandraSettings.ADDRESS + ":" + settings.cqlPort() + " log=" + settings.systemLog(),
         settings.systemLog());
     try {
       return LauncherCommand.act(arguments, timeout, node.node(), reports, out);

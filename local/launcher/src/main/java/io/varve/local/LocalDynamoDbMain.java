@@ -58,7 +58,7 @@ public final class LocalDynamoDbMain {
     }
     LocalDynamoDbSettings settings = server.settings();
     LauncherCommand.Reports reports = new LauncherCommand.Reports("dynamodb", "server",
-        () -> "endpoint=" + settings.endpoint()
+        "endpoint=" + settings.endpoint()
             + (settings.persistent() ? " data=" + settings.dataDirectory() : " in-memory") + " log=" + settings.log(),
         settings.log());
     try {

@@ -60,7 +60,7 @@ public final class LocalOpenSearchMain {
     }
     LocalOpenSearchSettings settings = node.settings();
     LauncherCommand.Reports reports = new LauncherCommand.Reports("opensearch", "node",
-        () -> "endpoint=" + settings.endpoint() + " data=" + settings.dataDirectory() + " log=" + settings.systemLog(),
+        "endpoint=" + settings.endpoint() + " data=" + settings.dataDirectory() + " log=" + settings.systemLog(),
         settings.systemLog());
     try {
       return LauncherCommand.act(arguments, timeout, node.node(), reports, out);

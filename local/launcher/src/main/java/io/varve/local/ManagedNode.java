@@ -172,8 +172,7 @@ final class ManagedNode {
     if (node.isPresent()) {
       node.get().destroy();
       if (!NodeProcess.awaitExit(node.get(), timeout)) {
-        node.get().destroyForcibly();
-        requireExit(node.get());
+        requireKilled(node.get());
       }
     }
     try {
