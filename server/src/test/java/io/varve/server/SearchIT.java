@@ -39,6 +39,7 @@ class SearchIT {
   static final String NS = "search_it";
   static final String FULL = "search_full_it";
   static final String PLAIN = "search_plain_it";
+  static final String OVERWRITE = "search_overwrite_it";
   static final String[] DEVICES = {"ios", "android", "web"};
   static TestServer server;
   static Instant now;
@@ -79,7 +80,7 @@ class SearchIT {
     String dataset = "search-it-" + ProcessHandle.current().pid();
     ServerSettings settings = ServerSettings.defaults()
         .withOpenSearchUrls(List.of(URI.create(TestOpenSearch.endpoint())));
-    server = new TestServer(settings, "varve_search_it", NS, FULL, PLAIN);
+    server = new TestServer(settings, "varve_search_it", NS, FULL, PLAIN, OVERWRITE);
     for (String[] ns : new String[][] {{NS, "REVERSE_INDEX"}, {FULL, "FULL_EVENT"}}) {
       TestServer.Reply created = server.post("CreateNamespace", "{\"namespace\": \"" + ns[0]
           + "\", \"persistence_configuration\": [" + primary(ns[0]) + ", " + indexStorage(dataset, ns[1]) + "]}");
@@ -478,5 +479,36 @@ class SearchIT {
         .isEqualTo(samples.stream().filter(s -> s.durationValue() == null).count());
     assertThat(searchAll(FULL, equals("payload", "not indexed 5"), 100)).containsExactly("e05");
     assertThat(searchAll(FULL, null, 100)).hasSize(60).doesNotHaveDuplicates();
+  }
+
+  @Test
+  void an_overwritten_value_comes_back_as_last_written_from_search_and_backfill() throws Exception {
+    String dataset = "search-overwrite-it-" + ProcessHandle.current().pid();
+    TestServer.Reply created = server.post("CreateNamespace", "{\"namespace\": \"" + OVERWRITE
+        + "\", \"persistence_configuration\": [" + primary(OVERWRITE) + ", " + indexStorage(dataset, "REVERSE_INDEX")
+        + "]}");
+    assertThat(created.status()).as(created.body().toString()).isEqualTo(200);
+    Instant t = now.minusSeconds(30);
+    String zeros = b64(new byte[10_000]);
+    for (String payload : List.of(zeros, b64("small"))) {
+      ObjectNode e = event("overwrite", t, "same-identity", "deviceType", "overwritten");
+      e.withArray("eventItems").addObject().put("eventItemKey", b64("payload")).put("eventItemValue", payload);
+      TestServer.Reply written = server.post("WriteEventRecordsSync", write(OVERWRITE, List.of(e)));
+      assertThat(written.body().path("writtenCount").asInt()).as(written.body().toString()).isEqualTo(1);
+    }
+    awaitCount(OVERWRITE, 1);
+    TestServer.Reply found = server.post("SearchEventRecords", search(OVERWRITE, equals("deviceType", "overwritten"),
+        null));
+    assertThat(found.status()).as(found.body().toString()).isEqualTo(200);
+    Map<String, String> items = new TreeMap<>();
+    found.body().path("events").get(0).path("eventItems").forEach(i -> items.put(decode(i.path("eventItemKey")
+        .asText()), decode(i.path("eventItemValue").asText())));
+    assertThat(items).containsEntry("payload", "small");
+
+    TestServer.Reply backfill = server.post("BackfillIndex", "{\"namespace\": \"" + OVERWRITE
+        + "\", \"timeInterval\": " + interval() + "}");
+    assertThat(backfill.status()).as(backfill.body().toString()).isEqualTo(200);
+    assertThat(backfill.body().path("eventsRead").asLong()).isEqualTo(1);
+    assertThat(backfill.body().path("eventsFailed").asLong()).isEqualTo(0);
   }
 }

@@ -233,7 +233,72 @@ class TimeSeriesApiIT {
       server.cql.execute("SELECT value_metadata FROM api_it." + table.getString(0)
           + " WHERE time_series_id = 'big' ALLOW FILTERING").forEach(r -> metadata.add(String.valueOf(r.getString(0))));
     }
-    assertThat(metadata).containsExactlyInAnyOrder("compression=zstd", "null");
+    assertThat(metadata).containsExactlyInAnyOrder("compression=zstd", "");
+  }
+
+  /** Values of one event identity as read back, by item key. */
+  static List<String> readValues(String series, Instant t) {
+    TestServer.Reply reply = server.post("ReadEventRecords", read(NS, series, t.minusSeconds(1), t.plusSeconds(1)));
+    assertThat(reply.status()).as(reply.body().toString()).isEqualTo(200);
+    List<String> values = new ArrayList<>();
+    reply.body().path("events").forEach(e -> e.path("eventItems").forEach(i -> values.add(i.path("eventItemValue")
+        .asText())));
+    return values;
+  }
+
+  @Test
+  void an_overwritten_value_reads_as_the_last_written_whether_compressed_or_not() {
+    Instant t = now.minusSeconds(170);
+    String zeros = b64(new byte[10_000]);
+    server.post("WriteEventRecordsSync", write(NS, List.of(event("overwrite", t.minusMillis(5), "before", "k", "v"))));
+    for (String value : List.of(zeros, b64("small"), zeros, b64(""), zeros, b64("last"))) {
+      ObjectNode e = event("overwrite", t, "same-identity");
+      e.withArray("eventItems").addObject().put("eventItemKey", b64("k")).put("eventItemValue", value);
+      TestServer.Reply written = server.post("WriteEventRecordsSync", write(NS, List.of(e)));
+      assertThat(written.body().path("writtenCount").asInt()).as(written.body().toString()).isEqualTo(1);
+      assertThat(readValues("overwrite", t)).as("after writing %d base64 chars", value.length())
+          .containsExactly(value, b64("v"));
+    }
+  }
+
+  @Test
+  void a_stale_compression_marker_left_by_an_earlier_version_is_ignored() {
+    // Versions that left value_metadata unset on plain values could leave an older value's marker
+    // under a newer plain value: the marker's cell is then older than the value's.
+    Instant t = now.minusSeconds(180);
+    String series = "legacy";
+    String id = "stale-marker";
+    server.post("WriteEventRecordsSync", write(NS, List.of(event(series, t, id, "k", "placeholder"))));
+    String table = null;
+    for (JsonNode s : server.post("GetNamespace", "{\"namespace\": \"api_it\"}").body().path("timeSlices")) {
+      if (!t.isBefore(Instant.parse(s.path("startTime").asText())) && t.isBefore(Instant.parse(s.path("endTime")
+          .asText()))) {
+        table = s.path("table").asText();
+      }
+    }
+    assertThat(table).isNotNull();
+    Instant bucket = Instant.ofEpochMilli(Math.floorDiv(t.toEpochMilli(), 600_000L) * 600_000L);
+    int eventBucket = io.varve.core.partitioning.EventBuckets.of(series, t.toEpochMilli(), id, 4);
+    String key = "time_series_id = ? AND time_bucket = ? AND event_bucket = ? AND event_time = ? AND event_id = ?"
+        + " AND event_item_key = ?";
+    java.nio.ByteBuffer k = java.nio.ByteBuffer.wrap("k".getBytes(StandardCharsets.UTF_8));
+    long micros = System.currentTimeMillis() * 1000;
+    server.cql.execute(com.datastax.oss.driver.api.core.cql.SimpleStatement.newInstance("UPDATE api_it." + table
+        + " USING TIMESTAMP ? SET value_metadata = 'compression=zstd' WHERE " + key, micros + 1_000_000,
+        series, bucket, eventBucket, t, id, k));
+    server.cql.execute(com.datastax.oss.driver.api.core.cql.SimpleStatement.newInstance("UPDATE api_it." + table
+        + " USING TIMESTAMP ? SET event_item_value = textAsBlob('small') WHERE " + key, micros + 2_000_000,
+        series, bucket, eventBucket, t, id, k));
+    assertThat(readValues(series, t)).containsExactly(b64("small"));
+
+    // A current marker on bytes that are not zstd is damage: the error names the event, not a frame size.
+    server.cql.execute(com.datastax.oss.driver.api.core.cql.SimpleStatement.newInstance("UPDATE api_it." + table
+        + " USING TIMESTAMP ? SET value_metadata = 'compression=zstd' WHERE " + key, micros + 3_000_000,
+        series, bucket, eventBucket, t, id, k));
+    TestServer.Reply damaged = server.post("ReadEventRecords", read(NS, series, t.minusSeconds(1), t.plusSeconds(1)));
+    assertThat(damaged.status()).isEqualTo(500);
+    assertThat(damaged.errorMessage()).contains("timeSeriesId=legacy").contains("eventId=stale-marker")
+        .contains("not a zstd frame");
   }
 
   @Test

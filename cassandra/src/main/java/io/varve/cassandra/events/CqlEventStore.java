@@ -96,7 +96,8 @@ public final class CqlEventStore implements EventStore {
       for (EventItem item : placed.event().items()) {
         ValueCodec.Stored stored = codec.encode(item.value());
         // typed setters: the driver needs no codec lookup by value for each of the 8 columns
-        // value_metadata stays unset (not null) when there is none: a null would write a tombstone
+        // value_metadata is always set, to "" when there is none (a null would be a tombstone):
+        // left unset, an overwrite would keep an earlier value's compression marker
         // the partition key columns are encoded once per partition (bound as bytes, read-only views)
         BoundStatementBuilder row = insert.boundStatementBuilder()
             .setBytesUnsafe(0, part.series().duplicate())
@@ -105,10 +106,8 @@ public final class CqlEventStore implements EventStore {
             .setBytesUnsafe(3, time.duplicate())
             .setBytesUnsafe(4, eventId.duplicate())
             .set(5, ByteBuffer.wrap(item.key()), TypeCodecs.BLOB)
-            .set(6, stored.value(), TypeCodecs.BLOB);
-        if (stored.metadata() != null) {
-          row.set(7, stored.metadata(), TypeCodecs.TEXT);
-        }
+            .set(6, stored.value(), TypeCodecs.BLOB)
+            .set(7, stored.metadata(), TypeCodecs.TEXT);
         batch.addStatement(row.build());
       }
     }

@@ -56,14 +56,24 @@ final class CqlPartitionReader implements PartitionReader {
 
   /**
    * The item of a slice table row whose columns from {@code keyColumn} on are event_item_key,
-   * event_item_value and value_metadata: the key copied out, the value decompressed if it was.
+   * event_item_value, value_metadata and {@link SliceStatements#ITEM_WRITETIMES}: the key copied
+   * out, the value decompressed if it was. A value that cannot be decoded fails with the identity of
+   * its event, so that an operator can find the row.
    */
-  static EventItem item(Row row, int keyColumn) {
+  static EventItem item(Row row, int keyColumn, String timeSeriesId, long eventTime, String eventId) {
     ByteBuffer key = row.get(keyColumn, TypeCodecs.BLOB);
     byte[] keyBytes = new byte[key.remaining()];
     key.duplicate().get(keyBytes);
-    return new EventItem(keyBytes, ValueCodec.decode(row.get(keyColumn + 1, TypeCodecs.BLOB),
-        row.get(keyColumn + 2, TypeCodecs.TEXT)));
+    String metadata = row.get(keyColumn + 2, TypeCodecs.TEXT);
+    long metadataWritetime = metadata == null ? 0 : row.getLong(keyColumn + 4);
+    try {
+      return new EventItem(keyBytes, ValueCodec.decode(row.get(keyColumn + 1, TypeCodecs.BLOB), metadata,
+          row.getLong(keyColumn + 3), metadataWritetime));
+    } catch (ValueCodec.CorruptValueException e) {
+      throw new ValueCodec.CorruptValueException("stored value of timeSeriesId=" + timeSeriesId + ", eventTime="
+          + Instant.ofEpochMilli(eventTime) + ", eventId=" + eventId + ", eventItemKey (base64)="
+          + java.util.Base64.getEncoder().encodeToString(keyBytes) + " cannot be read: " + e.getMessage());
+    }
   }
 
   /** Accumulates rows into events across pages. */
@@ -97,7 +107,7 @@ final class CqlPartitionReader implements PartitionReader {
           id = rowId;
           items = new ArrayList<>();
         }
-        items.add(item(row, 2));
+        items.add(item(row, 2, timeSeriesId, time, id));
       }
       if (page.hasMorePages()) {
         return page.fetchNextPage().thenCompose(this::consume);

@@ -44,7 +44,7 @@ final class CqlTableScan {
       ConsistencyLevel level, int batchSize, Function<List<Event>, CompletionStage<Void>> sink) {
     String name = CqlIdentifier.fromInternal(keyspace).asCql(true) + '.' + CqlIdentifier.fromInternal(table).asCql(true);
     SimpleStatement select = SimpleStatement.newInstance("SELECT time_series_id, event_time, event_id, event_item_key,"
-        + " event_item_value, value_metadata FROM " + name).setConsistencyLevel(level).setPageSize(1000);
+        + " event_item_value, value_metadata, " + SliceStatements.ITEM_WRITETIMES + " FROM " + name).setConsistencyLevel(level).setPageSize(1000);
     CqlTableScan scan = new CqlTableScan(fromMillis, toMillis, batchSize, sink);
     return session.executeAsync(select).thenCompose(scan::consume);
   }
@@ -61,7 +61,7 @@ final class CqlTableScan {
         id = rowId;
         items = new ArrayList<>();
       }
-      items.add(CqlPartitionReader.item(row, 3));
+      items.add(CqlPartitionReader.item(row, 3, rowSeries, rowTime, rowId));
     }
     if (!page.hasMorePages()) {
       finish();

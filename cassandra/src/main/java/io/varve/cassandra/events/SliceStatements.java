@@ -13,6 +13,12 @@ import java.util.concurrent.ConcurrentHashMap;
  */
 final class SliceStatements {
 
+  /**
+   * Selected after value_metadata by every read of item rows: the write timestamps that tell a
+   * stale marker from a current one ({@link ValueCodec#decode}).
+   */
+  static final String ITEM_WRITETIMES = "WRITETIME(event_item_value), WRITETIME(value_metadata)";
+
   record Pair(PreparedStatement insert, PreparedStatement select) {}
 
   private final CqlSession session;
@@ -37,7 +43,7 @@ final class SliceStatements {
         + " (time_series_id, time_bucket, event_bucket, event_time, event_id, event_item_key, event_item_value,"
         + " value_metadata) VALUES (?, ?, ?, ?, ?, ?, ?, ?)");
     CompletionStage<PreparedStatement> select = session.prepareAsync("SELECT event_time, event_id, event_item_key,"
-        + " event_item_value, value_metadata FROM " + name
+        + " event_item_value, value_metadata, " + ITEM_WRITETIMES + " FROM " + name
         + " WHERE time_series_id = ? AND time_bucket = ? AND event_bucket = ? AND event_time >= ? AND event_time < ?");
     return insert.thenCombine(select, Pair::new);
   }
