@@ -159,7 +159,7 @@ class ServerSettingsTest {
         Arguments.of("servr: {}", "servr", "unknown key"),
         Arguments.of("server:\n  hots: 0.0.0.0", "server.hots", "unknown key"),
         Arguments.of("server:\n  tls:\n    certificate: /c.pem", "server.tls.certificate", "unknown key"),
-        Arguments.of("server:\n  auth:\n    tokens: [a]", "server.auth.tokens", "unknown key"),
+        Arguments.of("server:\n  auth:\n    token: [a]", "server.auth.token", "unknown key"),
         Arguments.of("cassandra:\n  contactPoint: [db1]", "cassandra.contactPoint", "unknown key"),
         Arguments.of("cassandra:\n  tls:\n    trustStore: /t.p12", "cassandra.tls.trustStore", "unknown key"),
         Arguments.of("timeseries:\n  fanout: 3", "timeseries.fanout", "unknown key"),
