@@ -108,10 +108,13 @@ final class AuthConfig {
   }
 
   private String secret(ConfigNode t) {
-    long sources = List.of("token", "tokenFile", "tokenEnv").stream().filter(t::has).count();
-    if (sources != 1) {
-      throw InvalidFieldException.of(t.key(sources == 0 ? "token" : "tokenFile"), (sources == 0 ? "missing" : "ambiguous")
-          + " (expected: " + SOURCES + ")");
+    List<String> sources = List.of("token", "tokenFile", "tokenEnv").stream().filter(t::has).toList();
+    if (sources.isEmpty()) {
+      throw InvalidFieldException.of(t.key("token"), "missing (expected: " + SOURCES + ")");
+    }
+    if (sources.size() > 1) {
+      throw InvalidFieldException.of(t.key(sources.get(1)), "set together with " + sources.get(0) + " (expected: "
+          + SOURCES + ")");
     }
     String key;
     String secret;

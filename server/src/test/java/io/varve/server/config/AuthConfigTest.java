@@ -108,7 +108,7 @@ class AuthConfigTest {
         Arguments.of("tokens:\n  - name: a\n" + ok, "server.auth.tokens[0].token",
             "missing (expected: exactly one of token, tokenFile, tokenEnv)"),
         Arguments.of("tokens:\n  - name: a\n    token: s\n    tokenEnv: ORDERS_TOKEN\n" + ok,
-            "server.auth.tokens[0].tokenFile", "ambiguous"),
+            "server.auth.tokens[0].tokenEnv", "set together with token (expected: exactly one of"),
         Arguments.of("tokens:\n  - name: a\n    tokenEnv: NOT_SET\n" + ok, "server.auth.tokens[0].tokenEnv",
             "a set, non-empty environment variable"),
         Arguments.of("tokens:\n  - name: a\n    tokenEnv: EMPTY\n" + ok, "server.auth.tokens[0].tokenEnv",
