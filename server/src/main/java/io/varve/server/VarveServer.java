@@ -20,6 +20,8 @@ import io.varve.server.controlplane.NamespaceRegistry;
 import io.varve.server.controlplane.SliceMaintainer;
 import io.varve.server.dataplane.DataPlaneHandler;
 import io.varve.server.transport.Transports;
+import io.varve.server.transport.TokenAuthentication;
+import io.varve.server.auth.Permission;
 import io.varve.opensearch.OpenSearchClients;
 import io.varve.opensearch.OpenSearchIndexStore;
 import io.varve.opensearch.OpenSearchSettings;
@@ -108,10 +110,12 @@ public final class VarveServer implements AutoCloseable {
         sb.http(address);
       }
       Transports.register(sb, control, backfill, data, search, settings);
+      TokenAuthentication pages = new TokenAuthentication(settings.auth());
       sb.meterRegistry(metrics)
-          .service("/metrics", PrometheusExpositionService.of(metrics.getPrometheusRegistry()))
+          .service("/metrics", PrometheusExpositionService.of(metrics.getPrometheusRegistry())
+              .decorate(pages.page(Permission.METRICS)))
           .service("/health", HealthCheckService.of())
-          .serviceUnder("/docs", DocService.builder().build());
+          .serviceUnder("/docs", DocService.builder().build().decorate(pages.page(Permission.DOCS)));
       Server server = sb.build();
       server.start().join();
       maintainer.start(settings.sliceMaintenanceInterval());

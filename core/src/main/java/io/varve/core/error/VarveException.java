@@ -20,6 +20,8 @@ public class VarveException extends RuntimeException {
     UNAVAILABLE,
     /** The caller is not authenticated. */
     UNAUTHENTICATED,
+    /** The caller is authenticated but not allowed this call on this namespace; nothing was done. */
+    PERMISSION_DENIED,
     /** A defect. */
     INTERNAL
   }

@@ -154,6 +154,28 @@ final class ConfigNode {
     return out;
   }
 
+  /** The mappings of a list of mappings, each named {@code key[i]} in errors; empty when absent. */
+  List<ConfigNode> sections(String key) {
+    JsonNode v = value(key);
+    if (v == null) {
+      return List.of();
+    }
+    if (!v.isArray()) {
+      // the value is not shown: a list of mappings often holds secrets, and a mistake may be one
+      throw InvalidFieldException.of(key(key), "a " + v.getNodeType().name().toLowerCase(java.util.Locale.ROOT)
+          + " (expected: a list of mappings)");
+    }
+    List<ConfigNode> out = new ArrayList<>();
+    for (int i = 0; i < v.size(); i++) {
+      if (!v.get(i).isObject()) {
+        throw InvalidFieldException.of(key(key) + "[" + i + "]", "a "
+            + v.get(i).getNodeType().name().toLowerCase(java.util.Locale.ROOT) + " (expected: a mapping)");
+      }
+      out.add(new ConfigNode(v.get(i), key(key) + "[" + i + "]"));
+    }
+    return out;
+  }
+
   Map<String, String> stringMap(String key, Map<String, String> fallback) {
     JsonNode v = value(key);
     if (v == null) {

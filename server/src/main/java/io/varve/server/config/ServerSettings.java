@@ -5,6 +5,7 @@ import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.dataformat.yaml.YAMLFactory;
 import io.varve.cassandra.session.CassandraSettings;
 import io.varve.opensearch.OpenSearchSettings;
+import io.varve.server.auth.AuthSettings;
 import io.varve.core.error.InvalidFieldException;
 import io.varve.core.event.Limits;
 import io.varve.core.index.SearchLimits;
@@ -29,7 +30,7 @@ import java.util.Set;
  * @param host address to bind; 127.0.0.1 unless set
  * @param port port of gRPC, HTTP/JSON, docs, health and metrics
  * @param tls server TLS, when configured
- * @param bearerTokens when not empty, API calls must carry {@code Authorization: Bearer <one of them>}
+ * @param auth the accepted bearer tokens and their permissions; when it has none, no call needs a token
  * @param cassandra how to reach the cluster
  * @param readFanout initial partitions read in parallel per read
  * @param maxReadFanout upper bound of the adaptive fan-out
@@ -42,7 +43,7 @@ public record ServerSettings(
     String host,
     int port,
     Optional<Tls> tls,
-    List<String> bearerTokens,
+    AuthSettings auth,
     CassandraSettings cassandra,
     int readFanout,
     int maxReadFanout,
@@ -76,7 +77,6 @@ public record ServerSettings(
       throw InvalidFieldException.of(tlsNode.key("certificateChain"), "missing (expected: a PEM certificate chain"
           + " to go with privateKey)");
     }
-    ConfigNode auth = server.section("auth").only(Set.of("bearerTokens"));
     ConfigNode ts = config.section("timeseries").only(Set.of("readFanout", "maxReadFanout", "sliceMaintenanceInterval",
         "limits", "search"));
     int fanout = ts.integer("readFanout", 8, 1, 256);
@@ -84,7 +84,7 @@ public record ServerSettings(
         server.string("host", "127.0.0.1"),
         server.integer("port", 8080, 0, 65535),
         tls,
-        auth.strings("bearerTokens", List.of()),
+        new AuthConfig(System::getenv).parse(server.section("auth")),
         cassandra(config.section("cassandra")),
         fanout,
         ts.integer("maxReadFanout", Math.max(32, fanout), fanout, 1024),
@@ -218,7 +218,7 @@ public record ServerSettings(
   public String describe() {
     CassandraSettings c = cassandra;
     return "server.host=" + host + " server.port=" + port + " server.tls=" + tls.map(t -> t.certificateChain().toString())
-        .orElse("off") + " server.auth.bearerTokens=" + (bearerTokens.isEmpty() ? "off" : bearerTokens.size() + " (redacted)")
+        .orElse("off") + " " + auth.describe()
         + " cassandra.contactPoints=" + c.contactPoints() + " cassandra.localDatacenter=" + c.localDatacenter()
         + " cassandra.username=" + c.username().orElse("(none)") + " cassandra.password="
         + (c.password().isPresent() ? "(redacted)" : "(none)") + " cassandra.tls="
@@ -233,18 +233,18 @@ public record ServerSettings(
 
   /** The same settings with other Cassandra contact points (used by the CLI and tests). */
   public ServerSettings withCassandra(CassandraSettings other) {
-    return new ServerSettings(host, port, tls, bearerTokens, other, readFanout, maxReadFanout,
+    return new ServerSettings(host, port, tls, auth, other, readFanout, maxReadFanout,
         sliceMaintenanceInterval, limits, opensearch, search);
   }
 
   public ServerSettings withPort(int newPort) {
-    return new ServerSettings(host, newPort, tls, bearerTokens, cassandra, readFanout, maxReadFanout,
+    return new ServerSettings(host, newPort, tls, auth, cassandra, readFanout, maxReadFanout,
         sliceMaintenanceInterval, limits, opensearch, search);
   }
 
   /** The same settings with other index store endpoints (used by the CLI and tests). */
   public ServerSettings withOpenSearchUrls(List<URI> urls) {
-    return new ServerSettings(host, port, tls, bearerTokens, cassandra, readFanout, maxReadFanout,
+    return new ServerSettings(host, port, tls, auth, cassandra, readFanout, maxReadFanout,
         sliceMaintenanceInterval, limits, opensearch.withUrls(urls), search);
   }
 }

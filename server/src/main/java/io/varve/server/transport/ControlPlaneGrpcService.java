@@ -3,7 +3,6 @@ package io.varve.server.transport;
 import io.grpc.stub.StreamObserver;
 import io.varve.api.timeseries.v1.BackfillIndexRequest;
 import io.varve.api.timeseries.v1.BackfillIndexResponse;
-import io.varve.server.index.Backfill;
 import io.varve.api.timeseries.v1.ControlPlaneGrpc;
 import io.varve.api.timeseries.v1.CreateNamespaceRequest;
 import io.varve.api.timeseries.v1.GetNamespaceRequest;
@@ -11,41 +10,38 @@ import io.varve.api.timeseries.v1.ListNamespacesRequest;
 import io.varve.api.timeseries.v1.ListNamespacesResponse;
 import io.varve.api.timeseries.v1.Namespace;
 import io.varve.api.timeseries.v1.UpdateNamespaceRequest;
-import io.varve.server.controlplane.ControlPlaneHandler;
 
 /** gRPC binding of the control plane. */
 final class ControlPlaneGrpcService extends ControlPlaneGrpc.ControlPlaneImplBase {
 
-  private final ControlPlaneHandler handler;
-  private final Backfill backfill;
+  private final ApiCalls calls;
 
-  ControlPlaneGrpcService(ControlPlaneHandler handler, Backfill backfill) {
-    this.handler = handler;
-    this.backfill = backfill;
+  ControlPlaneGrpcService(ApiCalls calls) {
+    this.calls = calls;
   }
 
   @Override
   public void backfillIndex(BackfillIndexRequest request, StreamObserver<BackfillIndexResponse> observer) {
-    Replies.reply(() -> backfill.run(request), observer);
+    Replies.reply(() -> calls.backfillIndex.apply(request), observer);
   }
 
   @Override
   public void createNamespace(CreateNamespaceRequest request, StreamObserver<Namespace> observer) {
-    Replies.reply(() -> handler.create(request), observer);
+    Replies.reply(() -> calls.createNamespace.apply(request), observer);
   }
 
   @Override
   public void getNamespace(GetNamespaceRequest request, StreamObserver<Namespace> observer) {
-    Replies.reply(() -> handler.get(request), observer);
+    Replies.reply(() -> calls.getNamespace.apply(request), observer);
   }
 
   @Override
   public void listNamespaces(ListNamespacesRequest request, StreamObserver<ListNamespacesResponse> observer) {
-    Replies.reply(() -> handler.list(request), observer);
+    Replies.reply(() -> calls.listNamespaces.apply(request), observer);
   }
 
   @Override
   public void updateNamespace(UpdateNamespaceRequest request, StreamObserver<Namespace> observer) {
-    Replies.reply(() -> handler.update(request), observer);
+    Replies.reply(() -> calls.updateNamespace.apply(request), observer);
   }
 }

@@ -6,6 +6,7 @@ import com.linecorp.armeria.common.HttpStatus;
 import io.grpc.Status;
 import io.varve.core.error.InvalidFieldException;
 import io.varve.core.error.Causes;
+import io.varve.core.error.PermissionDeniedException;
 import io.varve.core.error.VarveException;
 import io.varve.core.index.IndexStoreUnavailableException;
 import org.slf4j.Logger;
@@ -32,6 +33,7 @@ public final class ErrorMapping {
         case FAILED_PRECONDITION -> Status.FAILED_PRECONDITION;
         case UNAVAILABLE -> Status.UNAVAILABLE;
         case UNAUTHENTICATED -> Status.UNAUTHENTICATED;
+        case PERMISSION_DENIED -> Status.PERMISSION_DENIED;
         case INTERNAL -> Status.INTERNAL;
       };
       return status.withDescription(message);
@@ -45,6 +47,7 @@ public final class ErrorMapping {
         case FAILED_PRECONDITION -> HttpStatus.PRECONDITION_FAILED;
         case UNAVAILABLE -> HttpStatus.SERVICE_UNAVAILABLE;
         case UNAUTHENTICATED -> HttpStatus.UNAUTHORIZED;
+        case PERMISSION_DENIED -> HttpStatus.FORBIDDEN;
         case INTERNAL -> HttpStatus.INTERNAL_SERVER_ERROR;
       };
     }
@@ -55,6 +58,9 @@ public final class ErrorMapping {
   public static Failure of(Throwable error) {
     Throwable t = Causes.unwrap(error);
     if (t instanceof InvalidFieldException e) {
+      return new Failure(e.kind(), e.field(), e.getMessage());
+    }
+    if (t instanceof PermissionDeniedException e) {
       return new Failure(e.kind(), e.field(), e.getMessage());
     }
     if (t instanceof VarveException e) {

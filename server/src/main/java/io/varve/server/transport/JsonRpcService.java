@@ -10,6 +10,7 @@ import com.linecorp.armeria.common.HttpStatus;
 import com.linecorp.armeria.common.MediaType;
 import com.linecorp.armeria.server.HttpService;
 import com.linecorp.armeria.server.ServiceRequestContext;
+import com.linecorp.armeria.common.util.SafeCloseable;
 import io.varve.core.error.InvalidFieldException;
 import io.varve.server.json.ProtoJson;
 import java.util.LinkedHashMap;
@@ -57,12 +58,13 @@ final class JsonRpcService implements HttpService {
     if (req.method() != HttpMethod.POST) {
       return error(HttpStatus.METHOD_NOT_ALLOWED, "INVALID_ARGUMENT", "", "use POST /v1/" + name);
     }
-    return HttpResponse.of(req.aggregate().thenCompose(body -> call(rpc, body)));
+    return HttpResponse.of(req.aggregate().thenCompose(body -> call(ctx, rpc, body)));
   }
 
-  private CompletableFuture<HttpResponse> call(Rpc rpc, AggregatedHttpRequest body) {
+  private CompletableFuture<HttpResponse> call(ServiceRequestContext ctx, Rpc rpc, AggregatedHttpRequest body) {
     CompletionStage<? extends Message> result;
-    try {
+    // the call runs with the request's context current, as gRPC calls do: the permission check reads it
+    try (SafeCloseable ignored = ctx.push()) {
       MediaType type = body.contentType();
       if (type != null && !type.is(MediaType.JSON) && !type.subtype().endsWith("json")) {
         throw InvalidFieldException.of("Content-Type", type + " (expected: application/json)");

@@ -1,12 +1,10 @@
 package io.varve.server.transport;
 
 import com.google.protobuf.Descriptors.FieldDescriptor;
-import com.linecorp.armeria.common.HttpStatus;
 import com.linecorp.armeria.server.HttpService;
 import com.linecorp.armeria.server.metric.MetricCollectingService;
 import com.linecorp.armeria.common.metric.MeterIdPrefixFunction;
 import com.linecorp.armeria.server.ServerBuilder;
-import com.linecorp.armeria.server.auth.AuthService;
 import com.linecorp.armeria.server.grpc.GrpcService;
 import io.varve.api.timeseries.v1.CreateNamespaceRequest;
 import io.varve.api.timeseries.v1.GetNamespaceRequest;
@@ -35,7 +33,8 @@ import java.util.function.Function;
 /**
  * Registers the API on a server: gRPC services (with gRPC-Web and unframed JSON for the docs
  * page) and the HTTP/JSON routes {@code POST /v1/<RpcName>}, both behind bearer-token
- * authentication when tokens are configured.
+ * authentication when tokens are configured ({@link TokenAuthentication}) and both calling the
+ * same permission-checked {@link ApiCalls}.
  */
 public final class Transports {
 
@@ -43,9 +42,11 @@ public final class Transports {
 
   public static void register(ServerBuilder sb, ControlPlaneHandler control, Backfill backfill, DataPlaneHandler data,
       SearchHandler search, ServerSettings settings) {
+    TokenAuthentication authentication = new TokenAuthentication(settings.auth());
+    ApiCalls calls = new ApiCalls(control, backfill, data, search, settings.auth().enabled());
     GrpcService grpc = GrpcService.builder()
-        .addService(new ControlPlaneGrpcService(control, backfill))
-        .addService(new TimeSeriesGrpcService(data, search))
+        .addService(new ControlPlaneGrpcService(calls))
+        .addService(new TimeSeriesGrpcService(calls))
         .maxRequestMessageLength(settings.limits().maxRequestBytes())
         .maxResponseMessageLength(Integer.MAX_VALUE)
         .enableUnframedRequests(true)
@@ -66,16 +67,17 @@ public final class Transports {
         field(BackfillIndexResponse.getDescriptor(), "events_indexed"),
         field(BackfillIndexResponse.getDescriptor(), "unparsable_values"),
         field(BackfillIndexResponse.getDescriptor(), "events_failed")))
-        .add("CreateNamespace", CreateNamespaceRequest.getDefaultInstance(), control::create)
-        .add("GetNamespace", GetNamespaceRequest.getDefaultInstance(), control::get)
-        .add("ListNamespaces", ListNamespacesRequest.getDefaultInstance(), control::list)
-        .add("UpdateNamespace", UpdateNamespaceRequest.getDefaultInstance(), control::update)
-        .add("WriteEventRecordsSync", WriteEventRecordsRequest.getDefaultInstance(), data::writeSync)
-        .add("BackfillIndex", BackfillIndexRequest.getDefaultInstance(), backfill::run)
-        .add("ReadEventRecords", ReadEventRecordsRequest.getDefaultInstance(), data::read)
-        .add("SearchEventRecords", SearchEventRecordsRequest.getDefaultInstance(), search::search)
-        .add("AggregateEventRecords", AggregateEventRecordsRequest.getDefaultInstance(), search::aggregate);
-    Function<? super HttpService, ? extends HttpService> auth = authentication(settings);
+        .add("CreateNamespace", CreateNamespaceRequest.getDefaultInstance(), calls.createNamespace::apply)
+        .add("GetNamespace", GetNamespaceRequest.getDefaultInstance(), calls.getNamespace::apply)
+        .add("ListNamespaces", ListNamespacesRequest.getDefaultInstance(), calls.listNamespaces::apply)
+        .add("UpdateNamespace", UpdateNamespaceRequest.getDefaultInstance(), calls.updateNamespace::apply)
+        .add("WriteEventRecordsSync", WriteEventRecordsRequest.getDefaultInstance(), calls.writeEventRecordsSync::apply)
+        .add("BackfillIndex", BackfillIndexRequest.getDefaultInstance(), calls.backfillIndex::apply)
+        .add("ReadEventRecords", ReadEventRecordsRequest.getDefaultInstance(), calls.readEventRecords::apply)
+        .add("SearchEventRecords", SearchEventRecordsRequest.getDefaultInstance(), calls.searchEventRecords::apply)
+        .add("AggregateEventRecords", AggregateEventRecordsRequest.getDefaultInstance(),
+            calls.aggregateEventRecords::apply);
+    Function<? super HttpService, ? extends HttpService> auth = authentication.api();
     Function<? super HttpService, MetricCollectingService> metrics =
         MetricCollectingService.newDecorator(MeterIdPrefixFunction.ofDefault("varve.api"));
     int limit = settings.limits().maxRequestBytes();
@@ -85,19 +87,6 @@ public final class Transports {
         .service(grpc, auth, metrics);
     sb.route().post("/v1/{rpc}").maxRequestLength(limit).decorator(metrics).decorator(auth).build(json);
     sb.route().get("/v1/{rpc}").decorator(auth).build(json);
-  }
-
-  private static Function<? super HttpService, ? extends HttpService> authentication(ServerSettings settings) {
-    if (settings.bearerTokens().isEmpty()) {
-      return Function.identity();
-    }
-    Set<String> tokens = Set.copyOf(settings.bearerTokens());
-    return AuthService.builder()
-        .addOAuth2((ctx, token) -> java.util.concurrent.CompletableFuture.completedFuture(
-            tokens.contains(token.accessToken())))
-        .onFailure((delegate, ctx, req, cause) -> JsonErrors.response(HttpStatus.UNAUTHORIZED, "UNAUTHENTICATED", "",
-            "missing or unknown bearer token (expected: an Authorization: Bearer <token> header)"))
-        .newDecorator();
   }
 
   private static FieldDescriptor field(com.google.protobuf.Descriptors.Descriptor type, String name) {

@@ -42,7 +42,7 @@ class ServerSettingsTest {
     assertThat(d.host()).isEqualTo("127.0.0.1");
     assertThat(d.port()).isEqualTo(8080);
     assertThat(d.tls()).isEmpty();
-    assertThat(d.bearerTokens()).isEmpty();
+    assertThat(d.auth().enabled()).isFalse();
     assertThat(d.readFanout()).isEqualTo(8);
     assertThat(d.maxReadFanout()).isEqualTo(32);
     assertThat(d.sliceMaintenanceInterval()).isEqualTo(Duration.ofSeconds(30));
@@ -97,7 +97,9 @@ class ServerSettingsTest {
             (Function<ServerSettings, Object>) ServerSettings::tls,
             Optional.of(new ServerSettings.Tls(Path.of("/c.pem"), Path.of("/k.pem")))),
         Arguments.of("server:\n  auth:\n    bearerTokens: [a, b]",
-            (Function<ServerSettings, Object>) ServerSettings::bearerTokens, List.of("a", "b")),
+            (Function<ServerSettings, Object>) s -> s.auth().tokens(),
+            List.of(io.varve.server.auth.TokenGrant.fullAccess("bearerTokens[0]", "a"),
+                io.varve.server.auth.TokenGrant.fullAccess("bearerTokens[1]", "b"))),
         Arguments.of("cassandra:\n  contactPoints: [10.0.0.1:9043, localhost]",
             (Function<ServerSettings, Object>) s -> s.cassandra().contactPoints(),
             List.of(new InetSocketAddress("10.0.0.1", 9043), new InetSocketAddress("localhost", 9042))),
@@ -157,7 +159,7 @@ class ServerSettingsTest {
         Arguments.of("servr: {}", "servr", "unknown key"),
         Arguments.of("server:\n  hots: 0.0.0.0", "server.hots", "unknown key"),
         Arguments.of("server:\n  tls:\n    certificate: /c.pem", "server.tls.certificate", "unknown key"),
-        Arguments.of("server:\n  auth:\n    tokens: [a]", "server.auth.tokens", "unknown key"),
+        Arguments.of("server:\n  auth:\n    token: [a]", "server.auth.token", "unknown key"),
         Arguments.of("cassandra:\n  contactPoint: [db1]", "cassandra.contactPoint", "unknown key"),
         Arguments.of("cassandra:\n  tls:\n    trustStore: /t.p12", "cassandra.tls.trustStore", "unknown key"),
         Arguments.of("timeseries:\n  fanout: 3", "timeseries.fanout", "unknown key"),
