@@ -75,7 +75,8 @@ public final class VarveServer implements AutoCloseable {
           settings.cassandra().schemaTimeout());
       CqlMetadataStore store = CqlMetadataStore.open(session, settings.cassandra().metadataKeyspace(), tables,
           settings.cassandra().schemaTimeout());
-      NamespaceConfigMapper mapper = new NamespaceConfigMapper(settings.cassandra().metadataKeyspace());
+      NamespaceConfigMapper mapper = new NamespaceConfigMapper(settings.cassandra().metadataKeyspace(),
+          settings.limits().futureLimit());
       NamespaceRegistry registry = new NamespaceRegistry(store, mapper, settings.readFanout(), settings.maxReadFanout());
       SliceMaintainer maintainer = new SliceMaintainer(registry, store, tables, clock, settings.limits().futureLimit());
       CqlEventStore events = new CqlEventStore(session, settings.cassandra().maxInFlightWrites(),
