@@ -4,6 +4,7 @@ import io.micrometer.core.instrument.Gauge;
 import io.micrometer.core.instrument.MeterRegistry;
 import io.varve.api.timeseries.v1.PersistenceConfiguration;
 import io.varve.core.error.VarveException;
+import io.varve.core.partitioning.TimeSlice;
 import io.varve.core.read.FanoutController;
 import io.varve.core.store.MetadataStore;
 import io.varve.core.store.NamespaceRecord;
@@ -74,12 +75,18 @@ public final class NamespaceRegistry {
     });
   }
 
-  /** Reloads every namespace from the store, unserved ones included. */
+  /**
+   * Reloads every namespace from the store, unserved ones included, without their slices: nothing
+   * uses them, and an older version may have recorded many.
+   */
   public CompletionStage<Collection<NamespaceEntry>> refresh() {
     return store.list().thenCompose(records -> {
-      List<CompletableFuture<NamespaceEntry>> loads = records.stream()
-          .map(r -> store.slices(r.namespace()).thenApply(s -> put(entry(r).withSlices(s))).toCompletableFuture())
-          .toList();
+      List<CompletableFuture<NamespaceEntry>> loads = records.stream().map(r -> {
+        NamespaceEntry fresh = entry(r);
+        CompletionStage<List<TimeSlice>> slices = fresh.served() ? store.slices(r.namespace())
+            : CompletableFuture.completedFuture(List.of());
+        return slices.thenApply(s -> put(fresh.withSlices(s))).toCompletableFuture();
+      }).toList();
       entries.keySet().retainAll(records.stream().map(NamespaceRecord::namespace).toList());
       return CompletableFuture.allOf(loads.toArray(CompletableFuture[]::new))
           .thenApply(v -> loads.stream().map(CompletableFuture::join).toList());
