@@ -11,6 +11,9 @@ import io.varve.core.store.NamespaceRecord;
 import io.varve.server.config.NamespaceConfigMapper;
 import java.util.Collection;
 import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.TreeMap;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionStage;
 import java.util.concurrent.ConcurrentHashMap;
@@ -105,7 +108,7 @@ public final class NamespaceRegistry {
       stored = NamespaceDocuments.read(record.configJson());
       NamespaceConfigMapper.Mapped mapped = mapper.map(record.namespace(), stored);
       return new NamespaceEntry(record, mapped.settings(), mapped.normalized(), mapped.index(), List.of(), controller,
-          java.util.Optional.empty());
+          Optional.empty());
     } catch (RuntimeException e) {
       // whatever the stored document holds, it must not stop the server or its other namespaces
       String reason = e.getMessage() == null ? e.toString() : e.getMessage();
@@ -125,8 +128,8 @@ public final class NamespaceRegistry {
   }
 
   /** The names of the cached namespaces that are not served, with the reason. */
-  public java.util.Map<String, String> unserved() {
-    java.util.Map<String, String> found = new java.util.TreeMap<>();
+  public Map<String, String> unserved() {
+    Map<String, String> found = new TreeMap<>();
     entries.values().stream().filter(e -> !e.served())
         .forEach(e -> found.put(e.record().namespace(), e.invalid().orElseThrow()));
     return found;
