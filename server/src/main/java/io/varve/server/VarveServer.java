@@ -4,7 +4,6 @@ import com.datastax.oss.driver.api.core.CqlSession;
 import com.linecorp.armeria.server.Server;
 import com.linecorp.armeria.server.ServerBuilder;
 import com.linecorp.armeria.server.docs.DocService;
-import com.linecorp.armeria.server.healthcheck.HealthCheckService;
 import com.linecorp.armeria.server.prometheus.PrometheusExpositionService;
 import io.micrometer.prometheusmetrics.PrometheusConfig;
 import io.micrometer.prometheusmetrics.PrometheusMeterRegistry;
@@ -19,6 +18,8 @@ import io.varve.server.controlplane.ControlPlaneHandler;
 import io.varve.server.controlplane.NamespaceRegistry;
 import io.varve.server.controlplane.SliceMaintainer;
 import io.varve.server.dataplane.DataPlaneHandler;
+import io.varve.server.health.BackgroundWorkers;
+import io.varve.server.health.HealthReport;
 import io.varve.server.transport.Transports;
 import io.varve.server.transport.TokenAuthentication;
 import io.varve.server.auth.Permission;
@@ -77,21 +78,28 @@ public final class VarveServer implements AutoCloseable {
           settings.cassandra().schemaTimeout());
       CqlMetadataStore store = CqlMetadataStore.open(session, settings.cassandra().metadataKeyspace(), tables,
           settings.cassandra().schemaTimeout());
-      NamespaceConfigMapper mapper = new NamespaceConfigMapper(settings.cassandra().metadataKeyspace());
-      NamespaceRegistry registry = new NamespaceRegistry(store, mapper, settings.readFanout(), settings.maxReadFanout());
-      SliceMaintainer maintainer = new SliceMaintainer(registry, store, tables, clock, settings.limits().futureLimit());
+      NamespaceConfigMapper mapper = new NamespaceConfigMapper(settings.cassandra().metadataKeyspace(),
+          settings.limits().futureLimit());
+      PrometheusMeterRegistry metrics = new PrometheusMeterRegistry(PrometheusConfig.DEFAULT);
+      // staleness is judged on the wall clock, whatever clock decides slices and retention
+      BackgroundWorkers workers = new BackgroundWorkers(metrics, Clock.systemUTC());
+      Duration staleAfter = BackgroundWorkers.staleAfter(settings.sliceMaintenanceInterval());
+      NamespaceRegistry registry = new NamespaceRegistry(store, mapper, settings.readFanout(), settings.maxReadFanout(),
+          metrics);
+      SliceMaintainer maintainer = new SliceMaintainer(registry, store, tables, clock, settings.limits().futureLimit(),
+          workers.register("slice-maintainer", true, staleAfter));
       CqlEventStore events = new CqlEventStore(session, settings.cassandra().maxInFlightWrites(),
           settings.cassandra().compressionThreshold());
       PageTokens tokens = new PageTokens(store.pageTokenKey().toCompletableFuture().join());
       ControlPlaneHandler control = new ControlPlaneHandler(store, tables, registry, maintainer, mapper, clock,
           Duration.ofSeconds(20));
-      PrometheusMeterRegistry metrics = new PrometheusMeterRegistry(PrometheusConfig.DEFAULT);
       Optional<IndexServices> index = Optional.empty();
       if (settings.opensearch().enabled()) {
         OpenSearchSettings os = settings.opensearch();
         OpenSearchIndexStore indexStore = new OpenSearchIndexStore(OpenSearchClients.open(os));
         index = Optional.of(new IndexServices(indexStore, new Indexer(indexStore, metrics, clock, os.queueCapacity(),
-            os.bulkMaxEvents(), os.bulkConcurrency()), new IndexMaintainer(registry, indexStore, clock)));
+            os.bulkMaxEvents(), os.bulkConcurrency(), workers.register("indexer", false, staleAfter)),
+            new IndexMaintainer(registry, indexStore, clock, workers.register("index-maintainer", false, staleAfter))));
       }
       Optional<Indexer> indexer = index.map(IndexServices::indexer);
       DataPlaneHandler data = new DataPlaneHandler(registry, events, tokens, settings.limits(), clock, indexer);
@@ -114,7 +122,7 @@ public final class VarveServer implements AutoCloseable {
       sb.meterRegistry(metrics)
           .service("/metrics", PrometheusExpositionService.of(metrics.getPrometheusRegistry())
               .decorate(pages.page(Permission.METRICS)))
-          .service("/health", HealthCheckService.of())
+          .service("/health", HealthReport.service(workers, registry::unserved))
           .serviceUnder("/docs", DocService.builder().build().decorate(pages.page(Permission.DOCS)));
       Server server = sb.build();
       server.start().join();

@@ -45,12 +45,19 @@ final class TestServer implements AutoCloseable {
   }
 
   TestServer(ServerSettings base, java.time.Clock clock, String metadataKeyspace, String... keyspaces) {
+    this(base, clock, metadataKeyspace, session -> { }, keyspaces);
+  }
+
+  /** As above, running {@code beforeStart} on the test's session once the keyspaces are dropped. */
+  TestServer(ServerSettings base, java.time.Clock clock, String metadataKeyspace,
+      java.util.function.Consumer<CqlSession> beforeStart, String... keyspaces) {
     InetSocketAddress cassandra = TestCassandra.contactPoint();
     this.cql = CqlSession.builder().addContactPoint(cassandra).withLocalDatacenter("datacenter1").build();
     cql.execute(SimpleStatement.newInstance("DROP KEYSPACE IF EXISTS " + metadataKeyspace).setTimeout(Duration.ofSeconds(30)));
     for (String keyspace : keyspaces) {
       cql.execute(SimpleStatement.newInstance("DROP KEYSPACE IF EXISTS " + keyspace).setTimeout(Duration.ofSeconds(30)));
     }
+    beforeStart.accept(cql);
     CassandraSettings c = base.cassandra().withContactPoints(List.of(cassandra)).withMetadataKeyspace(metadataKeyspace);
     this.server = VarveServer.start(base.withCassandra(c).withPort(0), clock);
   }

@@ -1,10 +1,16 @@
 package io.varve.core.partitioning;
 
 import io.varve.core.error.InvalidFieldException;
+import io.varve.core.namespace.NamespaceBounds;
 
 /**
  * How a namespace cuts time: slices (one table each) of {@code secondsPerTimeSlice}, cut into time
  * buckets of {@code secondsPerTimeBucket}, each spread over {@code eventBuckets} partitions.
+ *
+ * <p>The record itself only checks what keeps the arithmetic sound (positive widths, the slice a
+ * multiple of the bucket), so that slices stored with older, looser bounds still load; the
+ * documented bounds of new configurations ({@link NamespaceBounds}) are checked by
+ * {@link #validate(String, String, long, long, int)}.
  *
  * @param secondsPerTimeSlice width of a time slice; a positive multiple of the bucket width
  * @param secondsPerTimeBucket width of a time bucket; positive
@@ -19,7 +25,11 @@ public record TimePartition(long secondsPerTimeSlice, long secondsPerTimeBucket,
   public static final TimePartition DEFAULT = new TimePartition(86_400, 3_600, 4);
 
   public TimePartition {
-    validate("timePartition", secondsPerTimeSlice, secondsPerTimeBucket, eventBuckets);
+    if (secondsPerTimeSlice <= 0 || secondsPerTimeBucket <= 0 || secondsPerTimeSlice % secondsPerTimeBucket != 0
+        || secondsPerTimeSlice > MAX_SECONDS_PER_TIME_SLICE || eventBuckets < 1 || eventBuckets > MAX_EVENT_BUCKETS) {
+      throw new IllegalArgumentException("not a time partition: slice " + secondsPerTimeSlice + "s, bucket "
+          + secondsPerTimeBucket + "s, " + eventBuckets + " event buckets");
+    }
   }
 
   /** Checks the three values, naming fields under {@code path} in the error. */
@@ -29,17 +39,27 @@ public record TimePartition(long secondsPerTimeSlice, long secondsPerTimeBucket,
 
   /** As {@link #validate(String, long, long, int)}, naming the bucket width {@code bucketKey}. */
   public static void validate(String path, String bucketKey, long sliceSeconds, long bucketSeconds, int eventBuckets) {
-    if (sliceSeconds <= 0 || sliceSeconds > MAX_SECONDS_PER_TIME_SLICE) {
+    long minSlice = NamespaceBounds.MIN_SECONDS_PER_TIME_SLICE;
+    if (sliceSeconds < minSlice || sliceSeconds > MAX_SECONDS_PER_TIME_SLICE) {
       throw new InvalidFieldException(path + ".secondsPerTimeSlice", sliceSeconds,
-          "1.." + MAX_SECONDS_PER_TIME_SLICE + " seconds");
+          minSlice + ".." + MAX_SECONDS_PER_TIME_SLICE + " seconds");
     }
-    if (bucketSeconds <= 0 || bucketSeconds > sliceSeconds) {
+    long minBucket = NamespaceBounds.MIN_SECONDS_PER_TIME_BUCKET;
+    if (bucketSeconds < minBucket || bucketSeconds > sliceSeconds) {
       throw new InvalidFieldException(path + "." + bucketKey, bucketSeconds,
-          "1.." + sliceSeconds + " seconds, at most the slice width");
+          minBucket + ".." + sliceSeconds + " seconds, at most the slice width");
     }
     if (sliceSeconds % bucketSeconds != 0) {
       throw new InvalidFieldException(path + ".secondsPerTimeSlice", sliceSeconds,
           "a multiple of " + bucketKey + " (" + bucketSeconds + ")");
+    }
+    long buckets = sliceSeconds / bucketSeconds;
+    if (buckets > NamespaceBounds.MAX_TIME_BUCKETS_PER_SLICE) {
+      throw new InvalidFieldException(path + "." + bucketKey, bucketSeconds, "at least "
+          + Math.floorDiv(sliceSeconds + NamespaceBounds.MAX_TIME_BUCKETS_PER_SLICE - 1,
+              NamespaceBounds.MAX_TIME_BUCKETS_PER_SLICE)
+          + " seconds: a slice of " + sliceSeconds + "s would hold " + buckets + " time buckets, at most "
+          + NamespaceBounds.MAX_TIME_BUCKETS_PER_SLICE);
     }
     if (eventBuckets < 1 || eventBuckets > MAX_EVENT_BUCKETS) {
       throw new InvalidFieldException(path + ".eventBuckets", eventBuckets, "1.." + MAX_EVENT_BUCKETS);

@@ -153,19 +153,56 @@ class SlicePlannerTest {
       List<TimeSlice> all = new ArrayList<>(existing);
       all.addAll(created);
       all.sort((a, b) -> a.start().compareTo(b.start()));
-      assertContiguous(all);
-      assertThat(all.get(0).start().toEpochMilli()).as("run %d covers from", run).isLessThanOrEqualTo(from);
-      assertThat(all.get(all.size() - 1).end().toEpochMilli()).as("run %d covers to", run)
+      List<TimeSlice> window = all.stream().filter(s -> s.overlaps(from, to)).toList();
+      assertContiguous(window);
+      for (int i = 1; i < all.size(); i++) {
+        assertThat(all.get(i).start()).as("run %d: no overlap", run).isAfterOrEqualTo(all.get(i - 1).end());
+      }
+      assertThat(window.get(0).start().toEpochMilli()).as("run %d covers from", run).isLessThanOrEqualTo(from);
+      assertThat(window.get(window.size() - 1).end().toEpochMilli()).as("run %d covers to", run)
           .isGreaterThanOrEqualTo(to);
       // nothing beyond what is needed: each new slice shares time with [from, to) or fills the
-      // space between it and the existing run
-      long lo = existing.isEmpty() ? from : Math.min(from, existing.get(0).start().toEpochMilli());
-      long hi = existing.isEmpty() ? to : Math.max(to, existing.get(existing.size() - 1).end().toEpochMilli());
+      // space between it and an existing run that reaches into the window's side
+      long runStart = existing.isEmpty() ? Long.MAX_VALUE : existing.get(0).start().toEpochMilli();
+      long runEnd = existing.isEmpty() ? Long.MIN_VALUE : existing.get(existing.size() - 1).end().toEpochMilli();
+      long lo = runEnd >= from ? Math.min(from, runStart) : from;
+      long hi = runStart <= to ? Math.max(to, runEnd) : to;
       assertThat(created).allSatisfy(s -> {
         assertThat(s.overlaps(lo, hi)).isTrue();
         assertThat(Duration.between(s.start(), s.end())).isEqualTo(Duration.ofHours(6));
       });
     }
+  }
+
+  @Test
+  void skips_the_time_between_an_old_run_and_the_window_keeping_the_run_grid() {
+    // the run ended a year before the window: only the window's slices are made, on the run's grid
+    List<TimeSlice> existing = List.of(existing(day(1), day(2)));
+    Instant from = day(366).plus(Duration.ofHours(5));
+
+    List<TimeSlice> created = SlicePlanner.missing(NS, DAILY, existing, from, from.plus(Duration.ofHours(30)));
+
+    assertThat(created).extracting(TimeSlice::start).containsExactly(day(366), day(367));
+  }
+
+  @Test
+  void skips_the_time_between_the_window_and_a_run_far_ahead() {
+    List<TimeSlice> existing = List.of(existing(day(400), day(401)));
+
+    List<TimeSlice> created = SlicePlanner.missing(NS, DAILY, existing, day(10), day(11));
+
+    assertThat(created).extracting(TimeSlice::start).containsExactly(day(10));
+  }
+
+  @Test
+  void refuses_a_plan_beyond_its_bound_before_making_any_slice() {
+    TimePartition hourly = new TimePartition(3_600, 3_600, 1);
+
+    org.assertj.core.api.Assertions.assertThatThrownBy(() -> SlicePlanner.missing(NS, hourly, List.of(),
+            day(1), day(1).plus(Duration.ofHours(SlicePlanner.MAX_PLANNED + 1))))
+        .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("more than 10000");
+    assertThat(SlicePlanner.missing(NS, hourly, List.of(), day(1), day(1).plus(Duration.ofHours(
+        SlicePlanner.MAX_PLANNED)))).hasSize((int) SlicePlanner.MAX_PLANNED);
   }
 
   private static void assertContiguous(List<TimeSlice> slices) {

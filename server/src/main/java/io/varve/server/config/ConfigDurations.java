@@ -1,6 +1,7 @@
 package io.varve.server.config;
 
 import io.varve.core.error.InvalidFieldException;
+import io.varve.core.namespace.NamespaceBounds;
 import java.time.Duration;
 
 /** Conversions between protobuf and Java durations, with the positivity check config keys need. */
@@ -14,6 +15,11 @@ final class ConfigDurations {
       throw new InvalidFieldException(field, com.google.protobuf.util.Durations.toString(value), "a positive duration");
     }
     return d;
+  }
+
+  /** A positive duration of at most {@link NamespaceBounds#MAX_DURATION}. */
+  static Duration bounded(String field, com.google.protobuf.Duration value) {
+    return NamespaceBounds.duration(field, positive(field, value));
   }
 
   static com.google.protobuf.Duration of(Duration d) {

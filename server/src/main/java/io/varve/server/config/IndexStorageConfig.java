@@ -5,6 +5,7 @@ import io.varve.api.timeseries.v1.PersistenceConfiguration;
 import io.varve.api.timeseries.v1.StorageConfig;
 import io.varve.core.error.InvalidFieldException;
 import io.varve.core.namespace.Consistency;
+import io.varve.core.namespace.NamespaceBounds;
 import java.nio.charset.StandardCharsets;
 import io.varve.core.index.DocumentMode;
 import io.varve.core.index.FieldType;
@@ -16,7 +17,11 @@ import java.util.Locale;
 import java.util.Map;
 import java.util.TreeMap;
 
-/** Validates an INDEX_STORAGE entry and derives the namespace's {@link IndexSpec}. */
+/**
+ * Validates an INDEX_STORAGE entry and derives the namespace's {@link IndexSpec}. Each index slice is
+ * an index of the index store, so its width, the slices live writes may address (acceptLimit +
+ * futureLimit + one slice) and those held until delete_after are bounded ({@link NamespaceBounds}).
+ */
 final class IndexStorageConfig {
 
   private IndexStorageConfig() {}
@@ -24,7 +29,8 @@ final class IndexStorageConfig {
   /** The entry with defaults filled in, and what it means. */
   record Validated(PersistenceConfiguration normalized, IndexSpec spec) {}
 
-  static Validated validate(String namespace, PersistenceConfiguration entry, String path, Duration primaryAcceptLimit) {
+  static Validated validate(String namespace, PersistenceConfiguration entry, String path, Duration primaryAcceptLimit,
+      Duration futureLimit) {
     String type = entry.getPhysicalStorage().getType().toUpperCase(Locale.ROOT);
     if (!type.equals("OPENSEARCH") && !type.equals("ELASTICSEARCH")) {
       throw new InvalidFieldException(path + ".physicalStorage.type", entry.getPhysicalStorage().getType(),
@@ -37,9 +43,12 @@ final class IndexStorageConfig {
     }
     StorageConfig config = entry.getConfig();
     String cfg = path + ".config";
-    if (config.getTimePartition().hasSecondsPerSlice() && config.getTimePartition().getSecondsPerSlice() <= 0) {
+    long minSlice = NamespaceBounds.MIN_SECONDS_PER_INDEX_SLICE;
+    long maxSlice = NamespaceBounds.MAX_SECONDS_PER_INDEX_SLICE;
+    if (config.getTimePartition().hasSecondsPerSlice() && (config.getTimePartition().getSecondsPerSlice() < minSlice
+        || config.getTimePartition().getSecondsPerSlice() > maxSlice)) {
       throw new InvalidFieldException(cfg + ".timePartition.secondsPerSlice",
-          config.getTimePartition().getSecondsPerSlice(), "a positive number of seconds");
+          config.getTimePartition().getSecondsPerSlice(), minSlice + ".." + maxSlice + " seconds");
     }
     if (!config.getConsistencyScope().isEmpty()) {
       Consistency.parseScope(cfg + ".consistencyScope", config.getConsistencyScope());
@@ -66,8 +75,12 @@ final class IndexStorageConfig {
           + MAX_FIELDS + ")");
     }
     Duration refresh = index.hasRefreshInterval()
-        ? ConfigDurations.positive(cfg + ".indexConfig.refreshInterval", index.getRefreshInterval())
+        ? ConfigDurations.bounded(cfg + ".indexConfig.refreshInterval", index.getRefreshInterval())
         : IndexSpec.DEFAULT_REFRESH_INTERVAL;
+    if (refresh.compareTo(NamespaceBounds.MIN_REFRESH_INTERVAL) < 0) {
+      throw new InvalidFieldException(cfg + ".indexConfig.refreshInterval",
+          InvalidFieldException.shown(refresh.toMillis() + "ms"), "at least 1s");
+    }
     DocumentMode mode = DocumentMode.REVERSE_INDEX;
     if (!index.getDocumentMode().isEmpty()) {
       try {
@@ -80,8 +93,16 @@ final class IndexStorageConfig {
     long slice = config.getTimePartition().hasSecondsPerSlice() ? config.getTimePartition().getSecondsPerSlice()
         : IndexSpec.DEFAULT_SECONDS_PER_SLICE;
     Duration acceptLimit = config.hasAcceptLimit()
-        ? ConfigDurations.positive(cfg + ".acceptLimit", config.getAcceptLimit()) : primaryAcceptLimit;
+        ? ConfigDurations.bounded(cfg + ".acceptLimit", config.getAcceptLimit()) : primaryAcceptLimit;
     Retention retention = NamespaceConfigMapper.retention(entry.getLifecycleConfigs(), path + ".lifecycleConfigs");
+    // an absent acceptLimit is the primary's: the error still names this entry's key, the one to set
+    NamespaceBounds.window(cfg + ".acceptLimit", acceptLimit, futureLimit, slice,
+        NamespaceBounds.MAX_INDEX_WINDOW_SLICES, "index slices");
+    if (retention.deleteAfter().isPresent()) {
+      NamespaceBounds.retained(NamespaceConfigMapper.deleteAfterPath(entry.getLifecycleConfigs(),
+              path + ".lifecycleConfigs"), retention.deleteAfter().get(), acceptLimit, futureLimit, slice,
+          NamespaceBounds.MAX_RETAINED_INDEX_SLICES, "index slices");
+    }
     IndexSpec spec = new IndexSpec(namespace, dataset, slice, fields, refresh, mode, acceptLimit, retention);
     PersistenceConfiguration normalized = entry.toBuilder()
         .setPhysicalStorage(entry.getPhysicalStorage().toBuilder().setType(type))

@@ -10,7 +10,9 @@ import io.varve.api.timeseries.v1.RetentionConfig;
 import io.varve.api.timeseries.v1.StorageConfig;
 import io.varve.api.timeseries.v1.TimePartition;
 import io.varve.core.error.InvalidFieldException;
+import io.varve.core.event.Limits;
 import io.varve.core.namespace.Consistency;
+import io.varve.core.namespace.NamespaceBounds;
 import io.varve.core.namespace.NamespaceSettings;
 import io.varve.core.namespace.Names;
 import io.varve.core.namespace.Retention;
@@ -27,6 +29,12 @@ import java.util.Set;
  * configuration), validates every key and fills in defaults. Errors name the key by its path,
  * e.g. {@code persistence_configuration[0].config.timePartition.eventBuckets: 0 (expected: 1..64)}.
  * Every key and default is documented in docs/namespace-configuration.md.
+ *
+ * <p>Every value that multiplies work is bounded here, before anything is created
+ * ({@link NamespaceBounds}): slice and bucket widths, buckets per slice, the slices the write window
+ * needs (which depends on the server's {@code futureLimit}), the slices held until delete_after, and
+ * likewise for index slices. A stored configuration is mapped with the same checks when it is
+ * loaded, so one stored under looser bounds is found and refused rather than acted on.
  */
 public final class NamespaceConfigMapper {
 
@@ -39,9 +47,20 @@ public final class NamespaceConfigMapper {
   static final long MAX_BUFFER_CAPACITY = 1L << 30;
 
   private final String metadataKeyspace;
+  private final Duration futureLimit;
 
+  /** A mapper for a server with the default {@code timeseries.limits.futureLimit}. */
   public NamespaceConfigMapper(String metadataKeyspace) {
+    this(metadataKeyspace, Limits.DEFAULT.futureLimit());
+  }
+
+  /**
+   * @param metadataKeyspace the keyspace no namespace may use
+   * @param futureLimit how far ahead of now writes are accepted: slices are created that far ahead
+   */
+  public NamespaceConfigMapper(String metadataKeyspace, Duration futureLimit) {
     this.metadataKeyspace = metadataKeyspace;
+    this.futureLimit = futureLimit;
   }
 
   public Mapped map(String namespace, List<PersistenceConfiguration> entries) {
@@ -81,7 +100,7 @@ public final class NamespaceConfigMapper {
     Optional<IndexSpec> index = Optional.empty();
     if (indexEntry != null) {
       IndexStorageConfig.Validated validated = IndexStorageConfig.validate(namespace, indexEntry, indexPath,
-          settings.acceptLimit());
+          settings.acceptLimit(), futureLimit);
       normalized.add(validated.normalized());
       index = Optional.of(validated.spec());
     }
@@ -109,7 +128,7 @@ public final class NamespaceConfigMapper {
         config.getConsistencyTarget().isEmpty() ? Consistency.DEFAULT.target()
             : Consistency.parseTarget(cfg + ".consistencyTarget", config.getConsistencyTarget()));
     Duration acceptLimit = config.hasAcceptLimit()
-        ? ConfigDurations.positive(cfg + ".acceptLimit", config.getAcceptLimit()) : NamespaceSettings.DEFAULT_ACCEPT_LIMIT;
+        ? ConfigDurations.bounded(cfg + ".acceptLimit", config.getAcceptLimit()) : NamespaceSettings.DEFAULT_ACCEPT_LIMIT;
     QueueBuffering buffering = config.getQueueBuffering();
     Duration coalesce = buffering.hasCoalesce()
         ? ConfigDurations.positive(cfg + ".queueBuffering.coalesce", buffering.getCoalesce()) : NamespaceSettings.DEFAULT_COALESCE;
@@ -130,6 +149,13 @@ public final class NamespaceConfigMapper {
       throw new InvalidFieldException(cfg + ".acceptLimit", InvalidFieldException.shown(acceptLimit.toSeconds() + "s"),
           "at most the retention's " + (retention.closeAfter().isPresent() ? "close_after" : "delete_after") + " ("
           + closesAt.get().toSeconds() + "s): older events would land in closed slices");
+    }
+    NamespaceBounds.window(cfg + ".acceptLimit", acceptLimit, futureLimit, partition.secondsPerTimeSlice(),
+        NamespaceBounds.MAX_WRITE_WINDOW_SLICES, "time slices");
+    if (retention.deleteAfter().isPresent()) {
+      NamespaceBounds.retained(deleteAfterPath(entry.getLifecycleConfigs(), path + ".lifecycleConfigs"),
+          retention.deleteAfter().get(), acceptLimit, futureLimit, partition.secondsPerTimeSlice(),
+          NamespaceBounds.MAX_RETAINED_SLICES, "time slices");
     }
 
     NamespaceSettings settings = new NamespaceSettings(namespace, keyspace, partition, consistency, acceptLimit,
@@ -189,9 +215,9 @@ public final class NamespaceConfigMapper {
       seen = true;
       RetentionConfig r = config.getConfig();
       Optional<Duration> close = r.hasCloseAfter()
-          ? Optional.of(ConfigDurations.positive(itemPath + ".config.close_after", r.getCloseAfter())) : Optional.empty();
+          ? Optional.of(ConfigDurations.bounded(itemPath + ".config.close_after", r.getCloseAfter())) : Optional.empty();
       Optional<Duration> delete = r.hasDeleteAfter()
-          ? Optional.of(ConfigDurations.positive(itemPath + ".config.delete_after", r.getDeleteAfter())) : Optional.empty();
+          ? Optional.of(ConfigDurations.bounded(itemPath + ".config.delete_after", r.getDeleteAfter())) : Optional.empty();
       if (close.isPresent() && delete.isPresent() && delete.get().compareTo(close.get()) < 0) {
         throw new InvalidFieldException(itemPath + ".config.delete_after", Durations.toString(r.getDeleteAfter()),
             "at least close_after (" + Durations.toString(r.getCloseAfter()) + ")");
@@ -199,5 +225,10 @@ public final class NamespaceConfigMapper {
       retention = new Retention(close, delete);
     }
     return retention;
+  }
+
+  /** The path of the delete_after key of a validated retention (it has at most one entry). */
+  static String deleteAfterPath(LifecycleConfigs configs, String path) {
+    return path + ".lifecycleConfig[" + (configs.getLifecycleConfigCount() - 1) + "].config.delete_after";
   }
 }

@@ -29,7 +29,9 @@ import java.util.concurrent.TimeUnit;
  * stores the namespace and waits (up to {@code initialSliceWait}) for the slices around now to be
  * created, so that writes succeed as soon as it returns; slices further back are created in the
  * background. UpdateNamespace replaces the configuration under a version check; new partition
- * settings apply to slices created afterwards.
+ * settings apply to slices created afterwards. A namespace stored outside today's bounds is shown
+ * by GetNamespace and ListNamespaces with the reason ({@code invalid_configuration}), and an
+ * UpdateNamespace with valid values serves it again.
  */
 public final class ControlPlaneHandler {
 
@@ -69,7 +71,7 @@ public final class ControlPlaneHandler {
 
   public CompletionStage<Namespace> get(GetNamespaceRequest request) {
     Names.namespace("namespace", request.getNamespace());
-    return registry.load(request.getNamespace()).thenApply(entry -> toProto(entry, true));
+    return registry.inspect(request.getNamespace()).thenApply(entry -> toProto(entry, true));
   }
 
   public CompletionStage<ListNamespacesResponse> list(ListNamespacesRequest request) {
@@ -110,13 +112,13 @@ public final class ControlPlaneHandler {
 
   public CompletionStage<Namespace> update(UpdateNamespaceRequest request) {
     NamespaceConfigMapper.Mapped mapped = mapper.map(request.getNamespace(), request.getPersistenceConfigurationList());
-    return registry.load(request.getNamespace()).thenCompose(current -> {
+    return registry.inspect(request.getNamespace()).thenCompose(current -> {
       long version = current.record().version();
       if (request.hasExpectedVersion() && request.getExpectedVersion() != version) {
         throw VarveException.failedPrecondition("namespace '" + request.getNamespace() + "' is at version " + version
             + ", not the expected_version " + request.getExpectedVersion());
       }
-      String keyspace = current.settings().keyspace();
+      String keyspace = keyspace(current);
       if (!mapped.settings().keyspace().equals(keyspace)) {
         int primary = 0;
         while (!request.getPersistenceConfiguration(primary).getId().equals(NamespaceConfigMapper.PRIMARY)) {
@@ -143,6 +145,19 @@ public final class ControlPlaneHandler {
     }).thenApply(entry -> toProto(entry, true));
   }
 
+  /**
+   * The keyspace of a namespace; for an unserved one, the dataset of its stored primary entry (or
+   * its name, the default), so that an update fixing it cannot move it to another keyspace.
+   */
+  private static String keyspace(NamespaceEntry entry) {
+    if (entry.served()) {
+      return entry.settings().keyspace();
+    }
+    return entry.config().stream().filter(c -> c.getId().equals(NamespaceConfigMapper.PRIMARY))
+        .map(c -> c.getPhysicalStorage().getDataset()).filter(d -> !d.isEmpty()).findFirst()
+        .orElse(entry.record().namespace());
+  }
+
   static Namespace toProto(NamespaceEntry entry, boolean withSlices) {
     Namespace.Builder ns = Namespace.newBuilder()
         .setNamespace(entry.record().namespace())
@@ -150,6 +165,7 @@ public final class ControlPlaneHandler {
         .setVersion(entry.record().version())
         .setCreateTime(timestamp(entry.record().createTime()))
         .setUpdateTime(timestamp(entry.record().updateTime()));
+    entry.invalid().ifPresent(ns::setInvalidConfiguration);
     if (withSlices) {
       List<TimeSlice> slices = entry.slices();
       for (TimeSlice slice : slices) {

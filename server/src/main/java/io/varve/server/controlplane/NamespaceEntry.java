@@ -1,6 +1,7 @@
 package io.varve.server.controlplane;
 
 import io.varve.api.timeseries.v1.PersistenceConfiguration;
+import io.varve.core.error.VarveException;
 import io.varve.core.namespace.NamespaceSettings;
 import io.varve.core.partitioning.TimeSlice;
 import io.varve.core.read.FanoutController;
@@ -13,11 +14,37 @@ import java.util.Optional;
  * What the data plane knows of a namespace: its stored record, validated settings, effective
  * configuration, index settings (when it has INDEX_STORAGE), time slices (newest first) and the
  * adaptive read fan-out learned for it.
+ *
+ * <p>A namespace whose stored configuration does not pass today's validation (stored by an older
+ * version under looser bounds) is <em>unserved</em>: {@code invalid} says why, {@code settings} is
+ * null, {@code index} empty and {@code config} the stored configuration as read. Nothing acts on it:
+ * the registry refuses it to the data plane and the maintainers skip it.
  */
 public record NamespaceEntry(NamespaceRecord record, NamespaceSettings settings, List<PersistenceConfiguration> config,
-    Optional<IndexSpec> index, List<TimeSlice> slices, FanoutController fanout) {
+    Optional<IndexSpec> index, List<TimeSlice> slices, FanoutController fanout, Optional<String> invalid) {
+
+  /** A namespace whose stored configuration is outside the bounds, with the reason. */
+  static NamespaceEntry unserved(NamespaceRecord record, List<PersistenceConfiguration> stored, String reason,
+      FanoutController fanout) {
+    return new NamespaceEntry(record, null, stored, Optional.empty(), List.of(), fanout, Optional.of(reason));
+  }
 
   public NamespaceEntry withSlices(List<TimeSlice> newSlices) {
-    return new NamespaceEntry(record, settings, config, index, List.copyOf(newSlices), fanout);
+    return new NamespaceEntry(record, settings, config, index, List.copyOf(newSlices), fanout, invalid);
+  }
+
+  /** Whether the namespace may be written, read and maintained. */
+  public boolean served() {
+    return invalid.isEmpty();
+  }
+
+  /** This entry when served; FAILED_PRECONDITION saying why and how to fix it otherwise. */
+  public NamespaceEntry requireServed() {
+    if (invalid.isPresent()) {
+      throw VarveException.failedPrecondition("namespace '" + record.namespace() + "' is not served: its stored"
+          + " configuration is outside this server's bounds: " + invalid.get()
+          + "; UpdateNamespace with valid values serves it again");
+    }
+    return this;
   }
 }

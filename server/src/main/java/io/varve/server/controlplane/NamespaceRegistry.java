@@ -1,48 +1,75 @@
 package io.varve.server.controlplane;
 
+import io.micrometer.core.instrument.Gauge;
+import io.micrometer.core.instrument.MeterRegistry;
+import io.varve.api.timeseries.v1.PersistenceConfiguration;
 import io.varve.core.error.VarveException;
+import io.varve.core.partitioning.TimeSlice;
 import io.varve.core.read.FanoutController;
 import io.varve.core.store.MetadataStore;
 import io.varve.core.store.NamespaceRecord;
 import io.varve.server.config.NamespaceConfigMapper;
 import java.util.Collection;
 import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.TreeMap;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionStage;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ConcurrentMap;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 
 /**
  * The namespaces this server serves, cached from the metadata store so that the data plane never
  * reads metadata on a request's path. Refreshed by the {@link SliceMaintainer} on every cycle and
  * updated at once by this server's own control-plane changes. Thread-safe.
+ *
+ * <p>A stored configuration is validated as a new one would be. One that fails (stored by an older
+ * version under looser bounds) never fails a load or a refresh: it becomes an unserved entry
+ * ({@link NamespaceEntry#served()}), logged once per version, counted in the gauge
+ * {@code varve_namespaces_unserved}, refused by {@link #get} and {@link #load} and shown by
+ * {@link #inspect} for the control plane to report and fix.
  */
 public final class NamespaceRegistry {
+
+  private static final Logger log = LoggerFactory.getLogger(NamespaceRegistry.class);
 
   private final MetadataStore store;
   private final NamespaceConfigMapper mapper;
   private final int fanout;
   private final int maxFanout;
   private final ConcurrentMap<String, NamespaceEntry> entries = new ConcurrentHashMap<>();
+  private final ConcurrentMap<String, Long> reported = new ConcurrentHashMap<>();
 
-  public NamespaceRegistry(MetadataStore store, NamespaceConfigMapper mapper, int fanout, int maxFanout) {
+  public NamespaceRegistry(MetadataStore store, NamespaceConfigMapper mapper, int fanout, int maxFanout,
+      MeterRegistry metrics) {
     this.store = store;
     this.mapper = mapper;
     this.fanout = fanout;
     this.maxFanout = maxFanout;
+    Gauge.builder("varve.namespaces.unserved", entries, e -> e.values().stream().filter(n -> !n.served()).count())
+        .description("Namespaces whose stored configuration is outside the bounds: not served, not maintained")
+        .register(metrics);
   }
 
-  /** The namespace, from the cache or else the store; NOT_FOUND if it does not exist. */
+  /** The served namespace, from the cache or else the store; NOT_FOUND or FAILED_PRECONDITION otherwise. */
   public CompletionStage<NamespaceEntry> get(String namespace) {
     NamespaceEntry cached = entries.get(namespace);
     if (cached != null) {
-      return CompletableFuture.completedFuture(cached);
+      return CompletableFuture.completedFuture(cached.requireServed());
     }
     return load(namespace);
   }
 
-  /** Reads the namespace and its slices from the store and caches them. */
+  /** Reads the served namespace and its slices from the store and caches them. */
   public CompletionStage<NamespaceEntry> load(String namespace) {
+    return inspect(namespace).thenApply(NamespaceEntry::requireServed);
+  }
+
+  /** As {@link #load}, but an unserved namespace too (the control plane reports and updates it). */
+  public CompletionStage<NamespaceEntry> inspect(String namespace) {
     return store.get(namespace).thenCompose(record -> {
       if (record.isEmpty()) {
         throw VarveException.notFound("namespace '" + namespace + "' does not exist");
@@ -51,29 +78,61 @@ public final class NamespaceRegistry {
     });
   }
 
-  /** Reloads every namespace from the store. */
+  /**
+   * Reloads every namespace from the store, unserved ones included, without their slices: nothing
+   * uses them, and an older version may have recorded many.
+   */
   public CompletionStage<Collection<NamespaceEntry>> refresh() {
     return store.list().thenCompose(records -> {
-      List<CompletableFuture<NamespaceEntry>> loads = records.stream()
-          .map(r -> store.slices(r.namespace()).thenApply(s -> put(entry(r).withSlices(s))).toCompletableFuture())
-          .toList();
+      List<CompletableFuture<NamespaceEntry>> loads = records.stream().map(r -> {
+        NamespaceEntry fresh = entry(r);
+        CompletionStage<List<TimeSlice>> slices = fresh.served() ? store.slices(r.namespace())
+            : CompletableFuture.completedFuture(List.of());
+        return slices.thenApply(s -> put(fresh.withSlices(s))).toCompletableFuture();
+      }).toList();
       entries.keySet().retainAll(records.stream().map(NamespaceRecord::namespace).toList());
       return CompletableFuture.allOf(loads.toArray(CompletableFuture[]::new))
           .thenApply(v -> loads.stream().map(CompletableFuture::join).toList());
     });
   }
 
-  /** A fresh entry for a stored record (no slices yet), keeping any learned fan-out. */
+  /**
+   * A fresh entry for a stored record (no slices yet), keeping any learned fan-out; unserved when
+   * the stored configuration does not validate. Never throws for a stored configuration.
+   */
   public NamespaceEntry entry(NamespaceRecord record) {
-    NamespaceConfigMapper.Mapped mapped = mapper.map(record.namespace(), NamespaceDocuments.read(record.configJson()));
     NamespaceEntry previous = entries.get(record.namespace());
     FanoutController controller = previous != null ? previous.fanout() : new FanoutController(fanout, maxFanout);
-    return new NamespaceEntry(record, mapped.settings(), mapped.normalized(), mapped.index(), List.of(), controller);
+    List<PersistenceConfiguration> stored = List.of();
+    try {
+      stored = NamespaceDocuments.read(record.configJson());
+      NamespaceConfigMapper.Mapped mapped = mapper.map(record.namespace(), stored);
+      return new NamespaceEntry(record, mapped.settings(), mapped.normalized(), mapped.index(), List.of(), controller,
+          Optional.empty());
+    } catch (RuntimeException e) {
+      // whatever the stored document holds, it must not stop the server or its other namespaces
+      String reason = e.getMessage() == null ? e.toString() : e.getMessage();
+      Long logged = reported.put(record.namespace(), record.version());
+      if (logged == null || logged != record.version()) {
+        log.warn("namespace {} (version {}) is not served and not maintained: its stored configuration is outside"
+            + " this server's bounds: {}; UpdateNamespace with valid values serves it again", record.namespace(),
+            record.version(), reason);
+      }
+      return NamespaceEntry.unserved(record, stored, reason, controller);
+    }
   }
 
-  /** The namespaces cached now. */
+  /** The namespaces cached now, unserved ones included. */
   public Collection<NamespaceEntry> cached() {
     return List.copyOf(entries.values());
+  }
+
+  /** The names of the cached namespaces that are not served, with the reason. */
+  public Map<String, String> unserved() {
+    Map<String, String> found = new TreeMap<>();
+    entries.values().stream().filter(e -> !e.served())
+        .forEach(e -> found.put(e.record().namespace(), e.invalid().orElseThrow()));
+    return found;
   }
 
   public NamespaceEntry put(NamespaceEntry entry) {

@@ -17,6 +17,7 @@ import java.util.concurrent.CompletionStage;
 import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
+import io.varve.server.health.BackgroundWorker;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -31,7 +32,9 @@ import org.slf4j.LoggerFactory;
  *       one older than {@code delete_after} has its table dropped and becomes DELETED.</li>
  * </ol>
  * Writes never create tables; an event whose slice does not exist yet is refused as UNAVAILABLE.
- * Several servers may run this at once: every step is idempotent.
+ * Several servers may run this at once: every step is idempotent. A namespace whose stored
+ * configuration is outside the bounds is skipped. Failures of any kind are recorded in the
+ * {@link BackgroundWorker} and the task keeps its schedule.
  */
 public final class SliceMaintainer implements AutoCloseable {
 
@@ -42,14 +45,19 @@ public final class SliceMaintainer implements AutoCloseable {
   private final SliceTables tables;
   private final Clock clock;
   private final Duration futureLimit;
+  private final BackgroundWorker worker;
   private final ScheduledExecutorService scheduler = Executors.newSingleThreadScheduledExecutor(r -> {
     Thread t = new Thread(r, "varve-slice-maintainer");
     t.setDaemon(true);
     return t;
   });
 
+  /**
+   * @param worker where each cycle's completion and failures are recorded (metrics and health)
+   */
   public SliceMaintainer(NamespaceRegistry registry, MetadataStore store, SliceTables tables, Clock clock,
-      Duration futureLimit) {
+      Duration futureLimit, BackgroundWorker worker) {
+    this.worker = worker;
     this.registry = registry;
     this.store = store;
     this.tables = tables;
@@ -62,22 +70,32 @@ public final class SliceMaintainer implements AutoCloseable {
     scheduler.scheduleWithFixedDelay(this::cycle, 0, interval.toMillis(), TimeUnit.MILLISECONDS);
   }
 
-  private void cycle() {
-    try {
+  /**
+   * One cycle over every namespace. Nothing escapes it, not even an Error: a periodic task that
+   * throws is cancelled for good by its executor. A namespace's failure is recorded and the cycle
+   * goes on with the others; a failure of the whole cycle (the metadata store unreachable) is
+   * recorded and retried next cycle.
+   */
+  void cycle() {
+    worker.run(() -> {
       for (NamespaceEntry entry : registry.refresh().toCompletableFuture().join()) {
+        if (!entry.served()) {
+          continue; // reported by the registry; acting on it is what its bounds forbid
+        }
         try {
           maintain(entry).toCompletableFuture().join();
-        } catch (RuntimeException e) {
-          log.warn("slice maintenance of namespace {} failed; retrying next cycle", entry.settings().namespace(), e);
+        } catch (Throwable t) {
+          worker.failed("namespace " + entry.record().namespace(), t);
         }
       }
-    } catch (RuntimeException e) {
-      log.warn("slice maintenance cycle failed; retrying next cycle", e);
-    }
+    });
   }
 
   /** Brings one namespace's slices up to date; completes with the refreshed entry. */
   public CompletionStage<NamespaceEntry> maintain(NamespaceEntry entry) {
+    if (!entry.served()) {
+      return CompletableFuture.completedFuture(entry);
+    }
     NamespaceSettings s = entry.settings();
     Instant now = clock.instant();
     Instant from = now.minus(s.acceptLimit());

@@ -14,6 +14,7 @@ import java.util.concurrent.CompletionStage;
 import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
+import io.varve.server.health.BackgroundWorker;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -30,13 +31,18 @@ public final class IndexMaintainer implements AutoCloseable {
   private final NamespaceRegistry registry;
   private final IndexStore store;
   private final Clock clock;
+  private final BackgroundWorker worker;
   private final ScheduledExecutorService scheduler = Executors.newSingleThreadScheduledExecutor(r -> {
     Thread t = new Thread(r, "varve-index-maintainer");
     t.setDaemon(true);
     return t;
   });
 
-  public IndexMaintainer(NamespaceRegistry registry, IndexStore store, Clock clock) {
+  /**
+   * @param worker where each cycle's completion and failures are recorded (metrics and health)
+   */
+  public IndexMaintainer(NamespaceRegistry registry, IndexStore store, Clock clock, BackgroundWorker worker) {
+    this.worker = worker;
     this.registry = registry;
     this.store = store;
     this.clock = clock;
@@ -47,16 +53,21 @@ public final class IndexMaintainer implements AutoCloseable {
     scheduler.scheduleWithFixedDelay(this::cycle, interval.toMillis(), interval.toMillis(), TimeUnit.MILLISECONDS);
   }
 
-  private void cycle() {
-    for (NamespaceEntry entry : registry.cached()) {
-      entry.index().ifPresent(spec -> {
-        try {
-          maintain(spec).toCompletableFuture().get(5, TimeUnit.MINUTES);
-        } catch (Exception e) {
-          log.warn("index maintenance of namespace {} failed; retrying next cycle: {}", spec.namespace(), e.toString());
-        }
-      });
-    }
+  /** One cycle; nothing escapes it (a periodic task that throws is cancelled for good by its executor). */
+  void cycle() {
+    worker.run(() -> {
+      for (NamespaceEntry entry : registry.cached()) {
+        entry.index().ifPresent(spec -> { // empty for an unserved namespace: nothing is created for it
+          try {
+            maintain(spec).toCompletableFuture().get(5, TimeUnit.MINUTES);
+          } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+          } catch (Throwable t) {
+            worker.failed("index maintenance of namespace " + spec.namespace(), t);
+          }
+        });
+      }
+    });
   }
 
   /** One cycle for one namespace; completes with the indices deleted. */

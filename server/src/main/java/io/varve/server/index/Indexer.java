@@ -25,6 +25,7 @@ import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.Semaphore;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicLong;
+import io.varve.server.health.BackgroundWorker;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -59,10 +60,17 @@ public final class Indexer implements AutoCloseable {
   private final Semaphore inFlight;
   private final int concurrency;
   private final Thread drainer;
+  private final BackgroundWorker worker;
   private final Map<String, AtomicLong> lastWarning = new ConcurrentHashMap<>();
   private volatile boolean closed;
 
-  public Indexer(IndexStore store, MeterRegistry metrics, Clock clock, int capacity, int bulkMax, int concurrency) {
+  /**
+   * @param worker where the drainer's progress and failures are recorded (metrics and health): it
+   *     completes a cycle on every poll of the queue, so it goes stale when all bulk slots stay taken
+   */
+  public Indexer(IndexStore store, MeterRegistry metrics, Clock clock, int capacity, int bulkMax, int concurrency,
+      BackgroundWorker worker) {
+    this.worker = worker;
     this.store = store;
     this.metrics = metrics;
     this.clock = clock;
@@ -109,24 +117,50 @@ public final class Indexer implements AutoCloseable {
     return !IndexSlices.closed(spec, IndexSlices.sliceStart(spec, event.eventTimeMillis()), now);
   }
 
+  /**
+   * The drainer's loop. Nothing but an interrupt (close) ends it: a failure of any kind loses at most
+   * the batch in hand (counted as failed events; a backfill indexes them), is recorded, and the loop
+   * goes on after a pause.
+   */
   private void drain() {
     List<Pending> batch = new ArrayList<>(bulkMax);
     while (!closed) {
       try {
         Pending first = queue.poll(200, TimeUnit.MILLISECONDS);
-        if (first == null) {
-          continue;
+        if (first != null) {
+          batch.add(first);
+          queue.drainTo(batch, bulkMax - 1);
+          inFlight.acquire();
+          List<Pending> sent = List.copyOf(batch);
+          batch.clear();
+          send(sent);
         }
-        batch.add(first);
-        queue.drainTo(batch, bulkMax - 1);
-        inFlight.acquire();
-        List<Pending> sent = List.copyOf(batch);
-        batch.clear();
-        withRetry(sent, Duration.ofMillis(200), true).whenComplete((o, e) -> inFlight.release());
+        worker.succeeded();
       } catch (InterruptedException e) {
         Thread.currentThread().interrupt();
         return;
+      } catch (Throwable t) {
+        metrics.counter("varve.index.failed.events").increment(batch.size());
+        batch.clear();
+        worker.failed("indexing", t);
+        try {
+          Thread.sleep(1000);
+        } catch (InterruptedException e) {
+          Thread.currentThread().interrupt();
+          return;
+        }
       }
+    }
+  }
+
+  /** Sends a batch holding a bulk slot, released when it completes or if sending throws. */
+  private void send(List<Pending> sent) {
+    try {
+      withRetry(sent, Duration.ofMillis(200), true).whenComplete((o, e) -> inFlight.release());
+    } catch (Throwable t) {
+      inFlight.release();
+      metrics.counter("varve.index.failed.events").increment(sent.size());
+      throw t;
     }
   }
 

@@ -188,9 +188,9 @@ class NamespaceConfigMapperTest {
 
   static Stream<Arguments> accepted() {
     return Stream.of(
-        Arguments.of("a slice narrower than the default bucket takes a bucket of the slice's width",
-            primary("{\"timePartition\": {\"secondsPerTimeSlice\": 1800}}"),
-            (Function<NamespaceSettings, Object>) NamespaceSettings::partition, new TimePartition(1_800, 1_800, 4)),
+        Arguments.of("the narrowest slice takes a bucket of the slice's width",
+            primary("{\"timePartition\": {\"secondsPerTimeSlice\": 3600}}"),
+            (Function<NamespaceSettings, Object>) NamespaceSettings::partition, new TimePartition(3_600, 3_600, 4)),
         Arguments.of("bucket alone keeps the default slice",
             primary("{\"timePartition\": {\"secondsPerTimeBucket\": 7200}}"),
             (Function<NamespaceSettings, Object>) NamespaceSettings::partition, new TimePartition(86_400, 7_200, 4)),
@@ -261,10 +261,10 @@ class NamespaceConfigMapperTest {
         Arguments.of("refuses_event_buckets_out_of_range", create(primary("{\"timePartition\": {\"eventBuckets\": 65}}")),
             TP + "eventBuckets", "65 (expected: 1..64)"),
         Arguments.of("refuses_an_empty_slice", create(primary("{\"timePartition\": {\"secondsPerTimeSlice\": 0}}")),
-            TP + "secondsPerTimeSlice", "(expected: 1..316224000 seconds)"),
+            TP + "secondsPerTimeSlice", "(expected: 3600..316224000 seconds)"),
         Arguments.of("refuses_a_slice_over_ten_years",
             create(primary("{\"timePartition\": {\"secondsPerTimeSlice\": 316224001}}")),
-            TP + "secondsPerTimeSlice", "(expected: 1..316224000 seconds)"),
+            TP + "secondsPerTimeSlice", "(expected: 3600..316224000 seconds)"),
         Arguments.of("refuses_a_bucket_wider_than_the_slice",
             create(primary("{\"timePartition\": {\"secondsPerTimeSlice\": 3600, \"secondsPerTimeBucket\": 7200}}")),
             TP + "secondsPerTimeBucket", "at most the slice width"),
@@ -364,7 +364,7 @@ class NamespaceConfigMapperTest {
             ix + ".physicalStorage.dataset", "a base index name"),
         Arguments.of("refuses_an_empty_index_slice",
             create("{\"id\": \"PRIMARY_STORAGE\"}", index("{\"timePartition\": {\"secondsPerSlice\": 0}}")),
-            ix + ".config.timePartition.secondsPerSlice", "a positive number of seconds"),
+            ix + ".config.timePartition.secondsPerSlice", "0 (expected: 3600..316224000 seconds)"),
         Arguments.of("refuses_an_unknown_index_field_type",
             create("{\"id\": \"PRIMARY_STORAGE\"}", index("{\"indexConfig\": {\"fieldMapping\": {\"tags.app\": \"GEO\"}}}")),
             ix + ".config.indexConfig.fieldMapping.tags.app", "one of"),
@@ -397,5 +397,112 @@ class NamespaceConfigMapperTest {
   void refuses_event_buckets_out_of_range_with_the_documented_message() {
     assertThatThrownBy(() -> map(create(primary("{\"timePartition\": {\"eventBuckets\": 0}}"))))
         .hasMessage("persistence_configuration[0].config.timePartition.eventBuckets: 0 (expected: 1..64)");
+  }
+
+  // Bounds of the values that multiply work: each accepted at its limit and refused one past it.
+  // With the default futureLimit of 3600 s and hourly slices, the write window of acceptLimit A takes
+  // ceil((A + 3600 + 3600) / 3600) + 1 slices, and a delete_after D keeps ceil((D + 3600 + 7200) / 3600) + 1.
+
+  private static final String HOURLY = "\"timePartition\": {\"secondsPerTimeSlice\": 3600}";
+
+  private static String hourlyIndex(String config) {
+    return index("{\"timePartition\": {\"secondsPerSlice\": 3600}" + (config.isEmpty() ? "" : ", " + config) + "}");
+  }
+
+  private static String hourlyIndexRetention(String deleteAfter) {
+    return "{\"id\": \"INDEX_STORAGE\", \"physicalStorage\": {\"type\": \"OPENSEARCH\", \"dataset\": \"idx\"}, "
+        + "\"config\": {\"timePartition\": {\"secondsPerSlice\": 3600}}, \"lifecycleConfigs\": {\"lifecycleConfig\": "
+        + "[{\"type\": \"retention\", \"config\": {\"delete_after\": \"" + deleteAfter + "\"}}]}}";
+  }
+
+  private static String hourlyRetention(String deleteAfter) {
+    return "{\"id\": \"PRIMARY_STORAGE\", \"config\": {" + HOURLY + "}, \"lifecycleConfigs\": {\"lifecycleConfig\": "
+        + "[{\"type\": \"retention\", \"config\": {\"delete_after\": \"" + deleteAfter + "\"}}]}}";
+  }
+
+  static Stream<Arguments> bounds() {
+    String cfg = P + ".config.";
+    String ix = "persistence_configuration[1].config.";
+    String p0 = "{\"id\": \"PRIMARY_STORAGE\"}";
+    return Stream.of(
+        Arguments.of("slice width", create(primary("{\"timePartition\": {\"secondsPerTimeSlice\": 3600}}")),
+            create(primary("{\"timePartition\": {\"secondsPerTimeSlice\": 3599, \"secondsPerTimeBucket\": 3599}}")),
+            TP + "secondsPerTimeSlice", "3599 (expected: 3600..316224000 seconds)"),
+        Arguments.of("bucket width",
+            create(primary("{\"timePartition\": {\"secondsPerTimeSlice\": 3600, \"secondsPerTimeBucket\": 60}}")),
+            create(primary("{\"timePartition\": {\"secondsPerTimeSlice\": 3600, \"secondsPerTimeBucket\": 59}}")),
+            TP + "secondsPerTimeBucket", "59 (expected: 60..3600 seconds"),
+        Arguments.of("buckets per slice",
+            create(primary("{\"timePartition\": {\"secondsPerTimeSlice\": 600000, \"secondsPerTimeBucket\": 60}}")),
+            create(primary("{\"timePartition\": {\"secondsPerTimeSlice\": 600060, \"secondsPerTimeBucket\": 60}}")),
+            TP + "secondsPerTimeBucket", "10001 time buckets, at most 10000"),
+        Arguments.of("slices of the write window",
+            create(primary("{" + HOURLY + ", \"acceptLimit\": \"3589200s\"}")),
+            create(primary("{" + HOURLY + ", \"acceptLimit\": \"3589201s\"}")),
+            cfg + "acceptLimit", "3589201s (expected: at most 1000 time slices across the write window; acceptLimit +"
+                + " the server's futureLimit (3600s) + one slice of 3600s needs 1001"),
+        Arguments.of("slices held until delete_after", create(hourlyRetention("35985600s")),
+            create(hourlyRetention("35985601s")),
+            P + ".lifecycleConfigs.lifecycleConfig[0].config.delete_after",
+            "35985601s (expected: at most 10000 time slices held until delete_after; slices of 3600s need 10001"),
+        Arguments.of("duration of a key", create(retention("\"close_after\": \"36525d\"")),
+            create(retention("\"close_after\": \"36526d\"")),
+            P + ".lifecycleConfigs.lifecycleConfig[0].config.close_after",
+            "3155846400s (expected: a positive duration of at most 36525d)"),
+        Arguments.of("duration of the accept limit", create(primary("{\"acceptLimit\": \"36525d\", "
+                + "\"timePartition\": {\"secondsPerTimeSlice\": 31622400}}")),
+            create(primary("{\"acceptLimit\": \"36526d\", \"timePartition\": {\"secondsPerTimeSlice\": 31622400}}")),
+            cfg + "acceptLimit", "(expected: a positive duration of at most 36525d)"),
+        Arguments.of("index slice width", create(p0, hourlyIndex("")),
+            create(p0, index("{\"timePartition\": {\"secondsPerSlice\": 3599}}")),
+            ix + "timePartition.secondsPerSlice", "3599 (expected: 3600..316224000 seconds)"),
+        Arguments.of("index slices of the write window", create(p0, hourlyIndex("\"acceptLimit\": \"1789200s\"")),
+            create(p0, hourlyIndex("\"acceptLimit\": \"1789201s\"")),
+            ix + "acceptLimit", "1789201s (expected: at most 500 index slices across the write window"),
+        Arguments.of("index slices held until delete_after", create(p0, hourlyIndexRetention("17985600s")),
+            create(p0, hourlyIndexRetention("17985601s")),
+            "persistence_configuration[1].lifecycleConfigs.lifecycleConfig[0].config.delete_after",
+            "(expected: at most 5000 index slices held until delete_after; slices of 3600s need 5001"),
+        Arguments.of("index refresh interval", create(p0, index("{\"indexConfig\": {\"refreshInterval\": \"1s\"}}")),
+            create(p0, index("{\"indexConfig\": {\"refreshInterval\": \"999ms\"}}")),
+            ix + "indexConfig.refreshInterval", "999ms (expected: at least 1s)"));
+  }
+
+  @ParameterizedTest(name = "[{index}] {0}")
+  @MethodSource("bounds")
+  void accepts_a_bound_at_its_limit_and_refuses_one_past(String name, String atLimit, String past, String field,
+      String expected) {
+    assertThat(map(atLimit).settings()).isNotNull();
+    assertThatThrownBy(() -> map(past)).isInstanceOfSatisfying(InvalidFieldException.class, e -> {
+      assertThat(e.field()).isEqualTo(field);
+      assertThat(e.getMessage()).startsWith(field + ": ").contains(expected);
+    });
+  }
+
+  @Test
+  void refuses_the_configuration_that_exhausted_memory_naming_the_slice_width() {
+    String hostile = "{\"namespace\":\"x\",\"persistence_configuration\":[{\"id\":\"PRIMARY_STORAGE\",\"config\":"
+        + "{\"timePartition\":{\"secondsPerTimeSlice\":\"1\",\"secondsPerTimeBucket\":\"1\"},\"acceptLimit\":\"100000d\"}}]}";
+
+    assertThatThrownBy(() -> map(hostile)).hasMessage(
+        "persistence_configuration[0].config.timePartition.secondsPerTimeSlice: 1 (expected: 3600..316224000 seconds)");
+  }
+
+  @Test
+  void refuses_a_long_accept_limit_with_valid_slices_before_planning_them() {
+    assertThatThrownBy(() -> map(create(primary("{" + HOURLY + ", \"acceptLimit\": \"100000d\"}"))))
+        .hasMessage(P + ".config.acceptLimit: 8640000000s (expected: a positive duration of at most 36525d)");
+  }
+
+  @Test
+  void counts_the_servers_future_limit_in_the_write_window() {
+    NamespaceConfigMapper farAhead = new NamespaceConfigMapper("varve", Duration.ofDays(30));
+    CreateNamespaceRequest request = ProtoJson.parse(create(primary("{" + HOURLY + ", \"acceptLimit\": \"3589200s\"}")),
+        CreateNamespaceRequest.getDefaultInstance());
+
+    assertThat(map(create(primary("{" + HOURLY + ", \"acceptLimit\": \"3589200s\"}"))).settings()).isNotNull();
+    assertThatThrownBy(() -> farAhead.map(request.getNamespace(), request.getPersistenceConfigurationList()))
+        .isInstanceOfSatisfying(InvalidFieldException.class, e ->
+            assertThat(e.getMessage()).contains("futureLimit (2592000s)"));
   }
 }
