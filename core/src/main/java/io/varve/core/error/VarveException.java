@@ -20,6 +20,8 @@ public class VarveException extends RuntimeException {
     UNAVAILABLE,
     /** The caller is not authenticated. */
     UNAUTHENTICATED,
+    /** The server is at capacity and refused the request before doing any work; retry later. */
+    RESOURCE_EXHAUSTED,
     /** A defect. */
     INTERNAL
   }

@@ -32,6 +32,7 @@ public final class ErrorMapping {
         case FAILED_PRECONDITION -> Status.FAILED_PRECONDITION;
         case UNAVAILABLE -> Status.UNAVAILABLE;
         case UNAUTHENTICATED -> Status.UNAUTHENTICATED;
+        case RESOURCE_EXHAUSTED -> Status.RESOURCE_EXHAUSTED;
         case INTERNAL -> Status.INTERNAL;
       };
       return status.withDescription(message);
@@ -45,6 +46,7 @@ public final class ErrorMapping {
         case FAILED_PRECONDITION -> HttpStatus.PRECONDITION_FAILED;
         case UNAVAILABLE -> HttpStatus.SERVICE_UNAVAILABLE;
         case UNAUTHENTICATED -> HttpStatus.UNAUTHORIZED;
+        case RESOURCE_EXHAUSTED -> HttpStatus.TOO_MANY_REQUESTS;
         case INTERNAL -> HttpStatus.INTERNAL_SERVER_ERROR;
       };
     }
