@@ -57,6 +57,8 @@ public final class Transports {
         .maxRequestMessageLength(settings.limits().maxRequestBytes())
         .maxResponseMessageLength(Integer.MAX_VALUE)
         .enableUnframedRequests(true)
+        // decoding a message of megabytes must not hold an event loop (see JsonRpcService)
+        .useBlockingTaskExecutor(true)
         .build();
     JsonRpcService json = new JsonRpcService(Set.of(
         field(ReadEventRecordsResponse.getDescriptor(), "events"),
