@@ -12,6 +12,7 @@ import io.varve.cassandra.metadata.CqlMetadataStore;
 import io.varve.cassandra.metadata.CqlSliceTables;
 import io.varve.cassandra.session.Sessions;
 import io.varve.core.read.PageTokens;
+import io.varve.server.admission.AdmissionControl;
 import io.varve.server.config.NamespaceConfigMapper;
 import io.varve.server.config.ServerSettings;
 import io.varve.server.controlplane.ControlPlaneHandler;
@@ -108,7 +109,7 @@ public final class VarveServer implements AutoCloseable {
       Backfill backfill = new Backfill(registry, events, indexer, clock);
 
       ServerBuilder sb = Server.builder()
-          .requestTimeout(Duration.ofSeconds(60))
+          .requestTimeout(Transports.REQUEST_TIMEOUT)
           .gracefulShutdownTimeout(Duration.ofSeconds(2), Duration.ofSeconds(15));
       InetSocketAddress address = new InetSocketAddress(settings.host(), settings.port());
       if (settings.tls().isPresent()) {
@@ -117,7 +118,8 @@ public final class VarveServer implements AutoCloseable {
       } else {
         sb.http(address);
       }
-      Transports.register(sb, control, backfill, data, search, settings);
+      AdmissionControl admission = new AdmissionControl(settings.admission(), metrics);
+      Transports.register(sb, control, backfill, data, search, settings, admission);
       TokenAuthentication pages = new TokenAuthentication(settings.auth());
       sb.meterRegistry(metrics)
           .service("/metrics", PrometheusExpositionService.of(metrics.getPrometheusRegistry())

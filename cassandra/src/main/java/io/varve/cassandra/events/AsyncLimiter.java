@@ -9,6 +9,10 @@ import java.util.function.Supplier;
 /**
  * Bounds the number of asynchronous operations in flight without blocking a thread: operations
  * over the bound wait in a queue and start when earlier ones complete. Thread-safe.
+ *
+ * <p>The queue itself has no bound and no timeout: a caller must bound what it submits. The
+ * server does so at admission (a write request is admitted only while the bytes of the write
+ * requests in flight fit a budget), so the queue holds at most the batches of admitted requests.
  */
 public final class AsyncLimiter {
 
@@ -68,5 +72,10 @@ public final class AsyncLimiter {
 
   public synchronized int inFlight() {
     return inFlight;
+  }
+
+  /** Operations waiting for a slot. */
+  public synchronized int waiting() {
+    return waiting.size();
   }
 }

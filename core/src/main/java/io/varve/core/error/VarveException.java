@@ -22,6 +22,8 @@ public class VarveException extends RuntimeException {
     UNAUTHENTICATED,
     /** The caller is authenticated but not allowed this call on this namespace; nothing was done. */
     PERMISSION_DENIED,
+    /** The server is at capacity and refused the request before doing any work; retry later. */
+    RESOURCE_EXHAUSTED,
     /** A defect. */
     INTERNAL
   }

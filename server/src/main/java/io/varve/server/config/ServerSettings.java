@@ -6,6 +6,7 @@ import com.fasterxml.jackson.dataformat.yaml.YAMLFactory;
 import io.varve.cassandra.session.CassandraSettings;
 import io.varve.opensearch.OpenSearchSettings;
 import io.varve.server.auth.AuthSettings;
+import io.varve.server.admission.AdmissionSettings;
 import io.varve.core.error.InvalidFieldException;
 import io.varve.core.event.Limits;
 import io.varve.core.index.SearchLimits;
@@ -38,6 +39,7 @@ import java.util.Set;
  * @param limits data plane limits
  * @param opensearch the index store of search and aggregate, and its indexing queue
  * @param search limits of search and aggregate requests
+ * @param admission memory budgets of requests in flight ({@code server.admission})
  */
 public record ServerSettings(
     String host,
@@ -50,7 +52,8 @@ public record ServerSettings(
     Duration sliceMaintenanceInterval,
     Limits limits,
     OpenSearchSettings opensearch,
-    SearchLimits search) {
+    SearchLimits search,
+    AdmissionSettings admission) {
 
   /** Server TLS from PEM files. */
   public record Tls(Path certificateChain, Path privateKey) {}
@@ -69,7 +72,7 @@ public record ServerSettings(
 
   static ServerSettings parse(JsonNode root) {
     ConfigNode config = new ConfigNode(root, "").only(Set.of("server", "cassandra", "opensearch", "timeseries"));
-    ConfigNode server = config.section("server").only(Set.of("host", "port", "tls", "auth"));
+    ConfigNode server = config.section("server").only(Set.of("host", "port", "tls", "auth", "admission"));
     ConfigNode tlsNode = server.section("tls").only(Set.of("certificateChain", "privateKey"));
     Optional<Tls> tls = tlsNode.path("certificateChain").map(cert -> new Tls(cert, tlsNode.path("privateKey")
         .orElseThrow(() -> InvalidFieldException.of(tlsNode.key("privateKey"), "missing (expected: a PEM file)"))));
@@ -91,7 +94,31 @@ public record ServerSettings(
         ts.duration("sliceMaintenanceInterval", Duration.ofSeconds(30)),
         limits(ts.section("limits")),
         opensearch(config.section("opensearch")),
-        search(ts.section("search")));
+        search(ts.section("search")),
+        admission(server.section("admission")));
+  }
+
+  private static AdmissionSettings admission(ConfigNode a) {
+    a.only(Set.of("writeBytes", "readBytes"));
+    return new AdmissionSettings(budget(a, "writeBytes", AdmissionSettings.autoWriteBytes()),
+        budget(a, "readBytes", AdmissionSettings.autoReadBytes()));
+  }
+
+  /** A budget in bytes, or {@code auto} for the default derived from the JVM's maximum heap. */
+  private static long budget(ConfigNode a, String key, long auto) {
+    String value = a.string(key, "auto").trim();
+    if (value.equals("auto")) {
+      return auto;
+    }
+    String expected = "auto or a number of bytes in " + AdmissionSettings.MIN_BYTES + "..1099511627776";
+    if (!value.matches("\\d{1,13}")) {
+      throw new InvalidFieldException(a.key(key), InvalidFieldException.shown(value), expected);
+    }
+    long bytes = Long.parseLong(value);
+    if (bytes < AdmissionSettings.MIN_BYTES || bytes > 1L << 40) {
+      throw new InvalidFieldException(a.key(key), bytes, expected);
+    }
+    return bytes;
   }
 
   private static SearchLimits search(ConfigNode s) {
@@ -228,23 +255,30 @@ public record ServerSettings(
         + " cassandra.maxInFlightWrites=" + c.maxInFlightWrites() + " cassandra.compressionThreshold="
         + c.compressionThreshold() + " timeseries.readFanout=" + readFanout + " timeseries.maxReadFanout="
         + maxReadFanout + " timeseries.sliceMaintenanceInterval=" + sliceMaintenanceInterval + " timeseries.limits="
-        + limits + " timeseries.search=" + search + " " + opensearch.describe();
+        + limits + " timeseries.search=" + search + " " + opensearch.describe() + " server.admission.writeBytes="
+        + admission.writeBytes() + " server.admission.readBytes=" + admission.readBytes();
   }
 
   /** The same settings with other Cassandra contact points (used by the CLI and tests). */
   public ServerSettings withCassandra(CassandraSettings other) {
     return new ServerSettings(host, port, tls, auth, other, readFanout, maxReadFanout,
-        sliceMaintenanceInterval, limits, opensearch, search);
+        sliceMaintenanceInterval, limits, opensearch, search, admission);
+  }
+
+  /** The same settings with other admission budgets (used by tests). */
+  public ServerSettings withAdmission(AdmissionSettings other) {
+    return new ServerSettings(host, port, tls, auth, cassandra, readFanout, maxReadFanout,
+        sliceMaintenanceInterval, limits, opensearch, search, other);
   }
 
   public ServerSettings withPort(int newPort) {
     return new ServerSettings(host, newPort, tls, auth, cassandra, readFanout, maxReadFanout,
-        sliceMaintenanceInterval, limits, opensearch, search);
+        sliceMaintenanceInterval, limits, opensearch, search, admission);
   }
 
   /** The same settings with other index store endpoints (used by the CLI and tests). */
   public ServerSettings withOpenSearchUrls(List<URI> urls) {
     return new ServerSettings(host, port, tls, auth, cassandra, readFanout, maxReadFanout,
-        sliceMaintenanceInterval, limits, opensearch.withUrls(urls), search);
+        sliceMaintenanceInterval, limits, opensearch.withUrls(urls), search, admission);
   }
 }

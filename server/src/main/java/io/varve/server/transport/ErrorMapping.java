@@ -34,6 +34,7 @@ public final class ErrorMapping {
         case UNAVAILABLE -> Status.UNAVAILABLE;
         case UNAUTHENTICATED -> Status.UNAUTHENTICATED;
         case PERMISSION_DENIED -> Status.PERMISSION_DENIED;
+        case RESOURCE_EXHAUSTED -> Status.RESOURCE_EXHAUSTED;
         case INTERNAL -> Status.INTERNAL;
       };
       return status.withDescription(message);
@@ -48,6 +49,7 @@ public final class ErrorMapping {
         case UNAVAILABLE -> HttpStatus.SERVICE_UNAVAILABLE;
         case UNAUTHENTICATED -> HttpStatus.UNAUTHORIZED;
         case PERMISSION_DENIED -> HttpStatus.FORBIDDEN;
+        case RESOURCE_EXHAUSTED -> HttpStatus.TOO_MANY_REQUESTS;
         case INTERNAL -> HttpStatus.INTERNAL_SERVER_ERROR;
       };
     }

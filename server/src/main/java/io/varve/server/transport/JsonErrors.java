@@ -3,6 +3,11 @@ package io.varve.server.transport;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import com.linecorp.armeria.common.AggregatedHttpResponse;
+import com.linecorp.armeria.common.HttpData;
+import com.linecorp.armeria.common.HttpHeaderNames;
+import com.linecorp.armeria.common.ResponseHeaders;
+import com.linecorp.armeria.common.ResponseHeadersBuilder;
+import com.linecorp.armeria.server.RequestTimeoutException;
 import com.linecorp.armeria.common.HttpResponse;
 import com.linecorp.armeria.common.HttpStatus;
 import com.linecorp.armeria.common.MediaType;
@@ -25,8 +30,19 @@ final class JsonErrors implements ServerErrorHandler {
     this.maxRequestBytes = maxRequestBytes;
   }
 
+  /** Seconds a client refused with 429 is asked to wait ({@code Retry-After}). */
+  static final String RETRY_AFTER_SECONDS = "1";
+
   static HttpResponse response(HttpStatus status, String code, String field, String message) {
-    return HttpResponse.of(status, MediaType.JSON_UTF_8, body(code, field, message));
+    return aggregated(status, code, field, message).toHttpResponse();
+  }
+
+  private static AggregatedHttpResponse aggregated(HttpStatus status, String code, String field, String message) {
+    ResponseHeadersBuilder headers = ResponseHeaders.builder(status).contentType(MediaType.JSON_UTF_8);
+    if (status == HttpStatus.TOO_MANY_REQUESTS) {
+      headers.add(HttpHeaderNames.RETRY_AFTER, RETRY_AFTER_SECONDS);
+    }
+    return AggregatedHttpResponse.of(headers.build(), HttpData.ofUtf8(body(code, field, message)));
   }
 
   static String body(String code, String field, String message) {
@@ -51,15 +67,36 @@ final class JsonErrors implements ServerErrorHandler {
     if (!headers.path().startsWith("/v1/")) {
       return null;
     }
-    String code;
     String message;
     if (status == HttpStatus.REQUEST_ENTITY_TOO_LARGE) {
-      code = "RESOURCE_EXHAUSTED";
       message = "request body larger than " + maxRequestBytes + " bytes (the server's maxRequestBytes)";
+    } else if (status == HttpStatus.REQUEST_TIMEOUT || cause instanceof RequestTimeoutException) {
+      message = "no answer within the server's request timeout of " + Transports.REQUEST_TIMEOUT.toSeconds()
+          + " s; the request may or may not have been applied (writes are idempotent: retrying is safe)";
     } else {
-      code = status.codeAsText();
       message = description != null ? description : status.reasonPhrase();
     }
-    return AggregatedHttpResponse.of(status, MediaType.JSON_UTF_8, body(code, "", message));
+    // one status for the server's timeout, whether it struck while the body was arriving (Armeria's
+    // 408) or while the request was served (Armeria's 503): 504, DEADLINE_EXCEEDED
+    boolean timeout = status == HttpStatus.REQUEST_TIMEOUT || cause instanceof RequestTimeoutException;
+    HttpStatus shown = timeout ? HttpStatus.GATEWAY_TIMEOUT : status;
+    return aggregated(shown, codeOf(shown), "", message);
+  }
+
+  /** The gRPC code name an HTTP status stands for in the error body; never a number. */
+  static String codeOf(HttpStatus status) {
+    return switch (status.code()) {
+      case 400, 405, 415 -> "INVALID_ARGUMENT";
+      case 401 -> "UNAUTHENTICATED";
+      case 403 -> "PERMISSION_DENIED";
+      case 404 -> "NOT_FOUND";
+      case 409 -> "ALREADY_EXISTS";
+      case 412 -> "FAILED_PRECONDITION";
+      case 408, 504 -> "DEADLINE_EXCEEDED";
+      case 413, 429 -> "RESOURCE_EXHAUSTED";
+      case 501 -> "UNIMPLEMENTED";
+      case 503 -> "UNAVAILABLE";
+      default -> status.isServerError() ? "INTERNAL" : "UNKNOWN";
+    };
   }
 }

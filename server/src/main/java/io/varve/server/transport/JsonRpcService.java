@@ -58,7 +58,9 @@ final class JsonRpcService implements HttpService {
     if (req.method() != HttpMethod.POST) {
       return error(HttpStatus.METHOD_NOT_ALLOWED, "INVALID_ARGUMENT", "", "use POST /v1/" + name);
     }
-    return HttpResponse.of(req.aggregate().thenCompose(body -> call(ctx, rpc, body)));
+    // parsing a body of megabytes must not hold an event loop: other connections' answers (a
+    // refusal at admission, a small read) would wait behind it
+    return HttpResponse.of(req.aggregate().thenComposeAsync(body -> call(ctx, rpc, body), ctx.blockingTaskExecutor()));
   }
 
   private CompletableFuture<HttpResponse> call(ServiceRequestContext ctx, Rpc rpc, AggregatedHttpRequest body) {

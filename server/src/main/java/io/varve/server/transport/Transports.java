@@ -27,6 +27,8 @@ import io.varve.api.timeseries.v1.SearchEventRecordsResponse;
 import io.varve.server.dataplane.DataPlaneHandler;
 import io.varve.server.dataplane.SearchHandler;
 import io.varve.server.index.Backfill;
+import io.varve.server.admission.AdmissionControl;
+import java.time.Duration;
 import java.util.Set;
 import java.util.function.Function;
 
@@ -38,10 +40,16 @@ import java.util.function.Function;
  */
 public final class Transports {
 
+  /**
+   * How long the server gives a request, body included; beyond it the answer is 504
+   * DEADLINE_EXCEEDED (gRPC: DEADLINE_EXCEEDED).
+   */
+  public static final Duration REQUEST_TIMEOUT = Duration.ofSeconds(60);
+
   private Transports() {}
 
   public static void register(ServerBuilder sb, ControlPlaneHandler control, Backfill backfill, DataPlaneHandler data,
-      SearchHandler search, ServerSettings settings) {
+      SearchHandler search, ServerSettings settings, AdmissionControl admission) {
     TokenAuthentication authentication = new TokenAuthentication(settings.auth());
     ApiCalls calls = new ApiCalls(control, backfill, data, search, settings.auth().enabled());
     GrpcService grpc = GrpcService.builder()
@@ -50,6 +58,8 @@ public final class Transports {
         .maxRequestMessageLength(settings.limits().maxRequestBytes())
         .maxResponseMessageLength(Integer.MAX_VALUE)
         .enableUnframedRequests(true)
+        // decoding a message of megabytes must not hold an event loop (see JsonRpcService)
+        .useBlockingTaskExecutor(true)
         .build();
     JsonRpcService json = new JsonRpcService(Set.of(
         field(ReadEventRecordsResponse.getDescriptor(), "events"),
@@ -84,9 +94,17 @@ public final class Transports {
     // gRPC answers RESOURCE_EXHAUSTED itself when a message exceeds its limit: leave room for framing
     sb.maxRequestLength(limit + 1024 * 1024)
         .errorHandler(new JsonErrors(limit))
-        .service(grpc, auth, metrics);
-    sb.route().post("/v1/{rpc}").maxRequestLength(limit).decorator(metrics).decorator(auth).build(json);
+        .service(grpc, admitted(admission, AdmissionControl.Transport.GRPC), auth, metrics);
+    sb.route().post("/v1/{rpc}").maxRequestLength(limit).decorator(admitted(admission, AdmissionControl.Transport.JSON))
+        .decorator(metrics).decorator(auth).build(json);
     sb.route().get("/v1/{rpc}").decorator(auth).build(json);
+  }
+
+  /** Admission runs after authentication: an unauthenticated caller holds none of the budget. */
+  private static Function<? super HttpService, ? extends HttpService> admitted(AdmissionControl admission,
+      AdmissionControl.Transport transport) {
+    Admission decorator = new Admission(admission, transport);
+    return service -> service.decorate(decorator);
   }
 
   private static FieldDescriptor field(com.google.protobuf.Descriptors.Descriptor type, String name) {

@@ -1,0 +1,99 @@
+package io.varve.server.admission;
+
+import java.util.concurrent.atomic.AtomicLong;
+
+/**
+ * A semaphore of bytes that never waits: a request takes a {@link Permit}, adds to it what it
+ * costs as that becomes known (a declared body length at once, a streamed body chunk by chunk),
+ * and is refused the moment the budget would be exceeded. Closing the permit gives everything it
+ * holds back, once. Thread-safe.
+ *
+ * <p>A single request larger than the whole budget is not refused for ever: its cost is counted
+ * as the whole budget, so it runs when nothing else holds any of it (and alone).
+ */
+public final class ByteBudget {
+
+  private final String name;
+  private final long capacity;
+  private final AtomicLong used = new AtomicLong();
+
+  /** A budget of {@code capacity} bytes; {@code name} labels its metrics and refusals. */
+  public ByteBudget(String name, long capacity) {
+    if (capacity < 1) {
+      throw new IllegalArgumentException("capacity " + capacity + " (expected: at least 1)");
+    }
+    this.name = name;
+    this.capacity = capacity;
+  }
+
+  public String name() {
+    return name;
+  }
+
+  public long capacity() {
+    return capacity;
+  }
+
+  /** Bytes held by open permits. */
+  public long inFlight() {
+    return used.get();
+  }
+
+  /** A permit holding nothing yet. */
+  public Permit open() {
+    return new Permit();
+  }
+
+  private boolean tryTake(long bytes) {
+    while (true) {
+      long now = used.get();
+      if (now + bytes > capacity) {
+        return false;
+      }
+      if (used.compareAndSet(now, now + bytes)) {
+        return true;
+      }
+    }
+  }
+
+  /** What one request holds of the budget; close it when the request is over, however it ended. */
+  public final class Permit implements AutoCloseable {
+
+    private long held;
+    private boolean closed;
+
+    private Permit() {}
+
+    /**
+     * Adds {@code bytes} to what this permit holds, if the budget has room; false (and nothing
+     * taken) otherwise, or when the permit is closed.
+     */
+    public synchronized boolean tryAdd(long bytes) {
+      if (closed || bytes < 0) {
+        return false;
+      }
+      // a request costing more than the budget counts as the whole budget (see the class comment)
+      long wanted = Math.min(bytes, capacity - held);
+      if (!tryTake(wanted)) {
+        return false;
+      }
+      held += wanted;
+      return true;
+    }
+
+    /** Bytes this permit holds. */
+    public synchronized long held() {
+      return held;
+    }
+
+    /** Gives back everything held; later calls do nothing. */
+    @Override
+    public synchronized void close() {
+      if (!closed) {
+        closed = true;
+        used.addAndGet(-held);
+        held = 0;
+      }
+    }
+  }
+}
