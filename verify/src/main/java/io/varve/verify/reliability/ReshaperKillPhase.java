@@ -1,6 +1,9 @@
 package io.varve.verify.reliability;
 
 import com.datastax.oss.driver.api.core.CqlSession;
+import com.datastax.oss.driver.api.core.cql.BatchStatement;
+import com.datastax.oss.driver.api.core.cql.BatchStatementBuilder;
+import com.datastax.oss.driver.api.core.cql.DefaultBatchType;
 import com.datastax.oss.driver.api.core.cql.PreparedStatement;
 import com.datastax.oss.driver.api.core.cql.SimpleStatement;
 import java.net.InetSocketAddress;
@@ -20,6 +23,8 @@ import java.util.concurrent.atomic.AtomicReference;
 final class ReshaperKillPhase implements Phase {
 
   private static final String KEYSPACE = "verify_reshape";
+  private static final int ROWS_PER_BATCH = 30;
+  private static final int IN_FLIGHT = 32;
 
   private final int partitions;
   private final int rowsPerPartition;
@@ -46,8 +51,10 @@ final class ReshaperKillPhase implements Phase {
         .addContactPoint(new InetSocketAddress("127.0.0.1", VerifyEnvironment.CQL_PORT))
         .withLocalDatacenter("datacenter1").build()) {
       createTables(session);
+      long fillStarted = System.nanoTime();
       fill(session);
       results.put(name() + ".source_rows", rows);
+      results.put(name() + ".fill_seconds", (System.nanoTime() - fillStarted) / 1e9);
 
       Path job = writeJob(dir);
       ReshaperRun first = ReshaperRun.start(env.varveHome(), job, false, dir.resolve("run-1.log"));
@@ -99,16 +106,20 @@ final class ReshaperKillPhase implements Phase {
     }
   }
 
+  /** Fills the source in unlogged batches of rows of one partition, a few hundred in flight. */
   private void fill(CqlSession session) throws InterruptedException {
     PreparedStatement insert = session.prepare("INSERT INTO " + KEYSPACE + ".source (p, c, v) VALUES (?, ?, ?)");
-    Semaphore inFlight = new Semaphore(128);
+    Semaphore inFlight = new Semaphore(IN_FLIGHT);
     AtomicReference<Throwable> failure = new AtomicReference<>();
     String padding = "x".repeat(100);
     for (int p = 0; p < partitions && failure.get() == null; p++) {
-      for (int c = 0; c < rowsPerPartition; c++) {
+      for (int first = 0; first < rowsPerPartition; first += ROWS_PER_BATCH) {
+        BatchStatementBuilder batch = BatchStatement.builder(DefaultBatchType.UNLOGGED);
+        for (int c = first; c < Math.min(rowsPerPartition, first + ROWS_PER_BATCH); c++) {
+          batch.addStatement(insert.bind(p, c, "row-" + p + "-" + c + "-" + padding));
+        }
         inFlight.acquire();
-        CompletionStage<?> write = session.executeAsync(insert.bind(p, c, "row-" + p + "-" + c + "-" + padding)
-            .setTimeout(Duration.ofSeconds(30)));
+        CompletionStage<?> write = session.executeAsync(batch.setTimeout(Duration.ofSeconds(30)).build());
         write.whenComplete((r, e) -> {
           if (e != null) {
             failure.compareAndSet(null, e);
@@ -117,7 +128,7 @@ final class ReshaperKillPhase implements Phase {
         });
       }
     }
-    inFlight.acquire(128);
+    inFlight.acquire(IN_FLIGHT);
     if (failure.get() != null) {
       throw new IllegalStateException("filling the source table failed: " + failure.get(), failure.get());
     }

@@ -71,7 +71,7 @@ final class ServerKillPhase implements Phase {
     results.put(name() + ".resent_requests", resent);
 
     EventLedger.Reconciliation outcome = ledger.reconcile(
-        writers.readBack(from, Instant.now().plus(1, ChronoUnit.HOURS)), true);
+        writers.readBack(from, Instant.now().plus(1, ChronoUnit.HOURS).truncatedTo(ChronoUnit.SECONDS)), true);
     outcome.report(name(), results);
     results.check(name() + ".read", outcome.read() == outcome.sent(), "read = sent (" + outcome.sent() + ")");
   }

@@ -67,7 +67,7 @@ public final class VarveClient {
     String body = "{\"namespace\":\"" + namespace + "\",\"persistence_configuration\":[{\"id\":\"PRIMARY_STORAGE\","
         + "\"config\":{\"timePartition\":{\"secondsPerTimeSlice\":\"86400\",\"secondsPerTimeBucket\":\"3600\","
         + "\"eventBuckets\":4},\"acceptLimit\":\"129600s\"}}]}";
-    Answer answer = post("CreateNamespace", body.getBytes(StandardCharsets.UTF_8), Duration.ofSeconds(60));
+    Answer answer = postWithRetry("CreateNamespace", body.getBytes(StandardCharsets.UTF_8));
     if (!answer.ok()) {
       throw new IllegalStateException("CreateNamespace " + namespace + " answered " + answer.status() + ": "
           + answer.body());
@@ -85,7 +85,7 @@ public final class VarveClient {
 
   /**
    * Every event of a series in {@code [start, end)}, all pages; retries a page answered 503 (the store coming
-   * back) for up to a minute.
+   * back) for up to two minutes.
    */
   public List<ReadEvent> readAll(String namespace, String seriesId, Instant start, Instant end)
       throws IOException, InterruptedException {
@@ -112,8 +112,9 @@ public final class VarveClient {
     return events;
   }
 
+  /** Posts, retrying a transport failure or a 503 (the store coming back) for up to two minutes. */
   private Answer postWithRetry(String rpc, byte[] body) throws IOException, InterruptedException {
-    long deadline = System.nanoTime() + Duration.ofMinutes(1).toNanos();
+    long deadline = System.nanoTime() + Duration.ofMinutes(2).toNanos();
     while (true) {
       Answer answer;
       try {
