@@ -21,6 +21,9 @@ import java.util.concurrent.atomic.AtomicLong;
  */
 final class EventWriters {
 
+  /** Pause of a writer after a failed batch, so that an outage is not a busy loop. */
+  private static final long FAILURE_BACKOFF_MS = 500;
+
   private final VarveClient client;
   private final String namespace;
   private final EventLedger ledger;
@@ -95,7 +98,7 @@ final class EventWriters {
       try {
         if (!send(batch)) {
           toRetry.add(batch);
-          Thread.sleep(200);
+          Thread.sleep(FAILURE_BACKOFF_MS);
         }
       } catch (IOException e) {
         unanswered.add(batch);
@@ -152,7 +155,7 @@ final class EventWriters {
 
   private static void sleepQuietly() {
     try {
-      Thread.sleep(200);
+      Thread.sleep(FAILURE_BACKOFF_MS);
     } catch (InterruptedException e) {
       Thread.currentThread().interrupt();
     }

@@ -99,7 +99,7 @@ final class OverloadPhase implements Phase {
       results.put(name() + ".small_read_p50_ms", latency.getValueAtPercentile(50) / 1000.0);
       results.put(name() + ".small_read_p99_ms", latency.getValueAtPercentile(99) / 1000.0);
       results.put(name() + ".small_read_max_ms", latency.getMaxValue() / 1000.0);
-      boolean alive = env.server().isAlive() && env.server().healthy();
+      boolean alive = healthyWithin(env.server(), Duration.ofSeconds(30));
       results.put(name() + ".server_healthy_after", alive);
 
       results.check(name() + ".status_5xx", writes.serverErrors() == 0, "0");
@@ -112,8 +112,20 @@ final class OverloadPhase implements Phase {
           + reads.transportErrors() == 0, "0");
       results.check(name() + ".small_read_p99_ms", latency.getTotalCount() > 0
           && latency.getValueAtPercentile(99) <= settings.readP99LimitMs() * 1000, "<= " + settings.readP99LimitMs());
-      results.check(name() + ".server_healthy_after", alive, "true");
+      results.check(name() + ".server_healthy_after", alive, "true (/health answers 200 within 30 s of the end)");
     }
+  }
+
+  /** Whether the server answers {@code /health} with 200 within the timeout once the load has stopped. */
+  private static boolean healthyWithin(ServerNode server, Duration timeout) throws InterruptedException {
+    long deadline = System.nanoTime() + timeout.toNanos();
+    while (server.isAlive() && System.nanoTime() < deadline) {
+      if (server.healthy()) {
+        return true;
+      }
+      Thread.sleep(500);
+    }
+    return false;
   }
 
   /** Writes the one event the small reads read, and returns the read's body. */
