@@ -117,7 +117,7 @@ public final class ReliabilityCommand implements Callable<Integer> {
       selected.add(switch (name.trim()) {
         case "cassandra_kill" -> new CassandraKillPhase(Duration.ofSeconds(10), Duration.ofSeconds(10));
         case "server_kill" -> new ServerKillPhase(Duration.ofSeconds(8));
-        case "reshaper_kill" -> new ReshaperKillPhase(100, 200, 2000);
+        case "reshaper_kill" -> new ReshaperKillPhase(50, 200, 2000);
         case "overload" -> new OverloadPhase(new OverloadPhase.Settings(Duration.ofSeconds(calibrationSeconds),
             Duration.ofSeconds(durationSeconds), factor, batchEvents, valueBytes, maxInFlight, rssAllowanceMb,
             readP99LimitMs));

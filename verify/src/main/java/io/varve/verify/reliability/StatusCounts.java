@@ -13,7 +13,8 @@ final class StatusCounts {
   private final AtomicLong ok = new AtomicLong();
   private final AtomicLong refused = new AtomicLong();
   private final AtomicLong serverErrors = new AtomicLong();
-  private final AtomicLong transportErrors = new AtomicLong();
+  private final AtomicLong timeouts = new AtomicLong();
+  private final AtomicLong dropped = new AtomicLong();
   private final Map<Integer, AtomicLong> other = new TreeMap<>();
 
   void record(int status) {
@@ -30,8 +31,13 @@ final class StatusCounts {
     }
   }
 
-  void recordTransportError() {
-    transportErrors.incrementAndGet();
+  /** A request without an answer: timed out on the client, or its connection refused, reset or closed. */
+  void recordTransportError(Throwable failure) {
+    Throwable cause = failure;
+    while (cause instanceof java.util.concurrent.CompletionException && cause.getCause() != null) {
+      cause = cause.getCause();
+    }
+    (cause instanceof java.net.http.HttpTimeoutException ? timeouts : dropped).incrementAndGet();
   }
 
   long ok() {
@@ -46,8 +52,16 @@ final class StatusCounts {
     return serverErrors.get();
   }
 
+  long timeouts() {
+    return timeouts.get();
+  }
+
+  long dropped() {
+    return dropped.get();
+  }
+
   long transportErrors() {
-    return transportErrors.get();
+    return timeouts.get() + dropped.get();
   }
 
   /** Statuses other than 200, 429 and 5xx, as {@code status:count,...}, or {@code none}. */
