@@ -36,6 +36,7 @@ final class CassandraKillPhase implements Phase {
     EventLedger ledger = new EventLedger();
     EventWriters writers = new EventWriters(client, namespace, ledger, 100, 16, false);
     writers.start(4);
+    writers.awaitFirstAcknowledgement(Duration.ofMinutes(1));
     Thread.sleep(writeBeforeKill.toMillis());
 
     results.put(name() + ".acknowledged_before_kill", ledger.acknowledgedCount());
@@ -67,6 +68,9 @@ final class CassandraKillPhase implements Phase {
     results.check(name() + ".status_5xx_other_than_503", writers.status5xx() == 0,
         "0 (a store that is down is 503 UNAVAILABLE)");
 
+    if (writers.firstError() != null) {
+      results.put(name() + ".first_error", writers.firstError().replace('\n', ' '));
+    }
     EventLedger.Reconciliation outcome = ledger.reconcile(
         writers.readBack(from, Instant.now().plus(1, ChronoUnit.HOURS).truncatedTo(ChronoUnit.SECONDS)), false);
     outcome.report(name(), results);

@@ -36,6 +36,8 @@ final class EventWriters {
   private final ConcurrentLinkedQueue<List<TestEvent>> toRetry = new ConcurrentLinkedQueue<>();
   private final AtomicLong errorStatuses = new AtomicLong();
   private final AtomicLong status5xx = new AtomicLong();
+  private final java.util.concurrent.atomic.AtomicReference<String> firstError =
+      new java.util.concurrent.atomic.AtomicReference<>();
   private final List<Thread> threads = new ArrayList<>();
 
   EventWriters(VarveClient client, String namespace, EventLedger ledger, int batchSize, int seriesCount,
@@ -83,6 +85,24 @@ final class EventWriters {
     return List.copyOf(toRetry);
   }
 
+  /** The first answer that was not a full success (status and body, cut at 300 characters), or null. */
+  String firstError() {
+    String error = firstError.get();
+    return error == null || error.length() <= 300 ? error : error.substring(0, 300) + "...";
+  }
+
+  /** Waits until some event is acknowledged, so that a fault lands among successful writes. */
+  void awaitFirstAcknowledgement(Duration timeout) throws InterruptedException {
+    long deadline = System.nanoTime() + timeout.toNanos();
+    while (ledger.acknowledgedCount() == 0 && System.nanoTime() < deadline) {
+      Thread.sleep(50);
+    }
+    if (ledger.acknowledgedCount() == 0) {
+      throw new IllegalStateException("no write was acknowledged within " + timeout.toSeconds() + " s; first error: "
+          + firstError());
+    }
+  }
+
   long errorStatuses() {
     return errorStatuses.get();
   }
@@ -117,6 +137,7 @@ final class EventWriters {
     byte[] body = TestEvent.writeRequest(namespace, batch).getBytes(StandardCharsets.UTF_8);
     VarveClient.Answer answer = client.post("WriteEventRecordsSync", body, Duration.ofSeconds(30));
     if (!answer.ok()) {
+      firstError.compareAndSet(null, answer.status() + " " + answer.body());
       errorStatuses.incrementAndGet();
       if (answer.status() >= 500 && answer.status() != 503) {
         status5xx.incrementAndGet();
@@ -124,6 +145,9 @@ final class EventWriters {
       return false;
     }
     BitSet written = VarveClient.writtenIndexes(answer.body());
+    if (written.cardinality() < batch.size()) {
+      firstError.compareAndSet(null, "200 with per-event errors: " + answer.body());
+    }
     for (int i = written.nextSetBit(0); i >= 0; i = written.nextSetBit(i + 1)) {
       ledger.acknowledged(batch.get(i));
     }

@@ -34,6 +34,7 @@ final class ServerKillPhase implements Phase {
     EventLedger ledger = new EventLedger();
     EventWriters writers = new EventWriters(client, namespace, ledger, 100, 16, true);
     writers.start(4);
+    writers.awaitFirstAcknowledgement(Duration.ofMinutes(1));
     // a random offset so that the kill lands at a different point of the requests on each run
     Thread.sleep(writeBeforeKill.toMillis() + ThreadLocalRandom.current().nextInt(1000));
 
@@ -70,6 +71,9 @@ final class ServerKillPhase implements Phase {
     }
     results.put(name() + ".resent_requests", resent);
 
+    if (writers.firstError() != null) {
+      results.put(name() + ".first_error", writers.firstError().replace('\n', ' '));
+    }
     EventLedger.Reconciliation outcome = ledger.reconcile(
         writers.readBack(from, Instant.now().plus(1, ChronoUnit.HOURS).truncatedTo(ChronoUnit.SECONDS)), true);
     outcome.report(name(), results);
