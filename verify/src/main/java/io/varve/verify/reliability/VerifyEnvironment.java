@@ -1,0 +1,138 @@
+package io.varve.verify.reliability;
+
+import io.varve.local.CommitlogSync;
+import io.varve.local.LocalCassandra;
+import io.varve.local.LocalCassandraSettings;
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.net.InetAddress;
+import java.net.ServerSocket;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.Comparator;
+import java.util.stream.Stream;
+
+/**
+ * The local servers of a reliability run: a Cassandra of its own (home {@code .varve/verify-cassandra}, CQL 39042,
+ * storage 37000, JMX 37199, commit log in batch mode so that an acknowledged write is on disk) and a Varve server
+ * on a free port of 127.0.0.1. Never touches another instance: the launcher signals only the node of this home, and
+ * the server is a child process of this JVM.
+ */
+public final class VerifyEnvironment implements AutoCloseable {
+
+  public static final int CQL_PORT = 39042;
+  public static final int STORAGE_PORT = 37000;
+  public static final int JMX_PORT = 37199;
+
+  private final Path varveHome;
+  private final Path workDir;
+  private final LocalCassandra cassandra;
+  private final ServerNode server;
+  private final boolean keep;
+  private final String runId;
+
+  public VerifyEnvironment(Path varveHome, String serverHeap, boolean keep) throws IOException {
+    this.varveHome = varveHome;
+    this.workDir = varveHome.resolve(".varve/verify");
+    this.keep = keep;
+    this.runId = Long.toString(System.currentTimeMillis() / 1000 % 100_000_000);
+    this.cassandra = new LocalCassandra(LocalCassandraSettings.forDevelopment(varveHome)
+        .withHome(varveHome.resolve(".varve/verify-cassandra"))
+        .withPorts(CQL_PORT, STORAGE_PORT, JMX_PORT)
+        .withHeapSize("1g")
+        .withCommitlogSync(CommitlogSync.batch()));
+    this.server = new ServerNode(varveHome, workDir.resolve("server"), freePort(), CQL_PORT, serverHeap);
+  }
+
+  /**
+   * Starts Cassandra (from an empty home unless a node of this home already runs, as after {@code --keep}) and
+   * the server.
+   */
+  public void start(Results results) throws IOException, InterruptedException {
+    Files.createDirectories(workDir);
+    if (!cassandra.status().isRunning()) {
+      deleteTree(cassandra.settings().home());
+    }
+    long started = System.nanoTime();
+    cassandra.start();
+    cassandra.awaitReady(Duration.ofMinutes(3));
+    results.put("env.cassandra", "127.0.0.1:" + CQL_PORT + " pid=" + cassandra.status().pid()
+        + " commitlog_sync=batch home=" + cassandra.settings().home());
+    server.start(Duration.ofMinutes(2));
+    results.put("env.server", server.baseUrl() + " pid=" + server.pid() + " heap=" + server.heap() + " log="
+        + server.log());
+    results.put("env.start_seconds", (System.nanoTime() - started) / 1e9);
+  }
+
+  /** After a phase that failed half-way: Cassandra and the server running again, for the next phase. */
+  public void ensureRunning() throws IOException, InterruptedException {
+    if (!cassandra.status().isRunning()) {
+      cassandra.start();
+      cassandra.awaitReady(Duration.ofMinutes(3));
+    }
+    if (!server.isAlive()) {
+      server.start(Duration.ofMinutes(2));
+    }
+  }
+
+  public LocalCassandra cassandra() {
+    return cassandra;
+  }
+
+  public ServerNode server() {
+    return server;
+  }
+
+  public VarveClient client() {
+    return new VarveClient(server.baseUrl());
+  }
+
+  public Path varveHome() {
+    return varveHome;
+  }
+
+  public Path workDir() {
+    return workDir;
+  }
+
+  /** A namespace name unique to this run, so that runs on a kept Cassandra do not meet. */
+  public String namespace(String phase) {
+    return "verify_" + phase + "_" + runId;
+  }
+
+  /** Stops the server and Cassandra, unless {@code --keep}. */
+  @Override
+  public void close() throws InterruptedException {
+    if (keep) {
+      return;
+    }
+    server.stop();
+    cassandra.stop(Duration.ofMinutes(1));
+  }
+
+  public boolean keep() {
+    return keep;
+  }
+
+  private static int freePort() throws IOException {
+    try (ServerSocket socket = new ServerSocket(0, 1, InetAddress.getLoopbackAddress())) {
+      return socket.getLocalPort();
+    }
+  }
+
+  static void deleteTree(Path root) throws IOException {
+    if (!Files.exists(root)) {
+      return;
+    }
+    try (Stream<Path> paths = Files.walk(root)) {
+      paths.sorted(Comparator.reverseOrder()).forEach(p -> {
+        try {
+          Files.delete(p);
+        } catch (IOException e) {
+          throw new UncheckedIOException(e);
+        }
+      });
+    }
+  }
+}
