@@ -21,7 +21,11 @@ public final class Sessions {
         .withString(DefaultDriverOption.PROTOCOL_COMPRESSION, settings.compression())
         .withInt(DefaultDriverOption.CONNECTION_POOL_LOCAL_SIZE, 2)
         .withInt(DefaultDriverOption.CONNECTION_MAX_REQUESTS, 2048)
-        .withBoolean(DefaultDriverOption.METADATA_TOKEN_MAP_ENABLED, true);
+        .withBoolean(DefaultDriverOption.METADATA_TOKEN_MAP_ENABLED, true)
+        // the driver's default backoff grows to 60 s: after a node restart the server would refuse
+        // writes for up to a minute longer than needed; a retry every 10 s at most is cheap
+        .withDuration(DefaultDriverOption.RECONNECTION_BASE_DELAY, java.time.Duration.ofSeconds(1))
+        .withDuration(DefaultDriverOption.RECONNECTION_MAX_DELAY, java.time.Duration.ofSeconds(10));
     settings.tls().ifPresent(tls -> {
       config.withString(DefaultDriverOption.SSL_ENGINE_FACTORY_CLASS, "DefaultSslEngineFactory")
           .withString(DefaultDriverOption.SSL_TRUSTSTORE_PATH, tls.truststore().toString())
