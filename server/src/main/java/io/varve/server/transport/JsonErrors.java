@@ -48,7 +48,10 @@ final class JsonErrors implements ServerErrorHandler {
   @Override
   public AggregatedHttpResponse renderStatus(ServiceRequestContext ctx, ServiceConfig config, RequestHeaders headers,
       HttpStatus status, String description, Throwable cause) {
-    if (!headers.path().startsWith("/v1/")) {
+    // no headers: the request was refused while decoding (an invalid path such as /v1/../health or
+    // one with NUL), before its path was known; it is answered with the JSON body too, as if under
+    // /v1/, since returning null here would leave the connection closed without a response
+    if (headers != null && !headers.path().startsWith("/v1/")) {
       return null;
     }
     String code;
@@ -56,6 +59,12 @@ final class JsonErrors implements ServerErrorHandler {
     if (status == HttpStatus.REQUEST_ENTITY_TOO_LARGE) {
       code = "RESOURCE_EXHAUSTED";
       message = "request body larger than " + maxRequestBytes + " bytes (the server's maxRequestBytes)";
+    } else if (status == HttpStatus.BAD_REQUEST || status == HttpStatus.NOT_FOUND) {
+      code = status == HttpStatus.BAD_REQUEST ? "INVALID_ARGUMENT" : "NOT_FOUND";
+      message = headers != null && status == HttpStatus.NOT_FOUND
+          ? "no RPC at " + headers.path() + " (expected: POST /v1/<RpcName>, e.g. /v1/ReadEventRecords)"
+          : (description != null ? description : status.reasonPhrase()) + (headers != null ? ""
+          : " (expected: a request path such as /v1/ReadEventRecords, without dot segments or control characters)");
     } else {
       code = status.codeAsText();
       message = description != null ? description : status.reasonPhrase();

@@ -65,7 +65,7 @@ public final class Transports {
         field(BackfillIndexResponse.getDescriptor(), "events_read"),
         field(BackfillIndexResponse.getDescriptor(), "events_indexed"),
         field(BackfillIndexResponse.getDescriptor(), "unparsable_values"),
-        field(BackfillIndexResponse.getDescriptor(), "events_failed")))
+        field(BackfillIndexResponse.getDescriptor(), "events_failed")), settings.limits().maxRequestBytes())
         .add("CreateNamespace", CreateNamespaceRequest.getDefaultInstance(), control::create)
         .add("GetNamespace", GetNamespaceRequest.getDefaultInstance(), control::get)
         .add("ListNamespaces", ListNamespacesRequest.getDefaultInstance(), control::list)
