@@ -47,6 +47,7 @@ public final class Transports {
         .addService(new ControlPlaneGrpcService(control, backfill))
         .addService(new TimeSeriesGrpcService(data, search))
         .maxRequestMessageLength(settings.limits().maxRequestBytes())
+        .exceptionHandler((ctx, status, cause, metadata) -> ErrorMapping.grpcDecodingFailure(cause))
         .maxResponseMessageLength(Integer.MAX_VALUE)
         .enableUnframedRequests(true)
         .build();
