@@ -13,7 +13,9 @@ import java.util.regex.Pattern;
 /** JSON forms of google.protobuf.Timestamp (RFC 3339) and Duration ("129600s", "36h"). */
 final class WellKnown {
 
-  private static final Pattern DURATION = Pattern.compile("(\\d+(?:\\.\\d{1,9})?)(ms|s|m|h|d)");
+  // at most 18 integer digits: more is out of range in any unit, and a long run of digits would
+  // cost quadratic time to read as a BigDecimal
+  private static final Pattern DURATION = Pattern.compile("(\\d{1,18}(?:\\.\\d{1,9})?)(ms|s|m|h|d)");
 
   private WellKnown() {}
 

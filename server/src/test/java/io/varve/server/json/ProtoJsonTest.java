@@ -403,6 +403,13 @@ class ProtoJsonTest {
   }
 
   @Test
+  void a_duration_of_a_million_digits_is_refused_unread() {
+    assertThatThrownBy(() -> create(acceptLimit("\"" + "9".repeat(1_000_000) + "s\"")))
+        .isInstanceOfSatisfying(InvalidFieldException.class, e -> assertThat(e.field())
+            .isEqualTo("persistence_configuration[0].config.acceptLimit"));
+  }
+
+  @Test
   void a_number_as_a_long_string_is_refused_unread() {
     assertThatThrownBy(() -> read("{\"pageSize\": \"" + "9".repeat(1_000_000) + "\"}"))
         .isInstanceOfSatisfying(InvalidFieldException.class, e -> assertThat(e.getMessage())
