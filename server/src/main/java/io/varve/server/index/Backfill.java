@@ -2,8 +2,6 @@ package io.varve.server.index;
 
 import io.varve.api.timeseries.v1.BackfillIndexRequest;
 import io.varve.api.timeseries.v1.BackfillIndexResponse;
-import io.varve.core.error.InvalidFieldException;
-import io.varve.server.dataplane.RequestTimes;
 import io.varve.core.error.VarveException;
 import io.varve.core.event.Event;
 import io.varve.core.index.IndexSlices;
@@ -14,6 +12,7 @@ import io.varve.core.partitioning.TimeSlice;
 import io.varve.core.store.EventStore;
 import io.varve.server.controlplane.NamespaceEntry;
 import io.varve.server.controlplane.NamespaceRegistry;
+import io.varve.server.dataplane.RequestTimes;
 import java.time.Clock;
 import java.time.Instant;
 import java.util.Comparator;
