@@ -100,6 +100,14 @@ class MalformedRequestsIT {
         Arguments.of("WriteEventRecordsSync", write(event("\"eventTime\": \"" + T + "\", \"eventId\": \"i\", "
             + "\"eventItems\": [{\"eventItemKey\": \"" + b64("k") + "\", \"eventItemValue\": \"\"}, {\"eventItemKey\": \""
             + b64("k") + "\", \"eventItemValue\": \"\"}]")), 400, "events[0].eventItems[1].eventItemKey"),
+        Arguments.of("WriteEventRecordsSync", write(event("\"eventTime\": \"2025-02-30T00:00:00Z\", \"eventId\": \"j\", "
+            + items(b64("k"), b64("v")))), 400, "events[0].eventTime"),
+        Arguments.of("WriteEventRecordsSync", write(good("a"), event("\"eventTime\": \"2025-03-01T24:00:00Z\", "
+            + "\"eventId\": \"k\", " + items(b64("k"), b64("v")))), 400, "events[1].eventTime"),
+        Arguments.of("WriteEventRecordsSync", write(event("\"eventTime\": \"2025-03-01T10:00:00+25:00\", "
+            + "\"eventId\": \"l\", " + items(b64("k"), b64("v")))), 400, "events[0].eventTime"),
+        Arguments.of("ReadEventRecords", read("\"timeInterval\": {\"start\": \"2023-02-29T00:00:00Z\", "
+            + "\"end\": \"2030-01-01T00:00:00Z\"}"), 400, "timeInterval.start"),
         Arguments.of("ReadEventRecords", read(INTERVAL + ", \"pageSize\": 0"), 400, "pageSize"),
         Arguments.of("ReadEventRecords", read("\"timeInterval\": {\"start\": \"2030-01-01T00:00:00Z\", "
             + "\"end\": \"2020-01-01T00:00:00Z\"}"), 400, "timeInterval.end"),
@@ -125,6 +133,57 @@ class MalformedRequestsIT {
             + "{\"type\": \"OPENSEARCH\", \"dataset\": \"idx\"}}"), 400, "persistence_configuration"),
         Arguments.of("CreateNamespace", create("never_created", "{\"id\": \"PRIMARY_STORAGE\", \"physical_storage\": "
             + "{\"dataset\": \"system_auth\"}}"), 400, "persistence_configuration[0].physicalStorage.dataset"));
+  }
+
+  static String search(String rpc, String query) {
+    return "{\"namespace\": \"" + NS + "\", " + INTERVAL + ", \"searchQuery\": " + query
+        + (rpc.equals("AggregateEventRecords") ? ", \"aggregationQuery\": {\"count\": {}}}" : "}");
+  }
+
+  /** A search query of {@code depth} boolean queries around one equals, as JSON. */
+  static String nestedQuery(int depth) {
+    return "{\"booleanQuery\": {\"searchQuery\": [".repeat(depth) + "{\"equals\": {\"eventItemKey\": \"" + b64("k")
+        + "\", \"eventItemValue\": \"" + b64("v") + "\"}}" + "]}}".repeat(depth);
+  }
+
+  static Stream<Arguments> overLimits() {
+    String mib20 = "A".repeat(20 * 1024 * 1024);
+    String depth9 = "searchQuery" + ".booleanQuery.searchQuery[0]".repeat(8) + ".booleanQuery";
+    return Stream.of(
+        Arguments.of("WriteEventRecordsSync", "[".repeat(100_000), "body", "nesting depth (129) exceeds the maximum allowed (128)"),
+        Arguments.of("WriteEventRecordsSync", "{\"a\": ".repeat(50_000) + "1" + "}".repeat(50_000), "body",
+            "nesting depth (129) exceeds the maximum allowed (128)"),
+        Arguments.of("SearchEventRecords", search("SearchEventRecords", nestedQuery(3000)), "body",
+            "nesting depth (129) exceeds the maximum allowed (128)"),
+        Arguments.of("AggregateEventRecords", search("AggregateEventRecords", nestedQuery(3000)), "body",
+            "nesting depth (129) exceeds the maximum allowed (128)"),
+        Arguments.of("SearchEventRecords", search("SearchEventRecords", nestedQuery(9)), depth9,
+            "nested 9 deep (expected: boolean queries nested at most 8 deep, the server's maxQueryDepth)"),
+        Arguments.of("AggregateEventRecords", search("AggregateEventRecords", nestedQuery(40)), depth9,
+            "nested 9 deep (expected: boolean queries nested at most 8 deep, the server's maxQueryDepth)"),
+        Arguments.of("WriteEventRecordsSync", write(event("\"eventTime\": \"" + T + "\", \"eventId\": \"m\", "
+            + items(b64("k"), mib20))), "events[0].eventItems[0].eventItemValue", "(expected: at most 2097152 bytes)"),
+        Arguments.of("WriteEventRecordsSync", write("{\"timeSeriesId\": \"" + mib20 + "\", \"eventTime\": \"" + T
+            + "\", \"eventId\": \"n\", " + items(b64("k"), b64("v")) + "}"), "events[0].timeSeriesId", "256"),
+        Arguments.of("WriteEventRecordsSync", "{\"" + mib20 + "\": 1}", "body",
+            "exceeds the maximum allowed (50000)"),
+        Arguments.of("ReadEventRecords", read(INTERVAL + ", \"pageSize\": " + "9".repeat(1001)), "body",
+            "exceeds the maximum allowed (1000)"),
+        Arguments.of("ReadEventRecords", read(INTERVAL + ", \"pageSize\": \"" + "9".repeat(5_000_000) + "\""),
+            "pageSize", "a number of at most 1000 characters"));
+  }
+
+  @ParameterizedTest(name = "[{index}] {0} -> {2}")
+  @MethodSource("overLimits")
+  void a_body_over_a_parser_or_query_limit_is_invalid_argument_naming_the_limit(String rpc, String body, String field,
+      String limit) {
+    TestServer.Reply reply = server.post(rpc, body);
+
+    assertThat(reply.status()).as(reply.body().toString()).isEqualTo(400);
+    assertThat(reply.body().path("error").path("code").asText()).isEqualTo("INVALID_ARGUMENT");
+    assertThat(reply.errorField()).isEqualTo(field);
+    assertThat(reply.errorMessage()).startsWith(field + ": ").contains(limit);
+    assertThat(server.post("ReadEventRecords", read(INTERVAL)).body().path("events")).as("nothing written").isEmpty();
   }
 
   @ParameterizedTest(name = "[{index}] {0} -> {3}")

@@ -4,8 +4,8 @@ import java.nio.ByteBuffer;
 import java.nio.charset.CharacterCodingException;
 import java.nio.charset.CodingErrorAction;
 import java.nio.charset.StandardCharsets;
+import io.varve.core.time.Rfc3339;
 import java.time.Instant;
-import java.time.format.DateTimeParseException;
 import java.util.Locale;
 
 /**
@@ -94,8 +94,9 @@ public enum FieldType {
       return Long.parseLong(text);
     }
     try {
-      return Instant.parse(text).toEpochMilli();
-    } catch (DateTimeParseException | ArithmeticException e) {
+      // strict: a lenient parser would index 24:00 or :60 as another instant than the one written
+      return Rfc3339.parse(text).toEpochMilli();
+    } catch (Rfc3339.InvalidTimeException | ArithmeticException e) {
       return null;
     }
   }

@@ -28,7 +28,7 @@ record ReadQuery(long fromMillis, long toMillis, List<EventItem> filters, int pa
       throw new InvalidFieldException("timeSeriesId", r.getTimeSeriesId(),
           "1.." + limits.maxTimeSeriesIdBytes() + " bytes of UTF-8");
     }
-    long[] interval = EventMapping.interval(r.hasTimeInterval(), r.getTimeInterval());
+    long[] interval = RequestTimes.interval(r.hasTimeInterval(), r.getTimeInterval());
     long from = interval[0];
     long to = interval[1];
     int pageSize = EventMapping.pageSize("pageSize", r.hasPageSize(), r.getPageSize(), limits.defaultPageSize(),

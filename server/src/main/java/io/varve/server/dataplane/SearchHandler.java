@@ -81,7 +81,7 @@ public final class SearchHandler {
   private record Target(NamespaceEntry ns, IndexSpec spec, IndexStore store) {}
 
   private long[] interval(boolean present, io.varve.api.timeseries.v1.TimeInterval interval) {
-    long[] range = EventMapping.interval(present, interval);
+    long[] range = RequestTimes.interval(present, interval);
     if (range[1] - range[0] > limits.maxInterval().toMillis()) {
       throw InvalidFieldException.of("timeInterval", Duration.ofMillis(range[1] - range[0]).toSeconds()
           + "s wide (expected: at most " + limits.maxInterval().toSeconds() + "s)");
@@ -99,6 +99,7 @@ public final class SearchHandler {
 
   public CompletionStage<SearchEventRecordsResponse> search(SearchEventRecordsRequest r) {
     Names.namespace("namespace", r.getNamespace());
+    SearchQueries.checkDepth(r.hasSearchQuery(), r.getSearchQuery(), limits.maxDepth());
     long[] range = interval(r.hasTimeInterval(), r.getTimeInterval());
     int pageSize = EventMapping.pageSize("pageSize", r.hasPageSize(), r.getPageSize(), limits.defaultPageSize(),
         limits.maxPageSize());
@@ -187,6 +188,7 @@ public final class SearchHandler {
 
   public CompletionStage<AggregateEventRecordsResponse> aggregate(AggregateEventRecordsRequest r) {
     Names.namespace("namespace", r.getNamespace());
+    SearchQueries.checkDepth(r.hasSearchQuery(), r.getSearchQuery(), limits.maxDepth());
     long[] range = interval(r.hasTimeInterval(), r.getTimeInterval());
     AggregationQuery aq = r.getAggregationQuery();
     if (!aq.hasDistinct() && !aq.hasCount() && !aq.hasCountByTime()) {
@@ -195,8 +197,7 @@ public final class SearchHandler {
     }
     Optional<Duration> width = Optional.empty();
     if (aq.hasCountByTime()) {
-      com.google.protobuf.Duration w = aq.getCountByTime().getBucketWidth();
-      Duration d = Duration.ofSeconds(w.getSeconds(), w.getNanos());
+      Duration d = RequestTimes.duration(aq.getCountByTime().getBucketWidth(), "aggregationQuery.countByTime.bucketWidth");
       if (d.toMillis() < 1 || d.getNano() % 1_000_000 != 0) {
         throw InvalidFieldException.of("aggregationQuery.countByTime.bucketWidth", (aq.getCountByTime().hasBucketWidth()
             ? d.toString() : "missing") + " (expected: a positive whole number of milliseconds, e.g. \"3600s\")");

@@ -10,7 +10,9 @@ import io.varve.core.index.IndexSpec;
 import io.varve.core.index.SearchLimits;
 import io.varve.core.index.SearchQuery;
 import java.nio.charset.StandardCharsets;
+import java.util.ArrayDeque;
 import java.util.ArrayList;
+import java.util.Deque;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
@@ -25,9 +27,52 @@ final class SearchQueries {
 
   private SearchQueries() {}
 
+  /**
+   * The core form of a request's {@code searchQuery}: everything when absent. Boolean queries
+   * nested deeper than {@code limits.maxDepth()} are refused before any other check.
+   */
   static SearchQuery of(boolean present, io.varve.api.timeseries.v1.SearchQuery query, IndexSpec spec,
       SearchLimits limits) {
-    return present ? node(query, spec, limits, "searchQuery", 1) : new SearchQuery.All();
+    if (!present) {
+      return new SearchQuery.All();
+    }
+    checkDepth(true, query, limits.maxDepth());
+    return node(query, spec, limits, "searchQuery", 1);
+  }
+
+  /** A query node met while measuring the nesting, with what it takes to name it in an error. */
+  private record Visit(io.varve.api.timeseries.v1.SearchQuery query, int depth, Visit parent, int index) {
+    String path() {
+      return (parent == null ? "searchQuery" : parent.path() + ".booleanQuery.searchQuery[" + index + "]");
+    }
+  }
+
+  /**
+   * Refuses a query whose boolean queries nest deeper than {@code max}; called first by the
+   * handlers, before any other work on the request. Walks the tree with its own stack, not the
+   * call stack, and stops at the first node too deep: a hostile query costs at most one visit per
+   * node, and the names of nodes are made only for the error.
+   */
+  static void checkDepth(boolean present, io.varve.api.timeseries.v1.SearchQuery root, int max) {
+    if (!present) {
+      return;
+    }
+    Deque<Visit> pending = new ArrayDeque<>();
+    pending.push(new Visit(root, 1, null, 0));
+    while (!pending.isEmpty()) {
+      Visit visit = pending.pop();
+      if (!visit.query().hasBooleanQuery()) {
+        continue;
+      }
+      if (visit.depth() > max) {
+        throw InvalidFieldException.of(visit.path() + ".booleanQuery", "nested " + visit.depth()
+            + " deep (expected: boolean queries nested at most " + max + " deep, the server's maxQueryDepth)");
+      }
+      BooleanQuery bool = visit.query().getBooleanQuery();
+      for (int i = bool.getSearchQueryCount() - 1; i >= 0; i--) {
+        pending.push(new Visit(bool.getSearchQuery(i), visit.depth() + 1, visit, i));
+      }
+    }
   }
 
   private static SearchQuery node(io.varve.api.timeseries.v1.SearchQuery q, IndexSpec spec, SearchLimits limits,
@@ -41,10 +86,6 @@ final class SearchQueries {
   }
 
   private static SearchQuery bool(BooleanQuery b, IndexSpec spec, SearchLimits limits, String path, int depth) {
-    if (depth > limits.maxDepth()) {
-      throw InvalidFieldException.of(path, "nested " + depth + " deep (expected: boolean queries nested at most "
-          + limits.maxDepth() + " deep)");
-    }
     if (b.getSearchQueryCount() == 0) {
       throw InvalidFieldException.of(path + ".searchQuery", "empty (expected: 1.." + limits.maxClauses() + " queries)");
     }

@@ -2,7 +2,6 @@ package io.varve.server.index;
 
 import io.varve.api.timeseries.v1.BackfillIndexRequest;
 import io.varve.api.timeseries.v1.BackfillIndexResponse;
-import io.varve.core.error.InvalidFieldException;
 import io.varve.core.error.VarveException;
 import io.varve.core.event.Event;
 import io.varve.core.index.IndexSlices;
@@ -13,6 +12,7 @@ import io.varve.core.partitioning.TimeSlice;
 import io.varve.core.store.EventStore;
 import io.varve.server.controlplane.NamespaceEntry;
 import io.varve.server.controlplane.NamespaceRegistry;
+import io.varve.server.dataplane.RequestTimes;
 import java.time.Clock;
 import java.time.Instant;
 import java.util.Comparator;
@@ -61,15 +61,7 @@ public final class Backfill {
   }
 
   private static long[] interval(BackfillIndexRequest r) {
-    if (!r.hasTimeInterval() || !r.getTimeInterval().hasStart() || !r.getTimeInterval().hasEnd()) {
-      throw InvalidFieldException.of("timeInterval", "missing (expected: {\"start\": ..., \"end\": ...})");
-    }
-    long from = com.google.protobuf.util.Timestamps.toMillis(r.getTimeInterval().getStart());
-    long to = com.google.protobuf.util.Timestamps.toMillis(r.getTimeInterval().getEnd());
-    if (to <= from) {
-      throw InvalidFieldException.of("timeInterval.end", "not after timeInterval.start (the interval is [start, end))");
-    }
-    return new long[] {from, to};
+    return RequestTimes.interval(r.hasTimeInterval(), r.getTimeInterval());
   }
 
   private CompletionStage<BackfillIndexResponse> backfill(NamespaceEntry ns, IndexSpec spec, Indexer target,

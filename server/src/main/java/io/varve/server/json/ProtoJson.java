@@ -1,7 +1,11 @@
 package io.varve.server.json;
 
+import com.fasterxml.jackson.core.JsonFactory;
+import com.fasterxml.jackson.core.JsonLocation;
 import com.fasterxml.jackson.core.JsonParser;
 import com.fasterxml.jackson.core.JsonProcessingException;
+import com.fasterxml.jackson.core.StreamReadConstraints;
+import com.fasterxml.jackson.core.exc.StreamConstraintsException;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.json.JsonMapper;
@@ -11,6 +15,7 @@ import com.google.protobuf.Descriptors.FieldDescriptor;
 import com.google.protobuf.Message;
 import com.google.protobuf.util.JsonFormat;
 import io.varve.core.error.InvalidFieldException;
+import io.varve.core.event.Limits;
 import java.math.BigDecimal;
 import java.util.Base64;
 import java.util.HashMap;
@@ -28,21 +33,62 @@ import java.util.stream.Collectors;
  * <p>Accepted beyond the strict mapping, so that configuration snippets can be pasted as
  * written: {@code //} and {@code /* *}{@code /} comments, trailing commas, and durations with the
  * units ms, s, m, h, d ({@code "129600s"}, {@code "36h"}). Unknown fields are refused.
+ *
+ * <p>The parser's limits are set here, not inherited: {@link #MAX_NESTING_DEPTH},
+ * {@link #MAX_NUMBER_LENGTH}, {@link #MAX_NAME_LENGTH}, and strings as long as the largest body
+ * the server takes. A body over one is refused as {@code body: over a limit of the JSON reader}.
  */
 public final class ProtoJson {
 
-  private static final ObjectMapper MAPPER = JsonMapper.builder()
-      .enable(JsonParser.Feature.ALLOW_COMMENTS)
-      .enable(com.fasterxml.jackson.core.json.JsonReadFeature.ALLOW_TRAILING_COMMA)
-      .build();
+  /**
+   * Deepest nesting of JSON objects and arrays in a body. The deepest valid request, a search
+   * query with boolean queries nested to the largest {@code maxQueryDepth} (32), needs about 100.
+   */
+  public static final int MAX_NESTING_DEPTH = 128;
+
+  /** Most characters of one number, whether a JSON number or a string holding one. */
+  public static final int MAX_NUMBER_LENGTH = 1000;
+
+  /** Most characters of one object key: longer than any field name or map key of the API. */
+  public static final int MAX_NAME_LENGTH = 50_000;
+
+  private static final ObjectMapper DEFAULT_MAPPER = mapper(Limits.DEFAULT.maxRequestBytes());
   private static final Map<Descriptor, Map<String, FieldDescriptor>> FIELDS = new ConcurrentHashMap<>();
 
   private final JsonFormat.Printer printer;
+  private final ObjectMapper mapper;
 
-  /** A codec whose printer always writes the given fields, even when empty. */
-  public ProtoJson(Set<FieldDescriptor> alwaysPrinted) {
+  /**
+   * A codec whose printer always writes the given fields, even when empty, and whose parser
+   * takes strings up to {@code maxRequestBytes} characters: no string of a body the server
+   * accepts is refused by the parser, so an oversized value is refused by its field's own limit,
+   * with its name.
+   */
+  public ProtoJson(Set<FieldDescriptor> alwaysPrinted, int maxRequestBytes) {
     JsonFormat.Printer base = JsonFormat.printer().omittingInsignificantWhitespace();
     this.printer = alwaysPrinted.isEmpty() ? base : base.includingDefaultValueFields(alwaysPrinted);
+    this.mapper = maxRequestBytes == Limits.DEFAULT.maxRequestBytes() ? DEFAULT_MAPPER : mapper(maxRequestBytes);
+  }
+
+  /** As {@link #ProtoJson(Set, int)} with the default {@code maxRequestBytes}. */
+  public ProtoJson(Set<FieldDescriptor> alwaysPrinted) {
+    this(alwaysPrinted, Limits.DEFAULT.maxRequestBytes());
+  }
+
+  private static ObjectMapper mapper(int maxStringLength) {
+    // set explicitly rather than inherited from Jackson's defaults, which change between versions;
+    // documents and token counts need no limit of their own: the body size bounds them
+    StreamReadConstraints constraints = StreamReadConstraints.builder()
+        .maxNestingDepth(MAX_NESTING_DEPTH)
+        .maxNumberLength(MAX_NUMBER_LENGTH)
+        .maxNameLength(MAX_NAME_LENGTH)
+        .maxStringLength(maxStringLength)
+        .build();
+    JsonFactory factory = JsonFactory.builder().streamReadConstraints(constraints).build();
+    return JsonMapper.builder(factory)
+        .enable(JsonParser.Feature.ALLOW_COMMENTS)
+        .enable(com.fasterxml.jackson.core.json.JsonReadFeature.ALLOW_TRAILING_COMMA)
+        .build();
   }
 
   public String print(Message message) {
@@ -53,20 +99,41 @@ public final class ProtoJson {
     }
   }
 
-  /** Parses {@code json} into a message of {@code prototype}'s type. */
+  /**
+   * Parses {@code json} into a message of {@code prototype}'s type, with the parser limits of
+   * the default {@code maxRequestBytes}.
+   */
   public static <T extends Message> T parse(String json, T prototype) {
+    return parse(DEFAULT_MAPPER, json, prototype);
+  }
+
+  /** Parses {@code json} into a message of {@code prototype}'s type, with this codec's parser limits. */
+  public <T extends Message> T read(String json, T prototype) {
+    return parse(mapper, json, prototype);
+  }
+
+  private static <T extends Message> T parse(ObjectMapper mapper, String json, T prototype) {
     JsonNode node;
     try {
-      node = MAPPER.readTree(json.isBlank() ? "{}" : json);
+      node = mapper.readTree(json.isBlank() ? "{}" : json);
+    } catch (StreamConstraintsException e) {
+      throw InvalidFieldException.of("body", "over a limit of the JSON reader: "
+          + e.getOriginalMessage().replaceAll(", from `[^`]*`", "") + at(e.getLocation())
+          + " (limits: nesting " + MAX_NESTING_DEPTH + " levels, numbers " + MAX_NUMBER_LENGTH + " characters, keys "
+          + MAX_NAME_LENGTH + " characters)");
     } catch (JsonProcessingException e) {
-      throw InvalidFieldException.of("body", "not valid JSON: " + e.getOriginalMessage()
-          + " at line " + e.getLocation().getLineNr() + ", column " + e.getLocation().getColumnNr());
+      throw InvalidFieldException.of("body", "not valid JSON: " + e.getOriginalMessage() + at(e.getLocation()));
     }
     Message.Builder builder = prototype.newBuilderForType();
     merge(node, builder, "");
     @SuppressWarnings("unchecked")
     T message = (T) builder.build();
     return message;
+  }
+
+  /** Where the parser stopped, when it says (it does not for every failure). */
+  private static String at(JsonLocation location) {
+    return location == null ? "" : " at line " + location.getLineNr() + ", column " + location.getColumnNr();
   }
 
   private static void merge(JsonNode node, Message.Builder builder, String path) {
@@ -182,8 +249,14 @@ public final class ProtoJson {
   }
 
   private static BigDecimal decimal(JsonNode value, String path) {
-    if (value.isNumber()) {
+    if (value.isNumber() && !(value.isFloatingPointNumber() && !Double.isFinite(value.doubleValue()))) {
+      // a JSON number beyond double's range (1e400) reads as infinity, which no field takes
       return value.decimalValue();
+    }
+    if (value.isTextual() && value.textValue().length() > MAX_NUMBER_LENGTH) {
+      // parsing a long run of digits costs time quadratic in its length: refuse it unread
+      throw new InvalidFieldException(path, InvalidFieldException.shown(value.textValue()),
+          "a number of at most " + MAX_NUMBER_LENGTH + " characters");
     }
     if (value.isTextual()) {
       try {

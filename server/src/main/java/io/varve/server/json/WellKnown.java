@@ -3,30 +3,34 @@ package io.varve.server.json;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.google.protobuf.Duration;
 import com.google.protobuf.Timestamp;
-import com.google.protobuf.util.Timestamps;
 import io.varve.core.error.InvalidFieldException;
+import io.varve.core.time.Rfc3339;
 import java.math.BigDecimal;
-import java.text.ParseException;
+import java.time.Instant;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 
 /** JSON forms of google.protobuf.Timestamp (RFC 3339) and Duration ("129600s", "36h"). */
 final class WellKnown {
 
-  private static final Pattern DURATION = Pattern.compile("(\\d+(?:\\.\\d{1,9})?)(ms|s|m|h|d)");
+  // at most 18 integer digits: more is out of range in any unit, and a long run of digits would
+  // cost quadratic time to read as a BigDecimal
+  private static final Pattern DURATION = Pattern.compile("(\\d{1,18}(?:\\.\\d{1,9})?)(ms|s|m|h|d)");
 
   private WellKnown() {}
 
+  /** A time in the strict RFC 3339 form ({@link Rfc3339}); nothing out of range is rolled over. */
   static Timestamp timestamp(JsonNode value, String path) {
-    if (value.isTextual()) {
-      try {
-        return Timestamps.parse(value.textValue());
-      } catch (ParseException | IllegalArgumentException e) {
-        // fall through
-      }
+    if (!value.isTextual()) {
+      throw new InvalidFieldException(path, InvalidFieldException.shown(value.toString()), Rfc3339.EXPECTED);
     }
-    throw new InvalidFieldException(path, InvalidFieldException.shown(value.toString()),
-        "an RFC 3339 time in UTC such as \"2024-10-03T21:24:23.988Z\"");
+    try {
+      Instant instant = Rfc3339.parse(value.textValue());
+      return Timestamp.newBuilder().setSeconds(instant.getEpochSecond()).setNanos(instant.getNano()).build();
+    } catch (Rfc3339.InvalidTimeException e) {
+      throw new InvalidFieldException(path, InvalidFieldException.shown(value.toString()),
+          Rfc3339.EXPECTED + "; " + e.getMessage());
+    }
   }
 
   static Duration duration(JsonNode value, String path) {

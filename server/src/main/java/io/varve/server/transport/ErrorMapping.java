@@ -2,6 +2,7 @@ package io.varve.server.transport;
 
 import com.datastax.oss.driver.api.core.DriverException;
 import com.datastax.oss.driver.api.core.servererrors.QueryValidationException;
+import com.google.protobuf.InvalidProtocolBufferException;
 import com.linecorp.armeria.common.HttpStatus;
 import io.grpc.Status;
 import io.varve.core.error.InvalidFieldException;
@@ -56,6 +57,21 @@ public final class ErrorMapping {
   }
 
   private ErrorMapping() {}
+
+  /**
+   * The gRPC status of a failure raised by the gRPC layer before a service sees the request: a
+   * message protobuf cannot decode (malformed, or nested past protobuf's recursion limit of 100)
+   * is the client's error, INVALID_ARGUMENT; {@code null} for anything else (gRPC's own mapping).
+   */
+  public static Status grpcDecodingFailure(Throwable cause) {
+    for (Throwable t = cause; t != null; t = t.getCause()) {
+      if (t instanceof InvalidProtocolBufferException e) {
+        return Status.INVALID_ARGUMENT.withDescription("body: not a valid protobuf message (expected: a well-formed"
+            + " message nested at most 100 levels deep): " + e.getMessage());
+      }
+    }
+    return null;
+  }
 
   public static Failure of(Throwable error) {
     Throwable t = Causes.unwrap(error);

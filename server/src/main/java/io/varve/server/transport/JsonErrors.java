@@ -64,7 +64,10 @@ final class JsonErrors implements ServerErrorHandler {
   @Override
   public AggregatedHttpResponse renderStatus(ServiceRequestContext ctx, ServiceConfig config, RequestHeaders headers,
       HttpStatus status, String description, Throwable cause) {
-    if (!headers.path().startsWith("/v1/")) {
+    // no headers: the request was refused while decoding (an invalid path such as /v1/../health or
+    // one with NUL), before its path was known; it is answered with the JSON body too, as if under
+    // /v1/, since returning null here would leave the connection closed without a response
+    if (headers != null && !headers.path().startsWith("/v1/")) {
       return null;
     }
     String message;
@@ -73,6 +76,11 @@ final class JsonErrors implements ServerErrorHandler {
     } else if (status == HttpStatus.REQUEST_TIMEOUT || cause instanceof RequestTimeoutException) {
       message = "no answer within the server's request timeout of " + Transports.REQUEST_TIMEOUT.toSeconds()
           + " s; the request may or may not have been applied (writes are idempotent: retrying is safe)";
+    } else if (status == HttpStatus.BAD_REQUEST || status == HttpStatus.NOT_FOUND) {
+      message = headers != null && status == HttpStatus.NOT_FOUND
+          ? "no RPC at " + headers.path() + " (expected: POST /v1/<RpcName>, e.g. /v1/ReadEventRecords)"
+          : (description != null ? description : status.reasonPhrase()) + (headers != null ? ""
+          : " (expected: a request path such as /v1/ReadEventRecords, without dot segments or control characters)");
     } else {
       message = description != null ? description : status.reasonPhrase();
     }

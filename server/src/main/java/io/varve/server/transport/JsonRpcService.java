@@ -32,8 +32,8 @@ final class JsonRpcService implements HttpService {
   private final Map<String, Rpc> rpcs = new LinkedHashMap<>();
   private final ProtoJson json;
 
-  JsonRpcService(Set<FieldDescriptor> alwaysPrinted) {
-    this.json = new ProtoJson(alwaysPrinted);
+  JsonRpcService(Set<FieldDescriptor> alwaysPrinted, int maxRequestBytes) {
+    this.json = new ProtoJson(alwaysPrinted, maxRequestBytes);
   }
 
   @SuppressWarnings("unchecked")
@@ -71,7 +71,7 @@ final class JsonRpcService implements HttpService {
       if (type != null && !type.is(MediaType.JSON) && !type.subtype().endsWith("json")) {
         throw InvalidFieldException.of("Content-Type", type + " (expected: application/json)");
       }
-      result = rpc.call().apply(ProtoJson.parse(body.contentUtf8(), rpc.prototype()));
+      result = rpc.call().apply(json.read(body.contentUtf8(), rpc.prototype()));
     } catch (RuntimeException e) {
       result = CompletableFuture.failedFuture(e);
     }

@@ -56,6 +56,7 @@ public final class Transports {
         .addService(new ControlPlaneGrpcService(calls))
         .addService(new TimeSeriesGrpcService(calls))
         .maxRequestMessageLength(settings.limits().maxRequestBytes())
+        .exceptionHandler((ctx, status, cause, metadata) -> ErrorMapping.grpcDecodingFailure(cause))
         .maxResponseMessageLength(Integer.MAX_VALUE)
         .enableUnframedRequests(true)
         // decoding a message of megabytes must not hold an event loop (see JsonRpcService)
@@ -76,7 +77,7 @@ public final class Transports {
         field(BackfillIndexResponse.getDescriptor(), "events_read"),
         field(BackfillIndexResponse.getDescriptor(), "events_indexed"),
         field(BackfillIndexResponse.getDescriptor(), "unparsable_values"),
-        field(BackfillIndexResponse.getDescriptor(), "events_failed")))
+        field(BackfillIndexResponse.getDescriptor(), "events_failed")), settings.limits().maxRequestBytes())
         .add("CreateNamespace", CreateNamespaceRequest.getDefaultInstance(), calls.createNamespace::apply)
         .add("GetNamespace", GetNamespaceRequest.getDefaultInstance(), calls.getNamespace::apply)
         .add("ListNamespaces", ListNamespacesRequest.getDefaultInstance(), calls.listNamespaces::apply)

@@ -302,6 +302,120 @@ class ProtoJsonTest {
     assertThat(Instant.ofEpochSecond(time.getSeconds(), time.getNanos())).isEqualTo(expected);
   }
 
+  @ParameterizedTest(name = "[{index}] {0}")
+  @CsvSource({
+      "2024-10-03t21:24:23.988z,       2024-10-03T21:24:23.988Z",
+      "2024-10-03T21:24:23.988-00:00,  2024-10-03T21:24:23.988Z",
+      "2024-10-04T03:00:00+05:30,      2024-10-03T21:30:00Z",
+      "2024-10-03T21:24:23.5Z,         2024-10-03T21:24:23.500Z",
+      "2024-02-29T00:00:00Z,           2024-02-29T00:00:00Z",
+      "2024-10-04T00:00:00+23:59,      2024-10-03T00:01:00Z",
+      "9999-12-31T23:59:59.999Z,       9999-12-31T23:59:59.999Z"})
+  void reads_rfc_3339_times_with_any_offset_and_fraction(String text, Instant expected) {
+    reads_rfc_3339_times(text, expected);
+  }
+
+  @ParameterizedTest(name = "[{index}] {0}")
+  @CsvSource(delimiter = '|', value = {
+      "2025-02-30T00:00:00Z          | day 30 does not exist in 2025-02, which has 28 days",
+      "2023-02-29T00:00:00Z          | day 29 does not exist in 2023-02, which has 28 days",
+      "2025-04-31T00:00:00Z          | day 31 does not exist in 2025-04, which has 30 days",
+      "2025-01-00T00:00:00Z          | day 00 does not exist",
+      "2025-13-01T00:00:00Z          | month 13 is out of range 01..12",
+      "2025-00-01T00:00:00Z          | month 00 is out of range 01..12",
+      "2025-01-01T24:00:00Z          | hour 24 is out of range 00..23",
+      "2025-01-01T23:60:00Z          | minute 60 is out of range 00..59",
+      "2025-01-01T23:59:60Z          | second 60 is out of range 00..59",
+      "2025-01-01T00:00:00+25:00     | offset hour 25 is out of range 00..23",
+      "2025-01-01T00:00:00-24:00     | offset hour 24 is out of range 00..23",
+      "2025-01-01T00:00:00+05:60     | offset minute 60 is out of range 00..59",
+      "2025-01-01T00:00:00+0530      | not of the form",
+      "2025-01-01T00:00:00.Z         | not of the form",
+      "2025-01-01T00:00:00.1234567891Z | more than 9 digits",
+      "+2025-01-01T00:00:00Z         | not of the form",
+      "25-01-01T00:00:00Z            | not of the form",
+      "2025-1-01T00:00:00Z           | not of the form",
+      "2025-01-01T00:00Z             | not of the form",
+      "2025-01-01T00:00:00 Z         | not of the form",
+      "２０２５-01-01T00:00:00Z         | not of the form"})
+  void refuses_times_that_do_not_exist_naming_field_value_and_form(String text, String problem) {
+    assertThatThrownBy(() -> write(event("\"aW9z\"", "\"aW9z\"", "\"" + text + "\"")))
+        .isInstanceOfSatisfying(InvalidFieldException.class, e -> {
+          assertThat(e.field()).isEqualTo("events[0].eventTime");
+          assertThat(e.getMessage()).startsWith("events[0].eventTime: \"" + text + "\" (expected: an RFC 3339 time")
+              .contains(problem);
+        });
+    assertThatThrownBy(() -> read("{\"timeInterval\": {\"start\": \"2024-10-03T21:24:23Z\", \"end\": \"" + text
+        + "\"}}")).isInstanceOfSatisfying(InvalidFieldException.class,
+            e -> assertThat(e.field()).isEqualTo("timeInterval.end"));
+  }
+
+  private static String nestedArrays(int depth) {
+    return "[".repeat(depth) + "]".repeat(depth);
+  }
+
+  static Stream<Arguments> overParserLimits() {
+    return Stream.of(
+        Arguments.of("100,000 [", "[".repeat(100_000), "Document nesting depth (129) exceeds the maximum allowed (128)"),
+        Arguments.of("arrays nested 129 deep", "{\"events\": " + nestedArrays(128) + "}",
+            "exceeds the maximum allowed (128)"),
+        Arguments.of("objects nested 50,000 deep", "{\"a\": ".repeat(50_000) + "1" + "}".repeat(50_000),
+            "exceeds the maximum allowed (128)"),
+        Arguments.of("a number of 1001 digits", "{\"pageSize\": " + "9".repeat(1001) + "}",
+            "exceeds the maximum allowed (1000)"),
+        Arguments.of("a key of 50,001 characters", "{\"" + "k".repeat(50_001) + "\": 1}",
+            "exceeds the maximum allowed (50000)"));
+  }
+
+  @ParameterizedTest(name = "[{index}] {0}")
+  @MethodSource("overParserLimits")
+  void a_body_over_a_parser_limit_is_refused_naming_the_limit(String name, String json, String limit) {
+    assertThatThrownBy(() -> read(json)).isInstanceOfSatisfying(InvalidFieldException.class, e -> {
+      assertThat(e.field()).isEqualTo("body");
+      assertThat(e.getMessage()).startsWith("body: over a limit of the JSON reader: ").contains(limit)
+          .doesNotContain("StreamReadConstraints");
+    });
+  }
+
+  @Test
+  void a_body_at_the_nesting_limit_is_read() {
+    assertThatThrownBy(() -> read("{\"pageSize\": " + nestedArrays(127) + "}"))
+        .isInstanceOfSatisfying(InvalidFieldException.class, e -> assertThat(e.field()).isEqualTo("pageSize"));
+  }
+
+  @Test
+  void strings_are_limited_by_the_body_size_not_by_the_parser() {
+    String value = "x".repeat(21 * 1024 * 1024);
+    ProtoJson json = new ProtoJson(Set.of(), 32 * 1024 * 1024);
+
+    assertThat(json.read("{\"timeSeriesId\": \"" + value + "\"}", ReadEventRecordsRequest.getDefaultInstance())
+        .getTimeSeriesId()).hasSize(value.length());
+    assertThatThrownBy(() -> new ProtoJson(Set.of(), 1024 * 1024).read("{\"timeSeriesId\": \"" + value + "\"}",
+        ReadEventRecordsRequest.getDefaultInstance())).isInstanceOfSatisfying(InvalidFieldException.class,
+            e -> assertThat(e.getMessage()).startsWith("body: over a limit of the JSON reader: ").contains("1048576"));
+  }
+
+  @ParameterizedTest(name = "[{index}] {0}")
+  @ValueSource(strings = {"1e400", "-1e400", "\"1e400\"", "\"NaN\"", "\"Infinity\""})
+  void numbers_out_of_range_are_refused_naming_the_field(String number) {
+    assertThatThrownBy(() -> read("{\"pageSize\": " + number + "}"))
+        .isInstanceOfSatisfying(InvalidFieldException.class, e -> assertThat(e.field()).isEqualTo("pageSize"));
+  }
+
+  @Test
+  void a_duration_of_a_million_digits_is_refused_unread() {
+    assertThatThrownBy(() -> create(acceptLimit("\"" + "9".repeat(1_000_000) + "s\"")))
+        .isInstanceOfSatisfying(InvalidFieldException.class, e -> assertThat(e.field())
+            .isEqualTo("persistence_configuration[0].config.acceptLimit"));
+  }
+
+  @Test
+  void a_number_as_a_long_string_is_refused_unread() {
+    assertThatThrownBy(() -> read("{\"pageSize\": \"" + "9".repeat(1_000_000) + "\"}"))
+        .isInstanceOfSatisfying(InvalidFieldException.class, e -> assertThat(e.getMessage())
+            .startsWith("pageSize: ").contains("a number of at most 1000 characters"));
+  }
+
   @Test
   void reads_the_reference_read_request() {
     ReadEventRecordsRequest request = read("""
