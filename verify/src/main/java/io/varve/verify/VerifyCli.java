@@ -1,5 +1,6 @@
 package io.varve.verify;
 
+import io.varve.verify.fuzz.FuzzCommand;
 import picocli.CommandLine;
 import picocli.CommandLine.Command;
 
@@ -9,7 +10,7 @@ import picocli.CommandLine.Command;
  */
 @Command(name = "verify", mixinStandardHelpOptions = true, version = "varve 0.1.0",
     description = "Reliability suites against real local servers; key=value results, non-zero exit on failure.",
-    subcommands = {CommandLine.HelpCommand.class})
+    subcommands = {CommandLine.HelpCommand.class, FuzzCommand.class})
 public final class VerifyCli {
 
   public static void main(String[] args) {
