@@ -105,8 +105,14 @@ final class ApiGrammar {
     grammar.override(P + "UpdateNamespaceRequest.persistence_configuration", Arbitraries.just(null));
   }
 
+  private final Map<String, Arbitrary<Message>> requests = new java.util.HashMap<>();
+
   /** Well-formed requests of one RPC. */
   Arbitrary<Message> request(String rpc) {
+    return requests.computeIfAbsent(rpc, this::build);
+  }
+
+  private Arbitrary<Message> build(String rpc) {
     return switch (rpc) {
       case "CreateNamespace" -> Combinators.combine(grammar.of(CreateNamespaceRequest.getDefaultInstance()),
           configurations(null)).as((r, c) -> withConfig(r, c));
@@ -284,12 +290,24 @@ final class ApiGrammar {
    */
   static Arbitrary<ByteString> itemValues() {
     return Arbitraries.frequencyOf(
-        Tuple.of(6, Arbitraries.of("ios", "android", "7", "12", "-3", "true", "false", "3.5", "quick brown fox", "small")
+        Tuple.of(16, Arbitraries.of("ios", "android", "7", "12", "-3", "true", "false", "3.5", "quick brown fox", "small")
             .map(ByteString::copyFromUtf8)),
         Tuple.of(1, Arbitraries.just(ByteString.EMPTY)),
-        Tuple.of(2, Arbitraries.bytes().array(byte[].class).ofMinSize(1).ofMaxSize(300).map(ByteString::copyFrom)),
+        Tuple.of(2, randomBytes(1, 300).map(ByteString::copyFrom)),
         Tuple.of(1, Arbitraries.just(ByteString.copyFrom(new byte[10_000]))),
         Tuple.of(1, Arbitraries.integers().between(1, 65536).map(n -> ByteString.copyFrom(new byte[n]))));
+  }
+
+  /**
+   * Random bytes of a drawn length, filled from a drawn seed: one draw instead of one per byte
+   * (generating per byte costs more than sending).
+   */
+  static Arbitrary<byte[]> randomBytes(int min, int max) {
+    return Combinators.combine(Arbitraries.integers().between(min, max), Arbitraries.longs()).as((n, seed) -> {
+      byte[] b = new byte[n];
+      new java.util.Random(seed).nextBytes(b);
+      return b;
+    });
   }
 
   private Arbitrary<EventItem> items() {
@@ -298,15 +316,15 @@ final class ApiGrammar {
   }
 
   private Arbitrary<Event> event() {
-    Arbitrary<List<EventItem>> items = items().list().ofMinSize(1).ofMaxSize(5).map(ApiGrammar::distinctKeys);
+    Arbitrary<List<EventItem>> items = items().list().ofMinSize(1).ofMaxSize(4).map(ApiGrammar::distinctKeys);
     return Combinators.combine(Arbitraries.of(world.seriesIds()), times(), Arbitraries.of(world.eventIds()), items)
         .as((series, time, id, list) -> Event.newBuilder().setTimeSeriesId(series).setEventTime(time)
             .setEventId(id).addAllEventItems(list).build());
   }
 
-  /** Batches of 1..20 events, distinct identities within a batch (the order of duplicates is unspecified). */
+  /** Batches of 1..8 events, distinct identities within a batch (the order of duplicates is unspecified). */
   private Arbitrary<List<Event>> events() {
-    return event().list().ofMinSize(1).ofMaxSize(20).map(list -> {
+    return event().list().ofMinSize(1).ofMaxSize(8).map(list -> {
       List<Event> out = new ArrayList<>();
       Set<String> seen = new HashSet<>();
       for (Event e : list) {

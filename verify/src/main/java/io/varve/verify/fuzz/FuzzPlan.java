@@ -41,6 +41,9 @@ public final class FuzzPlan {
       "UpdateNamespace", "BackfillIndex", "WriteEventRecordsSync", "ReadEventRecords", "SearchEventRecords",
       "AggregateEventRecords");
 
+  private static final Arbitrary<JsonMutations.Mutation> JSON_MUTATIONS = JsonMutations.mutations();
+  private static final Arbitrary<ProtoMutations.Mutation> PROTO_MUTATIONS = ProtoMutations.mutations();
+
   private final FuzzWorld world;
   private final boolean grpc;
   private final ApiGrammar grammar;
@@ -48,6 +51,8 @@ public final class FuzzPlan {
   private final Random random;
   private final RandomGenerator<List<FuzzCase>> steps;
   private final List<FuzzCase> pending = new ArrayList<>();
+  private final Map<String, Arbitrary<FuzzCase>> validByRpc = new java.util.HashMap<>();
+  private final Map<String, Arbitrary<FuzzCase>> mutatedByRpc = new java.util.HashMap<>();
 
   /**
    * @param grpc whether requests are also sent over gRPC (each drawn request goes over one of the
@@ -79,8 +84,8 @@ public final class FuzzPlan {
 
   private Arbitrary<List<FuzzCase>> step() {
     return Arbitraries.frequencyOf(
-        Tuple.of(30, rpcs().flatMap(rpc -> valid(rpc)).map(List::of)),
-        Tuple.of(36, rpcs().flatMap(rpc -> mutated(rpc)).map(List::of)),
+        Tuple.of(30, rpcs().flatMap(rpc -> validByRpc.computeIfAbsent(rpc, this::valid)).map(List::of)),
+        Tuple.of(36, rpcs().flatMap(rpc -> mutatedByRpc.computeIfAbsent(rpc, this::mutated)).map(List::of)),
         Tuple.of(4, hostileSize().map(List::of)),
         Tuple.of(8, garbage().map(List::of)),
         Tuple.of(6, headers().map(List::of)),
@@ -111,7 +116,7 @@ public final class FuzzPlan {
   }
 
   private Arbitrary<FuzzCase> mutated(String rpc) {
-    return Combinators.combine(grammar.request(rpc), transports(), JsonMutations.mutations(), ProtoMutations.mutations())
+    return Combinators.combine(grammar.request(rpc), transports(), JSON_MUTATIONS, PROTO_MUTATIONS)
         .as((m, t, jm, pm) -> {
           if (t == Transport.GRPC) {
             ProtoMutations.Mutated mutated = ProtoMutations.apply(m, pm);
@@ -132,13 +137,20 @@ public final class FuzzPlan {
   }
 
   private Arbitrary<FuzzCase> hostileSize() {
-    return Combinators.combine(Arbitraries.of(sizes), transports()).as((s, t) ->
-        encode(s.rpc(), Kind.HOSTILE_SIZE, s.description(), t, s.request().get(), false));
+    return Combinators.combine(Arbitraries.of(sizes), transports()).as((s, t) -> {
+      if (s.request() != null) {
+        return encode(s.rpc(), Kind.HOSTILE_SIZE, s.description(), t, s.request().get(), false);
+      }
+      return t == Transport.GRPC
+          ? new FuzzCase(s.rpc(), Kind.HOSTILE_SIZE, s.description(), t, null, null, Map.of(), s.proto().get(), null, null)
+          : jsonCase(s.rpc(), Kind.HOSTILE_SIZE, s.description(), s.json().get().getBytes(StandardCharsets.UTF_8),
+              Map.of("Content-Type", "application/json"), "/v1/" + s.rpc(), "POST", null, null);
+    });
   }
 
   /** Bodies that are not JSON or not a protobuf message: random bytes, cut JSON, odd top-level values. */
   private Arbitrary<FuzzCase> garbage() {
-    Arbitrary<byte[]> randomBytes = Arbitraries.bytes().array(byte[].class).ofMaxSize(2000);
+    Arbitrary<byte[]> randomBytes = ApiGrammar.randomBytes(0, 2000);
     Arbitrary<FuzzCase> jsonGarbage = Combinators.combine(rpcs(), grammar.request("WriteEventRecordsSync"),
         Arbitraries.integers().between(0, 20), randomBytes, Arbitraries.integers().between(0, 100_000))
         .as((rpc, valid, kind, bytes, cut) -> {
@@ -298,7 +310,7 @@ public final class FuzzPlan {
 
   /** An update of the config namespace with a mutated configuration, then a read of it and a write to it. */
   private Arbitrary<List<FuzzCase>> hostileConfigSequence() {
-    return Combinators.combine(grammar.configurations(null), JsonMutations.mutations(), transports(),
+    return Combinators.combine(grammar.configurations(null), JSON_MUTATIONS, transports(),
         grammar.request("WriteEventRecordsSync")).as((config, mutation, t, write) -> {
           String ns = world.configNamespace();
           List<PersistenceConfiguration> withDataset = new ArrayList<>();

@@ -37,7 +37,11 @@ final class HostileSizes {
   private static final int MIB = 1 << 20;
 
   /** A request near a limit. */
-  record Sized(String rpc, String description, Supplier<Message> request) {}
+  record Sized(String rpc, String description, Supplier<Message> request, Supplier<String> json, Supplier<byte[]> proto) {
+    Sized(String rpc, String description, Supplier<Message> request) {
+      this(rpc, description, request, null, null);
+    }
+  }
 
   private HostileSizes() {}
 
@@ -119,10 +123,13 @@ final class HostileSizes {
     for (int n : new int[] {100, 101}) {
       s.add(new Sized("SearchEventRecords", n + " queries in one boolean query (limit 100)", () -> search(w, ix, wide(n))));
     }
-    for (int depth : new int[] {8, 9, 3000}) {
+    for (int depth : new int[] {8, 9}) {
       s.add(new Sized("SearchEventRecords", "boolean queries nested " + depth + " deep (limit 8)",
           () -> search(w, ix, deep(depth))));
     }
+    // deeper than protobuf-java can encode on a normal stack: written out by hand
+    s.add(new Sized("SearchEventRecords", "boolean queries nested 3000 deep (limit 8)", null,
+        () -> deepJson(w, ix, 3000), () -> deepProto(w, ix, 3000)));
     for (long seconds : new long[] {31L * 86400, 31L * 86400 + 1}) {
       s.add(new Sized("SearchEventRecords", "search interval of " + seconds + "s (limit 31 days)", () ->
           SearchEventRecordsRequest.newBuilder().setNamespace(ix)
@@ -214,6 +221,39 @@ final class HostileSizes {
       q = SearchQuery.newBuilder().setBooleanQuery(BooleanQuery.newBuilder().addSearchQuery(q)).build();
     }
     return q;
+  }
+
+  private static String deepJson(FuzzWorld w, String ns, int depth) {
+    String shallow = FuzzPlan.print(search(w, ns, equalsQuery()), false);
+    String equals = FuzzPlan.print(equalsQuery(), false);
+    String open = "{\"booleanQuery\":{\"searchQuery\":[";
+    String nested = open.repeat(depth) + equals + "]}}".repeat(depth);
+    return shallow.replace(equals, nested);
+  }
+
+  private static byte[] deepProto(FuzzWorld w, String ns, int depth) {
+    byte[] inner = equalsQuery().toByteArray();
+    for (int i = 0; i < 2 * depth; i++) {
+      inner = lengthDelimited(1, inner);
+    }
+    SearchEventRecordsRequest shallow = (SearchEventRecordsRequest) search(w, ns, equalsQuery());
+    byte[] head = shallow.toBuilder().clearSearchQuery().build().toByteArray();
+    byte[] tail = lengthDelimited(3, inner);
+    byte[] out = java.util.Arrays.copyOf(head, head.length + tail.length);
+    System.arraycopy(tail, 0, out, head.length, tail.length);
+    return out;
+  }
+
+  private static byte[] lengthDelimited(int field, byte[] value) {
+    try {
+      java.io.ByteArrayOutputStream bytes = new java.io.ByteArrayOutputStream(value.length + 8);
+      com.google.protobuf.CodedOutputStream c = com.google.protobuf.CodedOutputStream.newInstance(bytes);
+      c.writeByteArray(field, value);
+      c.flush();
+      return bytes.toByteArray();
+    } catch (java.io.IOException e) {
+      throw new IllegalStateException(e);
+    }
   }
 
   private static Message search(FuzzWorld w, String ns, SearchQuery q) {

@@ -19,12 +19,13 @@ import net.jqwik.api.Combinators;
 final class JsonMutations {
 
   static final ObjectMapper JSON = new ObjectMapper();
+  private static final String DEEP = "\u0001deep\u0001";
   private static final JsonNodeFactory F = JsonNodeFactory.instance;
 
   /** A mutation: which node (an index into the tree's nodes, modulo their number) and how. */
   record Mutation(int node, String kind, JsonNode value, String duplicateOf) {
     String describe(String path) {
-      String shown = value == null ? "" : value.toString();
+      String shown = value == null ? "" : value.toString().replace("\\u0001deep\\u0001", "nested ");
       shown = shown.length() > 120 ? shown.substring(0, 120) + "...(" + shown.length() + " chars)" : shown;
       return kind + " at " + path + (value == null ? "" : ": " + shown);
     }
@@ -68,14 +69,8 @@ final class JsonMutations {
       return F.textNode("x".repeat(Integer.parseInt(spec)));
     }
     if (kind.equals("deep nesting")) {
-      int depth = Integer.parseInt(spec);
-      JsonNode inner = F.numberNode(1);
-      for (int i = 0; i < depth; i++) {
-        ArrayNode a = F.arrayNode();
-        a.add(inner);
-        inner = i % 2 == 0 ? a : F.objectNode().set("a", a);
-      }
-      return inner;
+      // a placeholder: the nested text is put in after printing (a JSON tree this deep cannot be printed)
+      return F.textNode(DEEP + spec);
     }
     try {
       return JSON.readTree(spec);
@@ -127,16 +122,37 @@ final class JsonMutations {
       }
       default -> {
         if (parent == null) {
-          return new Mutated(m.value().toString(), m.describe(path));
+          return new Mutated(deep(m.value().toString()), m.describe(path));
         }
         if (parent instanceof ObjectNode o) {
           o.set((String) slot, m.value());
         } else {
           ((ArrayNode) parent).set((Integer) slot, m.value());
         }
-        return new Mutated(root.toString(), m.describe(path));
+        return new Mutated(deep(root.toString()), m.describe(path));
       }
     }
+  }
+
+  /** Replaces a deep-nesting placeholder by arrays and objects nested that deep. */
+  private static String deep(String json) {
+    int at = json.indexOf("\"\\u0001deep\\u0001");
+    if (at < 0) {
+      return json;
+    }
+    int end = json.indexOf('"', at + 1);
+    int depth = Integer.parseInt(json.substring(at + 1 + 16, end));
+    StringBuilder b = new StringBuilder(json.length() + depth * 8);
+    b.append(json, 0, at);
+    for (int i = 0; i < depth; i++) {
+      b.append(i % 2 == 0 ? "[" : "{\"a\":");
+    }
+    b.append('1');
+    for (int i = depth - 1; i >= 0; i--) {
+      b.append(i % 2 == 0 ? "]" : "}");
+    }
+    b.append(json, end + 1, json.length());
+    return b.toString();
   }
 
   private static ObjectNode objectAt(JsonNode root, JsonNode parent, Object slot) {

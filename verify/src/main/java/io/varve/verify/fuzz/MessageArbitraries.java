@@ -113,7 +113,7 @@ final class MessageArbitraries {
         return Arbitraries.oneOf(Arbitraries.strings().alpha().numeric().ofMaxLength(12),
             Arbitraries.strings().all().ofMaxLength(8));
       case BYTE_STRING:
-        return Arbitraries.bytes().array(byte[].class).ofMaxSize(24).map(ByteString::copyFrom);
+        return ApiGrammar.randomBytes(0, 24).map(ByteString::copyFrom);
       case INT:
         return Arbitraries.oneOf(Arbitraries.integers().between(-2, 2000),
             Arbitraries.of(0, 1, -1, Integer.MAX_VALUE, Integer.MIN_VALUE));
