@@ -137,13 +137,16 @@ public final class ApiFuzzer {
     Map<String, Integer> byStatus = new TreeMap<>();
     Map<String, Integer> byRpc = new TreeMap<>();
     Map<String, Integer> byKind = new TreeMap<>();
+    Map<String, Long> millisByRpc = new TreeMap<>();
     List<Failure> failures = new ArrayList<>();
     List<String> checks = new ArrayList<>();
     ApiClient client = new ApiClient(s.server());
     try {
       for (int i = 0; i < s.requests(); i++) {
         FuzzCase c = plan.next();
+        long sent = System.nanoTime();
         Outcome o = client.send(c);
+        millisByRpc.merge(c.rpc(), (System.nanoTime() - sent) / 1_000_000L, Long::sum);
         byStatus.merge(c.transport().name().toLowerCase() + "." + o.status(), 1, Integer::sum);
         byRpc.merge(c.rpc(), 1, Integer::sum);
         byKind.merge(c.kind().name().toLowerCase(), 1, Integer::sum);
@@ -160,9 +163,13 @@ public final class ApiFuzzer {
     } finally {
       JqwikSession.finish();
     }
+    millisByRpc.forEach((rpc, ms) -> progress.println("fuzz: " + rpc + " took " + ms + " ms in all"));
     Outcome health = client.get("/health");
+    long readbackStart = System.nanoTime();
     Readback readback = new Readback(client, model, checks::add);
     readback.run(world.namespaces());
+    progress.println("fuzz: read back " + readback.rowsChecked + " rows in " + readback.reads + " reads, "
+        + (System.nanoTime() - readbackStart) / 1_000_000L + " ms");
     return new Result(s, s.requests(), byStatus, byRpc, byKind, failures, checks, health.status(),
         readback.rowsChecked, readback.namespacesChecked, (System.nanoTime() - start) / 1_000_000L);
   }

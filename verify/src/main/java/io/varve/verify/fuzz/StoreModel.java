@@ -127,8 +127,10 @@ final class StoreModel {
           s.uncertain = false;
           s.lastCase = index;
         }
-      } else if (o.serverFault()) {
-        namespaces.values().forEach(s -> s.uncertain = true);
+      } else if (o.serverFault() && c.origin() != null) {
+        // the request was made from a valid one: the server may have read that namespace from it
+        String origin = (String) c.origin().getField(c.origin().getDescriptorForType().findFieldByName("namespace"));
+        namespaces.computeIfAbsent(origin, k -> new NamespaceState()).uncertain = true;
       }
       return;
     }
