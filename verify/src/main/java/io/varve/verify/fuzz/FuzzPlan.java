@@ -100,7 +100,7 @@ public final class FuzzPlan {
         Tuple.of(10, Arbitraries.just("SearchEventRecords")),
         Tuple.of(10, Arbitraries.just("AggregateEventRecords")),
         Tuple.of(8, Arbitraries.just("CreateNamespace")),
-        Tuple.of(8, Arbitraries.just("UpdateNamespace")),
+        Tuple.of(5, Arbitraries.just("UpdateNamespace")),
         Tuple.of(6, Arbitraries.just("GetNamespace")),
         Tuple.of(4, Arbitraries.just("ListNamespaces")),
         Tuple.of(2, Arbitraries.just("BackfillIndex")));
