@@ -57,7 +57,8 @@ final class Readback {
       namespacesChecked++;
       boolean acknowledged = s != null && s.acknowledged != null;
       if (!acknowledged) {
-        if (!o.status().equals("404")) {
+        // absent (404), or a name the server refuses to look up (400): either way not stored
+        if (o.accepted() || o.serverFault()) {
           failure.accept("namespace " + ns + ": no create was acknowledged, but GetNamespace answered " + o.status()
               + " " + text(o));
         }
