@@ -1,6 +1,7 @@
 package io.varve.verify;
 
 import io.varve.verify.reliability.ReliabilityCommand;
+import io.varve.verify.fuzz.FuzzCommand;
 import picocli.CommandLine;
 import picocli.CommandLine.Command;
 
@@ -10,7 +11,7 @@ import picocli.CommandLine.Command;
  */
 @Command(name = "verify", mixinStandardHelpOptions = true, version = "varve 0.1.0",
     description = "Reliability suites against real local servers; key=value results, non-zero exit on failure.",
-    subcommands = {ReliabilityCommand.class, CommandLine.HelpCommand.class})
+    subcommands = {ReliabilityCommand.class, FuzzCommand.class, CommandLine.HelpCommand.class})
 public final class VerifyCli {
 
   public static void main(String[] args) {

@@ -1,0 +1,176 @@
+package io.varve.verify.fuzz;
+
+import java.io.PrintStream;
+import java.net.URI;
+import java.time.Instant;
+import java.time.temporal.ChronoUnit;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.TreeMap;
+import net.jqwik.api.sessions.JqwikSession;
+
+/**
+ * A fuzz run against a running server: draws {@code requests} requests from a {@link FuzzPlan}
+ * seeded with {@code seed}, sends them one after the other, then checks that no answer was a 5xx
+ * (or its gRPC equivalent), no connection was dropped, the server is healthy, and the stored data
+ * match what was acknowledged ({@link Readback}).
+ */
+public final class ApiFuzzer {
+
+  /** What a run is given. */
+  public record Settings(URI server, long seed, int requests, boolean grpc, String prefix, Instant baseTime) {
+
+    /** A prefix and base time for a new run: namespaces unique to it, times around now. */
+    public static Settings fresh(URI server, long seed, int requests, boolean grpc) {
+      String prefix = "fz" + Long.toString(System.currentTimeMillis() / 1000 % 1_000_000_000L, 36) + "_";
+      return new Settings(server, seed, requests, grpc, prefix, Instant.now().truncatedTo(ChronoUnit.SECONDS));
+    }
+  }
+
+  /** One request that failed a check, with enough to send it again. */
+  public record Failure(int index, FuzzCase request, Outcome outcome) {
+    public String describe(int maxChars) {
+      return "case " + index + " " + request.rpc() + " over " + request.transport() + " (" + request.kind() + ": "
+          + request.description() + ") answered " + outcome.status() + " " + Readback.text(outcome)
+          + " | request: " + request.reproduction(maxChars);
+    }
+
+    /** Failures alike enough to be one defect: same RPC, status and start of the answer. */
+    String signature() {
+      String text = Readback.text(outcome).replaceAll("[0-9]+", "N");
+      return request.rpc() + " " + outcome.status() + " " + (text.length() > 80 ? text.substring(0, 80) : text);
+    }
+  }
+
+  /** The result of a run. */
+  public record Result(Settings settings, int sent, Map<String, Integer> byStatus, Map<String, Integer> byRpc,
+      Map<String, Integer> byKind, List<Failure> requestFailures, List<String> checkFailures, String health,
+      int rowsChecked, int namespacesChecked, long millis) {
+
+    public boolean passed() {
+      return requestFailures.isEmpty() && checkFailures.isEmpty() && health.equals("200")
+          && byRpc.size() == FuzzPlan.rpcNames().size();
+    }
+
+    public int droppedConnections() {
+      return (int) requestFailures.stream().filter(f -> f.outcome().transportFailure()).count();
+    }
+
+    public int serverErrors() {
+      return requestFailures.size() - droppedConnections();
+    }
+
+    /** Distinct failures: the first of each signature, with how many there were. */
+    public Map<String, List<Failure>> distinct() {
+      Map<String, List<Failure>> groups = new LinkedHashMap<>();
+      for (Failure f : requestFailures) {
+        groups.computeIfAbsent(f.signature(), k -> new ArrayList<>()).add(f);
+      }
+      return groups;
+    }
+
+    /** The {@code key=value} lines of the result. */
+    public List<String> lines() {
+      List<String> out = new ArrayList<>();
+      out.add("fuzz.seed=" + settings.seed());
+      out.add("fuzz.requests=" + sent);
+      out.add("fuzz.transports=" + (settings.grpc() ? "json,grpc" : "json"));
+      out.add("fuzz.prefix=" + settings.prefix());
+      out.add("fuzz.baseTime=" + settings.baseTime());
+      out.add("fuzz.seconds=" + millis / 1000);
+      byStatus.forEach((k, v) -> out.add("fuzz.status." + k + "=" + v));
+      byRpc.forEach((k, v) -> out.add("fuzz.rpc." + k + "=" + v));
+      byKind.forEach((k, v) -> out.add("fuzz.kind." + k + "=" + v));
+      out.add("fuzz.serverErrors=" + serverErrors());
+      out.add("fuzz.droppedConnections=" + droppedConnections());
+      out.add("fuzz.health=" + health);
+      out.add("fuzz.readback.rows=" + rowsChecked);
+      out.add("fuzz.readback.namespaces=" + namespacesChecked);
+      out.add("fuzz.readback.failures=" + checkFailures.size());
+      for (String rpc : FuzzPlan.rpcNames()) {
+        if (!byRpc.containsKey(rpc)) {
+          out.add("fuzz.notCovered=" + rpc);
+        }
+      }
+      int i = 0;
+      for (Map.Entry<String, List<Failure>> e : distinct().entrySet()) {
+        out.add("fuzz.failure." + (++i) + "=" + e.getValue().size() + "x " + e.getValue().get(0).describe(1500));
+      }
+      int j = 0;
+      for (String c : checkFailures) {
+        if (++j > 50) {
+          out.add("fuzz.readback.failure.more=" + (checkFailures.size() - 50));
+          break;
+        }
+        out.add("fuzz.readback.failure." + j + "=" + c);
+      }
+      out.add("fuzz.failures=" + (requestFailures.size() + checkFailures.size() + (health.equals("200") ? 0 : 1)));
+      out.add("fuzz.result=" + (passed() ? "PASS" : "FAIL"));
+      return out;
+    }
+  }
+
+  private ApiFuzzer() {}
+
+  /** The case a run with these settings sends as its {@code index}-th request (counting from 0). */
+  public static FuzzCase caseAt(Settings s, int index) {
+    FuzzPlan plan = new FuzzPlan(new FuzzWorld(s.prefix(), s.baseTime()), s.seed(), s.grpc());
+    try {
+      FuzzCase c = null;
+      for (int i = 0; i <= index; i++) {
+        c = plan.next();
+      }
+      return c;
+    } finally {
+      JqwikSession.finish();
+    }
+  }
+
+  /** Runs the fuzz; progress goes to {@code progress}. */
+  public static Result run(Settings s, PrintStream progress) {
+    long start = System.nanoTime();
+    FuzzWorld world = new FuzzWorld(s.prefix(), s.baseTime());
+    FuzzPlan plan = new FuzzPlan(world, s.seed(), s.grpc());
+    StoreModel model = new StoreModel();
+    Map<String, Integer> byStatus = new TreeMap<>();
+    Map<String, Integer> byRpc = new TreeMap<>();
+    Map<String, Integer> byKind = new TreeMap<>();
+    Map<String, Long> millisByRpc = new TreeMap<>();
+    List<Failure> failures = new ArrayList<>();
+    List<String> checks = new ArrayList<>();
+    ApiClient client = new ApiClient(s.server());
+    try {
+      for (int i = 0; i < s.requests(); i++) {
+        FuzzCase c = plan.next();
+        long sent = System.nanoTime();
+        Outcome o = client.send(c);
+        millisByRpc.merge(c.rpc(), (System.nanoTime() - sent) / 1_000_000L, Long::sum);
+        byStatus.merge(c.transport().name().toLowerCase() + "." + o.status(), 1, Integer::sum);
+        byRpc.merge(c.rpc(), 1, Integer::sum);
+        byKind.merge(c.kind().name().toLowerCase(), 1, Integer::sum);
+        if (o.serverFault()) {
+          failures.add(new Failure(i, c, o));
+          progress.println("fuzz: case " + i + " failed: " + new Failure(i, c, o).describe(300));
+        }
+        model.record(i, c, o);
+        if ((i + 1) % 1000 == 0) {
+          progress.println("fuzz: " + (i + 1) + "/" + s.requests() + " requests, " + failures.size() + " failures, "
+              + (System.nanoTime() - start) / 1_000_000_000L + " s");
+        }
+      }
+    } finally {
+      JqwikSession.finish();
+    }
+    millisByRpc.forEach((rpc, ms) -> progress.println("fuzz: " + rpc + " took " + ms + " ms in all"));
+    Outcome health = client.get("/health");
+    long readbackStart = System.nanoTime();
+    Readback readback = new Readback(client, model, checks::add);
+    readback.run(world.namespaces());
+    progress.println("fuzz: read back " + readback.rowsChecked + " rows in " + readback.reads + " reads, "
+        + (System.nanoTime() - readbackStart) / 1_000_000L + " ms");
+    return new Result(s, s.requests(), byStatus, byRpc, byKind, failures, checks, health.status(),
+        readback.rowsChecked, readback.namespacesChecked, (System.nanoTime() - start) / 1_000_000L);
+  }
+}
