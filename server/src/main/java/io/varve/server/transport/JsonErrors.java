@@ -67,7 +67,11 @@ final class JsonErrors implements ServerErrorHandler {
     // no headers: the request was refused while decoding (an invalid path such as /v1/../health or
     // one with NUL), before its path was known; it is answered with the JSON body too, as if under
     // /v1/, since returning null here would leave the connection closed without a response
-    if (headers != null && !headers.path().startsWith("/v1/")) {
+    // a gRPC call refused by the HTTP layer (a message over the request length, the timeout) gets a
+    // gRPC status, not an HTTP error page a gRPC client can only report as UNKNOWN
+    boolean grpc = headers != null && headers.contentType() != null
+        && headers.contentType().subtype().startsWith("grpc");
+    if (headers != null && !grpc && !headers.path().startsWith("/v1/")) {
       return null;
     }
     String message;
@@ -88,7 +92,34 @@ final class JsonErrors implements ServerErrorHandler {
     // 408) or while the request was served (Armeria's 503): 504, DEADLINE_EXCEEDED
     boolean timeout = status == HttpStatus.REQUEST_TIMEOUT || cause instanceof RequestTimeoutException;
     HttpStatus shown = timeout ? HttpStatus.GATEWAY_TIMEOUT : status;
+    if (grpc) {
+      return grpcStatus(codeOf(shown), message);
+    }
     return aggregated(shown, codeOf(shown), "", message);
+  }
+
+  /** A trailers-only gRPC response: HTTP 200 carrying the status in {@code grpc-status}. */
+  static AggregatedHttpResponse grpcStatus(String code, String message) {
+    return AggregatedHttpResponse.of(ResponseHeaders.builder(HttpStatus.OK)
+        .contentType(MediaType.parse("application/grpc"))
+        .add("grpc-status", Integer.toString(io.grpc.Status.Code.valueOf(code).value()))
+        .add("grpc-message", percentEncoded(message))
+        .build());
+  }
+
+  /** The grpc-message form of a text: UTF-8, bytes outside printable ASCII and '%' as %XX. */
+  static String percentEncoded(String text) {
+    StringBuilder out = new StringBuilder();
+    for (byte b : text.getBytes(java.nio.charset.StandardCharsets.UTF_8)) {
+      int c = b & 0xff;
+      if (c >= 0x20 && c < 0x7f && c != '%') {
+        out.append((char) c);
+      } else {
+        out.append('%').append(Character.toUpperCase(Character.forDigit(c >> 4, 16)))
+            .append(Character.toUpperCase(Character.forDigit(c & 0xf, 16)));
+      }
+    }
+    return out.toString();
   }
 
   /** The gRPC code name an HTTP status stands for in the error body; never a number. */

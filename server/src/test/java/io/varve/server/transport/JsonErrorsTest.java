@@ -57,4 +57,22 @@ class JsonErrorsTest {
 
     assertThat(response.headers().get("retry-after")).isEqualTo(shown == 429 ? "1" : null);
   }
+
+  @ParameterizedTest
+  @MethodSource("statuses")
+  void a_grpc_call_refused_by_the_http_layer_gets_a_grpc_status(HttpStatus status, Throwable cause, int shown,
+      String code) {
+    HttpRequest grpc = HttpRequest.of(com.linecorp.armeria.common.RequestHeaders.builder(HttpMethod.POST,
+        "/varve.timeseries.v1.TimeSeries/WriteEventRecordsSync").contentType(
+            com.linecorp.armeria.common.MediaType.parse("application/grpc+proto")).build());
+    ServiceRequestContext ctx = ServiceRequestContext.of(grpc);
+
+    AggregatedHttpResponse response = new JsonErrors(1024).renderStatus(ctx, ctx.config(), grpc.headers(), status,
+        "too big: 100% of it", cause);
+
+    assertThat(response.status().code()).isEqualTo(200);
+    assertThat(response.headers().get("grpc-status"))
+        .isEqualTo(Integer.toString(io.grpc.Status.Code.valueOf(code).value()));
+    assertThat(response.headers().get("grpc-message")).isNotEmpty().doesNotContain("100% ");
+  }
 }
