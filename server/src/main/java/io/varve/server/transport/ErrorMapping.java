@@ -61,10 +61,14 @@ public final class ErrorMapping {
   /**
    * The gRPC status of a failure raised by the gRPC layer before a service sees the request: a
    * message protobuf cannot decode (malformed, or nested past protobuf's recursion limit of 100)
-   * is the client's error, INVALID_ARGUMENT; {@code null} for anything else (gRPC's own mapping).
+   * is the client's error, INVALID_ARGUMENT, as is JSON on a gRPC path that the JSON codec
+   * refuses (its message names the field); {@code null} for anything else (gRPC's own mapping).
    */
   public static Status grpcDecodingFailure(Throwable cause) {
     for (Throwable t = cause; t != null; t = t.getCause()) {
+      if (t instanceof InvalidFieldException e) {
+        return of(e).grpcStatus();
+      }
       if (t instanceof InvalidProtocolBufferException e) {
         return Status.INVALID_ARGUMENT.withDescription("body: not a valid protobuf message (expected: a well-formed"
             + " message nested at most 100 levels deep): " + e.getMessage());

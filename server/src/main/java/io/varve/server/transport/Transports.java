@@ -25,6 +25,7 @@ import io.varve.api.timeseries.v1.DistinctValues;
 import io.varve.api.timeseries.v1.SearchEventRecordsRequest;
 import io.varve.api.timeseries.v1.SearchEventRecordsResponse;
 import io.varve.server.dataplane.DataPlaneHandler;
+import io.varve.server.json.ProtoJson;
 import io.varve.server.dataplane.SearchHandler;
 import io.varve.server.index.Backfill;
 import io.varve.server.admission.AdmissionControl;
@@ -46,12 +47,32 @@ public final class Transports {
    */
   public static final Duration REQUEST_TIMEOUT = Duration.ofSeconds(60);
 
+  /** Fields the JSON form prints even when empty, so that clients need no default for them. */
+  private static final Set<FieldDescriptor> ALWAYS_PRINTED = Set.of(
+      field(ReadEventRecordsResponse.getDescriptor(), "events"),
+      field(ReadEventRecordsResponse.getDescriptor(), "next_page_token"),
+      field(WriteEventRecordsResponse.getDescriptor(), "written_count"),
+      field(WriteEventRecordsResponse.getDescriptor(), "written_indexes"),
+      field(WriteEventRecordsResponse.getDescriptor(), "errors"),
+      field(ListNamespacesResponse.getDescriptor(), "namespaces"),
+      field(Namespace.getDescriptor(), "time_slices"),
+      field(SearchEventRecordsResponse.getDescriptor(), "events"),
+      field(SearchEventRecordsResponse.getDescriptor(), "next_page_token"),
+      field(DistinctValues.getDescriptor(), "values"),
+      field(DistinctValues.getDescriptor(), "next_page_token"),
+      field(BackfillIndexResponse.getDescriptor(), "events_read"),
+      field(BackfillIndexResponse.getDescriptor(), "events_indexed"),
+      field(BackfillIndexResponse.getDescriptor(), "unparsable_values"),
+      field(BackfillIndexResponse.getDescriptor(), "events_failed"));
+
   private Transports() {}
 
   public static void register(ServerBuilder sb, ControlPlaneHandler control, Backfill backfill, DataPlaneHandler data,
       SearchHandler search, ServerSettings settings, AdmissionControl admission) {
     TokenAuthentication authentication = new TokenAuthentication(settings.auth());
     ApiCalls calls = new ApiCalls(control, backfill, data, search, settings.auth().enabled());
+    ProtoJsonMarshaller jsonOnGrpcPaths =
+        new ProtoJsonMarshaller(new ProtoJson(ALWAYS_PRINTED, settings.limits().maxRequestBytes()));
     GrpcService grpc = GrpcService.builder()
         .addService(new ControlPlaneGrpcService(calls))
         .addService(new TimeSeriesGrpcService(calls))
@@ -59,25 +80,12 @@ public final class Transports {
         .exceptionHandler((ctx, status, cause, metadata) -> ErrorMapping.grpcDecodingFailure(cause))
         .maxResponseMessageLength(Integer.MAX_VALUE)
         .enableUnframedRequests(true)
+        // JSON on the gRPC paths is read and written as on /v1/: same rules, limits and errors
+        .jsonMarshallerFactory(service -> jsonOnGrpcPaths)
         // decoding a message of megabytes must not hold an event loop (see JsonRpcService)
         .useBlockingTaskExecutor(true)
         .build();
-    JsonRpcService json = new JsonRpcService(Set.of(
-        field(ReadEventRecordsResponse.getDescriptor(), "events"),
-        field(ReadEventRecordsResponse.getDescriptor(), "next_page_token"),
-        field(WriteEventRecordsResponse.getDescriptor(), "written_count"),
-        field(WriteEventRecordsResponse.getDescriptor(), "written_indexes"),
-        field(WriteEventRecordsResponse.getDescriptor(), "errors"),
-        field(ListNamespacesResponse.getDescriptor(), "namespaces"),
-        field(Namespace.getDescriptor(), "time_slices"),
-        field(SearchEventRecordsResponse.getDescriptor(), "events"),
-        field(SearchEventRecordsResponse.getDescriptor(), "next_page_token"),
-        field(DistinctValues.getDescriptor(), "values"),
-        field(DistinctValues.getDescriptor(), "next_page_token"),
-        field(BackfillIndexResponse.getDescriptor(), "events_read"),
-        field(BackfillIndexResponse.getDescriptor(), "events_indexed"),
-        field(BackfillIndexResponse.getDescriptor(), "unparsable_values"),
-        field(BackfillIndexResponse.getDescriptor(), "events_failed")), settings.limits().maxRequestBytes())
+    JsonRpcService json = new JsonRpcService(ALWAYS_PRINTED, settings.limits().maxRequestBytes())
         .add("CreateNamespace", CreateNamespaceRequest.getDefaultInstance(), calls.createNamespace::apply)
         .add("GetNamespace", GetNamespaceRequest.getDefaultInstance(), calls.getNamespace::apply)
         .add("ListNamespaces", ListNamespacesRequest.getDefaultInstance(), calls.listNamespaces::apply)
