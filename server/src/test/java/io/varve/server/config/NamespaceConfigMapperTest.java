@@ -505,4 +505,21 @@ class NamespaceConfigMapperTest {
         .isInstanceOfSatisfying(InvalidFieldException.class, e ->
             assertThat(e.getMessage()).contains("futureLimit (2592000s)"));
   }
+
+  @Test
+  void a_duration_protobuf_calls_invalid_is_refused_naming_the_key_not_thrown_as_a_defect() {
+    // gRPC callers can send nanos of the wrong sign or seconds beyond protobuf's range
+    CreateNamespaceRequest valid = ProtoJson.parse(create(primary("{" + HOURLY + ", \"acceptLimit\": \"36h\"}")),
+        CreateNamespaceRequest.getDefaultInstance());
+    for (com.google.protobuf.Duration bad : List.of(
+        com.google.protobuf.Duration.newBuilder().setSeconds(1).setNanos(-1).build(),
+        com.google.protobuf.Duration.newBuilder().setSeconds(Long.MIN_VALUE).build())) {
+      CreateNamespaceRequest.Builder request = valid.toBuilder();
+      request.getPersistenceConfigurationBuilder(0).getConfigBuilder().setAcceptLimit(bad);
+      assertThatThrownBy(() -> MAPPER.map(request.getNamespace(), request.getPersistenceConfigurationList()))
+          .isInstanceOf(InvalidFieldException.class)
+          .hasMessageContaining("persistence_configuration[0].config.acceptLimit")
+          .hasMessageContaining("a valid duration");
+    }
+  }
 }

@@ -38,8 +38,9 @@ final class StoreModel {
 
     @Override
     public String toString() {
-      return namespace + "/" + series + "@" + com.google.protobuf.util.Timestamps.toString(time()) + "/" + eventId
-          + "/" + itemKey.toString(StandardCharsets.UTF_8);
+      // ids may hold any character: escaped, so a failure stays on one line of the key=value output
+      return namespace + "/" + escaped(series) + "@" + com.google.protobuf.util.Timestamps.toString(time()) + "/"
+          + escaped(eventId) + "/" + escaped(itemKey.toString(StandardCharsets.UTF_8));
     }
   }
 
@@ -166,5 +167,18 @@ final class StoreModel {
     } catch (InvalidProtocolBufferException | RuntimeException e) {
       return null;
     }
+  }
+
+  /** A text with control characters, backslash and non-ASCII written as Java escapes. */
+  static String escaped(String text) {
+    StringBuilder out = new StringBuilder();
+    text.chars().forEach(c -> {
+      if (c < 0x20 || c >= 0x7f || c == '\\') {
+        out.append(String.format("\\u%04x", c));
+      } else {
+        out.append((char) c);
+      }
+    });
+    return out.toString();
   }
 }
