@@ -132,7 +132,7 @@ final class JsonErrors implements ServerErrorHandler {
       case 409 -> "ALREADY_EXISTS";
       case 412 -> "FAILED_PRECONDITION";
       case 408, 504 -> "DEADLINE_EXCEEDED";
-      case 413, 429 -> "RESOURCE_EXHAUSTED";
+      case 413, 414, 429, 431 -> "RESOURCE_EXHAUSTED";
       case 501 -> "UNIMPLEMENTED";
       case 503 -> "UNAVAILABLE";
       default -> status.isServerError() ? "INTERNAL" : "UNKNOWN";

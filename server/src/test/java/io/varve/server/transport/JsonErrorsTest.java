@@ -27,6 +27,7 @@ class JsonErrorsTest {
         Arguments.of(HttpStatus.REQUEST_TIMEOUT, null, 504, "DEADLINE_EXCEEDED"),
         Arguments.of(HttpStatus.REQUEST_ENTITY_TOO_LARGE, null, 413, "RESOURCE_EXHAUSTED"),
         Arguments.of(HttpStatus.TOO_MANY_REQUESTS, null, 429, "RESOURCE_EXHAUSTED"),
+        Arguments.of(HttpStatus.valueOf(431), null, 431, "RESOURCE_EXHAUSTED"),
         Arguments.of(HttpStatus.BAD_REQUEST, null, 400, "INVALID_ARGUMENT"),
         Arguments.of(HttpStatus.METHOD_NOT_ALLOWED, null, 405, "INVALID_ARGUMENT"),
         Arguments.of(HttpStatus.NOT_FOUND, null, 404, "NOT_FOUND"),
