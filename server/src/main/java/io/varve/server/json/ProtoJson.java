@@ -206,7 +206,7 @@ public final class ProtoJson {
         if (!value.isTextual()) {
           throw new InvalidFieldException(path, InvalidFieldException.shown(value.toString()), "a string");
         }
-        return value.textValue();
+        return wellFormed(value.textValue(), path);
       case BYTE_STRING:
         return bytes(value, path);
       case DOUBLE:
@@ -289,5 +289,23 @@ public final class ProtoJson {
       byName.put(field.getJsonName(), field);
     }
     return byName;
+  }
+
+  /**
+   * The text, if it is well-formed Unicode. JSON's {@code \\uD800} escapes can spell an unpaired
+   * surrogate, which has no UTF-8 form: stored, it would silently become another string (a series
+   * written under one id and found under none).
+   */
+  static String wellFormed(String text, String path) {
+    for (int i = 0; i < text.length(); i++) {
+      char c = text.charAt(i);
+      if (Character.isHighSurrogate(c) && i + 1 < text.length() && Character.isLowSurrogate(text.charAt(i + 1))) {
+        i++;
+      } else if (Character.isSurrogate(c)) {
+        throw InvalidFieldException.of(path, String.format("an unpaired surrogate \\u%04X at character %d"
+            + " (expected: well-formed Unicode text)", (int) c, i));
+      }
+    }
+    return text;
   }
 }

@@ -467,4 +467,19 @@ class ProtoJsonTest {
         "\"acceptLimit\":\"129600s\"");
     assertThat(ProtoJson.parse(printed, Namespace.getDefaultInstance())).isEqualTo(namespace);
   }
+
+  @Test
+  void a_string_with_an_unpaired_surrogate_is_refused_naming_the_field_and_a_pair_is_taken() {
+    String lone = "{\"namespace\": \"ns\", \"timeSeriesId\": \"a\\udfff\\ud800\"}";
+    assertThatThrownBy(() -> ProtoJson.parse(lone,
+        io.varve.api.timeseries.v1.ReadEventRecordsRequest.getDefaultInstance()))
+        .isInstanceOfSatisfying(InvalidFieldException.class, e -> {
+          org.assertj.core.api.Assertions.assertThat(e.field()).isEqualTo("timeSeriesId");
+          org.assertj.core.api.Assertions.assertThat(e.getMessage()).contains("unpaired surrogate \\uDFFF");
+        });
+    String pair = "{\"namespace\": \"ns\", \"timeSeriesId\": \"a\\ud83d\\ude00\"}";
+    org.assertj.core.api.Assertions.assertThat(ProtoJson.parse(pair,
+        io.varve.api.timeseries.v1.ReadEventRecordsRequest.getDefaultInstance()).getTimeSeriesId())
+        .isEqualTo("a\ud83d\ude00");
+  }
 }
