@@ -28,8 +28,16 @@ final class StoreModel {
   /** One stored row's identity. */
   record RowKey(String namespace, String series, long seconds, int nanos, String eventId, ByteString itemKey) {
     static RowKey of(String ns, Event e, ByteString key) {
-      return new RowKey(ns, e.getTimeSeriesId(), e.getEventTime().getSeconds(), e.getEventTime().getNanos(),
-          e.getEventId(), key);
+      return new RowKey(ns, onTheWire(e.getTimeSeriesId()), e.getEventTime().getSeconds(),
+          e.getEventTime().getNanos(), onTheWire(e.getEventId()), key);
+    }
+
+    /**
+     * The id as the server receives it over gRPC: protobuf's encoder writes an unpaired surrogate
+     * as '?', so such an id is acknowledged under the replaced text (over JSON it is refused).
+     */
+    private static String onTheWire(String id) {
+      return new String(id.getBytes(StandardCharsets.UTF_8), StandardCharsets.UTF_8);
     }
 
     Timestamp time() {
