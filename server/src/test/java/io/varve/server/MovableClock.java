@@ -7,11 +7,11 @@ import java.time.ZoneId;
 import java.time.ZoneOffset;
 
 /** A clock running with real time from an offset that a test moves forward. */
-final class MovableClock extends Clock {
+public final class MovableClock extends Clock {
 
   private volatile Duration offset = Duration.ZERO;
 
-  void advance(Duration by) {
+  public void advance(Duration by) {
     offset = offset.plus(by);
   }
 

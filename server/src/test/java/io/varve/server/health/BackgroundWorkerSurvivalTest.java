@@ -1,5 +1,7 @@
 package io.varve.server.health;
 
+import io.varve.server.MovableClock;
+
 import static org.assertj.core.api.Assertions.assertThat;
 
 import com.fasterxml.jackson.databind.JsonNode;
@@ -20,9 +22,6 @@ import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
 import java.time.Clock;
 import java.time.Duration;
-import java.time.Instant;
-import java.time.ZoneId;
-import java.time.ZoneOffset;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
@@ -38,26 +37,6 @@ import org.junit.jupiter.api.Test;
  * metadata store is a stub that throws: the point is the scheduler and its reporting.
  */
 class BackgroundWorkerSurvivalTest {
-
-  /** A clock a test moves forward. */
-  static final class MovedClock extends Clock {
-    volatile Duration offset = Duration.ZERO;
-
-    @Override
-    public Instant instant() {
-      return Instant.now().plus(offset);
-    }
-
-    @Override
-    public ZoneId getZone() {
-      return ZoneOffset.UTC;
-    }
-
-    @Override
-    public Clock withZone(ZoneId zone) {
-      return this;
-    }
-  }
 
   /** A metadata store whose listing throws OutOfMemoryError while {@code failing}; empty otherwise. */
   static final class ExhaustedStore implements MetadataStore {
@@ -145,7 +124,7 @@ class BackgroundWorkerSurvivalTest {
   @Test
   void keeps_cycling_after_an_error_and_reports_it_in_the_metric_and_health() throws Exception {
     SimpleMeterRegistry metrics = new SimpleMeterRegistry();
-    MovedClock wall = new MovedClock();
+    MovableClock wall = new MovableClock();
     BackgroundWorkers workers = new BackgroundWorkers(metrics, wall);
     ExhaustedStore store = new ExhaustedStore();
     NamespaceRegistry registry = new NamespaceRegistry(store, new NamespaceConfigMapper("varve"), 8, 32, metrics);
@@ -161,7 +140,7 @@ class BackgroundWorkerSurvivalTest {
           .isGreaterThanOrEqualTo(4);
       assertThat(workers.isHealthy()).as("failing, but within its bound").isTrue();
 
-      wall.offset = Duration.ofMinutes(11);
+      wall.advance(Duration.ofMinutes(11));
       HttpResponse<String> down = health(server);
       assertThat(down.statusCode()).isEqualTo(503);
       JsonNode body = JSON.readTree(down.body());
@@ -184,14 +163,14 @@ class BackgroundWorkerSurvivalTest {
 
   @Test
   void a_stale_worker_that_is_not_critical_degrades_health_without_failing_it() {
-    MovedClock wall = new MovedClock();
+    MovableClock wall = new MovableClock();
     BackgroundWorkers workers = new BackgroundWorkers(new SimpleMeterRegistry(), wall);
     BackgroundWorker indexer = workers.register("indexer", false, Duration.ofMinutes(10));
 
     assertThat(indexer.run(() -> {
       throw new StackOverflowError("test");
     })).isFalse();
-    wall.offset = Duration.ofMinutes(11);
+    wall.advance(Duration.ofMinutes(11));
 
     assertThat(workers.isHealthy()).isTrue();
     assertThat(workers.degraded()).isTrue();

@@ -56,24 +56,18 @@ public final class ApiClient implements AutoCloseable {
 
   /** A plain {@code POST /v1/<rpc>} with a JSON body, through the JDK's HTTP client. */
   public Outcome postJson(String rpc, String json) {
-    try {
-      HttpResponse<byte[]> r = http.send(HttpRequest.newBuilder(server.resolve("/v1/" + rpc)).timeout(TIMEOUT)
-          .header("Content-Type", "application/json").POST(HttpRequest.BodyPublishers.ofString(json)).build(),
-          HttpResponse.BodyHandlers.ofByteArray());
-      return new Outcome(Integer.toString(r.statusCode()), r.body(), null);
-    } catch (IOException e) {
-      return Outcome.transport(e.toString());
-    } catch (InterruptedException e) {
-      Thread.currentThread().interrupt();
-      return Outcome.transport("interrupted");
-    }
+    return send(HttpRequest.newBuilder(server.resolve("/v1/" + rpc)).timeout(TIMEOUT)
+        .header("Content-Type", "application/json").POST(HttpRequest.BodyPublishers.ofString(json)).build());
   }
 
   /** {@code GET path}. */
   public Outcome get(String path) {
+    return send(HttpRequest.newBuilder(server.resolve(path)).timeout(TIMEOUT).GET().build());
+  }
+
+  private Outcome send(HttpRequest request) {
     try {
-      HttpResponse<byte[]> r = http.send(HttpRequest.newBuilder(server.resolve(path)).timeout(TIMEOUT).GET().build(),
-          HttpResponse.BodyHandlers.ofByteArray());
+      HttpResponse<byte[]> r = http.send(request, HttpResponse.BodyHandlers.ofByteArray());
       return new Outcome(Integer.toString(r.statusCode()), r.body(), null);
     } catch (IOException e) {
       return Outcome.transport(e.toString());
