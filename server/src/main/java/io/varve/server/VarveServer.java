@@ -90,7 +90,11 @@ public final class VarveServer implements AutoCloseable {
       SliceMaintainer maintainer = new SliceMaintainer(registry, store, tables, clock, settings.limits().futureLimit(),
           workers.register("slice-maintainer", true, staleAfter));
       CqlEventStore events = new CqlEventStore(session, settings.cassandra().maxInFlightWrites(),
+          settings.cassandra().maxInFlightWriteBytes(),
           settings.cassandra().compressionThreshold());
+      metrics.gauge("varve.cassandra.writes.inflight", events, CqlEventStore::writesInFlight);
+      metrics.gauge("varve.cassandra.writes.inflight.bytes", events, CqlEventStore::writeBytesInFlight);
+      metrics.gauge("varve.cassandra.writes.waiting", events, CqlEventStore::writesWaiting);
       PageTokens tokens = new PageTokens(store.pageTokenKey().toCompletableFuture().join());
       ControlPlaneHandler control = new ControlPlaneHandler(store, tables, registry, maintainer, mapper, clock,
           Duration.ofSeconds(20));

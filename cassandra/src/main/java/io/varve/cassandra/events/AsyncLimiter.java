@@ -1,14 +1,21 @@
 package io.varve.cassandra.events;
 
 import java.util.ArrayDeque;
+import java.util.ArrayList;
+import java.util.List;
 import java.util.Queue;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionStage;
 import java.util.function.Supplier;
 
 /**
- * Bounds the number of asynchronous operations in flight without blocking a thread: operations
- * over the bound wait in a queue and start when earlier ones complete. Thread-safe.
+ * Bounds the asynchronous operations in flight, in number and in bytes, without blocking a thread:
+ * operations over either bound wait in a queue and start, in order, when earlier ones complete.
+ * Thread-safe.
+ *
+ * <p>The byte bound is what protects the nodes: a count alone lets large batches add up to more
+ * than a node's heap takes in at once. An operation larger than the byte bound on its own still
+ * runs, alone, so that no operation waits forever.
  *
  * <p>The queue itself has no bound and no timeout: a caller must bound what it submits. The
  * server does so at admission (a write request is admitted only while the bytes of the write
@@ -16,15 +23,47 @@ import java.util.function.Supplier;
  */
 public final class AsyncLimiter {
 
-  private final int maxInFlight;
-  private final Queue<Runnable> waiting = new ArrayDeque<>();
-  private int inFlight;
+  private record Waiting(long bytes, Runnable start) {}
 
+  private static final ThreadLocal<ArrayDeque<Runnable>> RUNNING = new ThreadLocal<>();
+
+  private final int maxInFlight;
+  private final long maxInFlightBytes;
+  private final Queue<Waiting> waiting = new ArrayDeque<>();
+  private int inFlight;
+  private long inFlightBytes;
+
+  /** A limiter of the number of operations in flight only. */
   public AsyncLimiter(int maxInFlight) {
-    this.maxInFlight = maxInFlight;
+    this(maxInFlight, Long.MAX_VALUE);
   }
 
+  /**
+   * @param maxInFlight operations in flight at once, at least 1
+   * @param maxInFlightBytes bytes of the operations in flight at once, at least 1
+   */
+  public AsyncLimiter(int maxInFlight, long maxInFlightBytes) {
+    if (maxInFlight < 1 || maxInFlightBytes < 1) {
+      throw new IllegalArgumentException("maxInFlight and maxInFlightBytes must be positive: " + maxInFlight
+          + ", " + maxInFlightBytes);
+    }
+    this.maxInFlight = maxInFlight;
+    this.maxInFlightBytes = maxInFlightBytes;
+  }
+
+  /** Starts {@code operation}, counted as holding no bytes, now if it fits, later otherwise. */
   public <T> CompletionStage<T> submit(Supplier<CompletionStage<T>> operation) {
+    return submit(0, operation);
+  }
+
+  /**
+   * Starts {@code operation} now if it fits, later otherwise.
+   *
+   * @param bytes what the operation holds while in flight (its request size, about)
+   * @return the operation's outcome, once it has run
+   */
+  public <T> CompletionStage<T> submit(long bytes, Supplier<CompletionStage<T>> operation) {
+    long weight = Math.max(0, bytes);
     CompletableFuture<T> result = new CompletableFuture<>();
     Runnable start = () -> {
       CompletionStage<T> stage;
@@ -34,7 +73,7 @@ public final class AsyncLimiter {
         stage = CompletableFuture.failedFuture(e);
       }
       stage.whenComplete((value, error) -> {
-        release();
+        release(weight);
         if (error != null) {
           result.completeExceptionally(error);
         } else {
@@ -44,29 +83,62 @@ public final class AsyncLimiter {
     };
     boolean now;
     synchronized (this) {
-      now = inFlight < maxInFlight;
+      // first in, first out: a large operation is not overtaken forever by small ones
+      now = waiting.isEmpty() && fits(weight);
       if (now) {
-        inFlight++;
+        take(weight);
       } else {
-        waiting.add(start);
+        waiting.add(new Waiting(weight, start));
       }
     }
     if (now) {
-      start.run();
+      runAll(List.of(start));
     }
     return result;
   }
 
-  private void release() {
-    Runnable next;
+  private boolean fits(long bytes) {
+    return inFlight < maxInFlight && (inFlight == 0 || inFlightBytes + bytes <= maxInFlightBytes);
+  }
+
+  private void take(long bytes) {
+    inFlight++;
+    inFlightBytes += bytes;
+  }
+
+  private void release(long bytes) {
+    List<Runnable> next = new ArrayList<>();
     synchronized (this) {
-      next = waiting.poll();
-      if (next == null) {
-        inFlight--;
+      inFlight--;
+      inFlightBytes -= bytes;
+      while (!waiting.isEmpty() && fits(waiting.peek().bytes())) {
+        Waiting w = waiting.poll();
+        take(w.bytes());
+        next.add(w.start());
       }
     }
-    if (next != null) {
-      next.run();
+    runAll(next);
+  }
+
+  /**
+   * Runs operations one after another in a loop rather than nested: an operation that fails at
+   * once releases its slot and starts the next from inside its own start, which with a long
+   * queue (every node down) would otherwise nest as deep as the queue is long.
+   */
+  private static void runAll(List<Runnable> starts) {
+    ArrayDeque<Runnable> running = RUNNING.get();
+    if (running != null) {
+      running.addAll(starts);
+      return;
+    }
+    running = new ArrayDeque<>(starts);
+    RUNNING.set(running);
+    try {
+      for (Runnable r = running.poll(); r != null; r = running.poll()) {
+        r.run();
+      }
+    } finally {
+      RUNNING.remove();
     }
   }
 
@@ -74,7 +146,12 @@ public final class AsyncLimiter {
     return inFlight;
   }
 
-  /** Operations waiting for a slot. */
+  /** Bytes of the operations in flight. */
+  public synchronized long inFlightBytes() {
+    return inFlightBytes;
+  }
+
+  /** Operations waiting for their turn. */
   public synchronized int waiting() {
     return waiting.size();
   }

@@ -28,8 +28,9 @@ import java.util.concurrent.ConcurrentHashMap;
  * Writes and reads events in slice tables. A partition's events go out as unlogged batches of at
  * most {@value #MAX_BATCH_BYTES} bytes (a single-partition unlogged batch is one mutation on the
  * replica); small batches of partitions with the same replicas share one request
- * ({@link ReplicaPacking}); batches are idempotent, so the driver may retry them. The number of batches in flight
- * is bounded by {@code maxInFlight}.
+ * ({@link ReplicaPacking}); batches are idempotent, so the driver may retry them. The batches in flight are
+ * bounded in number ({@code maxInFlight}) and in bytes ({@code maxInFlightBytes}): what a node takes in at
+ * once must fit its heap beside its memtables, or a burst of large batches brings it down.
  */
 public final class CqlEventStore implements EventStore {
 
@@ -40,11 +41,26 @@ public final class CqlEventStore implements EventStore {
   private final ValueCodec codec;
   private final AsyncLimiter limiter;
 
-  public CqlEventStore(CqlSession session, int maxInFlight, int compressionThreshold) {
+  public CqlEventStore(CqlSession session, int maxInFlight, long maxInFlightBytes, int compressionThreshold) {
     this.session = session;
     this.statements = new SliceStatements(session);
     this.codec = new ValueCodec(compressionThreshold);
-    this.limiter = new AsyncLimiter(maxInFlight);
+    this.limiter = new AsyncLimiter(maxInFlight, maxInFlightBytes);
+  }
+
+  /** Write batches sent and not yet answered. */
+  public int writesInFlight() {
+    return limiter.inFlight();
+  }
+
+  /** Bytes of the write batches sent and not yet answered, about. */
+  public long writeBytesInFlight() {
+    return limiter.inFlightBytes();
+  }
+
+  /** Write batches waiting for their turn. */
+  public int writesWaiting() {
+    return limiter.waiting();
   }
 
   @Override
@@ -56,8 +72,9 @@ public final class CqlEventStore implements EventStore {
     partitions.forEach((key, events) -> chunks(events).forEach(chunk -> parts.add(ReplicaPacking.Part.of(key, chunk))));
     List<CompletableFuture<Void>> batches = new ArrayList<>();
     for (List<ReplicaPacking.Part> packed : ReplicaPacking.pack(session, keyspace, parts)) {
+      long bytes = packed.stream().mapToLong(ReplicaPacking::bytes).sum();
       CompletionStage<Void> done = statements.of(keyspace, packed.get(0).key().table())
-          .thenCompose(p -> limiter.submit(() -> session.executeAsync(batch(p.insert(), packed, level))))
+          .thenCompose(p -> limiter.submit(bytes, () -> session.executeAsync(batch(p.insert(), packed, level))))
           .thenApply(rs -> null);
       batches.add(done.exceptionally(error -> {
         packed.forEach(part -> part.events().forEach(e -> failures.put(e.index(), error)));

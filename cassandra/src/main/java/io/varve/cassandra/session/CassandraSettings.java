@@ -22,6 +22,7 @@ import java.util.Optional;
  * @param replication replication options for keyspaces Varve creates, e.g. {@code {class: SimpleStrategy,
  *     replication_factor: 1}} or {@code {class: NetworkTopologyStrategy, dc1: 3}}
  * @param maxInFlightWrites batches in flight at once per server
+ * @param maxInFlightWriteBytes bytes of the batches in flight at once per server, about
  * @param compressionThreshold item values at least this long are stored zstd-compressed
  */
 public record CassandraSettings(
@@ -36,6 +37,7 @@ public record CassandraSettings(
     String metadataKeyspace,
     Map<String, String> replication,
     int maxInFlightWrites,
+    long maxInFlightWriteBytes,
     int compressionThreshold) {
 
   /**
@@ -50,21 +52,29 @@ public record CassandraSettings(
   public record Tls(Path truststore, String truststorePassword, Optional<Path> keystore,
       Optional<String> keystorePassword, boolean hostnameValidation) {}
 
+  /**
+   * 32 MiB: well under what a small node (a 1 GiB heap, whose native transport takes a tenth of
+   * its heap in requests at once) absorbs, and still dozens of full batches in flight.
+   */
+  public static final long DEFAULT_MAX_IN_FLIGHT_WRITE_BYTES = 32L * 1024 * 1024;
+
   /** Settings for a node on this machine at {@code 127.0.0.1:port}, no authentication. */
   public static CassandraSettings local(int port) {
     return new CassandraSettings(List.of(new InetSocketAddress("127.0.0.1", port)), "datacenter1",
         Optional.empty(), Optional.empty(), Optional.empty(), "none", Duration.ofSeconds(5),
         Duration.ofSeconds(30), "varve", Map.of("class", "SimpleStrategy", "replication_factor", "1"),
-        1024, 4096);
+        1024, DEFAULT_MAX_IN_FLIGHT_WRITE_BYTES, 4096);
   }
 
   public CassandraSettings withContactPoints(List<InetSocketAddress> points) {
     return new CassandraSettings(points, localDatacenter, username, password, tls, compression, requestTimeout,
-        schemaTimeout, metadataKeyspace, replication, maxInFlightWrites, compressionThreshold);
+        schemaTimeout, metadataKeyspace, replication, maxInFlightWrites, maxInFlightWriteBytes,
+        compressionThreshold);
   }
 
   public CassandraSettings withMetadataKeyspace(String keyspace) {
     return new CassandraSettings(contactPoints, localDatacenter, username, password, tls, compression,
-        requestTimeout, schemaTimeout, keyspace, replication, maxInFlightWrites, compressionThreshold);
+        requestTimeout, schemaTimeout, keyspace, replication, maxInFlightWrites, maxInFlightWriteBytes,
+        compressionThreshold);
   }
 }

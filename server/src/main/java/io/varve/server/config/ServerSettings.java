@@ -173,7 +173,8 @@ public record ServerSettings(
 
   private static CassandraSettings cassandra(ConfigNode c) {
     c.only(Set.of("contactPoints", "localDatacenter", "username", "password", "tls", "compression", "requestTimeout",
-        "schemaTimeout", "metadataKeyspace", "replication", "maxInFlightWrites", "compressionThreshold"));
+        "schemaTimeout", "metadataKeyspace", "replication", "maxInFlightWrites", "maxInFlightWriteBytes",
+        "compressionThreshold"));
     CassandraSettings d = CassandraSettings.local(9042);
     List<InetSocketAddress> points = c.strings("contactPoints", List.of("127.0.0.1:9042")).stream()
         .map(p -> contactPoint(c.key("contactPoints"), p)).toList();
@@ -200,6 +201,7 @@ public record ServerSettings(
         c.optionalString("username"), c.optionalString("password"), cassandraTls, compression,
         c.duration("requestTimeout", d.requestTimeout()), c.duration("schemaTimeout", d.schemaTimeout()),
         metadataKeyspace, replication, c.integer("maxInFlightWrites", d.maxInFlightWrites(), 1, 65536),
+        c.integer("maxInFlightWriteBytes", (int) d.maxInFlightWriteBytes(), 1024 * 1024, Integer.MAX_VALUE),
         c.integer("compressionThreshold", d.compressionThreshold(), 1, Integer.MAX_VALUE));
   }
 
@@ -252,7 +254,8 @@ public record ServerSettings(
         + c.tls().map(t -> t.truststore().toString()).orElse("off") + " cassandra.compression=" + c.compression()
         + " cassandra.requestTimeout=" + c.requestTimeout() + " cassandra.schemaTimeout=" + c.schemaTimeout()
         + " cassandra.metadataKeyspace=" + c.metadataKeyspace() + " cassandra.replication=" + c.replication()
-        + " cassandra.maxInFlightWrites=" + c.maxInFlightWrites() + " cassandra.compressionThreshold="
+        + " cassandra.maxInFlightWrites=" + c.maxInFlightWrites() + " cassandra.maxInFlightWriteBytes="
+        + c.maxInFlightWriteBytes() + " cassandra.compressionThreshold="
         + c.compressionThreshold() + " timeseries.readFanout=" + readFanout + " timeseries.maxReadFanout="
         + maxReadFanout + " timeseries.sliceMaintenanceInterval=" + sliceMaintenanceInterval + " timeseries.limits="
         + limits + " timeseries.search=" + search + " " + opensearch.describe() + " server.admission.writeBytes="

@@ -130,6 +130,8 @@ class ServerSettingsTest {
             Map.of("class", "NetworkTopologyStrategy", "dc1", "3", "dc2", "3")),
         Arguments.of("cassandra:\n  maxInFlightWrites: 16",
             (Function<ServerSettings, Object>) s -> s.cassandra().maxInFlightWrites(), 16),
+        Arguments.of("cassandra:\n  maxInFlightWriteBytes: 1048576",
+            (Function<ServerSettings, Object>) s -> s.cassandra().maxInFlightWriteBytes(), 1048576L),
         Arguments.of("cassandra:\n  compressionThreshold: 1",
             (Function<ServerSettings, Object>) s -> s.cassandra().compressionThreshold(), 1),
         Arguments.of("timeseries:\n  readFanout: 64",
@@ -184,6 +186,8 @@ class ServerSettingsTest {
             "1024..268435456"),
         Arguments.of("timeseries:\n  limits:\n    maxEventFilters: -1", "timeseries.limits.maxEventFilters", "0..1000"),
         Arguments.of("cassandra:\n  maxInFlightWrites: 0", "cassandra.maxInFlightWrites", "1..65536"),
+        Arguments.of("cassandra:\n  maxInFlightWriteBytes: 1000", "cassandra.maxInFlightWriteBytes",
+            "1048576..2147483647"),
         // durations
         Arguments.of("cassandra:\n  requestTimeout: 5 parsecs", "cassandra.requestTimeout", "units: ms, s, m, h, d"),
         Arguments.of("cassandra:\n  requestTimeout: 5", "cassandra.requestTimeout", "a positive duration"),
