@@ -122,7 +122,7 @@ public final class VarveServer implements AutoCloseable {
       } else {
         sb.http(address);
       }
-      AdmissionControl admission = new AdmissionControl(settings.admission(), metrics);
+      AdmissionControl admission = new AdmissionControl(settings.admission(), metrics, events::writeQueueDelay);
       Transports.register(sb, control, backfill, data, search, settings, admission);
       TokenAuthentication pages = new TokenAuthentication(settings.auth());
       sb.meterRegistry(metrics)

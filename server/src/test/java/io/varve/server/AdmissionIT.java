@@ -58,7 +58,8 @@ class AdmissionIT {
   @BeforeAll
   static void start() {
     ServerSettings settings = ServerSettings.defaults()
-        .withAdmission(new AdmissionSettings(WRITE_BUDGET, 8L * 1024 * 1024));
+        .withAdmission(new AdmissionSettings(WRITE_BUDGET, 8L * 1024 * 1024,
+            AdmissionSettings.DEFAULT_MAX_WRITE_QUEUE_DELAY));
     server = new TestServer(settings, "varve_admission_it", NS);
     assertThat(server.post("CreateNamespace", "{\"namespace\":\"" + NS
         + "\",\"persistenceConfiguration\":[{\"id\":\"PRIMARY_STORAGE\"}]}").status()).isEqualTo(200);
@@ -362,6 +363,10 @@ class AdmissionIT {
 
   /** 200 events of 16 KiB random values: about 4.4 MB of JSON, 26 MiB of estimated cost. */
   static String largeWrite(int seed) {
+    return largeWrite(NS, seed);
+  }
+
+  static String largeWrite(String namespace, int seed) {
     Random random = new Random(seed);
     List<ObjectNode> events = new ArrayList<>();
     for (int i = 0; i < EVENTS; i++) {
@@ -372,7 +377,7 @@ class AdmissionIT {
           .put("eventItemValue", Events.b64(value));
       events.add(e);
     }
-    return Events.write(NS, events).toString();
+    return Events.write(namespace, events).toString();
   }
 
   /** The same write as a protobuf message: about 3.3 MB, 13 MiB of estimated cost, a third of the budget. */

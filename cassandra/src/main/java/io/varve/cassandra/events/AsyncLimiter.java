@@ -6,6 +6,7 @@ import java.util.List;
 import java.util.Queue;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionStage;
+import java.util.function.LongSupplier;
 import java.util.function.Supplier;
 
 /**
@@ -23,12 +24,13 @@ import java.util.function.Supplier;
  */
 public final class AsyncLimiter {
 
-  private record Waiting(long bytes, Runnable start) {}
+  private record Waiting(long bytes, long sinceNanos, Runnable start) {}
 
   private static final ThreadLocal<ArrayDeque<Runnable>> RUNNING = new ThreadLocal<>();
 
   private final int maxInFlight;
   private final long maxInFlightBytes;
+  private final LongSupplier nanoTime;
   private final Queue<Waiting> waiting = new ArrayDeque<>();
   private int inFlight;
   private long inFlightBytes;
@@ -43,12 +45,17 @@ public final class AsyncLimiter {
    * @param maxInFlightBytes bytes of the operations in flight at once, at least 1
    */
   public AsyncLimiter(int maxInFlight, long maxInFlightBytes) {
+    this(maxInFlight, maxInFlightBytes, System::nanoTime);
+  }
+
+  AsyncLimiter(int maxInFlight, long maxInFlightBytes, LongSupplier nanoTime) {
     if (maxInFlight < 1 || maxInFlightBytes < 1) {
       throw new IllegalArgumentException("maxInFlight and maxInFlightBytes must be positive: " + maxInFlight
           + ", " + maxInFlightBytes);
     }
     this.maxInFlight = maxInFlight;
     this.maxInFlightBytes = maxInFlightBytes;
+    this.nanoTime = nanoTime;
   }
 
   /** Starts {@code operation}, counted as holding no bytes, now if it fits, later otherwise. */
@@ -88,7 +95,7 @@ public final class AsyncLimiter {
       if (now) {
         take(weight);
       } else {
-        waiting.add(new Waiting(weight, start));
+        waiting.add(new Waiting(weight, nanoTime.getAsLong(), start));
       }
     }
     if (now) {
@@ -149,6 +156,15 @@ public final class AsyncLimiter {
   /** Bytes of the operations in flight. */
   public synchronized long inFlightBytes() {
     return inFlightBytes;
+  }
+
+  /**
+   * How long the oldest waiting operation has waited, in nanoseconds; 0 when none waits. What a
+   * new operation would wait, about, when the operations ahead of it drain at the same pace.
+   */
+  public synchronized long oldestWaitNanos() {
+    Waiting oldest = waiting.peek();
+    return oldest == null ? 0 : Math.max(0, nanoTime.getAsLong() - oldest.sinceNanos());
   }
 
   /** Operations waiting for their turn. */

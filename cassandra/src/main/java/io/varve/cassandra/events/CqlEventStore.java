@@ -58,6 +58,11 @@ public final class CqlEventStore implements EventStore {
     return limiter.inFlightBytes();
   }
 
+  /** How long the oldest write batch waiting for its turn has waited; zero when none waits. */
+  public java.time.Duration writeQueueDelay() {
+    return java.time.Duration.ofNanos(limiter.oldestWaitNanos());
+  }
+
   /** Write batches waiting for their turn. */
   public int writesWaiting() {
     return limiter.waiting();

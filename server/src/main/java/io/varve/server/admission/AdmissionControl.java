@@ -3,13 +3,17 @@ package io.varve.server.admission;
 import io.micrometer.core.instrument.Counter;
 import io.micrometer.core.instrument.Gauge;
 import io.micrometer.core.instrument.MeterRegistry;
+import java.time.Duration;
 import java.util.Set;
+import java.util.function.Supplier;
 
 /**
  * Admission of API requests by the memory they will hold while in flight: two {@link ByteBudget}s,
  * one for writes and one for everything else, so that a flood of large writes never delays a
  * small read. A request beyond its budget is refused at once (RESOURCE_EXHAUSTED / HTTP 429);
- * nothing waits in a queue. Thread-safe.
+ * nothing waits in a queue. Writes are also refused while the writes already admitted have waited
+ * longer than {@code maxWriteQueueDelay} for their turn to Cassandra: the budgets bound memory,
+ * this bounds an admitted write's latency when the cluster is slower than the writers. Thread-safe.
  *
  * <p>Metrics: {@code varve_admission_inflight_bytes{budget}}, {@code
  * varve_admission_capacity_bytes{budget}} and {@code varve_admission_refused_total{budget,
@@ -57,11 +61,18 @@ public final class AdmissionControl {
   private final ByteBudget writes;
   private final ByteBudget reads;
   private final MeterRegistry registry;
+  private final Duration maxWriteQueueDelay;
+  private final Supplier<Duration> writeQueueDelay;
 
-  public AdmissionControl(AdmissionSettings settings, MeterRegistry registry) {
+  /**
+   * @param writeQueueDelay how long the oldest write waiting for its turn to the store has waited
+   */
+  public AdmissionControl(AdmissionSettings settings, MeterRegistry registry, Supplier<Duration> writeQueueDelay) {
     this.writes = new ByteBudget("write", settings.writeBytes());
     this.reads = new ByteBudget("read", settings.readBytes());
     this.registry = registry;
+    this.maxWriteQueueDelay = settings.maxWriteQueueDelay();
+    this.writeQueueDelay = writeQueueDelay;
     for (ByteBudget budget : new ByteBudget[] {writes, reads}) {
       Gauge.builder("varve.admission.inflight.bytes", budget, ByteBudget::inFlight)
           .description("estimated heap held by admitted requests in flight").tag("budget", budget.name())
@@ -77,6 +88,24 @@ public final class AdmissionControl {
     return WRITES.contains(rpc) ? writes : reads;
   }
 
+  /**
+   * The refusal of a request of {@code budget} because the writes admitted earlier wait too long
+   * for their turn to the store, or empty when the request may go on to its budget.
+   */
+  public java.util.Optional<AdmissionRefusedException> backlog(ByteBudget budget, Transport transport) {
+    if (budget != writes) {
+      return java.util.Optional.empty();
+    }
+    Duration delay = writeQueueDelay.get();
+    if (delay.compareTo(maxWriteQueueDelay) <= 0) {
+      return java.util.Optional.empty();
+    }
+    count(budget, transport, "backlog");
+    return java.util.Optional.of(new AdmissionRefusedException("the server is at capacity: admitted writes have"
+        + " waited " + delay.toMillis() + " ms for their turn to the store (server.admission.maxWriteQueueDelay "
+        + maxWriteQueueDelay.toMillis() + " ms); retry later"));
+  }
+
   /** Bytes held by requests in flight, in both budgets. */
   public long inFlightBytes() {
     return writes.inFlight() + reads.inFlight();
@@ -87,11 +116,15 @@ public final class AdmissionControl {
    * (the Content-Length did not fit) or {@code streamed} (the body grew beyond the budget).
    */
   public AdmissionRefusedException refuse(ByteBudget budget, Transport transport, String reason) {
-    Counter.builder("varve.admission.refused").description("requests refused at admission")
-        .tag("budget", budget.name()).tag("transport", transport.name().toLowerCase(java.util.Locale.ROOT))
-        .tag("reason", reason).register(registry).increment();
+    count(budget, transport, reason);
     return new AdmissionRefusedException("the server is at capacity: " + budget.name() + " requests in flight hold "
         + budget.inFlight() + " of " + budget.capacity() + " bytes (server.admission." + budget.name()
         + "Bytes); retry later");
+  }
+
+  private void count(ByteBudget budget, Transport transport, String reason) {
+    Counter.builder("varve.admission.refused").description("requests refused at admission")
+        .tag("budget", budget.name()).tag("transport", transport.name().toLowerCase(java.util.Locale.ROOT))
+        .tag("reason", reason).register(registry).increment();
   }
 }

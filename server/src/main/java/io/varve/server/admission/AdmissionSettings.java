@@ -1,5 +1,7 @@
 package io.varve.server.admission;
 
+import java.time.Duration;
+
 /**
  * Memory budgets of requests in flight, in bytes of estimated heap (see {@link AdmissionControl}
  * for how a request's cost is estimated).
@@ -7,8 +9,14 @@ package io.varve.server.admission;
  * @param writeBytes budget of write requests (WriteEventRecordsSync)
  * @param readBytes budget of every other request (reads, search, control plane), apart so that
  *     writes at capacity never keep a small read waiting
+ * @param maxWriteQueueDelay how long admitted writes may have waited for their turn to Cassandra
+ *     before further writes are refused: the bound that keeps an admitted write's latency short
+ *     when the cluster is slower than the writers, where the budgets only bound memory
  */
-public record AdmissionSettings(long writeBytes, long readBytes) {
+public record AdmissionSettings(long writeBytes, long readBytes, Duration maxWriteQueueDelay) {
+
+  /** One second: a write admitted at the bound completes within about twice that. */
+  public static final Duration DEFAULT_MAX_WRITE_QUEUE_DELAY = Duration.ofSeconds(1);
 
   /** Smallest budget accepted: one request of the minimal cost, with room to spare. */
   public static final long MIN_BYTES = 1024 * 1024;
@@ -30,6 +38,6 @@ public record AdmissionSettings(long writeBytes, long readBytes) {
 
   /** Both budgets derived from the heap. */
   public static AdmissionSettings auto() {
-    return new AdmissionSettings(autoWriteBytes(), autoReadBytes());
+    return new AdmissionSettings(autoWriteBytes(), autoReadBytes(), DEFAULT_MAX_WRITE_QUEUE_DELAY);
   }
 }

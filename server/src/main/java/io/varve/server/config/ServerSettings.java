@@ -99,9 +99,10 @@ public record ServerSettings(
   }
 
   private static AdmissionSettings admission(ConfigNode a) {
-    a.only(Set.of("writeBytes", "readBytes"));
+    a.only(Set.of("writeBytes", "readBytes", "maxWriteQueueDelay"));
     return new AdmissionSettings(budget(a, "writeBytes", AdmissionSettings.autoWriteBytes()),
-        budget(a, "readBytes", AdmissionSettings.autoReadBytes()));
+        budget(a, "readBytes", AdmissionSettings.autoReadBytes()),
+        a.duration("maxWriteQueueDelay", AdmissionSettings.DEFAULT_MAX_WRITE_QUEUE_DELAY));
   }
 
   /** A budget in bytes, or {@code auto} for the default derived from the JVM's maximum heap. */
@@ -259,7 +260,8 @@ public record ServerSettings(
         + c.compressionThreshold() + " timeseries.readFanout=" + readFanout + " timeseries.maxReadFanout="
         + maxReadFanout + " timeseries.sliceMaintenanceInterval=" + sliceMaintenanceInterval + " timeseries.limits="
         + limits + " timeseries.search=" + search + " " + opensearch.describe() + " server.admission.writeBytes="
-        + admission.writeBytes() + " server.admission.readBytes=" + admission.readBytes();
+        + admission.writeBytes() + " server.admission.readBytes=" + admission.readBytes()
+        + " server.admission.maxWriteQueueDelay=" + admission.maxWriteQueueDelay();
   }
 
   /** The same settings with other Cassandra contact points (used by the CLI and tests). */

@@ -44,6 +44,10 @@ final class Admission implements DecoratingHttpServiceFunction {
   public HttpResponse serve(HttpService delegate, ServiceRequestContext ctx, HttpRequest req) throws Exception {
     String path = ctx.path();
     ByteBudget budget = control.budgetOf(path.substring(path.lastIndexOf('/') + 1));
+    java.util.Optional<AdmissionRefusedException> backlog = control.backlog(budget, transport);
+    if (backlog.isPresent()) {
+      return refusal(ctx, req, backlog.get(), true);
+    }
     ByteBudget.Permit permit = budget.open();
     // the log completes when the exchange is over in any way: success, error, reset, timeout
     ctx.log().whenComplete().thenRun(permit::close);

@@ -130,6 +130,8 @@ class ServerSettingsTest {
             Map.of("class", "NetworkTopologyStrategy", "dc1", "3", "dc2", "3")),
         Arguments.of("cassandra:\n  maxInFlightWrites: 16",
             (Function<ServerSettings, Object>) s -> s.cassandra().maxInFlightWrites(), 16),
+        Arguments.of("server:\n  admission:\n    maxWriteQueueDelay: 250ms",
+            (Function<ServerSettings, Object>) s -> s.admission().maxWriteQueueDelay(), Duration.ofMillis(250)),
         Arguments.of("cassandra:\n  maxInFlightWriteBytes: 1048576",
             (Function<ServerSettings, Object>) s -> s.cassandra().maxInFlightWriteBytes(), 1048576L),
         Arguments.of("cassandra:\n  compressionThreshold: 1",

@@ -91,6 +91,7 @@ final class OverloadPhase implements Phase {
       results.put(name() + ".status_other", writes.other());
       results.put(name() + ".timeouts", writes.timeouts());
       results.put(name() + ".connections_dropped", writes.dropped());
+      results.put(name() + ".transport_failures", writes.transportCauses());
       results.put(name() + ".server_rss_max_mb", rss.maxBytes() / (1024 * 1024));
       results.put(name() + ".server_rss_bound_mb", boundMb + " (heap " + heapMb + " + allowance "
           + settings.rssAllowanceMb() + ")");

@@ -16,6 +16,7 @@ final class StatusCounts {
   private final AtomicLong timeouts = new AtomicLong();
   private final AtomicLong dropped = new AtomicLong();
   private final Map<Integer, AtomicLong> other = new TreeMap<>();
+  private final Map<String, AtomicLong> causes = new TreeMap<>();
 
   void record(int status) {
     if (status == 200) {
@@ -38,6 +39,23 @@ final class StatusCounts {
       cause = cause.getCause();
     }
     (cause instanceof java.net.http.HttpTimeoutException ? timeouts : dropped).incrementAndGet();
+    String kind = cause.getClass().getSimpleName() + (cause.getMessage() == null ? "" : ": " + cause.getMessage());
+    synchronized (causes) {
+      causes.computeIfAbsent(kind, k -> new AtomicLong()).incrementAndGet();
+    }
+  }
+
+  /** What the transport failures were, as {@code count x cause; ...}, or {@code none}. */
+  String transportCauses() {
+    synchronized (causes) {
+      if (causes.isEmpty()) {
+        return "none";
+      }
+      StringBuilder text = new StringBuilder();
+      causes.forEach((cause, count) -> text.append(text.length() == 0 ? "" : "; ").append(count.get())
+          .append(" x ").append(cause));
+      return text.toString();
+    }
   }
 
   long ok() {
