@@ -1,6 +1,5 @@
 package io.varve.server.transport;
 
-import com.google.protobuf.Descriptors.FieldDescriptor;
 import com.google.protobuf.Message;
 import com.linecorp.armeria.common.AggregatedHttpRequest;
 import com.linecorp.armeria.common.HttpMethod;
@@ -32,8 +31,8 @@ final class JsonRpcService implements HttpService {
   private final Map<String, Rpc> rpcs = new LinkedHashMap<>();
   private final ProtoJson json;
 
-  JsonRpcService(Set<FieldDescriptor> alwaysPrinted, int maxRequestBytes) {
-    this.json = new ProtoJson(alwaysPrinted, maxRequestBytes);
+  JsonRpcService(ProtoJson json) {
+    this.json = json;
   }
 
   @SuppressWarnings("unchecked")

@@ -1,6 +1,5 @@
 package io.varve.server.transport;
 
-import com.google.protobuf.Descriptors.FieldDescriptor;
 import com.linecorp.armeria.server.HttpService;
 import com.linecorp.armeria.server.metric.MetricCollectingService;
 import com.linecorp.armeria.common.metric.MeterIdPrefixFunction;
@@ -9,28 +8,20 @@ import com.linecorp.armeria.server.grpc.GrpcService;
 import io.varve.api.timeseries.v1.CreateNamespaceRequest;
 import io.varve.api.timeseries.v1.GetNamespaceRequest;
 import io.varve.api.timeseries.v1.ListNamespacesRequest;
-import io.varve.api.timeseries.v1.ListNamespacesResponse;
-import io.varve.api.timeseries.v1.Namespace;
 import io.varve.api.timeseries.v1.ReadEventRecordsRequest;
-import io.varve.api.timeseries.v1.ReadEventRecordsResponse;
 import io.varve.api.timeseries.v1.UpdateNamespaceRequest;
 import io.varve.api.timeseries.v1.WriteEventRecordsRequest;
-import io.varve.api.timeseries.v1.WriteEventRecordsResponse;
 import io.varve.server.config.ServerSettings;
 import io.varve.server.controlplane.ControlPlaneHandler;
 import io.varve.api.timeseries.v1.AggregateEventRecordsRequest;
 import io.varve.api.timeseries.v1.BackfillIndexRequest;
-import io.varve.api.timeseries.v1.BackfillIndexResponse;
-import io.varve.api.timeseries.v1.DistinctValues;
 import io.varve.api.timeseries.v1.SearchEventRecordsRequest;
-import io.varve.api.timeseries.v1.SearchEventRecordsResponse;
 import io.varve.server.dataplane.DataPlaneHandler;
 import io.varve.server.json.ProtoJson;
 import io.varve.server.dataplane.SearchHandler;
 import io.varve.server.index.Backfill;
 import io.varve.server.admission.AdmissionControl;
 import java.time.Duration;
-import java.util.Set;
 import java.util.function.Function;
 
 /**
@@ -47,32 +38,14 @@ public final class Transports {
    */
   public static final Duration REQUEST_TIMEOUT = Duration.ofSeconds(60);
 
-  /** Fields the JSON form prints even when empty, so that clients need no default for them. */
-  private static final Set<FieldDescriptor> ALWAYS_PRINTED = Set.of(
-      field(ReadEventRecordsResponse.getDescriptor(), "events"),
-      field(ReadEventRecordsResponse.getDescriptor(), "next_page_token"),
-      field(WriteEventRecordsResponse.getDescriptor(), "written_count"),
-      field(WriteEventRecordsResponse.getDescriptor(), "written_indexes"),
-      field(WriteEventRecordsResponse.getDescriptor(), "errors"),
-      field(ListNamespacesResponse.getDescriptor(), "namespaces"),
-      field(Namespace.getDescriptor(), "time_slices"),
-      field(SearchEventRecordsResponse.getDescriptor(), "events"),
-      field(SearchEventRecordsResponse.getDescriptor(), "next_page_token"),
-      field(DistinctValues.getDescriptor(), "values"),
-      field(DistinctValues.getDescriptor(), "next_page_token"),
-      field(BackfillIndexResponse.getDescriptor(), "events_read"),
-      field(BackfillIndexResponse.getDescriptor(), "events_indexed"),
-      field(BackfillIndexResponse.getDescriptor(), "unparsable_values"),
-      field(BackfillIndexResponse.getDescriptor(), "events_failed"));
-
   private Transports() {}
 
   public static void register(ServerBuilder sb, ControlPlaneHandler control, Backfill backfill, DataPlaneHandler data,
       SearchHandler search, ServerSettings settings, AdmissionControl admission) {
     TokenAuthentication authentication = new TokenAuthentication(settings.auth());
     ApiCalls calls = new ApiCalls(control, backfill, data, search, settings.auth().enabled());
-    ProtoJsonMarshaller jsonOnGrpcPaths =
-        new ProtoJsonMarshaller(new ProtoJson(ALWAYS_PRINTED, settings.limits().maxRequestBytes()));
+    ProtoJson codec = new ProtoJson(settings.limits().maxRequestBytes());
+    ProtoJsonMarshaller jsonOnGrpcPaths = new ProtoJsonMarshaller(codec);
     GrpcService grpc = GrpcService.builder()
         .addService(new ControlPlaneGrpcService(calls))
         .addService(new TimeSeriesGrpcService(calls))
@@ -85,7 +58,7 @@ public final class Transports {
         // decoding a message of megabytes must not hold an event loop (see JsonRpcService)
         .useBlockingTaskExecutor(true)
         .build();
-    JsonRpcService json = new JsonRpcService(ALWAYS_PRINTED, settings.limits().maxRequestBytes())
+    JsonRpcService json = new JsonRpcService(codec)
         .add("CreateNamespace", CreateNamespaceRequest.getDefaultInstance(), calls.createNamespace::apply)
         .add("GetNamespace", GetNamespaceRequest.getDefaultInstance(), calls.getNamespace::apply)
         .add("ListNamespaces", ListNamespacesRequest.getDefaultInstance(), calls.listNamespaces::apply)
@@ -114,9 +87,5 @@ public final class Transports {
       AdmissionControl.Transport transport) {
     Admission decorator = new Admission(admission, transport);
     return service -> service.decorate(decorator);
-  }
-
-  private static FieldDescriptor field(com.google.protobuf.Descriptors.Descriptor type, String name) {
-    return type.findFieldByName(name);
   }
 }
