@@ -12,7 +12,6 @@ import com.google.protobuf.util.Durations;
 import com.google.protobuf.util.Timestamps;
 import io.grpc.MethodDescriptor;
 import io.varve.api.timeseries.v1.AggregateEventRecordsResponse;
-import io.varve.api.timeseries.v1.ControlPlaneGrpc;
 import io.varve.api.timeseries.v1.CreateNamespaceRequest;
 import io.varve.api.timeseries.v1.EventError;
 import io.varve.api.timeseries.v1.Namespace;
@@ -21,10 +20,10 @@ import io.varve.api.timeseries.v1.ReadEventRecordsRequest;
 import io.varve.api.timeseries.v1.ReadEventRecordsResponse;
 import io.varve.api.timeseries.v1.StorageConfig;
 import io.varve.api.timeseries.v1.TimePartition;
-import io.varve.api.timeseries.v1.TimeSeriesGrpc;
 import io.varve.api.timeseries.v1.WriteEventRecordsRequest;
 import io.varve.api.timeseries.v1.WriteEventRecordsResponse;
 import io.varve.core.error.InvalidFieldException;
+import io.varve.server.transport.Transports;
 import java.time.Instant;
 import java.util.List;
 import java.util.stream.Stream;
@@ -468,7 +467,7 @@ class ProtoJsonTest {
   }
 
   static Stream<Arguments> responses() {
-    return Stream.of(ControlPlaneGrpc.getServiceDescriptor(), TimeSeriesGrpc.getServiceDescriptor()).flatMap(service -> service.getMethods().stream())
+    return Transports.SERVICES.stream().flatMap(service -> service.getMethods().stream())
         .map(method -> Arguments.of(method.getFullMethodName(),
             ((MethodDescriptor.PrototypeMarshaller<?>) method.getResponseMarshaller()).getMessagePrototype()));
   }
