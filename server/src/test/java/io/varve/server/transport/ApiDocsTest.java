@@ -3,6 +3,8 @@ package io.varve.server.transport;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.grpc.MethodDescriptor;
+import io.grpc.ServiceDescriptor;
+import io.grpc.protobuf.ProtoFileDescriptorSupplier;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -17,7 +19,7 @@ import org.junit.jupiter.api.Test;
 
 /**
  * The docs list every service and RPC the server serves, and the permission each needs, as the
- * descriptors and {@link ApiCalls} say, in docs/api.md's tables.
+ * descriptors and {@link ApiCalls} say: docs/api.md's tables and api/README.md.
  */
 class ApiDocsTest {
 
@@ -60,8 +62,28 @@ class ApiDocsTest {
     }
   }
 
+  @Test
+  void api_readme_lists_every_service_with_its_proto_file_and_rpcs() throws IOException {
+    Matcher line = Pattern.compile("- `(\\w+\\.proto)` — service `([\\w.]+)`: ([\\w, ]+)\\.")
+        .matcher(Files.readString(ROOT.resolve("api/README.md")));
+    List<String> listed = new ArrayList<>();
+    while (line.find()) {
+      listed.add(line.group(1) + " " + line.group(2) + ": " + line.group(3));
+    }
+
+    assertThat(listed).containsExactlyElementsOf(Transports.SERVICES.stream().map(service -> file(service) + " "
+        + service.getName() + ": " + String.join(", ", service.getMethods().stream()
+        .map(MethodDescriptor::getBareMethodName).toList())).toList());
+  }
+
   private static List<MethodDescriptor<?, ?>> methods() {
     return Transports.SERVICES.stream().<MethodDescriptor<?, ?>>flatMap(s -> s.getMethods().stream()).toList();
+  }
+
+  /** The proto file that declares the service, without its directory. */
+  private static String file(ServiceDescriptor service) {
+    String name = ((ProtoFileDescriptorSupplier) service.getSchemaDescriptor()).getFileDescriptor().getName();
+    return name.substring(name.lastIndexOf('/') + 1);
   }
 
   /** The cells of the rows of the Markdown table under {@code header}. */
