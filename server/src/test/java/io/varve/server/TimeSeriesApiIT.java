@@ -214,6 +214,20 @@ class TimeSeriesApiIT {
   }
 
   @Test
+  void a_failed_event_at_index_0_and_a_count_of_0_are_printed_not_left_out() {
+    JsonNode reply = server.post("WriteEventRecordsSync", write(NS, List.of(
+        event("first", now.minus(Duration.ofHours(5)), "too-old", "k", "v")))).body();
+
+    assertThat(reply.has("writtenCount")).as(reply.toString()).isTrue();
+    assertThat(reply.path("writtenCount").asInt()).isZero();
+    assertThat(reply.path("writtenIndexes").toString()).isEqualTo("[]");
+    assertThat(reply.path("errors")).hasSize(1);
+    assertThat(reply.path("errors").get(0).has("index")).as(reply.toString()).isTrue();
+    assertThat(reply.path("errors").get(0).path("index").asInt()).isZero();
+    assertThat(reply.path("errors").get(0).path("eventId").asText()).isEqualTo("too-old");
+  }
+
+  @Test
   void large_values_are_compressed_and_read_back_unchanged() {
     Instant t = now.minusSeconds(150);
     byte[] text = "temporal data in time slices; ".repeat(40_000).getBytes(StandardCharsets.UTF_8);

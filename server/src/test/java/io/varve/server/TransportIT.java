@@ -7,6 +7,7 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import com.google.protobuf.ByteString;
 import com.google.protobuf.Timestamp;
 import com.linecorp.armeria.client.grpc.GrpcClients;
+import io.grpc.ServiceDescriptor;
 import io.grpc.Status;
 import io.grpc.StatusRuntimeException;
 import io.varve.api.timeseries.v1.ControlPlaneGrpc;
@@ -21,6 +22,7 @@ import io.varve.api.timeseries.v1.TimeSeriesGrpc;
 import io.varve.api.timeseries.v1.WriteEventRecordsRequest;
 import io.varve.api.timeseries.v1.WriteEventRecordsResponse;
 import io.varve.server.config.ServerSettings;
+import io.varve.server.transport.Transports;
 import java.net.URI;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
@@ -150,6 +152,11 @@ class TransportIT {
     http("/v1/ListNamespaces", "{}", TOKEN);
     assertThat(http("/health", null, null).statusCode()).isEqualTo(200);
     assertThat(http("/docs/", null, null).statusCode()).isEqualTo(200);
+    String specification = http("/docs/specification.json", null, null).body();
+    for (ServiceDescriptor service : Transports.SERVICES) {
+      assertThat(specification).as("the docs page describes " + service.getName()).contains("\"" + service.getName() + "\"");
+      service.getMethods().forEach(m -> assertThat(specification).contains("\"" + m.getBareMethodName() + "\""));
+    }
     HttpResponse<String> metrics = http("/metrics", null, null);
     assertThat(metrics.statusCode()).isEqualTo(200);
     assertThat(metrics.body().lines().filter(l -> l.startsWith("varve_api_requests_total"))

@@ -108,6 +108,7 @@ class UnframedJsonIT {
     Answer written = unframed("WriteEventRecordsSync", write(event("ok", T, b64("k"))));
     assertThat(written.status()).as(written.body()).isEqualTo(200);
     assertThat(TestServer.JSON.readTree(written.body()).path("writtenCount").asInt()).isEqualTo(1);
+    assertThat(written.body()).as("empty lists printed, as on /v1/").contains("\"errors\":[]");
 
     Answer read = unframed("ReadEventRecords", "{\"namespace\": \"" + NS + "\", \"timeSeriesId\": \"s\", "
         + "\"timeInterval\": {\"start\": \"2020-01-01T00:00:00Z\", \"end\": \"2100-01-01T00:00:00Z\"}}");

@@ -8,14 +8,16 @@ import java.util.stream.Collectors;
 /**
  * What a token may do. {@link #READ}, {@link #WRITE} and {@link #ADMIN} apply to the namespaces
  * the token lists; {@link #METRICS} and {@link #DOCS} to the server's {@code /metrics} and
- * {@code /docs/} pages when their authentication is on. No permission implies another.
+ * {@code /docs/} pages when their authentication is on. No permission implies another. Which one
+ * each RPC needs is written beside its handler (the transport's {@code ApiCalls}) and listed in
+ * docs/api.md.
  */
 public enum Permission {
-  /** ReadEventRecords, SearchEventRecords, AggregateEventRecords, GetNamespace; ListNamespaces shows these namespaces. */
+  /** Reading a namespace: its data and its configuration; ListNamespaces shows these namespaces. */
   READ(true),
-  /** WriteEventRecordsSync. */
+  /** Writing data to a namespace. */
   WRITE(true),
-  /** CreateNamespace, UpdateNamespace, BackfillIndex. */
+  /** Creating and changing a namespace, and filling its index again. */
   ADMIN(true),
   /** {@code GET /metrics}, when {@code server.auth.authenticateMetrics} is on. */
   METRICS(false),

@@ -22,7 +22,6 @@ import java.util.HashMap;
 import java.util.Iterator;
 import java.util.List;
 import java.util.Map;
-import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.stream.Collectors;
 
@@ -37,6 +36,12 @@ import java.util.stream.Collectors;
  * <p>The parser's limits are set here, not inherited: {@link #MAX_NESTING_DEPTH},
  * {@link #MAX_NUMBER_LENGTH}, {@link #MAX_NAME_LENGTH}, and strings as long as the largest body
  * the server takes. A body over one is refused as {@code body: over a limit of the JSON reader}.
+ *
+ * <p>Printed: lowerCamelCase names, and every field that has no presence even at its default
+ * value ({@code 0}, {@code false}, {@code ""}, {@code []}, {@code {}}, an enum's first value), so
+ * that a client needs no default of its own (an event error at index 0 carries
+ * {@code "index":0}). A field with presence (a message, a proto3 {@code optional} scalar, a member
+ * of a {@code oneof}) is printed only when set, so its absence still says "not set".
  */
 public final class ProtoJson {
 
@@ -55,24 +60,24 @@ public final class ProtoJson {
   private static final ObjectMapper DEFAULT_MAPPER = mapper(Limits.DEFAULT.maxRequestBytes());
   private static final Map<Descriptor, Map<String, FieldDescriptor>> FIELDS = new ConcurrentHashMap<>();
 
-  private final JsonFormat.Printer printer;
+  // includingDefaultValueFields() leaves out unset fields with presence (messages, optional, oneof)
+  private static final JsonFormat.Printer PRINTER =
+      JsonFormat.printer().omittingInsignificantWhitespace().includingDefaultValueFields();
+
   private final ObjectMapper mapper;
 
   /**
-   * A codec whose printer always writes the given fields, even when empty, and whose parser
-   * takes strings up to {@code maxRequestBytes} characters: no string of a body the server
-   * accepts is refused by the parser, so an oversized value is refused by its field's own limit,
-   * with its name.
+   * A codec whose parser takes strings up to {@code maxRequestBytes} characters: no string of a
+   * body the server accepts is refused by the parser, so an oversized value is refused by its
+   * field's own limit, with its name.
    */
-  public ProtoJson(Set<FieldDescriptor> alwaysPrinted, int maxRequestBytes) {
-    JsonFormat.Printer base = JsonFormat.printer().omittingInsignificantWhitespace();
-    this.printer = alwaysPrinted.isEmpty() ? base : base.includingDefaultValueFields(alwaysPrinted);
+  public ProtoJson(int maxRequestBytes) {
     this.mapper = maxRequestBytes == Limits.DEFAULT.maxRequestBytes() ? DEFAULT_MAPPER : mapper(maxRequestBytes);
   }
 
-  /** As {@link #ProtoJson(Set, int)} with the default {@code maxRequestBytes}. */
-  public ProtoJson(Set<FieldDescriptor> alwaysPrinted) {
-    this(alwaysPrinted, Limits.DEFAULT.maxRequestBytes());
+  /** As {@link #ProtoJson(int)} with the default {@code maxRequestBytes}. */
+  public ProtoJson() {
+    this(Limits.DEFAULT.maxRequestBytes());
   }
 
   private static ObjectMapper mapper(int maxStringLength) {
@@ -91,9 +96,10 @@ public final class ProtoJson {
         .build();
   }
 
+  /** The JSON form of {@code message} (see the class comment for which fields are printed). */
   public String print(Message message) {
     try {
-      return printer.print(message);
+      return PRINTER.print(message);
     } catch (com.google.protobuf.InvalidProtocolBufferException e) {
       throw new IllegalStateException(e);
     }

@@ -1,86 +1,104 @@
 package io.varve.server.transport;
 
+import static io.varve.server.transport.ApiCall.lists;
+import static io.varve.server.transport.ApiCall.needs;
+
+import io.grpc.MethodDescriptor;
+import io.grpc.ServiceDescriptor;
 import io.varve.api.timeseries.v1.AggregateEventRecordsRequest;
-import io.varve.api.timeseries.v1.AggregateEventRecordsResponse;
 import io.varve.api.timeseries.v1.BackfillIndexRequest;
-import io.varve.api.timeseries.v1.BackfillIndexResponse;
+import io.varve.api.timeseries.v1.ControlPlaneGrpc;
 import io.varve.api.timeseries.v1.CreateNamespaceRequest;
 import io.varve.api.timeseries.v1.GetNamespaceRequest;
-import io.varve.api.timeseries.v1.ListNamespacesRequest;
 import io.varve.api.timeseries.v1.ListNamespacesResponse;
-import io.varve.api.timeseries.v1.Namespace;
 import io.varve.api.timeseries.v1.ReadEventRecordsRequest;
-import io.varve.api.timeseries.v1.ReadEventRecordsResponse;
 import io.varve.api.timeseries.v1.SearchEventRecordsRequest;
-import io.varve.api.timeseries.v1.SearchEventRecordsResponse;
+import io.varve.api.timeseries.v1.TimeSeriesGrpc;
 import io.varve.api.timeseries.v1.UpdateNamespaceRequest;
 import io.varve.api.timeseries.v1.WriteEventRecordsRequest;
-import io.varve.api.timeseries.v1.WriteEventRecordsResponse;
-import io.varve.core.error.VarveException;
-import io.varve.server.auth.ApiPermissions;
-import io.varve.server.auth.TokenGrant;
-import io.varve.server.controlplane.ControlPlaneHandler;
-import io.varve.server.dataplane.DataPlaneHandler;
-import io.varve.server.dataplane.SearchHandler;
-import io.varve.server.index.Backfill;
-import java.util.concurrent.CompletionStage;
-import java.util.function.Function;
+import io.varve.server.auth.Permission;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.function.Predicate;
 
 /**
- * Every RPC of the API as a function of its request, behind the permission check of
- * {@link ApiPermissions}: the one table both transports (gRPC and HTTP/JSON) call, so both refuse
- * the same calls, with PERMISSION_DENIED, before any work. The caller is the token grant
- * {@link TokenAuthentication} put in the request context; with authentication off every call passes.
+ * Every RPC of the API, written once: its generated gRPC method, the permission it needs and the
+ * handler that answers it. Both transports are made from this table (gRPC by {@link GrpcServices},
+ * {@code POST /v1/<RpcName>} by {@link JsonRpcService}), so both serve the same RPCs and refuse the
+ * same calls, with PERMISSION_DENIED, before any work. A method of {@link Transports#SERVICES}
+ * missing here, or bound twice, keeps the server from starting ({@link #bind}).
  */
 final class ApiCalls {
 
-  final Function<CreateNamespaceRequest, CompletionStage<Namespace>> createNamespace;
-  final Function<GetNamespaceRequest, CompletionStage<Namespace>> getNamespace;
-  final Function<ListNamespacesRequest, CompletionStage<ListNamespacesResponse>> listNamespaces;
-  final Function<UpdateNamespaceRequest, CompletionStage<Namespace>> updateNamespace;
-  final Function<BackfillIndexRequest, CompletionStage<BackfillIndexResponse>> backfillIndex;
-  final Function<WriteEventRecordsRequest, CompletionStage<WriteEventRecordsResponse>> writeEventRecordsSync;
-  final Function<ReadEventRecordsRequest, CompletionStage<ReadEventRecordsResponse>> readEventRecords;
-  final Function<SearchEventRecordsRequest, CompletionStage<SearchEventRecordsResponse>> searchEventRecords;
-  final Function<AggregateEventRecordsRequest, CompletionStage<AggregateEventRecordsResponse>> aggregateEventRecords;
+  /** The table: one line per RPC, by service in the proto's order. */
+  static final List<ApiCall<?, ?>> ALL = List.of(
+      needs(Permission.ADMIN, ControlPlaneGrpc.getCreateNamespaceMethod(), CreateNamespaceRequest::getNamespace,
+          h -> h.control()::create),
+      needs(Permission.READ, ControlPlaneGrpc.getGetNamespaceMethod(), GetNamespaceRequest::getNamespace,
+          h -> h.control()::get),
+      lists(Permission.READ, ControlPlaneGrpc.getListNamespacesMethod(), ApiCalls::keep, h -> h.control()::list),
+      needs(Permission.ADMIN, ControlPlaneGrpc.getUpdateNamespaceMethod(), UpdateNamespaceRequest::getNamespace,
+          h -> h.control()::update),
+      needs(Permission.ADMIN, ControlPlaneGrpc.getBackfillIndexMethod(), BackfillIndexRequest::getNamespace,
+          h -> h.backfill()::run),
+      needs(Permission.WRITE, TimeSeriesGrpc.getWriteEventRecordsSyncMethod(), WriteEventRecordsRequest::getNamespace,
+          h -> h.data()::writeSync),
+      needs(Permission.READ, TimeSeriesGrpc.getReadEventRecordsMethod(), ReadEventRecordsRequest::getNamespace,
+          h -> h.data()::read),
+      needs(Permission.READ, TimeSeriesGrpc.getSearchEventRecordsMethod(), SearchEventRecordsRequest::getNamespace,
+          h -> h.search()::search),
+      needs(Permission.READ, TimeSeriesGrpc.getAggregateEventRecordsMethod(),
+          AggregateEventRecordsRequest::getNamespace, h -> h.search()::aggregate));
 
-  private final boolean enabled;
+  private ApiCalls() {}
 
-  ApiCalls(ControlPlaneHandler control, Backfill backfill, DataPlaneHandler data, SearchHandler search,
+  /**
+   * Every RPC of {@code services}, answered by {@code handlers}, behind its permission check when
+   * {@code authenticated}.
+   *
+   * @throws IllegalStateException when the table does not bind each method of {@code services}
+   *     exactly once, or two services share an RPC name ({@code /v1/<RpcName>} would be ambiguous)
+   */
+  static List<Rpc<?, ?>> bind(List<ServiceDescriptor> services, List<ApiCall<?, ?>> table, ApiHandlers handlers,
       boolean authenticated) {
-    this.enabled = authenticated;
-    createNamespace = guard("CreateNamespace", CreateNamespaceRequest::getNamespace, control::create);
-    getNamespace = guard("GetNamespace", GetNamespaceRequest::getNamespace, control::get);
-    updateNamespace = guard("UpdateNamespace", UpdateNamespaceRequest::getNamespace, control::update);
-    backfillIndex = guard("BackfillIndex", BackfillIndexRequest::getNamespace, backfill::run);
-    writeEventRecordsSync = guard("WriteEventRecordsSync", WriteEventRecordsRequest::getNamespace, data::writeSync);
-    readEventRecords = guard("ReadEventRecords", ReadEventRecordsRequest::getNamespace, data::read);
-    searchEventRecords = guard("SearchEventRecords", SearchEventRecordsRequest::getNamespace, search::search);
-    aggregateEventRecords = guard("AggregateEventRecords", AggregateEventRecordsRequest::getNamespace,
-        search::aggregate);
-    listNamespaces = !enabled ? control::list : request -> {
-      TokenGrant caller = caller();
-      return control.list(request).thenApply(all -> ListNamespacesResponse.newBuilder()
-          .addAllNamespaces(all.getNamespacesList().stream()
-              .filter(n -> ApiPermissions.listed(caller, n.getNamespace())).toList())
-          .build());
-    };
+    check(services, table);
+    return table.stream().<Rpc<?, ?>>map(call -> call.bind(handlers, authenticated)).toList();
   }
 
-  private <Q, R> Function<Q, CompletionStage<R>> guard(String rpc, Function<Q, String> namespace,
-      Function<Q, CompletionStage<R>> call) {
-    if (!enabled) {
-      return call;
+  /** Refuses a table that does not bind each method of {@code services} exactly once, by a unique name. */
+  static void check(List<ServiceDescriptor> services, List<ApiCall<?, ?>> table) {
+    Map<String, MethodDescriptor<?, ?>> served = new HashMap<>();
+    for (ServiceDescriptor service : services) {
+      for (MethodDescriptor<?, ?> method : service.getMethods()) {
+        MethodDescriptor<?, ?> other = served.put(method.getBareMethodName(), method);
+        if (other != null) {
+          throw new IllegalStateException("two RPCs are named " + method.getBareMethodName() + ": "
+              + other.getFullMethodName() + " and " + method.getFullMethodName() + " (POST /v1/<RpcName> needs one)");
+        }
+      }
     }
-    return request -> {
-      ApiPermissions.check(caller(), rpc, namespace.apply(request));
-      return call.apply(request);
-    };
+    Map<String, ApiCall<?, ?>> bound = new HashMap<>();
+    for (ApiCall<?, ?> call : table) {
+      String name = call.method().getFullMethodName();
+      if (served.get(call.method().getBareMethodName()) != call.method()) {
+        throw new IllegalStateException("RPC " + name + " is bound but its service is not served");
+      }
+      if (bound.put(name, call) != null) {
+        throw new IllegalStateException("RPC " + name + " is bound twice");
+      }
+    }
+    served.values().stream().filter(method -> !bound.containsKey(method.getFullMethodName())).findFirst()
+        .ifPresent(method -> {
+          throw new IllegalStateException("RPC " + method.getFullMethodName()
+              + " has no handler and permission in ApiCalls");
+        });
   }
 
-  private static TokenGrant caller() {
-    // the authentication decorator always sets it; refusing here keeps a wiring mistake closed
-    return TokenAuthentication.caller().orElseThrow(() -> new VarveException(VarveException.Kind.UNAUTHENTICATED,
-        "no authenticated caller for this call"));
+  /** The namespaces of a ListNamespaces answer that {@code visible} accepts. */
+  private static ListNamespacesResponse keep(ListNamespacesResponse all, Predicate<String> visible) {
+    return ListNamespacesResponse.newBuilder()
+        .addAllNamespaces(all.getNamespacesList().stream().filter(n -> visible.test(n.getNamespace())).toList())
+        .build();
   }
 }

@@ -1,6 +1,5 @@
 package io.varve.server.transport;
 
-import com.google.protobuf.Descriptors.FieldDescriptor;
 import com.google.protobuf.Message;
 import com.linecorp.armeria.common.AggregatedHttpRequest;
 import com.linecorp.armeria.common.HttpMethod;
@@ -14,43 +13,42 @@ import com.linecorp.armeria.common.util.SafeCloseable;
 import io.varve.core.error.InvalidFieldException;
 import io.varve.server.json.ProtoJson;
 import java.util.LinkedHashMap;
+import java.util.List;
 import java.util.Map;
-import java.util.Set;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionStage;
-import java.util.function.Function;
 
 /**
  * HTTP/JSON binding of every RPC: {@code POST /v1/<RpcName>} with the JSON form of the request;
  * answers 200 with the JSON form of the response, or an error status with
- * {@code {"error": {"code", "field", "message"}}}.
+ * {@code {"error": {"code", "field", "message"}}}. The routes are the RPCs of {@link ApiCalls},
+ * named as in their proto services.
  */
 final class JsonRpcService implements HttpService {
 
-  private record Rpc(Message prototype, Function<Message, CompletionStage<? extends Message>> call) {}
+  /** The {@code service} tag of the metrics of a call to no RPC. */
+  private static final String UNKNOWN_RPC_SERVICE = "varve.timeseries.v1.http";
 
-  private final Map<String, Rpc> rpcs = new LinkedHashMap<>();
+  private final Map<String, Rpc<?, ?>> rpcs = new LinkedHashMap<>();
   private final ProtoJson json;
 
-  JsonRpcService(Set<FieldDescriptor> alwaysPrinted, int maxRequestBytes) {
-    this.json = new ProtoJson(alwaysPrinted, maxRequestBytes);
-  }
-
-  @SuppressWarnings("unchecked")
-  <Q extends Message> JsonRpcService add(String name, Q prototype, Function<Q, CompletionStage<? extends Message>> call) {
-    rpcs.put(name, new Rpc(prototype, m -> call.apply((Q) m)));
-    return this;
-  }
-
-  Set<String> names() {
-    return rpcs.keySet();
+  /**
+   * @throws IllegalStateException when two RPCs share a name
+   */
+  JsonRpcService(List<Rpc<?, ?>> rpcs, ProtoJson json) {
+    for (Rpc<?, ?> rpc : rpcs) {
+      if (this.rpcs.put(rpc.name(), rpc) != null) {
+        throw new IllegalStateException("two RPCs are named " + rpc.name());
+      }
+    }
+    this.json = json;
   }
 
   @Override
   public HttpResponse serve(ServiceRequestContext ctx, HttpRequest req) {
     String name = ctx.pathParam("rpc");
-    Rpc rpc = rpcs.get(name);
-    ctx.logBuilder().name("varve.timeseries.v1.http", rpc == null ? "unknown" : name);
+    Rpc<?, ?> rpc = rpcs.get(name);
+    ctx.logBuilder().name(rpc == null ? UNKNOWN_RPC_SERVICE : metricsService(rpc), rpc == null ? "unknown" : name);
     if (rpc == null) {
       return error(HttpStatus.NOT_FOUND, "NOT_FOUND", "", "no RPC named '" + name + "' (expected one of: "
           + String.join(", ", rpcs.keySet()) + ")");
@@ -63,7 +61,8 @@ final class JsonRpcService implements HttpService {
     return HttpResponse.of(req.aggregate().thenComposeAsync(body -> call(ctx, rpc, body), ctx.blockingTaskExecutor()));
   }
 
-  private CompletableFuture<HttpResponse> call(ServiceRequestContext ctx, Rpc rpc, AggregatedHttpRequest body) {
+  private <Q extends Message> CompletableFuture<HttpResponse> call(ServiceRequestContext ctx, Rpc<Q, ?> rpc,
+      AggregatedHttpRequest body) {
     CompletionStage<? extends Message> result;
     // the call runs with the request's context current, as gRPC calls do: the permission check reads it
     try (SafeCloseable ignored = ctx.push()) {
@@ -71,7 +70,7 @@ final class JsonRpcService implements HttpService {
       if (type != null && !type.is(MediaType.JSON) && !type.subtype().endsWith("json")) {
         throw InvalidFieldException.of("Content-Type", type + " (expected: application/json)");
       }
-      result = rpc.call().apply(json.read(body.contentUtf8(), rpc.prototype()));
+      result = rpc.call().apply(json.read(body.contentUtf8(), rpc.requestPrototype()));
     } catch (RuntimeException e) {
       result = CompletableFuture.failedFuture(e);
     }
@@ -82,6 +81,15 @@ final class JsonRpcService implements HttpService {
       }
       return HttpResponse.of(HttpStatus.OK, MediaType.JSON_UTF_8, json.print(message));
     }).toCompletableFuture();
+  }
+
+  /**
+   * The {@code service} tag of an RPC's metrics: its proto package and {@code http}
+   * ({@code varve.timeseries.v1.http}), beside the gRPC services' full names.
+   */
+  private static String metricsService(Rpc<?, ?> rpc) {
+    String service = rpc.method().getServiceName();
+    return service.substring(0, service.lastIndexOf('.') + 1) + "http";
   }
 
   private static HttpResponse error(HttpStatus status, String code, String field, String message) {

@@ -1,43 +1,29 @@
 package io.varve.server.transport;
 
-import com.google.protobuf.Descriptors.FieldDescriptor;
-import com.linecorp.armeria.server.HttpService;
-import com.linecorp.armeria.server.metric.MetricCollectingService;
 import com.linecorp.armeria.common.metric.MeterIdPrefixFunction;
+import com.linecorp.armeria.server.HttpService;
 import com.linecorp.armeria.server.ServerBuilder;
 import com.linecorp.armeria.server.grpc.GrpcService;
-import io.varve.api.timeseries.v1.CreateNamespaceRequest;
-import io.varve.api.timeseries.v1.GetNamespaceRequest;
-import io.varve.api.timeseries.v1.ListNamespacesRequest;
-import io.varve.api.timeseries.v1.ListNamespacesResponse;
-import io.varve.api.timeseries.v1.Namespace;
-import io.varve.api.timeseries.v1.ReadEventRecordsRequest;
-import io.varve.api.timeseries.v1.ReadEventRecordsResponse;
-import io.varve.api.timeseries.v1.UpdateNamespaceRequest;
-import io.varve.api.timeseries.v1.WriteEventRecordsRequest;
-import io.varve.api.timeseries.v1.WriteEventRecordsResponse;
+import com.linecorp.armeria.server.metric.MetricCollectingService;
+import io.grpc.ServiceDescriptor;
+import io.varve.api.timeseries.v1.ControlPlaneGrpc;
+import io.varve.api.timeseries.v1.TimeSeriesGrpc;
+import io.varve.server.admission.AdmissionControl;
 import io.varve.server.config.ServerSettings;
 import io.varve.server.controlplane.ControlPlaneHandler;
-import io.varve.api.timeseries.v1.AggregateEventRecordsRequest;
-import io.varve.api.timeseries.v1.BackfillIndexRequest;
-import io.varve.api.timeseries.v1.BackfillIndexResponse;
-import io.varve.api.timeseries.v1.DistinctValues;
-import io.varve.api.timeseries.v1.SearchEventRecordsRequest;
-import io.varve.api.timeseries.v1.SearchEventRecordsResponse;
 import io.varve.server.dataplane.DataPlaneHandler;
-import io.varve.server.json.ProtoJson;
 import io.varve.server.dataplane.SearchHandler;
 import io.varve.server.index.Backfill;
-import io.varve.server.admission.AdmissionControl;
+import io.varve.server.json.ProtoJson;
 import java.time.Duration;
-import java.util.Set;
+import java.util.List;
 import java.util.function.Function;
 
 /**
  * Registers the API on a server: gRPC services (with gRPC-Web and unframed JSON for the docs
  * page) and the HTTP/JSON routes {@code POST /v1/<RpcName>}, both behind bearer-token
- * authentication when tokens are configured ({@link TokenAuthentication}) and both calling the
- * same permission-checked {@link ApiCalls}.
+ * authentication when tokens are configured ({@link TokenAuthentication}), both made from the
+ * same permission-checked RPCs of {@link ApiCalls}.
  */
 public final class Transports {
 
@@ -47,35 +33,24 @@ public final class Transports {
    */
   public static final Duration REQUEST_TIMEOUT = Duration.ofSeconds(60);
 
-  /** Fields the JSON form prints even when empty, so that clients need no default for them. */
-  private static final Set<FieldDescriptor> ALWAYS_PRINTED = Set.of(
-      field(ReadEventRecordsResponse.getDescriptor(), "events"),
-      field(ReadEventRecordsResponse.getDescriptor(), "next_page_token"),
-      field(WriteEventRecordsResponse.getDescriptor(), "written_count"),
-      field(WriteEventRecordsResponse.getDescriptor(), "written_indexes"),
-      field(WriteEventRecordsResponse.getDescriptor(), "errors"),
-      field(ListNamespacesResponse.getDescriptor(), "namespaces"),
-      field(Namespace.getDescriptor(), "time_slices"),
-      field(SearchEventRecordsResponse.getDescriptor(), "events"),
-      field(SearchEventRecordsResponse.getDescriptor(), "next_page_token"),
-      field(DistinctValues.getDescriptor(), "values"),
-      field(DistinctValues.getDescriptor(), "next_page_token"),
-      field(BackfillIndexResponse.getDescriptor(), "events_read"),
-      field(BackfillIndexResponse.getDescriptor(), "events_indexed"),
-      field(BackfillIndexResponse.getDescriptor(), "unparsable_values"),
-      field(BackfillIndexResponse.getDescriptor(), "events_failed"));
+  /**
+   * The gRPC services of the API, as generated from the protos. Every method of each is served
+   * over gRPC and at {@code POST /v1/<RpcName>}, answered as {@link ApiCalls} says.
+   */
+  public static final List<ServiceDescriptor> SERVICES =
+      List.of(ControlPlaneGrpc.getServiceDescriptor(), TimeSeriesGrpc.getServiceDescriptor());
 
   private Transports() {}
 
   public static void register(ServerBuilder sb, ControlPlaneHandler control, Backfill backfill, DataPlaneHandler data,
       SearchHandler search, ServerSettings settings, AdmissionControl admission) {
     TokenAuthentication authentication = new TokenAuthentication(settings.auth());
-    ApiCalls calls = new ApiCalls(control, backfill, data, search, settings.auth().enabled());
-    ProtoJsonMarshaller jsonOnGrpcPaths =
-        new ProtoJsonMarshaller(new ProtoJson(ALWAYS_PRINTED, settings.limits().maxRequestBytes()));
+    List<Rpc<?, ?>> rpcs = ApiCalls.bind(SERVICES, ApiCalls.ALL, new ApiHandlers(control, backfill, data, search),
+        settings.auth().enabled());
+    ProtoJson codec = new ProtoJson(settings.limits().maxRequestBytes());
+    ProtoJsonMarshaller jsonOnGrpcPaths = new ProtoJsonMarshaller(codec);
     GrpcService grpc = GrpcService.builder()
-        .addService(new ControlPlaneGrpcService(calls))
-        .addService(new TimeSeriesGrpcService(calls))
+        .addServiceDefinitions(GrpcServices.of(SERVICES, rpcs))
         .maxRequestMessageLength(settings.limits().maxRequestBytes())
         .exceptionHandler((ctx, status, cause, metadata) -> ErrorMapping.grpcDecodingFailure(cause))
         .maxResponseMessageLength(Integer.MAX_VALUE)
@@ -85,17 +60,7 @@ public final class Transports {
         // decoding a message of megabytes must not hold an event loop (see JsonRpcService)
         .useBlockingTaskExecutor(true)
         .build();
-    JsonRpcService json = new JsonRpcService(ALWAYS_PRINTED, settings.limits().maxRequestBytes())
-        .add("CreateNamespace", CreateNamespaceRequest.getDefaultInstance(), calls.createNamespace::apply)
-        .add("GetNamespace", GetNamespaceRequest.getDefaultInstance(), calls.getNamespace::apply)
-        .add("ListNamespaces", ListNamespacesRequest.getDefaultInstance(), calls.listNamespaces::apply)
-        .add("UpdateNamespace", UpdateNamespaceRequest.getDefaultInstance(), calls.updateNamespace::apply)
-        .add("WriteEventRecordsSync", WriteEventRecordsRequest.getDefaultInstance(), calls.writeEventRecordsSync::apply)
-        .add("BackfillIndex", BackfillIndexRequest.getDefaultInstance(), calls.backfillIndex::apply)
-        .add("ReadEventRecords", ReadEventRecordsRequest.getDefaultInstance(), calls.readEventRecords::apply)
-        .add("SearchEventRecords", SearchEventRecordsRequest.getDefaultInstance(), calls.searchEventRecords::apply)
-        .add("AggregateEventRecords", AggregateEventRecordsRequest.getDefaultInstance(),
-            calls.aggregateEventRecords::apply);
+    JsonRpcService json = new JsonRpcService(rpcs, codec);
     Function<? super HttpService, ? extends HttpService> auth = authentication.api();
     Function<? super HttpService, MetricCollectingService> metrics =
         MetricCollectingService.newDecorator(MeterIdPrefixFunction.ofDefault("varve.api"));
@@ -114,9 +79,5 @@ public final class Transports {
       AdmissionControl.Transport transport) {
     Admission decorator = new Admission(admission, transport);
     return service -> service.decorate(decorator);
-  }
-
-  private static FieldDescriptor field(com.google.protobuf.Descriptors.Descriptor type, String name) {
-    return type.findFieldByName(name);
   }
 }

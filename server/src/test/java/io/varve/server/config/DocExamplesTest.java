@@ -3,19 +3,16 @@ package io.varve.server.config;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import com.google.protobuf.Message;
+import io.grpc.MethodDescriptor;
 import io.varve.api.timeseries.v1.CreateNamespaceRequest;
-import io.varve.api.timeseries.v1.GetNamespaceRequest;
-import io.varve.api.timeseries.v1.ListNamespacesRequest;
 import io.varve.api.timeseries.v1.Namespace;
-import io.varve.api.timeseries.v1.ReadEventRecordsRequest;
-import io.varve.api.timeseries.v1.ReadEventRecordsResponse;
 import io.varve.api.timeseries.v1.UpdateNamespaceRequest;
-import io.varve.api.timeseries.v1.WriteEventRecordsRequest;
-import io.varve.api.timeseries.v1.WriteEventRecordsResponse;
 import io.varve.server.json.ProtoJson;
+import io.varve.server.transport.Transports;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.util.ArrayList;
+import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.regex.Matcher;
@@ -26,54 +23,87 @@ import org.junit.jupiter.params.provider.Arguments;
 import org.junit.jupiter.params.provider.MethodSource;
 
 /**
- * The request and response examples of the docs are valid: every {@code curl} example's body
- * parses as its RPC's request (and a namespace configuration maps), and every JSON block marked
- * {@code <!-- example: MessageName -->} parses as that message.
+ * Every RPC the server serves has a {@code curl} example in the docs, and the examples are valid:
+ * each {@code curl} example's body parses as its RPC's request (and a namespace configuration
+ * maps), and every JSON block marked {@code <!-- example: MessageName -->} parses as that request
+ * or response message. The RPCs and messages are those of the served services' descriptors.
  */
 class DocExamplesTest {
 
-  private static final List<String> PAGES = List.of("api.md", "namespace-configuration.md", "limits.md");
-  private static final Pattern CURL = Pattern.compile(
-      "http://127\\.0\\.0\\.1:8080/v1/(\\w+)[^\\n]*(?:\\n[^\\n]*?)*?<<'EOF'\\n(.*?)\\nEOF", Pattern.DOTALL);
+  private static final List<String> PAGES = List.of("api.md", "namespace-configuration.md", "search.md",
+      "limits.md");
+  /** A curl command, its lines joined by trailing backslashes. */
+  private static final Pattern CURL = Pattern.compile("curl (?:[^\\n]*\\\\\\n)*[^\\n]*");
+  private static final Pattern URL = Pattern.compile("http://127\\.0\\.0\\.1:8080/v1/(\\w+)");
+  private static final Pattern INLINE_BODY = Pattern.compile("(?:-d|--data|--data-binary) '([^']*)'");
+  private static final Pattern HEREDOC_BODY = Pattern.compile("\\n(.*?)\\nEOF\\n", Pattern.DOTALL);
   private static final Pattern MARKED = Pattern.compile("<!-- example: (\\w+) -->\\s*```json\\n(.*?)\\n```",
       Pattern.DOTALL);
-  private static final Map<String, Message> REQUESTS = Map.of(
-      "CreateNamespace", CreateNamespaceRequest.getDefaultInstance(),
-      "GetNamespace", GetNamespaceRequest.getDefaultInstance(),
-      "ListNamespaces", ListNamespacesRequest.getDefaultInstance(),
-      "UpdateNamespace", UpdateNamespaceRequest.getDefaultInstance(),
-      "WriteEventRecordsSync", WriteEventRecordsRequest.getDefaultInstance(),
-      "ReadEventRecords", ReadEventRecordsRequest.getDefaultInstance());
-  private static final Map<String, Message> MESSAGES = Map.of(
-      "Namespace", Namespace.getDefaultInstance(),
-      "WriteEventRecordsResponse", WriteEventRecordsResponse.getDefaultInstance(),
-      "ReadEventRecordsResponse", ReadEventRecordsResponse.getDefaultInstance());
 
-  static Stream<Arguments> examples() throws IOException {
-    List<Arguments> all = new ArrayList<>();
+  private record Example(String where, String name, String json) {}
+
+  private static List<MethodDescriptor<?, ?>> methods() {
+    return Transports.SERVICES.stream().<MethodDescriptor<?, ?>>flatMap(s -> s.getMethods().stream()).toList();
+  }
+
+  private static Message prototype(MethodDescriptor.Marshaller<?> marshaller) {
+    return (Message) ((MethodDescriptor.PrototypeMarshaller<?>) marshaller).getMessagePrototype();
+  }
+
+  /** The {@code curl} examples posting to {@code /v1/<Rpc>}, by RPC name. */
+  private static List<Example> curls() throws IOException {
+    List<Example> all = new ArrayList<>();
     for (String page : PAGES) {
       String text = Files.readString(ReferenceConfigTest.docs(page));
       Matcher curl = CURL.matcher(text);
       while (curl.find()) {
-        all.add(Arguments.of(page + " curl " + curl.group(1), REQUESTS.get(curl.group(1)), curl.group(2)));
-      }
-      Matcher marked = MARKED.matcher(text);
-      while (marked.find()) {
-        all.add(Arguments.of(page + " example " + marked.group(1), MESSAGES.get(marked.group(1)), marked.group(2)));
+        Matcher url = URL.matcher(curl.group());
+        if (!url.find()) {
+          continue;
+        }
+        Matcher inline = INLINE_BODY.matcher(curl.group());
+        Matcher heredoc = HEREDOC_BODY.matcher(text).region(curl.end(), text.length());
+        String body = curl.group().contains("<<'EOF'") && heredoc.lookingAt() ? heredoc.group(1)
+            : inline.find() ? inline.group(1) : null;
+        assertThat(body).as("the body of the curl example of %s in %s", url.group(1), page).isNotNull();
+        all.add(new Example(page + " curl " + url.group(1), url.group(1), body));
       }
     }
-    assertThat(all).as("examples found in the docs").hasSizeGreaterThanOrEqualTo(7);
+    return all;
+  }
+
+  static Stream<Arguments> examples() throws IOException {
+    Map<String, Message> requests = new HashMap<>();
+    Map<String, Message> messages = new HashMap<>();
+    for (MethodDescriptor<?, ?> method : methods()) {
+      requests.put(method.getBareMethodName(), prototype(method.getRequestMarshaller()));
+      for (Message message : List.of(prototype(method.getRequestMarshaller()), prototype(method.getResponseMarshaller()))) {
+        messages.put(message.getDescriptorForType().getName(), message);
+      }
+    }
+    List<Arguments> all = new ArrayList<>();
+    for (Example curl : curls()) {
+      all.add(Arguments.of(curl.where(), requests.get(curl.name()), curl.json()));
+    }
+    for (String page : PAGES) {
+      Matcher marked = MARKED.matcher(Files.readString(ReferenceConfigTest.docs(page)));
+      while (marked.find()) {
+        all.add(Arguments.of(page + " example " + marked.group(1), messages.get(marked.group(1)), marked.group(2)));
+      }
+    }
     return all.stream();
   }
 
   @ParameterizedTest(name = "[{index}] {0}")
   @MethodSource("examples")
   void example_is_a_valid_message(String where, Message prototype, String json) {
-    assertThat(prototype).as("a known RPC or message name at " + where).isNotNull();
+    assertThat(prototype).as("a served RPC, or a request or response message, at " + where).isNotNull();
 
     Message message = ProtoJson.parse(json, prototype);
 
-    assertThat(message).isNotEqualTo(prototype.getDefaultInstanceForType());
+    if (!prototype.getDescriptorForType().getFields().isEmpty()) {
+      assertThat(message).isNotEqualTo(prototype.getDefaultInstanceForType());
+    }
     NamespaceConfigMapper mapper = new NamespaceConfigMapper("varve");
     if (message instanceof CreateNamespaceRequest create) {
       assertThat(mapper.map(create.getNamespace(), create.getPersistenceConfigurationList()).settings()).isNotNull();
@@ -85,5 +115,15 @@ class DocExamplesTest {
       assertThat(mapper.map(namespace.getNamespace(), namespace.getPersistenceConfigurationList()).settings())
           .isNotNull();
     }
+  }
+
+  static Stream<String> rpcs() {
+    return methods().stream().map(MethodDescriptor::getBareMethodName);
+  }
+
+  @ParameterizedTest(name = "{0}")
+  @MethodSource("rpcs")
+  void every_rpc_has_a_curl_example(String rpc) throws IOException {
+    assertThat(curls()).as("curl examples in docs/ " + PAGES).extracting(Example::name).contains(rpc);
   }
 }

@@ -3,10 +3,15 @@ package io.varve.server.json;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
 import com.google.protobuf.ByteString;
+import com.google.protobuf.Descriptors.FieldDescriptor;
 import com.google.protobuf.Message;
 import com.google.protobuf.util.Durations;
 import com.google.protobuf.util.Timestamps;
+import io.grpc.MethodDescriptor;
+import io.varve.api.timeseries.v1.AggregateEventRecordsResponse;
 import io.varve.api.timeseries.v1.CreateNamespaceRequest;
 import io.varve.api.timeseries.v1.EventError;
 import io.varve.api.timeseries.v1.Namespace;
@@ -18,8 +23,9 @@ import io.varve.api.timeseries.v1.TimePartition;
 import io.varve.api.timeseries.v1.WriteEventRecordsRequest;
 import io.varve.api.timeseries.v1.WriteEventRecordsResponse;
 import io.varve.core.error.InvalidFieldException;
+import io.varve.server.transport.Transports;
 import java.time.Instant;
-import java.util.Set;
+import java.util.List;
 import java.util.stream.Stream;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
@@ -386,11 +392,11 @@ class ProtoJsonTest {
   @Test
   void strings_are_limited_by_the_body_size_not_by_the_parser() {
     String value = "x".repeat(21 * 1024 * 1024);
-    ProtoJson json = new ProtoJson(Set.of(), 32 * 1024 * 1024);
+    ProtoJson json = new ProtoJson(32 * 1024 * 1024);
 
     assertThat(json.read("{\"timeSeriesId\": \"" + value + "\"}", ReadEventRecordsRequest.getDefaultInstance())
         .getTimeSeriesId()).hasSize(value.length());
-    assertThatThrownBy(() -> new ProtoJson(Set.of(), 1024 * 1024).read("{\"timeSeriesId\": \"" + value + "\"}",
+    assertThatThrownBy(() -> new ProtoJson(1024 * 1024).read("{\"timeSeriesId\": \"" + value + "\"}",
         ReadEventRecordsRequest.getDefaultInstance())).isInstanceOfSatisfying(InvalidFieldException.class,
             e -> assertThat(e.getMessage()).startsWith("body: over a limit of the JSON reader: ").contains("1048576"));
   }
@@ -437,20 +443,43 @@ class ProtoJsonTest {
   }
 
   @Test
-  void prints_camel_case_with_always_printed_fields() {
-    ProtoJson json = new ProtoJson(Set.of(
-        WriteEventRecordsResponse.getDescriptor().findFieldByName("written_count"),
-        WriteEventRecordsResponse.getDescriptor().findFieldByName("written_indexes"),
-        WriteEventRecordsResponse.getDescriptor().findFieldByName("errors"),
-        ReadEventRecordsResponse.getDescriptor().findFieldByName("next_page_token")));
+  void prints_fields_without_presence_at_their_default_so_an_error_at_index_0_has_its_index() {
+    ProtoJson json = new ProtoJson();
 
     assertThat(json.print(WriteEventRecordsResponse.getDefaultInstance()))
         .isEqualTo("{\"writtenCount\":0,\"writtenIndexes\":[],\"errors\":[]}");
-    assertThat(json.print(ReadEventRecordsResponse.getDefaultInstance())).isEqualTo("{\"nextPageToken\":\"\"}");
-    assertThat(json.print(WriteEventRecordsResponse.newBuilder().setWrittenCount(1).addWrittenIndexes(0)
-        .addErrors(EventError.newBuilder().setIndex(1).setEventId("e").setCode("FAILED_PRECONDITION")).build()))
-        .isEqualTo("{\"writtenCount\":1,\"writtenIndexes\":[0],\"errors\":[{\"index\":1,\"eventId\":\"e\","
-            + "\"code\":\"FAILED_PRECONDITION\"}]}");
+    assertThat(json.print(ReadEventRecordsResponse.getDefaultInstance())).isEqualTo("{\"events\":[],\"nextPageToken\":\"\"}");
+    assertThat(json.print(WriteEventRecordsResponse.newBuilder().setWrittenCount(1).addWrittenIndexes(1)
+        .addErrors(EventError.newBuilder().setIndex(0).setEventId("e").setCode("FAILED_PRECONDITION")).build()))
+        .isEqualTo("{\"writtenCount\":1,\"writtenIndexes\":[1],\"errors\":[{\"index\":0,\"timeSeriesId\":\"\","
+            + "\"eventId\":\"e\",\"code\":\"FAILED_PRECONDITION\",\"message\":\"\"}]}");
+  }
+
+  @Test
+  void prints_fields_with_presence_only_when_set() {
+    ProtoJson json = new ProtoJson();
+
+    // count is optional and distinct a message: absent means "not asked"
+    assertThat(json.print(AggregateEventRecordsResponse.getDefaultInstance())).isEqualTo("{\"countByTime\":[]}");
+    assertThat(json.print(AggregateEventRecordsResponse.newBuilder().setCount(0).build()))
+        .isEqualTo("{\"count\":\"0\",\"countByTime\":[]}");
+    assertThat(json.print(TimePartition.newBuilder().setEventBuckets(0).build())).isEqualTo("{\"eventBuckets\":0}");
+  }
+
+  static Stream<Arguments> responses() {
+    return Transports.SERVICES.stream().flatMap(service -> service.getMethods().stream())
+        .map(method -> Arguments.of(method.getFullMethodName(),
+            ((MethodDescriptor.PrototypeMarshaller<?>) method.getResponseMarshaller()).getMessagePrototype()));
+  }
+
+  @ParameterizedTest(name = "{0}")
+  @MethodSource("responses")
+  void every_response_prints_its_fields_without_presence_when_empty(String rpc, Message empty) throws Exception {
+    JsonNode printed = new ObjectMapper().readTree(new ProtoJson().print(empty));
+
+    List<String> expected = empty.getDescriptorForType().getFields().stream().filter(f -> !f.hasPresence())
+        .map(FieldDescriptor::getJsonName).toList();
+    assertThat(printed.fieldNames()).toIterable().containsExactlyInAnyOrderElementsOf(expected);
   }
 
   @Test
@@ -460,8 +489,7 @@ class ProtoJsonTest {
             .setTimePartition(TimePartition.newBuilder().setSecondsPerTimeSlice(129_600).setEventBuckets(4))
             .setAcceptLimit(Durations.fromSeconds(129_600)))).build();
 
-    // the printer needs at least one always-printed field; time_slices is the server's choice for Namespace
-    String printed = new ProtoJson(Set.of(Namespace.getDescriptor().findFieldByName("time_slices"))).print(namespace);
+    String printed = new ProtoJson().print(namespace);
 
     assertThat(printed).contains("\"timeSlices\":[]", "\"version\":\"3\"", "\"secondsPerTimeSlice\":\"129600\"", "\"eventBuckets\":4",
         "\"acceptLimit\":\"129600s\"");
