@@ -6,7 +6,6 @@ import io.varve.core.index.FieldType;
 import io.varve.core.index.IndexDocument;
 import io.varve.core.index.IndexSpec;
 import io.varve.core.index.IndexStore;
-import io.varve.core.index.IndexStoreUnavailableException;
 import io.varve.core.index.SearchCursor;
 import io.varve.core.index.SearchQuery;
 import java.io.IOException;
@@ -42,7 +41,6 @@ import org.opensearch.client.opensearch.core.BulkRequest;
 import org.opensearch.client.opensearch.core.SearchRequest;
 import org.opensearch.client.opensearch.core.SearchResponse;
 import org.opensearch.client.opensearch.core.bulk.BulkResponseItem;
-import org.opensearch.client.transport.TransportException;
 
 /**
  * The index store on OpenSearch (or an Elasticsearch 7.10-compatible endpoint).
@@ -52,6 +50,9 @@ import org.opensearch.client.transport.TransportException;
  * per mapped item (item keys are free text, so they are never used as field names), and in
  * FULL_EVENT mode {@code items}, an unindexed list of {@code {k, v}} in base64. Mappings are
  * {@code dynamic: false}: nothing but these fields is ever mapped.
+ *
+ * <p>Every stage a method returns fails only with a {@link io.varve.core.error.VarveException}:
+ * the client's failures are classified by {@link OpenSearchFailures}.
  */
 public final class OpenSearchIndexStore implements IndexStore, AutoCloseable {
 
@@ -91,7 +92,7 @@ public final class OpenSearchIndexStore implements IndexStore, AutoCloseable {
     } else {
       done = putMapping(index, properties);
     }
-    return done.thenRun(() -> prepared.put(index, Set.copyOf(spec.fields().keySet())));
+    return OpenSearchFailures.translated(done.thenRun(() -> prepared.put(index, Set.copyOf(spec.fields().keySet()))));
   }
 
   private CompletionStage<Void> putMapping(String index, Map<String, Property> properties) {
@@ -130,7 +131,7 @@ public final class OpenSearchIndexStore implements IndexStore, AutoCloseable {
       Map<String, Object> source = source(d);
       request.operations(op -> op.index(i -> i.index(d.index()).id(d.id()).document(source)));
     }
-    return call(() -> client.bulk(request.build())).thenApply(response -> {
+    return OpenSearchFailures.translated(call(() -> client.bulk(request.build())).thenApply(response -> {
       List<String> failures = new ArrayList<>();
       boolean retryable = false;
       for (BulkResponseItem item : response.items()) {
@@ -140,7 +141,7 @@ public final class OpenSearchIndexStore implements IndexStore, AutoCloseable {
         }
       }
       return new BulkOutcome(documents.size() - failures.size(), failures, retryable);
-    });
+    }));
   }
 
   private static Map<String, Object> source(IndexDocument d) {
@@ -171,7 +172,8 @@ public final class OpenSearchIndexStore implements IndexStore, AutoCloseable {
     search.after().ifPresent(c -> request.searchAfter(FieldValue.of(c.eventTimeMillis()), FieldValue.of(c.eventId()),
         FieldValue.of(c.timeSeriesId())));
     SearchRequest built = request.build();
-    return searchCall(() -> client.search(built, Map.class), 3).thenApply(OpenSearchIndexStore::hits);
+    return OpenSearchFailures.translated(searchCall(() -> client.search(built, Map.class), 3)
+        .thenApply(OpenSearchIndexStore::hits));
   }
 
   @SuppressWarnings("rawtypes")
@@ -258,7 +260,7 @@ public final class OpenSearchIndexStore implements IndexStore, AutoCloseable {
     aggregation.bucketWidth().ifPresent(width -> request.aggregations("byTime", org.opensearch.client.opensearch._types.aggregations.Aggregation.of(a -> a.dateHistogram(
         d -> d.field(TIME).fixedInterval(Time.of(t -> t.time(width.toMillis() + "ms"))).minDocCount(1)))));
     SearchRequest built = request.build();
-    return searchCall(() -> client.search(built, Void.class), 3).thenApply(response -> {
+    return OpenSearchFailures.translated(searchCall(() -> client.search(built, Void.class), 3).thenApply(response -> {
       List<ValueCount> values = new ArrayList<>();
       boolean more = false;
       Aggregate distinct = response.aggregations().get("distinct");
@@ -281,7 +283,7 @@ public final class OpenSearchIndexStore implements IndexStore, AutoCloseable {
       }
       long count = aggregation.count() && response.hits().total() != null ? response.hits().total().value() : 0;
       return new Aggregates(values, more, count, buckets);
-    });
+    }));
   }
 
   private static Object plain(FieldValue value) {
@@ -302,8 +304,9 @@ public final class OpenSearchIndexStore implements IndexStore, AutoCloseable {
 
   @Override
   public CompletionStage<List<String>> indices(String prefix) {
-    return call(() -> client.indices().get(g -> g.index(prefix + "*").ignoreUnavailable(true).allowNoIndices(true)))
-        .thenApply(r -> r.result().keySet().stream().filter(n -> n.startsWith(prefix)).sorted().toList());
+    return OpenSearchFailures.translated(call(() -> client.indices().get(g -> g.index(prefix + "*")
+            .ignoreUnavailable(true).allowNoIndices(true)))
+        .thenApply(r -> r.result().keySet().stream().filter(n -> n.startsWith(prefix)).sorted().toList()));
   }
 
   @Override
@@ -311,14 +314,14 @@ public final class OpenSearchIndexStore implements IndexStore, AutoCloseable {
     if (indices.isEmpty()) {
       return CompletableFuture.completedFuture(null);
     }
-    return call(() -> client.indices().delete(d -> d.index(indices).ignoreUnavailable(true)))
-        .thenRun(() -> indices.forEach(prepared::remove));
+    return OpenSearchFailures.translated(call(() -> client.indices().delete(d -> d.index(indices)
+            .ignoreUnavailable(true))).thenRun(() -> indices.forEach(prepared::remove)));
   }
 
   @Override
   public CompletionStage<Void> refresh(List<String> indices) {
-    return call(() -> client.indices().refresh(r -> r.index(indices).ignoreUnavailable(true).allowNoIndices(true)))
-        .thenApply(r -> null);
+    return OpenSearchFailures.translated(call(() -> client.indices().refresh(r -> r.index(indices)
+            .ignoreUnavailable(true).allowNoIndices(true))).thenApply(r -> null));
   }
 
   @Override
@@ -337,8 +340,7 @@ public final class OpenSearchIndexStore implements IndexStore, AutoCloseable {
    */
   private static <T> CompletionStage<T> searchCall(IoCall<T> search, int attempts) {
     return call(search).exceptionallyCompose(error -> {
-      Throwable failure = Causes.unwrap(error);
-      Throwable cause = failure instanceof IndexStoreUnavailableException ? failure.getCause() : failure;
+      Throwable cause = Causes.unwrap(error);
       boolean starting = cause instanceof OpenSearchException ose && ose.status() == 503
           || cause instanceof org.opensearch.client.transport.httpclient5.ResponseException re && re.status() == 503
               && String.valueOf(re.getMessage()).contains("search_phase_execution_exception");
@@ -351,24 +353,13 @@ public final class OpenSearchIndexStore implements IndexStore, AutoCloseable {
     });
   }
 
-  /**
-   * Calls the client; a failure to reach the cluster, a timeout or an overloaded answer (429, 5xx)
-   * fails the stage with {@link IndexStoreUnavailableException}.
-   */
+  /** Calls the client; a failure it throws fails the stage, as the client's own failures do. */
   private static <T> CompletionStage<T> call(IoCall<T> call) {
-    CompletionStage<T> stage;
     try {
-      stage = call.run();
+      return call.run();
     } catch (IOException | RuntimeException e) {
-      stage = CompletableFuture.failedFuture(e);
+      return CompletableFuture.failedFuture(e);
     }
-    return stage.exceptionallyCompose(error -> {
-      Throwable cause = Causes.unwrap(error);
-      boolean transientFailure = cause instanceof IOException || cause instanceof TransportException
-          || cause instanceof OpenSearchException ose && (ose.status() == 429 || ose.status() >= 500);
-      return CompletableFuture.failedFuture(transientFailure
-          ? new IndexStoreUnavailableException(cause.getMessage(), cause) : cause);
-    });
   }
 
   @FunctionalInterface

@@ -9,6 +9,8 @@ import com.datastax.oss.driver.api.core.cql.BatchType;
 import com.datastax.oss.driver.api.core.cql.BoundStatementBuilder;
 import com.datastax.oss.driver.api.core.cql.PreparedStatement;
 import com.datastax.oss.driver.api.core.type.codec.TypeCodecs;
+import io.varve.cassandra.failure.CqlFailures;
+import io.varve.core.error.VarveException;
 import io.varve.core.event.EventItem;
 import io.varve.core.namespace.Consistency;
 import io.varve.core.read.PartitionReader;
@@ -30,7 +32,8 @@ import java.util.concurrent.ConcurrentHashMap;
  * replica); small batches of partitions with the same replicas share one request
  * ({@link ReplicaPacking}); batches are idempotent, so the driver may retry them. The batches in flight are
  * bounded in number ({@code maxInFlight}) and in bytes ({@code maxInFlightBytes}): what a node takes in at
- * once must fit its heap beside its memtables, or a burst of large batches brings it down.
+ * once must fit its heap beside its memtables, or a burst of large batches brings it down. Failures are classified by
+ * {@link CqlFailures}, per batch for the events it carried.
  */
 public final class CqlEventStore implements EventStore {
 
@@ -69,10 +72,10 @@ public final class CqlEventStore implements EventStore {
   }
 
   @Override
-  public CompletionStage<Map<Integer, Throwable>> write(String keyspace,
+  public CompletionStage<Map<Integer, VarveException>> write(String keyspace,
       Map<PartitionKey, List<PlacedEvent>> partitions, Consistency consistency) {
     ConsistencyLevel level = ConsistencyLevels.of(consistency);
-    Map<Integer, Throwable> failures = new ConcurrentHashMap<>();
+    Map<Integer, VarveException> failures = new ConcurrentHashMap<>();
     List<ReplicaPacking.Part> parts = new ArrayList<>();
     partitions.forEach((key, events) -> chunks(events).forEach(chunk -> parts.add(ReplicaPacking.Part.of(key, chunk))));
     List<CompletableFuture<Void>> batches = new ArrayList<>();
@@ -82,7 +85,8 @@ public final class CqlEventStore implements EventStore {
           .thenCompose(p -> limiter.submit(bytes, () -> session.executeAsync(batch(p.insert(), packed, level))))
           .thenApply(rs -> null);
       batches.add(done.exceptionally(error -> {
-        packed.forEach(part -> part.events().forEach(e -> failures.put(e.index(), error)));
+        VarveException failure = CqlFailures.classify(error);
+        packed.forEach(part -> part.events().forEach(e -> failures.put(e.index(), failure)));
         return null;
       }).toCompletableFuture());
     }
@@ -98,8 +102,8 @@ public final class CqlEventStore implements EventStore {
   public CompletionStage<Long> scan(String keyspace, String table, long fromMillis, long toMillis,
       Consistency consistency, int batchSize, java.util.function.Function<List<io.varve.core.event.Event>,
           CompletionStage<Void>> sink) {
-    return CqlTableScan.run(session, keyspace, table, fromMillis, toMillis, ConsistencyLevels.of(consistency),
-        batchSize, sink);
+    return CqlFailures.translated(CqlTableScan.run(session, keyspace, table, fromMillis, toMillis,
+        ConsistencyLevels.of(consistency), batchSize, sink));
   }
 
   private BatchStatement batch(PreparedStatement insert, List<ReplicaPacking.Part> parts, ConsistencyLevel level) {

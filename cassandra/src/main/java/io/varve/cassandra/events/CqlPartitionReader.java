@@ -5,6 +5,7 @@ import com.datastax.oss.driver.api.core.CqlSession;
 import com.datastax.oss.driver.api.core.cql.AsyncResultSet;
 import com.datastax.oss.driver.api.core.cql.Row;
 import com.datastax.oss.driver.api.core.type.codec.TypeCodecs;
+import io.varve.cassandra.failure.CqlFailures;
 import io.varve.core.event.Event;
 import io.varve.core.event.EventItem;
 import io.varve.core.read.Cursor;
@@ -47,11 +48,11 @@ final class CqlPartitionReader implements PartitionReader {
     Instant to = Instant.ofEpochMilli(scan.bucket().toMillis());
     int pageRows = Math.max(16, Math.min(1000, maxEvents * 2 + 1));
     Assembler assembler = new Assembler(timeSeriesId, cursor, filters, maxEvents);
-    return statements.of(keyspace, scan.bucket().table())
+    return CqlFailures.translated(statements.of(keyspace, scan.bucket().table())
         .thenCompose(p -> session.executeAsync(p.select().bind(timeSeriesId,
                 Instant.ofEpochMilli(scan.bucket().timeBucketMillis()), scan.eventBucket(), from, to)
             .setConsistencyLevel(level).setPageSize(pageRows)))
-        .thenCompose(assembler::consume);
+        .thenCompose(assembler::consume));
   }
 
   /**

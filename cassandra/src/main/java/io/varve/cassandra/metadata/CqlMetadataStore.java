@@ -7,6 +7,7 @@ import com.datastax.oss.driver.api.core.cql.AsyncResultSet;
 import com.datastax.oss.driver.api.core.cql.PreparedStatement;
 import com.datastax.oss.driver.api.core.cql.Row;
 import com.datastax.oss.driver.api.core.cql.SimpleStatement;
+import io.varve.cassandra.failure.CqlFailures;
 import io.varve.core.error.VarveException;
 import io.varve.core.partitioning.SliceStatus;
 import io.varve.core.partitioning.TimeSlice;
@@ -32,6 +33,7 @@ import java.util.function.Consumer;
  *   <li>{@code settings(name PK, value)}: deployment-wide values such as the page-token key</li>
  * </ul>
  * Creation and updates of namespaces are lightweight transactions, so concurrent servers agree.
+ * Failures of the store are classified by {@link CqlFailures}.
  */
 public final class CqlMetadataStore implements MetadataStore {
 
@@ -68,80 +70,87 @@ public final class CqlMetadataStore implements MetadataStore {
   /**
    * Creates the metadata keyspace and tables if missing, then the store. {@code keyspace} must be
    * a validated identifier.
+   *
+   * @throws io.varve.core.error.StorageException when the store fails
    */
   public static CqlMetadataStore open(CqlSession session, String keyspace, CqlSliceTables tables, Duration timeout) {
-    tables.createKeyspaceIfMissing(keyspace).toCompletableFuture().join();
-    String ks = CqlIdentifier.fromInternal(keyspace).asCql(true);
-    Consumer<String> ddl = cql -> session.execute(SimpleStatement.newInstance(cql).setTimeout(timeout));
-    ddl.accept("CREATE TABLE IF NOT EXISTS " + ks + ".namespaces (namespace text PRIMARY KEY, config text,"
-        + " version bigint, create_time timestamp, update_time timestamp)");
-    ddl.accept("CREATE TABLE IF NOT EXISTS " + ks + ".time_slices (namespace text, start_time timestamp,"
-        + " end_time timestamp, table_name text, seconds_per_time_bucket bigint, event_buckets int, status text,"
-        + " PRIMARY KEY (namespace, start_time)) WITH CLUSTERING ORDER BY (start_time DESC)");
-    ddl.accept("CREATE TABLE IF NOT EXISTS " + ks + ".settings (name text PRIMARY KEY, value blob)");
-    return new CqlMetadataStore(session, keyspace);
+    try {
+      tables.createKeyspaceIfMissing(keyspace).toCompletableFuture().join();
+      String ks = CqlIdentifier.fromInternal(keyspace).asCql(true);
+      Consumer<String> ddl = cql -> session.execute(SimpleStatement.newInstance(cql).setTimeout(timeout));
+      ddl.accept("CREATE TABLE IF NOT EXISTS " + ks + ".namespaces (namespace text PRIMARY KEY, config text,"
+          + " version bigint, create_time timestamp, update_time timestamp)");
+      ddl.accept("CREATE TABLE IF NOT EXISTS " + ks + ".time_slices (namespace text, start_time timestamp,"
+          + " end_time timestamp, table_name text, seconds_per_time_bucket bigint, event_buckets int, status text,"
+          + " PRIMARY KEY (namespace, start_time)) WITH CLUSTERING ORDER BY (start_time DESC)");
+      ddl.accept("CREATE TABLE IF NOT EXISTS " + ks + ".settings (name text PRIMARY KEY, value blob)");
+      return new CqlMetadataStore(session, keyspace);
+    } catch (RuntimeException e) {
+      throw CqlFailures.classify(e);
+    }
   }
 
   @Override
   public CompletionStage<Void> create(NamespaceRecord r) {
-    return session.executeAsync(insertNamespace.bind(r.namespace(), r.configJson(), r.version(), r.createTime(),
-            r.updateTime()).setSerialConsistencyLevel(ConsistencyLevel.SERIAL))
+    return CqlFailures.translated(session.executeAsync(insertNamespace.bind(r.namespace(), r.configJson(), r.version(),
+            r.createTime(), r.updateTime()).setSerialConsistencyLevel(ConsistencyLevel.SERIAL))
         .thenApply(rs -> {
           if (!rs.wasApplied()) {
             throw VarveException.alreadyExists("namespace '" + r.namespace() + "' already exists");
           }
           return null;
-        });
+        }));
   }
 
   @Override
   public CompletionStage<Boolean> update(NamespaceRecord r) {
-    return session.executeAsync(updateNamespace.bind(r.configJson(), r.version(), r.updateTime(), r.namespace(),
-            r.version() - 1).setSerialConsistencyLevel(ConsistencyLevel.SERIAL))
-        .thenApply(AsyncResultSet::wasApplied);
+    return CqlFailures.translated(session.executeAsync(updateNamespace.bind(r.configJson(), r.version(),
+            r.updateTime(), r.namespace(), r.version() - 1).setSerialConsistencyLevel(ConsistencyLevel.SERIAL))
+        .thenApply(AsyncResultSet::wasApplied));
   }
 
   @Override
   public CompletionStage<Optional<NamespaceRecord>> get(String namespace) {
-    return session.executeAsync(selectNamespace.bind(namespace).setConsistencyLevel(ConsistencyLevel.SERIAL))
-        .thenApply(rs -> Optional.ofNullable(rs.one()).map(CqlMetadataStore::namespace));
+    return CqlFailures.translated(session.executeAsync(selectNamespace.bind(namespace)
+            .setConsistencyLevel(ConsistencyLevel.SERIAL))
+        .thenApply(rs -> Optional.ofNullable(rs.one()).map(CqlMetadataStore::namespace)));
   }
 
   @Override
   public CompletionStage<List<NamespaceRecord>> list() {
     List<NamespaceRecord> all = new ArrayList<>();
-    return collect(session.executeAsync(selectNamespaces.bind()), row -> all.add(namespace(row)))
+    return CqlFailures.translated(collect(session.executeAsync(selectNamespaces.bind()), row -> all.add(namespace(row)))
         .thenApply(v -> {
           all.sort(Comparator.comparing(NamespaceRecord::namespace));
           return all;
-        });
+        }));
   }
 
   @Override
   public CompletionStage<List<TimeSlice>> slices(String namespace) {
     List<TimeSlice> slices = new ArrayList<>();
-    return collect(session.executeAsync(selectSlices.bind(namespace)), row -> slices.add(new TimeSlice(namespace,
-        row.getInstant(0), row.getInstant(1), row.getString(2), row.getLong(3), row.getInt(4),
-        SliceStatus.valueOf(row.getString(5))))).thenApply(v -> slices);
+    return CqlFailures.translated(collect(session.executeAsync(selectSlices.bind(namespace)),
+        row -> slices.add(new TimeSlice(namespace, row.getInstant(0), row.getInstant(1), row.getString(2),
+            row.getLong(3), row.getInt(4), SliceStatus.valueOf(row.getString(5))))).thenApply(v -> slices));
   }
 
   @Override
   public CompletionStage<Void> putSlice(TimeSlice s) {
-    return session.executeAsync(insertSlice.bind(s.namespace(), s.start(), s.end(), s.table(), s.secondsPerTimeBucket(),
-        s.eventBuckets(), s.status().name())).thenApply(rs -> null);
+    return CqlFailures.translated(session.executeAsync(insertSlice.bind(s.namespace(), s.start(), s.end(), s.table(),
+        s.secondsPerTimeBucket(), s.eventBuckets(), s.status().name())).thenApply(rs -> null));
   }
 
   @Override
   public CompletionStage<Void> setSliceStatus(TimeSlice slice, SliceStatus status) {
-    return session.executeAsync(updateSliceStatus.bind(status.name(), slice.namespace(), slice.start()))
-        .thenApply(rs -> null);
+    return CqlFailures.translated(session.executeAsync(updateSliceStatus.bind(status.name(), slice.namespace(),
+        slice.start())).thenApply(rs -> null));
   }
 
   @Override
   public CompletionStage<byte[]> pageTokenKey() {
     byte[] candidate = new byte[32];
     new SecureRandom().nextBytes(candidate);
-    return session.executeAsync(insertSetting.bind("page_token_key", ByteBuffer.wrap(candidate))
+    return CqlFailures.translated(session.executeAsync(insertSetting.bind("page_token_key", ByteBuffer.wrap(candidate))
             .setSerialConsistencyLevel(ConsistencyLevel.SERIAL))
         .thenCompose(rs -> session.executeAsync(selectSetting.bind("page_token_key")
             .setConsistencyLevel(ConsistencyLevel.SERIAL)))
@@ -150,7 +159,7 @@ public final class CqlMetadataStore implements MetadataStore {
           byte[] key = new byte[value.remaining()];
           value.get(key);
           return key;
-        });
+        }));
   }
 
   private PreparedStatement prepare(String cql) {

@@ -9,6 +9,7 @@ import com.datastax.oss.driver.api.core.CqlSession;
 import com.datastax.oss.driver.api.core.cql.SimpleStatement;
 import com.datastax.oss.driver.api.core.metadata.schema.ClusteringOrder;
 import com.datastax.oss.driver.api.core.type.DataTypes;
+import io.varve.cassandra.failure.CqlFailures;
 import io.varve.core.store.SliceTables;
 import java.time.Duration;
 import java.util.LinkedHashMap;
@@ -66,7 +67,7 @@ public final class CqlSliceTables implements SliceTables {
   }
 
   private CompletionStage<Void> run(SimpleStatement statement) {
-    return session.executeAsync(statement.setTimeout(timeout)).thenApply(rs -> null);
+    return CqlFailures.translated(session.executeAsync(statement.setTimeout(timeout)).thenApply(rs -> null));
   }
 
   /** Replication options with numeric values as numbers, as the schema builder expects. */

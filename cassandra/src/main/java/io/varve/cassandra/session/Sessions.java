@@ -5,9 +5,13 @@ import com.datastax.oss.driver.api.core.CqlSessionBuilder;
 import com.datastax.oss.driver.api.core.config.DefaultDriverOption;
 import com.datastax.oss.driver.api.core.config.DriverConfigLoader;
 import com.datastax.oss.driver.api.core.config.ProgrammaticDriverConfigLoaderBuilder;
+import io.varve.cassandra.failure.CqlFailures;
 import java.util.concurrent.CompletionStage;
 
-/** Opens driver sessions from {@link CassandraSettings}. */
+/**
+ * Opens driver sessions from {@link CassandraSettings}; a cluster that cannot be reached fails the
+ * stage with a {@link io.varve.core.error.StorageException}.
+ */
 public final class Sessions {
 
   private Sessions() {}
@@ -41,6 +45,6 @@ public final class Sessions {
     if (settings.username().isPresent()) {
       builder.withAuthCredentials(settings.username().get(), settings.password().orElse(""));
     }
-    return builder.buildAsync();
+    return CqlFailures.translated(builder.buildAsync());
   }
 }

@@ -14,9 +14,12 @@ public class VarveException extends RuntimeException {
     NOT_FOUND,
     /** The thing to create exists already. */
     ALREADY_EXISTS,
-    /** The request is well formed but the system's state does not allow it (e.g. a version check). */
+    /**
+     * The request is well formed but the system's state does not allow it (e.g. a version check,
+     * a slice table dropped behind Varve's back); do not retry as is.
+     */
     FAILED_PRECONDITION,
-    /** The storage did not answer in time or is down; retrying may succeed. */
+    /** A store did not answer in time, is down or overloaded; retrying may succeed. */
     UNAVAILABLE,
     /** The caller is not authenticated. */
     UNAUTHENTICATED,
@@ -54,9 +57,5 @@ public class VarveException extends RuntimeException {
 
   public static VarveException failedPrecondition(String message) {
     return new VarveException(Kind.FAILED_PRECONDITION, message);
-  }
-
-  public static VarveException unavailable(String message, Throwable cause) {
-    return new VarveException(Kind.UNAVAILABLE, message, cause);
   }
 }

@@ -6,7 +6,11 @@ import java.util.List;
 import java.util.Optional;
 import java.util.concurrent.CompletionStage;
 
-/** The index store behind search and aggregate: one index per index slice of a namespace. */
+/**
+ * The index store behind search and aggregate: one index per index slice of a namespace. A failure
+ * of the store (unreachable, timed out, overloaded, refusing the request) completes a stage with a
+ * {@link io.varve.core.error.StorageException}, classified by the implementation.
+ */
 public interface IndexStore {
 
   /**
@@ -17,7 +21,7 @@ public interface IndexStore {
 
   /**
    * Indexes documents in bulk (a document with the same id is replaced). Completes with the outcome
-   * per document; fails as a whole only when the store could not be reached.
+   * per document; fails as a whole only when the request as a whole failed.
    */
   CompletionStage<BulkOutcome> bulk(List<IndexDocument> documents, IndexSpec spec);
 

@@ -5,7 +5,10 @@ import io.varve.core.event.EventItem;
 import java.util.List;
 import java.util.concurrent.CompletionStage;
 
-/** Reads events from one partition; implemented by the storage. */
+/**
+ * Reads events from one partition; implemented by the storage, whose failures complete the stage
+ * with a {@link io.varve.core.error.StorageException}.
+ */
 public interface PartitionReader {
 
   /**

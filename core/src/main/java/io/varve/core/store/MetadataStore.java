@@ -8,7 +8,8 @@ import java.util.concurrent.CompletionStage;
 
 /**
  * The control plane's storage: namespaces and their time slices. Writes are linearizable
- * (lightweight transactions) so that several servers may run the control plane at once.
+ * (lightweight transactions) so that several servers may run the control plane at once. A failure
+ * of the store completes a stage with a {@link io.varve.core.error.StorageException}.
  */
 public interface MetadataStore {
 

@@ -2,7 +2,10 @@ package io.varve.core.store;
 
 import java.util.concurrent.CompletionStage;
 
-/** Schema operations on slice tables: run by the control plane, never on the write path. */
+/**
+ * Schema operations on slice tables: run by the control plane, never on the write path. A failure
+ * of the store completes a stage with a {@link io.varve.core.error.StorageException}.
+ */
 public interface SliceTables {
 
   CompletionStage<Void> createKeyspaceIfMissing(String keyspace);

@@ -1,5 +1,6 @@
 package io.varve.core.write;
 
+import io.varve.core.error.VarveException.Kind;
 import io.varve.core.event.Event;
 import io.varve.core.namespace.NamespaceSettings;
 import io.varve.core.partitioning.EventBuckets;
@@ -33,25 +34,25 @@ public final class WritePlanner {
       long t = event.eventTimeMillis();
       String what = describe(i, event);
       if (t < oldest) {
-        rejections.add(new Rejection(i, event, Rejection.FAILED_PRECONDITION, what
+        rejections.add(new Rejection(i, event, Kind.FAILED_PRECONDITION, what
             + " is older than the namespace's acceptLimit (" + settings.acceptLimit().toSeconds()
             + "s): writes are accepted from " + Instant.ofEpochMilli(oldest)));
         continue;
       }
       if (t > newest) {
-        rejections.add(new Rejection(i, event, Rejection.FAILED_PRECONDITION, what
+        rejections.add(new Rejection(i, event, Kind.FAILED_PRECONDITION, what
             + " is more than " + futureLimit.toSeconds() + "s in the future: writes are accepted up to "
             + Instant.ofEpochMilli(newest)));
         continue;
       }
       TimeSlice slice = find(slices, t);
       if (slice == null) {
-        rejections.add(new Rejection(i, event, Rejection.UNAVAILABLE, what
+        rejections.add(new Rejection(i, event, Kind.UNAVAILABLE, what
             + " falls in no time slice yet; slices are being created, retry shortly"));
         continue;
       }
       if (slice.status() != SliceStatus.ACTIVE) {
-        rejections.add(new Rejection(i, event, Rejection.FAILED_PRECONDITION, what
+        rejections.add(new Rejection(i, event, Kind.FAILED_PRECONDITION, what
             + " falls in time slice " + slice.table() + " which is " + slice.status()));
         continue;
       }

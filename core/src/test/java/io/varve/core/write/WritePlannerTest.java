@@ -3,6 +3,7 @@ package io.varve.core.write;
 import static java.nio.charset.StandardCharsets.UTF_8;
 import static org.assertj.core.api.Assertions.assertThat;
 
+import io.varve.core.error.VarveException.Kind;
 import io.varve.core.event.Event;
 import io.varve.core.event.EventItem;
 import io.varve.core.namespace.Consistency;
@@ -71,7 +72,7 @@ class WritePlannerTest {
       "2024-03-11T02:00:00Z     | UNAVAILABLE         | falls in no time slice yet",
       "2024-03-11T02:00:00.001Z | FAILED_PRECONDITION | is more than 50400s in the future: writes are accepted up to 2024-03-11T02:00:00Z",
   })
-  void rejects_event_that_cannot_be_written_now_naming_it(Instant time, String code, String why) {
+  void rejects_event_that_cannot_be_written_now_naming_it(Instant time, Kind kind, String why) {
     Event event = event("series-a", time, "evt-1");
 
     WritePlan plan = plan(List.of(event));
@@ -80,7 +81,7 @@ class WritePlannerTest {
     assertThat(plan.rejections()).singleElement().satisfies(r -> {
       assertThat(r.index()).isZero();
       assertThat(r.event()).isSameAs(event);
-      assertThat(r.code()).isEqualTo(code);
+      assertThat(r.kind()).isEqualTo(kind);
       assertThat(r.message())
           .startsWith("events[0] (timeSeriesId=series-a, eventId=evt-1, eventTime=" + time + ")")
           .contains(why);
@@ -97,7 +98,7 @@ class WritePlannerTest {
     WritePlan plan = WritePlanner.plan(backfill, SLICES, List.of(event), NOW, FUTURE_LIMIT);
 
     assertThat(plan.rejections()).singleElement().satisfies(r -> {
-      assertThat(r.code()).isEqualTo(Rejection.FAILED_PRECONDITION);
+      assertThat(r.kind()).isEqualTo(Kind.FAILED_PRECONDITION);
       assertThat(r.message()).contains("orders_20240307000000", "DELETED");
     });
   }
@@ -193,11 +194,11 @@ class WritePlannerTest {
         .sorted((a, b) -> Integer.compare(a.index(), b.index())).collect(Collectors.toList());
     assertThat(placed).extracting(PlacedEvent::index).containsExactly(0, 2, 6);
     assertThat(placed).allSatisfy(p -> assertThat(p.event()).isSameAs(events.get(p.index())));
-    assertThat(plan.rejections()).extracting(Rejection::index, Rejection::code).containsExactly(
-        Tuple.tuple(1, Rejection.FAILED_PRECONDITION),
-        Tuple.tuple(3, Rejection.UNAVAILABLE),
-        Tuple.tuple(4, Rejection.FAILED_PRECONDITION),
-        Tuple.tuple(5, Rejection.FAILED_PRECONDITION));
+    assertThat(plan.rejections()).extracting(Rejection::index, Rejection::kind).containsExactly(
+        Tuple.tuple(1, Kind.FAILED_PRECONDITION),
+        Tuple.tuple(3, Kind.UNAVAILABLE),
+        Tuple.tuple(4, Kind.FAILED_PRECONDITION),
+        Tuple.tuple(5, Kind.FAILED_PRECONDITION));
     assertThat(plan.rejections()).allSatisfy(r -> {
       assertThat(r.event()).isSameAs(events.get(r.index()));
       assertThat(r.message()).startsWith("events[" + r.index() + "] ").contains(r.event().eventId());

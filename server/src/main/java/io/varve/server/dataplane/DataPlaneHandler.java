@@ -5,6 +5,7 @@ import io.varve.api.timeseries.v1.ReadEventRecordsRequest;
 import io.varve.api.timeseries.v1.ReadEventRecordsResponse;
 import io.varve.api.timeseries.v1.WriteEventRecordsRequest;
 import io.varve.api.timeseries.v1.WriteEventRecordsResponse;
+import io.varve.core.error.VarveException;
 import io.varve.core.event.Event;
 import io.varve.core.event.Limits;
 import io.varve.core.event.WriteValidator;
@@ -19,8 +20,10 @@ import io.varve.core.write.Rejection;
 import io.varve.core.write.WritePlan;
 import io.varve.core.write.WritePlanner;
 import io.varve.server.controlplane.NamespaceRegistry;
+import io.varve.server.transport.ErrorMapping;
 import java.time.Clock;
 import java.util.ArrayList;
+import java.util.IdentityHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
@@ -81,21 +84,27 @@ public final class DataPlaneHandler {
     });
   }
 
+  /**
+   * The answer to a write: the events written, and for each other one, its code and message as
+   * {@link ErrorMapping} makes them, from the planner's rejection or the store's failure.
+   */
   private static WriteEventRecordsResponse writeResponse(List<Event> batch, WritePlan plan,
-      Map<Integer, Throwable> failures) {
+      Map<Integer, VarveException> failures) {
     WriteEventRecordsResponse.Builder response = WriteEventRecordsResponse.newBuilder();
     boolean[] failed = new boolean[batch.size()];
     List<EventError> errors = new ArrayList<>();
     for (Rejection r : plan.rejections()) {
       failed[r.index()] = true;
-      errors.add(error(r.index(), r.event(), r.code(), r.message()));
+      errors.add(error(r.index(), r.event(), ErrorMapping.of(r)));
     }
+    // the events of one store batch share its failure: mapped (and logged, if INTERNAL) once
+    Map<VarveException, ErrorMapping.Failure> mapped = new IdentityHashMap<>();
     failures.forEach((index, cause) -> {
       failed[index] = true;
       Event e = batch.get(index);
-      errors.add(error(index, e, Rejection.UNAVAILABLE, "events[" + index + "] (timeSeriesId=" + e.timeSeriesId()
-          + ", eventId=" + e.eventId() + ") was not acknowledged by storage: " + cause.getMessage()
-          + "; retrying the same event is safe"));
+      ErrorMapping.Failure failure = mapped.computeIfAbsent(cause, ErrorMapping::of).ofEvent("events[" + index
+          + "] (timeSeriesId=" + e.timeSeriesId() + ", eventId=" + e.eventId() + ")");
+      errors.add(error(index, e, failure));
     });
     errors.sort(java.util.Comparator.comparingInt(EventError::getIndex));
     for (int i = 0; i < failed.length; i++) {
@@ -106,9 +115,10 @@ public final class DataPlaneHandler {
     return response.setWrittenCount(response.getWrittenIndexesCount()).addAllErrors(errors).build();
   }
 
-  private static EventError error(int index, Event e, String code, String message) {
+  private static EventError error(int index, Event e, ErrorMapping.Failure failure) {
     return EventError.newBuilder().setIndex(index).setTimeSeriesId(e.timeSeriesId()).setEventId(e.eventId())
-        .setEventTime(EventMapping.timestamp(e.eventTimeMillis())).setCode(code).setMessage(message).build();
+        .setEventTime(EventMapping.timestamp(e.eventTimeMillis())).setCode(failure.kind().name())
+        .setMessage(failure.message()).build();
   }
 
   public CompletionStage<ReadEventRecordsResponse> read(ReadEventRecordsRequest request) {

@@ -13,6 +13,7 @@ import io.varve.core.store.EventStore;
 import io.varve.server.controlplane.NamespaceEntry;
 import io.varve.server.controlplane.NamespaceRegistry;
 import io.varve.server.dataplane.RequestTimes;
+import io.varve.server.transport.ErrorMapping;
 import java.time.Clock;
 import java.time.Instant;
 import java.util.Comparator;
@@ -95,20 +96,14 @@ public final class Backfill {
         .thenCompose(v -> target.store().refresh(IndexSlices.covering(spec, from, to)))
         .handle((v, error) -> {
           if (error != null) {
-            throw VarveException.unavailable("backfill of namespace '" + ns.record().namespace() + "' stopped after "
-                + read.get() + " events read and " + indexed.get() + " indexed: " + rootMessage(error)
-                + "; running it again is safe", error);
+            // the code and the advice (retry or not) are those of the failure that stopped it
+            ErrorMapping.Failure failure = ErrorMapping.of(error);
+            throw new VarveException(failure.kind(), "backfill of namespace '" + ns.record().namespace()
+                + "' stopped after " + read.get() + " events read and " + indexed.get() + " indexed: "
+                + failure.message(), error);
           }
           return BackfillIndexResponse.newBuilder().setEventsRead(read.get()).setEventsIndexed(indexed.get())
               .setEventsFailed(failed.get()).setUnparsableValues(unparsable.get()).build();
         });
-  }
-
-  private static String rootMessage(Throwable error) {
-    Throwable t = error;
-    while (t.getCause() != null && t.getCause() != t) {
-      t = t.getCause();
-    }
-    return t.toString();
   }
 }

@@ -3,12 +3,12 @@ package io.varve.server.index;
 import io.micrometer.core.instrument.Counter;
 import io.micrometer.core.instrument.MeterRegistry;
 import io.varve.core.error.Causes;
+import io.varve.core.error.StorageException;
 import io.varve.core.event.Event;
 import io.varve.core.index.IndexDocument;
 import io.varve.core.index.IndexSlices;
 import io.varve.core.index.IndexSpec;
 import io.varve.core.index.IndexStore;
-import io.varve.core.index.IndexStoreUnavailableException;
 import io.varve.core.index.IndexedEvent;
 import java.time.Clock;
 import java.time.Duration;
@@ -170,7 +170,7 @@ public final class Indexer implements AutoCloseable {
         return CompletableFuture.completedFuture(outcome);
       }
       Throwable cause = Causes.unwrap(error);
-      if (!(cause instanceof IndexStoreUnavailableException)) {
+      if (!(cause instanceof StorageException failure && failure.retryable())) {
         // not the store's availability: retrying would fail the same way and hold a bulk slot forever
         log.error("indexing {} events failed and is not retried (a backfill indexes them): {}", batch.size(),
             cause.toString());
@@ -233,7 +233,8 @@ public final class Indexer implements AutoCloseable {
     IndexSpec anySpec = batch.get(0).spec();
     return CompletableFuture.allOf(prepared).thenCompose(v -> store.bulk(documents, anySpec)).thenApply(outcome -> {
       if (outcome.retryable()) {
-        throw new IndexStoreUnavailableException("index store asked to retry: " + outcome.failures().get(0), null);
+        throw new StorageException(StorageException.Store.INDEX, StorageException.Reason.OVERLOADED,
+            "refused documents for now, e.g. " + outcome.failures().get(0), null);
       }
       if (!outcome.failures().isEmpty()) {
         log.warn("index store refused {} of {} documents, e.g. {}", outcome.failures().size(), documents.size(),

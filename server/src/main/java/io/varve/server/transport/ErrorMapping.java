@@ -1,23 +1,24 @@
 package io.varve.server.transport;
 
-import com.datastax.oss.driver.api.core.DriverException;
-import com.datastax.oss.driver.api.core.servererrors.QueryValidationException;
 import com.google.protobuf.InvalidProtocolBufferException;
 import com.linecorp.armeria.common.HttpStatus;
 import io.grpc.Status;
 import io.varve.core.error.InvalidFieldException;
 import io.varve.core.error.Causes;
 import io.varve.core.error.PermissionDeniedException;
+import io.varve.core.error.StorageException;
 import io.varve.core.error.VarveException;
-import io.varve.core.index.IndexStoreUnavailableException;
+import io.varve.core.write.Rejection;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * The one place that turns a failure into what the caller sees: a gRPC status or an HTTP status
- * with a JSON error body {@code {"error": {"code": ..., "field": ..., "message": ...}}}.
- * Storage failures become UNAVAILABLE (safe to retry: every write is idempotent); anything
- * unexpected is INTERNAL and logged once here.
+ * The one place that turns a failure into what the caller sees: a gRPC status, an HTTP status
+ * with a JSON error body {@code {"error": {"code": ..., "field": ..., "message": ...}}}, or the
+ * code and message of one event of a write batch that was not written. Storage failures arrive
+ * classified by the store's adapter ({@link StorageException}); their message gets the advice that
+ * goes with their kind: UNAVAILABLE is safe to retry (every write is idempotent), FAILED_PRECONDITION
+ * is not until the store is repaired. INTERNAL failures, and anything unexpected, are logged once here.
  */
 public final class ErrorMapping {
 
@@ -25,6 +26,11 @@ public final class ErrorMapping {
 
   /** A failure as the caller sees it. */
   public record Failure(VarveException.Kind kind, String field, String message) {
+
+    /** This failure as that of one event of a write batch, named by {@code event} ({@code events[3] (...)}). */
+    public Failure ofEvent(String event) {
+      return new Failure(kind, "", event + " was not written: " + message);
+    }
 
     public Status grpcStatus() {
       Status status = switch (kind) {
@@ -86,17 +92,30 @@ public final class ErrorMapping {
       return new Failure(e.kind(), e.field(), e.getMessage());
     }
     if (t instanceof VarveException e) {
-      return new Failure(e.kind(), "", e.getMessage());
-    }
-    if (t instanceof IndexStoreUnavailableException) {
-      return new Failure(VarveException.Kind.UNAVAILABLE, "", "the index store did not answer: " + t.getMessage()
-          + "; retry later (writes are not affected)");
-    }
-    if (t instanceof DriverException && !(t instanceof QueryValidationException)) {
-      return new Failure(VarveException.Kind.UNAVAILABLE, "", "storage unavailable: " + t.getMessage()
-          + "; retrying is safe");
+      if (e.kind() == VarveException.Kind.INTERNAL) {
+        log.error("internal failure", e);
+      }
+      return new Failure(e.kind(), "", e.getMessage() + (e instanceof StorageException s ? advice(s) : ""));
     }
     log.error("unexpected failure", t);
     return new Failure(VarveException.Kind.INTERNAL, "", "internal error: " + t);
+  }
+
+  /**
+   * A write planner's rejection of one event: its kind, and its message, which names the event and
+   * says whether to retry.
+   */
+  public static Failure of(Rejection rejection) {
+    return new Failure(rejection.kind(), "", rejection.message());
+  }
+
+  /** What a caller of the API can do about a failure of a store. */
+  private static String advice(StorageException e) {
+    return switch (e.kind()) {
+      case UNAVAILABLE -> e.store() == StorageException.Store.INDEX ? "; retry later (writes are not affected)"
+          : "; retrying is safe";
+      case FAILED_PRECONDITION -> "; retrying as is fails the same way until an operator repairs the store";
+      default -> "";
+    };
   }
 }
