@@ -1,4 +1,4 @@
-package io.varve.cli.perf;
+package io.varve.perf.measure;
 
 import java.io.IOException;
 import java.lang.management.ManagementFactory;
@@ -19,7 +19,7 @@ import java.util.stream.Stream;
  * that is still compiling its hot paths spends cores on that instead of on requests, so a phase
  * measured before the compilers settle is not a steady-state figure.
  */
-final class CpuMeter {
+public final class CpuMeter {
 
   private static final String JIT_SUFFIX = "_jit";
 
@@ -28,13 +28,14 @@ final class CpuMeter {
 
   private final Map<String, Long> pids = new LinkedHashMap<>();
 
-  CpuMeter add(String name, long pid) {
+  /** Measures process {@code pid} under {@code name} ({@code client}, {@code server}, {@code cassandra}, ...). */
+  public CpuMeter add(String name, long pid) {
     pids.put(name, pid);
     return this;
   }
 
   /** CPU time of each process so far, and of its JIT compiler threads where known. */
-  Map<String, Duration> sample() {
+  public Map<String, Duration> sample() {
     Map<String, Duration> cpu = new LinkedHashMap<>();
     pids.forEach((name, pid) -> {
       Duration total = pid == ProcessHandle.current().pid()
@@ -48,7 +49,7 @@ final class CpuMeter {
   }
 
   /** Adds each process's CPU time since {@code before} to {@code totals}. */
-  void accumulate(Map<String, Duration> before, Map<String, Duration> totals) {
+  public void accumulate(Map<String, Duration> before, Map<String, Duration> totals) {
     sample().forEach((name, now) -> {
       if (before.containsKey(name)) {
         totals.merge(name, now.minus(before.get(name)), Duration::plus);

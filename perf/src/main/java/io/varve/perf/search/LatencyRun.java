@@ -1,11 +1,13 @@
-package io.varve.cli.perf;
+package io.varve.perf.search;
 
+import io.varve.perf.measure.Figures;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
+import java.util.concurrent.ThreadFactory;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicLong;
 import org.HdrHistogram.Histogram;
@@ -22,7 +24,16 @@ final class LatencyRun {
     void run(int i) throws Exception;
   }
 
-  record Result(Histogram micros, double requestsPerSecond) {}
+  record Result(Histogram micros, double requestsPerSecond) {
+
+    /** Prints {@code <name>_p50_ms}, {@code _p99_ms}, {@code _max_ms} and {@code _requests_per_s}. */
+    void print(Figures out, String name) {
+      out.put(name + "_p50_ms", micros.getValueAtPercentile(50) / 1000.0);
+      out.put(name + "_p99_ms", micros.getValueAtPercentile(99) / 1000.0);
+      out.put(name + "_max_ms", micros.getMaxValue() / 1000.0);
+      out.put(name + "_requests_per_s", requestsPerSecond);
+    }
+  }
 
   private LatencyRun() {}
 
@@ -30,11 +41,7 @@ final class LatencyRun {
     AtomicInteger next = new AtomicInteger(-warmup);
     AtomicLong measuredStart = new AtomicLong();
     List<Histogram> histograms = new ArrayList<>();
-    ExecutorService pool = Executors.newFixedThreadPool(clients, r -> {
-      Thread t = new Thread(r, "perf-search-client");
-      t.setDaemon(true);
-      return t;
-    });
+    ExecutorService pool = Executors.newFixedThreadPool(clients, daemon("perf-search-client"));
     try {
       List<Future<?>> running = new ArrayList<>();
       for (int c = 0; c < clients; c++) {
@@ -71,5 +78,14 @@ final class LatencyRun {
     Histogram all = new Histogram(600_000_000L, 3);
     histograms.forEach(all::add);
     return new Result(all, requests / seconds);
+  }
+
+  /** Threads of this name that do not keep the JVM alive. */
+  static ThreadFactory daemon(String name) {
+    return r -> {
+      Thread t = new Thread(r, name);
+      t.setDaemon(true);
+      return t;
+    };
   }
 }

@@ -1,4 +1,4 @@
-package io.varve.cli.perf;
+package io.varve.perf.search;
 
 import com.google.protobuf.ByteString;
 import com.google.protobuf.Timestamp;

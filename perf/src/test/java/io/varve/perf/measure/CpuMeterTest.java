@@ -1,4 +1,4 @@
-package io.varve.cli.perf;
+package io.varve.perf.measure;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.junit.jupiter.api.Assumptions.assumeTrue;

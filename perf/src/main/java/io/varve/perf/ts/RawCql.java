@@ -1,4 +1,4 @@
-package io.varve.cli.perf;
+package io.varve.perf.ts;
 
 import com.datastax.oss.driver.api.core.ConsistencyLevel;
 import com.datastax.oss.driver.api.core.CqlSession;
@@ -47,10 +47,6 @@ final class RawCql {
     this.limiter = new AsyncLimiter(maxInFlight);
     this.bucketMillis = bucketMillis;
     this.eventBuckets = eventBuckets;
-  }
-
-  CqlSession session() {
-    return session;
   }
 
   /** Writes a batch of events; completes when every partition batch is acknowledged. */
