@@ -1,16 +1,20 @@
-package io.varve.reshaper.cli;
+package io.varve.perf.migrate;
 
-import io.varve.reshaper.perf.MigratePerf;
+import io.varve.perf.environment.Environment;
+import io.varve.reshaper.job.ExitStatus;
 import java.util.concurrent.Callable;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
 
-/** {@code perf migrate}: times copy, reshape, the connector baseline and raw ingest. */
+/**
+ * {@code varve perf migrate}: the options of {@link MigrateBenchmark}. Runs on the reshaper's classpath (Spark);
+ * exits as {@code varve migrate} does: 2 for a usage error, {@link ExitStatus#FATAL} when the run fails.
+ */
 @Command(name = "migrate", mixinStandardHelpOptions = true,
     description = "Generates the users' case (ids_by_partnerid) and times (a) the copy,"
         + " (b) the compact reshape, (c) a plain connector DataFrame copy and (d) raw async CQL"
         + " ingest; prints key=value lines.")
-final class PerfMigrateCommand implements Callable<Integer> {
+public final class MigrateCommand implements Callable<Integer> {
 
   @Option(names = "--cassandra", description = "host:port of the database; default: start the"
       + " local development Cassandra (127.0.0.1:9042)")
@@ -32,12 +36,17 @@ final class PerfMigrateCommand implements Callable<Integer> {
   int repeat;
 
   @Override
-  public Integer call() throws Exception {
+  public Integer call() {
     if (repeat < 1 || repeat > 99) {
       System.err.println("--repeat: " + repeat + " (expected: 1..99)");
-      return 2;
+      return ExitStatus.INVALID_INPUT.code();
     }
-    return new MigratePerf(cassandra, rows, keyspace, taskSlots, repeat, System.out,
-        System.err).run();
+    try (Environment environment = Environment.open("perf migrate")) {
+      new MigrateBenchmark(environment, rows, keyspace, taskSlots, repeat, System.out).run(cassandra);
+      return ExitStatus.OK.code();
+    } catch (Exception e) {
+      e.printStackTrace();
+      return ExitStatus.FATAL.code();
+    }
   }
 }

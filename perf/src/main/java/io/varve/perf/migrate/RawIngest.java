@@ -1,4 +1,4 @@
-package io.varve.reshaper.perf;
+package io.varve.perf.migrate;
 
 import com.datastax.oss.driver.api.core.CqlIdentifier;
 import com.datastax.oss.driver.api.core.CqlSession;
