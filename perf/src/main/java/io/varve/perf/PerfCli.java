@@ -2,15 +2,16 @@ package io.varve.perf;
 
 import io.varve.perf.migrate.MigrateCommand;
 import io.varve.perf.search.SearchCommand;
+import io.varve.perf.sla.SlaCommand;
 import io.varve.perf.ts.TimeSeriesCommand;
 import picocli.CommandLine;
 import picocli.CommandLine.Command;
 
 /**
  * {@code varve perf}: the benchmarks, each printing {@code key=value} figures. The {@code varve} script runs this
- * class with the arguments {@code perf <benchmark> ...}: on the CLI's classpath for {@code ts} and {@code search},
- * on the reshaper's (Spark) for {@code migrate}. The command classes hold options only, so that each classpath can
- * build the whole command line.
+ * class with the arguments {@code perf <benchmark> ...}: on the CLI's classpath for {@code ts}, {@code search} and
+ * {@code sla}, on the reshaper's (Spark) for {@code migrate}. The command classes hold options only, so that each
+ * classpath can build the whole command line.
  *
  * <p>Exit statuses: 0 success, 2 usage error, 1 failure ({@code migrate}: the reshaper's, 6).
  */
@@ -20,7 +21,7 @@ public final class PerfCli {
 
   /** The {@code perf} command and its benchmarks. */
   @Command(name = "perf", mixinStandardHelpOptions = true, description = "Run a benchmark and print key=value figures.",
-      subcommands = {TimeSeriesCommand.class, SearchCommand.class, MigrateCommand.class})
+      subcommands = {TimeSeriesCommand.class, SearchCommand.class, MigrateCommand.class, SlaCommand.class})
   static final class Perf {
   }
 

@@ -18,16 +18,20 @@ class PerfCliTest {
       "perf search --document-mode NONE",
       "perf search --clients 0",
       "perf search --queue-capacity 0",
-      "perf search --bogus 1",
       "perf migrate --rows many",
       "perf migrate --repeat 0",
-      "perf migrate --repeat 100"})
+      "perf migrate --repeat 100",
+      "perf sla --records 0",
+      "perf sla --warmup -1",
+      "perf sla --seconds 0",
+      "perf sla --bogus 1"})
   void usage_errors_exit_2(String args) {
     assertThat(PerfCli.run(args.split(" "))).isEqualTo(2);
   }
 
   @ParameterizedTest
-  @ValueSource(strings = {"perf --help", "perf ts --help", "perf search --help", "perf migrate --help"})
+  @ValueSource(strings = {"perf --help", "perf ts --help", "perf search --help", "perf migrate --help",
+      "perf sla --help"})
   void help_exits_0(String args) {
     assertThat(PerfCli.run(args.split(" "))).isZero();
   }

@@ -2,6 +2,8 @@ package io.varve.perf.environment;
 
 import io.varve.local.LocalCassandra;
 import io.varve.local.LocalCassandraSettings;
+import io.varve.local.LocalDynamoDb;
+import io.varve.local.LocalDynamoDbSettings;
 import io.varve.local.LocalOpenSearch;
 import io.varve.local.LocalOpenSearchSettings;
 import io.varve.local.VarveHome;
@@ -97,6 +99,13 @@ public final class Environment implements AutoCloseable {
   public LocalServer openSearch() {
     LocalOpenSearch node = new LocalOpenSearch(LocalOpenSearchSettings.forDevelopment(home));
     return launch("OpenSearch", node.settings().endpoint().toString(), () -> node.status().isRunning(),
+        () -> node.start().pid(), node::awaitReady, node::stop);
+  }
+
+  /** Launches the development DynamoDB Local ({@code .varve/dynamodb}, http://127.0.0.1:8000) unless it runs. */
+  public LocalServer dynamoDb() {
+    LocalDynamoDb node = new LocalDynamoDb(LocalDynamoDbSettings.forDevelopment(home));
+    return launch("DynamoDB Local", node.settings().endpoint().toString(), () -> node.status().isRunning(),
         () -> node.start().pid(), node::awaitReady, node::stop);
   }
 

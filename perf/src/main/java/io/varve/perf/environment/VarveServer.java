@@ -9,7 +9,9 @@ import java.net.ServerSocket;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
+import java.util.ArrayList;
 import java.util.List;
+import java.util.Optional;
 
 /**
  * The Varve server a benchmark measures, run as its own process exactly as {@code varve up} runs it ({@code varve
@@ -17,6 +19,9 @@ import java.util.List;
  * pid file and log under {@code .varve/<name>/}; and its gRPC clients.
  */
 public final class VarveServer {
+
+  /** The port of the server of {@code varve up}. */
+  public static final int UP_PORT = 8080;
 
   private static final Duration STOP_TIMEOUT = Duration.ofSeconds(30);
 
@@ -37,6 +42,23 @@ public final class VarveServer {
     Files.writeString(config, configuration);
     return started(environment, new ServerProcess(environment.home(), name, port), "the benchmark's server",
         List.of("--config", config.toString(), "--port", Integer.toString(port)));
+  }
+
+  /** The server of {@code varve up} ({@code .varve/server/}, port {@value #UP_PORT}) if it runs and answers. */
+  public static Optional<VarveServer> up(Environment environment) {
+    ServerProcess process = new ServerProcess(environment.home(), UP_PORT);
+    return process.running().isPresent() && process.healthy() ? Optional.of(new VarveServer(process))
+        : Optional.empty();
+  }
+
+  /**
+   * Starts the server of {@code varve up} ({@code .varve/server/}, port {@value #UP_PORT}) with these arguments of
+   * {@code varve serve} besides {@code --port}, waits until it answers, and stops it at the end of the run.
+   */
+  public static VarveServer startUp(Environment environment, List<String> serveArgs) throws Exception {
+    List<String> args = new ArrayList<>(List.of("--port", Integer.toString(UP_PORT)));
+    args.addAll(serveArgs);
+    return started(environment, new ServerProcess(environment.home(), UP_PORT), "the Varve server", args);
   }
 
   private static VarveServer started(Environment environment, ServerProcess process, String what,
