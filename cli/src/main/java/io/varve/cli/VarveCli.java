@@ -7,7 +7,6 @@ import picocli.CommandLine.Command;
 @Command(name = "varve", mixinStandardHelpOptions = true, version = "varve 0.1.0",
     description = "Temporal data platform for Apache Cassandra and ScyllaDB.",
     subcommands = {UpCommand.class, DownCommand.class, StatusCommand.class, ServeCommand.class, IndexCommand.class,
-        PerfCommand.class,
         io.varve.bench.cli.BenchCommand.class,
         CommandLine.HelpCommand.class})
 public final class VarveCli {

@@ -5,13 +5,12 @@ import picocli.CommandLine;
 import picocli.CommandLine.Command;
 
 /**
- * The reshaper's entry point: {@code varve migrate ...} and {@code varve perf migrate ...} run
- * it with their arguments, and {@code spark-submit} runs it as the main class. Exit codes are
- * those of {@link ExitStatus}.
+ * The reshaper's entry point: {@code varve migrate ...} runs it with its arguments, and
+ * {@code spark-submit} runs it as the main class. Exit codes are those of {@link ExitStatus}.
  */
 @Command(name = "varve", mixinStandardHelpOptions = true,
     description = "Copies, renames and reshapes Cassandra/ScyllaDB tables with Spark.",
-    subcommands = {MigrateCommand.class, PerfCommand.class})
+    subcommands = MigrateCommand.class)
 public final class ReshaperCli implements Runnable {
 
   /** Runs the command line and exits with its status. */

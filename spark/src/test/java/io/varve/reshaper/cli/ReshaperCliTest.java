@@ -20,7 +20,6 @@ class ReshaperCliTest {
         .isEqualTo(2);
     Path broken = Files.writeString(dir.resolve("broken.yaml"), "source: [unclosed\n");
     assertThat(ReshaperCli.execute("migrate", "--config", broken.toString())).isEqualTo(2);
-    assertThat(ReshaperCli.execute("perf", "migrate", "--rows", "many")).isEqualTo(2);
   }
 
   @Test

@@ -1,0 +1,43 @@
+package io.varve.perf;
+
+import io.varve.perf.migrate.MigrateCommand;
+import io.varve.perf.search.SearchCommand;
+import io.varve.perf.sla.SlaCommand;
+import io.varve.perf.ts.TimeSeriesCommand;
+import picocli.CommandLine;
+import picocli.CommandLine.Command;
+
+/**
+ * {@code varve perf}: the benchmarks, each printing {@code key=value} figures. The {@code varve} script runs this
+ * class with the arguments {@code perf <benchmark> ...}: on the CLI's classpath for {@code ts}, {@code search} and
+ * {@code sla}, on the reshaper's (Spark) for {@code migrate}. The command classes hold options only, so that each
+ * classpath can build the whole command line.
+ *
+ * <p>Exit statuses: 0 success, 2 usage error, 1 failure ({@code migrate}: the reshaper's, 6).
+ */
+@Command(name = "varve", mixinStandardHelpOptions = true, version = "varve 0.1.0",
+    subcommands = PerfCli.Perf.class)
+public final class PerfCli {
+
+  /** The {@code perf} command and its benchmarks. */
+  @Command(name = "perf", mixinStandardHelpOptions = true, description = "Run a benchmark and print key=value figures.",
+      subcommands = {TimeSeriesCommand.class, SearchCommand.class, MigrateCommand.class, SlaCommand.class})
+  static final class Perf {
+  }
+
+  private PerfCli() {}
+
+  public static void main(String[] args) {
+    System.exit(run(args));
+  }
+
+  /** Runs the command line ({@code perf <benchmark> [options]}) and returns its exit status. */
+  public static int run(String... args) {
+    CommandLine cli = new CommandLine(new PerfCli());
+    cli.setExecutionExceptionHandler((e, commandLine, parseResult) -> {
+      commandLine.getErr().println("varve: " + (e.getMessage() == null ? e.toString() : e.getMessage()));
+      return 1;
+    });
+    return cli.execute(args);
+  }
+}

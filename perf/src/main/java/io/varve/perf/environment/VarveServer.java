@@ -1,0 +1,95 @@
+package io.varve.perf.environment;
+
+import com.linecorp.armeria.client.grpc.GrpcClients;
+import io.grpc.stub.AbstractStub;
+import io.varve.cli.ServerProcess;
+import java.io.IOException;
+import java.net.InetAddress;
+import java.net.ServerSocket;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Optional;
+
+/**
+ * The Varve server a benchmark measures, run as its own process exactly as {@code varve up} runs it ({@code varve
+ * serve} in its own JVM, heap 1 GiB, G1), so that the benchmark client's allocations do not pause it, with its
+ * pid file and log under {@code .varve/<name>/}; and its gRPC clients.
+ */
+public final class VarveServer {
+
+  /** The port of the server of {@code varve up}. */
+  public static final int UP_PORT = 8080;
+
+  private static final Duration STOP_TIMEOUT = Duration.ofSeconds(30);
+
+  private final ServerProcess process;
+
+  private VarveServer(ServerProcess process) {
+    this.process = process;
+  }
+
+  /**
+   * Starts a server of the run's own ({@code .varve/<name>/}, a free port) with this configuration file text
+   * (YAML), waits until it answers, and stops it at the end of the run.
+   */
+  public static VarveServer start(Environment environment, String name, String configuration) throws Exception {
+    int port = freePort();
+    Path config = Files.createTempFile("varve-" + name, ".yaml");
+    config.toFile().deleteOnExit();
+    Files.writeString(config, configuration);
+    return started(environment, new ServerProcess(environment.home(), name, port), "the benchmark's server",
+        List.of("--config", config.toString(), "--port", Integer.toString(port)));
+  }
+
+  /** The server of {@code varve up} ({@code .varve/server/}, port {@value #UP_PORT}) if it runs and answers. */
+  public static Optional<VarveServer> up(Environment environment) {
+    ServerProcess process = new ServerProcess(environment.home(), UP_PORT);
+    return process.running().isPresent() && process.healthy() ? Optional.of(new VarveServer(process))
+        : Optional.empty();
+  }
+
+  /**
+   * Starts the server of {@code varve up} ({@code .varve/server/}, port {@value #UP_PORT}) with these arguments of
+   * {@code varve serve} besides {@code --port}, waits until it answers, and stops it at the end of the run.
+   */
+  public static VarveServer startUp(Environment environment, List<String> serveArgs) throws Exception {
+    List<String> args = new ArrayList<>(List.of("--port", Integer.toString(UP_PORT)));
+    args.addAll(serveArgs);
+    return started(environment, new ServerProcess(environment.home(), UP_PORT), "the Varve server", args);
+  }
+
+  private static VarveServer started(Environment environment, ServerProcess process, String what,
+      List<String> serveArgs) throws Exception {
+    environment.atEnd("stop " + what, () -> process.stop(STOP_TIMEOUT));
+    environment.progress("starting " + what + " (" + process.apiAddress() + ", log " + process.log() + ")");
+    process.start(serveArgs, Environment.START_TIMEOUT);
+    return new VarveServer(process);
+  }
+
+  /** Where the API answers: {@code http://127.0.0.1:<port>} (gRPC, {@code POST /v1/<Rpc>}, {@code /metrics}). */
+  public String apiAddress() {
+    return process.apiAddress();
+  }
+
+  /** The server's process id, or -1 if it no longer runs. */
+  public long pid() {
+    return process.running().map(ProcessHandle::pid).orElse(-1L);
+  }
+
+  /**
+   * A gRPC client of the API ({@code TimeSeriesBlockingStub}, {@code ControlPlaneFutureStub}, ...) with no bound
+   * on response size and this response timeout.
+   */
+  public <T extends AbstractStub<T>> T grpc(Class<T> stub, Duration responseTimeout) {
+    return GrpcClients.builder(apiAddress()).maxResponseLength(0).responseTimeout(responseTimeout).build(stub);
+  }
+
+  private static int freePort() throws IOException {
+    try (ServerSocket socket = new ServerSocket(0, 1, InetAddress.getLoopbackAddress())) {
+      return socket.getLocalPort();
+    }
+  }
+}

@@ -1,0 +1,127 @@
+package io.varve.perf.migrate;
+
+import com.datastax.oss.driver.api.core.CqlSession;
+import io.varve.local.LocalCassandraSettings;
+import io.varve.perf.environment.Environment;
+import io.varve.perf.environment.LocalServer;
+import io.varve.reshaper.job.SparkSupport;
+import java.io.PrintStream;
+import java.net.InetSocketAddress;
+import java.util.Arrays;
+import java.util.Locale;
+import java.util.Map;
+import org.apache.spark.sql.SparkSession;
+
+/**
+ * {@code varve perf migrate}: generates the users' case and times, in one JVM and one embedded Spark, the
+ * {@link MigratePhases}. Spark, the JIT and the connections first warm up on a table a tenth the size, untimed;
+ * then the phases run {@code repeat} times into fresh target tables and the figures are the medians. Prints
+ * {@code key=value} lines; progress goes to standard error.
+ */
+final class MigrateBenchmark {
+
+  private final Environment environment;
+  private final int rows;
+  private final String keyspace;
+  private final int taskSlots;
+  private final int repeat;
+  private final PrintStream out;
+
+  /**
+   * @param taskSlots Spark task threads of the embedded mode, 0 = its default
+   * @param repeat how many times the phases run; the figures are the medians
+   */
+  MigrateBenchmark(Environment environment, int rows, String keyspace, int taskSlots, int repeat, PrintStream out) {
+    this.environment = environment;
+    this.rows = rows;
+    this.keyspace = keyspace;
+    this.taskSlots = taskSlots;
+    this.repeat = repeat;
+    this.out = out;
+  }
+
+  /** Runs on the database at {@code cassandra} (host:port), or on the local one (started if need be) when null. */
+  void run(String cassandra) {
+    InetSocketAddress address;
+    if (cassandra == null) {
+      LocalServer local = environment.cassandra();
+      environment.awaitReady();
+      environment.progress("Cassandra at " + local.address() + (local.startedHere() ? " (started)" : " (already running)"));
+      address = contactPoint(local.address());
+    } else {
+      address = contactPoint(cassandra);
+    }
+    CqlSession session = environment.closeAtEnd("close the CQL session", CqlSession.builder()
+        .addContactPoint(address).withLocalDatacenter(LocalCassandraSettings.DATACENTER).build());
+    measure(new MigratePhases(session, address, keyspace, System.err));
+  }
+
+  private void measure(MigratePhases phases) {
+    phases.createSchema();
+    kv("rows", rows);
+    kv("cores", Runtime.getRuntime().availableProcessors());
+    kv("repeat", repeat);
+    kv("generate_seconds", phases.generate("", rows));
+
+    // Spark, the JIT and the connections warm up on a table a tenth the size, untimed, so that
+    // each figure measures the work and not the JVM's start.
+    int warmupRows = Math.max(1000, rows / 10);
+    phases.generate("warmup_", warmupRows);
+    SparkSupport.session(taskSlots > 0 ? Map.of("spark.master", "local[" + taskSlots + ",3]") : Map.of());
+    kv("task_slots", SparkSession.active().sparkContext().defaultParallelism());
+    phases.run("warmup_", warmupRows);
+    double[][] runs = new double[repeat][];
+    for (int i = 0; i < repeat; i++) {
+      if (i > 0) {
+        phases.recreateTargets();
+      }
+      runs[i] = phases.run("", rows);
+      environment.progress(String.format(Locale.ROOT, "repetition %d/%d: %s", i + 1, repeat,
+          Arrays.toString(runs[i])));
+    }
+    int count = MigratePhases.NAMES.size();
+    double[] seconds = new double[count];
+    for (int p = 0; p < count; p++) {
+      double[] values = new double[repeat];
+      for (int i = 0; i < repeat; i++) {
+        values[i] = runs[i][p];
+      }
+      seconds[p] = median(values);
+      if (repeat > 1) {
+        StringBuilder all = new StringBuilder();
+        for (double v : values) {
+          all.append(all.length() == 0 ? "" : ",").append(String.format(Locale.ROOT, "%.2f", v));
+        }
+        out.println(MigratePhases.NAMES.get(p) + "_seconds_each=" + all);
+      }
+    }
+    for (int p = 0; p < count; p++) {
+      kv(MigratePhases.NAMES.get(p) + "_seconds", seconds[p]);
+      kv(MigratePhases.NAMES.get(p) + "_rows_per_s", rows / seconds[p]);
+    }
+    kv("copy_vs_baseline", seconds[2] / seconds[0]);
+    kv("reshape_vs_baseline", seconds[2] / seconds[1]);
+    kv("copy_vs_raw_ingest", seconds[3] / seconds[0]);
+    kv("copy_vs_raw_ingest_packed", seconds[4] / seconds[0]);
+  }
+
+  static double median(double[] values) {
+    double[] sorted = values.clone();
+    Arrays.sort(sorted);
+    int n = sorted.length;
+    return n % 2 == 1 ? sorted[n / 2] : (sorted[n / 2 - 1] + sorted[n / 2]) / 2;
+  }
+
+  /** A figure: whole numbers above 10 without decimals, the rest with two. */
+  private void kv(String key, double value) {
+    out.println(key + "=" + String.format(Locale.ROOT, value == Math.rint(value) && value > 10
+        ? "%.0f" : "%.2f", value));
+  }
+
+  /** {@code host:port}, or {@code host} for port 9042. */
+  private static InetSocketAddress contactPoint(String hostPort) {
+    int colon = hostPort.lastIndexOf(':');
+    return colon < 0 ? new InetSocketAddress(hostPort, 9042)
+        : new InetSocketAddress(hostPort.substring(0, colon), Integer.parseInt(hostPort.substring(colon + 1)));
+  }
+}

@@ -1,0 +1,38 @@
+package io.varve.perf;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.ValueSource;
+
+/** Mistakes on the command line exit with status 2 before anything starts; help exits with 0. */
+class PerfCliTest {
+
+  @ParameterizedTest
+  @ValueSource(strings = {
+      "perf",
+      "perf bogus",
+      "perf ts --events 1",
+      "perf ts --batch 0",
+      "perf ts --reads many",
+      "perf search --document-mode NONE",
+      "perf search --clients 0",
+      "perf search --queue-capacity 0",
+      "perf migrate --rows many",
+      "perf migrate --repeat 0",
+      "perf migrate --repeat 100",
+      "perf sla --records 0",
+      "perf sla --warmup -1",
+      "perf sla --seconds 0",
+      "perf sla --bogus 1"})
+  void usage_errors_exit_2(String args) {
+    assertThat(PerfCli.run(args.split(" "))).isEqualTo(2);
+  }
+
+  @ParameterizedTest
+  @ValueSource(strings = {"perf --help", "perf ts --help", "perf search --help", "perf migrate --help",
+      "perf sla --help"})
+  void help_exits_0(String args) {
+    assertThat(PerfCli.run(args.split(" "))).isZero();
+  }
+}

@@ -1,0 +1,36 @@
+package io.varve.perf.measure;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.junit.jupiter.api.Assumptions.assumeTrue;
+
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.Map;
+import org.junit.jupiter.api.Test;
+
+class CpuMeterTest {
+
+  @Test
+  void readsUserAndSystemTicksAfterACommandNameWithSpacesAndParentheses() {
+    String stat = "4242 (C2 Compiler) x) S 1 4242 4242 0 -1 4194624 0 0 0 0 1234 56 0 0 20 0 1 0 100 0 0";
+    assertThat(CpuMeter.ticks(stat)).hasValue(1290);
+  }
+
+  @Test
+  void refusesAStatLineItCannotRead() {
+    assertThat(CpuMeter.ticks("4242 no command name")).isEmpty();
+    assertThat(CpuMeter.ticks("4242 (java) S 1 2 3")).isEmpty();
+    assertThat(CpuMeter.ticks("4242 (java) S 1 4242 4242 0 -1 4194624 0 0 0 0 many 56 0 0")).isEmpty();
+  }
+
+  @Test
+  void splitsOutTheJitCompilersShareOfAProcess() {
+    assumeTrue(Files.isDirectory(Path.of("/proc/self/task")), "needs /proc");
+    CpuMeter meter = new CpuMeter().add("client", ProcessHandle.current().pid());
+    Map<String, Duration> cpu = meter.sample();
+    assertThat(cpu).containsKeys("client", "client_jit");
+    // this JVM compiled the test framework before running the test
+    assertThat(cpu.get("client_jit")).isPositive().isLessThanOrEqualTo(cpu.get("client").plusMillis(10));
+  }
+}
