@@ -5,6 +5,7 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.MissingNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
+import io.varve.command.ExitStatus;
 import io.varve.core.error.InvalidFieldException;
 import io.varve.server.config.ServerSettings;
 import java.io.IOException;
@@ -30,15 +31,16 @@ import picocli.CommandLine.Spec;
  * namespace in [{@code --from}, {@code --to}), and answers when done; this prints the four counts of its answer as
  * {@code key=value} lines ({@link #COUNTS}).
  *
- * <p>Exit codes: 0 every event read was indexed; 1 the server answered an error (its code, field and message are
- * printed) or could not be reached, or some events were not indexed ({@code eventsFailed > 0}); 2 usage error,
- * including a time that is not RFC 3339 and an interval that is empty.
+ * <p>Exit statuses: {@code OK} every event read was indexed; {@code COMPLETED_WITH_ERRORS} some events were not
+ * indexed ({@code eventsFailed > 0}); {@code INVALID_INPUT} a usage error, including a time that is not RFC 3339 and
+ * an empty interval, or a request the server refused ({@link #statusOf(int)}); {@code ABORTED_FATAL_ERROR} the server
+ * could not be reached or failed. The server's error is printed with its code, field and message.
  */
 @Command(name = "backfill", mixinStandardHelpOptions = true,
     description = {"Index again, from the primary store, every event of a namespace in [--from, --to): after the"
         + " index store was down, or after fields were added to the field mapping. Idempotent; returns when done.",
         "Prints eventsRead, eventsIndexed, unparsableValues and eventsFailed as key=value lines; exits with 1 when"
-        + " the server answers an error or eventsFailed is not 0."})
+        + " eventsFailed is not 0, 2 when the server refuses the request, 4 when it fails or cannot be reached."})
 final class BackfillCommand implements Callable<Integer> {
 
   /** The counts of the RPC's answer, in the order printed; the server leaves out those that are 0. */
@@ -89,7 +91,7 @@ final class BackfillCommand implements Callable<Integer> {
     if (response.statusCode() / 100 != 2) {
       System.err.println("varve: BackfillIndex failed: " + describeError(response.statusCode(), answer,
           response.body()));
-      return 1;
+      return statusOf(response.statusCode()).code();
     }
     for (String count : COUNTS) {
       System.out.println(count + "=" + answer.path(count).asLong(0));
@@ -98,9 +100,19 @@ final class BackfillCommand implements Callable<Integer> {
     if (failed > 0) {
       System.err.println("varve: " + failed + " events were not indexed (the server log says why); run the backfill"
           + " again once the index store is healthy");
-      return 1;
+      return ExitStatus.COMPLETED_WITH_ERRORS.code();
     }
-    return 0;
+    return ExitStatus.OK.code();
+  }
+
+  /**
+   * The exit status of an HTTP error answer: a 4xx refuses the request itself (unknown namespace, bad token, invalid
+   * interval), so sending it again fails again; a timeout (408), a rejection under load (429) and a 5xx may pass
+   * later.
+   */
+  static ExitStatus statusOf(int httpStatus) {
+    boolean refused = httpStatus / 100 == 4 && httpStatus != 408 && httpStatus != 429;
+    return refused ? ExitStatus.INVALID_INPUT : ExitStatus.ABORTED_FATAL_ERROR;
   }
 
   /** An RFC 3339 time, with {@code Z} or an offset; errors name the option. */

@@ -1,5 +1,6 @@
 package io.varve.cli;
 
+import io.varve.command.ExitStatus;
 import java.time.Duration;
 import java.util.List;
 import java.util.concurrent.Callable;
@@ -22,6 +23,6 @@ final class DownCommand implements Callable<Integer> {
         LocalNode.opensearch(Instances.opensearch(instance.opensearchPort)))) {
       System.out.println(node.name() + ": " + (node.stop() ? "stopped" : "was not running"));
     }
-    return 0;
+    return ExitStatus.OK.code();
   }
 }

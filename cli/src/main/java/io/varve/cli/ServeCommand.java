@@ -1,6 +1,7 @@
 package io.varve.cli;
 
 import io.varve.cassandra.session.CassandraSettings;
+import io.varve.command.ExitStatus;
 import io.varve.server.VarveServer;
 import io.varve.server.config.ServerSettings;
 import java.nio.file.Path;
@@ -33,7 +34,7 @@ final class ServeCommand implements Callable<Integer> {
     VarveServer server = VarveServer.start(settings);
     Runtime.getRuntime().addShutdownHook(new Thread(server::close, "varve-shutdown"));
     server.awaitTermination();
-    return 0;
+    return ExitStatus.OK.code();
   }
 
   /**

@@ -1,12 +1,14 @@
 package io.varve.cli;
 
+import io.varve.command.ExitStatus;
 import java.util.concurrent.Callable;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
 
 /**
- * Says what runs, one line each for Cassandra, OpenSearch and the server. Exit code 0 when the server and Cassandra
- * run, 3 otherwise; OpenSearch does not count, as {@code up --no-opensearch} leaves it out.
+ * Says what runs, one line each for Cassandra, OpenSearch and the server. Exits with {@code OK} when the server and
+ * Cassandra run, {@code COMPLETED_WITH_ERRORS} otherwise; OpenSearch does not count, as {@code up --no-opensearch}
+ * leaves it out.
  */
 @Command(name = "status", mixinStandardHelpOptions = true,
     description = "Say whether the Varve server and the local Cassandra and OpenSearch run.")
@@ -24,6 +26,6 @@ final class StatusCommand implements Callable<Integer> {
     boolean serverUp = server.running().isPresent() && server.healthy();
     System.out.println("varve: " + (serverUp ? "running pid=" + server.running().get().pid() + " api="
         + server.apiAddress() + " docs=" + server.apiAddress() + "/docs/" : "not running"));
-    return cassandra.isRunning() && serverUp ? 0 : 3;
+    return (cassandra.isRunning() && serverUp ? ExitStatus.OK : ExitStatus.COMPLETED_WITH_ERRORS).code();
   }
 }

@@ -1,5 +1,6 @@
 package io.varve.cli;
 
+import io.varve.command.ExitStatus;
 import io.varve.local.LocalOpenSearchException;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -51,7 +52,7 @@ final class UpCommand implements Callable<Integer> {
     System.out.println("  API (gRPC and HTTP/JSON POST /v1/<RpcName>): " + server.apiAddress());
     System.out.println("  browsable API page: " + server.apiAddress() + "/docs/");
     System.out.println("  log: " + server.log());
-    return 0;
+    return ExitStatus.OK.code();
   }
 
   /**

@@ -1,9 +1,13 @@
 package io.varve.cli;
 
+import io.varve.bench.engine.BenchInputException;
+import io.varve.bench.result.ResultFileException;
+import io.varve.command.ExitStatusMapper;
+import io.varve.core.error.InvalidFieldException;
 import picocli.CommandLine;
 import picocli.CommandLine.Command;
 
-/** The {@code varve} command. Exit codes: 0 success, 1 failure, 2 usage error. */
+/** The {@code varve} command. Exit statuses: {@link io.varve.command.ExitStatus} (docs/exit-status.md). */
 @Command(name = "varve", mixinStandardHelpOptions = true, version = "varve 0.1.0",
     description = "Temporal data platform for Apache Cassandra and ScyllaDB.",
     subcommands = {UpCommand.class, DownCommand.class, StatusCommand.class, ServeCommand.class, IndexCommand.class,
@@ -20,10 +24,9 @@ public final class VarveCli {
     CommandLine cli = new CommandLine(new VarveCli());
     // YCSB's single-dash options (-threads, -target) must not be read as clustered short options.
     cli.setPosixClusteredShortOptionsAllowed(false);
-    cli.setExecutionExceptionHandler((e, commandLine, parseResult) -> {
-      commandLine.getErr().println("varve: " + (e.getMessage() == null ? e.toString() : e.getMessage()));
-      return 1;
-    });
-    return cli.execute(args);
+    // Invalid input found after parsing: a setting or an option naming its key (server configuration, backfill),
+    // a benchmark's properties or workload, a result file that is not one.
+    return ExitStatusMapper.install(cli, "varve", InvalidFieldException.class, BenchInputException.class,
+        ResultFileException.class).execute(args);
   }
 }

@@ -5,8 +5,8 @@ import static org.assertj.core.api.Assertions.assertThat;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.sun.net.httpserver.HttpServer;
-import java.io.ByteArrayOutputStream;
-import java.io.PrintStream;
+import io.varve.command.ExitStatus;
+import io.varve.command.testing.StandardStreams;
 import java.net.InetAddress;
 import java.net.InetSocketAddress;
 import java.nio.charset.StandardCharsets;
@@ -15,6 +15,7 @@ import java.util.List;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
 import picocli.CommandLine;
 
 /**
@@ -22,21 +23,15 @@ import picocli.CommandLine;
  * sends, the counts it prints, its exit codes and its messages.
  */
 class BackfillCommandTest {
-  private final ByteArrayOutputStream out = new ByteArrayOutputStream();
-  private final ByteArrayOutputStream err = new ByteArrayOutputStream();
+  @RegisterExtension
+  final StandardStreams streams = new StandardStreams();
   private final List<String> requests = new ArrayList<>();
-  private PrintStream stdout;
-  private PrintStream stderr;
   private HttpServer server;
   private int status;
   private String answer;
 
   @BeforeEach
   void start() throws Exception {
-    stdout = System.out;
-    stderr = System.err;
-    System.setOut(new PrintStream(out, true, StandardCharsets.UTF_8));
-    System.setErr(new PrintStream(err, true, StandardCharsets.UTF_8));
     server = HttpServer.create(new InetSocketAddress(InetAddress.getLoopbackAddress(), 0), 0);
     server.createContext("/", exchange -> {
       requests.add(exchange.getRequestMethod() + " " + exchange.getRequestURI() + " "
@@ -54,8 +49,6 @@ class BackfillCommandTest {
   @AfterEach
   void stop() {
     server.stop(0);
-    System.setOut(stdout);
-    System.setErr(stderr);
   }
 
   private int backfill(String... options) {
@@ -66,11 +59,11 @@ class BackfillCommandTest {
   }
 
   private String stdout() {
-    return out.toString(StandardCharsets.UTF_8);
+    return streams.out();
   }
 
   private String stderr() {
-    return err.toString(StandardCharsets.UTF_8);
+    return streams.err();
   }
 
   @Test
@@ -93,11 +86,11 @@ class BackfillCommandTest {
   }
 
   @Test
-  void eventsThatFailedToIndexExitWithOne() {
+  void eventsThatFailedToIndexCompleteWithErrors() {
     status = 200;
     answer = "{\"eventsRead\": \"10\", \"eventsIndexed\": \"7\", \"eventsFailed\": \"3\"}";
     assertThat(backfill("--namespace", "n", "--from", "2026-11-22T00:00:00Z", "--to", "2026-11-23T00:00:00Z"))
-        .isEqualTo(1);
+        .isEqualTo(ExitStatus.COMPLETED_WITH_ERRORS.code());
     assertThat(stdout()).contains("eventsIndexed=7").contains("eventsFailed=3");
     assertThat(stderr()).contains("3 events were not indexed");
   }
@@ -107,16 +100,18 @@ class BackfillCommandTest {
     status = 404;
     answer = "{\"error\": {\"code\": \"NOT_FOUND\", \"field\": \"namespace\","
         + " \"message\": \"namespace: \\\"nope\\\" (expected: an existing namespace)\"}}";
+    // A request the server refuses fails the same way when sent again: invalid input.
     assertThat(backfill("--namespace", "nope", "--from", "2026-11-22T00:00:00Z", "--to", "2026-11-23T00:00:00Z"))
-        .isEqualTo(1);
+        .isEqualTo(ExitStatus.INVALID_INPUT.code());
     assertThat(stderr()).contains("BackfillIndex failed: NOT_FOUND (field namespace): namespace: \"nope\""
         + " (expected: an existing namespace)");
     assertThat(stdout()).doesNotContain("eventsRead");
 
+    // A failure of the server may pass: a fatal error of this run.
     status = 502;
     answer = "Bad Gateway";
     assertThat(backfill("--namespace", "n", "--from", "2026-11-22T00:00:00Z", "--to", "2026-11-23T00:00:00Z"))
-        .isEqualTo(1);
+        .isEqualTo(ExitStatus.ABORTED_FATAL_ERROR.code());
     assertThat(stderr()).contains("BackfillIndex failed: HTTP 502: Bad Gateway");
   }
 
@@ -142,12 +137,21 @@ class BackfillCommandTest {
   }
 
   @Test
-  void anUnreachableServerExitsWithOneNamingIt() {
+  void anUnreachableServerIsAFatalErrorNamingIt() {
     server.stop(0);
     String address = "http://127.0.0.1:" + server.getAddress().getPort();
     assertThat(VarveCli.run("index", "backfill", "--server", address, "--namespace", "n",
-        "--from", "2026-11-22T00:00:00Z", "--to", "2026-11-23T00:00:00Z")).isEqualTo(1);
+        "--from", "2026-11-22T00:00:00Z", "--to", "2026-11-23T00:00:00Z"))
+        .isEqualTo(ExitStatus.ABORTED_FATAL_ERROR.code());
     assertThat(stderr()).contains("cannot reach the Varve server at " + address);
+  }
+
+  @Test
+  void refusalsAreInvalidInputAndTimeoutsOverloadAndServerErrorsAreFatal() {
+    assertThat(List.of(400, 401, 403, 404, 409, 413)).allSatisfy(http ->
+        assertThat(BackfillCommand.statusOf(http)).as("HTTP " + http).isEqualTo(ExitStatus.INVALID_INPUT));
+    assertThat(List.of(408, 429, 500, 502, 503, 504)).allSatisfy(http ->
+        assertThat(BackfillCommand.statusOf(http)).as("HTTP " + http).isEqualTo(ExitStatus.ABORTED_FATAL_ERROR));
   }
 
   @Test

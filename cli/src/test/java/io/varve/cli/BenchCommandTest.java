@@ -3,33 +3,26 @@ package io.varve.cli;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.varve.bench.result.ResultFiles;
+import io.varve.command.ExitStatus;
+import io.varve.command.testing.StandardStreams;
 import io.varve.bench.result.RunResult;
-import java.io.ByteArrayOutputStream;
-import java.io.PrintStream;
-import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
 import org.junit.jupiter.api.io.TempDir;
 
-/** {@code varve bench} as a user types it: YCSB's options, result files, SLA exit codes. */
+/** {@code varve bench} as a user types it: YCSB's options, result files, exit statuses. */
 class BenchCommandTest {
+  @RegisterExtension
+  final StandardStreams streams = new StandardStreams();
   @TempDir
   Path dir;
-  private final ByteArrayOutputStream out = new ByteArrayOutputStream();
-  private final ByteArrayOutputStream err = new ByteArrayOutputStream();
-  private PrintStream stdout;
-  private PrintStream stderr;
   private Path workload;
 
   @BeforeEach
-  void capture() throws Exception {
-    stdout = System.out;
-    stderr = System.err;
-    System.setOut(new PrintStream(out, true, StandardCharsets.UTF_8));
-    System.setErr(new PrintStream(err, true, StandardCharsets.UTF_8));
+  void writeWorkload() throws Exception {
     workload = dir.resolve("workloada");
     Files.writeString(workload, """
         workload=site.ycsb.workloads.CoreWorkload
@@ -41,45 +34,103 @@ class BenchCommandTest {
         """);
   }
 
-  @AfterEach
-  void restore() {
-    System.setOut(stdout);
-    System.setErr(stderr);
-  }
-
   @Test
   void runsWithYcsbOptionsAndWritesTheResult() {
     Path result = dir.resolve("r.json");
     int code = VarveCli.run("bench", "run", "noop", "-P", workload.toString(), "-p", "operationcount=3000",
         "-threads", "3", "-target", "3000", "--result", result.toString(), "--sla", "throughput>=1000,read.p99<5s");
-    assertThat(code).as(err.toString(StandardCharsets.UTF_8)).isZero();
+    assertThat(code).as(streams.err()).isZero();
     RunResult run = ResultFiles.read(result);
     assertThat(run.count()).isEqualTo(3000);
     assertThat(run.threads()).isEqualTo(3);
     assertThat(run.targetOpsPerSec()).isEqualTo(3000);
     assertThat(run.properties()).containsEntry("operationcount", "3000");
-    assertThat(out.toString(StandardCharsets.UTF_8)).contains("[OVERALL], Throughput(ops/sec)")
+    assertThat(streams.out()).contains("[OVERALL], Throughput(ops/sec)")
         .contains("[SLA], OVERALL, PASS");
   }
 
   @Test
-  void aMissedSlaExitsWithThree() {
+  void aMissedSlaCompletesWithErrors() {
+    Path result = dir.resolve("r.json");
     int code = VarveCli.run("bench", "run", "noop", "-P", workload.toString(), "-target", "500",
-        "--result", dir.resolve("r.json").toString(), "--sla", "throughput>=100000");
-    assertThat(code).isEqualTo(3);
-    assertThat(out.toString(StandardCharsets.UTF_8)).contains("[SLA], throughput>=100000, FAIL");
+        "--result", result.toString(), "--sla", "throughput>=100000");
+    assertThat(code).isEqualTo(ExitStatus.COMPLETED_WITH_ERRORS.code());
+    assertThat(streams.out()).contains("[SLA], throughput>=100000, FAIL");
+    assertThat(VarveCli.run("bench", "check", "--sla", "throughput>=100000", result.toString()))
+        .isEqualTo(ExitStatus.COMPLETED_WITH_ERRORS.code());
+    assertThat(VarveCli.run("bench", "check", "--sla", "throughput>=1", result.toString()))
+        .isEqualTo(ExitStatus.OK.code());
   }
 
   @Test
-  void badInputIsAUsageErrorNamingIt() {
+  void aBindingThatCannotStartIsAFatalError() {
+    int code = VarveCli.run("bench", "run", FailingBinding.class.getName(), "-P", workload.toString(),
+        "--result", dir.resolve("r.json").toString());
+    assertThat(code).isEqualTo(ExitStatus.ABORTED_FATAL_ERROR.code());
+    assertThat(streams.err()).contains("failed to start").contains("no database here");
+    assertThat(dir.resolve("r.json")).doesNotExist();
+  }
+
+  @Test
+  void aFileThatIsNotAResultIsInvalidInput() throws Exception {
+    Path notAResult = Files.writeString(dir.resolve("notes.json"), "{\"hello\": 1}");
+    assertThat(VarveCli.run("bench", "check", "--sla", "throughput>=1", notAResult.toString()))
+        .isEqualTo(ExitStatus.INVALID_INPUT.code());
+    assertThat(VarveCli.run("bench", "report", "-o", dir.resolve("r.html").toString(),
+        dir.resolve("missing.json").toString())).isEqualTo(ExitStatus.INVALID_INPUT.code());
+    assertThat(streams.err()).contains("notes.json").contains("missing.json");
+  }
+
+  /** A binding whose database cannot be reached. */
+  public static final class FailingBinding extends site.ycsb.DB {
+    @Override
+    public void init() throws site.ycsb.DBException {
+      throw new site.ycsb.DBException("no database here");
+    }
+
+    @Override
+    public site.ycsb.Status read(String table, String key, java.util.Set<String> fields,
+        java.util.Map<String, site.ycsb.ByteIterator> result) {
+      return site.ycsb.Status.ERROR;
+    }
+
+    @Override
+    public site.ycsb.Status scan(String table, String startkey, int recordcount, java.util.Set<String> fields,
+        java.util.Vector<java.util.HashMap<String, site.ycsb.ByteIterator>> result) {
+      return site.ycsb.Status.ERROR;
+    }
+
+    @Override
+    public site.ycsb.Status update(String table, String key, java.util.Map<String, site.ycsb.ByteIterator> values) {
+      return site.ycsb.Status.ERROR;
+    }
+
+    @Override
+    public site.ycsb.Status insert(String table, String key, java.util.Map<String, site.ycsb.ByteIterator> values) {
+      return site.ycsb.Status.ERROR;
+    }
+
+    @Override
+    public site.ycsb.Status delete(String table, String key) {
+      return site.ycsb.Status.ERROR;
+    }
+  }
+
+  @Test
+  void badInputIsInvalidInputNamingIt() {
     assertThat(VarveCli.run("bench", "run", "noop", "-P", workload.toString(), "-p", "novalue")).isEqualTo(2);
-    assertThat(err.toString(StandardCharsets.UTF_8)).contains("-p novalue").contains("NAME=VALUE");
+    assertThat(streams.err()).contains("-p novalue").contains("NAME=VALUE");
     assertThat(VarveCli.run("bench", "run", "noop", "-P", dir.resolve("missing").toString())).isEqualTo(2);
-    assertThat(err.toString(StandardCharsets.UTF_8)).contains("cannot read the workload file");
+    assertThat(streams.err()).contains("cannot read the workload file");
     assertThat(VarveCli.run("bench", "run", "nosuchdb", "-P", workload.toString())).isEqualTo(2);
-    assertThat(err.toString(StandardCharsets.UTF_8)).contains("binding nosuchdb is not known");
+    assertThat(streams.err()).contains("binding nosuchdb is not known");
     assertThat(VarveCli.run("bench", "run", "noop", "-P", workload.toString(), "--sla", "read.p99<5")).isEqualTo(2);
-    assertThat(err.toString(StandardCharsets.UTF_8)).contains("read.p99<5");
+    assertThat(streams.err()).contains("read.p99<5");
+    assertThat(VarveCli.run("bench", "run", "noop", "-P", workload.toString(), "-p", "threadcount=many"))
+        .isEqualTo(2);
+    assertThat(streams.err()).contains("property threadcount=many is not valid");
+    assertThat(VarveCli.run("bench", "run", "noop")).isEqualTo(2);
+    assertThat(streams.err()).contains("property workload is missing");
   }
 
   @Test

@@ -2,19 +2,19 @@ package io.varve.cli;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import io.varve.command.ExitStatus;
+import io.varve.command.testing.StandardStreams;
 import io.varve.local.VarveHome;
-import java.io.ByteArrayOutputStream;
-import java.io.PrintStream;
-import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
-import org.junit.jupiter.api.AfterEach;
-import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
 import org.junit.jupiter.api.io.TempDir;
 import picocli.CommandLine;
 
 /** {@code varve up}'s options: which local servers it starts and what it gives the server. Starts nothing. */
 class UpCommandTest {
+  @RegisterExtension
+  final StandardStreams streams = new StandardStreams();
 
   @Test
   void startsOpenSearchBeforeCassandraAndGivesItToTheServer() {
@@ -43,20 +43,13 @@ class UpCommandTest {
   /** A checkout without OpenSearch built: the same early failure as a machine without a JDK 21+. */
   @Test
   void whenOpenSearchCannotStartNothingStartsAndTheMessageNamesNoOpenSearch(@TempDir Path home) {
-    ByteArrayOutputStream err = new ByteArrayOutputStream();
-    PrintStream stderr = System.err;
-    PrintStream stdout = System.out;
-    System.setErr(new PrintStream(err, true, StandardCharsets.UTF_8));
-    System.setOut(new PrintStream(new ByteArrayOutputStream(), true, StandardCharsets.UTF_8));
     System.setProperty(VarveHome.PROPERTY, home.toString());
     try {
-      assertThat(VarveCli.run("up")).isEqualTo(1);
+      assertThat(VarveCli.run("up")).isEqualTo(ExitStatus.ABORTED_FATAL_ERROR.code());
     } finally {
       System.clearProperty(VarveHome.PROPERTY);
-      System.setErr(stderr);
-      System.setOut(stdout);
     }
-    assertThat(err.toString(StandardCharsets.UTF_8)).contains("OpenSearch is not built")
+    assertThat(streams.err()).contains("OpenSearch is not built")
         .contains("./varve up --no-opensearch");
     assertThat(home.resolve(".varve/cassandra")).doesNotExist();
     assertThat(home.resolve(".varve/server")).doesNotExist();

@@ -1,6 +1,6 @@
 package io.varve.bench.cli;
 
-import io.varve.bench.engine.BenchException;
+import io.varve.bench.engine.BenchInputException;
 import io.varve.bench.engine.BenchRun;
 import io.varve.bench.engine.BenchSpec;
 import io.varve.bench.engine.Bindings;
@@ -133,7 +133,7 @@ abstract class PhaseCommand implements Callable<Integer> {
     props.putIfAbsent("measurement.interval", "both");
     props.putIfAbsent("hdrhistogram.percentiles", "50,95,99,99.9");
     if (props.getProperty("workload") == null) {
-      throw new BenchException("property workload is missing: give a workload file with -P, e.g. -P workloads/workloada");
+      throw new BenchInputException("property workload is missing: give a workload file with -P, e.g. -P workloads/workloada");
     }
     return props;
   }

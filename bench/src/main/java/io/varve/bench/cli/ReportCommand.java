@@ -2,6 +2,7 @@ package io.varve.bench.cli;
 
 import io.varve.bench.report.HtmlReport;
 import io.varve.bench.result.ResultFiles;
+import io.varve.command.ExitStatus;
 import java.io.IOException;
 import java.nio.file.Path;
 import java.util.List;
@@ -24,6 +25,6 @@ final class ReportCommand implements Callable<Integer> {
   public Integer call() throws IOException {
     HtmlReport.write(output, inputs.stream().map(ResultFiles::read).toList());
     System.out.println("[RESULT], Report, " + output.toAbsolutePath());
-    return 0;
+    return ExitStatus.OK.code();
   }
 }

@@ -4,6 +4,7 @@ import io.varve.bench.result.LatencyKind;
 import io.varve.bench.result.RunResult;
 import io.varve.bench.sla.Sla;
 import io.varve.bench.sla.SlaVerdict;
+import io.varve.command.ExitStatus;
 import java.io.PrintStream;
 import picocli.CommandLine.Option;
 
@@ -30,13 +31,13 @@ final class SlaOptions {
     }
   }
 
-  /** Prints the verdict and returns the exit code: 0 met (or no SLA), 3 missed. */
+  /** Prints the verdict and returns the exit code: {@code OK} met (or no SLA), {@code COMPLETED_WITH_ERRORS} missed. */
   int judge(Sla parsed, RunResult result, PrintStream out) {
     if (parsed == null) {
-      return 0;
+      return ExitStatus.OK.code();
     }
     SlaVerdict verdict = parsed.check(result, latency);
     verdict.print(out);
-    return verdict.met() ? 0 : BenchCommand.SLA_MISSED;
+    return (verdict.met() ? ExitStatus.OK : ExitStatus.COMPLETED_WITH_ERRORS).code();
   }
 }

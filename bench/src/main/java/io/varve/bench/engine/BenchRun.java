@@ -68,19 +68,19 @@ public final class BenchRun {
         ? spec.longProperty("insertcount", spec.longProperty("recordcount", 0))
         : spec.longProperty("operationcount", 0);
     if (threadCount < 1) {
-      throw new BenchException("threadcount=" + threadCount + " is not valid: expected at least 1");
+      throw new BenchInputException("threadcount=" + threadCount + " is not valid: expected at least 1");
     }
     if (target < 0) {
-      throw new BenchException("target=" + target + " is not valid: expected 0 (no limit) or a positive rate");
+      throw new BenchInputException("target=" + target + " is not valid: expected 0 (no limit) or a positive rate");
     }
     if (warmupMs < 0) {
-      throw new BenchException("warmuptime=" + warmupMs / 1000 + " is not valid: expected 0 or more seconds");
+      throw new BenchInputException("warmuptime=" + warmupMs / 1000 + " is not valid: expected 0 or more seconds");
     }
     if (opCount > Integer.MAX_VALUE) {
-      throw new BenchException("operation count " + opCount + " is too large: at most " + Integer.MAX_VALUE);
+      throw new BenchInputException("operation count " + opCount + " is too large: at most " + Integer.MAX_VALUE);
     }
     if (opCount == 0 && maxExecutionSeconds == 0) {
-      throw new BenchException((load ? "recordcount" : "operationcount")
+      throw new BenchInputException((load ? "recordcount" : "operationcount")
           + " is 0 and maxexecutiontime is not set: the run would never end");
     }
     if (opCount > 0 && threadCount > opCount) {
@@ -150,7 +150,7 @@ public final class BenchRun {
         opsDone += entry.getValue().getOpsDone();
       } catch (InterruptedException e) {
         Thread.currentThread().interrupt();
-        throw new BenchException("interrupted while waiting for the client threads");
+        throw new BenchException("interrupted while waiting for the client threads", e);
       }
     }
     long durationNs = System.nanoTime() - startNs;
@@ -289,18 +289,18 @@ public final class BenchRun {
   private static Workload newWorkload(Properties props) {
     String name = props.getProperty("workload");
     if (name == null || name.isBlank()) {
-      throw new BenchException("property workload is missing: give a workload file with -P (e.g. -P workloads/workloada)");
+      throw new BenchInputException("property workload is missing: give a workload file with -P (e.g. -P workloads/workloada)");
     }
     Workload workload;
     try {
       workload = (Workload) Class.forName(name.trim()).getDeclaredConstructor().newInstance();
     } catch (ReflectiveOperationException | ClassCastException e) {
-      throw new BenchException("property workload=" + name + " is not valid: expected the class name of a site.ycsb.Workload");
+      throw new BenchInputException("property workload=" + name + " is not valid: expected the class name of a site.ycsb.Workload");
     }
     try {
       workload.init(props);
     } catch (WorkloadException | RuntimeException e) {
-      throw new BenchException("workload " + name + " rejected its properties: " + e.getMessage(), e);
+      throw new BenchInputException("workload " + name + " rejected its properties: " + e.getMessage(), e);
     }
     return workload;
   }

@@ -33,7 +33,7 @@ public record BenchSpec(String binding, Phase phase, Properties properties, Stri
     try {
       return Long.parseLong(value.trim());
     } catch (NumberFormatException e) {
-      throw new BenchException("property " + name + "=" + value + " is not valid: expected an integer");
+      throw new BenchInputException("property " + name + "=" + value + " is not valid: expected an integer");
     }
   }
 }

@@ -33,9 +33,9 @@ public final class Bindings {
       if (db instanceof DB ycsbDb) {
         return ycsbDb;
       }
-      throw new BenchException("binding " + binding + ": " + className + " is not a site.ycsb.DB");
+      throw new BenchInputException("binding " + binding + ": " + className + " is not a site.ycsb.DB");
     } catch (ClassNotFoundException e) {
-      throw new BenchException("binding " + binding + " is not known: expected one of " + names()
+      throw new BenchInputException("binding " + binding + " is not known: expected one of " + names()
           + " or the class name of a site.ycsb.DB on the classpath");
     } catch (ReflectiveOperationException e) {
       throw new BenchException("binding " + binding + ": cannot create " + className + ": " + e, e);

@@ -1,16 +1,19 @@
 package io.varve.local;
 
+import io.varve.command.ExitStatus;
 import java.io.PrintStream;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.function.IntSupplier;
 
 /**
  * What the command lines of the local servers share: the syntax
  * {@code start|stop|status|kill [--option value | --flag]...}, and the one-line reports of each
- * action with their exit statuses (0 on success; for {@code status}, 0 only while the server runs).
+ * action with their exit statuses ({@code OK} on success; for {@code status}, {@code OK} only while
+ * the server runs, else {@code COMPLETED_WITH_ERRORS}).
  */
 final class LauncherCommand {
 
@@ -86,6 +89,21 @@ final class LauncherCommand {
     };
   }
 
+  /**
+   * Runs a command line and exits the JVM with its status; a failure the command line did not
+   * expect exits with the status {@link ExitStatus#of} gives it, after its stack trace.
+   */
+  static void exit(IntSupplier commandLine) {
+    int status;
+    try {
+      status = commandLine.getAsInt();
+    } catch (RuntimeException | Error e) {
+      e.printStackTrace();
+      status = ExitStatus.of(e).code();
+    }
+    System.exit(status);
+  }
+
   /** The value if it matches {@code pattern}; else an error naming the option and what it expects. */
   static String number(String name, String value, String expected, String pattern) {
     if (!value.matches(pattern)) {
@@ -104,7 +122,7 @@ final class LauncherCommand {
     String how = wasRunning ? "already running"
         : String.format("started in %.1f s", (System.nanoTime() - began) / 1e9);
     out.println(running("running", status, reports) + " (" + how + (wait ? ")" : ", not waited)"));
-    return 0;
+    return ExitStatus.OK.code();
   }
 
   private static int stopOrKill(ManagedNode node, ManagedNode.Status before, boolean acted, String done,
@@ -114,7 +132,7 @@ final class LauncherCommand {
     } else {
       out.println(reports.label() + ": not running home=" + node.home());
     }
-    return 0;
+    return ExitStatus.OK.code();
   }
 
   private static int status(ManagedNode node, Reports reports, PrintStream out) {
@@ -125,7 +143,7 @@ final class LauncherCommand {
           + " is not this " + reports.noun() + ") log=" + reports.log());
       default -> out.println(reports.label() + ": stopped home=" + node.home());
     }
-    return status.state() == ManagedNode.State.RUNNING ? 0 : 1;
+    return (status.state() == ManagedNode.State.RUNNING ? ExitStatus.OK : ExitStatus.COMPLETED_WITH_ERRORS).code();
   }
 
   private static String running(String state, ManagedNode.Status status, Reports reports) {

@@ -1,5 +1,6 @@
 package io.varve.local;
 
+import io.varve.command.ExitStatus;
 import java.io.PrintStream;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -25,8 +26,9 @@ import java.util.Map;
  *   --no-wait             start returns once the process is launched
  * </pre>
  *
- * <p>Prints one line per action. Exit status 0 on success (for {@code status}: the node runs),
- * 1 otherwise.
+ * <p>Prints one line per action. Exit statuses ({@link ExitStatus}, docs/exit-status.md):
+ * {@code OK} on success; {@code COMPLETED_WITH_ERRORS} for {@code status} when the node does not
+ * run; {@code INVALID_INPUT} for a usage error; {@code ABORTED_FATAL_ERROR} when the action fails.
  */
 public final class LocalCassandraMain {
 
@@ -36,7 +38,7 @@ public final class LocalCassandraMain {
 
   /** Runs one action and exits the JVM with its status. */
   public static void main(String[] args) {
-    System.exit(run(args, System.out, System.err));
+    LauncherCommand.exit(() -> run(args, System.out, System.err));
   }
 
   /** Runs one action, printing to {@code out} and {@code err}; returns the exit status. */
@@ -53,7 +55,7 @@ public final class LocalCassandraMain {
       err.println("usage: LocalCassandraMain start|stop|status|kill [--tests] [--varve-home DIR]"
           + " [--home DIR] [--lib DIR] [--port N] [--storage-port N] [--jmx-port N] [--heap SIZE]"
           + " [--commitlog batch|group:5ms] [--java PATH] [--timeout SECONDS] [--no-wait]");
-      return 1;
+      return ExitStatus.INVALID_INPUT.code();
     }
     LocalCassandraSettings settings = node.settings();
     LauncherCommand.Reports reports = new LauncherCommand.Reports("cassandra", "node",
@@ -63,7 +65,7 @@ public final class LocalCassandraMain {
       return LauncherCommand.act(arguments, timeout, node.node(), reports, out);
     } catch (LocalCassandraException e) {
       err.println("cassandra: " + arguments.action() + " failed: " + e.getMessage());
-      return 1;
+      return ExitStatus.ABORTED_FATAL_ERROR.code();
     }
   }
 

@@ -1,5 +1,6 @@
 package io.varve.local;
 
+import io.varve.command.ExitStatus;
 import java.io.PrintStream;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -25,8 +26,9 @@ import java.util.Map;
  *   --no-wait             start returns once the process is launched
  * </pre>
  *
- * <p>Prints one line per action. Exit status 0 on success (for {@code status}: the server runs),
- * 1 otherwise.
+ * <p>Prints one line per action. Exit statuses ({@link ExitStatus}, docs/exit-status.md):
+ * {@code OK} on success; {@code COMPLETED_WITH_ERRORS} for {@code status} when the server does not
+ * run; {@code INVALID_INPUT} for a usage error; {@code ABORTED_FATAL_ERROR} when the action fails.
  */
 public final class LocalDynamoDbMain {
 
@@ -39,7 +41,7 @@ public final class LocalDynamoDbMain {
 
   /** Runs one action and exits the JVM with its status. */
   public static void main(String[] args) {
-    System.exit(run(args, System.out, System.err));
+    LauncherCommand.exit(() -> run(args, System.out, System.err));
   }
 
   /** Runs one action, printing to {@code out} and {@code err}; returns the exit status. */
@@ -54,7 +56,7 @@ public final class LocalDynamoDbMain {
     } catch (IllegalArgumentException e) {
       err.println("dynamodb: " + e.getMessage());
       err.println(USAGE);
-      return 1;
+      return ExitStatus.INVALID_INPUT.code();
     }
     LocalDynamoDbSettings settings = server.settings();
     LauncherCommand.Reports reports = new LauncherCommand.Reports("dynamodb", "server",
@@ -66,7 +68,7 @@ public final class LocalDynamoDbMain {
     } catch (LocalDynamoDbException | LocalCassandraException e) {
       // The process helpers shared with the Cassandra launcher report with the latter.
       err.println("dynamodb: " + arguments.action() + " failed: " + e.getMessage());
-      return 1;
+      return ExitStatus.ABORTED_FATAL_ERROR.code();
     }
   }
 

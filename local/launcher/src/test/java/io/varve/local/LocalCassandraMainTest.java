@@ -2,9 +2,11 @@ package io.varve.local;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import io.varve.command.ExitStatus;
 import java.io.ByteArrayOutputStream;
 import java.io.PrintStream;
 import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
 import java.nio.file.Path;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -19,7 +21,7 @@ class LocalCassandraMainTest {
   void status_of_a_node_never_started_is_stopped_with_exit_status_1() {
     int status = run("status", "--varve-home", varveHome.toString());
 
-    assertThat(status).isEqualTo(1);
+    assertThat(status).isEqualTo(ExitStatus.COMPLETED_WITH_ERRORS.code()).isEqualTo(1);
     assertThat(out()).isEqualTo(
         "cassandra: stopped home=" + varveHome.resolve(".varve/cassandra") + "\n");
   }
@@ -40,11 +42,20 @@ class LocalCassandraMainTest {
   }
 
   @Test
-  void start_without_built_jars_fails_saying_how_to_build_them() {
+  void start_without_built_jars_is_a_fatal_error_saying_how_to_build_them() {
     int status = run("start", "--varve-home", varveHome.toString());
 
-    assertThat(status).isEqualTo(1);
+    assertThat(status).isEqualTo(ExitStatus.ABORTED_FATAL_ERROR.code());
     assertThat(err()).startsWith("cassandra: start failed: ").contains("mvn -q -DskipTests install");
+  }
+
+  @Test
+  void stop_that_cannot_remove_the_pid_file_is_a_fatal_error() throws Exception {
+    Path node = varveHome.resolve("node");
+    Files.createDirectories(node.resolve("cassandra.pid").resolve("x"));
+
+    assertThat(run("stop", "--home", node.toString())).isEqualTo(ExitStatus.ABORTED_FATAL_ERROR.code());
+    assertThat(err()).startsWith("cassandra: stop failed: Cannot delete the pid file");
   }
 
   @Test
@@ -60,15 +71,15 @@ class LocalCassandraMainTest {
   void invalid_settings_name_the_setting_and_print_usage() {
     int status = run("start", "--port", "0");
 
-    assertThat(status).isEqualTo(1);
+    assertThat(status).isEqualTo(ExitStatus.INVALID_INPUT.code());
     assertThat(err()).startsWith("cassandra: cqlPort: 0 (expected: 1..65535)\nusage: ");
   }
 
   @Test
   void unknown_options_and_missing_actions_are_usage_errors() {
-    assertThat(run("status", "--bogus", "x")).isEqualTo(1);
+    assertThat(run("status", "--bogus", "x")).isEqualTo(ExitStatus.INVALID_INPUT.code());
     assertThat(err()).startsWith("cassandra: unknown option: --bogus");
-    assertThat(run("--tests")).isEqualTo(1);
+    assertThat(run("--tests")).isEqualTo(ExitStatus.INVALID_INPUT.code());
     assertThat(err()).contains("cassandra: missing action");
   }
 

@@ -2,6 +2,7 @@ package io.varve.local;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import io.varve.command.ExitStatus;
 import java.io.ByteArrayOutputStream;
 import java.io.PrintStream;
 import java.nio.charset.StandardCharsets;
@@ -50,28 +51,30 @@ class LocalOpenSearchMainTest {
   }
 
   @Test
-  void bad_options_name_the_option_and_what_was_expected() {
-    assertThat(run("start", "--home", varveHome.toString(), "--port", "http")).isEqualTo(1);
+  void bad_options_are_invalid_input_naming_the_option_and_what_was_expected() {
+    assertThat(run("start", "--home", varveHome.toString(), "--port", "http"))
+        .isEqualTo(ExitStatus.INVALID_INPUT.code());
     assertThat(text(err)).startsWith("opensearch: --port: http (expected: 1..65535)\nusage: ");
 
     err.reset();
     assertThat(run("start", "--home", varveHome.toString(), "--port", "19300",
-        "--transport-port", "19300")).isEqualTo(1);
+        "--transport-port", "19300")).isEqualTo(ExitStatus.INVALID_INPUT.code());
     assertThat(text(err)).startsWith(
         "opensearch: transportPort: 19300 (expected: a port other than httpPort)");
 
     err.reset();
-    assertThat(run("start", "--home", varveHome.toString(), "--heap", "lots")).isEqualTo(1);
+    assertThat(run("start", "--home", varveHome.toString(), "--heap", "lots"))
+        .isEqualTo(ExitStatus.INVALID_INPUT.code());
     assertThat(text(err)).startsWith(
         "opensearch: heapSize: lots (expected: megabytes or gigabytes, like 512m or 1g)");
   }
 
   @Test
-  void start_without_the_built_jars_says_how_to_build_them() {
+  void start_without_the_built_jars_is_a_fatal_error_saying_how_to_build_them() {
     int status = run("start", "--home", varveHome.resolve("node").toString(),
         "--lib", varveHome.resolve("missing").toString(), "--port", "29299");
 
-    assertThat(status).isEqualTo(1);
+    assertThat(status).isEqualTo(ExitStatus.ABORTED_FATAL_ERROR.code());
     assertThat(text(err)).contains("OpenSearch is not built: " + varveHome.resolve("missing")
         + " does not exist", "mvn -q -f local/pom.xml -DskipTests install");
   }

@@ -1,9 +1,9 @@
 package io.varve.reshaper.cli;
 
+import io.varve.command.ExitStatus;
 import io.varve.reshaper.config.ConfigException;
 import io.varve.reshaper.config.JobConfig;
 import io.varve.reshaper.config.JobConfigLoader;
-import io.varve.reshaper.job.ExitStatus;
 import io.varve.reshaper.job.ReshapeJob;
 import java.nio.file.Path;
 import java.util.concurrent.Callable;
@@ -39,6 +39,21 @@ final class MigrateCommand implements Callable<Integer> {
       System.err.println(verb + ": nothing was written");
       return ExitStatus.INVALID_INPUT.code();
     }
-    return new ReshapeJob(job, System.out, System.err).run(kind, copyMissing).code();
+    return exitStatus(new ReshapeJob(job, System.out, System.err).run(kind, copyMissing)).code();
+  }
+
+  /**
+   * The exit status of a job's outcome, the one place where the two meet: rows left in the
+   * bad-rows file and differences found by a validation complete with errors; too many bad rows
+   * and a conflict under {@code onConflict: fail} are thresholds.
+   */
+  static ExitStatus exitStatus(io.varve.reshaper.job.ExitStatus outcome) {
+    return switch (outcome) {
+      case OK -> ExitStatus.OK;
+      case COMPLETED_WITH_BAD_ROWS, DIFFERENCES_FOUND -> ExitStatus.COMPLETED_WITH_ERRORS;
+      case INVALID_INPUT -> ExitStatus.INVALID_INPUT;
+      case TOO_MANY_BAD_ROWS, RESHAPE_CONFLICT -> ExitStatus.ABORTED_TOO_MANY_ERRORS;
+      case FATAL -> ExitStatus.ABORTED_FATAL_ERROR;
+    };
   }
 }

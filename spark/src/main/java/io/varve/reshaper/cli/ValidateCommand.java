@@ -9,7 +9,7 @@ import picocli.CommandLine.Option;
 /** {@code migrate validate --config job.yaml [--copy-missing]}. */
 @Command(name = "validate", mixinStandardHelpOptions = true,
     description = "Compares source and target through the renames and the reshape rule;"
-        + " reports missing and mismatched rows with samples. Exit 5 when they differ.")
+        + " reports missing and mismatched rows with samples. Exit 1 when they differ.")
 final class ValidateCommand implements Callable<Integer> {
 
   @Option(names = "--config", required = true, description = "the job's YAML file")

@@ -1,6 +1,9 @@
 package io.varve.reshaper.job;
 
-/** The process exit codes of {@code varve migrate}, documented in {@code docs/reshaper.md}. */
+/**
+ * The outcome of a job. {@code varve migrate} turns it into the process's exit status in one
+ * place, {@code cli.MigrateCommand.exitStatus} (docs/exit-status.md).
+ */
 public enum ExitStatus {
   /** Every range done; validation found no difference. */
   OK(0),
@@ -23,7 +26,7 @@ public enum ExitStatus {
     this.code = code;
   }
 
-  /** The process exit code. */
+  /** The outcome's number: 0 and 1 finished every range. Not the process's exit status. */
   public int code() {
     return code;
   }

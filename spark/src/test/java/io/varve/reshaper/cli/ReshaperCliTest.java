@@ -2,12 +2,17 @@ package io.varve.reshaper.cli;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import io.varve.command.ExitStatus;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.Map;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
-/** Command-line mistakes exit with status 2 before anything connects or runs. */
+/**
+ * Command-line mistakes exit with status 2 before anything connects or runs; a job's outcomes
+ * map onto the exit-status table (the ITs of the job package run each one for real).
+ */
 class ReshaperCliTest {
   @TempDir Path dir;
 
@@ -20,6 +25,22 @@ class ReshaperCliTest {
         .isEqualTo(2);
     Path broken = Files.writeString(dir.resolve("broken.yaml"), "source: [unclosed\n");
     assertThat(ReshaperCli.execute("migrate", "--config", broken.toString())).isEqualTo(2);
+    assertThat(ReshaperCli.execute()).isEqualTo(2);
+  }
+
+  @Test
+  void every_job_outcome_has_its_exit_status() {
+    Map<io.varve.reshaper.job.ExitStatus, ExitStatus> expected = Map.of(
+        io.varve.reshaper.job.ExitStatus.OK, ExitStatus.OK,
+        io.varve.reshaper.job.ExitStatus.COMPLETED_WITH_BAD_ROWS, ExitStatus.COMPLETED_WITH_ERRORS,
+        io.varve.reshaper.job.ExitStatus.DIFFERENCES_FOUND, ExitStatus.COMPLETED_WITH_ERRORS,
+        io.varve.reshaper.job.ExitStatus.INVALID_INPUT, ExitStatus.INVALID_INPUT,
+        io.varve.reshaper.job.ExitStatus.TOO_MANY_BAD_ROWS, ExitStatus.ABORTED_TOO_MANY_ERRORS,
+        io.varve.reshaper.job.ExitStatus.RESHAPE_CONFLICT, ExitStatus.ABORTED_TOO_MANY_ERRORS,
+        io.varve.reshaper.job.ExitStatus.FATAL, ExitStatus.ABORTED_FATAL_ERROR);
+    assertThat(expected).containsOnlyKeys(io.varve.reshaper.job.ExitStatus.values());
+    expected.forEach((outcome, status) ->
+        assertThat(MigrateCommand.exitStatus(outcome)).as(outcome.name()).isEqualTo(status));
   }
 
   @Test

@@ -209,7 +209,7 @@ class FeaturesIT {
 
     CassandraFixture.Run fail = migrate("fail", "events", "latest",
         "reshape:\n  onConflict: fail\n");
-    assertThat(fail.status()).as(fail.all()).isEqualTo(4);
+    assertThat(fail.status()).as(fail.all()).isEqualTo(3);
     assertThat(fail.out()).contains("reshape conflict: source rows {p='p', id='a'");
   }
 

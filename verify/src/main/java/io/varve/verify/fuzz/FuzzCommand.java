@@ -1,5 +1,6 @@
 package io.varve.verify.fuzz;
 
+import io.varve.command.ExitStatus;
 import java.io.PrintWriter;
 import java.net.URI;
 import java.time.Instant;
@@ -11,13 +12,15 @@ import picocli.CommandLine.Model.CommandSpec;
 
 /**
  * {@code varve verify fuzz}: fuzzes the HTTP/JSON (and gRPC) API of a running server with
- * generated requests, then checks answers, health and stored data.
+ * generated requests, then checks answers, health and stored data. Exits with
+ * {@code COMPLETED_WITH_ERRORS} on any failure, {@code ABORTED_FATAL_ERROR} when the server does
+ * not answer at all before the first request.
  */
 @Command(name = "fuzz", mixinStandardHelpOptions = true,
     description = {"Fuzz the API of a running server: valid, mutated, oversized and garbage requests of every RPC,",
         "then check: no 5xx, no dropped connection, /health 200, stored data as acknowledged.",
-        "Prints key=value results; exits 1 on any failure. The same --seed, --requests, --prefix and",
-        "--base-time send the same requests."})
+        "Prints key=value results; exits 1 on any failure, 4 when the server cannot be reached.",
+        "The same --seed, --requests, --prefix and --base-time send the same requests."})
 public final class FuzzCommand implements Callable<Integer> {
 
   @Spec
@@ -58,7 +61,14 @@ public final class FuzzCommand implements Callable<Integer> {
       out.println("fuzz.case.kind=" + c.kind() + ": " + c.description());
       out.println("fuzz.case.request=" + c.reproduction(Integer.MAX_VALUE));
       out.flush();
-      return 0;
+      return ExitStatus.OK.code();
+    }
+    // Every request would fail alike: say so once, as an error of the environment rather than of the server.
+    try (ApiClient probe = new ApiClient(server)) {
+      Outcome health = probe.get("/health");
+      if (health.transportFailure()) {
+        throw new IllegalStateException("cannot reach the server at " + server + ": " + health.error());
+      }
     }
     out.println("fuzz.seed=" + s);
     out.println("fuzz.prefix=" + settings.prefix());
@@ -67,6 +77,6 @@ public final class FuzzCommand implements Callable<Integer> {
     ApiFuzzer.Result result = ApiFuzzer.run(settings, System.err);
     result.lines().forEach(out::println);
     out.flush();
-    return result.passed() ? 0 : 1;
+    return (result.passed() ? ExitStatus.OK : ExitStatus.COMPLETED_WITH_ERRORS).code();
   }
 }

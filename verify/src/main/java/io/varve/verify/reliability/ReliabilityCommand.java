@@ -1,5 +1,6 @@
 package io.varve.verify.reliability;
 
+import io.varve.command.ExitStatus;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -10,8 +11,10 @@ import picocli.CommandLine.Option;
 
 /**
  * {@code varve verify reliability}: starts a Cassandra and a Varve server of its own, runs the fault and overload
- * phases against them, prints {@code key=value} lines and {@code reliability.result=pass|fail}, and exits 0 only
- * when every check held. docs/reliability.md says what each phase does and checks.
+ * phases against them, prints {@code key=value} lines and {@code reliability.result=pass|fail}, and exits with
+ * {@code OK} only when every check held: {@code COMPLETED_WITH_ERRORS} when a check failed,
+ * {@code ABORTED_FATAL_ERROR} when its servers could not be started or started again between phases
+ * ({@code reliability.error}). docs/reliability.md says what each phase does and checks.
  */
 @Command(name = "reliability", mixinStandardHelpOptions = true,
     description = "kill -9 of Cassandra, the server and a reshaper job during work, and a 10x overload, on local "
@@ -71,6 +74,7 @@ public final class ReliabilityCommand implements Callable<Integer> {
     Path home = varveHome != null ? varveHome
         : Path.of(System.getProperty("varve.home", "").isEmpty() ? "." : System.getProperty("varve.home"));
     Results results = new Results(System.out);
+    boolean environmentFailed = false;
     long started = System.nanoTime();
     results.put("reliability.phases", String.join(",", phases));
     results.put("reliability.durability", "commitlog_sync=batch (an acknowledged write was fsynced to the commit"
@@ -90,12 +94,21 @@ public final class ReliabilityCommand implements Callable<Integer> {
         runPhase(phase, env, results);
       }
     } catch (Exception e) {
+      environmentFailed = true;
       results.fail("reliability.error", String.valueOf(e.getMessage() == null ? e : e.getMessage()));
     }
     results.put("reliability.seconds", (System.nanoTime() - started) / 1e9);
     results.put("reliability.failures", results.failures().size());
     results.put("reliability.result", results.passed() ? "pass" : "fail");
-    return results.passed() ? 0 : 1;
+    return exitStatus(results, environmentFailed).code();
+  }
+
+  /** A failed check completes with errors; servers that could not be started or restarted abort the run. */
+  static ExitStatus exitStatus(Results results, boolean environmentFailed) {
+    if (results.passed()) {
+      return ExitStatus.OK;
+    }
+    return environmentFailed ? ExitStatus.ABORTED_FATAL_ERROR : ExitStatus.COMPLETED_WITH_ERRORS;
   }
 
   private void runPhase(Phase phase, VerifyEnvironment env, Results results) throws Exception {

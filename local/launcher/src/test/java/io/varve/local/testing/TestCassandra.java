@@ -16,8 +16,7 @@ import java.time.Duration;
  * is used as it is. Otherwise the local test instance ({@link LocalCassandraSettings#forTests},
  * CQL on 127.0.0.1:19042, home {@code .varve/test-cassandra}) is started if it is not running
  * and left running after the tests, so that the next run skips the startup. Stop it with
- * {@code java -cp local/launcher/target/varve-local-0.1.0-SNAPSHOT.jar
- * io.varve.local.LocalCassandraMain stop --tests}.
+ * {@code ./varve local cassandra stop --tests}.
  *
  * <p>Uses the JDK only, so any test classpath can take it. Thread-safe.
  */
@@ -71,9 +70,7 @@ public final class TestCassandra {
     node.awaitReady(STARTUP_TIMEOUT);
     System.out.println("TestCassandra: local Cassandra at " + status.cqlAddress().getHostString()
         + ":" + status.cqlAddress().getPort() + " (pid " + status.pid() + ", home "
-        + node.settings().home() + ") is left running; stop it with: java -cp"
-        + " local/launcher/target/varve-local-0.1.0-SNAPSHOT.jar io.varve.local.LocalCassandraMain"
-        + " stop --tests");
+        + node.settings().home() + ") is left running; stop it with: ./varve local cassandra stop --tests");
     return node.settings().cqlAddress();
   }
 
