@@ -9,7 +9,8 @@ import java.time.Duration;
  * (at least one shard). The bounds are far beyond what a namespace needs in normal use (the
  * reference configuration pre-creates 3 slices and holds 12) and small enough that no single
  * namespace can exhaust the server's memory or the clusters' schema. Checked before anything is
- * created; the reasons are documented in docs/limits.md.
+ * created; the reasons are documented in docs/limits.md, and docs/namespace-configuration.md shows
+ * each bound beside its key (a test ties every constant here to its row there).
  */
 public final class NamespaceBounds {
 
@@ -35,6 +36,14 @@ public final class NamespaceBounds {
   public static final Duration MAX_DURATION = Duration.ofDays(36_525);
   /** Shortest index refresh interval: OpenSearch's own default; shorter refreshes load the cluster. */
   public static final Duration MIN_REFRESH_INTERVAL = Duration.ofSeconds(1);
+  /** Most fields of one namespace's index mapping: each is a field of every index slice. */
+  public static final int MAX_INDEX_FIELDS = 256;
+  /** Longest wait of a fire-and-forget write to be batched ({@code queueBuffering.coalesce}). */
+  public static final Duration MAX_COALESCE = Duration.ofSeconds(60);
+  /** Largest fire-and-forget write queue of a namespace, in bytes ({@code queueBuffering.bufferCapacity}). */
+  public static final long MAX_BUFFER_CAPACITY = 1L << 30;
+  /** Longest {@code physicalStorage.cluster} name, in characters. */
+  public static final int MAX_CLUSTER_NAME_LENGTH = 128;
 
   private NamespaceBounds() {}
 

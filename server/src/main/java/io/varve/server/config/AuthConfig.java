@@ -1,6 +1,8 @@
 package io.varve.server.config;
 
 import io.varve.core.error.InvalidFieldException;
+import io.varve.options.Option;
+import io.varve.options.OptionValues;
 import io.varve.server.auth.AuthSettings;
 import io.varve.server.auth.NamespacePattern;
 import io.varve.server.auth.Permission;
@@ -16,15 +18,14 @@ import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import java.util.function.UnaryOperator;
-import java.util.regex.Pattern;
 
 /**
- * Reads {@code server.auth}: the plain {@code bearerTokens} (full access) and the {@code tokens}
- * with their permissions. Token values are checked but never shown in an error.
+ * Reads {@code server.auth} ({@link ServerOptions#AUTH}): the plain {@code bearerTokens} (full access)
+ * and the {@code tokens} ({@link TokenOptions}) with their permissions. Token values are checked but
+ * never shown in an error.
  */
 final class AuthConfig {
 
-  private static final Pattern NAME = Pattern.compile("[A-Za-z0-9][A-Za-z0-9_.-]{0,63}");
   private static final String SOURCES = "exactly one of token, tokenFile, tokenEnv";
 
   private final UnaryOperator<String> environment;
@@ -33,73 +34,70 @@ final class AuthConfig {
     this.environment = environment;
   }
 
-  AuthSettings parse(ConfigNode auth) {
-    auth.only(Set.of("bearerTokens", "tokens", "authenticateMetrics", "authenticateDocs"));
+  /** Reads {@code server.auth} from the values of the server's file. */
+  AuthSettings parse(OptionValues server) {
     List<TokenGrant> grants = new ArrayList<>();
     Map<String, String> keyBySecret = new HashMap<>();
-    List<String> plain = auth.strings("bearerTokens", List.of());
+    List<String> plain = server.get(ServerOptions.BEARER_TOKENS);
     for (int i = 0; i < plain.size(); i++) {
-      String key = auth.key("bearerTokens") + "[" + i + "]";
+      String key = server.key(ServerOptions.BEARER_TOKENS) + "[" + i + "]";
       if (keyBySecret.putIfAbsent(plain.get(i), key) == null) {
         grants.add(TokenGrant.fullAccess("bearerTokens[" + i + "]", plain.get(i)));
       }
     }
     Map<String, String> keyByName = new HashMap<>();
-    for (ConfigNode token : auth.sections("tokens")) {
+    for (OptionValues token : server.get(ServerOptions.TOKENS)) {
       TokenGrant grant = token(token);
-      String earlier = keyBySecret.putIfAbsent(grant.secret(), token.key(""));
+      String earlier = keyBySecret.putIfAbsent(grant.secret(), token.prefix());
       if (earlier != null) {
-        throw InvalidFieldException.of(strip(token.key("")), "the same token as " + strip(earlier)
+        throw InvalidFieldException.of(token.prefix(), "the same token as " + earlier
             + " (expected: a distinct token per entry, so that each has one set of permissions)");
       }
-      String sameName = keyByName.putIfAbsent(grant.name(), token.key("name"));
+      String sameName = keyByName.putIfAbsent(grant.name(), token.key(TokenOptions.NAME));
       if (sameName != null) {
-        throw new InvalidFieldException(token.key("name"), grant.name(), "a name not used by " + strip(sameName));
+        throw new InvalidFieldException(token.key(TokenOptions.NAME), grant.name(), "a name not used by " + sameName);
       }
       grants.add(grant);
     }
-    boolean metrics = auth.bool("authenticateMetrics", false);
-    boolean docs = auth.bool("authenticateDocs", false);
-    for (String key : List.of("authenticateMetrics", "authenticateDocs")) {
-      if (grants.isEmpty() && auth.bool(key, false)) {
-        throw new InvalidFieldException(auth.key(key), true, "false unless bearerTokens or tokens lists a token");
+    for (Option<Boolean> option : List.of(ServerOptions.AUTHENTICATE_METRICS, ServerOptions.AUTHENTICATE_DOCS)) {
+      if (grants.isEmpty() && server.get(option)) {
+        throw new InvalidFieldException(server.key(option), true, "false unless bearerTokens or tokens lists a token");
       }
     }
-    return new AuthSettings(grants, metrics, docs);
+    return new AuthSettings(grants, server.get(ServerOptions.AUTHENTICATE_METRICS),
+        server.get(ServerOptions.AUTHENTICATE_DOCS));
   }
 
-  private TokenGrant token(ConfigNode t) {
-    t.only(Set.of("name", "token", "tokenFile", "tokenEnv", "permissions", "namespaces"));
-    String name = t.optionalString("name").orElseThrow(() -> InvalidFieldException.of(t.key("name"),
-        "missing (expected: a name for logs and errors, " + NAME.pattern() + ")"));
-    if (!NAME.matcher(name).matches()) {
-      throw new InvalidFieldException(t.key("name"), name, NAME.pattern());
-    }
+  private TokenGrant token(OptionValues t) {
+    String name = t.optional(TokenOptions.NAME).orElseThrow(() -> InvalidFieldException.of(t.key(TokenOptions.NAME),
+        "missing (expected: a name for logs and errors, " + TokenOptions.NAME_PATTERN.pattern() + ")"));
     Set<Permission> permissions = EnumSet.noneOf(Permission.class);
-    List<String> names = t.strings("permissions", List.of());
+    List<String> names = t.optional(TokenOptions.PERMISSIONS).orElse(List.of());
+    String permissionsKey = t.key(TokenOptions.PERMISSIONS);
     if (names.isEmpty()) {
-      throw InvalidFieldException.of(t.key("permissions"), "missing or empty (expected: a list of "
+      throw InvalidFieldException.of(permissionsKey, "missing or empty (expected: a list of "
           + Permission.configNames() + ")");
     }
     for (int i = 0; i < names.size(); i++) {
-      String key = t.key("permissions") + "[" + i + "]";
+      String key = permissionsKey + "[" + i + "]";
       String text = names.get(i);
       permissions.add(Permission.ofConfigName(text).orElseThrow(() -> new InvalidFieldException(key, text,
           "one of " + Permission.configNames())));
     }
-    List<String> patterns = t.strings("namespaces", List.of());
+    List<String> patterns = t.optional(TokenOptions.NAMESPACES).orElse(List.of());
+    String namespacesKey = t.key(TokenOptions.NAMESPACES);
     boolean namespaced = permissions.stream().anyMatch(Permission::namespaced);
     if (namespaced && patterns.isEmpty()) {
-      throw InvalidFieldException.of(t.key("namespaces"), "missing or empty (expected: the namespaces the read,"
+      throw InvalidFieldException.of(namespacesKey, "missing or empty (expected: the namespaces the read,"
           + " write and admin permissions apply to: names, prefixes such as orders_*, or * for every namespace)");
     }
     if (!namespaced && !patterns.isEmpty()) {
-      throw InvalidFieldException.of(t.key("namespaces"), "set, but " + names + " apply to no namespace (expected:"
+      throw InvalidFieldException.of(namespacesKey, "set, but " + names + " apply to no namespace (expected:"
           + " no namespaces, or a permission among read, write, admin)");
     }
     List<NamespacePattern> namespaces = new ArrayList<>();
     for (int i = 0; i < patterns.size(); i++) {
-      String key = t.key("namespaces") + "[" + i + "]";
+      String key = namespacesKey + "[" + i + "]";
       String text = patterns.get(i);
       namespaces.add(NamespacePattern.parse(text)
           .orElseThrow(() -> new InvalidFieldException(key, text, NamespacePattern.EXPECTED)));
@@ -107,31 +105,32 @@ final class AuthConfig {
     return new TokenGrant(name, secret(t), permissions, namespaces);
   }
 
-  private String secret(ConfigNode t) {
-    List<String> sources = List.of("token", "tokenFile", "tokenEnv").stream().filter(t::has).toList();
+  private String secret(OptionValues t) {
+    List<Option<?>> sources = List.<Option<?>>of(TokenOptions.TOKEN, TokenOptions.TOKEN_FILE, TokenOptions.TOKEN_ENV)
+        .stream().filter(t::isSet).toList();
     if (sources.isEmpty()) {
-      throw InvalidFieldException.of(t.key("token"), "missing (expected: " + SOURCES + ")");
+      throw InvalidFieldException.of(t.key(TokenOptions.TOKEN), "missing (expected: " + SOURCES + ")");
     }
     if (sources.size() > 1) {
-      throw InvalidFieldException.of(t.key(sources.get(1)), "set together with " + sources.get(0) + " (expected: "
-          + SOURCES + ")");
+      throw InvalidFieldException.of(t.key(sources.get(1)), "set together with " + sources.get(0).name()
+          + " (expected: " + SOURCES + ")");
     }
     String key;
     String secret;
-    if (t.has("token")) {
-      key = t.key("token");
-      secret = t.string("token", "");
-    } else if (t.has("tokenFile")) {
-      key = t.key("tokenFile");
-      Path file = t.path("tokenFile").orElseThrow();
+    if (t.isSet(TokenOptions.TOKEN)) {
+      key = t.key(TokenOptions.TOKEN);
+      secret = t.get(TokenOptions.TOKEN);
+    } else if (t.isSet(TokenOptions.TOKEN_FILE)) {
+      key = t.key(TokenOptions.TOKEN_FILE);
+      Path file = t.optional(TokenOptions.TOKEN_FILE).orElseThrow();
       try {
         secret = Files.readString(file, StandardCharsets.UTF_8).strip();
       } catch (IOException | RuntimeException e) {
         throw new InvalidFieldException(key, file.toString(), "a readable file holding the token (" + e + ")");
       }
     } else {
-      key = t.key("tokenEnv");
-      String variable = t.string("tokenEnv", "");
+      key = t.key(TokenOptions.TOKEN_ENV);
+      String variable = t.optional(TokenOptions.TOKEN_ENV).orElseThrow();
       secret = variable.isEmpty() ? null : environment.apply(variable);
       if (secret == null || secret.isEmpty()) {
         throw new InvalidFieldException(key, variable, "the name of a set, non-empty environment variable");
@@ -143,10 +142,5 @@ final class AuthConfig {
           + " without spaces, such as the output of openssl rand -base64 32; the value is not shown)");
     }
     return secret;
-  }
-
-  /** A section's own key, from {@code key("")} which ends with a dot. */
-  private static String strip(String key) {
-    return key.endsWith(".") ? key.substring(0, key.length() - 1) : key;
   }
 }

@@ -70,9 +70,9 @@ final class IndexStorageConfig {
       }
       fields.put(field.getKey(), fieldType);
     }
-    if (fields.size() > MAX_FIELDS) {
+    if (fields.size() > NamespaceBounds.MAX_INDEX_FIELDS) {
       throw InvalidFieldException.of(cfg + ".indexConfig.fieldMapping", fields.size() + " fields (expected: at most "
-          + MAX_FIELDS + ")");
+          + NamespaceBounds.MAX_INDEX_FIELDS + ")");
     }
     Duration refresh = index.hasRefreshInterval()
         ? ConfigDurations.bounded(cfg + ".indexConfig.refreshInterval", index.getRefreshInterval())
@@ -114,7 +114,4 @@ final class IndexStorageConfig {
         .build();
     return new Validated(normalized, spec);
   }
-
-  /** Fields of one namespace's mapping, at most. */
-  static final int MAX_FIELDS = 256;
 }

@@ -44,7 +44,6 @@ public final class NamespaceConfigMapper {
   public static final String PRIMARY = "PRIMARY_STORAGE";
   public static final String INDEX = "INDEX_STORAGE";
   static final String ROOT = "persistence_configuration";
-  static final long MAX_BUFFER_CAPACITY = 1L << 30;
 
   private final String metadataKeyspace;
   private final Duration futureLimit;
@@ -113,8 +112,9 @@ public final class NamespaceConfigMapper {
     if (!type.equals("CASSANDRA") && !type.equals("SCYLLADB")) {
       throw new InvalidFieldException(path + ".physicalStorage.type", storage.getType(), "CASSANDRA or SCYLLADB");
     }
-    if (storage.getCluster().length() > 128) {
-      throw new InvalidFieldException(path + ".physicalStorage.cluster", storage.getCluster(), "at most 128 characters");
+    if (storage.getCluster().length() > NamespaceBounds.MAX_CLUSTER_NAME_LENGTH) {
+      throw new InvalidFieldException(path + ".physicalStorage.cluster", storage.getCluster(), "at most "
+          + NamespaceBounds.MAX_CLUSTER_NAME_LENGTH + " characters");
     }
     String keyspace = storage.getDataset().isEmpty() ? namespace : storage.getDataset();
     Names.keyspace(path + ".physicalStorage.dataset", keyspace, metadataKeyspace);
@@ -132,12 +132,14 @@ public final class NamespaceConfigMapper {
     QueueBuffering buffering = config.getQueueBuffering();
     Duration coalesce = buffering.hasCoalesce()
         ? ConfigDurations.positive(cfg + ".queueBuffering.coalesce", buffering.getCoalesce()) : NamespaceSettings.DEFAULT_COALESCE;
-    if (coalesce.compareTo(Duration.ofMinutes(1)) > 0) {
-      throw new InvalidFieldException(cfg + ".queueBuffering.coalesce", InvalidFieldException.shown(coalesce.toMillis() + "ms"), "at most 60s");
+    if (coalesce.compareTo(NamespaceBounds.MAX_COALESCE) > 0) {
+      throw new InvalidFieldException(cfg + ".queueBuffering.coalesce", InvalidFieldException.shown(coalesce.toMillis() + "ms"),
+          "at most " + NamespaceBounds.MAX_COALESCE.toSeconds() + "s");
     }
     long capacity = buffering.hasBufferCapacity() ? buffering.getBufferCapacity() : NamespaceSettings.DEFAULT_BUFFER_CAPACITY;
-    if (capacity < 1 || capacity > MAX_BUFFER_CAPACITY) {
-      throw new InvalidFieldException(cfg + ".queueBuffering.bufferCapacity", capacity, "1.." + MAX_BUFFER_CAPACITY + " bytes");
+    if (capacity < 1 || capacity > NamespaceBounds.MAX_BUFFER_CAPACITY) {
+      throw new InvalidFieldException(cfg + ".queueBuffering.bufferCapacity", capacity,
+          "1.." + NamespaceBounds.MAX_BUFFER_CAPACITY + " bytes");
     }
     if (config.hasIndexConfig()) {
       throw InvalidFieldException.of(cfg + ".indexConfig", "not allowed in " + PRIMARY + " (expected: in the "

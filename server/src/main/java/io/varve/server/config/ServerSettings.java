@@ -4,29 +4,36 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.dataformat.yaml.YAMLFactory;
 import io.varve.cassandra.session.CassandraSettings;
-import io.varve.opensearch.OpenSearchSettings;
-import io.varve.server.auth.AuthSettings;
-import io.varve.server.admission.AdmissionSettings;
 import io.varve.core.error.InvalidFieldException;
 import io.varve.core.event.Limits;
 import io.varve.core.index.SearchLimits;
-import io.varve.core.namespace.Names;
+import io.varve.opensearch.OpenSearchSettings;
+import io.varve.options.EffectiveConfig;
+import io.varve.options.OptionException;
+import io.varve.options.OptionValues;
+import io.varve.server.admission.AdmissionSettings;
+import io.varve.server.auth.AuthSettings;
+import io.varve.server.auth.TokenGrant;
 import java.io.IOException;
 import java.io.InputStream;
 import java.net.InetSocketAddress;
-import java.nio.file.Files;
 import java.net.URI;
 import java.net.URISyntaxException;
+import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.List;
-import java.util.Map;
 import java.util.Optional;
-import java.util.Set;
+import java.util.OptionalLong;
+import java.util.function.UnaryOperator;
+import java.util.stream.Collectors;
 
 /**
- * The server's configuration, read from a YAML file. Every key, its default and unit is listed in
- * {@code varve-reference.yaml} (bundled with the server and shown in docs/server-configuration.md).
+ * The server's configuration, read from a YAML file. Every key is declared once, with its type,
+ * default, range and doc line, in {@link ConfigFile#OPTIONS} ({@link ServerOptions},
+ * {@link CassandraOptions}, {@link OpenSearchOptions}, {@link TimeSeriesOptions}); the parser refuses
+ * any other key, and the bundled {@code varve-reference.yaml} and the tables of
+ * docs/server-configuration.md are generated from it ({@code ReferenceConfigTest}).
  *
  * @param host address to bind; 127.0.0.1 unless set
  * @param port port of gRPC, HTTP/JSON, docs, health and metrics
@@ -58,104 +65,59 @@ public record ServerSettings(
   /** Server TLS from PEM files. */
   public record Tls(Path certificateChain, Path privateKey) {}
 
+  private static final ObjectMapper YAML = new ObjectMapper(new YAMLFactory());
+
   public static ServerSettings defaults() {
     return parse(null);
   }
 
   public static ServerSettings load(Path file) {
     try (InputStream in = Files.newInputStream(file)) {
-      return parse(new ObjectMapper(new YAMLFactory()).readTree(in));
+      return parse(YAML.readTree(in));
     } catch (IOException e) {
       throw InvalidFieldException.of(file.toString(), "cannot be read: " + e.getMessage());
     }
   }
 
   static ServerSettings parse(JsonNode root) {
-    ConfigNode config = new ConfigNode(root, "").only(Set.of("server", "cassandra", "opensearch", "timeseries"));
-    ConfigNode server = config.section("server").only(Set.of("host", "port", "tls", "auth", "admission"));
-    ConfigNode tlsNode = server.section("tls").only(Set.of("certificateChain", "privateKey"));
-    Optional<Tls> tls = tlsNode.path("certificateChain").map(cert -> new Tls(cert, tlsNode.path("privateKey")
-        .orElseThrow(() -> InvalidFieldException.of(tlsNode.key("privateKey"), "missing (expected: a PEM file)"))));
-    if (tls.isEmpty() && tlsNode.has("privateKey")) {
-      throw InvalidFieldException.of(tlsNode.key("certificateChain"), "missing (expected: a PEM certificate chain"
-          + " to go with privateKey)");
+    return parse(root, System::getenv);
+  }
+
+  /** Reads the file's tree, with {@code environment} for the tokens read from environment variables. */
+  static ServerSettings parse(JsonNode root, UnaryOperator<String> environment) {
+    OptionValues v = read(root);
+    if (!v.isSet(ServerOptions.CERTIFICATE_CHAIN) && v.isSet(ServerOptions.PRIVATE_KEY)) {
+      throw InvalidFieldException.of(v.key(ServerOptions.CERTIFICATE_CHAIN), "missing (expected: a PEM"
+          + " certificate chain to go with privateKey)");
     }
-    ConfigNode ts = config.section("timeseries").only(Set.of("readFanout", "maxReadFanout", "sliceMaintenanceInterval",
-        "limits", "search"));
-    int fanout = ts.integer("readFanout", 8, 1, 256);
+    Optional<Tls> tls = v.optional(ServerOptions.CERTIFICATE_CHAIN).map(cert -> new Tls(cert,
+        v.optional(ServerOptions.PRIVATE_KEY).orElseThrow(() -> InvalidFieldException.of(
+            v.key(ServerOptions.PRIVATE_KEY), "missing (expected: a PEM file)"))));
     return new ServerSettings(
-        server.string("host", "127.0.0.1"),
-        server.integer("port", 8080, 0, 65535),
+        v.get(ServerOptions.HOST),
+        v.get(ServerOptions.PORT),
         tls,
-        new AuthConfig(System::getenv).parse(server.section("auth")),
-        cassandra(config.section("cassandra")),
-        fanout,
-        ts.integer("maxReadFanout", Math.max(32, fanout), fanout, 1024),
-        ts.duration("sliceMaintenanceInterval", Duration.ofSeconds(30)),
-        limits(ts.section("limits")),
-        opensearch(config.section("opensearch")),
-        search(ts.section("search")),
-        admission(server.section("admission")));
+        new AuthConfig(environment).parse(v),
+        CassandraOptions.settings(v),
+        v.get(TimeSeriesOptions.READ_FANOUT),
+        v.get(TimeSeriesOptions.MAX_READ_FANOUT),
+        v.get(TimeSeriesOptions.SLICE_MAINTENANCE_INTERVAL),
+        TimeSeriesOptions.limits(v),
+        OpenSearchOptions.settings(v),
+        TimeSeriesOptions.search(v),
+        new AdmissionSettings(v.get(ServerOptions.WRITE_BYTES).orElseGet(AdmissionSettings::autoWriteBytes),
+            v.get(ServerOptions.READ_BYTES).orElseGet(AdmissionSettings::autoReadBytes),
+            v.get(ServerOptions.MAX_WRITE_QUEUE_DELAY)));
   }
 
-  private static AdmissionSettings admission(ConfigNode a) {
-    a.only(Set.of("writeBytes", "readBytes", "maxWriteQueueDelay"));
-    return new AdmissionSettings(budget(a, "writeBytes", AdmissionSettings.autoWriteBytes()),
-        budget(a, "readBytes", AdmissionSettings.autoReadBytes()),
-        a.duration("maxWriteQueueDelay", AdmissionSettings.DEFAULT_MAX_WRITE_QUEUE_DELAY));
-  }
-
-  /** A budget in bytes, or {@code auto} for the default derived from the JVM's maximum heap. */
-  private static long budget(ConfigNode a, String key, long auto) {
-    String value = a.string(key, "auto").trim();
-    if (value.equals("auto")) {
-      return auto;
+  /** The options of a file's tree; a wrong key or value is an {@link InvalidFieldException} naming it. */
+  private static OptionValues read(JsonNode root) {
+    Object tree = root == null || root.isMissingNode() || root.isNull() ? null : YAML.convertValue(root, Object.class);
+    try {
+      return OptionValues.fromTree(ConfigFile.OPTIONS, "", tree);
+    } catch (OptionException e) {
+      throw InvalidFieldException.of(e.key(), e.problem());
     }
-    String expected = "auto or a number of bytes in " + AdmissionSettings.MIN_BYTES + "..1099511627776";
-    if (!value.matches("\\d{1,13}")) {
-      throw new InvalidFieldException(a.key(key), InvalidFieldException.shown(value), expected);
-    }
-    long bytes = Long.parseLong(value);
-    if (bytes < AdmissionSettings.MIN_BYTES || bytes > 1L << 40) {
-      throw new InvalidFieldException(a.key(key), bytes, expected);
-    }
-    return bytes;
-  }
-
-  private static SearchLimits search(ConfigNode s) {
-    s.only(Set.of("maxInterval", "defaultPageSize", "maxPageSize", "maxQueryDepth", "maxQueryClauses",
-        "maxTimeBuckets"));
-    SearchLimits d = SearchLimits.DEFAULT;
-    int maxPage = s.integer("maxPageSize", d.maxPageSize(), 1, 10_000);
-    return new SearchLimits(s.duration("maxInterval", d.maxInterval()),
-        s.integer("defaultPageSize", Math.min(d.defaultPageSize(), maxPage), 1, maxPage), maxPage,
-        s.integer("maxQueryDepth", d.maxDepth(), 1, 32), s.integer("maxQueryClauses", d.maxClauses(), 1, 1024),
-        s.integer("maxTimeBuckets", d.maxTimeBuckets(), 1, 100_000));
-  }
-
-  private static OpenSearchSettings opensearch(ConfigNode o) {
-    o.only(Set.of("urls", "username", "password", "tls", "requestTimeout", "queueCapacity", "bulkMaxEvents",
-        "bulkConcurrency"));
-    OpenSearchSettings d = OpenSearchSettings.none();
-    List<URI> urls = o.strings("urls", List.of()).stream().map(u -> url(o.key("urls"), u)).toList();
-    ConfigNode tls = o.section("tls").only(Set.of("truststore", "truststorePassword", "hostnameValidation"));
-    Optional<OpenSearchSettings.Tls> trust = tls.path("truststore").map(t -> new OpenSearchSettings.Tls(t,
-        tls.string("truststorePassword", ""), tls.bool("hostnameValidation", true)));
-    if (trust.isEmpty() && (tls.has("truststorePassword") || tls.has("hostnameValidation"))) {
-      throw InvalidFieldException.of(tls.key("truststore"), "missing (expected: a truststore to go with the other"
-          + " tls keys)");
-    }
-    Optional<String> username = o.optionalString("username");
-    Optional<String> password = o.optionalString("password");
-    if (username.isPresent() != password.isPresent()) {
-      throw InvalidFieldException.of(o.key(username.isPresent() ? "password" : "username"),
-          "missing (expected: username and password together, for basic authentication)");
-    }
-    return new OpenSearchSettings(urls, username, password, trust,
-        o.duration("requestTimeout", d.requestTimeout()),
-        o.integer("queueCapacity", d.queueCapacity(), 1, 10_000_000),
-        o.integer("bulkMaxEvents", d.bulkMaxEvents(), 1, 100_000),
-        o.integer("bulkConcurrency", d.bulkConcurrency(), 1, 256));
   }
 
   /** An index store endpoint, {@code http(s)://host:port}; errors name {@code key}. */
@@ -170,61 +132,6 @@ public record ServerSettings(
     } catch (URISyntaxException e) {
       throw new InvalidFieldException(key, value, "http://host:port or https://host:port");
     }
-  }
-
-  private static CassandraSettings cassandra(ConfigNode c) {
-    c.only(Set.of("contactPoints", "localDatacenter", "username", "password", "tls", "compression", "requestTimeout",
-        "schemaTimeout", "metadataKeyspace", "replication", "maxInFlightWrites", "maxInFlightWriteBytes",
-        "compressionThreshold"));
-    CassandraSettings d = CassandraSettings.local(9042);
-    List<InetSocketAddress> points = c.strings("contactPoints", List.of("127.0.0.1:9042")).stream()
-        .map(p -> contactPoint(c.key("contactPoints"), p)).toList();
-    ConfigNode tls = c.section("tls").only(Set.of("truststore", "truststorePassword", "keystore", "keystorePassword",
-        "hostnameValidation"));
-    Optional<CassandraSettings.Tls> cassandraTls = tls.path("truststore").map(trust -> new CassandraSettings.Tls(
-        trust, tls.string("truststorePassword", ""), tls.path("keystore"), tls.optionalString("keystorePassword"),
-        tls.bool("hostnameValidation", true)));
-    if (cassandraTls.isEmpty() && (tls.has("keystore") || tls.has("keystorePassword") || tls.has("truststorePassword")
-        || tls.has("hostnameValidation"))) {
-      throw InvalidFieldException.of(tls.key("truststore"), "missing (expected: a truststore; TLS to Cassandra is"
-          + " enabled by setting it)");
-    }
-    String compression = c.string("compression", "none");
-    if (!compression.equals("none") && !compression.equals("lz4")) {
-      throw new InvalidFieldException(c.key("compression"), compression, "none or lz4");
-    }
-    String metadataKeyspace = c.string("metadataKeyspace", d.metadataKeyspace());
-    if (!Names.IDENTIFIER.matcher(metadataKeyspace).matches()) {
-      throw new InvalidFieldException(c.key("metadataKeyspace"), metadataKeyspace, Names.EXPECTED);
-    }
-    Map<String, String> replication = c.stringMap("replication", d.replication());
-    return new CassandraSettings(points, c.string("localDatacenter", d.localDatacenter()),
-        c.optionalString("username"), c.optionalString("password"), cassandraTls, compression,
-        c.duration("requestTimeout", d.requestTimeout()), c.duration("schemaTimeout", d.schemaTimeout()),
-        metadataKeyspace, replication, c.integer("maxInFlightWrites", d.maxInFlightWrites(), 1, 65536),
-        c.integer("maxInFlightWriteBytes", (int) d.maxInFlightWriteBytes(), 1024 * 1024, Integer.MAX_VALUE),
-        c.integer("compressionThreshold", d.compressionThreshold(), 1, Integer.MAX_VALUE));
-  }
-
-  private static Limits limits(ConfigNode l) {
-    Limits d = Limits.DEFAULT;
-    l.only(Set.of("maxRequestBytes", "maxEventsPerBatch", "maxItemsPerEvent", "maxItemKeyBytes", "maxItemValueBytes",
-        "maxEventBytes", "maxTimeSeriesIdBytes", "maxEventIdBytes", "maxPageSize", "defaultPageSize",
-        "maxEventFilters", "futureLimit"));
-    int maxPage = l.integer("maxPageSize", d.maxPageSize(), 1, 100_000);
-    return new Limits(
-        l.integer("maxRequestBytes", d.maxRequestBytes(), 1024, 256 * Limits.MIB),
-        l.integer("maxEventsPerBatch", d.maxEventsPerBatch(), 1, 100_000),
-        l.integer("maxItemsPerEvent", d.maxItemsPerEvent(), 1, 10_000),
-        l.integer("maxItemKeyBytes", d.maxItemKeyBytes(), 1, 65_535),
-        l.integer("maxItemValueBytes", d.maxItemValueBytes(), 1, 64 * Limits.MIB),
-        l.integer("maxEventBytes", d.maxEventBytes(), 1, 64 * Limits.MIB),
-        l.integer("maxTimeSeriesIdBytes", d.maxTimeSeriesIdBytes(), 1, 65_535),
-        l.integer("maxEventIdBytes", d.maxEventIdBytes(), 1, 65_535),
-        maxPage,
-        l.integer("defaultPageSize", Math.min(d.defaultPageSize(), maxPage), 1, maxPage),
-        l.integer("maxEventFilters", d.maxEventFilters(), 0, 1000),
-        l.duration("futureLimit", d.futureLimit()));
   }
 
   /**
@@ -244,24 +151,28 @@ public record ServerSettings(
     }
   }
 
-  /** The settings as one line for the log, with secrets (passwords, tokens) redacted. */
+  /**
+   * The effective settings as one line for the log: every option of {@link ConfigFile#OPTIONS} in order,
+   * secrets (passwords, tokens) redacted.
+   */
   public String describe() {
-    CassandraSettings c = cassandra;
-    return "server.host=" + host + " server.port=" + port + " server.tls=" + tls.map(t -> t.certificateChain().toString())
-        .orElse("off") + " " + auth.describe()
-        + " cassandra.contactPoints=" + c.contactPoints() + " cassandra.localDatacenter=" + c.localDatacenter()
-        + " cassandra.username=" + c.username().orElse("(none)") + " cassandra.password="
-        + (c.password().isPresent() ? "(redacted)" : "(none)") + " cassandra.tls="
-        + c.tls().map(t -> t.truststore().toString()).orElse("off") + " cassandra.compression=" + c.compression()
-        + " cassandra.requestTimeout=" + c.requestTimeout() + " cassandra.schemaTimeout=" + c.schemaTimeout()
-        + " cassandra.metadataKeyspace=" + c.metadataKeyspace() + " cassandra.replication=" + c.replication()
-        + " cassandra.maxInFlightWrites=" + c.maxInFlightWrites() + " cassandra.maxInFlightWriteBytes="
-        + c.maxInFlightWriteBytes() + " cassandra.compressionThreshold="
-        + c.compressionThreshold() + " timeseries.readFanout=" + readFanout + " timeseries.maxReadFanout="
-        + maxReadFanout + " timeseries.sliceMaintenanceInterval=" + sliceMaintenanceInterval + " timeseries.limits="
-        + limits + " timeseries.search=" + search + " " + opensearch.describe() + " server.admission.writeBytes="
-        + admission.writeBytes() + " server.admission.readBytes=" + admission.readBytes()
-        + " server.admission.maxWriteQueueDelay=" + admission.maxWriteQueueDelay();
+    EffectiveConfig config = new EffectiveConfig(ConfigFile.OPTIONS)
+        .put(ServerOptions.HOST, host).put(ServerOptions.PORT, port)
+        .put(ServerOptions.CERTIFICATE_CHAIN, tls.map(Tls::certificateChain))
+        .put(ServerOptions.PRIVATE_KEY, tls.map(Tls::privateKey))
+        .put(ServerOptions.BEARER_TOKENS, auth.tokens().stream().filter(t -> t.name().startsWith("bearerTokens["))
+            .map(TokenGrant::name).toList())
+        .describe(ServerOptions.TOKENS, auth.tokens().isEmpty() ? "off" : auth.tokens().stream()
+            .map(TokenGrant::toString).collect(Collectors.joining("; ", "[", "]")) + " (secrets redacted)")
+        .put(ServerOptions.AUTHENTICATE_METRICS, auth.authenticateMetrics())
+        .put(ServerOptions.AUTHENTICATE_DOCS, auth.authenticateDocs())
+        .put(ServerOptions.WRITE_BYTES, OptionalLong.of(admission.writeBytes()))
+        .put(ServerOptions.READ_BYTES, OptionalLong.of(admission.readBytes()))
+        .put(ServerOptions.MAX_WRITE_QUEUE_DELAY, admission.maxWriteQueueDelay());
+    CassandraOptions.effective(cassandra, config);
+    OpenSearchOptions.effective(opensearch, config);
+    TimeSeriesOptions.effective(readFanout, maxReadFanout, sliceMaintenanceInterval, limits, search, config);
+    return config.line();
   }
 
   /** The same settings with other Cassandra contact points (used by the CLI and tests). */

@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import com.fasterxml.jackson.databind.ObjectMapper;
+import com.fasterxml.jackson.databind.node.ObjectNode;
 import com.fasterxml.jackson.dataformat.yaml.YAMLFactory;
 import io.varve.core.error.InvalidFieldException;
 import io.varve.server.auth.AuthSettings;
@@ -31,7 +32,9 @@ class AuthConfigTest {
 
   private static AuthSettings parse(String yaml) {
     try {
-      return new AuthConfig(ENV::get).parse(new ConfigNode(YAML.readTree(yaml), "server.auth"));
+      ObjectNode root = YAML.createObjectNode();
+      root.putObject("server").set("auth", YAML.readTree(yaml));
+      return ServerSettings.parse(root, ENV::get).auth();
     } catch (IOException e) {
       throw new IllegalArgumentException(e);
     }

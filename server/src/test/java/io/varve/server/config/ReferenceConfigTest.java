@@ -8,13 +8,15 @@ import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import com.fasterxml.jackson.dataformat.yaml.YAMLFactory;
 import io.varve.core.error.InvalidFieldException;
+import io.varve.options.GeneratedFiles;
+import io.varve.options.OptionValues;
+import io.varve.options.Options;
+import io.varve.options.OptionsTable;
 import java.io.IOException;
 import java.net.URISyntaxException;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.util.ArrayDeque;
 import java.util.ArrayList;
-import java.util.Deque;
 import java.util.Iterator;
 import java.util.List;
 import java.util.Map;
@@ -26,10 +28,11 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
 /**
- * Keeps the bundled {@code varve-reference.yaml}, {@link ServerSettings} and
- * docs/server-configuration.md in step: the reference loads to the defaults, lists exactly the
- * keys the server knows (found by asking the parser itself), says each key's default and that a
- * restart applies it, and every key is documented.
+ * Keeps the option declarations ({@link ConfigFile#OPTIONS}), the parser, the bundled
+ * {@code varve-reference.yaml} and docs/server-configuration.md in step: the reference file and the
+ * docs tables are what the declarations generate (run with {@code -Dvarve.generate=true} to write
+ * them), the reference loads to the defaults, and it lists exactly the keys the parser knows (found
+ * by asking the parser itself, not the declarations).
  */
 class ReferenceConfigTest {
 
@@ -95,44 +98,34 @@ class ReferenceConfigTest {
   }
 
   @Test
-  void every_key_is_documented() throws IOException {
-    String docs = Files.readString(docs("server-configuration.md"));
-
-    List<String> missing = known.keySet().stream().filter(key -> !docs.contains("`" + key + "`")).toList();
-
-    assertThat(missing).as("keys not mentioned as `key` in docs/server-configuration.md").isEmpty();
+  void the_reference_file_is_generated_from_the_declarations() throws IOException {
+    GeneratedFiles.verify(Path.of("src/main/resources/varve-reference.yaml"), ConfigFile.reference());
   }
 
   @Test
-  void every_setting_states_its_default_and_that_a_restart_applies_it() {
-    List<String> lines = enabled(referenceText).lines().toList();
-    Deque<Map.Entry<Integer, String>> stack = new ArrayDeque<>();
-    List<String> undocumented = new ArrayList<>();
-    for (int i = 0; i < lines.size(); i++) {
-      String line = lines.get(i);
-      String trimmed = line.trim();
-      if (trimmed.isEmpty() || trimmed.startsWith("#")) {
-        continue;
-      }
-      int indent = line.length() - line.stripLeading().length();
-      String key = trimmed.substring(0, trimmed.indexOf(':'));
-      while (!stack.isEmpty() && stack.peek().getKey() >= indent) {
-        stack.pop();
-      }
-      String path = stack.isEmpty() ? key : stack.peek().getValue() + "." + key;
-      stack.push(Map.entry(indent, path));
-      if (Boolean.FALSE.equals(known.get(path))) {
-        StringBuilder comment = new StringBuilder();
-        for (int j = i - 1; j >= 0 && lines.get(j).trim().startsWith("# "); j--) {
-          comment.insert(0, lines.get(j));
-        }
-        if (!comment.toString().contains("Default:") || !comment.toString().contains("Restart to change")) {
-          undocumented.add(path);
-        }
-      }
+  void the_docs_tables_are_generated_from_the_declarations() throws IOException {
+    Path page = docs("server-configuration.md");
+    Options all = ConfigFile.OPTIONS;
+    OptionValues defaults = OptionValues.defaults(all);
+    Map<String, String> tables = new java.util.LinkedHashMap<>();
+    for (String section : List.of("server", "cassandra", "opensearch", "timeseries.limits", "timeseries.search")) {
+      tables.put(section, OptionsTable.render(all.under(section), "Key", defaults));
     }
-    assertThat(undocumented).as("keys without 'Default:' and 'Restart to change' in the comment above them")
-        .isEmpty();
+    tables.put("timeseries", OptionsTable.render(all.under("timeseries").without("timeseries.limits")
+        .without("timeseries.search"), "Key", defaults));
+    tables.put("server.auth.tokens", OptionsTable.render(TokenOptions.ALL, "Key",
+        OptionValues.defaults(TokenOptions.ALL)));
+
+    GeneratedFiles.verify(page, GeneratedFiles.update(Files.readString(page), tables));
+  }
+
+  @Test
+  void every_key_the_parser_knows_is_declared() {
+    List<String> declared = new ArrayList<>();
+    ConfigFile.OPTIONS.options().forEach(o -> declared.add(o.key()));
+    ConfigFile.OPTIONS.sections().forEach(s -> declared.add(s.path()));
+
+    assertThat(declared).containsExactlyInAnyOrderElementsOf(known.keySet());
   }
 
   /** The reference with its commented-out settings enabled. */

@@ -254,10 +254,30 @@ class ServerSettingsTest {
   }
 
   @Test
-  void unknown_key_error_lists_the_keys_of_its_section() {
+  void unknown_key_error_lists_the_keys_of_its_section_in_declaration_order() {
     assertThatThrownBy(() -> parse("server:\n  hots: x"))
-        .hasMessageContaining("expected one of: ")
-        .hasMessageContainingAll("host", "port", "tls", "auth");
+        .hasMessage("server.hots: unknown key (expected one of: host, port, tls, auth, admission)");
+  }
+
+  @Test
+  void the_log_line_shows_every_option_with_its_effective_value_and_no_secret() {
+    ServerSettings s = parse("server:\n  port: 0\n  auth:\n    bearerTokens: [root-secret]\n"
+        + "cassandra:\n  username: u\n  password: p-secret\n  tls:\n    truststore: /t.p12\n"
+        + "    truststorePassword: t-secret\ntimeseries:\n  limits:\n    futureLimit: 90m");
+
+    String line = s.withPort(8443).describe();
+
+    assertThat(line).startsWith("server.host=127.0.0.1 server.port=8443 server.tls.certificateChain=(none)"
+            + " server.tls.privateKey=(none) server.auth.bearerTokens=(redacted) server.auth.tokens=[bearerTokens[0]")
+        .contains(" cassandra.contactPoints=[\"127.0.0.1:9042\"] ", " cassandra.username=u ",
+            " cassandra.password=(redacted) ", " cassandra.tls.truststore=/t.p12 ",
+            " cassandra.tls.truststorePassword=(redacted) ", " cassandra.tls.keystore=(none) ",
+            " cassandra.replication={class: SimpleStrategy, replication_factor: 1} ",
+            " timeseries.limits.futureLimit=90m ", " server.admission.writeBytes=" + s.admission().writeBytes())
+        .doesNotContain("root-secret", "p-secret", "t-secret");
+    for (var option : ConfigFile.OPTIONS.options()) {
+      assertThat(line).contains(option.key() + "=");
+    }
   }
 
   @Test

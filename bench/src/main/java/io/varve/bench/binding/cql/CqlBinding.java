@@ -171,7 +171,7 @@ public final class CqlBinding extends DB {
     }
     Set<String> sorted = new TreeSet<>(fields);
     for (String f : sorted) {
-      if (!io.varve.bench.binding.BindingProperties.isIdentifier(f)) {
+      if (!io.varve.bench.binding.BindingOptions.isIdentifier(f)) {
         throw new IllegalArgumentException("field name " + f + " is not a valid column name");
       }
     }

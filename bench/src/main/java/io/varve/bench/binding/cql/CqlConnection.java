@@ -9,21 +9,23 @@ import com.datastax.oss.driver.api.core.config.DriverConfigLoader;
 import com.datastax.oss.driver.api.core.type.DataTypes;
 import com.datastax.oss.driver.api.querybuilder.SchemaBuilder;
 import com.datastax.oss.driver.api.querybuilder.schema.CreateTable;
-import io.varve.bench.binding.BindingProperties;
+import com.datastax.oss.driver.api.core.DefaultConsistencyLevel;
+import io.varve.bench.binding.BindingOptions;
 import io.varve.bench.binding.SharedConnection;
+import io.varve.options.OptionValues;
 import java.net.InetSocketAddress;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.Locale;
+import java.util.Optional;
 import java.util.Properties;
 import javax.net.ssl.SSLContext;
 import site.ycsb.DBException;
 
 /**
  * The session all client threads of a run share, opened by the first thread's {@code init} and
- * closed by the last one's {@code cleanup}. Creates the keyspace and table when
- * {@code cassandra.create=true}.
+ * closed by the last one's {@code cleanup}, from the binding's properties ({@link CqlOptions}).
+ * Creates the keyspace and table when {@code cassandra.create=true}.
  */
 final class CqlConnection implements AutoCloseable {
   private static final SharedConnection<CqlConnection> SHARED = new SharedConnection<>();
@@ -44,7 +46,7 @@ final class CqlConnection implements AutoCloseable {
 
   /** The shared connection, opened on first use. */
   static CqlConnection acquire(Properties properties) throws DBException {
-    return SHARED.acquire(() -> open(new BindingProperties(properties)));
+    return SHARED.acquire(() -> open(BindingOptions.read(CqlOptions.ALL, properties)));
   }
 
   /** Releases one use; the last one closes the session. */
@@ -77,34 +79,33 @@ final class CqlConnection implements AutoCloseable {
     return writeConsistency;
   }
 
-  private static CqlConnection open(BindingProperties p) throws DBException {
-    String keyspace = p.identifier("cassandra.keyspace", "ycsb");
-    String table = p.identifier("table", "usertable");
-    ConsistencyLevel read = consistency(p, "cassandra.readconsistencylevel");
-    ConsistencyLevel write = consistency(p, "cassandra.writeconsistencylevel");
-    int port = p.integer("port", 9042, 1, 65535);
+  private static CqlConnection open(OptionValues p) throws DBException {
+    String keyspace = p.get(CqlOptions.KEYSPACE);
+    String table = p.get(CqlOptions.TABLE);
+    ConsistencyLevel read = DefaultConsistencyLevel.valueOf(p.get(CqlOptions.READ_CONSISTENCY));
+    ConsistencyLevel write = DefaultConsistencyLevel.valueOf(p.get(CqlOptions.WRITE_CONSISTENCY));
+    int port = p.get(CqlOptions.PORT);
     List<InetSocketAddress> contactPoints = new ArrayList<>();
-    for (String host : p.string("hosts", "127.0.0.1").split(",")) {
+    for (String host : p.get(CqlOptions.HOSTS).split(",")) {
       if (!host.isBlank()) {
         contactPoints.add(InetSocketAddress.createUnresolved(host.trim(), port));
       }
     }
     DriverConfigLoader config = DriverConfigLoader.programmaticBuilder()
-        .withDuration(DefaultDriverOption.REQUEST_TIMEOUT,
-            Duration.ofMillis(p.integer("cassandra.readtimeoutmillis", 12_000, 1, 3_600_000)))
+        .withDuration(DefaultDriverOption.REQUEST_TIMEOUT, Duration.ofMillis(p.get(CqlOptions.READ_TIMEOUT)))
         .withDuration(DefaultDriverOption.CONNECTION_CONNECT_TIMEOUT,
-            Duration.ofMillis(p.integer("cassandra.connecttimeoutmillis", 5_000, 1, 3_600_000)))
-        .withInt(DefaultDriverOption.CONNECTION_POOL_LOCAL_SIZE, p.integer("cassandra.maxconnections", 1, 1, 1024))
-        .withInt(DefaultDriverOption.CONNECTION_MAX_REQUESTS, p.integer("cassandra.maxrequestsperconnection", 1024, 1, 32768))
+            Duration.ofMillis(p.get(CqlOptions.CONNECT_TIMEOUT)))
+        .withInt(DefaultDriverOption.CONNECTION_POOL_LOCAL_SIZE, p.get(CqlOptions.MAX_CONNECTIONS))
+        .withInt(DefaultDriverOption.CONNECTION_MAX_REQUESTS, p.get(CqlOptions.MAX_REQUESTS))
         .withBoolean(DefaultDriverOption.REQUEST_WARN_IF_SET_KEYSPACE, false)
         .build();
     CqlSessionBuilder builder = CqlSession.builder().withConfigLoader(config).addContactPoints(contactPoints)
-        .withLocalDatacenter(p.string("cassandra.localdc", "datacenter1"));
-    String user = p.string("cassandra.username", null);
-    if (user != null) {
-      builder.withAuthCredentials(user, p.string("cassandra.password", ""));
+        .withLocalDatacenter(p.get(CqlOptions.LOCAL_DC));
+    Optional<String> user = p.optional(CqlOptions.USERNAME);
+    if (user.isPresent()) {
+      builder.withAuthCredentials(user.get(), p.get(CqlOptions.PASSWORD));
     }
-    if (p.bool("cassandra.useSSL", false)) {
+    if (p.get(CqlOptions.USE_SSL)) {
       try {
         builder.withSslContext(SSLContext.getDefault());
       } catch (java.security.NoSuchAlgorithmException e) {
@@ -115,11 +116,11 @@ final class CqlConnection implements AutoCloseable {
     try {
       session = builder.build();
     } catch (DriverException | IllegalStateException e) {
-      throw new DBException("cannot connect to Cassandra at hosts=" + p.string("hosts", "127.0.0.1") + " port=" + port
+      throw new DBException("cannot connect to Cassandra at hosts=" + p.get(CqlOptions.HOSTS) + " port=" + port
           + ": " + e.getMessage(), e);
     }
     try {
-      if (p.bool("cassandra.create", false)) {
+      if (p.get(CqlOptions.CREATE)) {
         create(session, p, keyspace, table);
       }
       if (session.getMetadata().getKeyspace(keyspace).flatMap(k -> k.getTable(table)).isEmpty()) {
@@ -133,33 +134,23 @@ final class CqlConnection implements AutoCloseable {
     return new CqlConnection(session, keyspace, table, read, write);
   }
 
-  private static void create(CqlSession session, BindingProperties p, String keyspace, String table) throws DBException {
-    int replication = p.integer("cassandra.replicationfactor", 1, 1, 100);
-    int fieldCount = p.integer("fieldcount", 10, 1, 1000);
-    String prefix = p.string("fieldnameprefix", "field");
+  private static void create(CqlSession session, OptionValues p, String keyspace, String table) throws DBException {
+    int replication = p.get(CqlOptions.REPLICATION_FACTOR);
+    int fieldCount = p.get(CqlOptions.FIELD_COUNT);
+    String prefix = p.get(CqlOptions.FIELD_NAME_PREFIX);
     session.execute(SchemaBuilder.createKeyspace(keyspace).ifNotExists().withSimpleStrategy(replication).build()
         .setTimeout(Duration.ofSeconds(30)));
     CreateTable create = SchemaBuilder.createTable(keyspace, table).ifNotExists().withPartitionKey("y_id", DataTypes.TEXT);
     for (int i = 0; i < fieldCount; i++) {
       String column = prefix + i;
-      if (!BindingProperties.isIdentifier(column)) {
-        throw new DBException("fieldnameprefix=" + prefix + " is not valid: " + column + " is not a column name");
+      if (!BindingOptions.isIdentifier(column)) {
+        throw new DBException("fieldnameprefix: " + prefix + " (expected: a prefix making column names, not "
+            + column + ")");
       }
       create = create.withColumn(column, DataTypes.TEXT);
     }
     session.execute(create.build().setTimeout(Duration.ofSeconds(30)));
     session.checkSchemaAgreement();
     session.refreshSchema();
-  }
-
-  private static ConsistencyLevel consistency(BindingProperties p, String name) throws DBException {
-    String value = p.string(name, "LOCAL_QUORUM").toUpperCase(Locale.ROOT);
-    for (ConsistencyLevel level : com.datastax.oss.driver.api.core.DefaultConsistencyLevel.values()) {
-      if (level.name().equals(value)) {
-        return level;
-      }
-    }
-    throw new DBException("property " + name + "=" + value + " is not valid: expected one of ONE, TWO, THREE, QUORUM, "
-        + "ALL, LOCAL_QUORUM, EACH_QUORUM, LOCAL_ONE, ANY, SERIAL, LOCAL_SERIAL");
   }
 }

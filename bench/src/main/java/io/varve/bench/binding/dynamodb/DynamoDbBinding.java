@@ -26,7 +26,7 @@ import software.amazon.awssdk.services.dynamodb.model.ScanResponse;
  * ({@code dynamodb.endpoint}). docs/bench-dynamodb.md lists the properties.
  *
  * <p>Each item holds YCSB's key as a string attribute ({@code dynamodb.primaryKey}, default
- * {@value DynamoDbSettings#DEFAULT_PRIMARY_KEY}) and each field as a binary (B) attribute with the
+ * y_id) and each field as a binary (B) attribute with the
  * field's exact bytes; reads also accept string (S) fields, as YCSB's own binding wrote them.
  *
  * <p>Outcomes, after the SDK's retries: {@link Status#OK}; {@link Status#NOT_FOUND} when a read

@@ -2,8 +2,10 @@ package io.varve.bench.binding.dynamodb;
 
 import java.io.IOException;
 import java.io.InputStream;
+import io.varve.bench.binding.BindingOptions;
+import io.varve.options.Option;
+import io.varve.options.OptionValues;
 import java.net.URI;
-import java.net.URISyntaxException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.Optional;
@@ -12,9 +14,8 @@ import java.util.Properties;
 import site.ycsb.DBException;
 
 /**
- * The {@code dynamodb} binding's properties, read and checked once. Names follow YCSB's own
- * DynamoDB binding where it had one, so its property files keep working; docs/bench-dynamodb.md
- * lists them all with their defaults.
+ * The {@code dynamodb} binding's properties ({@link DynamoDbOptions}), read and checked once;
+ * docs/bench-dynamodb.md lists them all with their defaults.
  *
  * @param endpoint {@code dynamodb.endpoint}: an endpoint override (DynamoDB Local, Alternator)
  * @param region {@code dynamodb.region}, default {@code us-east-1}
@@ -41,132 +42,70 @@ record DynamoDbSettings(
     Optional<String[]> credentials, int maxConnections, OptionalInt maxRetries, boolean create,
     OptionalInt readCapacityUnits, OptionalInt writeCapacityUnits) {
 
-  static final String DEFAULT_PRIMARY_KEY = "y_id";
-
   static DynamoDbSettings from(Properties properties) throws DBException {
-    Reader p = new Reader(properties);
-    String keyType = p.string("dynamodb.primaryKeyType", "HASH").toUpperCase();
-    if (!keyType.equals("HASH") && !keyType.equals("HASH_AND_RANGE")) {
-      throw p.invalid("dynamodb.primaryKeyType", "HASH or HASH_AND_RANGE");
-    }
-    Optional<String> hashKey = keyType.equals("HASH") ? Optional.empty()
-        : Optional.of(p.required("dynamodb.hashKeyName", "an attribute name, required with"
-            + " dynamodb.primaryKeyType=HASH_AND_RANGE"));
-    OptionalInt read = p.optionalInt("dynamodb.readCapacityUnits", 1, 1_000_000);
-    OptionalInt write = p.optionalInt("dynamodb.writeCapacityUnits", 1, 1_000_000);
+    OptionValues p = BindingOptions.read(DynamoDbOptions.ALL, properties);
+    Optional<String> hashKey = p.get(DynamoDbOptions.PRIMARY_KEY_TYPE).equals("HASH") ? Optional.empty()
+        : Optional.of(p.optional(DynamoDbOptions.HASH_KEY_NAME).orElseThrow(() -> invalid(p,
+            DynamoDbOptions.HASH_KEY_NAME, "an attribute name, required with dynamodb.primaryKeyType=HASH_AND_RANGE")));
+    OptionalInt read = optionalInt(p, DynamoDbOptions.READ_CAPACITY_UNITS);
+    OptionalInt write = optionalInt(p, DynamoDbOptions.WRITE_CAPACITY_UNITS);
     if (read.isPresent() != write.isPresent()) {
-      throw p.invalid(read.isPresent() ? "dynamodb.writeCapacityUnits"
-          : "dynamodb.readCapacityUnits", "set together with the other capacity property");
+      throw invalid(p, read.isPresent() ? DynamoDbOptions.WRITE_CAPACITY_UNITS : DynamoDbOptions.READ_CAPACITY_UNITS,
+          "set together with the other capacity property");
     }
-    String connections = properties.containsKey("dynamodb.connectMax")
-        ? "dynamodb.connectMax" : "dynamodb.maxConnections";
     return new DynamoDbSettings(
-        p.endpoint("dynamodb.endpoint"),
-        p.string("dynamodb.region", "us-east-1"),
-        p.string("table", "usertable"),
-        p.string("dynamodb.primaryKey", DEFAULT_PRIMARY_KEY),
+        p.optional(DynamoDbOptions.ENDPOINT),
+        p.get(DynamoDbOptions.REGION),
+        p.get(DynamoDbOptions.TABLE),
+        p.get(DynamoDbOptions.PRIMARY_KEY),
         hashKey,
-        p.string("dynamodb.hashKeyValue", "YCSB_0"),
-        p.bool("dynamodb.consistentReads", false),
-        p.credentials(),
-        p.optionalInt(connections, 1, 10_000).orElse(50),
-        p.optionalInt("dynamodb.maxRetries", 0, 100),
-        p.bool("dynamodb.create", false),
+        p.get(DynamoDbOptions.HASH_KEY_VALUE),
+        p.get(DynamoDbOptions.CONSISTENT_READS),
+        credentials(p),
+        p.get(DynamoDbOptions.CONNECT_MAX),
+        optionalInt(p, DynamoDbOptions.MAX_RETRIES),
+        p.get(DynamoDbOptions.CREATE),
         read, write);
   }
 
-  /** Reads one kind of value each, with errors naming the property, value and expectation. */
-  private record Reader(Properties properties) {
+  private static OptionalInt optionalInt(OptionValues p, Option<Integer> option) {
+    return p.optional(option).map(OptionalInt::of).orElse(OptionalInt.empty());
+  }
 
-    String string(String name, String otherwise) throws DBException {
-      String value = properties.getProperty(name, "").trim();
-      return value.isEmpty() ? otherwise : value;
+  private static Optional<String[]> credentials(OptionValues p) throws DBException {
+    Optional<String> accessKey = p.optional(DynamoDbOptions.ACCESS_KEY);
+    Optional<String> secretKey = p.optional(DynamoDbOptions.SECRET_KEY);
+    if (accessKey.isPresent() || secretKey.isPresent()) {
+      if (accessKey.isEmpty() || secretKey.isEmpty()) {
+        throw invalid(p, accessKey.isEmpty() ? DynamoDbOptions.ACCESS_KEY : DynamoDbOptions.SECRET_KEY,
+            "set together with the other key");
+      }
+      return Optional.of(new String[] {accessKey.get(), secretKey.get()});
     }
+    Optional<String> file = p.optional(DynamoDbOptions.CREDENTIALS_FILE);
+    if (file.isEmpty()) {
+      return Optional.empty();
+    }
+    Properties keys = new Properties();
+    try (InputStream in = Files.newInputStream(Path.of(file.get()))) {
+      keys.load(in);
+    } catch (IOException e) {
+      throw new DBException("dynamodb.awsCredentialsFile: " + file.get()
+          + " (expected: a readable properties file with accessKey and secretKey): " + e);
+    }
+    String fileAccessKey = keys.getProperty("accessKey", "").trim();
+    String fileSecretKey = keys.getProperty("secretKey", "").trim();
+    if (fileAccessKey.isEmpty() || fileSecretKey.isEmpty()) {
+      throw new DBException("dynamodb.awsCredentialsFile: " + file.get()
+          + " (expected: a properties file with accessKey and secretKey)");
+    }
+    return Optional.of(new String[] {fileAccessKey, fileSecretKey});
+  }
 
-    String required(String name, String expected) throws DBException {
-      String value = string(name, "");
-      if (value.isEmpty()) {
-        throw invalid(name, expected);
-      }
-      return value;
-    }
-
-    boolean bool(String name, boolean otherwise) throws DBException {
-      String value = string(name, Boolean.toString(otherwise)).toLowerCase();
-      if (!value.equals("true") && !value.equals("false")) {
-        throw invalid(name, "true or false");
-      }
-      return Boolean.parseBoolean(value);
-    }
-
-    OptionalInt optionalInt(String name, int min, int max) throws DBException {
-      String value = string(name, "");
-      if (value.isEmpty()) {
-        return OptionalInt.empty();
-      }
-      try {
-        int number = Integer.parseInt(value);
-        if (number >= min && number <= max) {
-          return OptionalInt.of(number);
-        }
-      } catch (NumberFormatException e) {
-        // reported below
-      }
-      throw invalid(name, "a whole number, " + min + ".." + max);
-    }
-
-    Optional<URI> endpoint(String name) throws DBException {
-      String value = string(name, "");
-      if (value.isEmpty()) {
-        return Optional.empty();
-      }
-      try {
-        URI uri = new URI(value);
-        if (("http".equals(uri.getScheme()) || "https".equals(uri.getScheme()))
-            && uri.getHost() != null) {
-          return Optional.of(uri);
-        }
-      } catch (URISyntaxException e) {
-        // reported below
-      }
-      throw invalid(name, "a URL with scheme http or https and a host, like"
-          + " http://127.0.0.1:8000");
-    }
-
-    Optional<String[]> credentials() throws DBException {
-      String accessKey = string("dynamodb.accessKey", "");
-      String secretKey = string("dynamodb.secretKey", "");
-      if (!accessKey.isEmpty() || !secretKey.isEmpty()) {
-        if (accessKey.isEmpty() || secretKey.isEmpty()) {
-          throw invalid(accessKey.isEmpty() ? "dynamodb.accessKey" : "dynamodb.secretKey",
-              "set together with the other key");
-        }
-        return Optional.of(new String[] {accessKey, secretKey});
-      }
-      String file = string("dynamodb.awsCredentialsFile", "");
-      if (file.isEmpty()) {
-        return Optional.empty();
-      }
-      Properties keys = new Properties();
-      try (InputStream in = Files.newInputStream(Path.of(file))) {
-        keys.load(in);
-      } catch (IOException e) {
-        throw new DBException("dynamodb.awsCredentialsFile: " + file
-            + " (expected: a readable properties file with accessKey and secretKey): " + e);
-      }
-      String fileAccessKey = keys.getProperty("accessKey", "").trim();
-      String fileSecretKey = keys.getProperty("secretKey", "").trim();
-      if (fileAccessKey.isEmpty() || fileSecretKey.isEmpty()) {
-        throw new DBException("dynamodb.awsCredentialsFile: " + file
-            + " (expected: a properties file with accessKey and secretKey)");
-      }
-      return Optional.of(new String[] {fileAccessKey, fileSecretKey});
-    }
-
-    DBException invalid(String name, String expected) {
-      String value = properties.getProperty(name);
-      return new DBException(name + ": " + (value == null ? "(not set)" : value)
-          + " (expected: " + expected + ")");
-    }
+  /** A value that the option's type allows but the other options do not; secrets are not shown. */
+  private static DBException invalid(OptionValues p, Option<?> option, String expected) {
+    String shown = p.optional(option).map(v -> option.secret() ? "(a secret, not shown)" : v.toString())
+        .orElse("(not set)");
+    return new DBException(p.key(option) + ": " + shown + " (expected: " + expected + ")");
   }
 }

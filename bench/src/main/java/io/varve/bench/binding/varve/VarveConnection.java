@@ -10,16 +10,18 @@ import io.varve.api.timeseries.v1.CreateNamespaceRequest;
 import io.varve.api.timeseries.v1.GetNamespaceRequest;
 import io.varve.api.timeseries.v1.PersistenceConfiguration;
 import io.varve.api.timeseries.v1.TimeSeriesGrpc;
-import io.varve.bench.binding.BindingProperties;
+import io.varve.bench.binding.BindingOptions;
 import io.varve.bench.binding.SharedConnection;
+import io.varve.options.OptionValues;
 import java.net.URI;
 import java.time.Duration;
 import java.util.Properties;
 import site.ycsb.DBException;
 
 /**
- * The gRPC client all client threads of a run share. Creates the namespace when
- * {@code varve.create=true} and checks that it exists otherwise.
+ * The gRPC client all client threads of a run share, from the binding's properties
+ * ({@link VarveOptions}). Creates the namespace when {@code varve.create=true} and checks that it
+ * exists otherwise.
  */
 final class VarveConnection implements AutoCloseable {
   private static final SharedConnection<VarveConnection> SHARED = new SharedConnection<>();
@@ -38,7 +40,7 @@ final class VarveConnection implements AutoCloseable {
   }
 
   static VarveConnection acquire(Properties properties) throws DBException {
-    return SHARED.acquire(() -> open(new BindingProperties(properties)));
+    return SHARED.acquire(() -> open(BindingOptions.read(VarveOptions.ALL, properties)));
   }
 
   void release() {
@@ -62,22 +64,13 @@ final class VarveConnection implements AutoCloseable {
     return readIntervalSeconds;
   }
 
-  private static VarveConnection open(BindingProperties p) throws DBException {
-    String url = p.string("varve.url", "http://127.0.0.1:8080");
-    URI uri;
-    try {
-      uri = URI.create(url);
-    } catch (IllegalArgumentException e) {
-      throw new DBException("property varve.url=" + url + " is not valid: expected http://host:port or https://host:port");
-    }
-    if (!"http".equals(uri.getScheme()) && !"https".equals(uri.getScheme()) || uri.getHost() == null) {
-      throw new DBException("property varve.url=" + url + " is not valid: expected http://host:port or https://host:port");
-    }
-    String namespace = p.string("varve.namespace", "ycsb");
-    BindingProperties.checkIdentifier("property varve.namespace", namespace);
-    long readInterval = p.integer("varve.readinterval", 3600, 1, 366 * 86400);
-    int timeoutMs = p.integer("varve.timeoutmillis", 10_000, 1, 3_600_000);
-    String token = p.string("varve.token", null);
+  private static VarveConnection open(OptionValues p) throws DBException {
+    URI uri = p.get(VarveOptions.URL);
+    String url = uri.toString();
+    String namespace = p.get(VarveOptions.NAMESPACE);
+    long readInterval = p.get(VarveOptions.READ_INTERVAL);
+    int timeoutMs = p.get(VarveOptions.TIMEOUT);
+    String token = p.optional(VarveOptions.TOKEN).orElse(null);
     ClientFactory factory = ClientFactory.builder().build();
     var builder = GrpcClients.builder(uri.getScheme() + "://" + uri.getAuthority())
         .factory(factory)
@@ -89,7 +82,7 @@ final class VarveConnection implements AutoCloseable {
     try {
       ControlPlaneGrpc.ControlPlaneBlockingStub control = builder.build(ControlPlaneGrpc.ControlPlaneBlockingStub.class);
       TimeSeriesGrpc.TimeSeriesBlockingStub data = builder.build(TimeSeriesGrpc.TimeSeriesBlockingStub.class);
-      ensureNamespace(control, namespace, p.bool("varve.create", false), url);
+      ensureNamespace(control, namespace, p.get(VarveOptions.CREATE), url);
       return new VarveConnection(factory, data, namespace, readInterval);
     } catch (DBException | RuntimeException e) {
       factory.close();

@@ -114,11 +114,11 @@ class CqlBindingIT {
 
     Properties level = properties(BindingHarness.workloadA(10, 10));
     level.setProperty("cassandra.readconsistencylevel", "MOST");
-    assertThatThrownBy(() -> open(new CqlBinding(), level)).hasMessageContaining("cassandra.readconsistencylevel=MOST");
+    assertThatThrownBy(() -> open(new CqlBinding(), level)).hasMessageStartingWith("cassandra.readconsistencylevel: MOST (expected: one of ");
 
     Properties table = properties(BindingHarness.workloadA(10, 10));
     table.setProperty("table", "users; DROP TABLE x");
-    assertThatThrownBy(() -> open(new CqlBinding(), table)).hasMessageContaining("table=users; DROP TABLE x");
+    assertThatThrownBy(() -> open(new CqlBinding(), table)).hasMessageStartingWith("table: users; DROP TABLE x (expected: ");
 
     Properties unreachable = properties(BindingHarness.workloadA(10, 10));
     unreachable.setProperty("port", "1");
@@ -132,6 +132,6 @@ class CqlBindingIT {
     Properties p = properties(BindingHarness.workloadA(10, 10));
     p.setProperty("cassandra.writeconsistencylevel", "SOME");
     assertThatThrownBy(() -> BindingHarness.run("cql", BenchSpec.Phase.LOAD, p))
-        .hasMessageContaining("failed to start").hasMessageContaining("cassandra.writeconsistencylevel=SOME");
+        .hasMessageContaining("failed to start").hasMessageContaining("cassandra.writeconsistencylevel: SOME (expected: ");
   }
 }

@@ -207,7 +207,7 @@ class DynamoDbBindingIT {
   void bad_properties_fail_init_naming_the_property_value_and_expectation() {
     assertThatThrownBy(() -> binding(properties(TABLE, "dynamodb.maxConnections", "lots")))
         .isInstanceOf(DBException.class)
-        .hasMessage("dynamodb.maxConnections: lots (expected: a whole number, 1..10000)");
+        .hasMessage("dynamodb.maxConnections: lots (expected: an integer in 1..10000)");
     assertThatThrownBy(() -> binding(properties(TABLE, "dynamodb.endpoint", "127.0.0.1:8000")))
         .isInstanceOf(DBException.class)
         .hasMessageStartingWith("dynamodb.endpoint: 127.0.0.1:8000 (expected: a URL with scheme");
