@@ -6,7 +6,7 @@ import java.util.Map;
 
 /**
  * A whole reshaper job, as read from its YAML file by {@link JobConfigLoader}. Every key, its
- * default and its unit are documented in {@code docs/reshaper.md}. Immutable.
+ * type, range, default and documentation is an option of {@link JobOptions}. Immutable.
  *
  * @param source where rows are read
  * @param target where rows are written
