@@ -25,7 +25,7 @@ public final class ConflictRule implements Serializable {
 
   /** The row to keep of {@code a} and {@code b}. */
   public TargetRow pick(TargetRow a, TargetRow b) {
-    OnConflict rule = plan.onConflict();
+    OnConflict rule = plan.resolution().onConflict();
     int c = switch (rule) {
       case KEEP_MAX -> compareColumn(a, b);
       case KEEP_MIN -> -compareColumn(a, b);
@@ -33,8 +33,8 @@ public final class ConflictRule implements Serializable {
       case FAIL -> {
         if (a.compareValues(b) != 0) {
           throw new ReshapeConflictException("reshape conflict: source rows "
-              + a.describe(plan, plan.targetColumns().size()) + " and "
-              + b.describe(plan, plan.targetColumns().size())
+              + a.describe(plan, plan.target().columns().size()) + " and "
+              + b.describe(plan, plan.target().columns().size())
               + " land on the same target key (reshape.onConflict: fail)");
         }
         yield 0;
@@ -48,13 +48,13 @@ public final class ConflictRule implements Serializable {
 
   @SuppressWarnings({"unchecked", "rawtypes"})
   private int compareColumn(TargetRow a, TargetRow b) {
-    byte[] x = a.values[plan.ruleColumn()];
-    byte[] y = b.values[plan.ruleColumn()];
+    byte[] x = a.values[plan.resolution().ruleColumn()];
+    byte[] y = b.values[plan.resolution().ruleColumn()];
     if (x == null || y == null) {
       return x == null ? (y == null ? 0 : -1) : 1;
     }
     if (codec == null) {
-      codec = CodecRegistry.DEFAULT.codecFor(plan.ruleType());
+      codec = CodecRegistry.DEFAULT.codecFor(plan.resolution().ruleType());
     }
     Comparable vx = (Comparable) codec.decode(ByteBuffer.wrap(x), ProtocolVersion.DEFAULT);
     Comparable vy = (Comparable) codec.decode(ByteBuffer.wrap(y), ProtocolVersion.DEFAULT);

@@ -79,7 +79,7 @@ public final class RangeTask implements Serializable {
           config.source().fetchSize(), config.source().consistencyLevel());
       while (scan.hasNext()) {
         TargetRow row = TargetRow.from(scan.next(), plan, config.source().preserveTimestamps());
-        rows.add(new Tuple2<>(row.key(plan.targetPrimaryKeyCount()), row));
+        rows.add(new Tuple2<>(row.key(plan.target().primaryKeyCount()), row));
       }
     }
     return rows;
@@ -123,11 +123,11 @@ public final class RangeTask implements Serializable {
       }
       return read;
     }
-    PartitionResolver resolver = new PartitionResolver(rule(), plan.targetPrimaryKeyCount(), sink);
+    PartitionResolver resolver = new PartitionResolver(rule(), plan.target().primaryKeyCount(), sink);
     ByteBuffer[] partition = null;
     while (scan.hasNext()) {
       Row row = scan.next();
-      ByteBuffer[] key = new ByteBuffer[plan.sourcePartitionKeyCount()];
+      ByteBuffer[] key = new ByteBuffer[plan.source().partitionKeyCount()];
       for (int i = 0; i < key.length; i++) {
         key[i] = row.getBytesUnsafe(i);
       }
@@ -143,7 +143,7 @@ public final class RangeTask implements Serializable {
   }
 
   private PreparedStatement prepareSelect(CqlSession in) {
-    return in.prepare(plan.selectCql());
+    return in.prepare(plan.source().selectCql());
   }
 
   private TargetWriter newWriter(CqlSession out, BadRows bad) {

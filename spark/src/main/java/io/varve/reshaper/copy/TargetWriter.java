@@ -63,8 +63,8 @@ final class TargetWriter implements RowSink {
       double bytesPerSecond, BadRows badRows) {
     this.session = session;
     this.plan = plan;
-    this.insert = session.prepare(plan.insertCql());
-    this.insertWithTimes = session.prepare(plan.insertWithTimestampCql());
+    this.insert = session.prepare(plan.target().insertCql());
+    this.insertWithTimes = session.prepare(plan.target().insertWithTimestampCql());
     this.consistency = DefaultConsistencyLevel.valueOf(config.target().consistencyLevel());
     this.limits = config.writer();
     this.retries = config.failures().retries();
@@ -83,7 +83,7 @@ final class TargetWriter implements RowSink {
   public void accept(TargetRow row) {
     int size = row.sizeBytes();
     boolean newPartition = batch.isEmpty()
-        || !batch.get(batch.size() - 1).samePrefix(row, plan.targetPartitionKeyCount());
+        || !batch.get(batch.size() - 1).samePrefix(row, plan.target().partitionKeyCount());
     if (!batch.isEmpty() && (batch.size() >= limits.batchRows()
         || batchBytes + size > limits.batchBytes()
         || newPartition && !joins(row))) {
@@ -112,7 +112,7 @@ final class TargetWriter implements RowSink {
 
   /** Null for a row without a complete partition key (it fails alone, as a bad row). */
   private Set<Node> replicas(TargetRow row) {
-    ByteBuffer[] key = new ByteBuffer[plan.targetPartitionKeyCount()];
+    ByteBuffer[] key = new ByteBuffer[plan.target().partitionKeyCount()];
     for (int i = 0; i < key.length; i++) {
       if (row.values[i] == null) {
         return null;
@@ -178,7 +178,7 @@ final class TargetWriter implements RowSink {
               });
             }
           } else {
-            badRows.add(group.get(0).describe(plan, plan.targetColumns().size()) + " : "
+            badRows.add(group.get(0).describe(plan, plan.target().columns().size()) + " : "
                 + error.getClass().getSimpleName() + ": " + error.getMessage());
             done.run();
           }
@@ -197,7 +197,7 @@ final class TargetWriter implements RowSink {
           .setInt(n + 1, fixedTtl).build());
     }
     Map<List<Long>, List<Integer>> groups = new LinkedHashMap<>();
-    for (int i = plan.targetPrimaryKeyCount(); i < n; i++) {
+    for (int i = plan.target().primaryKeyCount(); i < n; i++) {
       if (row.values[i] != null && row.writetimes[i] != TargetRow.NO_WRITETIME) {
         groups.computeIfAbsent(List.of(row.writetimes[i], (long) row.ttls[i]), k -> new ArrayList<>()).add(i);
       }
@@ -215,7 +215,7 @@ final class TargetWriter implements RowSink {
           .setInt(n + 1, row.ttls[first]).build());
     }
     boolean rest = out.isEmpty();
-    for (int i = plan.targetPrimaryKeyCount(); i < n; i++) {
+    for (int i = plan.target().primaryKeyCount(); i < n; i++) {
       rest |= row.values[i] != null && !covered[i];
     }
     if (rest) {
@@ -232,7 +232,7 @@ final class TargetWriter implements RowSink {
   private BoundStatementBuilder bind(PreparedStatement ps, TargetRow row, boolean[] include) {
     BoundStatementBuilder b = ps.boundStatementBuilder();
     for (int i = 0; i < row.values.length; i++) {
-      boolean wanted = i < plan.targetPrimaryKeyCount() || include == null || include[i];
+      boolean wanted = i < plan.target().primaryKeyCount() || include == null || include[i];
       if (wanted && row.values[i] != null) {
         b.setBytesUnsafe(i, ByteBuffer.wrap(row.values[i]));
       }

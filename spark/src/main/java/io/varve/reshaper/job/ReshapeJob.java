@@ -13,6 +13,7 @@ import io.varve.reshaper.copy.RangeTask;
 import io.varve.reshaper.plan.CopyMode;
 import io.varve.reshaper.plan.MigrationPlan;
 import io.varve.reshaper.plan.Planner;
+import io.varve.reshaper.plan.TableSchema;
 import io.varve.reshaper.plan.TokenRange;
 import io.varve.reshaper.savepoint.Savepoint;
 import java.io.IOException;
@@ -83,7 +84,8 @@ public final class ReshapeJob {
       }
       TableMetadata sourceTable = source.table(in);
       TableMetadata targetTable = target.table(outSession);
-      MigrationPlan plan = new Planner(config, sourceTable, targetTable).plan();
+      MigrationPlan plan = new Planner(config, TableSchema.of(sourceTable),
+          TableSchema.of(targetTable)).plan();
       prepareAll(in, outSession, plan);
       int splits = config.source().splitCount() > 0 ? config.source().splitCount()
           : Math.max(64, 256 * in.getMetadata().getNodes().size());
@@ -96,8 +98,8 @@ public final class ReshapeJob {
       int already = all.size() - todo.size();
       err.printf(Locale.ROOT, "%s: plan: mode %s, %d token ranges, %d already done (%s)%s%n",
           verb, plan.mode(), splits, already, savepoint == null ? "no savepoint"
-              : savepoint.file(), plan.onConflict() == null ? ""
-              : ", onConflict " + plan.onConflict());
+              : savepoint.file(), plan.resolution().onConflict() == null ? ""
+              : ", onConflict " + plan.resolution().onConflict());
       if (todo.isEmpty()) {
         out.println(verb + ": nothing to do: all " + splits + " token ranges are recorded as done"
             + " in " + savepoint.file() + "; delete it to copy again");
@@ -314,13 +316,13 @@ public final class ReshapeJob {
 
   private void prepareAll(CqlSession in, CqlSession outSession, MigrationPlan plan) {
     try {
-      in.prepare(plan.selectCql());
+      in.prepare(plan.source().selectCql());
     } catch (RuntimeException e) {
       throw new ConfigException(config.source().where() != null ? "source.where" : "source",
-          config.source().where() != null ? config.source().where() : plan.selectCql(),
+          config.source().where() != null ? config.source().where() : plan.source().selectCql(),
           "a condition the source accepts; it said: " + e.getMessage());
     }
-    outSession.prepare(plan.insertCql());
+    outSession.prepare(plan.target().insertCql());
   }
 
   private Map<String, String> commonCassandraOptions() {

@@ -9,7 +9,10 @@ import com.datastax.oss.driver.api.core.type.codec.TypeCodecs;
 import io.varve.reshaper.config.OnConflict;
 import io.varve.reshaper.plan.CopyMode;
 import io.varve.reshaper.plan.MigrationPlan;
+import io.varve.reshaper.plan.Resolution;
+import io.varve.reshaper.plan.SourceScan;
 import io.varve.reshaper.plan.TargetColumn;
+import io.varve.reshaper.plan.TargetLayout;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.Collections;
@@ -25,9 +28,10 @@ class ConflictRuleTest {
       new TargetColumn("note", DataTypes.TEXT, 3, null, -1, -1));
 
   private static MigrationPlan plan(OnConflict rule) {
-    return new MigrationPlan("", 1, COLUMNS, 1, 2, "ks.t", "", "", CopyMode.IN_PARTITION, rule,
-        rule.needsColumn() ? 2 : -1, rule.needsColumn() ? DataTypes.TIMESTAMP : null, new int[0],
-        true, "f");
+    return new MigrationPlan(new SourceScan("", 1),
+        new TargetLayout("ks.t", COLUMNS, 1, 2, "", ""),
+        new Resolution(CopyMode.IN_PARTITION, rule, rule.needsColumn() ? 2 : -1,
+            rule.needsColumn() ? DataTypes.TIMESTAMP : null, new int[0]), "f");
   }
 
   private static TargetRow row(long seenMillis, String note, long writetime) {
