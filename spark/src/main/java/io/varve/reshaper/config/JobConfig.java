@@ -1,6 +1,7 @@
 package io.varve.reshaper.config;
 
 import java.io.Serializable;
+import java.nio.file.Path;
 import java.util.List;
 import java.util.Map;
 
@@ -92,6 +93,15 @@ public record JobConfig(
     public String toString() {
       return yamlName;
     }
+  }
+
+  /**
+   * The bad-rows file: {@code failures.badRowsPath}, by default
+   * {@code <savepoints.path>/<job name>.bad-rows}.
+   */
+  public Path badRowsPath() {
+    return failures.badRowsPath() != null ? Path.of(failures.badRowsPath())
+        : Path.of(savepoints.path()).resolve(jobName() + ".bad-rows");
   }
 
   /** A name for this job's files: {@code <source ks.table>-to-<target ks.table>}. */

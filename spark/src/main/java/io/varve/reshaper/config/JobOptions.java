@@ -132,8 +132,9 @@ public final class JobOptions {
       longInteger(0, Long.MAX_VALUE), 100L, "Bad rows tolerated; one more stops the job with"
           + " status 3.");
   public static final JobOption<String> BAD_ROWS_PATH = option(Scope.JOB, "failures.badRowsPath",
-      text(), null, "`<savepoints.path>/<job>.bad-rows`", "File the bad rows are appended to,"
-          + " one per line in CQL literal form with the error.");
+      text(), null, "`<savepoints.path>/<job>.bad-rows`", "File every bad row is appended to, as"
+          + " the CQL statement that writes it after a comment with its error; see"
+          + " [Bad rows and replay](#bad-rows-and-replay).");
   public static final JobOption<Integer> RETRIES = job("failures.retries", integer(0, 100), 3,
       "Retries of a failed write (50, 100, 200 ms apart) before its rows are retried one by one"
           + " and, if they still fail, counted as bad.");

@@ -115,17 +115,10 @@ final class TargetChecker implements RowSink {
     }
   }
 
-  long missing() {
-    return missing.get();
-  }
-
-  long mismatched() {
-    return mismatched.get();
-  }
-
-  List<String> samples() {
+  /** What was found missing or different; complete once {@link #finish} returned. */
+  RangeResult.Differences differences() {
     synchronized (samples) {
-      return List.copyOf(samples);
+      return new RangeResult.Differences(missing.get(), mismatched.get(), List.copyOf(samples));
     }
   }
 }
