@@ -5,6 +5,7 @@ import java.io.UncheckedIOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.nio.file.StandardCopyOption;
 import java.nio.file.StandardOpenOption;
 import java.util.ArrayList;
 import java.util.List;
@@ -20,7 +21,8 @@ import java.util.List;
  * INSERT INTO ks.b (k, v) VALUES (1, 'x');
  * </pre>
  *
- * <p>So the file can be fed to {@code cqlsh -f}, and {@link #read} reads it back. A value may span lines (a text with a line break); a statement
+ * <p>So the file can be fed to {@code cqlsh -f}, or to {@code varve migrate replay}, which
+ * {@link #read reads} it back. A value may span lines (a text with a line break); a statement
  * ends at a {@code ;} that closes a line outside quotes. Not thread-safe.
  */
 public final class BadRowsFile {
@@ -59,6 +61,27 @@ public final class BadRowsFile {
       throw new UncheckedIOException("cannot write bad rows to " + file, e);
     }
     headerWritten = true;
+  }
+
+  /**
+   * Replaces the file atomically with {@code rows} under this run's header; removes it when
+   * there are none.
+   */
+  public void replaceWith(List<BadRow> rows) {
+    try {
+      if (rows.isEmpty()) {
+        Files.deleteIfExists(file);
+        return;
+      }
+      StringBuilder text = new StringBuilder("-- ").append(header).append('\n');
+      rows.forEach(r -> text.append(format(r)));
+      Path temporary = file.resolveSibling(file.getFileName() + ".tmp");
+      Files.writeString(temporary, text, StandardCharsets.UTF_8);
+      Files.move(temporary, file, StandardCopyOption.ATOMIC_MOVE,
+          StandardCopyOption.REPLACE_EXISTING);
+    } catch (IOException e) {
+      throw new UncheckedIOException("cannot write bad rows to " + file, e);
+    }
   }
 
   private static String format(BadRow row) {

@@ -61,7 +61,7 @@ final class RangeRun {
     Savepoint savepoint = job.savepoint();
     ResultCollector results = new ResultCollector(new BadRowsFile(config.badRowsPath(),
         "varve " + verb + " " + config.jobName() + " at " + Instant.now() + ": each bad row is"
-            + " a CQL statement after its error; replay with cqlsh -f"),
+            + " a CQL statement after its error; replay with varve migrate replay or cqlsh -f"),
         shuffle ? null : savepoint, config.validation().failuresToFetch());
     boolean validate = kind == ReshapeJob.Kind.VALIDATE;
     JavaRDD<RangeResult> rdd;

@@ -40,4 +40,16 @@ class BadRowsFileTest {
         new IllegalStateException("first\n  second\r\nthird"));
     assertThat(row.error()).isEqualTo("IllegalStateException: first second third");
   }
+
+  @Test
+  void replacing_with_no_rows_removes_the_file() throws Exception {
+    Path path = dir.resolve("job.bad-rows");
+    BadRowsFile file = new BadRowsFile(path, "replay");
+    file.append(List.of(new BadRow("INSERT INTO ks.t (k) VALUES (1)", "E")));
+    file.replaceWith(List.of(new BadRow("INSERT INTO ks.t (k) VALUES (2)", "E")));
+    assertThat(BadRowsFile.read(path)).extracting(BadRow::statement)
+        .containsExactly("INSERT INTO ks.t (k) VALUES (2)");
+    file.replaceWith(List.of());
+    assertThat(path).doesNotExist();
+  }
 }

@@ -17,8 +17,8 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
 /**
- * Every bad row lands in the bad-rows file, more than a thousand from one task, as statements
- * that write them once their cause is gone. The cause here: a target keyspace with three
+ * Every bad row lands in the bad-rows file, more than a thousand from one task, and a replay of
+ * the file writes them once their cause is gone. The cause here: a target keyspace with three
  * replicas on a one-node cluster, where no write reaches LOCAL_QUORUM until the keyspace is
  * altered to one replica.
  */
@@ -56,7 +56,8 @@ class BadRowsIT {
   }
 
   @Test
-  void more_than_a_thousand_bad_rows_of_one_task_all_land_in_the_file() throws Exception {
+  void more_than_a_thousand_bad_rows_of_one_task_all_land_in_the_file_and_replay_writes_them()
+      throws Exception {
     Path badRows = dir.resolve("notes.bad-rows");
     String yaml = db.side("source", "notes", "  splitCount: 1\n")
         // the connector's driver would retry each failed write 60 times first
@@ -76,11 +77,20 @@ class BadRowsIT {
     assertThat(written.stream().map(BadRow::statement).distinct()).hasSize(ROWS);
     assertThat(db.rows("SELECT k FROM " + TARGET_KEYSPACE + ".notes")).isEmpty();
 
-    // the file is a script that writes the rows once the target accepts them
     db.execute("ALTER KEYSPACE " + TARGET_KEYSPACE + " WITH replication = {'class':"
         + " 'SimpleStrategy', 'replication_factor': 1}");
-    written.forEach(r -> db.execute(r.statement()));
+    CassandraFixture.Run replay = CassandraFixture.cli("migrate", "replay", "--config",
+        job.toString());
+
+    assertThat(replay.status()).as(replay.all()).isZero();
+    assertThat(replay.out()).contains("replay: done: rows 1,500, written 1,500, bad rows 0");
+    assertThat(badRows).doesNotExist();
     assertThat(notes(TARGET_KEYSPACE)).isEqualTo(notes(db.keyspace));
+
+    CassandraFixture.Run again = CassandraFixture.cli("migrate", "replay", "--config",
+        job.toString());
+    assertThat(again.status()).isZero();
+    assertThat(again.out()).contains("replay: nothing to do: there is no bad-rows file");
   }
 
   private static Map<Integer, String> notes(String keyspace) {

@@ -150,6 +150,13 @@ class FeaturesIT {
     });
     assertThat(db.rows("SELECT k FROM " + db.keyspace + ".notes_by_note")).hasSize(27);
 
+    // a replay fails for the same reason, and the file keeps exactly the rows that still fail
+    CassandraFixture.Run replay = CassandraFixture.cli("migrate", "replay", "--config",
+        dir.resolve("notes.yaml").toString());
+    assertThat(replay.status()).as(replay.all()).isEqualTo(1);
+    assertThat(replay.out()).contains("rows 3, written 0, bad rows 3");
+    assertThat(BadRowsFile.read(badRows)).extracting(BadRow::statement)
+        .containsExactlyInAnyOrderElementsOf(bad.stream().map(BadRow::statement).toList());
 
     // Packed with neighbouring partitions, a bad row fails alone: its batch is retried row by
     // row, so the other 27 rows still arrive.
