@@ -44,6 +44,11 @@ public final class CassandraFixture implements AutoCloseable {
 
   /** The source/target sections of a job on this server. */
   public String side(String side, String table, String extra) {
+    return side(side, keyspace, table, extra);
+  }
+
+  /** The source/target sections of a job on a table of another keyspace of this server. */
+  public String side(String side, String keyspace, String table, String extra) {
     return side + ":\n  type: cassandra\n  host: " + address.getHostString() + "\n  port: "
         + address.getPort() + "\n  localDC: " + TestCassandra.localDatacenter()
         + "\n  keyspace: " + keyspace + "\n  table: " + table + "\n" + extra;

@@ -14,7 +14,7 @@ import picocli.CommandLine.Option;
 @Command(name = "migrate", mixinStandardHelpOptions = true,
     description = "Copies (and renames, reshapes) a table as the job file says; resumes from"
         + " its savepoint. See docs/reshaper.md.",
-    subcommands = ValidateCommand.class)
+    subcommands = {ValidateCommand.class, ReplayCommand.class})
 final class MigrateCommand implements Callable<Integer> {
 
   @Option(names = "--config", description = "the job's YAML file (required)")
@@ -30,16 +30,20 @@ final class MigrateCommand implements Callable<Integer> {
   }
 
   static int run(Path file, ReshapeJob.Kind kind, boolean copyMissing) {
-    JobConfig job;
+    JobConfig job = load(file, kind.verb());
+    return job == null ? ExitStatus.INVALID_INPUT.code()
+        : exitStatus(new ReshapeJob(job, System.out, System.err).run(kind, copyMissing)).code();
+  }
+
+  /** The job file, or null after saying why it was refused. */
+  static JobConfig load(Path file, String verb) {
     try {
-      job = JobConfigLoader.load(file);
+      return JobConfigLoader.load(file);
     } catch (ConfigException e) {
-      String verb = kind == ReshapeJob.Kind.COPY ? "migrate" : "validate";
       System.err.println(verb + ": error: " + e.getMessage());
       System.err.println(verb + ": nothing was written");
-      return ExitStatus.INVALID_INPUT.code();
+      return null;
     }
-    return exitStatus(new ReshapeJob(job, System.out, System.err).run(kind, copyMissing)).code();
   }
 
   /**

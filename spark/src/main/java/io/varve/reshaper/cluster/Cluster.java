@@ -8,6 +8,7 @@ import com.datastax.oss.driver.api.core.metadata.schema.TableMetadata;
 import com.datastax.spark.connector.cql.CassandraConnector;
 import io.varve.reshaper.config.ConfigException;
 import io.varve.reshaper.config.ConnectionSettings;
+import java.util.LinkedHashMap;
 import java.util.Map;
 import java.util.stream.Collectors;
 import org.apache.spark.SparkConf;
@@ -28,6 +29,21 @@ public final class Cluster {
     SparkConf conf = new SparkConf(false);
     settings.connectorOptions(common).forEach(conf::set);
     this.connector = CassandraConnector.apply(conf);
+  }
+
+  /**
+   * The {@code spark.cassandra.*} options of the whole job: those of its {@code spark}
+   * section, below those given to Spark itself ({@code spark-submit --conf} or system
+   * properties).
+   */
+  public static Map<String, String> commonOptions(Map<String, String> sparkSection) {
+    Map<String, String> common = new LinkedHashMap<>(sparkSection);
+    for (var e : new SparkConf(true).getAll()) {
+      if (e._1().startsWith("spark.cassandra.")) {
+        common.put(e._1(), e._2());
+      }
+    }
+    return common;
   }
 
   /** The connector, to hand to Spark tasks. */

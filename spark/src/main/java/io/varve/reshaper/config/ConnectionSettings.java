@@ -1,5 +1,24 @@
 package io.varve.reshaper.config;
 
+import static io.varve.reshaper.config.JobOptions.CONNECTIONS;
+import static io.varve.reshaper.config.JobOptions.CONNECTOR_OPTIONS;
+import static io.varve.reshaper.config.JobOptions.CONSISTENCY_LEVEL;
+import static io.varve.reshaper.config.JobOptions.FETCH_SIZE;
+import static io.varve.reshaper.config.JobOptions.HOST;
+import static io.varve.reshaper.config.JobOptions.KEYSPACE;
+import static io.varve.reshaper.config.JobOptions.LOCAL_DC;
+import static io.varve.reshaper.config.JobOptions.PASSWORD;
+import static io.varve.reshaper.config.JobOptions.PORT;
+import static io.varve.reshaper.config.JobOptions.PRESERVE_TIMESTAMPS;
+import static io.varve.reshaper.config.JobOptions.SPLIT_COUNT;
+import static io.varve.reshaper.config.JobOptions.TABLE;
+import static io.varve.reshaper.config.JobOptions.TYPE;
+import static io.varve.reshaper.config.JobOptions.USERNAME;
+import static io.varve.reshaper.config.JobOptions.WHERE;
+import static io.varve.reshaper.config.JobOptions.WRITE_TIMESTAMP;
+import static io.varve.reshaper.config.JobOptions.WRITE_TTL;
+
+import io.varve.reshaper.config.JobOption.Scope;
 import java.io.Serializable;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -8,7 +27,8 @@ import java.util.Set;
 
 /**
  * One side of the job, the {@code source} or {@code target} section: where the database is,
- * how to reach it and which table to read or write. Keys are those of the ScyllaDB migrator.
+ * how to reach it and which table to read or write. Keys are those of the ScyllaDB migrator;
+ * each is described, with its default and range, by its option in {@link JobOptions}.
  *
  * @param side {@code source} or {@code target}
  * @param type {@code type}: {@code cassandra} or {@code scylla} (same behaviour but for
@@ -55,69 +75,36 @@ public record ConnectionSettings(
     long writeTimestampMicros,
     Map<String, String> options) implements Serializable {
 
-  static final List<String> CONSISTENCY_LEVELS = List.of("ANY", "ONE", "TWO", "THREE", "QUORUM",
-      "ALL", "LOCAL_QUORUM", "EACH_QUORUM", "LOCAL_ONE");
-
-  private static final Set<String> KEYS = Set.of("type", "host", "port", "localDC",
-      "credentials", "sslOptions", "keyspace", "table", "consistencyLevel", "connections",
-      "fetchSize", "splitCount", "preserveTimestamps", "where", "writeTTLInS",
-      "writeWritetimestampInuS", "options");
-  private static final Set<String> TOLERATED = Set.of("stripTrailingZerosForDecimals",
-      "dropNullPrimaryKeys");
-
   static ConnectionSettings read(YamlSection s, String side, List<String> warnings) {
     if (s.raw().isEmpty()) {
       throw new ConfigException(side, "missing", "a section with type, host, keyspace and table");
     }
-    warnings.addAll(s.checkKeys(KEYS, TOLERATED));
-    String type = s.string("type", "cassandra").trim().toLowerCase();
-    if (!type.equals("cassandra") && !type.equals("scylla")) {
-      throw new ConfigException(s.key("type"), type, "cassandra or scylla");
+    Scope own = side.equals("source") ? Scope.SOURCE : Scope.TARGET;
+    Set<Scope> scopes = Set.of(Scope.SIDES, Scope.SOURCE, Scope.TARGET);
+    warnings.addAll(s.checkKeys(scopes, ""));
+    s.section("credentials").checkKeys(scopes, "credentials");
+    for (JobOption<?> option : JobOptions.all()) {
+      boolean otherSide = option.scope() == Scope.SOURCE || option.scope() == Scope.TARGET;
+      if (otherSide && option.scope() != own && option.isSetIn(s)) {
+        throw new ConfigException(option.keyIn(s), s.raw().get(option.path()),
+            "no value: this key belongs to the " + option.key().substring(0,
+                option.key().indexOf('.')) + " section");
+      }
     }
-    YamlSection credentials = s.section("credentials");
-    credentials.checkKeys(Set.of("username", "password"), Set.of());
-    String username = credentials.string("username", null);
-    String password = credentials.string("password", null);
+    String username = USERNAME.read(s);
+    String password = PASSWORD.read(s);
     if ((username == null) != (password == null)) {
       throw new ConfigException(s.key("credentials"), username == null ? "password only"
           : "username only", "both username and password, or neither");
     }
-    String cl = s.string("consistencyLevel", "LOCAL_QUORUM").trim().toUpperCase();
-    if (!CONSISTENCY_LEVELS.contains(cl)) {
-      throw new ConfigException(s.key("consistencyLevel"), cl,
-          "one of " + String.join(", ", CONSISTENCY_LEVELS));
-    }
-    Map<String, String> options = new LinkedHashMap<>();
-    s.section("options").raw().forEach((k, v) -> {
-      if (!k.startsWith("spark.cassandra.")) {
-        throw new ConfigException(s.key("options") + "." + k, v, "a spark.cassandra.* option");
-      }
-      options.put(k, String.valueOf(v));
-    });
-    boolean isSource = side.equals("source");
-    for (String sourceOnly : List.of("splitCount", "preserveTimestamps", "where", "fetchSize")) {
-      if (!isSource && s.has(sourceOnly)) {
-        throw new ConfigException(s.key(sourceOnly), s.raw().get(sourceOnly),
-            "no value: this key belongs to the source section");
-      }
-    }
-    for (String targetOnly : List.of("writeTTLInS", "writeWritetimestampInuS")) {
-      if (isSource && s.has(targetOnly)) {
-        throw new ConfigException(s.key(targetOnly), s.raw().get(targetOnly),
-            "no value: this key belongs to the target section");
-      }
-    }
-    String where = s.string("where", null);
-    return new ConnectionSettings(side, type,
-        s.requiredString("host", "an address like 10.0.0.1 or a list like 10.0.0.1,10.0.0.2"),
-        s.integer("port", 9042, 1, 65535),
-        s.string("localDC", null), username, password, SslSettings.read(s.section("sslOptions")),
-        s.requiredString("keyspace", "a keyspace name"), s.requiredString("table", "a table name"),
-        cl, s.integer("connections", 1, 1, 64), s.integer("fetchSize", 5000, 1, 100_000),
-        s.integer("splitCount", 0, 0, 1_000_000), s.bool("preserveTimestamps", false),
-        where == null || where.isBlank() ? null : where.trim(),
-        s.number("writeTTLInS", 0, 0, Integer.MAX_VALUE),
-        s.number("writeWritetimestampInuS", 0, 0, Long.MAX_VALUE), Map.copyOf(options));
+    // keys of the other side were refused above, so here they read as their defaults
+    String where = WHERE.read(s);
+    return new ConnectionSettings(side, TYPE.read(s), HOST.read(s), PORT.read(s),
+        LOCAL_DC.read(s), username, password, SslSettings.read(s), KEYSPACE.read(s),
+        TABLE.read(s), CONSISTENCY_LEVEL.read(s), CONNECTIONS.read(s), FETCH_SIZE.read(s),
+        SPLIT_COUNT.read(s), PRESERVE_TIMESTAMPS.read(s),
+        where == null || where.isBlank() ? null : where.trim(), WRITE_TTL.read(s),
+        WRITE_TIMESTAMP.read(s), CONNECTOR_OPTIONS.read(s));
   }
 
   /** {@code keyspace.table} as written in the configuration. */

@@ -1,12 +1,13 @@
 package io.varve.reshaper.config;
 
 import java.io.Serializable;
+import java.nio.file.Path;
 import java.util.List;
 import java.util.Map;
 
 /**
  * A whole reshaper job, as read from its YAML file by {@link JobConfigLoader}. Every key, its
- * default and its unit are documented in {@code docs/reshaper.md}. Immutable.
+ * type, range, default and documentation is an option of {@link JobOptions}. Immutable.
  *
  * @param source where rows are read
  * @param target where rows are written
@@ -92,6 +93,15 @@ public record JobConfig(
     public String toString() {
       return yamlName;
     }
+  }
+
+  /**
+   * The bad-rows file: {@code failures.badRowsPath}, by default
+   * {@code <savepoints.path>/<job name>.bad-rows}.
+   */
+  public Path badRowsPath() {
+    return failures.badRowsPath() != null ? Path.of(failures.badRowsPath())
+        : Path.of(savepoints.path()).resolve(jobName() + ".bad-rows");
   }
 
   /** A name for this job's files: {@code <source ks.table>-to-<target ks.table>}. */

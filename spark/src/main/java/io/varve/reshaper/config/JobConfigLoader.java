@@ -4,8 +4,35 @@ import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.NoSuchFileException;
 import java.nio.file.Path;
+import static io.varve.reshaper.config.JobOptions.BAD_ROWS_PATH;
+import static io.varve.reshaper.config.JobOptions.BATCH_BYTES;
+import static io.varve.reshaper.config.JobOptions.BATCH_PARTITIONS;
+import static io.varve.reshaper.config.JobOptions.BATCH_ROWS;
+import static io.varve.reshaper.config.JobOptions.CONSTANTS;
+import static io.varve.reshaper.config.JobOptions.DISABLE_COMPACTION;
+import static io.varve.reshaper.config.JobOptions.DROP;
+import static io.varve.reshaper.config.JobOptions.FAILURES_TO_FETCH;
+import static io.varve.reshaper.config.JobOptions.JMX_PASSWORD;
+import static io.varve.reshaper.config.JobOptions.JMX_PORT;
+import static io.varve.reshaper.config.JobOptions.JMX_USERNAME;
+import static io.varve.reshaper.config.JobOptions.MAJOR_COMPACTION;
+import static io.varve.reshaper.config.JobOptions.MAX_BAD_ROWS;
+import static io.varve.reshaper.config.JobOptions.MAX_IN_FLIGHT;
+import static io.varve.reshaper.config.JobOptions.MEGABYTES_PER_SECOND;
+import static io.varve.reshaper.config.JobOptions.NON_FROZEN_COLLECTIONS;
+import static io.varve.reshaper.config.JobOptions.ON_CONFLICT;
+import static io.varve.reshaper.config.JobOptions.PROGRESS_INTERVAL;
+import static io.varve.reshaper.config.JobOptions.RENAMES;
+import static io.varve.reshaper.config.JobOptions.RETRIES;
+import static io.varve.reshaper.config.JobOptions.ROWS_PER_SECOND;
+import static io.varve.reshaper.config.JobOptions.RULE_COLUMN;
+import static io.varve.reshaper.config.JobOptions.SAVEPOINTS_INTERVAL;
+import static io.varve.reshaper.config.JobOptions.SAVEPOINTS_PATH;
+import static io.varve.reshaper.config.JobOptions.SPARK;
+
+import io.varve.reshaper.config.JobOption.Scope;
 import java.util.ArrayList;
-import java.util.LinkedHashMap;
+import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
@@ -14,13 +41,11 @@ import org.yaml.snakeyaml.Yaml;
 import org.yaml.snakeyaml.constructor.SafeConstructor;
 import org.yaml.snakeyaml.error.YAMLException;
 
-/** Reads and checks a job's YAML file; the checks against the schemas are the planner's. */
+/**
+ * Reads and checks a job's YAML file through the options of {@link JobOptions}; the checks
+ * against the schemas are the planner's.
+ */
 public final class JobConfigLoader {
-
-  private static final Set<String> KEYS = Set.of("source", "target", "renames", "drop",
-      "constants", "reshape", "savepoints", "rateLimit", "failures", "writer", "compaction",
-      "timestamps", "progress", "validation", "spark");
-  private static final Set<String> TOLERATED = Set.of("skipTokenRanges", "skipSegments");
 
   private JobConfigLoader() {}
 
@@ -46,95 +71,47 @@ public final class JobConfigLoader {
       throw new ConfigException("the job file is not valid YAML: " + e.getMessage(), e);
     }
     YamlSection s = YamlSection.of("", root);
-    List<String> warnings = new ArrayList<>(s.checkKeys(KEYS, TOLERATED));
+    List<String> warnings = new ArrayList<>(checkSections(s));
     ConnectionSettings source = ConnectionSettings.read(s.section("source"), "source", warnings);
     ConnectionSettings target = ConnectionSettings.read(s.section("target"), "target", warnings);
 
-    List<JobConfig.Rename> renames = new ArrayList<>();
-    List<Object> renameList = s.list("renames");
-    for (int i = 0; i < renameList.size(); i++) {
-      YamlSection r = YamlSection.of("renames[" + i + "]", renameList.get(i));
-      r.checkKeys(Set.of("from", "to"), Set.of());
-      renames.add(new JobConfig.Rename(r.requiredString("from", "a source column name"),
-          r.requiredString("to", "a target column name")));
-    }
-    List<String> drop = s.list("drop").stream().map(String::valueOf).toList();
-    Map<String, String> constants = new LinkedHashMap<>();
-    s.section("constants").raw().forEach((k, v) -> {
-      if (v == null) {
-        throw new ConfigException("constants." + k, "null", "a CQL literal");
-      }
-      constants.put(k, String.valueOf(v));
-    });
-
-    YamlSection reshape = s.section("reshape");
-    reshape.checkKeys(Set.of("onConflict", "column"), Set.of());
-    OnConflict rule = reshape.enumValue("onConflict", OnConflict.class, null);
-    String ruleColumn = reshape.string("column", null);
+    OnConflict rule = ON_CONFLICT.read(s);
+    String ruleColumn = RULE_COLUMN.read(s);
     if (rule != null && rule.needsColumn() && ruleColumn == null) {
-      throw new ConfigException("reshape.column", "missing",
+      throw new ConfigException(RULE_COLUMN.key(), "missing",
           "a target column name, for onConflict: " + rule);
     }
     if (rule != null && !rule.needsColumn() && ruleColumn != null) {
-      throw new ConfigException("reshape.column", ruleColumn,
+      throw new ConfigException(RULE_COLUMN.key(), ruleColumn,
           "no column: onConflict: " + rule + " compares no column");
     }
-
-    YamlSection sp = s.section("savepoints");
-    sp.checkKeys(Set.of("path", "intervalSeconds"), Set.of());
-    JobConfig.Savepoints savepoints = new JobConfig.Savepoints(
-        sp.string("path", "savepoints"), sp.integer("intervalSeconds", 10, 0, 86_400));
-
-    YamlSection rl = s.section("rateLimit");
-    rl.checkKeys(Set.of("rowsPerSecond", "megabytesPerSecond"), Set.of());
-    JobConfig.RateLimit rateLimit = new JobConfig.RateLimit(
-        rl.number("rowsPerSecond", 0, 0, Long.MAX_VALUE), rl.decimal("megabytesPerSecond", 0, 0));
-
-    YamlSection f = s.section("failures");
-    f.checkKeys(Set.of("maxBadRows", "badRowsPath", "retries"), Set.of());
-    JobConfig.Failures failures = new JobConfig.Failures(
-        f.number("maxBadRows", 100, 0, Long.MAX_VALUE), f.string("badRowsPath", null),
-        f.integer("retries", 3, 0, 100));
-
-    YamlSection w = s.section("writer");
-    w.checkKeys(Set.of("maxInFlight", "batchRows", "batchBytes", "batchPartitions"), Set.of());
-    JobConfig.Writer writer = new JobConfig.Writer(w.integer("maxInFlight", 128, 1, 4096),
-        w.integer("batchRows", 100, 1, 1000), w.integer("batchBytes", 4096, 1, 1 << 20),
-        w.integer("batchPartitions", 10, 1, 100));
-
-    YamlSection c = s.section("compaction");
-    c.checkKeys(Set.of("disableDuringLoad", "majorCompactionAfter", "jmxPort", "jmxUsername",
-        "jmxPassword"), Set.of());
-    JobConfig.Compaction compaction = new JobConfig.Compaction(c.bool("disableDuringLoad", false),
-        c.bool("majorCompactionAfter", false), c.integer("jmxPort", 7199, 1, 65535),
-        c.string("jmxUsername", null), c.string("jmxPassword", null));
-
-    YamlSection ts = s.section("timestamps");
-    ts.checkKeys(Set.of("nonFrozenCollections"), Set.of());
-    JobConfig.CollectionTimestamps collections = ts.enumValue("nonFrozenCollections",
-        JobConfig.CollectionTimestamps.class, JobConfig.CollectionTimestamps.FAIL);
-
-    YamlSection p = s.section("progress");
-    p.checkKeys(Set.of("intervalSeconds"), Set.of());
-    int progressInterval = p.integer("intervalSeconds", 5, 0, 3600);
-
-    YamlSection v = s.section("validation");
-    warnings.addAll(v.checkKeys(Set.of("failuresToFetch"), Set.of("compareTimestamps",
-        "ttlToleranceMillis", "writetimeToleranceMillis", "floatingPointTolerance",
-        "timestampMsTolerance")));
-    JobConfig.Validation validation =
-        new JobConfig.Validation(v.integer("failuresToFetch", 10, 0, 100_000));
-
-    Map<String, String> spark = new LinkedHashMap<>();
-    s.section("spark").raw().forEach((k, val) -> {
-      if (!k.startsWith("spark.")) {
-        throw new ConfigException("spark." + k, val, "a Spark option whose name starts with spark.");
-      }
-      spark.put(k, String.valueOf(val));
-    });
-    return new JobConfig(source, target, List.copyOf(renames), drop, Map.copyOf(constants),
-        new JobConfig.Reshape(rule, ruleColumn), savepoints, rateLimit, failures, writer,
-        compaction, collections, progressInterval, validation, Map.copyOf(spark),
+    return new JobConfig(source, target, RENAMES.read(s), DROP.read(s), CONSTANTS.read(s),
+        new JobConfig.Reshape(rule, ruleColumn),
+        new JobConfig.Savepoints(SAVEPOINTS_PATH.read(s), SAVEPOINTS_INTERVAL.read(s)),
+        new JobConfig.RateLimit(ROWS_PER_SECOND.read(s), MEGABYTES_PER_SECOND.read(s)),
+        new JobConfig.Failures(MAX_BAD_ROWS.read(s), BAD_ROWS_PATH.read(s), RETRIES.read(s)),
+        new JobConfig.Writer(MAX_IN_FLIGHT.read(s), BATCH_ROWS.read(s), BATCH_BYTES.read(s),
+            BATCH_PARTITIONS.read(s)),
+        new JobConfig.Compaction(DISABLE_COMPACTION.read(s), MAJOR_COMPACTION.read(s),
+            JMX_PORT.read(s), JMX_USERNAME.read(s), JMX_PASSWORD.read(s)),
+        NON_FROZEN_COLLECTIONS.read(s), PROGRESS_INTERVAL.read(s),
+        new JobConfig.Validation(FAILURES_TO_FETCH.read(s)), SPARK.read(s),
         List.copyOf(warnings));
+  }
+
+  /** Refuses unknown keys in the job's own sections; warns of ignored ones. */
+  private static List<String> checkSections(YamlSection root) {
+    Set<Scope> job = Set.of(Scope.JOB);
+    Set<String> known = new LinkedHashSet<>(JobOptions.names(job, "", false));
+    known.addAll(List.of("source", "target"));
+    List<String> warnings = new ArrayList<>(root.checkKeys(known,
+        JobOptions.names(job, "", true)));
+    for (String section : known) {
+      Object value = root.raw().get(section);
+      if (value instanceof Map<?, ?> && !JobOptions.names(job, section, false).isEmpty()) {
+        warnings.addAll(root.section(section).checkKeys(job, section));
+      }
+    }
+    return warnings;
   }
 }

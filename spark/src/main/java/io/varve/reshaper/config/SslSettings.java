@@ -1,5 +1,16 @@
 package io.varve.reshaper.config;
 
+import static io.varve.reshaper.config.JobOptions.CLIENT_AUTH;
+import static io.varve.reshaper.config.JobOptions.KEY_STORE_PASSWORD;
+import static io.varve.reshaper.config.JobOptions.KEY_STORE_PATH;
+import static io.varve.reshaper.config.JobOptions.KEY_STORE_TYPE;
+import static io.varve.reshaper.config.JobOptions.SSL_ENABLED;
+import static io.varve.reshaper.config.JobOptions.TLS_ALGORITHMS;
+import static io.varve.reshaper.config.JobOptions.TLS_PROTOCOL;
+import static io.varve.reshaper.config.JobOptions.TRUST_STORE_PASSWORD;
+import static io.varve.reshaper.config.JobOptions.TRUST_STORE_PATH;
+import static io.varve.reshaper.config.JobOptions.TRUST_STORE_TYPE;
+
 import java.io.Serializable;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -36,22 +47,19 @@ public record SslSettings(
   static final SslSettings DISABLED =
       new SslSettings(false, false, null, null, null, null, null, null, null, List.of());
 
-  static SslSettings read(YamlSection s) {
+  /** The {@code sslOptions} of {@code side}, the section of one side. */
+  static SslSettings read(YamlSection side) {
+    YamlSection s = side.section("sslOptions");
     if (s.raw().isEmpty()) {
       return DISABLED;
     }
-    s.checkKeys(Set.of("enabled", "clientAuthEnabled", "trustStorePath", "trustStorePassword",
-        "trustStoreType", "keyStorePath", "keyStorePassword", "keyStoreType", "protocol",
-        "enabledAlgorithms"), Set.of());
-    SslSettings ssl = new SslSettings(
-        s.bool("enabled", false), s.bool("clientAuthEnabled", false),
-        s.string("trustStorePath", null), s.string("trustStorePassword", null),
-        s.string("trustStoreType", null), s.string("keyStorePath", null),
-        s.string("keyStorePassword", null), s.string("keyStoreType", null),
-        s.string("protocol", null),
-        s.list("enabledAlgorithms").stream().map(String::valueOf).toList());
+    s.checkKeys(Set.of(JobOption.Scope.SIDES), "sslOptions");
+    SslSettings ssl = new SslSettings(SSL_ENABLED.read(side), CLIENT_AUTH.read(side),
+        TRUST_STORE_PATH.read(side), TRUST_STORE_PASSWORD.read(side), TRUST_STORE_TYPE.read(side),
+        KEY_STORE_PATH.read(side), KEY_STORE_PASSWORD.read(side), KEY_STORE_TYPE.read(side),
+        TLS_PROTOCOL.read(side), TLS_ALGORITHMS.read(side));
     if (ssl.clientAuthEnabled && ssl.keyStorePath == null) {
-      throw new ConfigException(s.key("keyStorePath"), "missing",
+      throw new ConfigException(KEY_STORE_PATH.keyIn(side), "missing",
           "a key store path when clientAuthEnabled is true");
     }
     return ssl;

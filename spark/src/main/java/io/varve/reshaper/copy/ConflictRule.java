@@ -23,22 +23,33 @@ public final class ConflictRule implements Serializable {
     this.plan = plan;
   }
 
-  /** The row to keep of {@code a} and {@code b}. */
-  public TargetRow pick(TargetRow a, TargetRow b) {
-    OnConflict rule = plan.onConflict();
-    int c = switch (rule) {
+  /**
+   * Resolves two sets of rows with one target key: the winner of both, or the first conflict.
+   * Never throws: under {@code fail}, two different rows make a {@link Resolved} that carries
+   * the conflict, which the task reports and the driver stops the job for.
+   */
+  public Resolved merge(Resolved a, Resolved b) {
+    long rows = a.sourceRows() + b.sourceRows();
+    if (a.conflict() != null || b.conflict() != null) {
+      return new Resolved(null, rows, a.conflict() != null ? a.conflict() : b.conflict());
+    }
+    if (plan.resolution().onConflict() == OnConflict.FAIL
+        && a.row().compareValues(b.row()) != 0) {
+      int columns = plan.target().columns().size();
+      return new Resolved(null, rows, "reshape conflict: source rows "
+          + a.row().describe(plan, columns) + " and " + b.row().describe(plan, columns)
+          + " land on the same target key (reshape.onConflict: fail)");
+    }
+    return new Resolved(pick(a.row(), b.row()), rows, null);
+  }
+
+  /** The row to keep of {@code a} and {@code b}, two rows that do not conflict. */
+  TargetRow pick(TargetRow a, TargetRow b) {
+    int c = switch (plan.resolution().onConflict()) {
       case KEEP_MAX -> compareColumn(a, b);
       case KEEP_MIN -> -compareColumn(a, b);
       case KEEP_NEWEST_WRITETIME -> Long.compare(a.newestWritetime, b.newestWritetime);
-      case FAIL -> {
-        if (a.compareValues(b) != 0) {
-          throw new ReshapeConflictException("reshape conflict: source rows "
-              + a.describe(plan, plan.targetColumns().size()) + " and "
-              + b.describe(plan, plan.targetColumns().size())
-              + " land on the same target key (reshape.onConflict: fail)");
-        }
-        yield 0;
-      }
+      case FAIL -> 0;
     };
     if (c == 0) {
       c = a.compareValues(b);
@@ -48,13 +59,13 @@ public final class ConflictRule implements Serializable {
 
   @SuppressWarnings({"unchecked", "rawtypes"})
   private int compareColumn(TargetRow a, TargetRow b) {
-    byte[] x = a.values[plan.ruleColumn()];
-    byte[] y = b.values[plan.ruleColumn()];
+    byte[] x = a.values[plan.resolution().ruleColumn()];
+    byte[] y = b.values[plan.resolution().ruleColumn()];
     if (x == null || y == null) {
       return x == null ? (y == null ? 0 : -1) : 1;
     }
     if (codec == null) {
-      codec = CodecRegistry.DEFAULT.codecFor(plan.ruleType());
+      codec = CodecRegistry.DEFAULT.codecFor(plan.resolution().ruleType());
     }
     Comparable vx = (Comparable) codec.decode(ByteBuffer.wrap(x), ProtocolVersion.DEFAULT);
     Comparable vy = (Comparable) codec.decode(ByteBuffer.wrap(y), ProtocolVersion.DEFAULT);

@@ -5,13 +5,16 @@ import java.util.Map;
 
 /**
  * Resolves collisions inside one source partition ({@code CopyMode.IN_PARTITION}): rows are
- * held until the source partition ends, one per target key, then passed on. Not thread-safe.
+ * held until the source partition ends, one per target key, then passed on. A conflict under
+ * {@code reshape.onConflict: fail} is kept, not thrown: the caller stops at it. Not
+ * thread-safe.
  */
 final class PartitionResolver {
   private final ConflictRule rule;
   private final int targetKeyColumns;
   private final RowSink next;
-  private final Map<RowKey, TargetRow> pending = new LinkedHashMap<>();
+  private final Map<RowKey, Resolved> pending = new LinkedHashMap<>();
+  private String conflict;
 
   PartitionResolver(ConflictRule rule, int targetKeyColumns, RowSink next) {
     this.rule = rule;
@@ -20,12 +23,20 @@ final class PartitionResolver {
   }
 
   void accept(TargetRow row) {
-    pending.merge(row.key(targetKeyColumns), row, rule::pick);
+    Resolved resolved = pending.merge(row.key(targetKeyColumns), Resolved.of(row), rule::merge);
+    if (resolved.conflict() != null && conflict == null) {
+      conflict = resolved.conflict();
+    }
+  }
+
+  /** The first conflict met, or null. */
+  String conflict() {
+    return conflict;
   }
 
   /** The source partition ended: its resolved rows go on. */
   void endPartition() {
-    pending.values().forEach(next::accept);
+    pending.values().forEach(r -> next.accept(r.row()));
     pending.clear();
   }
 }

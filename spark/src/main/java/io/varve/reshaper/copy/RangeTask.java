@@ -2,23 +2,27 @@ package io.varve.reshaper.copy;
 
 import com.datastax.oss.driver.api.core.CqlSession;
 import com.datastax.oss.driver.api.core.DefaultConsistencyLevel;
-import com.datastax.oss.driver.api.core.cql.PreparedStatement;
 import com.datastax.oss.driver.api.core.cql.Row;
 import com.datastax.spark.connector.cql.CassandraConnector;
+import io.varve.reshaper.badrows.BadRows;
 import io.varve.reshaper.config.JobConfig;
+import io.varve.reshaper.copy.RangeResult.Differences;
 import io.varve.reshaper.plan.CopyMode;
 import io.varve.reshaper.plan.MigrationPlan;
 import io.varve.reshaper.plan.TokenRange;
 import java.io.Serializable;
 import java.nio.ByteBuffer;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.Iterator;
 import java.util.List;
 import scala.Tuple2;
 
 /**
  * The work of one Spark task: read a token range of the source and write (or check) the
- * target rows it yields. Serializable; sessions come from the connector's per-executor cache.
+ * target rows it yields, and say what happened in a {@link RangeResult}. A task stops early at
+ * a conflict or once it holds more than {@code failures.maxBadRows} bad rows, since the job
+ * stops then anyway. Serializable; sessions come from the connector's per-executor cache.
  */
 public final class RangeTask implements Serializable {
   private static final long serialVersionUID = 1L;
@@ -46,25 +50,26 @@ public final class RangeTask implements Serializable {
   /** Copies one range (modes DIRECT and IN_PARTITION). */
   public RangeResult copy(TokenRange range) {
     try (CqlSession in = source.openSession(); CqlSession out = target.openSession()) {
-      BadRows bad = new BadRows(keepBadRows());
+      BadRows bad = new BadRows();
       TargetWriter writer = newWriter(out, bad);
-      long read = scan(in, range, writer);
+      Scanned scanned = scan(in, range, writer, bad);
       writer.finish();
-      return new RangeResult(range.index(), read, writer.written(), bad.count(), bad.lines(),
-          0, 0, List.of());
+      return new RangeResult(range.index(), scanned.complete(), scanned.read,
+          writer.written(), bad.all(), scanned.conflict, Differences.NONE);
     }
   }
 
   /** Validates one range against the target, copying missing rows when asked. */
   public RangeResult validate(TokenRange range, boolean copyMissing) {
     try (CqlSession in = source.openSession(); CqlSession out = target.openSession()) {
-      BadRows bad = new BadRows(keepBadRows());
+      BadRows bad = new BadRows();
       TargetWriter writer = copyMissing ? newWriter(out, bad) : null;
       TargetChecker checker = newChecker(out, writer);
-      long read = scan(in, range, checker);
+      Scanned scanned = scan(in, range, checker, bad);
       checker.finish();
-      return new RangeResult(range.index(), read, writer == null ? 0 : writer.written(),
-          bad.count(), bad.lines(), checker.missing(), checker.mismatched(), checker.samples());
+      return new RangeResult(range.index(), scanned.complete(), scanned.read,
+          writer == null ? 0 : writer.written(), bad.all(), scanned.conflict,
+          checker.differences());
     }
   }
 
@@ -72,37 +77,43 @@ public final class RangeTask implements Serializable {
    * Reads one range as (target key, row) pairs for a shuffle (mode SHUFFLE). The range is held
    * in memory: give such jobs a splitCount that keeps ranges small.
    */
-  public List<Tuple2<RowKey, TargetRow>> readKeyed(TokenRange range) {
-    List<Tuple2<RowKey, TargetRow>> rows = new ArrayList<>();
+  public List<Tuple2<RowKey, Resolved>> readKeyed(TokenRange range) {
+    List<Tuple2<RowKey, Resolved>> rows = new ArrayList<>();
     try (CqlSession in = source.openSession()) {
-      RangeScan scan = new RangeScan(in, prepareSelect(in), range,
-          config.source().fetchSize(), config.source().consistencyLevel());
+      RangeScan scan = newScan(in, range);
       while (scan.hasNext()) {
         TargetRow row = TargetRow.from(scan.next(), plan, config.source().preserveTimestamps());
-        rows.add(new Tuple2<>(row.key(plan.targetPrimaryKeyCount()), row));
+        rows.add(new Tuple2<>(row.key(plan.target().primaryKeyCount()), Resolved.of(row)));
       }
     }
     return rows;
   }
 
-  /** Writes or validates resolved rows after a shuffle. */
-  public RangeResult handleResolved(Iterator<TargetRow> rows, boolean validate,
+  /**
+   * Writes or validates the rows resolved by a shuffle; the rows read are those the resolved
+   * rows were chosen from.
+   */
+  public RangeResult handleResolved(Iterator<Resolved> rows, boolean validate,
       boolean copyMissing) {
     try (CqlSession out = target.openSession()) {
-      BadRows bad = new BadRows(keepBadRows());
+      BadRows bad = new BadRows();
       TargetWriter writer = !validate || copyMissing ? newWriter(out, bad) : null;
-      RowSink sink = validate ? newChecker(out, writer) : writer;
-      long count = 0;
-      while (rows.hasNext()) {
-        sink.accept(rows.next());
-        count++;
+      TargetChecker checker = validate ? newChecker(out, writer) : null;
+      RowSink sink = validate ? checker : writer;
+      Scanned scanned = new Scanned();
+      while (rows.hasNext() && !scanned.stopsBefore(bad)) {
+        Resolved r = rows.next();
+        scanned.read += r.sourceRows();
+        if (r.conflict() != null) {
+          scanned.conflict = r.conflict();
+        } else {
+          sink.accept(r.row());
+        }
       }
       sink.finish();
-      if (sink instanceof TargetChecker checker) {
-        return new RangeResult(-1, 0, writer == null ? 0 : writer.written(), bad.count(),
-            bad.lines(), checker.missing(), checker.mismatched(), checker.samples());
-      }
-      return new RangeResult(-1, 0, count, bad.count(), bad.lines(), 0, 0, List.of());
+      return new RangeResult(-1, scanned.complete(), scanned.read,
+          writer == null ? 0 : writer.written(), bad.all(),
+          scanned.conflict, validate ? checker.differences() : Differences.NONE);
     }
   }
 
@@ -111,39 +122,60 @@ public final class RangeTask implements Serializable {
     return new ConflictRule(plan);
   }
 
-  private long scan(CqlSession in, TokenRange range, RowSink sink) {
-    RangeScan scan = new RangeScan(in, prepareSelect(in), range, config.source().fetchSize(),
-        config.source().consistencyLevel());
-    boolean keepTimes = config.source().preserveTimestamps();
-    long read = 0;
-    if (plan.mode() == CopyMode.DIRECT) {
-      while (scan.hasNext()) {
-        sink.accept(TargetRow.from(scan.next(), plan, keepTimes));
-        read++;
-      }
-      return read;
+  /** How far a task got. */
+  private final class Scanned {
+    long read;
+    String conflict;
+    boolean stoppedEarly;
+
+    /** True, and the task is incomplete, when rows remain but the job will stop anyway. */
+    boolean stopsBefore(BadRows bad) {
+      stoppedEarly = conflict != null || bad.count() > config.failures().maxBadRows();
+      return stoppedEarly;
     }
-    PartitionResolver resolver = new PartitionResolver(rule(), plan.targetPrimaryKeyCount(), sink);
+
+    boolean complete() {
+      return conflict == null && !stoppedEarly;
+    }
+  }
+
+  private Scanned scan(CqlSession in, TokenRange range, RowSink sink, BadRows bad) {
+    RangeScan scan = newScan(in, range);
+    boolean keepTimes = config.source().preserveTimestamps();
+    Scanned scanned = new Scanned();
+    if (plan.mode() == CopyMode.DIRECT) {
+      while (scan.hasNext() && !scanned.stopsBefore(bad)) {
+        sink.accept(TargetRow.from(scan.next(), plan, keepTimes));
+        scanned.read++;
+      }
+      return scanned;
+    }
+    PartitionResolver resolver = new PartitionResolver(rule(), plan.target().primaryKeyCount(),
+        sink);
     ByteBuffer[] partition = null;
-    while (scan.hasNext()) {
+    while (scan.hasNext() && !scanned.stopsBefore(bad)) {
       Row row = scan.next();
-      ByteBuffer[] key = new ByteBuffer[plan.sourcePartitionKeyCount()];
+      ByteBuffer[] key = new ByteBuffer[plan.source().partitionKeyCount()];
       for (int i = 0; i < key.length; i++) {
         key[i] = row.getBytesUnsafe(i);
       }
-      if (partition != null && !java.util.Arrays.equals(partition, key)) {
+      if (partition != null && !Arrays.equals(partition, key)) {
         resolver.endPartition();
       }
       partition = key;
       resolver.accept(TargetRow.from(row, plan, keepTimes));
-      read++;
+      scanned.read++;
+      scanned.conflict = resolver.conflict();
     }
-    resolver.endPartition();
-    return read;
+    if (scanned.complete()) {
+      resolver.endPartition();
+    }
+    return scanned;
   }
 
-  private PreparedStatement prepareSelect(CqlSession in) {
-    return in.prepare(plan.selectCql());
+  private RangeScan newScan(CqlSession in, TokenRange range) {
+    return new RangeScan(in, in.prepare(plan.source().selectCql()), range,
+        config.source().fetchSize(), config.source().consistencyLevel());
   }
 
   private TargetWriter newWriter(CqlSession out, BadRows bad) {
@@ -154,9 +186,5 @@ public final class RangeTask implements Serializable {
     return new TargetChecker(out, plan,
         DefaultConsistencyLevel.valueOf(config.target().consistencyLevel()),
         config.validation().failuresToFetch(), config.writer().maxInFlight(), writer);
-  }
-
-  private int keepBadRows() {
-    return (int) Math.min(1000, config.failures().maxBadRows() + 1);
   }
 }

@@ -2,17 +2,34 @@ package io.varve.reshaper.copy;
 
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.locks.LockSupport;
+import java.util.function.LongConsumer;
+import java.util.function.LongSupplier;
 
 /**
  * Spreads permits evenly over time: {@code acquire(n)} returns once the caller's share of the
  * rate allows {@code n} more. A rate of 0 or less never waits. Thread-safe.
  */
 final class RateLimiter {
+  private static final long CARRY_OVER = TimeUnit.SECONDS.toNanos(1);
   private final double nanosPerPermit;
-  private long nextFree = System.nanoTime();
+  private final LongSupplier clock;
+  private final LongConsumer sleeper;
+  private long nextFree;
 
+  /** A limiter on the JVM's monotonic clock that parks the calling thread. */
   RateLimiter(double permitsPerSecond) {
+    this(permitsPerSecond, System::nanoTime, LockSupport::parkNanos);
+  }
+
+  /**
+   * @param clock nanoseconds of a monotonic clock
+   * @param sleeper waits the given nanoseconds
+   */
+  RateLimiter(double permitsPerSecond, LongSupplier clock, LongConsumer sleeper) {
     this.nanosPerPermit = permitsPerSecond > 0 ? TimeUnit.SECONDS.toNanos(1) / permitsPerSecond : 0;
+    this.clock = clock;
+    this.sleeper = sleeper;
+    this.nextFree = clock.getAsLong();
   }
 
   void acquire(double permits) {
@@ -21,14 +38,14 @@ final class RateLimiter {
     }
     long wait;
     synchronized (this) {
-      long now = System.nanoTime();
+      long now = clock.getAsLong();
       // At most one second of unused rate is carried over, so a pause is not followed by a burst.
-      nextFree = Math.max(nextFree, now - TimeUnit.SECONDS.toNanos(1));
+      nextFree = Math.max(nextFree, now - CARRY_OVER);
       nextFree += (long) (permits * nanosPerPermit);
       wait = nextFree - now;
     }
     if (wait > 0) {
-      LockSupport.parkNanos(wait);
+      sleeper.accept(wait);
     }
   }
 }

@@ -37,7 +37,7 @@ final class TargetChecker implements RowSink {
   TargetChecker(CqlSession session, MigrationPlan plan, ConsistencyLevel consistency, int sampleLimit, int maxInFlight, RowSink missingWriter) {
     this.session = session;
     this.plan = plan;
-    this.lookup = session.prepare(plan.targetLookupCql());
+    this.lookup = session.prepare(plan.target().lookupCql());
     this.consistency = consistency;
     this.sampleLimit = sampleLimit;
     this.maxInFlight = maxInFlight;
@@ -51,7 +51,7 @@ final class TargetChecker implements RowSink {
       throw failure;
     }
     BoundStatementBuilder b = lookup.boundStatementBuilder();
-    for (int i = 0; i < plan.targetPrimaryKeyCount(); i++) {
+    for (int i = 0; i < plan.target().primaryKeyCount(); i++) {
       b.setBytesUnsafe(i, ByteBuffer.wrap(expected.values[i]));
     }
     inFlight.acquireUninterruptibly();
@@ -70,7 +70,7 @@ final class TargetChecker implements RowSink {
   }
 
   private void compare(TargetRow expected, Row actual) {
-    int keys = plan.targetPrimaryKeyCount();
+    int keys = plan.target().primaryKeyCount();
     if (actual == null) {
       missing.incrementAndGet();
       sample("missing: " + expected.describe(plan, keys));
@@ -83,7 +83,7 @@ final class TargetChecker implements RowSink {
     for (int i = keys; i < expected.values.length; i++) {
       byte[] got = TargetRow.bytes(actual.getBytesUnsafe(i));
       if (!Arrays.equals(expected.values[i], got)) {
-        var column = plan.targetColumns().get(i);
+        var column = plan.target().columns().get(i);
         differences.add(column.name() + " expected " + TargetRow.format(column, expected.values[i])
             + " got " + TargetRow.format(column, got));
       }
@@ -115,17 +115,10 @@ final class TargetChecker implements RowSink {
     }
   }
 
-  long missing() {
-    return missing.get();
-  }
-
-  long mismatched() {
-    return mismatched.get();
-  }
-
-  List<String> samples() {
+  /** What was found missing or different; complete once {@link #finish} returned. */
+  RangeResult.Differences differences() {
     synchronized (samples) {
-      return List.copyOf(samples);
+      return new RangeResult.Differences(missing.get(), mismatched.get(), List.copyOf(samples));
     }
   }
 }

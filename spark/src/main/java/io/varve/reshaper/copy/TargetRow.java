@@ -34,7 +34,7 @@ public final class TargetRow implements Serializable {
 
   /** Converts a scanned source row. */
   static TargetRow from(Row row, MigrationPlan plan, boolean keepTimes) {
-    List<TargetColumn> columns = plan.targetColumns();
+    List<TargetColumn> columns = plan.target().columns();
     byte[][] values = new byte[columns.size()][];
     long[] writetimes = keepTimes ? new long[columns.size()] : null;
     int[] ttls = keepTimes ? new int[columns.size()] : null;
@@ -48,7 +48,7 @@ public final class TargetRow implements Serializable {
       }
     }
     long newest = NO_WRITETIME;
-    for (int index : plan.newestWritetimeIndexes()) {
+    for (int index : plan.resolution().newestWritetimeIndexes()) {
       if (!row.isNull(index)) {
         newest = Math.max(newest, row.getLong(index));
       }
@@ -105,7 +105,7 @@ public final class TargetRow implements Serializable {
   String describe(MigrationPlan plan, int columnCount) {
     StringBuilder out = new StringBuilder("{");
     for (int i = 0; i < columnCount; i++) {
-      TargetColumn c = plan.targetColumns().get(i);
+      TargetColumn c = plan.target().columns().get(i);
       out.append(i == 0 ? "" : ", ").append(c.name()).append('=')
           .append(format(c, values[i]));
     }

@@ -12,18 +12,16 @@ import com.datastax.oss.driver.api.core.cql.PreparedStatement;
 import com.datastax.oss.driver.api.core.cql.Statement;
 import com.datastax.oss.driver.api.core.metadata.Node;
 import com.datastax.oss.driver.api.core.metadata.TokenMap;
+import io.varve.reshaper.badrows.BadRow;
+import io.varve.reshaper.badrows.BadRows;
 import io.varve.reshaper.config.JobConfig;
 import io.varve.reshaper.plan.MigrationPlan;
 import java.nio.ByteBuffer;
 import java.util.ArrayList;
-import java.util.LinkedHashMap;
 import java.util.List;
-import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
-import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.Semaphore;
-import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
 
 /**
@@ -32,7 +30,7 @@ import java.util.concurrent.atomic.AtomicInteger;
  * replicas, so the coordinator the driver picks for the batch is a replica of every row in it
  * and the batch costs the cluster what its single-partition parts would, in one request. At
  * most {@code writer.maxInFlight} requests are outstanding, failed requests are retried, and
- * rows that still fail are counted as bad rows. Rows are upserts with no read before write, so
+ * rows that still fail are kept as bad rows, in the CQL text that writes them. Rows are upserts with no read before write, so
  * writing a row twice leaves the same result. Without the driver's token map each batch holds
  * one partition. One thread calls {@link #accept}; completions run on driver threads.
  */
@@ -44,8 +42,7 @@ final class TargetWriter implements RowSink {
   private final ConsistencyLevel consistency;
   private final JobConfig.Writer limits;
   private final int retries;
-  private final long fixedTimestamp;
-  private final int fixedTtl;
+  private final Upserts upserts;
   private final RateLimiter rows;
   private final RateLimiter bytes;
   private final BadRows badRows;
@@ -63,13 +60,13 @@ final class TargetWriter implements RowSink {
       double bytesPerSecond, BadRows badRows) {
     this.session = session;
     this.plan = plan;
-    this.insert = session.prepare(plan.insertCql());
-    this.insertWithTimes = session.prepare(plan.insertWithTimestampCql());
+    this.insert = session.prepare(plan.target().insertCql());
+    this.insertWithTimes = session.prepare(plan.target().insertWithTimestampCql());
     this.consistency = DefaultConsistencyLevel.valueOf(config.target().consistencyLevel());
     this.limits = config.writer();
     this.retries = config.failures().retries();
-    this.fixedTimestamp = config.target().writeTimestampMicros();
-    this.fixedTtl = (int) config.target().writeTtlSeconds();
+    this.upserts = new Upserts(plan, config.target().writeTimestampMicros(),
+        (int) config.target().writeTtlSeconds());
     this.rows = new RateLimiter(rowsPerSecond);
     this.bytes = new RateLimiter(bytesPerSecond);
     this.badRows = badRows;
@@ -83,7 +80,7 @@ final class TargetWriter implements RowSink {
   public void accept(TargetRow row) {
     int size = row.sizeBytes();
     boolean newPartition = batch.isEmpty()
-        || !batch.get(batch.size() - 1).samePrefix(row, plan.targetPartitionKeyCount());
+        || !batch.get(batch.size() - 1).samePrefix(row, plan.target().partitionKeyCount());
     if (!batch.isEmpty() && (batch.size() >= limits.batchRows()
         || batchBytes + size > limits.batchBytes()
         || newPartition && !joins(row))) {
@@ -112,7 +109,7 @@ final class TargetWriter implements RowSink {
 
   /** Null for a row without a complete partition key (it fails alone, as a bad row). */
   private Set<Node> replicas(TargetRow row) {
-    ByteBuffer[] key = new ByteBuffer[plan.targetPartitionKeyCount()];
+    ByteBuffer[] key = new ByteBuffer[plan.target().partitionKeyCount()];
     for (int i = 0; i < key.length; i++) {
       if (row.values[i] == null) {
         return null;
@@ -138,105 +135,62 @@ final class TargetWriter implements RowSink {
     if (batch.isEmpty()) {
       return;
     }
-    List<TargetRow> rowsToSend = List.copyOf(batch);
-    rows.acquire(rowsToSend.size());
+    List<Pending> group = new ArrayList<>(batch.size());
+    batch.forEach(row -> group.add(new Pending(row, upserts.of(row))));
+    rows.acquire(group.size());
     bytes.acquire(batchBytes);
     batch.clear();
     batchBytes = 0;
     batchPartitions = 0;
     batchReplicas = null;
     inFlight.acquireUninterruptibly();
-    send(rowsToSend, 0);
+    send(group, retries, inFlight::release);
   }
 
-  private void send(List<TargetRow> group, int attempt) {
-    send(group, attempt, inFlight::release);
-  }
+  /** A row on its way, with the upserts that write it (fixed once, for every attempt). */
+  private record Pending(TargetRow row, List<Upserts.Upsert> upserts) {}
 
-  private void send(List<TargetRow> group, int attempt, Runnable done) {
+  private void send(List<Pending> group, int retries, Runnable done) {
     List<BoundStatement> statements = new ArrayList<>();
-    for (TargetRow row : group) {
-      statements.addAll(statementsOf(row));
+    for (Pending p : group) {
+      p.upserts().forEach(u -> statements.add(bind(u, p.row())));
     }
     Statement<?> statement = statements.size() == 1 ? statements.get(0)
         : BatchStatement.newInstance(BatchType.UNLOGGED).addAll(statements);
-    session.executeAsync(statement.setConsistencyLevel(consistency).setIdempotent(true))
-        .whenComplete((result, error) -> {
+    Retries.execute(session, statement.setConsistencyLevel(consistency), retries)
+        .thenAccept(error -> {
           if (error == null) {
             done.run();
-          } else if (attempt < retries) {
-            CompletableFuture.runAsync(() -> send(group, attempt + 1, done),
-                CompletableFuture.delayedExecutor(50L << attempt, TimeUnit.MILLISECONDS));
           } else if (group.size() > 1) {
-            // One bad row must not fail its neighbours: each is tried alone.
+            // One bad row must not fail its neighbours: each is tried alone, once more.
             AtomicInteger left = new AtomicInteger(group.size());
-            for (TargetRow row : group) {
-              send(List.of(row), attempt, () -> {
+            for (Pending p : group) {
+              send(List.of(p), 0, () -> {
                 if (left.decrementAndGet() == 0) {
                   done.run();
                 }
               });
             }
           } else {
-            badRows.add(group.get(0).describe(plan, plan.targetColumns().size()) + " : "
-                + error.getClass().getSimpleName() + ": " + error.getMessage());
+            Pending p = group.get(0);
+            badRows.add(BadRow.of(upserts.cql(p.row(), p.upserts()), error));
             done.run();
           }
         });
   }
 
-  /** One upsert per distinct (writetime, TTL) of the row's cells when they are kept. */
-  private List<BoundStatement> statementsOf(TargetRow row) {
+  /** Binds key columns and the upsert's others; a missing value stays unset (no tombstone). */
+  private BoundStatement bind(Upserts.Upsert upsert, TargetRow row) {
+    BoundStatementBuilder b = (upsert.timed() ? insertWithTimes : insert).boundStatementBuilder();
     int n = row.values.length;
-    if (row.writetimes == null) {
-      if (fixedTimestamp == 0 && fixedTtl == 0) {
-        return List.of(bind(insert, row, null).build());
-      }
-      return List.of(bind(insertWithTimes, row, null)
-          .setLong(n, fixedTimestamp == 0 ? System.currentTimeMillis() * 1000 : fixedTimestamp)
-          .setInt(n + 1, fixedTtl).build());
-    }
-    Map<List<Long>, List<Integer>> groups = new LinkedHashMap<>();
-    for (int i = plan.targetPrimaryKeyCount(); i < n; i++) {
-      if (row.values[i] != null && row.writetimes[i] != TargetRow.NO_WRITETIME) {
-        groups.computeIfAbsent(List.of(row.writetimes[i], (long) row.ttls[i]), k -> new ArrayList<>()).add(i);
-      }
-    }
-    List<BoundStatement> out = new ArrayList<>();
-    boolean[] covered = new boolean[n];
-    for (List<Integer> columns : groups.values()) {
-      boolean[] include = new boolean[n];
-      for (int i : columns) {
-        include[i] = true;
-        covered[i] = true;
-      }
-      int first = columns.get(0);
-      out.add(bind(insertWithTimes, row, include).setLong(n, row.writetimes[first])
-          .setInt(n + 1, row.ttls[first]).build());
-    }
-    boolean rest = out.isEmpty();
-    for (int i = plan.targetPrimaryKeyCount(); i < n; i++) {
-      rest |= row.values[i] != null && !covered[i];
-    }
-    if (rest) {
-      boolean[] include = new boolean[n];
-      for (int i = 0; i < n; i++) {
-        include[i] = !covered[i];
-      }
-      out.add(bind(insert, row, include).build());
-    }
-    return out;
-  }
-
-  /** Binds key columns and the included ones; a missing value stays unset (no tombstone). */
-  private BoundStatementBuilder bind(PreparedStatement ps, TargetRow row, boolean[] include) {
-    BoundStatementBuilder b = ps.boundStatementBuilder();
-    for (int i = 0; i < row.values.length; i++) {
-      boolean wanted = i < plan.targetPrimaryKeyCount() || include == null || include[i];
-      if (wanted && row.values[i] != null) {
+    for (int i = 0; i < n; i++) {
+      if (upsert.binds(i, plan.target().primaryKeyCount()) && row.values[i] != null) {
         b.setBytesUnsafe(i, ByteBuffer.wrap(row.values[i]));
       }
     }
-    return b;
+    if (upsert.timed()) {
+      b.setLong(n, upsert.timestamp()).setInt(n + 1, upsert.ttl());
+    }
+    return b.build();
   }
 }

@@ -44,8 +44,22 @@ class ReshaperCliTest {
   }
 
   @Test
+  void replay_refuses_a_missing_file_it_was_given_and_has_nothing_to_do_without_one()
+      throws Exception {
+    Path job = Files.writeString(dir.resolve("job.yaml"), "source: {host: 10.0.0.1, keyspace:"
+        + " ks, table: a}\ntarget: {host: 10.0.0.1, keyspace: ks, table: b}\nsavepoints: {path: "
+        + dir.resolve("sp") + "}\n");
+    assertThat(ReshaperCli.execute("migrate", "replay")).isEqualTo(2);
+    assertThat(ReshaperCli.execute("migrate", "replay", "--config", job.toString(),
+        "--bad-rows", dir.resolve("none.bad-rows").toString())).isEqualTo(2);
+    // no bad-rows file at the job's path: no row failed, nothing to replay
+    assertThat(ReshaperCli.execute("migrate", "replay", "--config", job.toString())).isZero();
+  }
+
+  @Test
   void help_exits_0() {
     assertThat(ReshaperCli.execute("--help")).isZero();
     assertThat(ReshaperCli.execute("migrate", "validate", "--help")).isZero();
+    assertThat(ReshaperCli.execute("migrate", "replay", "--help")).isZero();
   }
 }

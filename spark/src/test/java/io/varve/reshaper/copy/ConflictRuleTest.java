@@ -1,7 +1,6 @@
 package io.varve.reshaper.copy;
 
 import static org.assertj.core.api.Assertions.assertThat;
-import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import com.datastax.oss.driver.api.core.ProtocolVersion;
 import com.datastax.oss.driver.api.core.type.DataTypes;
@@ -9,7 +8,10 @@ import com.datastax.oss.driver.api.core.type.codec.TypeCodecs;
 import io.varve.reshaper.config.OnConflict;
 import io.varve.reshaper.plan.CopyMode;
 import io.varve.reshaper.plan.MigrationPlan;
+import io.varve.reshaper.plan.Resolution;
+import io.varve.reshaper.plan.SourceScan;
 import io.varve.reshaper.plan.TargetColumn;
+import io.varve.reshaper.plan.TargetLayout;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.Collections;
@@ -25,9 +27,10 @@ class ConflictRuleTest {
       new TargetColumn("note", DataTypes.TEXT, 3, null, -1, -1));
 
   private static MigrationPlan plan(OnConflict rule) {
-    return new MigrationPlan("", 1, COLUMNS, 1, 2, "ks.t", "", "", CopyMode.IN_PARTITION, rule,
-        rule.needsColumn() ? 2 : -1, rule.needsColumn() ? DataTypes.TIMESTAMP : null, new int[0],
-        true, "f");
+    return new MigrationPlan(new SourceScan("", 1),
+        new TargetLayout("ks.t", COLUMNS, 1, 2, "", ""),
+        new Resolution(CopyMode.IN_PARTITION, rule, rule.needsColumn() ? 2 : -1,
+            rule.needsColumn() ? DataTypes.TIMESTAMP : null, new int[0]), "f");
   }
 
   private static TargetRow row(long seenMillis, String note, long writetime) {
@@ -42,11 +45,12 @@ class ConflictRuleTest {
   }
 
   private static TargetRow resolve(ConflictRule rule, List<TargetRow> rows) {
-    TargetRow winner = rows.get(0);
+    Resolved resolved = Resolved.of(rows.get(0));
     for (TargetRow r : rows.subList(1, rows.size())) {
-      winner = rule.pick(winner, r);
+      resolved = rule.merge(resolved, Resolved.of(r));
     }
-    return winner;
+    assertThat(resolved.sourceRows()).isEqualTo(rows.size());
+    return resolved.row();
   }
 
   @Test
@@ -83,11 +87,19 @@ class ConflictRuleTest {
   }
 
   @Test
-  void fail_accepts_identical_rows_and_refuses_different_ones() {
+  void fail_accepts_identical_rows_and_reports_different_ones_as_a_conflict() {
     ConflictRule rule = new ConflictRule(plan(OnConflict.FAIL));
-    assertThat(rule.pick(row(1, "a", 1), row(1, "a", 2))).isNotNull();
-    assertThatThrownBy(() -> rule.pick(row(1, "a", 1), row(2, "a", 1)))
-        .isInstanceOf(ReshapeConflictException.class)
-        .hasMessageContaining("reshape conflict: source rows {partnerid='p', id='i'");
+    Resolved same = rule.merge(Resolved.of(row(1, "a", 1)), Resolved.of(row(1, "a", 2)));
+    assertThat(same.conflict()).isNull();
+    assertThat(same.row()).isNotNull();
+
+    Resolved conflict = rule.merge(Resolved.of(row(1, "a", 1)), Resolved.of(row(2, "a", 1)));
+    assertThat(conflict.row()).isNull();
+    assertThat(conflict.conflict()).startsWith("reshape conflict: source rows {partnerid='p',"
+        + " id='i'").endsWith("land on the same target key (reshape.onConflict: fail)");
+    // the conflict outlives later rows, and every source row is still counted
+    Resolved later = rule.merge(Resolved.of(row(3, "b", 1)), conflict);
+    assertThat(later.conflict()).isEqualTo(conflict.conflict());
+    assertThat(later.sourceRows()).isEqualTo(3);
   }
 }

@@ -4,7 +4,8 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import com.datastax.oss.driver.api.core.cql.Row;
 import io.varve.reshaper.CassandraFixture;
-import java.nio.file.Files;
+import io.varve.reshaper.badrows.BadRow;
+import io.varve.reshaper.badrows.BadRowsFile;
 import java.nio.file.Path;
 import java.util.List;
 import java.util.Map;
@@ -141,10 +142,21 @@ class FeaturesIT {
         "failures:\n  maxBadRows: 5\n  retries: 1\n  badRowsPath: " + badRows + "\n");
     assertThat(tolerated.status()).as(tolerated.all()).isEqualTo(1);
     assertThat(tolerated.out()).contains("rows written 30, bad rows 3");
-    List<String> lines = Files.readAllLines(badRows);
-    assertThat(lines.stream().filter(l -> l.startsWith("{k="))).hasSize(3)
-        .allSatisfy(l -> assertThat(l).contains("InvalidQueryException"));
+    List<BadRow> bad = BadRowsFile.read(badRows);
+    assertThat(bad).hasSize(3).allSatisfy(r -> {
+      assertThat(r.statement()).startsWith("INSERT INTO " + db.keyspace + ".notes_by_note (k,"
+          + " note) VALUES (");
+      assertThat(r.error()).contains("InvalidQueryException");
+    });
     assertThat(db.rows("SELECT k FROM " + db.keyspace + ".notes_by_note")).hasSize(27);
+
+    // a replay fails for the same reason, and the file keeps exactly the rows that still fail
+    CassandraFixture.Run replay = CassandraFixture.cli("migrate", "replay", "--config",
+        dir.resolve("notes.yaml").toString());
+    assertThat(replay.status()).as(replay.all()).isEqualTo(1);
+    assertThat(replay.out()).contains("rows 3, written 0, bad rows 3");
+    assertThat(BadRowsFile.read(badRows)).extracting(BadRow::statement)
+        .containsExactlyInAnyOrderElementsOf(bad.stream().map(BadRow::statement).toList());
 
     // Packed with neighbouring partitions, a bad row fails alone: its batch is retried row by
     // row, so the other 27 rows still arrive.

@@ -106,6 +106,8 @@ class UsersCaseIT {
 
     assertThat(run.status()).as(run.all()).isZero();
     assertThat(run.err()).contains("mode SHUFFLE");
+    // every source row is counted once, through the shuffle that resolved it
+    assertThat(run.out()).contains(String.format("rows read %,d,", rows.size()));
     // Latest date wins; on equal dates the greater partnerid (the row's bytes) wins.
     Map<String, UsersCase.Row> expected = new HashMap<>();
     for (UsersCase.Row r : rows) {
