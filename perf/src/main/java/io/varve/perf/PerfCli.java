@@ -1,5 +1,6 @@
 package io.varve.perf;
 
+import io.varve.command.ExitStatusMapper;
 import io.varve.perf.migrate.MigrateCommand;
 import io.varve.perf.search.SearchCommand;
 import io.varve.perf.sla.SlaCommand;
@@ -13,7 +14,8 @@ import picocli.CommandLine.Command;
  * {@code sla}, on the reshaper's (Spark) for {@code migrate}. The command classes hold options only, so that each
  * classpath can build the whole command line.
  *
- * <p>Exit statuses: 0 success, 2 usage error, 1 failure ({@code migrate}: the reshaper's, 6).
+ * <p>Exit statuses: those of every {@code varve} command ({@link io.varve.command.ExitStatus},
+ * docs/exit-status.md): 2 a bad option, 4 a benchmark that failed.
  */
 @Command(name = "varve", mixinStandardHelpOptions = true, version = "varve 0.1.0",
     subcommands = PerfCli.Perf.class)
@@ -33,11 +35,6 @@ public final class PerfCli {
 
   /** Runs the command line ({@code perf <benchmark> [options]}) and returns its exit status. */
   public static int run(String... args) {
-    CommandLine cli = new CommandLine(new PerfCli());
-    cli.setExecutionExceptionHandler((e, commandLine, parseResult) -> {
-      commandLine.getErr().println("varve: " + (e.getMessage() == null ? e.toString() : e.getMessage()));
-      return 1;
-    });
-    return cli.execute(args);
+    return ExitStatusMapper.install(new CommandLine(new PerfCli()), "varve").execute(args);
   }
 }

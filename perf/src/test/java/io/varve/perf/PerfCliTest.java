@@ -29,6 +29,16 @@ class PerfCliTest {
     assertThat(PerfCli.run(args.split(" "))).isEqualTo(2);
   }
 
+  @org.junit.jupiter.api.Test
+  void a_benchmark_that_cannot_reach_its_cassandra_exits_4() {
+    assertThat(PerfCli.run("perf", "ts", "--cassandra", "127.0.0.1:1", "--warmup", "0")).isEqualTo(4);
+  }
+
+  @org.junit.jupiter.api.Test
+  void perf_without_a_benchmark_is_a_usage_error() {
+    assertThat(PerfCli.run("perf")).isEqualTo(2);
+  }
+
   @ParameterizedTest
   @ValueSource(strings = {"perf --help", "perf ts --help", "perf search --help", "perf migrate --help",
       "perf sla --help"})
