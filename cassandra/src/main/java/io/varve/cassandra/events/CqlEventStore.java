@@ -18,6 +18,7 @@ import io.varve.core.store.EventStore;
 import io.varve.core.write.PartitionKey;
 import io.varve.core.write.PlacedEvent;
 import java.nio.ByteBuffer;
+import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
@@ -62,8 +63,8 @@ public final class CqlEventStore implements EventStore {
   }
 
   /** How long the oldest write batch waiting for its turn has waited; zero when none waits. */
-  public java.time.Duration writeQueueDelay() {
-    return java.time.Duration.ofNanos(limiter.oldestWaitNanos());
+  public Duration writeQueueDelay() {
+    return Duration.ofNanos(limiter.oldestWaitNanos());
   }
 
   /** Write batches waiting for their turn. */

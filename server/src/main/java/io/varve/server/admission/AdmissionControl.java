@@ -4,6 +4,7 @@ import io.micrometer.core.instrument.Counter;
 import io.micrometer.core.instrument.Gauge;
 import io.micrometer.core.instrument.MeterRegistry;
 import java.time.Duration;
+import java.util.Optional;
 import java.util.Set;
 import java.util.function.Supplier;
 
@@ -92,16 +93,16 @@ public final class AdmissionControl {
    * The refusal of a request of {@code budget} because the writes admitted earlier wait too long
    * for their turn to the store, or empty when the request may go on to its budget.
    */
-  public java.util.Optional<AdmissionRefusedException> backlog(ByteBudget budget, Transport transport) {
+  public Optional<AdmissionRefusedException> backlog(ByteBudget budget, Transport transport) {
     if (budget != writes) {
-      return java.util.Optional.empty();
+      return Optional.empty();
     }
     Duration delay = writeQueueDelay.get();
     if (delay.compareTo(maxWriteQueueDelay) <= 0) {
-      return java.util.Optional.empty();
+      return Optional.empty();
     }
     count(budget, transport, "backlog");
-    return java.util.Optional.of(new AdmissionRefusedException("the server is at capacity: admitted writes have"
+    return Optional.of(new AdmissionRefusedException("the server is at capacity: admitted writes have"
         + " waited " + delay.toMillis() + " ms for their turn to the store (server.admission.maxWriteQueueDelay "
         + maxWriteQueueDelay.toMillis() + " ms); retry later"));
   }

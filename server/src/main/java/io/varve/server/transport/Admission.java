@@ -18,6 +18,7 @@ import io.varve.server.admission.AdmissionControl;
 import io.varve.server.admission.AdmissionRefusedException;
 import io.varve.server.admission.ByteBudget;
 import java.nio.charset.StandardCharsets;
+import java.util.Optional;
 import java.util.concurrent.CompletableFuture;
 import org.reactivestreams.Subscriber;
 import org.reactivestreams.Subscription;
@@ -44,7 +45,7 @@ final class Admission implements DecoratingHttpServiceFunction {
   public HttpResponse serve(HttpService delegate, ServiceRequestContext ctx, HttpRequest req) throws Exception {
     String path = ctx.path();
     ByteBudget budget = control.budgetOf(path.substring(path.lastIndexOf('/') + 1));
-    java.util.Optional<AdmissionRefusedException> backlog = control.backlog(budget, transport);
+    Optional<AdmissionRefusedException> backlog = control.backlog(budget, transport);
     if (backlog.isPresent()) {
       return refusal(ctx, req, backlog.get(), true);
     }
