@@ -31,7 +31,9 @@ import io.varve.server.dataplane.SearchHandler;
 import io.varve.server.index.Backfill;
 import io.varve.server.index.IndexMaintainer;
 import io.varve.server.index.Indexer;
+import io.varve.server.metrics.CassandraRequestMetrics;
 import java.net.InetSocketAddress;
+import java.util.List;
 import java.util.Optional;
 import java.time.Clock;
 import java.time.Duration;
@@ -73,7 +75,9 @@ public final class VarveServer implements AutoCloseable {
    */
   public static VarveServer start(ServerSettings settings, Clock clock) {
     log.info("effective configuration: {}", settings.describe());
-    CqlSession session = Sessions.open(settings.cassandra()).toCompletableFuture().join();
+    PrometheusMeterRegistry metrics = new PrometheusMeterRegistry(PrometheusConfig.DEFAULT);
+    CqlSession session = Sessions.open(settings.cassandra(), List.of(new CassandraRequestMetrics(metrics)))
+        .toCompletableFuture().join();
     try {
       CqlSliceTables tables = new CqlSliceTables(session, settings.cassandra().replication(),
           settings.cassandra().schemaTimeout());
@@ -81,7 +85,6 @@ public final class VarveServer implements AutoCloseable {
           settings.cassandra().schemaTimeout());
       NamespaceConfigMapper mapper = new NamespaceConfigMapper(settings.cassandra().metadataKeyspace(),
           settings.limits().futureLimit());
-      PrometheusMeterRegistry metrics = new PrometheusMeterRegistry(PrometheusConfig.DEFAULT);
       // staleness is judged on the wall clock, whatever clock decides slices and retention
       BackgroundWorkers workers = new BackgroundWorkers(metrics, Clock.systemUTC());
       Duration staleAfter = BackgroundWorkers.staleAfter(settings.sliceMaintenanceInterval());

@@ -162,4 +162,26 @@ class TransportIT {
     assertThat(metrics.body().lines().filter(l -> l.startsWith("varve_api_requests_total"))
         .filter(l -> l.contains("method=\"ListNamespaces\"") && l.contains("varve.timeseries.v1.http"))).isNotEmpty();
   }
+  @Test
+  void cassandra_request_latency_is_measured_by_operation() throws Exception {
+    double readsBefore = cassandraRequests("read");
+    double writesBefore = cassandraRequests("write");
+    String t = Instant.now().minusSeconds(30).truncatedTo(ChronoUnit.MILLIS).toString();
+    assertThat(http("/v1/WriteEventRecordsSync", "{\"namespace\":\"transport_it\",\"events\":[{\"timeSeriesId\":"
+        + "\"m\",\"eventTime\":\"" + t + "\",\"eventId\":\"e\",\"eventItems\":[{\"eventItemKey\":\"aw==\","
+        + "\"eventItemValue\":\"dg==\"}]}]}", TOKEN).statusCode()).isEqualTo(200);
+    assertThat(http("/v1/ReadEventRecords", "{\"namespace\":\"transport_it\",\"timeSeriesId\":\"m\",\"timeInterval\":"
+        + "{\"start\":\"" + t + "\",\"end\":\"" + Instant.parse(t).plusSeconds(1) + "\"}}", TOKEN).body()).contains("\"e\"");
+    assertThat(cassandraRequests("write")).as("CQL writes counted").isGreaterThan(writesBefore);
+    assertThat(cassandraRequests("read")).as("CQL reads counted").isGreaterThan(readsBefore);
+    assertThat(http("/metrics", null, null).body()).contains(
+        "varve_cassandra_requests_seconds{operation=\"read\",outcome=\"success\",quantile=\"0.99\"}");
+  }
+
+  /** The count of successful CQL requests of an operation in the server's metrics. */
+  private static double cassandraRequests(String operation) throws Exception {
+    String prefix = "varve_cassandra_requests_seconds_count{operation=\"" + operation + "\",outcome=\"success\"}";
+    return http("/metrics", null, null).body().lines().filter(l -> l.startsWith(prefix))
+        .mapToDouble(l -> Double.parseDouble(l.substring(prefix.length()).trim())).findFirst().orElse(0);
+  }
 }

@@ -5,7 +5,9 @@ import com.datastax.oss.driver.api.core.CqlSessionBuilder;
 import com.datastax.oss.driver.api.core.config.DefaultDriverOption;
 import com.datastax.oss.driver.api.core.config.DriverConfigLoader;
 import com.datastax.oss.driver.api.core.config.ProgrammaticDriverConfigLoaderBuilder;
+import com.datastax.oss.driver.api.core.tracker.RequestTracker;
 import io.varve.cassandra.failure.CqlFailures;
+import java.util.List;
 import java.util.concurrent.CompletionStage;
 
 /**
@@ -17,6 +19,14 @@ public final class Sessions {
   private Sessions() {}
 
   public static CompletionStage<CqlSession> open(CassandraSettings settings) {
+    return open(settings, List.of());
+  }
+
+  /**
+   * As {@link #open(CassandraSettings)}, with trackers told of every request's outcome and latency
+   * (the server records them as metrics).
+   */
+  public static CompletionStage<CqlSession> open(CassandraSettings settings, List<RequestTracker> trackers) {
     ProgrammaticDriverConfigLoaderBuilder config = DriverConfigLoader.programmaticBuilder()
         .withDuration(DefaultDriverOption.REQUEST_TIMEOUT, settings.requestTimeout())
         .withDuration(DefaultDriverOption.CONNECTION_INIT_QUERY_TIMEOUT, settings.requestTimeout())
@@ -42,6 +52,7 @@ public final class Sessions {
         .withConfigLoader(config.build())
         .addContactPoints(settings.contactPoints())
         .withLocalDatacenter(settings.localDatacenter());
+    trackers.forEach(builder::addRequestTracker);
     if (settings.username().isPresent()) {
       builder.withAuthCredentials(settings.username().get(), settings.password().orElse(""));
     }

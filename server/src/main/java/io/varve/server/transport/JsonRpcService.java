@@ -17,6 +17,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionStage;
+import java.util.concurrent.Executor;
 
 /**
  * HTTP/JSON binding of every RPC: {@code POST /v1/<RpcName>} with the JSON form of the request;
@@ -29,19 +30,24 @@ final class JsonRpcService implements HttpService {
   /** The {@code service} tag of the metrics of a call to no RPC. */
   private static final String UNKNOWN_RPC_SERVICE = "varve.timeseries.v1.http";
 
+  /** Bodies up to this size are decoded on the shared blocking pool; larger ones on {@link #largeBodies}. */
+  static final int SMALL_BODY_BYTES = 64 * 1024;
+
   private final Map<String, Rpc<?, ?>> rpcs = new LinkedHashMap<>();
   private final ProtoJson json;
+  private final Executor largeBodies;
 
   /**
    * @throws IllegalStateException when two RPCs share a name
    */
-  JsonRpcService(List<Rpc<?, ?>> rpcs, ProtoJson json) {
+  JsonRpcService(List<Rpc<?, ?>> rpcs, ProtoJson json, Executor largeBodies) {
     for (Rpc<?, ?> rpc : rpcs) {
       if (this.rpcs.put(rpc.name(), rpc) != null) {
         throw new IllegalStateException("two RPCs are named " + rpc.name());
       }
     }
     this.json = json;
+    this.largeBodies = largeBodies;
   }
 
   @Override
@@ -58,7 +64,18 @@ final class JsonRpcService implements HttpService {
     }
     // parsing a body of megabytes must not hold an event loop: other connections' answers (a
     // refusal at admission, a small read) would wait behind it
-    return HttpResponse.of(req.aggregate().thenComposeAsync(body -> call(ctx, rpc, body), ctx.blockingTaskExecutor()));
+    return HttpResponse.of(req.aggregate().thenCompose(body -> CompletableFuture
+        .supplyAsync(() -> call(ctx, rpc, body), decoderOf(ctx, body)).thenCompose(answer -> answer)));
+  }
+
+  /**
+   * Where {@code body} is decoded and its RPC called: large bodies take turns on the few threads of
+   * {@code largeBodies}, so that however many megabyte writes are admitted, the CPU they take from
+   * a small request (a read, a control-plane call) is bounded by that pool's size, not by their
+   * number.
+   */
+  private Executor decoderOf(ServiceRequestContext ctx, AggregatedHttpRequest body) {
+    return body.content().length() > SMALL_BODY_BYTES ? largeBodies : ctx.blockingTaskExecutor();
   }
 
   private <Q extends Message> CompletableFuture<HttpResponse> call(ServiceRequestContext ctx, Rpc<Q, ?> rpc,

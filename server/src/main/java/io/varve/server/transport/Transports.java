@@ -1,8 +1,10 @@
 package io.varve.server.transport;
 
 import com.linecorp.armeria.common.metric.MeterIdPrefixFunction;
+import com.linecorp.armeria.common.util.BlockingTaskExecutor;
 import com.linecorp.armeria.server.HttpService;
 import com.linecorp.armeria.server.ServerBuilder;
+import com.linecorp.armeria.server.ServerListener;
 import com.linecorp.armeria.server.grpc.GrpcService;
 import com.linecorp.armeria.server.metric.MetricCollectingService;
 import io.grpc.ServiceDescriptor;
@@ -60,7 +62,12 @@ public final class Transports {
         // decoding a message of megabytes must not hold an event loop (see JsonRpcService)
         .useBlockingTaskExecutor(true)
         .build();
-    JsonRpcService json = new JsonRpcService(rpcs, codec);
+    // one decoding thread per core: more would only share the same cores, and take them from small requests
+    BlockingTaskExecutor largeBodies = BlockingTaskExecutor.builder()
+        .numThreads(Math.max(2, Runtime.getRuntime().availableProcessors()))
+        .threadNamePrefix("varve-large-json").daemon(true).build();
+    sb.serverListener(ServerListener.builder().whenStopped(server -> largeBodies.shutdown()).build());
+    JsonRpcService json = new JsonRpcService(rpcs, codec, largeBodies);
     Function<? super HttpService, ? extends HttpService> auth = authentication.api();
     Function<? super HttpService, MetricCollectingService> metrics =
         MetricCollectingService.newDecorator(MeterIdPrefixFunction.ofDefault("varve.api"));

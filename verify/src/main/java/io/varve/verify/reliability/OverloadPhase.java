@@ -101,6 +101,7 @@ final class OverloadPhase implements Phase {
       results.put(name() + ".small_read_p50_ms", latency.getValueAtPercentile(50) / 1000.0);
       results.put(name() + ".small_read_p99_ms", latency.getValueAtPercentile(99) / 1000.0);
       results.put(name() + ".small_read_max_ms", latency.getMaxValue() / 1000.0);
+      reportServerSide(env, results);
       boolean alive = healthyWithin(env.server(), Duration.ofSeconds(30));
       results.put(name() + ".server_healthy_after", alive);
 
@@ -116,6 +117,25 @@ final class OverloadPhase implements Phase {
       results.check(name() + ".small_read_p99_ms", latency.getTotalCount() > 0
           && latency.getValueAtPercentile(99) <= settings.readP99LimitMs() * 1000, "<= " + settings.readP99LimitMs());
       results.check(name() + ".server_healthy_after", alive, "true (/health answers 200 within 30 s of the end)");
+    }
+  }
+
+  /**
+   * Where the small reads' time went, from the server's metrics: its own time per read and the
+   * Cassandra reads' time. The client's latency also holds its share of the CPU, which the load it
+   * generates takes. Reported, not checked; a scrape that fails is reported as such.
+   */
+  private void reportServerSide(VerifyEnvironment env, Results results) throws InterruptedException {
+    try {
+      ServerMetrics server = ServerMetrics.scrape(env.server());
+      List<String> read = List.of("method=\"ReadEventRecords\"", "http_status=\"200\"");
+      results.put(name() + ".server_read_p50_p99_ms", server.quantileMs("varve_api_total_duration_seconds", 0.5, read)
+          + " / " + server.quantileMs("varve_api_total_duration_seconds", 0.99, read));
+      List<String> cql = List.of("operation=\"read\"", "outcome=\"success\"");
+      results.put(name() + ".cassandra_read_p50_p99_ms", server.quantileMs("varve_cassandra_requests_seconds", 0.5,
+          cql) + " / " + server.quantileMs("varve_cassandra_requests_seconds", 0.99, cql));
+    } catch (java.io.IOException e) {
+      results.put(name() + ".server_read_p50_p99_ms", "n/a (/metrics: " + e + ")");
     }
   }
 

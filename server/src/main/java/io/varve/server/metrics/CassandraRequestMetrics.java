@@ -1,0 +1,97 @@
+package io.varve.server.metrics;
+
+import com.datastax.oss.driver.api.core.config.DriverExecutionProfile;
+import com.datastax.oss.driver.api.core.cql.BatchStatement;
+import com.datastax.oss.driver.api.core.cql.BoundStatement;
+import com.datastax.oss.driver.api.core.cql.SimpleStatement;
+import com.datastax.oss.driver.api.core.metadata.Node;
+import com.datastax.oss.driver.api.core.session.Request;
+import com.datastax.oss.driver.api.core.tracker.RequestTracker;
+import io.micrometer.core.instrument.MeterRegistry;
+import io.micrometer.core.instrument.Timer;
+import java.time.Duration;
+import java.util.concurrent.TimeUnit;
+
+/**
+ * Latency of every CQL request the server makes, as the driver saw it (retries and speculative
+ * executions included): {@code varve_cassandra_requests_seconds} by {@code operation} (read, write,
+ * other: schema and metadata) and {@code outcome} (success, error), with the quantiles the API's
+ * own timers publish. Beside {@code varve_api_total_duration_seconds} it tells how much of a slow
+ * answer was spent waiting for Cassandra.
+ */
+public final class CassandraRequestMetrics implements RequestTracker {
+
+  private static final double[] QUANTILES = {0.5, 0.9, 0.99, 0.999, 1.0};
+
+  private final Timer[][] timers = new Timer[Operation.values().length][2];
+
+  /** The operation a request performs, from its statement. */
+  enum Operation {
+    READ, WRITE, OTHER;
+
+    static Operation of(Request request) {
+      if (request instanceof BatchStatement) {
+        return WRITE;
+      }
+      String query;
+      if (request instanceof BoundStatement bound) {
+        query = bound.getPreparedStatement().getQuery();
+      } else if (request instanceof SimpleStatement simple) {
+        query = simple.getQuery();
+      } else {
+        return OTHER;
+      }
+      String verb = firstWord(query);
+      return switch (verb) {
+        case "SELECT" -> READ;
+        case "INSERT", "UPDATE", "DELETE" -> WRITE;
+        default -> OTHER;
+      };
+    }
+
+    private static String firstWord(String query) {
+      int start = 0;
+      while (start < query.length() && Character.isWhitespace(query.charAt(start))) {
+        start++;
+      }
+      int end = start;
+      while (end < query.length() && Character.isLetter(query.charAt(end))) {
+        end++;
+      }
+      return query.substring(start, end).toUpperCase(java.util.Locale.ROOT);
+    }
+  }
+
+  public CassandraRequestMetrics(MeterRegistry registry) {
+    for (Operation operation : Operation.values()) {
+      for (boolean success : new boolean[] {true, false}) {
+        timers[operation.ordinal()][success ? 0 : 1] = Timer.builder("varve.cassandra.requests")
+            .description("CQL requests of the server, as long as the driver waited for them")
+            .tag("operation", operation.name().toLowerCase(java.util.Locale.ROOT))
+            .tag("outcome", success ? "success" : "error")
+            .publishPercentiles(QUANTILES)
+            .distributionStatisticExpiry(Duration.ofMinutes(3))
+            .register(registry);
+      }
+    }
+  }
+
+  @Override
+  public void onSuccess(Request request, long latencyNanos, DriverExecutionProfile profile, Node node,
+      String logPrefix) {
+    record(request, latencyNanos, true);
+  }
+
+  @Override
+  public void onError(Request request, Throwable error, long latencyNanos, DriverExecutionProfile profile, Node node,
+      String logPrefix) {
+    record(request, latencyNanos, false);
+  }
+
+  private void record(Request request, long latencyNanos, boolean success) {
+    timers[Operation.of(request).ordinal()][success ? 0 : 1].record(latencyNanos, TimeUnit.NANOSECONDS);
+  }
+
+  @Override
+  public void close() {}
+}
