@@ -1,10 +1,10 @@
 package io.varve.cli;
 
-import io.varve.local.LocalCassandra;
-import io.varve.local.LocalCassandraSettings;
-import io.varve.local.LocalOpenSearch;
-import io.varve.local.LocalOpenSearchSettings;
 import io.varve.local.VarveHome;
+import io.varve.local.cassandra.LocalCassandra;
+import io.varve.local.cassandra.LocalCassandraSettings;
+import io.varve.local.opensearch.LocalOpenSearch;
+import io.varve.local.opensearch.LocalOpenSearchSettings;
 import java.nio.file.Path;
 
 /** The local Cassandra, OpenSearch and server that {@code up}, {@code down} and {@code status} manage. */

@@ -1,7 +1,8 @@
 package io.varve.cli;
 
 import io.varve.command.ExitStatus;
-import io.varve.local.LocalOpenSearchException;
+import io.varve.local.LocalServerException;
+import io.varve.local.Product;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
@@ -42,7 +43,10 @@ final class UpCommand implements Callable<Integer> {
         node.awaitReady();
         System.out.println(node.name() + ": ready at " + node.address() + " (log " + node.log() + ")");
       }
-    } catch (LocalOpenSearchException e) {
+    } catch (LocalServerException e) {
+      if (e.product() != Product.OPENSEARCH) {
+        throw e;
+      }
       throw new IllegalStateException(e.getMessage() + "\nTo run Varve without OpenSearch, and so without search:"
           + " ./varve up --no-opensearch", e);
     }

@@ -10,9 +10,9 @@ import java.util.OptionalLong;
 import java.util.stream.Stream;
 
 /**
- * Finds the operating-system process of a local server (Cassandra, DynamoDB Local, OpenSearch)
- * and tells whether it has exited. A pid alone is never trusted: pids are reused, so a process counts as the
- * server only if its command line runs the server's main class with this very home directory.
+ * Finds the operating-system process of a local server and tells whether it has exited. A pid
+ * alone is never trusted: pids are reused, so a process counts as the server only if its command
+ * line runs the server's main class with this very home directory.
  */
 final class NodeProcess {
 
@@ -60,23 +60,24 @@ final class NodeProcess {
   }
 
   /** Waits until the process is gone; false if it is still there after the timeout. */
-  static boolean awaitExit(ProcessHandle process, Duration timeout) {
+  static boolean awaitExit(ProcessHandle process, Duration timeout, Product product) {
     long deadline = System.nanoTime() + timeout.toNanos();
     while (!hasExited(process)) {
       if (System.nanoTime() - deadline > 0) {
         return false;
       }
-      pause(Duration.ofMillis(100));
+      pause(Duration.ofMillis(100), product);
     }
     return true;
   }
 
-  static void pause(Duration duration) {
+  /** Sleeps; an interrupt fails with the product's exception, keeping the thread's interrupt flag. */
+  static void pause(Duration duration, Product product) {
     try {
       Thread.sleep(duration.toMillis());
     } catch (InterruptedException e) {
       Thread.currentThread().interrupt();
-      throw new LocalCassandraException("Interrupted while waiting for a local server process", e);
+      throw new LocalServerException(product, "Interrupted while waiting for a local server process", e);
     }
   }
 }

@@ -1,8 +1,8 @@
 package io.varve.verify.reliability;
 
-import io.varve.local.CommitlogSync;
-import io.varve.local.LocalCassandra;
-import io.varve.local.LocalCassandraSettings;
+import io.varve.local.cassandra.CommitlogSync;
+import io.varve.local.cassandra.LocalCassandra;
+import io.varve.local.cassandra.LocalCassandraSettings;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.net.InetAddress;
