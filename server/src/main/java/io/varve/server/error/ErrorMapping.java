@@ -1,4 +1,4 @@
-package io.varve.server.transport;
+package io.varve.server.error;
 
 import com.google.protobuf.InvalidProtocolBufferException;
 import com.linecorp.armeria.common.HttpStatus;

@@ -1,4 +1,4 @@
-package io.varve.server.transport;
+package io.varve.server.error;
 
 import static org.assertj.core.api.Assertions.assertThat;
 

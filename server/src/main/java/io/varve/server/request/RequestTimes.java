@@ -1,4 +1,4 @@
-package io.varve.server.dataplane;
+package io.varve.server.request;
 
 import com.google.protobuf.Timestamp;
 import io.varve.api.timeseries.v1.TimeInterval;
