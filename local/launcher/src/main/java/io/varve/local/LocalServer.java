@@ -75,7 +75,7 @@ public abstract class LocalServer {
     return definition.home();
   }
 
-  /** The file that records the running process's pid, {@code <home>/<label>.pid}. */
+  /** The file that records the running process's pid, like {@code <home>/cassandra.pid}. */
   public final Path pidFile() {
     return definition.pidFile();
   }
@@ -146,10 +146,15 @@ public abstract class LocalServer {
 
   /**
    * Runs {@code command} in its own session from the home directory, with its output in
-   * {@code stdoutLog} and no input, and records its pid; returns the pid.
+   * {@code stdoutLog} (truncated first) and no input, and records its pid; returns the pid.
    */
   protected final long spawn(List<String> command, Path stdoutLog) throws IOException {
-    return node.spawn(command, stdoutLog);
+    return node.spawn(command, ProcessBuilder.Redirect.to(stdoutLog.toFile()));
+  }
+
+  /** As {@link #spawn(List, Path)}, with the output sent where {@code output} says. */
+  protected final long spawn(List<String> command, ProcessBuilder.Redirect output) throws IOException {
+    return node.spawn(command, output);
   }
 
   /**

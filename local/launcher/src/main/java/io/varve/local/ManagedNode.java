@@ -82,15 +82,15 @@ final class ManagedNode {
   }
 
   /**
-   * Runs {@code command} in its own session from the home directory, with its output in
-   * {@code stdoutLog} and no input, and records its pid; returns the pid.
+   * Runs {@code command} in its own session from the home directory, with its output where
+   * {@code output} says and no input, and records its pid; returns the pid.
    */
-  long spawn(List<String> command, Path stdoutLog) throws IOException {
+  long spawn(List<String> command, ProcessBuilder.Redirect output) throws IOException {
     Process process = new ProcessBuilder(SessionLeader.prefix(command))
         .directory(home.toFile())
         .redirectInput(ProcessBuilder.Redirect.from(new File("/dev/null")))
         .redirectErrorStream(true)
-        .redirectOutput(stdoutLog.toFile())
+        .redirectOutput(output)
         .start();
     new PidFile(pidFile).write(process.pid());
     return process.pid();

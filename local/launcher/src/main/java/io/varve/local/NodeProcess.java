@@ -1,6 +1,7 @@
 package io.varve.local;
 
 import java.io.IOException;
+import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -35,8 +36,25 @@ final class NodeProcess {
     if (hasExited(process)) {
       return false;
     }
-    List<String> arguments = List.of(process.info().arguments().orElse(new String[0]));
+    List<String> arguments = arguments(process);
     return arguments.contains(mainClass) && arguments.contains(homeArgument);
+  }
+
+  /**
+   * The process's command line. The JDK gives no arguments for a command line longer than 4 KiB, as a
+   * server's with a classpath of a hundred jars is, so on Linux they are read from {@code /proc} in full.
+   */
+  private static List<String> arguments(ProcessHandle process) {
+    Optional<String[]> known = process.info().arguments();
+    if (known.isPresent()) {
+      return List.of(known.get());
+    }
+    try {
+      byte[] cmdline = Files.readAllBytes(Path.of("/proc", Long.toString(process.pid()), "cmdline"));
+      return List.of(new String(cmdline, StandardCharsets.UTF_8).split("\0"));
+    } catch (IOException | RuntimeException e) {
+      return List.of();
+    }
   }
 
   /**

@@ -1,9 +1,8 @@
 package io.varve.local;
 
 /**
- * The servers this launcher runs. What differs between them in messages, pid files and command
- * lines is data here, so that one status type, one exception type and one command line serve all
- * three.
+ * The servers this launcher runs. What differs between them in messages and command lines is data
+ * here, so that one status type, one exception type and one command line serve them all.
  */
 public enum Product {
 
@@ -14,7 +13,10 @@ public enum Product {
   DYNAMODB("dynamodb", "DynamoDB Local", "server"),
 
   /** A single-node OpenSearch, package {@code io.varve.local.opensearch}. */
-  OPENSEARCH("opensearch", "OpenSearch", "node");
+  OPENSEARCH("opensearch", "OpenSearch", "node"),
+
+  /** The Varve server itself ({@code varve serve}), package {@code io.varve.local.server}. */
+  VARVE("varve", "Varve server", "server");
 
   private final String label;
   private final String displayName;
@@ -27,8 +29,8 @@ public enum Product {
   }
 
   /**
-   * The name on the command line and in files: {@code ./varve local <label>}, the first word of
-   * every line a launcher prints, and the pid file {@code <home>/<label>.pid}.
+   * The server's name on command lines and in files, like {@code ./varve local cassandra}: the
+   * first word of every line a launcher prints.
    */
   public String label() {
     return label;

@@ -1,5 +1,7 @@
 package io.varve.local.cassandra;
 
+import io.varve.local.Loopback;
+import io.varve.local.SettingChecks;
 import java.net.InetSocketAddress;
 import java.nio.file.Path;
 import java.util.Objects;
@@ -40,7 +42,7 @@ public record LocalCassandraSettings(
   public static final String CLUSTER_NAME = "Varve Local";
 
   /** The only address the node listens on. */
-  public static final String ADDRESS = "127.0.0.1";
+  public static final String ADDRESS = Loopback.ADDRESS;
 
   /** The data center name that Cassandra's {@code SimpleSnitch} gives the node. */
   public static final String DATACENTER = "datacenter1";
@@ -50,19 +52,15 @@ public record LocalCassandraSettings(
     home = absolute(home, "home");
     libDirectory = absolute(libDirectory, "libDirectory");
     javaExecutable = absolute(javaExecutable, "javaExecutable");
-    requirePort("cqlPort", cqlPort);
-    requirePort("storagePort", storagePort);
-    requirePort("jmxPort", jmxPort);
+    SettingChecks.port("cqlPort", cqlPort);
+    SettingChecks.port("storagePort", storagePort);
+    SettingChecks.port("jmxPort", jmxPort);
     if (cqlPort == storagePort || cqlPort == jmxPort || storagePort == jmxPort) {
       throw new IllegalArgumentException(
           "ports: cql=" + cqlPort + " storage=" + storagePort + " jmx=" + jmxPort
               + " (expected: three different ports)");
     }
-    Objects.requireNonNull(heapSize, "heapSize");
-    if (!heapSize.matches("[1-9][0-9]*[mMgG]")) {
-      throw new IllegalArgumentException(
-          "heapSize: " + heapSize + " (expected: megabytes or gigabytes, like 768m or 1g)");
-    }
+    SettingChecks.heapSize(heapSize, "768m or 1g");
     Objects.requireNonNull(commitlogSync, "commitlogSync");
   }
 
@@ -146,7 +144,7 @@ public record LocalCassandraSettings(
 
   /** The address CQL clients connect to. */
   public InetSocketAddress cqlAddress() {
-    return new InetSocketAddress(ADDRESS, cqlPort);
+    return Loopback.address(cqlPort);
   }
 
   /** {@code <home>/conf}: the generated {@code cassandra.yaml} and {@code logback.xml}. */
@@ -180,11 +178,5 @@ public record LocalCassandraSettings(
 
   private static Path absolute(Path path, String name) {
     return Objects.requireNonNull(path, name).toAbsolutePath().normalize();
-  }
-
-  private static void requirePort(String name, int port) {
-    if (port < 1 || port > 65535) {
-      throw new IllegalArgumentException(name + ": " + port + " (expected: 1..65535)");
-    }
   }
 }

@@ -1,5 +1,7 @@
 package io.varve.local.dynamodb;
 
+import io.varve.local.Loopback;
+import io.varve.local.SettingChecks;
 import java.net.InetSocketAddress;
 import java.net.URI;
 import java.nio.file.Path;
@@ -31,7 +33,7 @@ public record LocalDynamoDbSettings(
     Path javaExecutable) {
 
   /** The only address the server listens on. */
-  public static final String ADDRESS = "127.0.0.1";
+  public static final String ADDRESS = Loopback.ADDRESS;
 
   /** The default HTTP port, DynamoDB Local's own. */
   public static final int DEFAULT_PORT = 8000;
@@ -42,14 +44,8 @@ public record LocalDynamoDbSettings(
     libDirectory = Objects.requireNonNull(libDirectory, "libDirectory").toAbsolutePath().normalize();
     javaExecutable =
         Objects.requireNonNull(javaExecutable, "javaExecutable").toAbsolutePath().normalize();
-    if (port < 1 || port > 65535) {
-      throw new IllegalArgumentException("port: " + port + " (expected: 1..65535)");
-    }
-    Objects.requireNonNull(heapSize, "heapSize");
-    if (!heapSize.matches("[1-9][0-9]*[mMgG]")) {
-      throw new IllegalArgumentException(
-          "heapSize: " + heapSize + " (expected: megabytes or gigabytes, like 512m or 1g)");
-    }
+    SettingChecks.port("port", port);
+    SettingChecks.heapSize(heapSize, "512m or 1g");
   }
 
   /**
@@ -105,12 +101,12 @@ public record LocalDynamoDbSettings(
 
   /** The address clients connect to. */
   public InetSocketAddress address() {
-    return new InetSocketAddress(ADDRESS, port);
+    return Loopback.address(port);
   }
 
   /** The endpoint to give a DynamoDB client, {@code http://127.0.0.1:<port>}. */
   public URI endpoint() {
-    return URI.create("http://" + ADDRESS + ":" + port);
+    return Loopback.httpEndpoint(port);
   }
 
   /** {@code <home>/data}: the database file when {@link #persistent()}. */

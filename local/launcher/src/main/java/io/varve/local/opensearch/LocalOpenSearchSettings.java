@@ -1,5 +1,7 @@
 package io.varve.local.opensearch;
 
+import io.varve.local.Loopback;
+import io.varve.local.SettingChecks;
 import java.net.InetSocketAddress;
 import java.net.URI;
 import java.nio.file.Path;
@@ -36,7 +38,7 @@ public record LocalOpenSearchSettings(
     Optional<Path> javaExecutable) {
 
   /** The only address the node listens on. */
-  public static final String ADDRESS = "127.0.0.1";
+  public static final String ADDRESS = Loopback.ADDRESS;
 
   /** The name of the local cluster; a data directory keeps it. */
   public static final String CLUSTER_NAME = "varve-local";
@@ -53,17 +55,13 @@ public record LocalOpenSearchSettings(
     libDirectory = Objects.requireNonNull(libDirectory, "libDirectory").toAbsolutePath().normalize();
     javaExecutable = Objects.requireNonNull(javaExecutable, "javaExecutable")
         .map(java -> java.toAbsolutePath().normalize());
-    requirePort("httpPort", httpPort);
-    requirePort("transportPort", transportPort);
+    SettingChecks.port("httpPort", httpPort);
+    SettingChecks.port("transportPort", transportPort);
     if (httpPort == transportPort) {
       throw new IllegalArgumentException("transportPort: " + transportPort
           + " (expected: a port other than httpPort)");
     }
-    Objects.requireNonNull(heapSize, "heapSize");
-    if (!heapSize.matches("[1-9][0-9]*[mMgG]")) {
-      throw new IllegalArgumentException(
-          "heapSize: " + heapSize + " (expected: megabytes or gigabytes, like 512m or 1g)");
-    }
+    SettingChecks.heapSize(heapSize, "512m or 1g");
   }
 
   /**
@@ -128,12 +126,12 @@ public record LocalOpenSearchSettings(
 
   /** The REST API's address. */
   public InetSocketAddress httpAddress() {
-    return new InetSocketAddress(ADDRESS, httpPort);
+    return Loopback.address(httpPort);
   }
 
   /** The REST endpoint to give a client, {@code http://127.0.0.1:<httpPort>}. */
   public URI endpoint() {
-    return URI.create("http://" + ADDRESS + ":" + httpPort);
+    return Loopback.httpEndpoint(httpPort);
   }
 
   /** {@code <home>/config}: {@code opensearch.yml} and {@code log4j2.properties}. */
@@ -164,11 +162,5 @@ public record LocalOpenSearchSettings(
   /** {@code <home>/opensearch.pid}: the process id of the running node. */
   public Path pidFile() {
     return home.resolve("opensearch.pid");
-  }
-
-  private static void requirePort(String name, int port) {
-    if (port < 1 || port > 65535) {
-      throw new IllegalArgumentException(name + ": " + port + " (expected: 1..65535)");
-    }
   }
 }
