@@ -158,7 +158,8 @@ class BackfillCommandTest {
   void the_default_server_is_the_one_varve_up_starts() {
     BackfillCommand backfill = CommandLine.populateCommand(new BackfillCommand(), "--namespace", "n",
         "--from", "2026-11-22T00:00:00Z", "--to", "2026-11-23T00:00:00Z");
-    assertThat(backfill.server).isEqualTo(Instances.server(Instances.DEFAULT_PORT).apiAddress())
+    assertThat(backfill.server)
+        .isEqualTo(Instances.server(Instances.DEFAULT_PORT, List.of()).settings().endpoint().toString())
         .isEqualTo("http://127.0.0.1:8080");
   }
 }

@@ -13,6 +13,7 @@ import io.varve.server.config.ServerSettings;
 import io.varve.server.controlplane.ControlPlaneHandler;
 import io.varve.server.dataplane.DataPlaneHandler;
 import io.varve.server.dataplane.SearchHandler;
+import io.varve.server.error.ErrorMapping;
 import io.varve.server.index.Backfill;
 import io.varve.server.json.ProtoJson;
 import java.time.Duration;
