@@ -4,16 +4,21 @@ import io.varve.core.error.InvalidFieldException;
 
 /**
  * A namespace's read/write consistency, as scope (LOCAL: one region, GLOBAL: all regions) and
- * target (EVENTUAL or STRONG). The storage maps it to a CQL consistency level:
- * LOCAL+EVENTUAL = LOCAL_ONE, LOCAL+STRONG = LOCAL_QUORUM, GLOBAL+EVENTUAL = ONE,
- * GLOBAL+STRONG = QUORUM. A write is acknowledged once that many replicas have it in their
- * commit log.
+ * target (EVENTUAL or STRONG). The storage maps it to a CQL consistency level: LOCAL+EVENTUAL =
+ * LOCAL_ONE, LOCAL+STRONG = LOCAL_QUORUM, GLOBAL+EVENTUAL = ONE, GLOBAL+STRONG = QUORUM. A write is
+ * acknowledged once that many replicas have it in their commit log.
  */
 public record Consistency(Scope scope, Target target) {
 
-  public enum Scope { LOCAL, GLOBAL }
+  public enum Scope {
+    LOCAL,
+    GLOBAL
+  }
 
-  public enum Target { EVENTUAL, STRONG }
+  public enum Target {
+    EVENTUAL,
+    STRONG
+  }
 
   public static final Consistency DEFAULT = new Consistency(Scope.LOCAL, Target.STRONG);
 
@@ -33,7 +38,11 @@ public record Consistency(Scope scope, Target target) {
         return constant;
       }
     }
-    throw new InvalidFieldException(field, value, java.util.Arrays.stream(constants).map(Enum::name)
-        .collect(java.util.stream.Collectors.joining(" or ")));
+    throw new InvalidFieldException(
+        field,
+        value,
+        java.util.Arrays.stream(constants)
+            .map(Enum::name)
+            .collect(java.util.stream.Collectors.joining(" or ")));
   }
 }

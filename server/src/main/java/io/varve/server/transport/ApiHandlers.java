@@ -5,5 +5,8 @@ import io.varve.server.dataplane.DataPlaneHandler;
 import io.varve.server.dataplane.SearchHandler;
 import io.varve.server.index.Backfill;
 
-/** The server's handlers, whose methods answer the RPCs (which one answers which: {@link ApiCalls}). */
-record ApiHandlers(ControlPlaneHandler control, Backfill backfill, DataPlaneHandler data, SearchHandler search) {}
+/**
+ * The server's handlers, whose methods answer the RPCs (which one answers which: {@link ApiCalls}).
+ */
+record ApiHandlers(
+    ControlPlaneHandler control, Backfill backfill, DataPlaneHandler data, SearchHandler search) {}
