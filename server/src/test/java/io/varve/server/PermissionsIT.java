@@ -54,6 +54,13 @@ import org.junit.jupiter.api.Test;
  */
 class PermissionsIT {
 
+  /**
+   * HTTP/1.1: the JDK client's default HTTP/2 upgrade (h2c) over cleartext has been seen to lose
+   * its framing on large GET answers from the server (under investigation).
+   */
+  private static final java.util.function.Supplier<HttpClient> HTTP_1_1 =
+      () -> HttpClient.newBuilder().version(HttpClient.Version.HTTP_1_1).build();
+
   static final String ORDERS = "perm_orders";
   static final String PAYMENTS = "perm_payments";
   static final String ROOT = "root-token-0123456789";
@@ -509,7 +516,7 @@ class PermissionsIT {
     if (token != null) {
       request.header("Authorization", "Bearer " + token);
     }
-    return HttpClient.newHttpClient().send(request.build(), HttpResponse.BodyHandlers.ofString());
+    return HTTP_1_1.get().send(request.build(), HttpResponse.BodyHandlers.ofString());
   }
 
   static HttpResponse<String> get(String path, String authorization) throws Exception {
@@ -517,7 +524,7 @@ class PermissionsIT {
     if (authorization != null) {
       request.header("Authorization", authorization);
     }
-    return HttpClient.newHttpClient().send(request.build(), HttpResponse.BodyHandlers.ofString());
+    return HTTP_1_1.get().send(request.build(), HttpResponse.BodyHandlers.ofString());
   }
 
   static String basic(String token) {

@@ -38,6 +38,13 @@ import org.junit.jupiter.api.Test;
 /** gRPC, bearer-token authentication, request size limits, health and metrics on a real server. */
 class TransportIT {
 
+  /**
+   * HTTP/1.1: the JDK client's default HTTP/2 upgrade (h2c) over cleartext has been seen to lose
+   * its framing on large GET answers from the server (under investigation).
+   */
+  private static final java.util.function.Supplier<HttpClient> HTTP_1_1 =
+      () -> HttpClient.newBuilder().version(HttpClient.Version.HTTP_1_1).build();
+
   static final String TOKEN = "s3cret-token";
   static TestServer server;
   static TimeSeriesGrpc.TimeSeriesBlockingStub grpc;
@@ -85,7 +92,8 @@ class TransportIT {
     if (token != null) {
       request.header("Authorization", "Bearer " + token);
     }
-    return HttpClient.newHttpClient()
+    return HTTP_1_1
+        .get()
         .send(
             body == null
                 ? request.GET().build()
