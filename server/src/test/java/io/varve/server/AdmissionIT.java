@@ -52,8 +52,7 @@ class AdmissionIT {
   static final int EVENTS = 200;
   static final int VALUE_BYTES = 16 * 1024;
   static TestServer server;
-  static final HttpClient HTTP =
-      HttpClient.newBuilder().version(HttpClient.Version.HTTP_1_1).build();
+  static final HttpClient HTTP = TestHttp.client();
   static final Instant NOW = Instant.now().truncatedTo(ChronoUnit.SECONDS);
 
   @BeforeAll

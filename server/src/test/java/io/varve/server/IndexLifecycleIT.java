@@ -47,7 +47,7 @@ class IndexLifecycleIT {
   static final MovableClock clock = new MovableClock();
   static LocalOpenSearch node;
   static TestServer server;
-  static final HttpClient http = HttpClient.newHttpClient();
+  static final HttpClient http = TestHttp.client();
 
   @BeforeAll
   static void start() throws Exception {

@@ -9,7 +9,6 @@ import io.varve.cassandra.metadata.CqlMetadataStore;
 import io.varve.cassandra.metadata.CqlSliceTables;
 import io.varve.server.config.ServerSettings;
 import java.net.URI;
-import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
 import java.nio.file.Files;
@@ -109,7 +108,7 @@ class NamespaceBoundsIT {
   }
 
   static HttpResponse<String> get(String path) throws Exception {
-    return HttpClient.newHttpClient()
+    return TestHttp.client()
         .send(
             HttpRequest.newBuilder(URI.create(server.base() + path)).GET().build(),
             HttpResponse.BodyHandlers.ofString());

@@ -31,7 +31,6 @@ import io.varve.api.timeseries.v1.UpdateNamespaceRequest;
 import io.varve.api.timeseries.v1.WriteEventRecordsRequest;
 import io.varve.server.config.ServerSettings;
 import java.net.URI;
-import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
 import java.nio.charset.StandardCharsets;
@@ -58,10 +57,8 @@ class PermissionsIT {
    * HTTP/1.1: the JDK client's default HTTP/2 upgrade (h2c) over cleartext has been seen to lose
    * its framing on large GET answers from the server (under investigation).
    */
-  private static final java.util.function.Supplier<HttpClient> HTTP_1_1 =
-      () -> HttpClient.newBuilder().version(HttpClient.Version.HTTP_1_1).build();
-
   static final String ORDERS = "perm_orders";
+
   static final String PAYMENTS = "perm_payments";
   static final String ROOT = "root-token-0123456789";
   static final String ORDERS_RW = "orders-rw-token-0123456789";
@@ -516,7 +513,7 @@ class PermissionsIT {
     if (token != null) {
       request.header("Authorization", "Bearer " + token);
     }
-    return HTTP_1_1.get().send(request.build(), HttpResponse.BodyHandlers.ofString());
+    return TestHttp.client().send(request.build(), HttpResponse.BodyHandlers.ofString());
   }
 
   static HttpResponse<String> get(String path, String authorization) throws Exception {
@@ -524,7 +521,7 @@ class PermissionsIT {
     if (authorization != null) {
       request.header("Authorization", authorization);
     }
-    return HTTP_1_1.get().send(request.build(), HttpResponse.BodyHandlers.ofString());
+    return TestHttp.client().send(request.build(), HttpResponse.BodyHandlers.ofString());
   }
 
   static String basic(String token) {

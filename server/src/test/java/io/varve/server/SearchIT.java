@@ -10,7 +10,6 @@ import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.varve.local.testing.TestOpenSearch;
 import io.varve.server.config.ServerSettings;
 import java.net.URI;
-import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
 import java.time.Duration;
@@ -600,7 +599,7 @@ class SearchIT {
     Sample odd = samples.stream().filter(s -> s.durationValue() == null).findFirst().orElseThrow();
     assertThat(searchAll(NS, equals("note", odd.note()), 100)).contains(odd.id());
     HttpResponse<String> metrics =
-        HttpClient.newHttpClient()
+        TestHttp.client()
             .send(
                 HttpRequest.newBuilder(URI.create(server.base() + "/metrics")).build(),
                 HttpResponse.BodyHandlers.ofString());

@@ -37,7 +37,7 @@ final class TestServer implements AutoCloseable {
 
   final VarveServer server;
   final CqlSession cql;
-  private final HttpClient http = HttpClient.newHttpClient();
+  private final HttpClient http = TestHttp.client();
 
   /**
    * Drops {@code metadataKeyspace} and {@code keyspaces} left by an earlier run, then starts a

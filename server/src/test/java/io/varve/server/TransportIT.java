@@ -24,7 +24,6 @@ import io.varve.api.timeseries.v1.WriteEventRecordsResponse;
 import io.varve.server.config.ServerSettings;
 import io.varve.server.transport.Transports;
 import java.net.URI;
-import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
 import java.nio.file.Files;
@@ -42,10 +41,8 @@ class TransportIT {
    * HTTP/1.1: the JDK client's default HTTP/2 upgrade (h2c) over cleartext has been seen to lose
    * its framing on large GET answers from the server (under investigation).
    */
-  private static final java.util.function.Supplier<HttpClient> HTTP_1_1 =
-      () -> HttpClient.newBuilder().version(HttpClient.Version.HTTP_1_1).build();
-
   static final String TOKEN = "s3cret-token";
+
   static TestServer server;
   static TimeSeriesGrpc.TimeSeriesBlockingStub grpc;
 
@@ -92,8 +89,7 @@ class TransportIT {
     if (token != null) {
       request.header("Authorization", "Bearer " + token);
     }
-    return HTTP_1_1
-        .get()
+    return TestHttp.client()
         .send(
             body == null
                 ? request.GET().build()

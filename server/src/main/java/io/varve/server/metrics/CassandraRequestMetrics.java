@@ -43,24 +43,29 @@ public final class CassandraRequestMetrics implements RequestTracker {
       } else {
         return OTHER;
       }
-      String verb = firstWord(query);
-      return switch (verb) {
-        case "SELECT" -> READ;
-        case "INSERT", "UPDATE", "DELETE" -> WRITE;
-        default -> OTHER;
-      };
-    }
-
-    private static String firstWord(String query) {
       int start = 0;
       while (start < query.length() && Character.isWhitespace(query.charAt(start))) {
         start++;
       }
-      int end = start;
-      while (end < query.length() && Character.isLetter(query.charAt(end))) {
-        end++;
+      if (verb(query, start, "SELECT")) {
+        return READ;
       }
-      return query.substring(start, end).toUpperCase(java.util.Locale.ROOT);
+      if (verb(query, start, "INSERT")
+          || verb(query, start, "UPDATE")
+          || verb(query, start, "DELETE")) {
+        return WRITE;
+      }
+      return OTHER;
+    }
+
+    /**
+     * Whether the query's first word, from {@code start}, is {@code verb} in any case. Compared in
+     * place: this runs on every CQL request, so it allocates nothing.
+     */
+    private static boolean verb(String query, int start, String verb) {
+      int end = start + verb.length();
+      return query.regionMatches(true, start, verb, 0, verb.length())
+          && (end == query.length() || !Character.isLetter(query.charAt(end)));
     }
   }
 

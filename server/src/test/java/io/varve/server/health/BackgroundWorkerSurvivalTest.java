@@ -16,7 +16,6 @@ import io.varve.server.config.NamespaceConfigMapper;
 import io.varve.server.controlplane.NamespaceRegistry;
 import io.varve.server.controlplane.SliceMaintainer;
 import java.net.URI;
-import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
 import java.time.Clock;
@@ -119,7 +118,7 @@ class BackgroundWorkerSurvivalTest {
   }
 
   private static HttpResponse<String> health(Server server) throws Exception {
-    return HttpClient.newHttpClient()
+    return io.varve.server.TestHttp.client()
         .send(
             HttpRequest.newBuilder(
                     URI.create("http://127.0.0.1:" + server.activeLocalPort() + "/health"))
