@@ -37,10 +37,6 @@ import org.junit.jupiter.api.Test;
 /** gRPC, bearer-token authentication, request size limits, health and metrics on a real server. */
 class TransportIT {
 
-  /**
-   * HTTP/1.1: the JDK client's default HTTP/2 upgrade (h2c) over cleartext has been seen to lose
-   * its framing on large GET answers from the server (under investigation).
-   */
   static final String TOKEN = "s3cret-token";
 
   static TestServer server;
@@ -129,6 +125,42 @@ class TransportIT {
                 .build());
     assertThat(read.getEventsList()).extracting(Event::getEventId).containsExactly("one");
     assertThat(read.getEvents(0).getEventTime()).isEqualTo(ts(t));
+  }
+
+  @Test
+  void a_grpc_time_finer_than_the_millisecond_is_truncated_the_same_way_on_every_retry() {
+    // what Instant.now() gives on Linux: microseconds
+    Instant micros =
+        Instant.now().minusSeconds(40).truncatedTo(ChronoUnit.MILLIS).plusNanos(123_456);
+    WriteEventRecordsRequest write =
+        WriteEventRecordsRequest.newBuilder()
+            .setNamespace("transport_it")
+            .addEvents(
+                Event.newBuilder()
+                    .setTimeSeriesId("micros")
+                    .setEventTime(ts(micros))
+                    .setEventId("retried")
+                    .addEventItems(
+                        EventItem.newBuilder()
+                            .setEventItemKey(ByteString.copyFromUtf8("k"))
+                            .setEventItemValue(ByteString.copyFromUtf8("v"))))
+            .build();
+    assertThat(grpc.writeEventRecordsSync(write).getWrittenCount()).isEqualTo(1);
+    assertThat(grpc.writeEventRecordsSync(write).getWrittenCount()).isEqualTo(1);
+    ReadEventRecordsResponse read =
+        grpc.readEventRecords(
+            ReadEventRecordsRequest.newBuilder()
+                .setNamespace("transport_it")
+                .setTimeSeriesId("micros")
+                // an interval of one microsecond around the written time still finds it
+                .setTimeInterval(
+                    TimeInterval.newBuilder()
+                        .setStart(ts(micros))
+                        .setEnd(ts(micros.plusNanos(1_000))))
+                .build());
+    assertThat(read.getEventsList()).extracting(Event::getEventId).containsExactly("retried");
+    assertThat(read.getEvents(0).getEventTime())
+        .isEqualTo(ts(micros.truncatedTo(ChronoUnit.MILLIS)));
   }
 
   @Test

@@ -8,9 +8,13 @@ import java.time.Instant;
 import java.util.function.Supplier;
 
 /**
- * The times of a request as the server takes them: present, of millisecond precision, in the years
- * 1970..9999. A gRPC client sends {@code seconds} and {@code nanos} as it likes, so both are
+ * The times of a request as the server takes them: present, in the years 1970..9999, kept to the
+ * millisecond. A gRPC client sends {@code seconds} and {@code nanos} as it likes, so both are
  * checked here rather than trusted (an HTTP/JSON time was already parsed by {@link Rfc3339}).
+ *
+ * <p>Finer digits are truncated, not refused: a client passing {@code Instant.now()} (microseconds
+ * on Linux) is served. Truncation is deterministic (the same time always gives the same
+ * millisecond), so a retried write stores the same event again and stays idempotent.
  */
 public final class RequestTimes {
 
@@ -26,7 +30,7 @@ public final class RequestTimes {
 
   /**
    * Epoch milliseconds of {@code t}, the value of {@code field}, which must be present ({@code t}
-   * not null).
+   * not null); digits below the millisecond are dropped (rounded towards the past).
    */
   public static long millis(Timestamp t, String field) {
     return millis(t, () -> field);
@@ -39,9 +43,7 @@ public final class RequestTimes {
     }
     if (t.getNanos() < 0 || t.getNanos() > MAX_NANOS) {
       throw new InvalidFieldException(
-          field.get(),
-          InvalidFieldException.shown(shown(t)),
-          "nanos in 0.." + MAX_NANOS + ", a multiple of 1000000 (millisecond precision)");
+          field.get(), InvalidFieldException.shown(shown(t)), "nanos in 0.." + MAX_NANOS);
     }
     if (t.getSeconds() < 0 || t.getSeconds() > MAX_SECONDS) {
       throw new InvalidFieldException(
@@ -49,18 +51,14 @@ public final class RequestTimes {
           InvalidFieldException.shown(shown(t)),
           "a time between 1970-01-01T00:00:00Z and 9999-12-31T23:59:59.999Z");
     }
-    if (t.getNanos() % 1_000_000 != 0) {
-      throw new InvalidFieldException(
-          field.get(),
-          InvalidFieldException.shown(shown(t)),
-          "a time with at most millisecond precision");
-    }
     return t.getSeconds() * 1000 + t.getNanos() / 1_000_000;
   }
 
   /**
    * [from, to) in epoch milliseconds of a request's {@code timeInterval}, which must be present and
-   * non-empty.
+   * non-empty. A start below the millisecond is truncated as event times are; an end below it is
+   * rounded up, so every event whose written time lay in the interval is still in it once both are
+   * kept to the millisecond.
    */
   public static long[] interval(boolean present, TimeInterval interval) {
     if (!present) {
@@ -69,13 +67,21 @@ public final class RequestTimes {
     }
     long from = millis(interval.hasStart() ? interval.getStart() : null, "timeInterval.start");
     long to = millis(interval.hasEnd() ? interval.getEnd() : null, "timeInterval.end");
-    if (to <= from) {
+    if (interval.getEnd().getNanos() % 1_000_000 != 0) {
+      to++;
+    }
+    if (!after(interval.getEnd(), interval.getStart())) {
       throw new InvalidFieldException(
           "timeInterval.end",
           InvalidFieldException.shown(shown(interval.getEnd())),
           "after timeInterval.start (the interval is [start, end))");
     }
     return new long[] {from, to};
+  }
+
+  private static boolean after(Timestamp end, Timestamp start) {
+    return end.getSeconds() > start.getSeconds()
+        || (end.getSeconds() == start.getSeconds() && end.getNanos() > start.getNanos());
   }
 
   /**

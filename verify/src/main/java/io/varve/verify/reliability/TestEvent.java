@@ -7,7 +7,7 @@ import java.util.List;
 
 /**
  * An event the suite writes: one item, key {@code v}, whose value it checks when reading back.
- * Event times have millisecond precision, as the API requires.
+ * Event times are whole milliseconds, as the server stores them (finer digits it would truncate).
  */
 public record TestEvent(String timeSeriesId, Instant eventTime, String eventId, byte[] value) {
 
