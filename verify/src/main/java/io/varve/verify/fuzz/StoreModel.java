@@ -38,7 +38,8 @@ final class StoreModel {
           ns,
           onTheWire(e.getTimeSeriesId()),
           e.getEventTime().getSeconds(),
-          e.getEventTime().getNanos(),
+          // the server keeps event times to the millisecond, truncating finer digits
+          e.getEventTime().getNanos() - e.getEventTime().getNanos() % 1_000_000,
           onTheWire(e.getEventId()),
           key);
     }
