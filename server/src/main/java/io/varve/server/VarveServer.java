@@ -7,7 +7,12 @@ import com.linecorp.armeria.server.docs.DocService;
 import com.linecorp.armeria.server.prometheus.PrometheusExpositionService;
 import io.micrometer.prometheusmetrics.PrometheusConfig;
 import io.micrometer.prometheusmetrics.PrometheusMeterRegistry;
+import io.varve.cassandra.events.AsyncLimiter;
 import io.varve.cassandra.events.CqlEventStore;
+import io.varve.cassandra.kv.CqlItemReader;
+import io.varve.cassandra.kv.CqlItemTables;
+import io.varve.cassandra.kv.CqlItemWriter;
+import io.varve.server.kv.KeyValueHandler;
 import io.varve.cassandra.metadata.CqlMetadataStore;
 import io.varve.cassandra.metadata.CqlSliceTables;
 import io.varve.cassandra.session.Sessions;
@@ -92,14 +97,16 @@ public final class VarveServer implements AutoCloseable {
           metrics);
       SliceMaintainer maintainer = new SliceMaintainer(registry, store, tables, clock, settings.limits().futureLimit(),
           workers.register("slice-maintainer", true, staleAfter));
-      CqlEventStore events = new CqlEventStore(session, settings.cassandra().maxInFlightWrites(),
-          settings.cassandra().maxInFlightWriteBytes(),
-          settings.cassandra().compressionThreshold());
+      // one write budget for both services: what a node takes in at once must fit its heap, whoever writes
+      AsyncLimiter writes = new AsyncLimiter(settings.cassandra().maxInFlightWrites(),
+          settings.cassandra().maxInFlightWriteBytes());
+      CqlEventStore events = new CqlEventStore(session, writes, settings.cassandra().compressionThreshold());
       metrics.gauge("varve.cassandra.writes.inflight", events, CqlEventStore::writesInFlight);
       metrics.gauge("varve.cassandra.writes.inflight.bytes", events, CqlEventStore::writeBytesInFlight);
       metrics.gauge("varve.cassandra.writes.waiting", events, CqlEventStore::writesWaiting);
       PageTokens tokens = new PageTokens(store.pageTokenKey().toCompletableFuture().join());
-      ControlPlaneHandler control = new ControlPlaneHandler(store, tables, registry, maintainer, mapper, clock,
+      ControlPlaneHandler control = new ControlPlaneHandler(store, tables,
+          new CqlItemTables(session, settings.cassandra().schemaTimeout()), registry, maintainer, mapper, clock,
           Duration.ofSeconds(20));
       Optional<IndexServices> index = Optional.empty();
       if (settings.opensearch().enabled()) {
@@ -114,6 +121,9 @@ public final class VarveServer implements AutoCloseable {
       SearchHandler search = new SearchHandler(registry, index.map(IndexServices::store), events, tokens,
           settings.search(), clock);
       Backfill backfill = new Backfill(registry, events, indexer, clock);
+      KeyValueHandler kv = new KeyValueHandler(registry,
+          new CqlItemWriter(session, writes, settings.cassandra().compressionThreshold()), new CqlItemReader(session),
+          tokens, settings.kv(), clock, metrics);
 
       ServerBuilder sb = Server.builder()
           .requestTimeout(Transports.REQUEST_TIMEOUT)
@@ -126,7 +136,7 @@ public final class VarveServer implements AutoCloseable {
         sb.http(address);
       }
       AdmissionControl admission = new AdmissionControl(settings.admission(), metrics, events::writeQueueDelay);
-      Transports.register(sb, control, backfill, data, search, settings, admission);
+      Transports.register(sb, control, backfill, data, search, kv, settings, admission);
       TokenAuthentication pages = new TokenAuthentication(settings.auth());
       sb.meterRegistry(metrics)
           .service("/metrics", PrometheusExpositionService.of(metrics.getPrometheusRegistry())

@@ -13,7 +13,7 @@ public final class ConfigFile {
 
   /** Every option of the file, in the order of the reference file. */
   public static final Options OPTIONS = Options.of(ServerOptions.ALL, CassandraOptions.ALL, OpenSearchOptions.ALL,
-      TimeSeriesOptions.ALL);
+      TimeSeriesOptions.ALL, KvOptions.ALL);
 
   private static final List<String> HEADER = List.of(
       "Varve server configuration: the reference.",

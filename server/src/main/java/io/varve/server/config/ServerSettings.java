@@ -31,7 +31,7 @@ import java.util.stream.Collectors;
 /**
  * The server's configuration, read from a YAML file. Every key is declared once, with its type,
  * default, range and doc line, in {@link ConfigFile#OPTIONS} ({@link ServerOptions},
- * {@link CassandraOptions}, {@link OpenSearchOptions}, {@link TimeSeriesOptions}); the parser refuses
+ * {@link CassandraOptions}, {@link OpenSearchOptions}, {@link TimeSeriesOptions}, {@link KvOptions}); the parser refuses
  * any other key, and the bundled {@code varve-reference.yaml} and the tables of
  * docs/server-configuration.md are generated from it ({@code ReferenceConfigTest}).
  *
@@ -47,6 +47,7 @@ import java.util.stream.Collectors;
  * @param opensearch the index store of search and aggregate, and its indexing queue
  * @param search limits of search and aggregate requests
  * @param admission memory budgets of requests in flight ({@code server.admission})
+ * @param kv limits of the KeyValue service ({@code kv.limits})
  */
 public record ServerSettings(
     String host,
@@ -60,7 +61,8 @@ public record ServerSettings(
     Limits limits,
     OpenSearchSettings opensearch,
     SearchLimits search,
-    AdmissionSettings admission) {
+    AdmissionSettings admission,
+    io.varve.core.kv.KvLimits kv) {
 
   /** Server TLS from PEM files. */
   public record Tls(Path certificateChain, Path privateKey) {}
@@ -107,7 +109,8 @@ public record ServerSettings(
         TimeSeriesOptions.search(v),
         new AdmissionSettings(v.get(ServerOptions.WRITE_BYTES).orElseGet(AdmissionSettings::autoWriteBytes),
             v.get(ServerOptions.READ_BYTES).orElseGet(AdmissionSettings::autoReadBytes),
-            v.get(ServerOptions.MAX_WRITE_QUEUE_DELAY)));
+            v.get(ServerOptions.MAX_WRITE_QUEUE_DELAY)),
+        KvOptions.limits(v));
   }
 
   /** The options of a file's tree; a wrong key or value is an {@link InvalidFieldException} naming it. */
@@ -172,29 +175,30 @@ public record ServerSettings(
     CassandraOptions.effective(cassandra, config);
     OpenSearchOptions.effective(opensearch, config);
     TimeSeriesOptions.effective(readFanout, maxReadFanout, sliceMaintenanceInterval, limits, search, config);
+    KvOptions.effective(kv, config);
     return config.line();
   }
 
   /** The same settings with other Cassandra contact points (used by the CLI and tests). */
   public ServerSettings withCassandra(CassandraSettings other) {
     return new ServerSettings(host, port, tls, auth, other, readFanout, maxReadFanout,
-        sliceMaintenanceInterval, limits, opensearch, search, admission);
+        sliceMaintenanceInterval, limits, opensearch, search, admission, kv);
   }
 
   /** The same settings with other admission budgets (used by tests). */
   public ServerSettings withAdmission(AdmissionSettings other) {
     return new ServerSettings(host, port, tls, auth, cassandra, readFanout, maxReadFanout,
-        sliceMaintenanceInterval, limits, opensearch, search, other);
+        sliceMaintenanceInterval, limits, opensearch, search, other, kv);
   }
 
   public ServerSettings withPort(int newPort) {
     return new ServerSettings(host, newPort, tls, auth, cassandra, readFanout, maxReadFanout,
-        sliceMaintenanceInterval, limits, opensearch, search, admission);
+        sliceMaintenanceInterval, limits, opensearch, search, admission, kv);
   }
 
   /** The same settings with other index store endpoints (used by the CLI and tests). */
   public ServerSettings withOpenSearchUrls(List<URI> urls) {
     return new ServerSettings(host, port, tls, auth, cassandra, readFanout, maxReadFanout,
-        sliceMaintenanceInterval, limits, opensearch.withUrls(urls), search, admission);
+        sliceMaintenanceInterval, limits, opensearch.withUrls(urls), search, admission, kv);
   }
 }

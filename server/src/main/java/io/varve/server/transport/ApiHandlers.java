@@ -4,6 +4,8 @@ import io.varve.server.controlplane.ControlPlaneHandler;
 import io.varve.server.dataplane.DataPlaneHandler;
 import io.varve.server.dataplane.SearchHandler;
 import io.varve.server.index.Backfill;
+import io.varve.server.kv.KeyValueHandler;
 
 /** The server's handlers, whose methods answer the RPCs (which one answers which: {@link ApiCalls}). */
-record ApiHandlers(ControlPlaneHandler control, Backfill backfill, DataPlaneHandler data, SearchHandler search) {}
+record ApiHandlers(ControlPlaneHandler control, Backfill backfill, DataPlaneHandler data, SearchHandler search,
+    KeyValueHandler kv) {}

@@ -8,6 +8,7 @@ import com.linecorp.armeria.server.ServerListener;
 import com.linecorp.armeria.server.grpc.GrpcService;
 import com.linecorp.armeria.server.metric.MetricCollectingService;
 import io.grpc.ServiceDescriptor;
+import io.varve.api.kv.v1.KeyValueGrpc;
 import io.varve.api.timeseries.v1.ControlPlaneGrpc;
 import io.varve.api.timeseries.v1.TimeSeriesGrpc;
 import io.varve.server.admission.AdmissionControl;
@@ -16,6 +17,7 @@ import io.varve.server.controlplane.ControlPlaneHandler;
 import io.varve.server.dataplane.DataPlaneHandler;
 import io.varve.server.dataplane.SearchHandler;
 import io.varve.server.index.Backfill;
+import io.varve.server.kv.KeyValueHandler;
 import io.varve.server.json.ProtoJson;
 import java.time.Duration;
 import java.util.List;
@@ -40,14 +42,15 @@ public final class Transports {
    * over gRPC and at {@code POST /v1/<RpcName>}, answered as {@link ApiCalls} says.
    */
   public static final List<ServiceDescriptor> SERVICES =
-      List.of(ControlPlaneGrpc.getServiceDescriptor(), TimeSeriesGrpc.getServiceDescriptor());
+      List.of(ControlPlaneGrpc.getServiceDescriptor(), TimeSeriesGrpc.getServiceDescriptor(),
+          KeyValueGrpc.getServiceDescriptor());
 
   private Transports() {}
 
   public static void register(ServerBuilder sb, ControlPlaneHandler control, Backfill backfill, DataPlaneHandler data,
-      SearchHandler search, ServerSettings settings, AdmissionControl admission) {
+      SearchHandler search, KeyValueHandler kv, ServerSettings settings, AdmissionControl admission) {
     TokenAuthentication authentication = new TokenAuthentication(settings.auth());
-    List<Rpc<?, ?>> rpcs = ApiCalls.bind(SERVICES, ApiCalls.ALL, new ApiHandlers(control, backfill, data, search),
+    List<Rpc<?, ?>> rpcs = ApiCalls.bind(SERVICES, ApiCalls.ALL, new ApiHandlers(control, backfill, data, search, kv),
         settings.auth().enabled());
     ProtoJson codec = new ProtoJson(settings.limits().maxRequestBytes());
     ProtoJsonMarshaller jsonOnGrpcPaths = new ProtoJsonMarshaller(codec);

@@ -286,7 +286,7 @@ class NamespaceConfigMapperTest {
         Arguments.of("refuses_an_unknown_scope", create(primary("{\"consistencyScope\": \"REGIONAL\"}")),
             cfg + "consistencyScope", "(expected: LOCAL or GLOBAL)"),
         Arguments.of("refuses_an_unknown_target", create(primary("{\"consistencyTarget\": \"QUORUM\"}")),
-            cfg + "consistencyTarget", "(expected: EVENTUAL or STRONG)"),
+            cfg + "consistencyTarget", "(expected: EVENTUAL or STRONG or READ_YOUR_WRITES)"),
         Arguments.of("refuses_a_zero_accept_limit", create(primary("{\"acceptLimit\": \"0s\"}")),
             cfg + "acceptLimit", "a positive duration"),
         Arguments.of("refuses_an_accept_limit_beyond_close_after",
@@ -373,7 +373,7 @@ class NamespaceConfigMapperTest {
             ix + ".config.indexConfig.refreshInterval", "a positive duration"),
         Arguments.of("refuses_an_unknown_index_target",
             create("{\"id\": \"PRIMARY_STORAGE\"}", index("{\"consistencyTarget\": \"SOMETIMES\"}")),
-            ix + ".config.consistencyTarget", "(expected: EVENTUAL or STRONG)"),
+            ix + ".config.consistencyTarget", "(expected: EVENTUAL or STRONG or READ_YOUR_WRITES)"),
         Arguments.of("refuses_a_zero_index_accept_limit",
             create("{\"id\": \"PRIMARY_STORAGE\"}", index("{\"acceptLimit\": \"0s\"}")),
             ix + ".config.acceptLimit", "a positive duration"));

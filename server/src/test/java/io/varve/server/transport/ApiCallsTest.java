@@ -76,7 +76,8 @@ class ApiCallsTest {
     List<ServerServiceDefinition> services = GrpcServices.of(Transports.SERVICES, rpcs);
 
     assertThat(services).extracting(ServerServiceDefinition::getServiceDescriptor)
-        .containsExactly(ControlPlaneGrpc.getServiceDescriptor(), TimeSeriesGrpc.getServiceDescriptor());
+        .containsExactly(ControlPlaneGrpc.getServiceDescriptor(), TimeSeriesGrpc.getServiceDescriptor(),
+            io.varve.api.kv.v1.KeyValueGrpc.getServiceDescriptor());
   }
 
   private static <Q extends Message, R extends Message> Rpc<Q, R> unanswered(ApiCall<Q, R> call) {
