@@ -122,7 +122,7 @@ public final class VarveServer implements AutoCloseable {
           settings.search(), clock);
       Backfill backfill = new Backfill(registry, events, indexer, clock);
       KeyValueHandler kv = new KeyValueHandler(registry,
-          new CqlItemWriter(session, writes, settings.cassandra().compressionThreshold()), new CqlItemReader(session),
+          new CqlItemWriter(session, writes, settings.cassandra().compressionThreshold()), new CqlItemReader(session, settings.kv()),
           tokens, settings.kv(), clock, metrics);
 
       ServerBuilder sb = Server.builder()

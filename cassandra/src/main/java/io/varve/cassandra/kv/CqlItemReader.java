@@ -4,46 +4,78 @@ import com.datastax.oss.driver.api.core.CqlSession;
 import com.datastax.oss.driver.api.core.cql.AsyncResultSet;
 import com.datastax.oss.driver.api.core.cql.BoundStatementBuilder;
 import com.datastax.oss.driver.api.core.cql.PreparedStatement;
-import com.datastax.oss.driver.api.core.cql.Row;
 import io.varve.cassandra.events.ConsistencyLevels;
-import io.varve.cassandra.events.ValueCodec;
 import io.varve.cassandra.failure.CqlFailures;
 import io.varve.core.kv.BytePage;
 import io.varve.core.kv.ItemPredicate;
 import io.varve.core.kv.KeyRange;
 import io.varve.core.kv.KvItem;
+import io.varve.core.kv.KvLimits;
 import io.varve.core.kv.KvNamespace;
-import io.varve.core.kv.ValueMetadata;
 import java.nio.ByteBuffer;
-import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionStage;
 
 /**
- * Reads one page of a record's items: fetches rows {@code fetchSize} at a time, in clustering order,
- * and hands each live item to a {@link BytePage} until it is done. Items marked expired by a delete
- * are skipped (they count as fetched, not returned).
+ * Reads one page of a record's items, in clustering order, into a {@link BytePage}, holding at most
+ * {@link KvLimits#maxFetchBytes()} per CQL fetch whatever the data.
+ *
+ * <p>The fetch size comes from an estimate of the item size, which can be wrong by a factor of a
+ * million (tiny items followed by 1 MiB ones). Rows with values are therefore asked for at most
+ * {@link KvLimits#valueRowsPerFetch()} at a time (that many rows of the largest size fit the bound).
+ * When the estimate wants more rows than that, the first fetch takes that many rows with their values
+ * (a small record is then read in one round trip); if the page is not full yet, the reader reads the
+ * next keys and their sizes ({@code SELECT key, value_metadata}: rows bounded by the key limit) to
+ * find exactly which rows fit the page, then fetches those rows with their values. Items marked
+ * expired by a delete are skipped: they count as fetched, not returned.
  */
 public final class CqlItemReader {
 
-  /** A page: its items, whether more may follow, and the rows fetched from Cassandra to make it. */
-  public record Page(List<KvItem> items, boolean more, long rowsFetched, long bytes) {}
+  /**
+   * A page.
+   *
+   * @param items the items returned
+   * @param more whether more items may follow
+   * @param rowsFetched rows fetched in the shape returned (with values when values were asked for):
+   *     the numerator of read amplification
+   * @param rowsPlanned rows of keys and sizes read to plan the rows to fetch (0 when not needed)
+   * @param bytes bytes of the page's keys and values
+   * @param largestFetchBytes bytes of the largest CQL fetch made (every column of its rows)
+   */
+  public record Page(List<KvItem> items, boolean more, long rowsFetched, long rowsPlanned, long bytes,
+      long largestFetchBytes) {}
 
   private final CqlSession session;
   private final ItemStatements statements;
+  private final KvLimits limits;
 
-  public CqlItemReader(CqlSession session) {
+  public CqlItemReader(CqlSession session, KvLimits limits) {
     this.session = session;
     this.statements = new ItemStatements(session);
+    this.limits = limits;
   }
 
   /**
    * @param predicate the items to read, already narrowed to those after the previous page
    * @param values whether to read values (otherwise keys and metadata only)
+   * @param wantedRows the rows the item-size estimate says fill the page
    */
   public CompletionStage<Page> read(KvNamespace ns, String id, ItemPredicate predicate, boolean values,
-      int fetchSize, BytePage page) {
+      int wantedRows, BytePage page) {
+    ItemRead read = new ItemRead(this, ns, id, values, page);
+    int bound = values ? limits.valueRowsPerFetch() : limits.keyRowsPerFetch();
+    if (wantedRows <= bound) {
+      return read.collect(predicate, wantedRows, true).thenApply(o -> read.page(o));
+    }
+    return read.collect(predicate, bound, false).thenCompose(o -> o.end() != RowStream.End.PAUSED
+        ? CompletableFuture.completedFuture(read.page(o))
+        : read.planned(predicate.after(o.lastKey(), ns.order()), Math.min(wantedRows, limits.keyRowsPerFetch())));
+  }
+
+  /** Runs the query of {@code predicate}'s rows, with values or not, {@code fetchSize} rows per fetch. */
+  CompletionStage<AsyncResultSet> query(KvNamespace ns, String id, ItemPredicate predicate, boolean values,
+      int fetchSize) {
     CompletionStage<BoundStatementBuilder> statement;
     if (predicate instanceof ItemPredicate.Keys keys) {
       List<ByteBuffer> bound = keys.keys().stream().map(ByteBuffer::wrap).toList();
@@ -53,10 +85,8 @@ public final class CqlItemReader {
       KeyRange range = predicate instanceof ItemPredicate.Range r ? r.range() : KeyRange.ALL;
       statement = statements.selectRange(ns, range, values).thenApply(p -> bind(p, id, range));
     }
-    Collector collector = new Collector(values, page);
     return CqlFailures.translated(statement.thenCompose(s -> session.executeAsync(s.setPageSize(fetchSize)
-        .setConsistencyLevel(ConsistencyLevels.of(ns.consistency())).build()))
-        .thenCompose(collector::consume));
+        .setConsistencyLevel(ConsistencyLevels.of(ns.consistency())).build())));
   }
 
   private static BoundStatementBuilder bind(PreparedStatement p, String id, KeyRange range) {
@@ -69,55 +99,5 @@ public final class CqlItemReader {
       b.setByteBuffer(i, ByteBuffer.wrap(range.end().get()));
     }
     return b;
-  }
-
-  /** Takes rows page after page of the driver's until the byte page is done or the rows run out. */
-  private static final class Collector {
-    private final boolean values;
-    private final BytePage page;
-    private final List<KvItem> items = new ArrayList<>();
-    private long fetched;
-
-    Collector(boolean values, BytePage page) {
-      this.values = values;
-      this.page = page;
-    }
-
-    CompletionStage<Page> consume(AsyncResultSet rs) {
-      for (Row row : rs.currentPage()) {
-        fetched++;
-        ValueMetadata metadata = ValueMetadata.decode(row.getByteBuffer("value_metadata"));
-        if (metadata.expired()) {
-          continue;
-        }
-        byte[] key = bytes(row.getByteBuffer(0));
-        byte[] value = values ? value(row.getByteBuffer(1), metadata) : new byte[0];
-        if (!page.offer(key.length + value.length)) {
-          return CompletableFuture.completedFuture(new Page(items, page.more(), fetched, page.bytes()));
-        }
-        items.add(new KvItem(key, value, metadata.valueSize(), row.getLong(values ? 3 : 2)));
-        if (page.done()) {
-          // the page is at the item limit; a full page is only known by the next item refused
-          return CompletableFuture.completedFuture(new Page(items, page.more(), fetched, page.bytes()));
-        }
-      }
-      if (rs.hasMorePages()) {
-        return rs.fetchNextPage().thenCompose(this::consume);
-      }
-      return CompletableFuture.completedFuture(new Page(items, false, fetched, page.bytes()));
-    }
-
-    private static byte[] value(ByteBuffer stored, ValueMetadata metadata) {
-      return metadata.compression() == ValueMetadata.Compression.ZSTD
-          ? ValueCodec.decode(stored, ValueCodec.ZSTD, 0, 0) : bytes(stored);
-    }
-
-    private static byte[] bytes(ByteBuffer buffer) {
-      byte[] bytes = new byte[buffer == null ? 0 : buffer.remaining()];
-      if (buffer != null) {
-        buffer.duplicate().get(bytes);
-      }
-      return bytes;
-    }
   }
 }

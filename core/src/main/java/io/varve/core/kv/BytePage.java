@@ -28,6 +28,15 @@ public final class BytePage {
     }
   }
 
+  /** A page in the same state as this one: to plan which of the next items would fit, without taking them. */
+  public BytePage copy() {
+    BytePage copy = new BytePage(pageSizeBytes, remainingItems);
+    copy.bytes = bytes;
+    copy.items = items;
+    copy.stop = stop;
+    return copy;
+  }
+
   /** Whether an item of {@code size} bytes goes into this page; once refused, every later one is too. */
   public boolean offer(long size) {
     if (stop != Stop.NONE) {

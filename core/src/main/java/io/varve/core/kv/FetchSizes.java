@@ -22,7 +22,9 @@ public final class FetchSizes {
   /** The rows to fetch for a page of {@code pageSizeBytes} of items of about {@code itemBytes}. */
   public static int of(long pageSizeBytes, long itemBytes, long remainingItems) {
     long rows = pageSizeBytes / Math.max(1, itemBytes) + 1; // one more: whether the page is the last
-    rows = Math.min(rows, remainingItems + 1);
+    if (remainingItems < Long.MAX_VALUE) { // MAX_VALUE: no item limit (and + 1 would overflow)
+      rows = Math.min(rows, remainingItems + 1);
+    }
     return (int) Math.max(MIN, Math.min(MAX, rows));
   }
 

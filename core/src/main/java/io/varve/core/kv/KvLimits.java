@@ -17,10 +17,12 @@ import java.time.Duration;
  * @param maxPageSizeBytes largest {@code page_size_bytes}
  * @param maxTokenAge how far before the server's clock a token's generation time may be
  * @param maxTokenLead how far after the server's clock a token's generation time may be
+ * @param maxFetchBytes bytes one CQL fetch of GetItems may hold at most, whatever the data: the
+ *     rows asked for at once times the largest row ({@link #maxRowBytes()})
  */
 public record KvLimits(int maxIdBytes, int maxKeyBytes, int maxValueBytes, int maxItemsPerRequest,
     int maxRequestBytes, int maxMatchKeys, int defaultPageSizeBytes, int maxPageSizeBytes, Duration maxTokenAge,
-    Duration maxTokenLead) {
+    Duration maxTokenLead, int maxFetchBytes) {
 
   public static final int KIB = 1024;
   public static final int MIB = 1024 * KIB;
@@ -28,6 +30,11 @@ public record KvLimits(int maxIdBytes, int maxKeyBytes, int maxValueBytes, int m
   public static final int CHUNK_THRESHOLD = MIB;
   /** Largest token nonce, in characters. */
   public static final int MAX_TOKEN_CHARS = 128;
+  /**
+   * Bound of an encoded {@code value_metadata}: a nonce of {@value #MAX_TOKEN_CHARS} characters
+   * (4 UTF-8 bytes each at most) and a few varints.
+   */
+  public static final int MAX_METADATA_BYTES = KIB;
 
   /**
    * The defaults. Token age: a client retries or hedges within its deadline and retry budget, minutes
@@ -36,10 +43,30 @@ public record KvLimits(int maxIdBytes, int maxKeyBytes, int maxValueBytes, int m
    * future would shadow every write until that time (the immutable "doomstone").
    */
   public static final KvLimits DEFAULT = new KvLimits(1024, 4 * KIB, CHUNK_THRESHOLD, 1000, 4 * MIB, 1000,
-      2 * MIB, 16 * MIB, Duration.ofMinutes(10), Duration.ofSeconds(10));
+      2 * MIB, 16 * MIB, Duration.ofMinutes(10), Duration.ofSeconds(10), 128 * MIB);
 
   public KvLimits withTokenDrift(Duration age, Duration lead) {
     return new KvLimits(maxIdBytes, maxKeyBytes, maxValueBytes, maxItemsPerRequest, maxRequestBytes, maxMatchKeys,
-        defaultPageSizeBytes, maxPageSizeBytes, age, lead);
+        defaultPageSizeBytes, maxPageSizeBytes, age, lead, maxFetchBytes);
+  }
+
+  public KvLimits withFetchBytes(int bytes) {
+    return new KvLimits(maxIdBytes, maxKeyBytes, maxValueBytes, maxItemsPerRequest, maxRequestBytes, maxMatchKeys,
+        defaultPageSizeBytes, maxPageSizeBytes, maxTokenAge, maxTokenLead, bytes);
+  }
+
+  /** The largest row an item table holds: a key, an inline value and its metadata, at their limits. */
+  public long maxRowBytes() {
+    return (long) maxKeyBytes + maxValueBytes + MAX_METADATA_BYTES;
+  }
+
+  /** Rows with values one fetch may ask for: {@code maxFetchBytes} of rows of the largest size (at least 2). */
+  public int valueRowsPerFetch() {
+    return (int) Math.max(FetchSizes.MIN, maxFetchBytes / maxRowBytes());
+  }
+
+  /** Rows without values (keys and metadata) one fetch may ask for, at most {@link FetchSizes#MAX}. */
+  public int keyRowsPerFetch() {
+    return (int) Math.max(FetchSizes.MIN, Math.min(FetchSizes.MAX, maxFetchBytes / (maxKeyBytes + MAX_METADATA_BYTES)));
   }
 }

@@ -191,6 +191,12 @@ public record ServerSettings(
         sliceMaintenanceInterval, limits, opensearch, search, other, kv);
   }
 
+  /** The same settings with other KeyValue limits (used by tests). */
+  public ServerSettings withKv(io.varve.core.kv.KvLimits other) {
+    return new ServerSettings(host, port, tls, auth, cassandra, readFanout, maxReadFanout,
+        sliceMaintenanceInterval, limits, opensearch, search, admission, other);
+  }
+
   public ServerSettings withPort(int newPort) {
     return new ServerSettings(host, newPort, tls, auth, cassandra, readFanout, maxReadFanout,
         sliceMaintenanceInterval, limits, opensearch, search, admission, kv);

@@ -47,7 +47,9 @@ public final class KeyValueHandler {
   private final Clock clock;
   private final FetchSizes fetchSizes = new FetchSizes();
   private final DistributionSummary amplification;
+  private final DistributionSummary fetchBytes;
   private final Counter fetched;
+  private final Counter planned;
   private final Counter returned;
 
   public KeyValueHandler(NamespaceRegistry registry, CqlItemWriter writer, CqlItemReader reader, PageTokens tokens,
@@ -59,8 +61,15 @@ public final class KeyValueHandler {
     this.limits = limits;
     this.clock = clock;
     this.amplification = DistributionSummary.builder("varve.kv.read.amplification")
-        .description("Rows fetched from Cassandra per item returned, per GetItems page").register(metrics);
-    this.fetched = Counter.builder("varve.kv.read.rows.fetched").description("Rows GetItems fetched").register(metrics);
+        .description("Rows fetched in the shape returned (with values when values are returned) per item returned,"
+            + " per GetItems page; rows read only to plan a page are not counted").register(metrics);
+    this.fetchBytes = DistributionSummary.builder("varve.kv.read.fetch.bytes").baseUnit("bytes")
+        .description("Bytes of the largest CQL fetch of a GetItems page (bounded by kv.limits.maxFetchBytes)")
+        .register(metrics);
+    this.fetched = Counter.builder("varve.kv.read.rows.fetched")
+        .description("Rows GetItems fetched in the shape returned").register(metrics);
+    this.planned = Counter.builder("varve.kv.read.rows.planned")
+        .description("Rows of keys and sizes GetItems read to plan which rows fit a page").register(metrics);
     this.returned = Counter.builder("varve.kv.read.items.returned").description("Items GetItems returned")
         .register(metrics);
   }
@@ -107,7 +116,7 @@ public final class KeyValueHandler {
       long soFar = 0;
       long itemBytes = fetchSizes.estimate(ns.namespace());
       if (position != null) {
-        predicate = KvRequests.after(predicate, position.lastKey(), ns.order());
+        predicate = predicate.after(position.lastKey(), ns.order());
         soFar = position.returnedSoFar();
         itemBytes = position.averageItemBytes() > 0 ? position.averageItemBytes() : itemBytes;
       }
@@ -125,6 +134,8 @@ public final class KeyValueHandler {
   private GetItemsResponse respond(KvNamespace ns, CqlItemReader.Page page, boolean values, byte[] fingerprint,
       long before) {
     fetched.increment(page.rowsFetched());
+    planned.increment(page.rowsPlanned());
+    fetchBytes.record(page.largestFetchBytes());
     returned.increment(page.items().size());
     if (!page.items().isEmpty()) {
       amplification.record((double) page.rowsFetched() / page.items().size());

@@ -62,18 +62,6 @@ final class KvRequests {
         r.hasEndInclusive() && r.getEndInclusive());
   }
 
-  /** The part of a predicate after {@code last}, the last key of the previous page. */
-  static ItemPredicate after(ItemPredicate predicate, byte[] last, ClusteringOrder order) {
-    if (predicate instanceof ItemPredicate.Keys k) {
-      return new ItemPredicate.Keys(k.keys().stream().filter(key -> {
-        int c = KeyRange.compare(key, last);
-        return order == ClusteringOrder.ASC ? c > 0 : c < 0;
-      }).toList());
-    }
-    KeyRange range = predicate instanceof ItemPredicate.Range r ? r.range() : KeyRange.ALL;
-    return new ItemPredicate.Range(range.after(last, order));
-  }
-
   static Item item(KvItem item, boolean values) {
     Item.Builder b = Item.newBuilder().setKey(ByteString.copyFrom(item.key()))
         .setMetadata(ItemMetadata.newBuilder().setValueSize(item.valueSize())
