@@ -48,8 +48,14 @@ public record ValueMetadata(String token, long valueSize, Compression compressio
     return out.toByteArray();
   }
 
-  /** @throws IllegalArgumentException when the bytes are not a metadata of a known version */
+  /**
+   * @throws IllegalArgumentException when the bytes are not a metadata of a known version, are
+   *     truncated or hold a field out of range (never another exception)
+   */
   public static ValueMetadata decode(ByteBuffer stored) {
+    if (stored == null) {
+      throw new IllegalArgumentException("value_metadata missing");
+    }
     ByteBuffer in = stored.duplicate();
     if (!in.hasRemaining() || in.get() != VERSION) {
       throw new IllegalArgumentException("value_metadata of an unknown version");
@@ -61,22 +67,31 @@ public record ValueMetadata(String token, long valueSize, Compression compressio
     int chunks = 0;
     while (in.hasRemaining()) {
       int tag = in.get();
-      int length = (int) readVarint(in);
+      long length = readVarint(in);
       if (length < 0 || length > in.remaining()) {
-        throw new IllegalArgumentException("value_metadata truncated");
+        throw new IllegalArgumentException("value_metadata truncated: field " + tag + " of " + length + " bytes, "
+            + in.remaining() + " left");
       }
-      ByteBuffer value = in.slice().limit(length);
-      in.position(in.position() + length);
+      ByteBuffer value = in.slice().limit((int) length);
+      in.position(in.position() + (int) length);
       switch (tag) {
         case 1 -> token = StandardCharsets.UTF_8.decode(value).toString();
-        case 2 -> size = readVarint(value);
-        case 3 -> compression = Compression.values()[(int) readVarint(value)];
+        case 2 -> size = bounded(readVarint(value), Long.MAX_VALUE, "value size");
+        case 3 -> compression = Compression.values()[(int) bounded(readVarint(value), Compression.values().length - 1,
+            "compression")];
         case 4 -> expired = readVarint(value) == 1;
-        case 5 -> chunks = (int) readVarint(value);
+        case 5 -> chunks = (int) bounded(readVarint(value), Integer.MAX_VALUE, "chunk count");
         default -> { } // a later version's field
       }
     }
     return new ValueMetadata(token, size, compression, expired, chunks);
+  }
+
+  private static long bounded(long value, long max, String what) {
+    if (value < 0 || value > max) {
+      throw new IllegalArgumentException("value_metadata " + what + " out of range: " + value);
+    }
+    return value;
   }
 
   private static void field(ByteArrayOutputStream out, int tag, byte[] value) {
