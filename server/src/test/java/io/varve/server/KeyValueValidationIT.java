@@ -164,6 +164,32 @@ class KeyValueValidationIT {
   }
 
   @Test
+  void a_namespace_on_an_existing_table_of_another_clustering_order_or_shape_is_refused() {
+    server.cql.execute("CREATE TABLE IF NOT EXISTS kv_validation_it.made_desc (id text, key blob, value blob,"
+        + " value_metadata blob, PRIMARY KEY (id, key)) WITH CLUSTERING ORDER BY (key DESC)");
+    server.cql.execute("CREATE TABLE IF NOT EXISTS kv_validation_it.other_shape (id text, key blob, payload blob,"
+        + " PRIMARY KEY (id, key))");
+    TestServer.Reply asc = server.post("CreateNamespace", """
+        {"namespace": "kv_valid_asc", "service": "KEY_VALUE", "persistence_configuration": [
+          {"id": "PRIMARY_STORAGE", "physical_storage": {"dataset": "kv_validation_it", "table": "made_desc",
+            "config": {"clustering_order": "ASC"}}}]}""");
+    assertThat(asc.status()).as(asc.body().toString()).isEqualTo(400);
+    assertThat(asc.errorField()).isEqualTo("physicalStorage.config.clusteringOrder");
+    assertThat(asc.errorMessage()).contains("kv_validation_it.made_desc (DESC)");
+    TestServer.Reply shape = server.post("CreateNamespace", """
+        {"namespace": "kv_valid_shape", "service": "KEY_VALUE", "persistence_configuration": [
+          {"id": "PRIMARY_STORAGE", "physical_storage": {"dataset": "kv_validation_it", "table": "other_shape"}}]}""");
+    assertThat(shape.status()).as(shape.body().toString()).isEqualTo(400);
+    assertThat(shape.errorField()).isEqualTo("physicalStorage.table");
+    assertThat(server.post("GetNamespace", "{\"namespace\": \"kv_valid_asc\"}").status()).isEqualTo(404);
+    TestServer.Reply desc = server.post("CreateNamespace", """
+        {"namespace": "kv_valid_desc", "service": "KEY_VALUE", "persistence_configuration": [
+          {"id": "PRIMARY_STORAGE", "physical_storage": {"dataset": "kv_validation_it", "table": "made_desc",
+            "config": {"clustering_order": "DESC"}}}]}""");
+    assertThat(desc.status()).as(desc.body().toString()).isEqualTo(200);
+  }
+
+  @Test
   void page_size_zero_is_the_default_page_size() {
     TestServer.Reply reply = server.post("GetItems", body(ID, "\"selection\": {\"page_size_bytes\": 0}"));
     assertThat(reply.status()).isEqualTo(200);
