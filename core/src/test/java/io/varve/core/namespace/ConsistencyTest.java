@@ -44,7 +44,7 @@ class ConsistencyTest {
         .isInstanceOfSatisfying(InvalidFieldException.class,
             e -> assertThat(e.field()).isEqualTo("config.consistencyTarget"))
         .hasMessage("config.consistencyTarget: " + (value == null ? "null" : "\"" + value + "\"")
-            + " (expected: EVENTUAL or STRONG)");
+            + " (expected: EVENTUAL or STRONG or READ_YOUR_WRITES)");
   }
 
   @Test
