@@ -17,7 +17,7 @@ final class DownCommand implements Callable<Integer> {
 
   @Override
   public Integer call() throws Exception {
-    boolean server = Instances.server(instance.port).stop(Duration.ofSeconds(30));
+    boolean server = Instances.server(instance.port, List.of()).stop(Duration.ofSeconds(30));
     System.out.println("varve: " + (server ? "stopped" : "was not running"));
     for (LocalNode node : List.of(LocalNode.cassandra(Instances.cassandra(instance.cqlPort)),
         LocalNode.opensearch(Instances.opensearch(instance.opensearchPort)))) {

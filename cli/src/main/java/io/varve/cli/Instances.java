@@ -1,11 +1,14 @@
 package io.varve.cli;
 
-import io.varve.local.LocalCassandra;
-import io.varve.local.LocalCassandraSettings;
-import io.varve.local.LocalOpenSearch;
-import io.varve.local.LocalOpenSearchSettings;
 import io.varve.local.VarveHome;
+import io.varve.local.cassandra.LocalCassandra;
+import io.varve.local.cassandra.LocalCassandraSettings;
+import io.varve.local.opensearch.LocalOpenSearch;
+import io.varve.local.opensearch.LocalOpenSearchSettings;
+import io.varve.local.server.LocalVarveServer;
+import io.varve.local.server.LocalVarveServerSettings;
 import java.nio.file.Path;
+import java.util.List;
 
 /** The local Cassandra, OpenSearch and server that {@code up}, {@code down} and {@code status} manage. */
 final class Instances {
@@ -34,7 +37,9 @@ final class Instances {
             settings.heapSize(), settings.javaExecutable()));
   }
 
-  static ServerProcess server(int port) {
-    return new ServerProcess(home(), port);
+  /** The server of {@code varve up} ({@code .varve/server}) on this API port, with these arguments of {@code serve}. */
+  static LocalVarveServer server(int port, List<String> serveArgs) {
+    return new LocalVarveServer(LocalVarveServerSettings.forDevelopment(home()).withPort(port)
+        .withServeArgs(serveArgs));
   }
 }

@@ -1,6 +1,9 @@
 package io.varve.cli;
 
 import io.varve.command.ExitStatus;
+import io.varve.local.LocalServerStatus;
+import io.varve.local.server.LocalVarveServer;
+import java.util.List;
 import java.util.concurrent.Callable;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
@@ -22,10 +25,12 @@ final class StatusCommand implements Callable<Integer> {
     LocalNode cassandra = LocalNode.cassandra(Instances.cassandra(instance.cqlPort));
     System.out.println(cassandra.describe());
     System.out.println(LocalNode.opensearch(Instances.opensearch(instance.opensearchPort)).describe());
-    ServerProcess server = Instances.server(instance.port);
-    boolean serverUp = server.running().isPresent() && server.healthy();
-    System.out.println("varve: " + (serverUp ? "running pid=" + server.running().get().pid() + " api="
-        + server.apiAddress() + " docs=" + server.apiAddress() + "/docs/" : "not running"));
+    LocalVarveServer server = Instances.server(instance.port, List.of());
+    LocalServerStatus status = server.status();
+    boolean serverUp = status.isRunning() && server.isReady();
+    String api = server.settings().endpoint().toString();
+    System.out.println("varve: " + (serverUp ? "running pid=" + status.pid() + " api=" + api + " docs=" + api
+        + "/docs/" : "not running"));
     return (cassandra.isRunning() && serverUp ? ExitStatus.OK : ExitStatus.COMPLETED_WITH_ERRORS).code();
   }
 }

@@ -1,7 +1,9 @@
 package io.varve.cli;
 
 import io.varve.command.ExitStatus;
-import io.varve.local.LocalOpenSearchException;
+import io.varve.local.LocalServerException;
+import io.varve.local.Product;
+import io.varve.local.server.LocalVarveServer;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
@@ -42,16 +44,21 @@ final class UpCommand implements Callable<Integer> {
         node.awaitReady();
         System.out.println(node.name() + ": ready at " + node.address() + " (log " + node.log() + ")");
       }
-    } catch (LocalOpenSearchException e) {
+    } catch (LocalServerException e) {
+      if (e.product() != Product.OPENSEARCH) {
+        throw e;
+      }
       throw new IllegalStateException(e.getMessage() + "\nTo run Varve without OpenSearch, and so without search:"
           + " ./varve up --no-opensearch", e);
     }
-    ServerProcess server = Instances.server(instance.port);
-    server.start(serverArgs(), Duration.ofMinutes(2));
+    LocalVarveServer server = Instances.server(instance.port, serverArgs());
+    server.start();
+    server.awaitReady(Duration.ofMinutes(2));
+    String api = server.settings().endpoint().toString();
     System.out.println("varve: ready");
-    System.out.println("  API (gRPC and HTTP/JSON POST /v1/<RpcName>): " + server.apiAddress());
-    System.out.println("  browsable API page: " + server.apiAddress() + "/docs/");
-    System.out.println("  log: " + server.log());
+    System.out.println("  API (gRPC and HTTP/JSON POST /v1/<RpcName>): " + api);
+    System.out.println("  browsable API page: " + api + "/docs/");
+    System.out.println("  log: " + server.settings().log());
     return ExitStatus.OK.code();
   }
 

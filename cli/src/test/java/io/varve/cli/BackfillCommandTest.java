@@ -67,7 +67,7 @@ class BackfillCommandTest {
   }
 
   @Test
-  void postsTheIntervalAndPrintsTheCounts() throws Exception {
+  void posts_the_interval_and_prints_the_counts() throws Exception {
     status = 200;
     answer = "{\"eventsRead\": \"123\", \"eventsIndexed\": \"120\", \"unparsableValues\": \"3\"}";
     int code = backfill("--namespace", "n", "--from", "2026-11-22T00:00:00Z", "--to", "2026-11-23T02:00:00+02:00",
@@ -86,7 +86,7 @@ class BackfillCommandTest {
   }
 
   @Test
-  void eventsThatFailedToIndexCompleteWithErrors() {
+  void events_that_failed_to_index_complete_with_errors() {
     status = 200;
     answer = "{\"eventsRead\": \"10\", \"eventsIndexed\": \"7\", \"eventsFailed\": \"3\"}";
     assertThat(backfill("--namespace", "n", "--from", "2026-11-22T00:00:00Z", "--to", "2026-11-23T00:00:00Z"))
@@ -96,7 +96,7 @@ class BackfillCommandTest {
   }
 
   @Test
-  void anErrorOfTheServerIsPrintedWithItsCodeFieldAndMessage() {
+  void an_error_of_the_server_is_printed_with_its_code_field_and_message() {
     status = 404;
     answer = "{\"error\": {\"code\": \"NOT_FOUND\", \"field\": \"namespace\","
         + " \"message\": \"namespace: \\\"nope\\\" (expected: an existing namespace)\"}}";
@@ -116,7 +116,7 @@ class BackfillCommandTest {
   }
 
   @Test
-  void badTimesAreUsageErrorsNamingTheOptionAndSendNothing() {
+  void bad_times_are_usage_errors_naming_the_option_and_send_nothing() {
     assertThat(backfill("--namespace", "n", "--from", "yesterday", "--to", "2026-11-23T00:00:00Z")).isEqualTo(2);
     assertThat(stderr()).contains("--from: \"yesterday\" (expected: an RFC 3339 time, like 2026-11-22T00:00:00Z)");
     assertThat(backfill("--namespace", "n", "--from", "2026-11-22T00:00:00Z", "--to", "2026-11-23")).isEqualTo(2);
@@ -128,7 +128,7 @@ class BackfillCommandTest {
   }
 
   @Test
-  void missingOptionsAndABadServerAreUsageErrors() {
+  void missing_options_and_a_bad_server_are_usage_errors() {
     assertThat(VarveCli.run("index", "backfill", "--namespace", "n")).isEqualTo(2);
     assertThat(stderr()).contains("Missing required options").contains("--from").contains("--to");
     assertThat(VarveCli.run("index", "backfill", "--namespace", "n", "--from", "2026-11-22T00:00:00Z",
@@ -137,7 +137,7 @@ class BackfillCommandTest {
   }
 
   @Test
-  void anUnreachableServerIsAFatalErrorNamingIt() {
+  void an_unreachable_server_is_a_fatal_error_naming_it() {
     server.stop(0);
     String address = "http://127.0.0.1:" + server.getAddress().getPort();
     assertThat(VarveCli.run("index", "backfill", "--server", address, "--namespace", "n",
@@ -147,7 +147,7 @@ class BackfillCommandTest {
   }
 
   @Test
-  void refusalsAreInvalidInputAndTimeoutsOverloadAndServerErrorsAreFatal() {
+  void refusals_are_invalid_input_and_timeouts_overload_and_server_errors_are_fatal() {
     assertThat(List.of(400, 401, 403, 404, 409, 413)).allSatisfy(http ->
         assertThat(BackfillCommand.statusOf(http)).as("HTTP " + http).isEqualTo(ExitStatus.INVALID_INPUT));
     assertThat(List.of(408, 429, 500, 502, 503, 504)).allSatisfy(http ->
@@ -155,10 +155,11 @@ class BackfillCommandTest {
   }
 
   @Test
-  void theDefaultServerIsTheOneVarveUpStarts() {
+  void the_default_server_is_the_one_varve_up_starts() {
     BackfillCommand backfill = CommandLine.populateCommand(new BackfillCommand(), "--namespace", "n",
         "--from", "2026-11-22T00:00:00Z", "--to", "2026-11-23T00:00:00Z");
-    assertThat(backfill.server).isEqualTo(Instances.server(Instances.DEFAULT_PORT).apiAddress())
+    assertThat(backfill.server)
+        .isEqualTo(Instances.server(Instances.DEFAULT_PORT, List.of()).settings().endpoint().toString())
         .isEqualTo("http://127.0.0.1:8080");
   }
 }

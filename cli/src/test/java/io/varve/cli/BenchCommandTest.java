@@ -35,7 +35,7 @@ class BenchCommandTest {
   }
 
   @Test
-  void runsWithYcsbOptionsAndWritesTheResult() {
+  void runs_with_ycsb_options_and_writes_the_result() {
     Path result = dir.resolve("r.json");
     int code = VarveCli.run("bench", "run", "noop", "-P", workload.toString(), "-p", "operationcount=3000",
         "-threads", "3", "-target", "3000", "--result", result.toString(), "--sla", "throughput>=1000,read.p99<5s");
@@ -50,7 +50,7 @@ class BenchCommandTest {
   }
 
   @Test
-  void aMissedSlaCompletesWithErrors() {
+  void a_missed_sla_completes_with_errors() {
     Path result = dir.resolve("r.json");
     int code = VarveCli.run("bench", "run", "noop", "-P", workload.toString(), "-target", "500",
         "--result", result.toString(), "--sla", "throughput>=100000");
@@ -63,7 +63,7 @@ class BenchCommandTest {
   }
 
   @Test
-  void aBindingThatCannotStartIsAFatalError() {
+  void a_binding_that_cannot_start_is_a_fatal_error() {
     int code = VarveCli.run("bench", "run", FailingBinding.class.getName(), "-P", workload.toString(),
         "--result", dir.resolve("r.json").toString());
     assertThat(code).isEqualTo(ExitStatus.ABORTED_FATAL_ERROR.code());
@@ -72,7 +72,7 @@ class BenchCommandTest {
   }
 
   @Test
-  void aFileThatIsNotAResultIsInvalidInput() throws Exception {
+  void a_file_that_is_not_a_result_is_invalid_input() throws Exception {
     Path notAResult = Files.writeString(dir.resolve("notes.json"), "{\"hello\": 1}");
     assertThat(VarveCli.run("bench", "check", "--sla", "throughput>=1", notAResult.toString()))
         .isEqualTo(ExitStatus.INVALID_INPUT.code());
@@ -117,7 +117,7 @@ class BenchCommandTest {
   }
 
   @Test
-  void badInputIsInvalidInputNamingIt() {
+  void bad_input_is_invalid_input_naming_it() {
     assertThat(VarveCli.run("bench", "run", "noop", "-P", workload.toString(), "-p", "novalue")).isEqualTo(2);
     assertThat(streams.err()).contains("-p novalue").contains("NAME=VALUE");
     assertThat(VarveCli.run("bench", "run", "noop", "-P", dir.resolve("missing").toString())).isEqualTo(2);
@@ -134,7 +134,7 @@ class BenchCommandTest {
   }
 
   @Test
-  void mergesAndReports() {
+  void merges_and_reports() {
     Path a = dir.resolve("a.json");
     Path b = dir.resolve("b.json");
     assertThat(VarveCli.run("bench", "run", "noop", "-P", workload.toString(), "--result", a.toString())).isZero();

@@ -17,7 +17,7 @@ class UpCommandTest {
   final StandardStreams streams = new StandardStreams();
 
   @Test
-  void startsOpenSearchBeforeCassandraAndGivesItToTheServer() {
+  void starts_opensearch_before_cassandra_and_gives_it_to_the_server() {
     UpCommand up = CommandLine.populateCommand(new UpCommand());
     assertThat(up.nodes()).extracting(LocalNode::name).containsExactly("opensearch", "cassandra");
     assertThat(up.nodes().get(0).address()).isEqualTo("http://127.0.0.1:9200");
@@ -26,7 +26,7 @@ class UpCommandTest {
   }
 
   @Test
-  void theOpenSearchPortReachesTheNodeAndTheServer() {
+  void the_opensearch_port_reaches_the_node_and_the_server() {
     UpCommand up = CommandLine.populateCommand(new UpCommand(), "--opensearch-port", "9201", "--port", "8081");
     assertThat(up.nodes().get(0).address()).isEqualTo("http://127.0.0.1:9201");
     assertThat(up.serverArgs()).containsSubsequence("--port", "8081").containsSubsequence("--opensearch",
@@ -34,7 +34,7 @@ class UpCommandTest {
   }
 
   @Test
-  void noOpenSearchStartsCassandraAloneAndTheServerWithoutIndexStore() {
+  void no_opensearch_starts_cassandra_alone_and_the_server_without_index_store() {
     UpCommand up = CommandLine.populateCommand(new UpCommand(), "--no-opensearch", "--config", "varve.yaml");
     assertThat(up.nodes()).extracting(LocalNode::name).containsExactly("cassandra");
     assertThat(up.serverArgs()).doesNotContain("--opensearch").containsSubsequence("--config", "varve.yaml");
@@ -42,7 +42,7 @@ class UpCommandTest {
 
   /** A checkout without OpenSearch built: the same early failure as a machine without a JDK 21+. */
   @Test
-  void whenOpenSearchCannotStartNothingStartsAndTheMessageNamesNoOpenSearch(@TempDir Path home) {
+  void when_opensearch_cannot_start_nothing_starts_and_the_message_names_no_opensearch(@TempDir Path home) {
     System.setProperty(VarveHome.PROPERTY, home.toString());
     try {
       assertThat(VarveCli.run("up")).isEqualTo(ExitStatus.ABORTED_FATAL_ERROR.code());

@@ -7,8 +7,6 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
-import java.util.function.BiFunction;
-import java.util.function.Function;
 import java.util.regex.Pattern;
 import java.util.stream.Collectors;
 
@@ -19,12 +17,12 @@ public final class Types {
 
   /** Any single value, as text (a number or boolean is read as its text); not a list or mapping. */
   public static ValueType<String> string() {
-    return simple("string", Types::text, RawValues::yamlScalar);
+    return ValueType.of("string", Types::text, RawValues::yamlScalar);
   }
 
   /** A file path. */
   public static ValueType<Path> path() {
-    return simple("path", (raw, key) -> Path.of(text(raw, key)), p -> RawValues.yamlScalar(p.toString()));
+    return ValueType.of("path", (raw, key) -> Path.of(text(raw, key)), p -> RawValues.yamlScalar(p.toString()));
   }
 
   /**
@@ -32,7 +30,7 @@ public final class Types {
    * words, or the pattern itself).
    */
   public static ValueType<String> matching(Pattern pattern, String expected) {
-    return simple("`" + pattern.pattern() + "`", (raw, key) -> {
+    return ValueType.of("`" + pattern.pattern() + "`", (raw, key) -> {
       String text = text(raw, key);
       if (!pattern.matcher(text).matches()) {
         throw RejectedValue.expected(expected);
@@ -53,7 +51,7 @@ public final class Types {
 
   /** {@code true} or {@code false} (a YAML boolean, or that text in any case). */
   public static ValueType<Boolean> bool() {
-    return simple("boolean", (raw, key) -> {
+    return ValueType.of("boolean", (raw, key) -> {
       String text = String.valueOf(raw).trim().toLowerCase(Locale.ROOT);
       if (raw instanceof Boolean b) {
         return b;
@@ -92,7 +90,7 @@ public final class Types {
 
   /** A list of non-empty strings, each of a form the docs name (e.g. {@code `host:port`}). */
   public static ValueType<List<String>> strings(String elements) {
-    return simple("list of " + elements, (raw, key) -> {
+    return ValueType.of("list of " + elements, (raw, key) -> {
       if (!(raw instanceof List<?> list)) {
         throw RejectedValue.expected("a list of strings");
       }
@@ -110,7 +108,7 @@ public final class Types {
 
   /** A mapping of names to single values, read as text; written with its names in order. */
   public static ValueType<Map<String, String>> stringMap() {
-    return simple("mapping", (raw, key) -> {
+    return ValueType.of("mapping", (raw, key) -> {
       if (!(raw instanceof Map<?, ?> map)) {
         throw RejectedValue.expected("a mapping");
       }
@@ -137,7 +135,7 @@ public final class Types {
         : "one of " + String.join(", ", allowed);
     String described = allowed.stream().map(v -> "`" + v + "`").collect(Collectors.joining(allowed.size() == 2
         ? " or " : ", ", allowed.size() == 2 ? "" : "one of ", ""));
-    return simple(described + (ignoringCase ? ", any case" : ""), (raw, key) -> {
+    return ValueType.of(described + (ignoringCase ? ", any case" : ""), (raw, key) -> {
       String text = text(raw, key).trim();
       for (String value : allowed) {
         if (ignoringCase ? value.equalsIgnoreCase(text) : value.equals(text)) {
@@ -153,25 +151,5 @@ public final class Types {
       throw RejectedValue.expected("a string");
     }
     return String.valueOf(raw);
-  }
-
-  private static <T> ValueType<T> simple(String described, BiFunction<Object, String, T> parse,
-      Function<T, String> format) {
-    return new ValueType<>() {
-      @Override
-      public T parse(Object raw, String key) {
-        return parse.apply(raw, key);
-      }
-
-      @Override
-      public String describe() {
-        return described;
-      }
-
-      @Override
-      public String format(T value) {
-        return format.apply(value);
-      }
-    };
   }
 }

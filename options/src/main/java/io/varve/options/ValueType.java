@@ -1,5 +1,8 @@
 package io.varve.options;
 
+import java.util.function.BiFunction;
+import java.util.function.Function;
+
 /**
  * The type of an option's value: how a raw value is read and checked, and how a value is written in
  * a configuration file and in the docs. {@link Types} has the common ones.
@@ -31,5 +34,28 @@ public interface ValueType<T> {
   /** Words that help a reader with a value, e.g. {@code 32 MiB} for a byte count; empty if none. */
   default String note(T value) {
     return "";
+  }
+
+  /**
+   * A type from its parts: {@code parse} reads a raw value and its full key (as {@link #parse}),
+   * {@code described} is {@link #describe}, {@code format} is {@link #format}.
+   */
+  static <T> ValueType<T> of(String described, BiFunction<Object, String, T> parse, Function<T, String> format) {
+    return new ValueType<>() {
+      @Override
+      public T parse(Object raw, String key) {
+        return parse.apply(raw, key);
+      }
+
+      @Override
+      public String describe() {
+        return described;
+      }
+
+      @Override
+      public String format(T value) {
+        return format.apply(value);
+      }
+    };
   }
 }

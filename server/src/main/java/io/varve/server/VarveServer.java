@@ -3,6 +3,7 @@ package io.varve.server;
 import com.datastax.oss.driver.api.core.CqlSession;
 import com.linecorp.armeria.server.Server;
 import com.linecorp.armeria.server.ServerBuilder;
+import com.linecorp.armeria.server.ServerListener;
 import com.linecorp.armeria.server.docs.DocService;
 import com.linecorp.armeria.server.prometheus.PrometheusExpositionService;
 import io.micrometer.prometheusmetrics.PrometheusConfig;
@@ -18,6 +19,7 @@ import io.varve.cassandra.metadata.CqlSliceTables;
 import io.varve.cassandra.session.Sessions;
 import io.varve.core.read.PageTokens;
 import io.varve.server.admission.AdmissionControl;
+import io.varve.server.admission.DecodeQueue;
 import io.varve.server.config.NamespaceConfigMapper;
 import io.varve.server.config.ServerSettings;
 import io.varve.server.controlplane.ControlPlaneHandler;
@@ -135,8 +137,13 @@ public final class VarveServer implements AutoCloseable {
       } else {
         sb.http(address);
       }
-      AdmissionControl admission = new AdmissionControl(settings.admission(), metrics, events::writeQueueDelay);
-      Transports.register(sb, control, backfill, data, search, kv, settings, admission);
+      // writes wait first for a decoding thread, then for Cassandra: admission sees the longer wait
+      DecodeQueue decoding = DecodeQueue.perCore();
+      metrics.gauge("varve.decode.waiting", decoding, DecodeQueue::waiting);
+      AdmissionControl admission = new AdmissionControl(settings.admission(), metrics,
+          () -> longer(decoding.oldestWait(), events.writeQueueDelay()));
+      Transports.register(sb, control, backfill, data, search, kv, settings, admission, decoding);
+      sb.serverListener(ServerListener.builder().whenStopped(s -> decoding.close()).build());
       TokenAuthentication pages = new TokenAuthentication(settings.auth());
       sb.meterRegistry(metrics)
           .service("/metrics", PrometheusExpositionService.of(metrics.getPrometheusRegistry())
@@ -154,6 +161,10 @@ public final class VarveServer implements AutoCloseable {
       session.close();
       throw e;
     }
+  }
+
+  private static Duration longer(Duration a, Duration b) {
+    return a.compareTo(b) >= 0 ? a : b;
   }
 
   /** The port actually bound (useful when configured as 0). */

@@ -7,9 +7,9 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
-import io.varve.local.LocalOpenSearch;
-import io.varve.local.LocalOpenSearchSettings;
 import io.varve.local.VarveHome;
+import io.varve.local.opensearch.LocalOpenSearch;
+import io.varve.local.opensearch.LocalOpenSearchSettings;
 import io.varve.server.config.ServerSettings;
 import java.io.IOException;
 import java.net.InetAddress;

@@ -33,7 +33,7 @@ class BenchRunTest {
   }
 
   @Test
-  void runsEveryOperationAndPrintsYcsbOutput() {
+  void runs_every_operation_and_prints_ycsb_output() {
     Properties p = workloadA();
     p.setProperty("threadcount", "4");
     RunResult result = run("noop", BenchSpec.Phase.RUN, p);
@@ -49,14 +49,14 @@ class BenchRunTest {
   }
 
   @Test
-  void loadInsertsTheRecordCount() {
+  void load_inserts_the_record_count() {
     RunResult result = run("noop", BenchSpec.Phase.LOAD, workloadA());
     assertThat(result.operations()).containsOnlyKeys("INSERT");
     assertThat(result.operations().get("INSERT").count()).isEqualTo(1000);
   }
 
   @Test
-  void aStallShowsInLatencyFromTheIntendedStartButNotInServiceTime() {
+  void a_stall_shows_in_latency_from_the_intended_start_but_not_in_service_time() {
     StallingBinding.OPERATIONS.set(0);
     Properties p = workloadA();
     p.setProperty("operationcount", "1000");
@@ -82,7 +82,7 @@ class BenchRunTest {
   }
 
   @Test
-  void theWarmUpIsLeftOutOfTheTotalsButShownInTheTimeline() {
+  void the_warm_up_is_left_out_of_the_totals_but_shown_in_the_timeline() {
     Properties p = workloadA();
     p.setProperty("operationcount", "4000");
     p.setProperty("target", "1000");
@@ -100,7 +100,7 @@ class BenchRunTest {
   }
 
   @Test
-  void theTargetRateIsHeld() {
+  void the_target_rate_is_held() {
     Properties p = workloadA();
     p.setProperty("operationcount", "1500");
     p.setProperty("target", "1000");
@@ -110,7 +110,7 @@ class BenchRunTest {
   }
 
   @Test
-  void badInputIsNamed() {
+  void bad_input_is_named() {
     Properties p = workloadA();
     p.setProperty("threadcount", "many");
     assertThatThrownBy(() -> run("noop", BenchSpec.Phase.RUN, p)).hasMessageContaining("threadcount=many");

@@ -38,7 +38,7 @@ class HtmlReportTest {
   }
 
   @Test
-  void reportHoldsTheSummaryAndOneChartPerFigure() {
+  void report_holds_the_summary_and_one_chart_per_figure() {
     String html = HtmlReport.render(runs());
     assertThat(html).startsWith("<!DOCTYPE html>").endsWith("</html>\n");
     // Labels are escaped.
@@ -54,7 +54,7 @@ class HtmlReportTest {
   }
 
   @Test
-  void rendersInHeadlessChromium() throws Exception {
+  void renders_in_headless_chromium() throws Exception {
     Path chromium = Path.of("/usr/bin/chromium");
     boolean required = "1".equals(System.getenv("VARVE_REQUIRE_CHROMIUM"));
     assumeTrue(required || Files.isExecutable(chromium), "chromium is not installed (CI installs it and requires this test)");

@@ -17,7 +17,7 @@ class ResultMergeTest {
   Path dir;
 
   @Test
-  void mergedPercentilesComeFromAddedHistogramsNotAveragedPercentiles() throws Exception {
+  void merged_percentiles_come_from_added_histograms_not_averaged_percentiles() throws Exception {
     // Loader a: 9,900 fast reads (1 ms). Loader b: 100 slow reads (100 ms).
     // Averaging the two p99s would give 50.5 ms; the true p99 of the 10,000 reads is 1 ms,
     // and the true p99.9 is 100 ms.
@@ -47,7 +47,7 @@ class ResultMergeTest {
   }
 
   @Test
-  void refusesToMergeDifferentPhases() {
+  void refuses_to_merge_different_phases() {
     Histogram h = Results.histogram(10, i -> 5);
     RunResult run = Results.result("a", 0, 1000, "READ", h, h, Map.of(), List.of());
     RunResult load = new RunResult(run.format(), "b", run.binding(), "load", run.workload(), run.properties(), 1, 0, 1,
@@ -56,7 +56,7 @@ class ResultMergeTest {
   }
 
   @Test
-  void aFileThatIsNotAResultIsNamed() throws Exception {
+  void a_file_that_is_not_a_result_is_named() throws Exception {
     Path bad = dir.resolve("bad.json");
     Files.writeString(bad, "{\"hello\": 1}");
     assertThatThrownBy(() -> ResultFiles.read(bad)).hasMessageContaining(bad.toString());
@@ -66,7 +66,7 @@ class ResultMergeTest {
   }
 
   @Test
-  void histogramsSurviveEncoding() {
+  void histograms_survive_encoding() {
     Histogram h = Results.histogram(5_000, i -> 1 + i * 37L);
     Histogram back = HistogramCodec.decode("x", HistogramCodec.encode(h));
     assertThat(back).isEqualTo(h);

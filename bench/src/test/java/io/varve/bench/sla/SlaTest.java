@@ -20,7 +20,7 @@ class SlaTest {
       Map.of("READ_TIMEOUT", 3L), List.of());
 
   @Test
-  void parsesLatencyUnitsIntoMicroseconds() {
+  void parses_latency_units_into_microseconds() {
     assertThat(SlaClause.parse("read.p99<10ms").bound()).isEqualTo(10_000);
     assertThat(SlaClause.parse(" update.p99.9 <= 2s ").bound()).isEqualTo(2_000_000);
     assertThat(SlaClause.parse("read.max<500us").bound()).isEqualTo(500);
@@ -28,7 +28,7 @@ class SlaTest {
   }
 
   @Test
-  void eachClauseGetsAVerdictAndTheOverallNeedsAll() {
+  void each_clause_gets_a_verdict_and_the_overall_needs_all() {
     SlaVerdict verdict = Sla.parse("throughput>=900,read.p99<10ms,read.errors<=3").check(result, LatencyKind.SERVICE);
     assertThat(verdict.clauses()).extracting(SlaVerdict.ClauseVerdict::met).containsExactly(true, true, true);
     assertThat(verdict.met()).isTrue();
@@ -40,28 +40,28 @@ class SlaTest {
   }
 
   @Test
-  void throughputBelowTheBoundFails() {
+  void throughput_below_the_bound_fails() {
     SlaVerdict verdict = Sla.parse("throughput>=1001").check(result, LatencyKind.INTENDED);
     assertThat(verdict.met()).isFalse();
     assertThat(verdict.clauses().get(0).actual()).isEqualTo(1000.0);
   }
 
   @Test
-  void errorsAreCounted() {
+  void errors_are_counted() {
     assertThat(Sla.parse("errors<3").check(result, LatencyKind.INTENDED).met()).isFalse();
     assertThat(Sla.parse("errors<=3").check(result, LatencyKind.INTENDED).met()).isTrue();
     assertThat(Sla.parse("update.errors<1").check(result, LatencyKind.INTENDED).met()).isTrue();
   }
 
   @Test
-  void aLatencyClauseOnAnOperationThatDidNotRunFails() {
+  void a_latency_clause_on_an_operation_that_did_not_run_fails() {
     SlaVerdict verdict = Sla.parse("update.p99<10ms").check(result, LatencyKind.INTENDED);
     assertThat(verdict.met()).isFalse();
     assertThat(verdict.clauses().get(0).shown()).contains("no update operations");
   }
 
   @Test
-  void printsOneLinePerClauseAndTheOverallVerdict() {
+  void prints_one_line_per_clause_and_the_overall_verdict() {
     ByteArrayOutputStream bytes = new ByteArrayOutputStream();
     Sla.parse("throughput>=900,read.p99<10ms").check(result, LatencyKind.INTENDED)
         .print(new PrintStream(bytes, true, StandardCharsets.UTF_8));
@@ -70,7 +70,7 @@ class SlaTest {
   }
 
   @Test
-  void badClausesNameWhatIsWrong() {
+  void bad_clauses_name_what_is_wrong() {
     assertThatThrownBy(() -> Sla.parse("read.p99<10")).hasMessageContaining("read.p99<10").hasMessageContaining("unit");
     assertThatThrownBy(() -> Sla.parse("read.p42<10ms")).hasMessageContaining("p42");
     assertThatThrownBy(() -> Sla.parse("throughput=10")).hasMessageContaining("throughput=10")

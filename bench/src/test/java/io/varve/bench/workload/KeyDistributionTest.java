@@ -22,7 +22,7 @@ class KeyDistributionTest {
   private static final int DRAWS = 200_000;
 
   @Test
-  void uniformSpreadsEvenly() throws Exception {
+  void uniform_spreads_evenly() throws Exception {
     Map<String, Integer> counts = draw(Map.of("requestdistribution", "uniform", "recordcount", "1000"));
     assertThat(counts).hasSize(1000);
     double expected = DRAWS / 1000.0;
@@ -32,14 +32,14 @@ class KeyDistributionTest {
   }
 
   @Test
-  void zipfianConcentratesOnFewKeys() throws Exception {
+  void zipfian_concentrates_on_few_keys() throws Exception {
     Map<String, Integer> counts = draw(Map.of("requestdistribution", "zipfian", "recordcount", String.valueOf(RECORDS)));
     // Uniform would give the hottest 1% of keys 1% of the accesses.
     assertThat(topShare(counts, RECORDS / 100)).isGreaterThan(0.10);
   }
 
   @Test
-  void hotSetGetsItsShareOfAccesses() throws Exception {
+  void hot_set_gets_its_share_of_accesses() throws Exception {
     Map<String, Integer> counts = draw(Map.of("requestdistribution", "hotset", "recordcount", String.valueOf(RECORDS),
         "hotset.size", "100", "hotset.share", "0.9", "hotset.distribution", "uniform"));
     // 200,000 draws at p = 0.9: standard deviation of the share is 0.00067.
@@ -51,7 +51,7 @@ class KeyDistributionTest {
   }
 
   @Test
-  void zipfianInsideTheHotSet() throws Exception {
+  void zipfian_inside_the_hot_set() throws Exception {
     Map<String, Integer> counts = draw(Map.of("requestdistribution", "hotset", "recordcount", String.valueOf(RECORDS),
         "hotset.size", "100", "hotset.share", "0.9"));
     assertThat(topShare(counts, 100)).isBetween(0.89, 0.91);
@@ -60,14 +60,14 @@ class KeyDistributionTest {
   }
 
   @Test
-  void singleHotPartitionTakesEveryAccess() throws Exception {
+  void single_hot_partition_takes_every_access() throws Exception {
     Map<String, Integer> counts = draw(Map.of("requestdistribution", "hotset", "recordcount", String.valueOf(RECORDS),
         "hotset.size", "1", "hotset.share", "1.0"));
     assertThat(counts).hasSize(1);
   }
 
   @Test
-  void badHotSetPropertiesAreNamed() {
+  void bad_hot_set_properties_are_named() {
     assertThatThrownBy(() -> draw(Map.of("requestdistribution", "hotset", "recordcount", "100", "hotset.size", "101")))
         .isInstanceOf(WorkloadException.class).hasMessageContaining("hotset.size=101");
     assertThatThrownBy(() -> draw(Map.of("requestdistribution", "hotset", "recordcount", "100", "hotset.share", "1.5")))

@@ -17,6 +17,10 @@ import io.varve.core.read.PartitionReader;
 import io.varve.core.store.EventStore;
 import io.varve.core.write.PartitionKey;
 import io.varve.core.write.PlacedEvent;
+import io.varve.packing.Batch;
+import io.varve.packing.PackingLimits;
+import io.varve.packing.Placement;
+import io.varve.packing.ReplicaPacker;
 import java.nio.ByteBuffer;
 import java.time.Duration;
 import java.time.Instant;
@@ -39,6 +43,7 @@ import java.util.concurrent.ConcurrentHashMap;
 public final class CqlEventStore implements EventStore {
 
   static final int MAX_BATCH_BYTES = 1024 * 1024;
+  private static final PackingLimits ONE_PARTITION = new PackingLimits(Integer.MAX_VALUE, 1, MAX_BATCH_BYTES);
 
   private final CqlSession session;
   private final SliceStatements statements;
@@ -85,8 +90,9 @@ public final class CqlEventStore implements EventStore {
     List<ReplicaPacking.Part> parts = new ArrayList<>();
     partitions.forEach((key, events) -> chunks(events).forEach(chunk -> parts.add(ReplicaPacking.Part.of(key, chunk))));
     List<CompletableFuture<Void>> batches = new ArrayList<>();
-    for (List<ReplicaPacking.Part> packed : ReplicaPacking.pack(session, keyspace, parts)) {
-      long bytes = packed.stream().mapToLong(ReplicaPacking::bytes).sum();
+    for (Batch<ReplicaPacking.Part> batch : ReplicaPacking.pack(session, keyspace, parts)) {
+      List<ReplicaPacking.Part> packed = batch.items();
+      long bytes = batch.bytes();
       CompletionStage<Void> done = statements.of(keyspace, packed.get(0).key().table())
           .thenCompose(p -> limiter.submit(bytes, () -> session.executeAsync(batch(p.insert(), packed, level))))
           .thenApply(rs -> null);
@@ -147,6 +153,7 @@ public final class CqlEventStore implements EventStore {
 
   /** Splits a partition's events into batches of about {@value #MAX_BATCH_BYTES} bytes; an event is never split. */
   static List<List<PlacedEvent>> chunks(List<PlacedEvent> events) {
-    return Chunks.of(events, e -> e.event().payloadBytes(), MAX_BATCH_BYTES, Integer.MAX_VALUE);
+    return ReplicaPacker.inOrder(events, ONE_PARTITION, Placement.<PlacedEvent>onePartition(e -> e.event().payloadBytes()))
+        .stream().map(Batch::items).toList();
   }
 }

@@ -3,19 +3,18 @@ package io.varve.cassandra.events;
 import com.datastax.oss.driver.api.core.CqlIdentifier;
 import com.datastax.oss.driver.api.core.CqlSession;
 import com.datastax.oss.driver.api.core.ProtocolVersion;
-import com.datastax.oss.driver.api.core.metadata.Node;
 import com.datastax.oss.driver.api.core.metadata.TokenMap;
 import com.datastax.oss.driver.api.core.type.codec.TypeCodecs;
 import io.varve.core.write.PartitionKey;
 import io.varve.core.write.PlacedEvent;
+import io.varve.packing.Batch;
+import io.varve.packing.PackingLimits;
+import io.varve.packing.Placement;
+import io.varve.packing.ReplicaPacker;
 import java.nio.ByteBuffer;
 import java.time.Instant;
-import java.util.ArrayList;
-import java.util.LinkedHashMap;
 import java.util.List;
-import java.util.Map;
 import java.util.Optional;
-import java.util.Set;
 
 /**
  * Groups the write batches of one request so that fewer CQL requests carry them: small
@@ -25,12 +24,15 @@ import java.util.Set;
  * {@code batch_size_warn_threshold} of 5 KiB). The coordinator the driver picks for a packed batch
  * (a replica of its first partition) is then a replica of every partition in it, so the batch costs
  * the cluster what its single-partition parts would, in one request instead of several. Larger
- * batches, and every batch when the driver has no token map, go out alone as before.
+ * batches, and every batch when the driver has no token map, go out alone as before. The packing
+ * itself is {@link ReplicaPacker}'s, which the reshaper shares; this class answers its questions
+ * from this driver's token map.
  */
 final class ReplicaPacking {
 
   static final int MAX_PARTITIONS = 10;
   static final int MAX_PACKED_BYTES = 4096;
+  static final PackingLimits LIMITS = new PackingLimits(MAX_PARTITIONS, MAX_PARTITIONS, MAX_PACKED_BYTES);
 
   /**
    * One partition's share of a batch, with its partition key columns encoded once (for the token
@@ -48,25 +50,19 @@ final class ReplicaPacking {
 
   private ReplicaPacking() {}
 
-  /** The request's batches, each a list of parts of one table. */
-  static List<List<Part>> pack(CqlSession session, String keyspace, List<Part> parts) {
+  /** The request's batches, each of parts of one table. */
+  static List<Batch<Part>> pack(CqlSession session, String keyspace, List<Part> parts) {
     Optional<TokenMap> tokens = session.getMetadata().getTokenMap();
-    List<List<Part>> batches = new ArrayList<>();
-    Map<Object, List<Part>> packable = new LinkedHashMap<>();
     CqlIdentifier ks = CqlIdentifier.fromInternal(keyspace);
-    for (Part part : parts) {
-      if (tokens.isEmpty() || bytes(part) > MAX_PACKED_BYTES) {
-        batches.add(List.of(part));
-        continue;
-      }
-      Set<Node> replicas = tokens.get().getReplicas(ks, tokens.get().newToken(part.series().duplicate(),
-          part.timeBucket().duplicate(), part.eventBucket().duplicate()));
-      packable.computeIfAbsent(List.of(part.key().table(), replicas), k -> new ArrayList<>()).add(part);
-    }
-    for (List<Part> group : packable.values()) {
-      batches.addAll(Chunks.of(group, ReplicaPacking::bytes, MAX_PACKED_BYTES, MAX_PARTITIONS));
-    }
-    return batches;
+    // each part counts as a partition: parts of one partition meet only around events near 1 MiB
+    return ReplicaPacker.byReplicas(parts, LIMITS, Placement.of(ReplicaPacking::bytes, (previous, next) -> false,
+        part -> tokens.map(t -> replicas(t, ks, part)).orElse(null)));
+  }
+
+  /** The part's table and the replicas of its partition: a packed batch is of one table. */
+  private static Object replicas(TokenMap tokens, CqlIdentifier keyspace, Part part) {
+    return List.of(part.key().table(), tokens.getReplicas(keyspace, tokens.newToken(part.series().duplicate(),
+        part.timeBucket().duplicate(), part.eventBucket().duplicate())));
   }
 
   /**

@@ -12,6 +12,7 @@ import io.varve.cassandra.TestSessions;
 import io.varve.core.write.PartitionKey;
 import io.varve.core.write.PlacedEvent;
 import io.varve.local.testing.TestCassandra;
+import io.varve.packing.Batch;
 import java.util.ArrayList;
 import java.util.HashSet;
 import java.util.List;
@@ -59,6 +60,11 @@ class ReplicaPackingIT {
     return parts;
   }
 
+  /** The parts of each batch {@link ReplicaPacking#pack} makes on the test session. */
+  static List<List<ReplicaPacking.Part>> pack(List<ReplicaPacking.Part> parts) {
+    return ReplicaPacking.pack(session, KEYSPACE, parts).stream().map(Batch::items).toList();
+  }
+
   @Test
   void the_token_map_gives_every_partition_the_one_node_as_replica() {
     TokenMap tokens = session.getMetadata().getTokenMap().orElseThrow();
@@ -73,7 +79,7 @@ class ReplicaPackingIT {
   void small_parts_of_one_table_are_packed_at_most_ten_to_a_batch() {
     List<ReplicaPacking.Part> parts = parts("t_a", 25, 10);
 
-    List<List<ReplicaPacking.Part>> batches = ReplicaPacking.pack(session, KEYSPACE, parts);
+    List<List<ReplicaPacking.Part>> batches = pack(parts);
 
     assertThat(batches).extracting(List::size).containsExactly(10, 10, 5);
     List<ReplicaPacking.Part> all = batches.stream().flatMap(List::stream).toList();
@@ -84,11 +90,12 @@ class ReplicaPackingIT {
   void a_packed_batch_stays_within_the_byte_bound() {
     List<ReplicaPacking.Part> parts = parts("t_a", 12, 900);
 
-    List<List<ReplicaPacking.Part>> batches = ReplicaPacking.pack(session, KEYSPACE, parts);
+    List<Batch<ReplicaPacking.Part>> batches = ReplicaPacking.pack(session, KEYSPACE, parts);
 
-    assertThat(batches).hasSizeGreaterThan(2).allSatisfy(batch -> assertThat(batch.stream()
-        .mapToLong(ReplicaPacking::bytes).sum()).isLessThanOrEqualTo(ReplicaPacking.MAX_PACKED_BYTES));
-    assertThat(batches.stream().mapToInt(List::size).sum()).isEqualTo(12);
+    assertThat(batches).hasSizeGreaterThan(2).allSatisfy(batch -> assertThat(batch.bytes())
+        .isEqualTo(batch.items().stream().mapToLong(ReplicaPacking::bytes).sum())
+        .isLessThanOrEqualTo(ReplicaPacking.MAX_PACKED_BYTES));
+    assertThat(batches.stream().mapToInt(b -> b.items().size()).sum()).isEqualTo(12);
   }
 
   @Test
@@ -98,9 +105,9 @@ class ReplicaPackingIT {
     ReplicaPacking.Part large = part("t_a", "large", 3, 2000);
     parts.add(large);
 
-    List<List<ReplicaPacking.Part>> batches = ReplicaPacking.pack(session, KEYSPACE, parts);
+    List<List<ReplicaPacking.Part>> batches = pack(parts);
 
-    assertThat(batches).hasSize(3).contains(List.of(large));
+    assertThat(batches).containsExactly(List.of(large), parts.subList(0, 3), parts.subList(3, 6));
     assertThat(batches).allSatisfy(batch -> assertThat(new HashSet<>(batch.stream()
         .map(p -> p.key().table()).toList())).hasSize(1));
   }
@@ -113,7 +120,7 @@ class ReplicaPackingIT {
         .withLocalDatacenter(TestCassandra.localDatacenter()).withConfigLoader(noTokenMap).build()) {
       assertThat(plain.getMetadata().getTokenMap()).isEmpty();
 
-      assertThat(ReplicaPacking.pack(plain, KEYSPACE, parts("t_a", 5, 10))).extracting(List::size)
+      assertThat(ReplicaPacking.pack(plain, KEYSPACE, parts("t_a", 5, 10))).extracting(b -> b.items().size())
           .containsExactly(1, 1, 1, 1, 1);
     }
   }

@@ -7,28 +7,113 @@ import java.time.Duration;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.function.Function;
 import java.util.function.IntSupplier;
 
 /**
- * What the command lines of the local servers share: the syntax
- * {@code start|stop|status|kill [--option value | --flag]...}, and the one-line reports of each
- * action with their exit statuses ({@code OK} on success; for {@code status}, {@code OK} only while
- * the server runs, else {@code COMPLETED_WITH_ERRORS}).
+ * The command line that the local servers share: the syntax
+ * {@code start|stop|status|kill [--option value | --flag]...}, the one-line report of each action
+ * and its exit status ({@link ExitStatus}, docs/exit-status.md): {@code OK} on success; for
+ * {@code status}, {@code OK} only while the server runs, else {@code COMPLETED_WITH_ERRORS};
+ * {@code INVALID_INPUT} for a usage error; {@code ABORTED_FATAL_ERROR} when the action fails.
+ * Each server's {@code main} adds its options and what its lines show.
  */
-final class LauncherCommand {
+public final class LauncherCommand {
 
   private static final List<String> ACTIONS = List.of("start", "stop", "status", "kill");
 
   private LauncherCommand() {}
 
-  /** The action and the options of one command line; a flag maps to the empty string. */
-  record Arguments(String action, Map<String, String> options) {
+  /**
+   * What one server's command line adds to the shared one.
+   *
+   * @param product the server, whose label starts every line
+   * @param flags the options without a value, like {@code --tests}
+   * @param usage the line printed after a usage error
+   * @param defaultTimeout how long {@code start} waits for the server to answer, or {@code stop}
+   *     for it to exit, without {@code --timeout}
+   */
+  public record Syntax(Product product, List<String> flags, String usage, Duration defaultTimeout) {}
 
-    /**
-     * Parses {@code args}; {@code flags} are the options without a value.
-     *
-     * @throws IllegalArgumentException naming the argument that does not fit
-     */
+  /**
+   * The server a command line acts on and what its lines show.
+   *
+   * @param server the server
+   * @param where what a running line shows after the pid, like {@code cql=127.0.0.1:9042 log=...}
+   * @param log the log a stale pid file's line points to
+   */
+  public record Target(LocalServer server, String where, Path log) {}
+
+  /**
+   * Runs one command line, printing its line to {@code out} and errors to {@code err}; returns the
+   * exit status.
+   *
+   * @param target makes the server from the options that configure it (all but {@code --timeout}
+   *     and {@code --no-wait}; a modifiable map); throws {@link IllegalArgumentException} naming an
+   *     option that does not fit
+   */
+  public static int run(String[] args, PrintStream out, PrintStream err, Syntax syntax,
+      Function<Map<String, String>, Target> target) {
+    String label = syntax.product().label();
+    Arguments arguments;
+    Duration timeout;
+    Target server;
+    try {
+      arguments = Arguments.parse(args, syntax.flags());
+      timeout = arguments.timeout(syntax.defaultTimeout());
+      server = target.apply(arguments.settingsOptions());
+    } catch (IllegalArgumentException e) {
+      err.println(label + ": " + e.getMessage());
+      err.println(syntax.usage());
+      return ExitStatus.INVALID_INPUT.code();
+    }
+    try {
+      return act(arguments, timeout, server, out);
+    } catch (LocalServerException e) {
+      err.println(label + ": " + arguments.action() + " failed: " + e.getMessage());
+      return ExitStatus.ABORTED_FATAL_ERROR.code();
+    }
+  }
+
+  /**
+   * Runs a command line and exits the JVM with its status; a failure the command line did not
+   * expect exits with the status {@link ExitStatus#of} gives it, after its stack trace.
+   */
+  public static void exit(IntSupplier commandLine) {
+    int status;
+    try {
+      status = commandLine.getAsInt();
+    } catch (RuntimeException | Error e) {
+      e.printStackTrace();
+      status = ExitStatus.of(e).code();
+    }
+    System.exit(status);
+  }
+
+  /**
+   * Removes {@code --varve-home} from the options and returns it; without it, the Varve checkout
+   * that {@link VarveHome#locate()} finds.
+   */
+  public static Path varveHome(Map<String, String> options) {
+    String varveHome = options.remove("--varve-home");
+    return varveHome == null ? VarveHome.locate() : Path.of(varveHome);
+  }
+
+  /** The port an option names; else an error naming the option and what it expects. */
+  public static int port(String name, String value) {
+    return Integer.parseInt(number(name, value, "1..65535", "[0-9]{1,9}"));
+  }
+
+  private static String number(String name, String value, String expected, String pattern) {
+    if (!value.matches(pattern)) {
+      throw new IllegalArgumentException(name + ": " + value + " (expected: " + expected + ")");
+    }
+    return value;
+  }
+
+  /** The action and the options of one command line; a flag maps to the empty string. */
+  private record Arguments(String action, Map<String, String> options) {
+
     static Arguments parse(String[] args, List<String> flags) {
       String action = null;
       Map<String, String> options = new HashMap<>();
@@ -51,10 +136,10 @@ final class LauncherCommand {
     }
 
     /** {@code --timeout} in seconds (1..999999), or the default. */
-    Duration timeout(int defaultSeconds) {
+    Duration timeout(Duration otherwise) {
       String value = options.get("--timeout");
-      return Duration.ofSeconds(value == null ? defaultSeconds
-          : Long.parseLong(number("--timeout", value, "seconds, 1..999999", "[1-9][0-9]{0,5}")));
+      return value == null ? otherwise
+          : Duration.ofSeconds(Long.parseLong(number("--timeout", value, "seconds, 1..999999", "[1-9][0-9]{0,5}")));
     }
 
     /** The options that configure the server: all but the ones this class reads. */
@@ -66,87 +151,55 @@ final class LauncherCommand {
     }
   }
 
-  /**
-   * How a server's reports read.
-   *
-   * @param label the first word of every line, like {@code cassandra}
-   * @param noun what the server calls itself in messages, like {@code node}
-   * @param where what a running line shows after the pid, like {@code cql=127.0.0.1:9042 log=...}
-   * @param log the log a stale pid file's line points to
-   */
-  record Reports(String label, String noun, String where, Path log) {}
-
-  /**
-   * Runs the parsed action on the server and prints its line; returns the exit status. Failures
-   * of the server's lifecycle propagate as the server's exception.
-   */
-  static int act(Arguments arguments, Duration timeout, ManagedNode node, Reports reports, PrintStream out) {
+  private static int act(Arguments arguments, Duration timeout, Target target, PrintStream out) {
+    LocalServer server = target.server();
     return switch (arguments.action()) {
-      case "start" -> start(node, timeout, !arguments.options().containsKey("--no-wait"), reports, out);
-      case "stop" -> stopOrKill(node, node.status(), node.stop(timeout), "stopped", reports, out);
-      case "kill" -> stopOrKill(node, node.status(), node.kill(), "killed", reports, out);
-      default -> status(node, reports, out);
+      case "start" -> start(target, timeout, !arguments.options().containsKey("--no-wait"), out);
+      case "stop" -> stopOrKill(target, server.status(), server.stop(timeout), "stopped", out);
+      case "kill" -> stopOrKill(target, server.status(), server.kill(), "killed", out);
+      default -> status(target, out);
     };
   }
 
-  /**
-   * Runs a command line and exits the JVM with its status; a failure the command line did not
-   * expect exits with the status {@link ExitStatus#of} gives it, after its stack trace.
-   */
-  static void exit(IntSupplier commandLine) {
-    int status;
-    try {
-      status = commandLine.getAsInt();
-    } catch (RuntimeException | Error e) {
-      e.printStackTrace();
-      status = ExitStatus.of(e).code();
-    }
-    System.exit(status);
-  }
-
-  /** The value if it matches {@code pattern}; else an error naming the option and what it expects. */
-  static String number(String name, String value, String expected, String pattern) {
-    if (!value.matches(pattern)) {
-      throw new IllegalArgumentException(name + ": " + value + " (expected: " + expected + ")");
-    }
-    return value;
-  }
-
-  private static int start(ManagedNode node, Duration timeout, boolean wait, Reports reports, PrintStream out) {
+  private static int start(Target target, Duration timeout, boolean wait, PrintStream out) {
+    LocalServer server = target.server();
     long began = System.nanoTime();
-    boolean wasRunning = node.status().state() == ManagedNode.State.RUNNING;
-    ManagedNode.Status status = node.start();
+    boolean wasRunning = server.status().isRunning();
+    LocalServerStatus status = server.start();
     if (wait) {
-      node.awaitReady(timeout);
+      server.awaitReady(timeout);
     }
     String how = wasRunning ? "already running"
         : String.format("started in %.1f s", (System.nanoTime() - began) / 1e9);
-    out.println(running("running", status, reports) + " (" + how + (wait ? ")" : ", not waited)"));
+    out.println(running("running", status, target) + " (" + how + (wait ? ")" : ", not waited)"));
     return ExitStatus.OK.code();
   }
 
-  private static int stopOrKill(ManagedNode node, ManagedNode.Status before, boolean acted, String done,
-      Reports reports, PrintStream out) {
+  private static int stopOrKill(Target target, LocalServerStatus before, boolean acted, String done,
+      PrintStream out) {
+    String label = target.server().product().label();
     if (acted) {
-      out.println(reports.label() + ": " + done + " pid=" + before.pid());
+      out.println(label + ": " + done + " pid=" + before.pid());
     } else {
-      out.println(reports.label() + ": not running home=" + node.home());
+      out.println(label + ": not running home=" + target.server().home());
     }
     return ExitStatus.OK.code();
   }
 
-  private static int status(ManagedNode node, Reports reports, PrintStream out) {
-    ManagedNode.Status status = node.status();
+  private static int status(Target target, PrintStream out) {
+    LocalServer server = target.server();
+    Product product = server.product();
+    LocalServerStatus status = server.status();
     switch (status.state()) {
-      case RUNNING -> out.println(running(node.isReady() ? "running" : "starting", status, reports));
-      case STALE -> out.println(reports.label() + ": stale pid file " + node.pidFile() + " (pid " + status.pid()
-          + " is not this " + reports.noun() + ") log=" + reports.log());
-      default -> out.println(reports.label() + ": stopped home=" + node.home());
+      case RUNNING -> out.println(running(server.isReady() ? "running" : "starting", status, target));
+      case STALE -> out.println(product.label() + ": stale pid file " + server.pidFile() + " (pid " + status.pid()
+          + " is not this " + product.noun() + ") log=" + target.log());
+      default -> out.println(product.label() + ": stopped home=" + server.home());
     }
-    return (status.state() == ManagedNode.State.RUNNING ? ExitStatus.OK : ExitStatus.COMPLETED_WITH_ERRORS).code();
+    return (status.isRunning() ? ExitStatus.OK : ExitStatus.COMPLETED_WITH_ERRORS).code();
   }
 
-  private static String running(String state, ManagedNode.Status status, Reports reports) {
-    return reports.label() + ": " + state + " pid=" + status.pid() + " " + reports.where();
+  private static String running(String state, LocalServerStatus status, Target target) {
+    return target.server().product().label() + ": " + state + " pid=" + status.pid() + " " + target.where();
   }
 }

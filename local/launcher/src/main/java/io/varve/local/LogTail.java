@@ -16,20 +16,16 @@ final class LogTail {
   private LogTail() {}
 
   /**
-   * Names the system log and quotes the end of it and of the process output: the JVM reports
-   * fatal errors (bad options, out of memory) only in the latter.
+   * Names the server's main log and quotes the end of it, then a shorter end of each other log:
+   * the process output, where the JVM reports fatal errors (bad options, out of memory).
+   *
+   * @param logs the main log first; for a server without a log of its own, its process output
    */
-  static String describe(Path systemLog, Path stdoutLog) {
-    StringBuilder message = new StringBuilder("See ").append(systemLog).append('.');
-    quote(message, systemLog, SYSTEM_LOG_LINES);
-    quote(message, stdoutLog, STDOUT_LINES);
-    return message.toString();
-  }
-
-  /** Names a server's only log, its process output, and quotes the end of it. */
-  static String describe(Path log) {
-    StringBuilder message = new StringBuilder("See ").append(log).append('.');
-    quote(message, log, SYSTEM_LOG_LINES);
+  static String describe(List<Path> logs) {
+    StringBuilder message = new StringBuilder("See ").append(logs.get(0)).append('.');
+    for (int i = 0; i < logs.size(); i++) {
+      quote(message, logs.get(i), i == 0 ? SYSTEM_LOG_LINES : STDOUT_LINES);
+    }
     return message.toString();
   }
 

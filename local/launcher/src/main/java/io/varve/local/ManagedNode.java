@@ -13,27 +13,18 @@ import java.time.Duration;
 import java.util.List;
 import java.util.Optional;
 import java.util.OptionalLong;
-import java.util.function.BiFunction;
 import java.util.function.BooleanSupplier;
-import java.util.function.Supplier;
 
 /**
- * The process lifecycle that every local server (Cassandra, DynamoDB Local, OpenSearch) shares:
- * start serialized across processes by a lock file in the home directory, a pid file that is only
- * trusted when the process it names runs the server's main class with this home (see
- * {@link NodeProcess}), readiness polling that quotes the logs on failure, stop (SIGTERM, then
- * SIGKILL) and kill. Each server supplies what differs: its command and files, its readiness
- * probe, and the exception type its callers catch.
+ * The process lifecycle that every local server shares: start serialized across processes by a
+ * lock file in the home directory, a pid file that is only trusted when the process it names runs
+ * the server's main class with this home (see {@link NodeProcess}), readiness polling that quotes
+ * the logs on failure, stop (SIGTERM, then SIGKILL) and kill. {@link LocalServer} is its public
+ * face; each server supplies its {@link LocalServer.Definition}, readiness probe and launch.
  */
 final class ManagedNode {
 
   private static final Duration KILL_WAIT = Duration.ofSeconds(30);
-
-  /** What the pid file says, checked against the live processes. */
-  enum State { RUNNING, STOPPED, STALE }
-
-  /** The state and the pid of the pid file (0 when stopped). */
-  record Status(State state, long pid) {}
 
   /** Launches the server's process once the lock is held and no live process was found. */
   @FunctionalInterface
@@ -42,68 +33,37 @@ final class ManagedNode {
     long launch() throws IOException;
   }
 
-  private final String name;
+  private final LocalServer.Definition server;
+  private final Product product;
   private final Path home;
   private final Path pidFile;
-  private final String mainClass;
-  private final String homeArgument;
-  private final BiFunction<String, Throwable, RuntimeException> failure;
-  private final Supplier<String> logs;
   private final BooleanSupplier ready;
-  private final Duration pollInterval;
-  private final Object endpoint;
   private final Launcher launcher;
 
   /**
-   * @param name how messages name the server, like {@code "Cassandra"}
-   * @param homeArgument the argument of the command line that ties a process to {@code home}
-   * @param failure makes the server's exception from a message and a cause (may be null)
-   * @param logs names the server's logs and quotes their end, for failure messages
+   * @param server what differs between the servers: names, files, the process's identity
    * @param ready whether the server answers right now
-   * @param endpoint where the server answers, for messages
    * @param launcher launches the process once the start lock is held and none runs
    */
-  ManagedNode(String name, Path home, Path pidFile, String mainClass, String homeArgument,
-      BiFunction<String, Throwable, RuntimeException> failure, Supplier<String> logs,
-      BooleanSupplier ready, Duration pollInterval, Object endpoint, Launcher launcher) {
-    this.name = name;
-    this.home = home;
-    this.pidFile = pidFile;
-    this.mainClass = mainClass;
-    this.homeArgument = homeArgument;
-    this.failure = failure;
-    this.logs = logs;
+  ManagedNode(LocalServer.Definition server, BooleanSupplier ready, Launcher launcher) {
+    this.server = server;
+    this.product = server.product();
+    this.home = server.home();
+    this.pidFile = server.pidFile();
     this.ready = ready;
-    this.pollInterval = pollInterval;
-    this.endpoint = endpoint;
     this.launcher = launcher;
-  }
-
-  /** The server's home directory. */
-  Path home() {
-    return home;
-  }
-
-  /** The server's pid file. */
-  Path pidFile() {
-    return pidFile;
-  }
-
-  /** Whether the server answers right now. */
-  boolean isReady() {
-    return ready.getAsBoolean();
   }
 
   /** The live process of this home, if any. */
   Optional<ProcessHandle> find() {
-    return NodeProcess.find(pidFile, mainClass, homeArgument);
+    return NodeProcess.find(pidFile, server.mainClass(), server.homeArgument());
   }
 
   /**
    * Launches the server unless it runs, and returns its status: running, with its pid. Serialized
    * across processes by {@code start.lock} in the home directory, and across threads of this JVM.
    */
-  Status start() {
+  LocalServerStatus start() {
     // A file lock excludes other processes only; two threads of one JVM would collide on it.
     synchronized (ManagedNode.class) {
       try {
@@ -112,24 +72,25 @@ final class ManagedNode {
                 StandardOpenOption.CREATE, StandardOpenOption.WRITE);
             FileLock lock = channel.lock()) {
           Optional<ProcessHandle> running = find();
-          return new Status(State.RUNNING, running.isPresent() ? running.get().pid() : launcher.launch());
+          return status(LocalServerStatus.State.RUNNING,
+              running.isPresent() ? running.get().pid() : launcher.launch());
         }
       } catch (IOException e) {
-        throw failure.apply("Cannot start " + name + " in " + home, e);
+        throw failure("Cannot start " + name() + " in " + home, e);
       }
     }
   }
 
   /**
-   * Runs {@code command} in its own session from the home directory, with its output in
-   * {@code stdoutLog} and no input, and records its pid; returns the pid.
+   * Runs {@code command} in its own session from the home directory, with its output where
+   * {@code output} says and no input, and records its pid; returns the pid.
    */
-  long spawn(List<String> command, Path stdoutLog) throws IOException {
+  long spawn(List<String> command, ProcessBuilder.Redirect output) throws IOException {
     Process process = new ProcessBuilder(SessionLeader.prefix(command))
         .directory(home.toFile())
         .redirectInput(ProcessBuilder.Redirect.from(new File("/dev/null")))
         .redirectErrorStream(true)
-        .redirectOutput(stdoutLog.toFile())
+        .redirectOutput(output)
         .start();
     new PidFile(pidFile).write(process.pid());
     return process.pid();
@@ -140,7 +101,7 @@ final class ManagedNode {
     try (ServerSocket probe = new ServerSocket()) {
       probe.bind(new InetSocketAddress(address, port));
     } catch (IOException e) {
-      throw failure.apply("Port " + address + ":" + port + what + " is in use by another process, so " + name
+      throw failure("Port " + address + ":" + port + what + " is in use by another process, so " + name()
           + " of " + home + " cannot start. Stop that process or choose another port.", null);
     }
   }
@@ -153,13 +114,13 @@ final class ManagedNode {
     long deadline = System.nanoTime() + timeout.toNanos();
     while (!ready.getAsBoolean()) {
       if (find().isEmpty()) {
-        throw failure.apply(name + " is not running (it exited or was never started). " + logs.get(), null);
+        throw failure(name() + " is not running (it exited or was never started). " + logs(), null);
       }
       if (System.nanoTime() - deadline > 0) {
-        throw failure.apply(name + " was not ready on " + endpoint + " within " + timeout.toSeconds() + " s. "
-            + logs.get(), null);
+        throw failure(name() + " was not ready on " + server.endpoint() + " within " + timeout.toSeconds()
+            + " s. " + logs(), null);
       }
-      NodeProcess.pause(pollInterval);
+      NodeProcess.pause(server.pollInterval(), product);
     }
   }
 
@@ -171,14 +132,14 @@ final class ManagedNode {
     Optional<ProcessHandle> node = find();
     if (node.isPresent()) {
       node.get().destroy();
-      if (!NodeProcess.awaitExit(node.get(), timeout)) {
+      if (!NodeProcess.awaitExit(node.get(), timeout, product)) {
         requireKilled(node.get());
       }
     }
     try {
       Files.deleteIfExists(pidFile);
     } catch (IOException e) {
-      throw failure.apply("Cannot delete the pid file " + pidFile, e);
+      throw failure("Cannot delete the pid file " + pidFile, e);
     }
     return node.isPresent();
   }
@@ -191,16 +152,16 @@ final class ManagedNode {
   }
 
   /** The pid file's state, checked against the live processes; sends no request. */
-  Status status() {
+  LocalServerStatus status() {
     Optional<ProcessHandle> node = find();
     if (node.isPresent()) {
-      return new Status(State.RUNNING, node.get().pid());
+      return status(LocalServerStatus.State.RUNNING, node.get().pid());
     }
     OptionalLong pid = new PidFile(pidFile).read();
     if (pid.isPresent() || Files.exists(pidFile)) {
-      return new Status(State.STALE, pid.orElse(0));
+      return status(LocalServerStatus.State.STALE, pid.orElse(0));
     }
-    return new Status(State.STOPPED, 0);
+    return status(LocalServerStatus.State.STOPPED, 0);
   }
 
   private void requireKilled(ProcessHandle process) {
@@ -209,9 +170,25 @@ final class ManagedNode {
   }
 
   private void requireExit(ProcessHandle process) {
-    if (!NodeProcess.awaitExit(process, KILL_WAIT)) {
-      throw failure.apply(name + " process " + process.pid() + " is still alive " + KILL_WAIT.toSeconds()
+    if (!NodeProcess.awaitExit(process, KILL_WAIT, product)) {
+      throw failure(name() + " process " + process.pid() + " is still alive " + KILL_WAIT.toSeconds()
           + " s after SIGKILL", null);
     }
+  }
+
+  private LocalServerStatus status(LocalServerStatus.State state, long pid) {
+    return new LocalServerStatus(product, state, pid, server.address());
+  }
+
+  private String name() {
+    return product.displayName();
+  }
+
+  private String logs() {
+    return LogTail.describe(server.logs());
+  }
+
+  private LocalServerException failure(String message, Throwable cause) {
+    return new LocalServerException(product, message, cause);
   }
 }

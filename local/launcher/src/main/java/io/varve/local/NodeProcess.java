@@ -1,6 +1,7 @@
 package io.varve.local;
 
 import java.io.IOException;
+import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -10,9 +11,9 @@ import java.util.OptionalLong;
 import java.util.stream.Stream;
 
 /**
- * Finds the operating-system process of a local server (Cassandra, DynamoDB Local, OpenSearch)
- * and tells whether it has exited. A pid alone is never trusted: pids are reused, so a process counts as the
- * server only if its command line runs the server's main class with this very home directory.
+ * Finds the operating-system process of a local server and tells whether it has exited. A pid
+ * alone is never trusted: pids are reused, so a process counts as the server only if its command
+ * line runs the server's main class with this very home directory.
  */
 final class NodeProcess {
 
@@ -35,8 +36,25 @@ final class NodeProcess {
     if (hasExited(process)) {
       return false;
     }
-    List<String> arguments = List.of(process.info().arguments().orElse(new String[0]));
+    List<String> arguments = arguments(process);
     return arguments.contains(mainClass) && arguments.contains(homeArgument);
+  }
+
+  /**
+   * The process's command line. The JDK gives no arguments for a command line longer than 4 KiB, as a
+   * server's with a classpath of a hundred jars is, so on Linux they are read from {@code /proc} in full.
+   */
+  private static List<String> arguments(ProcessHandle process) {
+    Optional<String[]> known = process.info().arguments();
+    if (known.isPresent()) {
+      return List.of(known.get());
+    }
+    try {
+      byte[] cmdline = Files.readAllBytes(Path.of("/proc", Long.toString(process.pid()), "cmdline"));
+      return List.of(new String(cmdline, StandardCharsets.UTF_8).split("\0"));
+    } catch (IOException | RuntimeException e) {
+      return List.of();
+    }
   }
 
   /**
@@ -60,23 +78,24 @@ final class NodeProcess {
   }
 
   /** Waits until the process is gone; false if it is still there after the timeout. */
-  static boolean awaitExit(ProcessHandle process, Duration timeout) {
+  static boolean awaitExit(ProcessHandle process, Duration timeout, Product product) {
     long deadline = System.nanoTime() + timeout.toNanos();
     while (!hasExited(process)) {
       if (System.nanoTime() - deadline > 0) {
         return false;
       }
-      pause(Duration.ofMillis(100));
+      pause(Duration.ofMillis(100), product);
     }
     return true;
   }
 
-  static void pause(Duration duration) {
+  /** Sleeps; an interrupt fails with the product's exception, keeping the thread's interrupt flag. */
+  static void pause(Duration duration, Product product) {
     try {
       Thread.sleep(duration.toMillis());
     } catch (InterruptedException e) {
       Thread.currentThread().interrupt();
-      throw new LocalCassandraException("Interrupted while waiting for a local server process", e);
+      throw new LocalServerException(product, "Interrupted while waiting for a local server process", e);
     }
   }
 }

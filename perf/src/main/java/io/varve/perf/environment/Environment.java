@@ -1,12 +1,12 @@
 package io.varve.perf.environment;
 
-import io.varve.local.LocalCassandra;
-import io.varve.local.LocalCassandraSettings;
-import io.varve.local.LocalDynamoDb;
-import io.varve.local.LocalDynamoDbSettings;
-import io.varve.local.LocalOpenSearch;
-import io.varve.local.LocalOpenSearchSettings;
 import io.varve.local.VarveHome;
+import io.varve.local.cassandra.LocalCassandra;
+import io.varve.local.cassandra.LocalCassandraSettings;
+import io.varve.local.dynamodb.LocalDynamoDb;
+import io.varve.local.dynamodb.LocalDynamoDbSettings;
+import io.varve.local.opensearch.LocalOpenSearch;
+import io.varve.local.opensearch.LocalOpenSearchSettings;
 import java.io.PrintStream;
 import java.nio.file.Path;
 import java.time.Duration;

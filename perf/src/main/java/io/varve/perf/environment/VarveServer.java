@@ -2,7 +2,9 @@ package io.varve.perf.environment;
 
 import com.linecorp.armeria.client.grpc.GrpcClients;
 import io.grpc.stub.AbstractStub;
-import io.varve.cli.ServerProcess;
+import io.varve.local.LocalServerStatus;
+import io.varve.local.server.LocalVarveServer;
+import io.varve.local.server.LocalVarveServerSettings;
 import java.io.IOException;
 import java.net.InetAddress;
 import java.net.ServerSocket;
@@ -25,9 +27,9 @@ public final class VarveServer {
 
   private static final Duration STOP_TIMEOUT = Duration.ofSeconds(30);
 
-  private final ServerProcess process;
+  private final LocalVarveServer process;
 
-  private VarveServer(ServerProcess process) {
+  private VarveServer(LocalVarveServer process) {
     this.process = process;
   }
 
@@ -40,14 +42,15 @@ public final class VarveServer {
     Path config = Files.createTempFile("varve-" + name, ".yaml");
     config.toFile().deleteOnExit();
     Files.writeString(config, configuration);
-    return started(environment, new ServerProcess(environment.home(), name, port), "the benchmark's server",
-        List.of("--config", config.toString(), "--port", Integer.toString(port)));
+    return started(environment, server(environment, port).withHome(environment.home().resolve(".varve").resolve(name))
+        .withServeArgs(List.of("--config", config.toString(), "--port", Integer.toString(port))),
+        "the benchmark's server");
   }
 
   /** The server of {@code varve up} ({@code .varve/server/}, port {@value #UP_PORT}) if it runs and answers. */
   public static Optional<VarveServer> up(Environment environment) {
-    ServerProcess process = new ServerProcess(environment.home(), UP_PORT);
-    return process.running().isPresent() && process.healthy() ? Optional.of(new VarveServer(process))
+    LocalVarveServer process = new LocalVarveServer(server(environment, UP_PORT));
+    return process.status().isRunning() && process.isReady() ? Optional.of(new VarveServer(process))
         : Optional.empty();
   }
 
@@ -58,25 +61,32 @@ public final class VarveServer {
   public static VarveServer startUp(Environment environment, List<String> serveArgs) throws Exception {
     List<String> args = new ArrayList<>(List.of("--port", Integer.toString(UP_PORT)));
     args.addAll(serveArgs);
-    return started(environment, new ServerProcess(environment.home(), UP_PORT), "the Varve server", args);
+    return started(environment, server(environment, UP_PORT).withServeArgs(args), "the Varve server");
   }
 
-  private static VarveServer started(Environment environment, ServerProcess process, String what,
-      List<String> serveArgs) throws Exception {
+  /** A server in {@code .varve/server/} on this port, run from the benchmark's own classpath as {@code up} runs it. */
+  private static LocalVarveServerSettings server(Environment environment, int port) {
+    return LocalVarveServerSettings.forDevelopment(environment.home()).withPort(port);
+  }
+
+  private static VarveServer started(Environment environment, LocalVarveServerSettings settings, String what) {
+    LocalVarveServer process = new LocalVarveServer(settings);
     environment.atEnd("stop " + what, () -> process.stop(STOP_TIMEOUT));
-    environment.progress("starting " + what + " (" + process.apiAddress() + ", log " + process.log() + ")");
-    process.start(serveArgs, Environment.START_TIMEOUT);
+    environment.progress("starting " + what + " (" + settings.endpoint() + ", log " + settings.log() + ")");
+    process.start();
+    process.awaitReady(Environment.START_TIMEOUT);
     return new VarveServer(process);
   }
 
   /** Where the API answers: {@code http://127.0.0.1:<port>} (gRPC, {@code POST /v1/<Rpc>}, {@code /metrics}). */
   public String apiAddress() {
-    return process.apiAddress();
+    return process.settings().endpoint().toString();
   }
 
   /** The server's process id, or -1 if it no longer runs. */
   public long pid() {
-    return process.running().map(ProcessHandle::pid).orElse(-1L);
+    LocalServerStatus status = process.status();
+    return status.isRunning() ? status.pid() : -1L;
   }
 
   /**

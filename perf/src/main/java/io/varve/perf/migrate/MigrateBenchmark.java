@@ -1,7 +1,7 @@
 package io.varve.perf.migrate;
 
 import com.datastax.oss.driver.api.core.CqlSession;
-import io.varve.local.LocalCassandraSettings;
+import io.varve.local.cassandra.LocalCassandraSettings;
 import io.varve.perf.environment.Environment;
 import io.varve.perf.environment.LocalServer;
 import io.varve.reshaper.job.SparkSupport;

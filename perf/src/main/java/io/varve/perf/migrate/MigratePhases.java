@@ -2,7 +2,7 @@ package io.varve.perf.migrate;
 
 import com.datastax.oss.driver.api.core.CqlSession;
 import com.datastax.oss.driver.api.core.cql.SimpleStatement;
-import io.varve.local.LocalCassandraSettings;
+import io.varve.local.cassandra.LocalCassandraSettings;
 import io.varve.reshaper.config.JobConfigLoader;
 import io.varve.reshaper.job.ExitStatus;
 import io.varve.reshaper.job.ReshapeJob;

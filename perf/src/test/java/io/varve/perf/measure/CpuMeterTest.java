@@ -12,20 +12,20 @@ import org.junit.jupiter.api.Test;
 class CpuMeterTest {
 
   @Test
-  void readsUserAndSystemTicksAfterACommandNameWithSpacesAndParentheses() {
+  void reads_user_and_system_ticks_after_a_command_name_with_spaces_and_parentheses() {
     String stat = "4242 (C2 Compiler) x) S 1 4242 4242 0 -1 4194624 0 0 0 0 1234 56 0 0 20 0 1 0 100 0 0";
     assertThat(CpuMeter.ticks(stat)).hasValue(1290);
   }
 
   @Test
-  void refusesAStatLineItCannotRead() {
+  void refuses_a_stat_line_it_cannot_read() {
     assertThat(CpuMeter.ticks("4242 no command name")).isEmpty();
     assertThat(CpuMeter.ticks("4242 (java) S 1 2 3")).isEmpty();
     assertThat(CpuMeter.ticks("4242 (java) S 1 4242 4242 0 -1 4194624 0 0 0 0 many 56 0 0")).isEmpty();
   }
 
   @Test
-  void splitsOutTheJitCompilersShareOfAProcess() {
+  void splits_out_the_jit_compilers_share_of_a_process() {
     assumeTrue(Files.isDirectory(Path.of("/proc/self/task")), "needs /proc");
     CpuMeter meter = new CpuMeter().add("client", ProcessHandle.current().pid());
     Map<String, Duration> cpu = meter.sample();

@@ -13,7 +13,7 @@ import java.util.function.Supplier;
  * one for writes and one for everything else, so that a flood of large writes never delays a
  * small read. A request beyond its budget is refused at once (RESOURCE_EXHAUSTED / HTTP 429);
  * nothing waits in a queue. Writes are also refused while the writes already admitted have waited
- * longer than {@code maxWriteQueueDelay} for their turn to Cassandra: the budgets bound memory,
+ * longer than {@code maxWriteQueueDelay} for their turn (to be decoded, or to Cassandra): the budgets bound memory,
  * this bounds an admitted write's latency when the cluster is slower than the writers. Thread-safe.
  *
  * <p>Metrics: {@code varve_admission_inflight_bytes{budget}}, {@code

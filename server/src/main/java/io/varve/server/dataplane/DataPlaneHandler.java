@@ -20,7 +20,7 @@ import io.varve.core.write.Rejection;
 import io.varve.core.write.WritePlan;
 import io.varve.core.write.WritePlanner;
 import io.varve.server.controlplane.NamespaceRegistry;
-import io.varve.server.transport.ErrorMapping;
+import io.varve.server.error.ErrorMapping;
 import java.time.Clock;
 import java.util.ArrayList;
 import java.util.IdentityHashMap;

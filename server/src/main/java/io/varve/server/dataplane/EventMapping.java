@@ -5,6 +5,7 @@ import com.google.protobuf.Timestamp;
 import io.varve.api.timeseries.v1.EventItem;
 import io.varve.core.error.InvalidFieldException;
 import io.varve.core.event.Event;
+import io.varve.server.request.RequestTimes;
 import java.util.ArrayList;
 import java.util.List;
 

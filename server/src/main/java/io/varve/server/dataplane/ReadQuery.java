@@ -7,6 +7,7 @@ import io.varve.core.event.EventItem;
 import io.varve.core.event.Limits;
 import io.varve.core.namespace.Names;
 import io.varve.core.read.PageTokens;
+import io.varve.server.request.RequestTimes;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.Base64;

@@ -17,6 +17,7 @@ import io.varve.core.error.Causes;
 import io.varve.server.admission.AdmissionControl;
 import io.varve.server.admission.AdmissionRefusedException;
 import io.varve.server.admission.ByteBudget;
+import io.varve.server.error.ErrorMapping;
 import java.nio.charset.StandardCharsets;
 import java.util.Optional;
 import java.util.concurrent.CompletableFuture;

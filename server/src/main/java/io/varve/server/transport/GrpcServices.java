@@ -5,6 +5,7 @@ import io.grpc.ServerServiceDefinition;
 import io.grpc.ServiceDescriptor;
 import io.grpc.stub.ServerCalls;
 import io.grpc.stub.StreamObserver;
+import io.varve.server.error.ErrorMapping;
 import java.util.List;
 import java.util.concurrent.CompletionStage;
 

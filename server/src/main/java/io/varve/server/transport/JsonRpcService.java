@@ -11,6 +11,7 @@ import com.linecorp.armeria.server.HttpService;
 import com.linecorp.armeria.server.ServiceRequestContext;
 import com.linecorp.armeria.common.util.SafeCloseable;
 import io.varve.core.error.InvalidFieldException;
+import io.varve.server.error.ErrorMapping;
 import io.varve.server.json.ProtoJson;
 import java.util.LinkedHashMap;
 import java.util.List;

@@ -18,6 +18,7 @@ import io.varve.server.auth.AuthSettings;
 import io.varve.server.auth.Permission;
 import io.varve.server.auth.TokenGrant;
 import io.varve.server.auth.TokenVerifier;
+import io.varve.server.error.ErrorMapping;
 import java.nio.charset.StandardCharsets;
 import java.util.Base64;
 import java.util.Optional;

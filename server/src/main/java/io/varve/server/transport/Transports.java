@@ -1,10 +1,8 @@
 package io.varve.server.transport;
 
 import com.linecorp.armeria.common.metric.MeterIdPrefixFunction;
-import com.linecorp.armeria.common.util.BlockingTaskExecutor;
 import com.linecorp.armeria.server.HttpService;
 import com.linecorp.armeria.server.ServerBuilder;
-import com.linecorp.armeria.server.ServerListener;
 import com.linecorp.armeria.server.grpc.GrpcService;
 import com.linecorp.armeria.server.metric.MetricCollectingService;
 import io.grpc.ServiceDescriptor;
@@ -16,11 +14,13 @@ import io.varve.server.config.ServerSettings;
 import io.varve.server.controlplane.ControlPlaneHandler;
 import io.varve.server.dataplane.DataPlaneHandler;
 import io.varve.server.dataplane.SearchHandler;
+import io.varve.server.error.ErrorMapping;
 import io.varve.server.index.Backfill;
 import io.varve.server.kv.KeyValueHandler;
 import io.varve.server.json.ProtoJson;
 import java.time.Duration;
 import java.util.List;
+import java.util.concurrent.Executor;
 import java.util.function.Function;
 
 /**
@@ -48,7 +48,8 @@ public final class Transports {
   private Transports() {}
 
   public static void register(ServerBuilder sb, ControlPlaneHandler control, Backfill backfill, DataPlaneHandler data,
-      SearchHandler search, KeyValueHandler kv, ServerSettings settings, AdmissionControl admission) {
+      SearchHandler search, KeyValueHandler kv, ServerSettings settings, AdmissionControl admission,
+      Executor largeBodies) {
     TokenAuthentication authentication = new TokenAuthentication(settings.auth());
     List<Rpc<?, ?>> rpcs = ApiCalls.bind(SERVICES, ApiCalls.ALL, new ApiHandlers(control, backfill, data, search, kv),
         settings.auth().enabled());
@@ -65,11 +66,6 @@ public final class Transports {
         // decoding a message of megabytes must not hold an event loop (see JsonRpcService)
         .useBlockingTaskExecutor(true)
         .build();
-    // one decoding thread per core: more would only share the same cores, and take them from small requests
-    BlockingTaskExecutor largeBodies = BlockingTaskExecutor.builder()
-        .numThreads(Math.max(2, Runtime.getRuntime().availableProcessors()))
-        .threadNamePrefix("varve-large-json").daemon(true).build();
-    sb.serverListener(ServerListener.builder().whenStopped(server -> largeBodies.shutdown()).build());
     JsonRpcService json = new JsonRpcService(rpcs, codec, largeBodies);
     Function<? super HttpService, ? extends HttpService> auth = authentication.api();
     Function<? super HttpService, MetricCollectingService> metrics =

@@ -17,13 +17,14 @@ import static io.varve.reshaper.config.JobOptions.USERNAME;
 import static io.varve.reshaper.config.JobOptions.WHERE;
 import static io.varve.reshaper.config.JobOptions.WRITE_TIMESTAMP;
 import static io.varve.reshaper.config.JobOptions.WRITE_TTL;
+import static io.varve.reshaper.config.JobOptions.value;
 
-import io.varve.reshaper.config.JobOption.Scope;
+import io.varve.options.Option;
+import io.varve.options.OptionValues;
 import java.io.Serializable;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
-import java.util.Set;
 
 /**
  * One side of the job, the {@code source} or {@code target} section: where the database is,
@@ -75,36 +76,33 @@ public record ConnectionSettings(
     long writeTimestampMicros,
     Map<String, String> options) implements Serializable {
 
-  static ConnectionSettings read(YamlSection s, String side, List<String> warnings) {
-    if (s.raw().isEmpty()) {
-      throw new ConfigException(side, "missing", "a section with type, host, keyspace and table");
-    }
-    Scope own = side.equals("source") ? Scope.SOURCE : Scope.TARGET;
-    Set<Scope> scopes = Set.of(Scope.SIDES, Scope.SOURCE, Scope.TARGET);
-    warnings.addAll(s.checkKeys(scopes, ""));
-    s.section("credentials").checkKeys(scopes, "credentials");
-    for (JobOption<?> option : JobOptions.all()) {
-      boolean otherSide = option.scope() == Scope.SOURCE || option.scope() == Scope.TARGET;
-      if (otherSide && option.scope() != own && option.isSetIn(s)) {
-        throw new ConfigException(option.keyIn(s), s.raw().get(option.path()),
-            "no value: this key belongs to the " + option.key().substring(0,
-                option.key().indexOf('.')) + " section");
+  /**
+   * The side {@code side} from its section's values; adds a warning for each key that has no
+   * effect, and refuses a key of the other side.
+   */
+  static ConnectionSettings read(OptionValues s, String side, List<String> warnings) {
+    warnings.addAll(JobOptions.warnings(s, JobOptions.IGNORED_SIDE));
+    boolean source = side.equals("source");
+    for (Option<?> option : (source ? JobOptions.TARGET_ONLY : JobOptions.SOURCE_ONLY).options()) {
+      if (s.isSet(option)) {
+        throw new ConfigException(s.key(option), s.optional(option).orElseThrow(),
+            "no value: this key belongs to the " + (source ? "target" : "source") + " section");
       }
     }
-    String username = USERNAME.read(s);
-    String password = PASSWORD.read(s);
+    String username = value(s, USERNAME);
+    String password = value(s, PASSWORD);
     if ((username == null) != (password == null)) {
-      throw new ConfigException(s.key("credentials"), username == null ? "password only"
+      throw new ConfigException(s.prefix() + ".credentials", username == null ? "password only"
           : "username only", "both username and password, or neither");
     }
     // keys of the other side were refused above, so here they read as their defaults
-    String where = WHERE.read(s);
-    return new ConnectionSettings(side, TYPE.read(s), HOST.read(s), PORT.read(s),
-        LOCAL_DC.read(s), username, password, SslSettings.read(s), KEYSPACE.read(s),
-        TABLE.read(s), CONSISTENCY_LEVEL.read(s), CONNECTIONS.read(s), FETCH_SIZE.read(s),
-        SPLIT_COUNT.read(s), PRESERVE_TIMESTAMPS.read(s),
-        where == null || where.isBlank() ? null : where.trim(), WRITE_TTL.read(s),
-        WRITE_TIMESTAMP.read(s), CONNECTOR_OPTIONS.read(s));
+    String where = value(s, WHERE);
+    return new ConnectionSettings(side, value(s, TYPE), value(s, HOST), value(s, PORT),
+        value(s, LOCAL_DC), username, password, SslSettings.read(s), value(s, KEYSPACE),
+        value(s, TABLE), value(s, CONSISTENCY_LEVEL), value(s, CONNECTIONS), value(s, FETCH_SIZE),
+        value(s, SPLIT_COUNT), value(s, PRESERVE_TIMESTAMPS),
+        where == null || where.isBlank() ? null : where.trim(), value(s, WRITE_TTL),
+        value(s, WRITE_TIMESTAMP), value(s, CONNECTOR_OPTIONS));
   }
 
   /** {@code keyspace.table} as written in the configuration. */

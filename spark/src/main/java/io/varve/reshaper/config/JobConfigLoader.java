@@ -1,9 +1,5 @@
 package io.varve.reshaper.config;
 
-import java.io.IOException;
-import java.nio.file.Files;
-import java.nio.file.NoSuchFileException;
-import java.nio.file.Path;
 import static io.varve.reshaper.config.JobOptions.BAD_ROWS_PATH;
 import static io.varve.reshaper.config.JobOptions.BATCH_BYTES;
 import static io.varve.reshaper.config.JobOptions.BATCH_PARTITIONS;
@@ -28,22 +24,30 @@ import static io.varve.reshaper.config.JobOptions.ROWS_PER_SECOND;
 import static io.varve.reshaper.config.JobOptions.RULE_COLUMN;
 import static io.varve.reshaper.config.JobOptions.SAVEPOINTS_INTERVAL;
 import static io.varve.reshaper.config.JobOptions.SAVEPOINTS_PATH;
+import static io.varve.reshaper.config.JobOptions.SOURCE;
 import static io.varve.reshaper.config.JobOptions.SPARK;
+import static io.varve.reshaper.config.JobOptions.TARGET;
+import static io.varve.reshaper.config.JobOptions.value;
 
-import io.varve.reshaper.config.JobOption.Scope;
+import io.varve.options.OptionException;
+import io.varve.options.OptionValues;
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.NoSuchFileException;
+import java.nio.file.Path;
 import java.util.ArrayList;
-import java.util.LinkedHashSet;
 import java.util.List;
-import java.util.Map;
-import java.util.Set;
 import org.yaml.snakeyaml.LoaderOptions;
 import org.yaml.snakeyaml.Yaml;
 import org.yaml.snakeyaml.constructor.SafeConstructor;
 import org.yaml.snakeyaml.error.YAMLException;
 
 /**
- * Reads and checks a job's YAML file through the options of {@link JobOptions}; the checks
- * against the schemas are the planner's.
+ * Reads and checks a job's YAML file: SnakeYAML parses it, the {@code options} module reads the
+ * tree through the options of {@link JobOptions} (unknown keys, sections that are not mappings,
+ * values of the wrong type or range), and this class adds the checks across keys. Every refusal is
+ * a {@link ConfigException} naming the key, the value and what was expected; the checks against
+ * the schemas are the planner's.
  */
 public final class JobConfigLoader {
 
@@ -70,48 +74,39 @@ public final class JobConfigLoader {
     } catch (YAMLException e) {
       throw new ConfigException("the job file is not valid YAML: " + e.getMessage(), e);
     }
-    YamlSection s = YamlSection.of("", root);
-    List<String> warnings = new ArrayList<>(checkSections(s));
-    ConnectionSettings source = ConnectionSettings.read(s.section("source"), "source", warnings);
-    ConnectionSettings target = ConnectionSettings.read(s.section("target"), "target", warnings);
+    try {
+      return config(OptionValues.fromTree(JobOptions.FILE, "", root));
+    } catch (OptionException e) {
+      throw new ConfigException(e.getMessage(), e);
+    }
+  }
 
-    OnConflict rule = ON_CONFLICT.read(s);
-    String ruleColumn = RULE_COLUMN.read(s);
+  private static JobConfig config(OptionValues s) {
+    List<String> warnings = new ArrayList<>(JobOptions.warnings(s, JobOptions.IGNORED_JOB));
+    ConnectionSettings source = ConnectionSettings.read(value(s, SOURCE), "source", warnings);
+    ConnectionSettings target = ConnectionSettings.read(value(s, TARGET), "target", warnings);
+
+    OnConflict rule = value(s, ON_CONFLICT);
+    String ruleColumn = value(s, RULE_COLUMN);
     if (rule != null && rule.needsColumn() && ruleColumn == null) {
-      throw new ConfigException(RULE_COLUMN.key(), "missing",
+      throw new ConfigException(s.key(RULE_COLUMN), "missing",
           "a target column name, for onConflict: " + rule);
     }
     if (rule != null && !rule.needsColumn() && ruleColumn != null) {
-      throw new ConfigException(RULE_COLUMN.key(), ruleColumn,
+      throw new ConfigException(s.key(RULE_COLUMN), ruleColumn,
           "no column: onConflict: " + rule + " compares no column");
     }
-    return new JobConfig(source, target, RENAMES.read(s), DROP.read(s), CONSTANTS.read(s),
+    return new JobConfig(source, target, value(s, RENAMES), value(s, DROP), value(s, CONSTANTS),
         new JobConfig.Reshape(rule, ruleColumn),
-        new JobConfig.Savepoints(SAVEPOINTS_PATH.read(s), SAVEPOINTS_INTERVAL.read(s)),
-        new JobConfig.RateLimit(ROWS_PER_SECOND.read(s), MEGABYTES_PER_SECOND.read(s)),
-        new JobConfig.Failures(MAX_BAD_ROWS.read(s), BAD_ROWS_PATH.read(s), RETRIES.read(s)),
-        new JobConfig.Writer(MAX_IN_FLIGHT.read(s), BATCH_ROWS.read(s), BATCH_BYTES.read(s),
-            BATCH_PARTITIONS.read(s)),
-        new JobConfig.Compaction(DISABLE_COMPACTION.read(s), MAJOR_COMPACTION.read(s),
-            JMX_PORT.read(s), JMX_USERNAME.read(s), JMX_PASSWORD.read(s)),
-        NON_FROZEN_COLLECTIONS.read(s), PROGRESS_INTERVAL.read(s),
-        new JobConfig.Validation(FAILURES_TO_FETCH.read(s)), SPARK.read(s),
+        new JobConfig.Savepoints(value(s, SAVEPOINTS_PATH), value(s, SAVEPOINTS_INTERVAL)),
+        new JobConfig.RateLimit(value(s, ROWS_PER_SECOND), value(s, MEGABYTES_PER_SECOND)),
+        new JobConfig.Failures(value(s, MAX_BAD_ROWS), value(s, BAD_ROWS_PATH), value(s, RETRIES)),
+        new JobConfig.Writer(value(s, MAX_IN_FLIGHT), value(s, BATCH_ROWS), value(s, BATCH_BYTES),
+            value(s, BATCH_PARTITIONS)),
+        new JobConfig.Compaction(value(s, DISABLE_COMPACTION), value(s, MAJOR_COMPACTION),
+            value(s, JMX_PORT), value(s, JMX_USERNAME), value(s, JMX_PASSWORD)),
+        value(s, NON_FROZEN_COLLECTIONS), value(s, PROGRESS_INTERVAL),
+        new JobConfig.Validation(value(s, FAILURES_TO_FETCH)), value(s, SPARK),
         List.copyOf(warnings));
-  }
-
-  /** Refuses unknown keys in the job's own sections; warns of ignored ones. */
-  private static List<String> checkSections(YamlSection root) {
-    Set<Scope> job = Set.of(Scope.JOB);
-    Set<String> known = new LinkedHashSet<>(JobOptions.names(job, "", false));
-    known.addAll(List.of("source", "target"));
-    List<String> warnings = new ArrayList<>(root.checkKeys(known,
-        JobOptions.names(job, "", true)));
-    for (String section : known) {
-      Object value = root.raw().get(section);
-      if (value instanceof Map<?, ?> && !JobOptions.names(job, section, false).isEmpty()) {
-        warnings.addAll(root.section(section).checkKeys(job, section));
-      }
-    }
-    return warnings;
   }
 }

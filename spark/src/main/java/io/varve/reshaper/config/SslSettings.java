@@ -10,12 +10,13 @@ import static io.varve.reshaper.config.JobOptions.TLS_PROTOCOL;
 import static io.varve.reshaper.config.JobOptions.TRUST_STORE_PASSWORD;
 import static io.varve.reshaper.config.JobOptions.TRUST_STORE_PATH;
 import static io.varve.reshaper.config.JobOptions.TRUST_STORE_TYPE;
+import static io.varve.reshaper.config.JobOptions.value;
 
+import io.varve.options.OptionValues;
 import java.io.Serializable;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
-import java.util.Set;
 
 /**
  * TLS to the database, the ScyllaDB migrator's {@code sslOptions} section. Each key maps to the
@@ -44,22 +45,14 @@ public record SslSettings(
     String protocol,
     List<String> enabledAlgorithms) implements Serializable {
 
-  static final SslSettings DISABLED =
-      new SslSettings(false, false, null, null, null, null, null, null, null, List.of());
-
-  /** The {@code sslOptions} of {@code side}, the section of one side. */
-  static SslSettings read(YamlSection side) {
-    YamlSection s = side.section("sslOptions");
-    if (s.raw().isEmpty()) {
-      return DISABLED;
-    }
-    s.checkKeys(Set.of(JobOption.Scope.SIDES), "sslOptions");
-    SslSettings ssl = new SslSettings(SSL_ENABLED.read(side), CLIENT_AUTH.read(side),
-        TRUST_STORE_PATH.read(side), TRUST_STORE_PASSWORD.read(side), TRUST_STORE_TYPE.read(side),
-        KEY_STORE_PATH.read(side), KEY_STORE_PASSWORD.read(side), KEY_STORE_TYPE.read(side),
-        TLS_PROTOCOL.read(side), TLS_ALGORITHMS.read(side));
+  /** The {@code sslOptions} of {@code side}, the values of one side's section. */
+  static SslSettings read(OptionValues side) {
+    SslSettings ssl = new SslSettings(value(side, SSL_ENABLED), value(side, CLIENT_AUTH),
+        value(side, TRUST_STORE_PATH), value(side, TRUST_STORE_PASSWORD), value(side, TRUST_STORE_TYPE),
+        value(side, KEY_STORE_PATH), value(side, KEY_STORE_PASSWORD), value(side, KEY_STORE_TYPE),
+        value(side, TLS_PROTOCOL), value(side, TLS_ALGORITHMS));
     if (ssl.clientAuthEnabled && ssl.keyStorePath == null) {
-      throw new ConfigException(KEY_STORE_PATH.keyIn(side), "missing",
+      throw new ConfigException(side.key(KEY_STORE_PATH), "missing",
           "a key store path when clientAuthEnabled is true");
     }
     return ssl;

@@ -15,6 +15,10 @@ import com.datastax.oss.driver.api.core.metadata.TokenMap;
 import io.varve.reshaper.badrows.BadRow;
 import io.varve.reshaper.badrows.BadRows;
 import io.varve.reshaper.config.JobConfig;
+import io.varve.packing.Batch;
+import io.varve.packing.PackingLimits;
+import io.varve.packing.Placement;
+import io.varve.packing.ReplicaPacker;
 import io.varve.reshaper.plan.MigrationPlan;
 import java.nio.ByteBuffer;
 import java.util.ArrayList;
@@ -28,11 +32,12 @@ import java.util.concurrent.atomic.AtomicInteger;
  * Writes target rows with asynchronous upserts: consecutive rows go in one unlogged batch as
  * long as their partitions (at most {@code writer.batchPartitions} of them) have the same
  * replicas, so the coordinator the driver picks for the batch is a replica of every row in it
- * and the batch costs the cluster what its single-partition parts would, in one request. At
- * most {@code writer.maxInFlight} requests are outstanding, failed requests are retried, and
- * rows that still fail are kept as bad rows, in the CQL text that writes them. Rows are upserts with no read before write, so
- * writing a row twice leaves the same result. Without the driver's token map each batch holds
- * one partition. One thread calls {@link #accept}; completions run on driver threads.
+ * and the batch costs the cluster what its single-partition parts would, in one request (the
+ * packing is {@link ReplicaPacker}'s, in order, answered from the driver's token map). At most {@code writer.maxInFlight} requests are outstanding, failed requests are
+ * retried, and rows that still fail are kept as bad rows, in the CQL text that writes them. Rows
+ * are upserts with no read before write, so writing a row twice leaves the same result. Without
+ * the driver's token map each batch holds one partition. One thread calls {@link #accept};
+ * completions run on driver threads.
  */
 final class TargetWriter implements RowSink {
   private final CqlSession session;
@@ -47,13 +52,7 @@ final class TargetWriter implements RowSink {
   private final RateLimiter bytes;
   private final BadRows badRows;
   private final Semaphore inFlight;
-  private final Optional<TokenMap> tokens;
-  private final CqlIdentifier keyspace;
-  private final List<TargetRow> batch = new ArrayList<>();
-  private int batchBytes;
-  private int batchPartitions;
-  /** The replicas of the batch's first partition, looked up when a second one wants in. */
-  private Set<Node> batchReplicas;
+  private final ReplicaPacker<TargetRow> packer;
   private long written;
 
   TargetWriter(CqlSession session, MigrationPlan plan, JobConfig config, double rowsPerSecond,
@@ -71,58 +70,26 @@ final class TargetWriter implements RowSink {
     this.bytes = new RateLimiter(bytesPerSecond);
     this.badRows = badRows;
     this.inFlight = new Semaphore(limits.maxInFlight());
-    this.tokens = limits.batchPartitions() > 1 ? session.getMetadata().getTokenMap()
+    Optional<TokenMap> tokens = limits.batchPartitions() > 1 ? session.getMetadata().getTokenMap()
         : Optional.empty();
-    this.keyspace = CqlIdentifier.fromInternal(config.target().keyspace());
+    CqlIdentifier keyspace = CqlIdentifier.fromInternal(config.target().keyspace());
+    int partitionKey = plan.target().partitionKeyCount();
+    this.packer = new ReplicaPacker<>(
+        new PackingLimits(limits.batchRows(), limits.batchPartitions(), limits.batchBytes()),
+        Placement.of(TargetRow::sizeBytes, (previous, next) -> previous.samePrefix(next, partitionKey),
+            row -> tokens.map(t -> replicas(t, keyspace, row, partitionKey)).orElse(null)),
+        this::send);
   }
 
   @Override
   public void accept(TargetRow row) {
-    int size = row.sizeBytes();
-    boolean newPartition = batch.isEmpty()
-        || !batch.get(batch.size() - 1).samePrefix(row, plan.target().partitionKeyCount());
-    if (!batch.isEmpty() && (batch.size() >= limits.batchRows()
-        || batchBytes + size > limits.batchBytes()
-        || newPartition && !joins(row))) {
-      flush();
-      newPartition = true;
-    }
-    if (newPartition) {
-      batchPartitions++;
-    }
-    batch.add(row);
-    batchBytes += size;
+    packer.add(row);
     written++;
-  }
-
-  /** Whether the first row of another partition may join the current batch. */
-  private boolean joins(TargetRow row) {
-    if (tokens.isEmpty() || batchPartitions >= limits.batchPartitions()) {
-      return false;
-    }
-    if (batchReplicas == null) {
-      batchReplicas = replicas(batch.get(0));
-    }
-    Set<Node> replicas = replicas(row);
-    return replicas != null && replicas.equals(batchReplicas);
-  }
-
-  /** Null for a row without a complete partition key (it fails alone, as a bad row). */
-  private Set<Node> replicas(TargetRow row) {
-    ByteBuffer[] key = new ByteBuffer[plan.target().partitionKeyCount()];
-    for (int i = 0; i < key.length; i++) {
-      if (row.values[i] == null) {
-        return null;
-      }
-      key[i] = ByteBuffer.wrap(row.values[i]);
-    }
-    TokenMap map = tokens.get();
-    return map.getReplicas(keyspace, map.newToken(key));
   }
 
   @Override
   public void finish() {
-    flush();
+    packer.flush();
     inFlight.acquireUninterruptibly(limits.maxInFlight());
     inFlight.release(limits.maxInFlight());
   }
@@ -131,18 +98,11 @@ final class TargetWriter implements RowSink {
     return written;
   }
 
-  private void flush() {
-    if (batch.isEmpty()) {
-      return;
-    }
-    List<Pending> group = new ArrayList<>(batch.size());
-    batch.forEach(row -> group.add(new Pending(row, upserts.of(row))));
+  private void send(Batch<TargetRow> batch) {
+    List<Pending> group = new ArrayList<>(batch.items().size());
+    batch.items().forEach(row -> group.add(new Pending(row, upserts.of(row))));
     rows.acquire(group.size());
-    bytes.acquire(batchBytes);
-    batch.clear();
-    batchBytes = 0;
-    batchPartitions = 0;
-    batchReplicas = null;
+    bytes.acquire(batch.bytes());
     inFlight.acquireUninterruptibly();
     send(group, retries, inFlight::release);
   }
@@ -192,5 +152,18 @@ final class TargetWriter implements RowSink {
       b.setLong(n, upsert.timestamp()).setInt(n + 1, upsert.ttl());
     }
     return b.build();
+  }
+
+  /** Null for a row without a complete partition key (it fails alone, as a bad row). */
+  private static Set<Node> replicas(TokenMap tokens, CqlIdentifier keyspace, TargetRow row,
+      int partitionKeyCount) {
+    ByteBuffer[] key = new ByteBuffer[partitionKeyCount];
+    for (int i = 0; i < key.length; i++) {
+      if (row.values[i] == null) {
+        return null;
+      }
+      key[i] = ByteBuffer.wrap(row.values[i]);
+    }
+    return tokens.getReplicas(keyspace, tokens.newToken(key));
   }
 }

@@ -34,7 +34,7 @@ class ClusterIT {
   }
 
   @Test
-  void findsATableCreatedJustBeforeTheLookupThroughASessionThatWasAlreadyOpen() {
+  void finds_a_table_created_just_before_the_lookup_through_a_session_that_was_already_open() {
     Cluster target = target("created_late");
     try (CqlSession session = target.open()) {
       assertThat(session.getMetadata().getKeyspace(db.keyspace)).as("the session's schema").isPresent();
@@ -46,7 +46,7 @@ class ClusterIT {
   }
 
   @Test
-  void refusesAMissingTableNamingTheKeyAndTheTablesThatExist() {
+  void refuses_a_missing_table_naming_the_key_and_the_tables_that_exist() {
     Cluster target = target("nowhere");
     try (CqlSession session = target.open()) {
       assertThatThrownBy(() -> target.table(session)).isInstanceOf(ConfigException.class)

@@ -76,7 +76,9 @@ class JobConfigLoaderTest {
       "SIDESspark:\\n  cassandra.x: 1\\n|spark.cassandra.x: 1 (expected: a Spark option",
       "SIDEStimestamps:\\n  nonFrozenCollections: drop\\n|timestamps.nonFrozenCollections: drop (expected: one of fail, currentTime)",
       "SIDES  credentials:\\n    username: u\\n|target.credentials: username only (expected: both username and password",
-      "SIDESrenamez: []\\n|renamez: [] (expected: one of the keys",
+      "SIDESrenamez: []\\n|renamez: unknown key (expected one of: source, target, renames, drop, constants,",
+      "SIDES  sslOptions:\\n    enabeld: true\\n|target.sslOptions.enabeld: unknown key (expected one of: enabled,",
+      "SIDES  credentials: [u]\\n|target.credentials: [\"u\"] (expected: a mapping)",
       "SIDESsavepoints: [1]\\n|savepoints: [1] (expected: a mapping",
       "SIDESwriter:\\n  batchPartitions: 0\\n|writer.batchPartitions: 0 (expected: an integer 1..100)",
   })

@@ -2,7 +2,7 @@ package io.varve.reshaper.config;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import io.varve.reshaper.config.JobOption.Scope;
+import io.varve.options.Option;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -27,13 +27,13 @@ class JobOptionsDocsTest {
   @Test
   void every_key_table_of_the_docs_is_generated_from_the_options() throws IOException {
     String docs = Files.readString(DOCS);
-    List<JobOption<?>> documented = new ArrayList<>();
+    List<Option<?>> documented = new ArrayList<>();
     StringBuilder expected = new StringBuilder();
     Matcher m = BLOCK.matcher(docs);
     while (m.find()) {
       List<String> sections = Arrays.asList(m.group(2).trim().split(" +"));
-      List<JobOption<?>> options = JobOptions.all().stream()
-          .filter(o -> !o.ignored() && sections.contains(section(o))).toList();
+      List<Option<?>> options = JobOptions.documented().stream()
+          .filter(o -> sections.contains(section(o))).toList();
       documented.addAll(options);
       m.appendReplacement(expected, Matcher.quoteReplacement(m.group(1) + table(options)
           + m.group(4)));
@@ -47,8 +47,7 @@ class JobOptionsDocsTest {
     assertThat(docs).as("docs/reshaper.md; -Dvarve.docs.write=true rewrites it")
         .isEqualTo(expected.toString());
     assertThat(documented).as("options documented once each")
-        .containsExactlyInAnyOrderElementsOf(JobOptions.all().stream()
-            .filter(o -> !o.ignored()).toList());
+        .containsExactlyInAnyOrderElementsOf(JobOptions.documented());
   }
 
   @Test
@@ -64,20 +63,21 @@ class JobOptionsDocsTest {
   }
 
   /** The top-level section an option is documented under. */
-  private static String section(JobOption<?> option) {
-    if (option.scope() != Scope.JOB) {
+  private static String section(Option<?> option) {
+    if (JobOptions.SIDE.contains(option)) {
       return "source";
     }
-    int dot = option.path().indexOf('.');
-    return dot < 0 ? option.path() : option.path().substring(0, dot);
+    int dot = option.key().indexOf('.');
+    return dot < 0 ? option.key() : option.key().substring(0, dot);
   }
 
-  private static String table(List<JobOption<?>> options) {
+  private static String table(List<Option<?>> options) {
     StringBuilder out = new StringBuilder("| key | accepts | default | meaning |\n"
         + "|---|---|---|---|\n");
-    for (JobOption<?> o : options) {
-      out.append("| `").append(o.key()).append("` | ").append(cell(o.expected())).append(" | ")
-          .append(cell(o.defaultDoc())).append(" | ").append(cell(o.doc())).append(" |\n");
+    for (Option<?> o : options) {
+      out.append("| `").append(JobOptions.documentedKey(o)).append("` | ").append(cell(o.typeDoc()))
+          .append(" | ").append(cell(JobOptions.defaultDoc(o))).append(" | ").append(cell(o.doc()))
+          .append(" |\n");
     }
     return out.toString();
   }

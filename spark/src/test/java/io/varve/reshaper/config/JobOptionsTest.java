@@ -3,7 +3,8 @@ package io.varve.reshaper.config;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.catchThrowableOfType;
 
-import io.varve.reshaper.config.JobOption.Scope;
+import io.varve.options.Option;
+import io.varve.options.OptionValues;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -15,26 +16,26 @@ class JobOptionsTest {
 
   @Test
   void every_option_is_read_by_the_parser_and_refuses_a_bad_value_naming_its_key_and_range() {
-    List<JobOption<?>> options = JobOptions.all().stream().filter(o -> !o.ignored()).toList();
+    List<Option<?>> options = JobOptions.documented();
     assertThat(options).hasSizeGreaterThan(50);
-    for (JobOption<?> option : options) {
-      String side = option.scope() == Scope.SOURCE ? "source"
-          : option.scope() == Scope.JOB ? "" : "target";
-      String fullKey = side.isEmpty() ? option.key() : side + "." + option.path();
+    for (Option<?> option : options) {
+      String side = JobOptions.SOURCE_ONLY.contains(option) ? "source"
+          : JobOptions.SIDE.contains(option) ? "target" : "";
+      String fullKey = side.isEmpty() ? option.key() : side + "." + option.key();
       ConfigException refused = null;
       Object bad = null;
       // a scalar that is no number, boolean or choice; then a mapping, which no text accepts
       for (Object candidate : List.of("nope", Map.of("a", 1))) {
         bad = candidate;
         refused = catchThrowableOfType(ConfigException.class,
-            () -> JobConfigLoader.parse(jobWith(side, option.path(), candidate)));
+            () -> JobConfigLoader.parse(jobWith(side, option.key(), candidate)));
         if (refused != null && refused.getMessage().startsWith(fullKey + ": " + candidate)) {
           break;
         }
       }
       assertThat(refused).as(option + " refuses a bad value").isNotNull();
       assertThat(refused.getMessage()).as(option.toString())
-          .isEqualTo(fullKey + ": " + bad + " (expected: " + option.expected() + ")");
+          .isEqualTo(fullKey + ": " + bad + " (expected: " + option.typeDoc() + ")");
     }
   }
 
@@ -49,19 +50,31 @@ class JobOptionsTest {
   }
 
   @Test
+  void the_migrators_keys_without_effect_are_accepted_with_a_warning() {
+    assertThat(JobConfigLoader.parse(jobWith("target", "dropNullPrimaryKeys", true)).warnings())
+        .containsExactly("target.dropNullPrimaryKeys is accepted for compatibility with the ScyllaDB"
+            + " migrator but has no effect");
+    assertThat(JobConfigLoader.parse(jobWith("", "validation.compareTimestamps", true)).warnings())
+        .containsExactly("validation.compareTimestamps is accepted for compatibility with the ScyllaDB"
+            + " migrator but has no effect");
+  }
+
+  @Test
   void absent_keys_take_their_documented_defaults() {
     JobConfig c = JobConfigLoader.parse(jobWith("", "drop", List.of()));
-    assertThat(c.source().port()).isEqualTo(JobOptions.PORT.defaultValue());
-    assertThat(c.source().fetchSize()).isEqualTo(JobOptions.FETCH_SIZE.defaultValue());
-    assertThat(c.failures().maxBadRows()).isEqualTo(JobOptions.MAX_BAD_ROWS.defaultValue());
-    assertThat(c.writer().batchPartitions())
-        .isEqualTo(JobOptions.BATCH_PARTITIONS.defaultValue());
-    assertThat(c.nonFrozenCollections())
-        .isEqualTo(JobOptions.NON_FROZEN_COLLECTIONS.defaultValue());
-    assertThat(JobOptions.PORT.defaultDoc()).isEqualTo("`9042`");
-    assertThat(JobOptions.HOST.defaultDoc()).isEqualTo("required");
-    assertThat(JobOptions.LOCAL_DC.defaultDoc()).isEqualTo("driver's inference");
-    assertThat(JobOptions.CONSTANTS.defaultDoc()).isEqualTo("none");
+    OptionValues sides = OptionValues.defaults(JobOptions.SIDE);
+    OptionValues job = OptionValues.defaults(JobOptions.FILE);
+    assertThat(c.source().port()).isEqualTo(sides.get(JobOptions.PORT));
+    assertThat(c.source().fetchSize()).isEqualTo(sides.get(JobOptions.FETCH_SIZE));
+    assertThat(c.failures().maxBadRows()).isEqualTo(job.get(JobOptions.MAX_BAD_ROWS));
+    assertThat(c.writer().batchPartitions()).isEqualTo(job.get(JobOptions.BATCH_PARTITIONS));
+    assertThat(c.nonFrozenCollections()).isEqualTo(job.get(JobOptions.NON_FROZEN_COLLECTIONS));
+    assertThat(c.warnings()).isEmpty();
+    assertThat(JobOptions.defaultDoc(JobOptions.PORT)).isEqualTo("`9042`");
+    assertThat(JobOptions.defaultDoc(JobOptions.HOST)).isEqualTo("required");
+    assertThat(JobOptions.defaultDoc(JobOptions.LOCAL_DC)).isEqualTo("driver's inference");
+    assertThat(JobOptions.defaultDoc(JobOptions.CONSTANTS)).isEqualTo("none");
+    assertThat(JobOptions.defaultDoc(JobOptions.USERNAME)).isEqualTo("none");
   }
 
   /** A valid job with {@code value} at {@code path} of {@code section} ("" = the top). */

@@ -142,6 +142,6 @@ class BadInputIT {
   @Test
   void unknown_key_in_the_file() throws Exception {
     CassandraFixture.Run run = migrate("compact", RENAME_AND_RULE + "reshap: {}\n");
-    assertRefused(run, "reshap: {} (expected: one of the keys");
+    assertRefused(run, "reshap: unknown key (expected one of: source, target, renames,");
   }
 }

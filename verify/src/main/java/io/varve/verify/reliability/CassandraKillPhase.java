@@ -1,8 +1,6 @@
 package io.varve.verify.reliability;
 
 import java.time.Duration;
-import java.time.Instant;
-import java.time.temporal.ChronoUnit;
 
 /**
  * kill -9 of Cassandra during synchronous writes: writers run, the node is SIGKILLed, writes fail (503 or
@@ -10,44 +8,29 @@ import java.time.temporal.ChronoUnit;
  * the server acknowledged must then be readable with its value. With the commit log in batch mode an acknowledged
  * write was fsynced first, so nothing acknowledged may be missing.
  */
-final class CassandraKillPhase implements Phase {
+final class CassandraKillPhase extends KillPhase {
 
   private static final Duration RECOVERY_LIMIT = Duration.ofMinutes(2);
 
-  private final Duration writeBeforeKill;
   private final Duration writeAfterRestart;
 
   CassandraKillPhase(Duration writeBeforeKill, Duration writeAfterRestart) {
-    this.writeBeforeKill = writeBeforeKill;
+    super("cassandra_kill", Target.CASSANDRA, "ckill", writeBeforeKill, false);
     this.writeAfterRestart = writeAfterRestart;
   }
 
   @Override
-  public String name() {
-    return "cassandra_kill";
+  void beforeKill(EventLedger ledger, Results results) {
+    results.put(name() + ".acknowledged_before_kill", ledger.acknowledgedCount());
   }
 
   @Override
-  public void run(VerifyEnvironment env, Results results) throws Exception {
-    VarveClient client = env.client();
-    String namespace = env.namespace("ckill");
-    client.createNamespace(namespace);
-    Instant from = Instant.now().minus(1, ChronoUnit.HOURS).truncatedTo(ChronoUnit.SECONDS);
-    EventLedger ledger = new EventLedger();
-    EventWriters writers = new EventWriters(client, namespace, ledger, 100, 16, false);
-    writers.start(4);
-    writers.awaitFirstAcknowledgement(Duration.ofMinutes(1));
-    Thread.sleep(writeBeforeKill.toMillis());
-
-    results.put(name() + ".acknowledged_before_kill", ledger.acknowledgedCount());
-    long pid = env.cassandra().status().pid();
-    env.cassandra().kill();
-    results.put(name() + ".killed", "cassandra pid=" + pid + " signal=KILL");
+  void afterKill(EventWriters writers, EventLedger ledger, Results results) throws InterruptedException {
     Thread.sleep(2000);
-    long restartStarted = System.nanoTime();
-    env.cassandra().start();
-    env.cassandra().awaitReady(Duration.ofMinutes(3));
-    results.put(name() + ".restart_seconds", (System.nanoTime() - restartStarted) / 1e9);
+  }
+
+  @Override
+  void afterRestart(EventWriters writers, EventLedger ledger, Results results) throws Exception {
     int acknowledgedAtRestart = ledger.acknowledgedCount();
     // the server's driver reconnects on its own schedule (exponential, up to a minute apart): wait for it
     long ready = System.nanoTime();
@@ -67,13 +50,10 @@ final class CassandraKillPhase implements Phase {
     results.put(name() + ".status_5xx_other_than_503", writers.status5xx());
     results.check(name() + ".status_5xx_other_than_503", writers.status5xx() == 0,
         "0 (a store that is down is 503 UNAVAILABLE)");
+  }
 
-    if (writers.firstError() != null) {
-      results.put(name() + ".first_error", writers.firstError().replace('\n', ' '));
-    }
-    EventLedger.Reconciliation outcome = ledger.reconcile(
-        writers.readBack(from, Instant.now().plus(1, ChronoUnit.HOURS).truncatedTo(ChronoUnit.SECONDS)), false);
-    outcome.report(name(), results);
+  @Override
+  void check(EventLedger.Reconciliation outcome, Results results) {
     results.check(name() + ".acknowledged", outcome.acknowledged() > 0, "> 0");
   }
 }

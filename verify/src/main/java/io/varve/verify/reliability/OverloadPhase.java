@@ -1,5 +1,7 @@
 package io.varve.verify.reliability;
 
+import io.varve.local.LocalServerException;
+import io.varve.local.server.LocalVarveServer;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.time.Instant;
@@ -58,9 +60,9 @@ final class OverloadPhase implements Phase {
     results.put(name() + ".batch", settings.batchEvents() + " events x " + settings.valueBytes() + " B ("
         + bodies.get(0).length / 1024 + " KiB of JSON)");
 
-    long heapMb = RssSampler.megabytes(env.server().heap());
+    long heapMb = RssSampler.megabytes(env.server().settings().heapSize());
     long boundMb = heapMb + settings.rssAllowanceMb();
-    try (RssSampler rss = new RssSampler(env.server().pid())) {
+    try (RssSampler rss = new RssSampler(env.server().status().pid())) {
       double sustainable = calibrate(client, bodies);
       results.put(name() + ".sustainable_events_per_s", sustainable);
       results.put(name() + ".sustainable_mb_per_s", sustainable * settings.valueBytes() / 1e6);
@@ -140,15 +142,13 @@ final class OverloadPhase implements Phase {
   }
 
   /** Whether the server answers {@code /health} with 200 within the timeout once the load has stopped. */
-  private static boolean healthyWithin(ServerNode server, Duration timeout) throws InterruptedException {
-    long deadline = System.nanoTime() + timeout.toNanos();
-    while (server.isAlive() && System.nanoTime() < deadline) {
-      if (server.healthy()) {
-        return true;
-      }
-      Thread.sleep(500);
+  private static boolean healthyWithin(LocalVarveServer server, Duration timeout) {
+    try {
+      server.awaitReady(timeout);
+      return true;
+    } catch (LocalServerException e) {
+      return false; // gone, or not answering in time
     }
-    return false;
   }
 
   /** Writes the one event the small reads read, and returns the read's body. */

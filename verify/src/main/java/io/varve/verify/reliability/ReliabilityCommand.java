@@ -81,12 +81,8 @@ public final class ReliabilityCommand implements Callable<Integer> {
         + " log before the answer)");
     try (VerifyEnvironment env = new VerifyEnvironment(home.toAbsolutePath().normalize(), serverHeap, keep)) {
       Runtime.getRuntime().addShutdownHook(new Thread(() -> {
-        try {
-          if (!keep) {
-            env.server().stop();
-          }
-        } catch (InterruptedException e) {
-          Thread.currentThread().interrupt();
+        if (!keep) {
+          env.server().stop(VerifyEnvironment.SERVER_STOP_TIMEOUT);
         }
       }));
       env.start(results);

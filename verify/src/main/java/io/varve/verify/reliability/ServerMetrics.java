@@ -1,5 +1,6 @@
 package io.varve.verify.reliability;
 
+import io.varve.local.server.LocalVarveServer;
 import java.io.IOException;
 import java.net.URI;
 import java.net.http.HttpClient;
@@ -21,9 +22,9 @@ final class ServerMetrics {
     this.text = text;
   }
 
-  static ServerMetrics scrape(ServerNode server) throws IOException, InterruptedException {
+  static ServerMetrics scrape(LocalVarveServer server) throws IOException, InterruptedException {
     HttpResponse<String> response = HttpClient.newBuilder().version(HttpClient.Version.HTTP_1_1).build().send(
-        HttpRequest.newBuilder(URI.create(server.baseUrl() + "/metrics")).timeout(Duration.ofSeconds(10)).build(),
+        HttpRequest.newBuilder(URI.create(server.settings().endpoint() + "/metrics")).timeout(Duration.ofSeconds(10)).build(),
         HttpResponse.BodyHandlers.ofString());
     return new ServerMetrics(response.statusCode() == 200 ? response.body() : "");
   }

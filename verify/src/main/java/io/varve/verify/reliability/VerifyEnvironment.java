@@ -1,8 +1,10 @@
 package io.varve.verify.reliability;
 
-import io.varve.local.CommitlogSync;
-import io.varve.local.LocalCassandra;
-import io.varve.local.LocalCassandraSettings;
+import io.varve.local.cassandra.CommitlogSync;
+import io.varve.local.cassandra.LocalCassandra;
+import io.varve.local.cassandra.LocalCassandraSettings;
+import io.varve.local.server.LocalVarveServer;
+import io.varve.local.server.LocalVarveServerSettings;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.net.InetAddress;
@@ -11,13 +13,14 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.Comparator;
+import java.util.List;
 import java.util.stream.Stream;
 
 /**
  * The local servers of a reliability run: a Cassandra of its own (home {@code .varve/verify-cassandra}, CQL 39042,
  * storage 37000, JMX 37199, commit log in batch mode so that an acknowledged write is on disk) and a Varve server
- * on a free port of 127.0.0.1. Never touches another instance: the launcher signals only the node of this home, and
- * the server is a child process of this JVM.
+ * on a free port of 127.0.0.1 (home {@code .varve/verify/server}, run from the jars {@code ./varve} builds). Never
+ * touches another instance: the launcher signals only the processes of these homes.
  */
 public final class VerifyEnvironment implements AutoCloseable {
 
@@ -25,10 +28,15 @@ public final class VerifyEnvironment implements AutoCloseable {
   public static final int STORAGE_PORT = 37000;
   public static final int JMX_PORT = 37199;
 
+  /** How long the server may take to answer after a start. */
+  static final Duration SERVER_START_TIMEOUT = Duration.ofMinutes(2);
+  /** How long a stop waits for the server's clean exit before SIGKILL. */
+  static final Duration SERVER_STOP_TIMEOUT = Duration.ofSeconds(30);
+
   private final Path varveHome;
   private final Path workDir;
   private final LocalCassandra cassandra;
-  private final ServerNode server;
+  private final LocalVarveServer server;
   private final boolean keep;
   private final String runId;
 
@@ -42,7 +50,11 @@ public final class VerifyEnvironment implements AutoCloseable {
         .withPorts(CQL_PORT, STORAGE_PORT, JMX_PORT)
         .withHeapSize("1g")
         .withCommitlogSync(CommitlogSync.batch()));
-    this.server = new ServerNode(varveHome, workDir.resolve("server"), freePort(), CQL_PORT, serverHeap);
+    Path serverHome = workDir.resolve("server");
+    this.server = new LocalVarveServer(LocalVarveServerSettings.forDevelopment(varveHome).withHome(serverHome)
+        .withPort(freePort()).withHeapSize(serverHeap)
+        .withClasspath(LocalVarveServerSettings.builtClasspath(varveHome))
+        .withServeArgs(List.of("--config", serverHome.resolve("varve.yaml").toString())));
   }
 
   /**
@@ -59,9 +71,12 @@ public final class VerifyEnvironment implements AutoCloseable {
     cassandra.awaitReady(Duration.ofMinutes(3));
     results.put("env.cassandra", "127.0.0.1:" + CQL_PORT + " pid=" + cassandra.status().pid()
         + " commitlog_sync=batch home=" + cassandra.settings().home());
-    server.start(Duration.ofMinutes(2));
-    results.put("env.server", server.baseUrl() + " pid=" + server.pid() + " heap=" + server.heap() + " log="
-        + server.log());
+    // a server left running by a run that was itself killed would answer on another port
+    server.stop(SERVER_STOP_TIMEOUT);
+    startServer();
+    LocalVarveServerSettings settings = server.settings();
+    results.put("env.server", settings.endpoint() + " pid=" + server.status().pid() + " heap=" + settings.heapSize()
+        + " log=" + settings.log());
     results.put("env.start_seconds", (System.nanoTime() - started) / 1e9);
   }
 
@@ -71,21 +86,34 @@ public final class VerifyEnvironment implements AutoCloseable {
       cassandra.start();
       cassandra.awaitReady(Duration.ofMinutes(3));
     }
-    if (!server.isAlive()) {
-      server.start(Duration.ofMinutes(2));
+    if (!server.status().isRunning()) {
+      startServer();
     }
+  }
+
+  /**
+   * Starts the server (its log is appended to) on this run's Cassandra and waits until {@code /health} answers
+   * 200; it listens on 127.0.0.1 only.
+   */
+  private void startServer() throws IOException {
+    LocalVarveServerSettings settings = server.settings();
+    Files.createDirectories(settings.home());
+    Files.writeString(settings.home().resolve("varve.yaml"), "server:\n  host: 127.0.0.1\n  port: " + settings.port()
+        + "\ncassandra:\n  contactPoints: [\"127.0.0.1:" + CQL_PORT + "\"]\n  localDatacenter: datacenter1\n");
+    server.start();
+    server.awaitReady(SERVER_START_TIMEOUT);
   }
 
   public LocalCassandra cassandra() {
     return cassandra;
   }
 
-  public ServerNode server() {
+  public LocalVarveServer server() {
     return server;
   }
 
   public VarveClient client() {
-    return new VarveClient(server.baseUrl());
+    return new VarveClient(server.settings().endpoint().toString());
   }
 
   public Path varveHome() {
@@ -103,11 +131,11 @@ public final class VerifyEnvironment implements AutoCloseable {
 
   /** Stops the server and Cassandra, unless {@code --keep}. */
   @Override
-  public void close() throws InterruptedException {
+  public void close() {
     if (keep) {
       return;
     }
-    server.stop();
+    server.stop(SERVER_STOP_TIMEOUT);
     cassandra.stop(Duration.ofMinutes(1));
   }
 

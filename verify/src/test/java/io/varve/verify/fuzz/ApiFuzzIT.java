@@ -64,7 +64,7 @@ class ApiFuzzIT {
   }
 
   @Test
-  void tenThousandRequestsOverJsonAndGrpcLeaveNoServerErrorAndTheDataAsAcknowledged() {
+  void ten_thousand_requests_over_json_and_grpc_leave_no_server_error_and_the_data_as_acknowledged() {
     ApiFuzzer.Settings settings = new ApiFuzzer.Settings(URI.create("http://127.0.0.1:" + server.port()), SEED,
         REQUESTS, true, PREFIX + Long.toString(System.currentTimeMillis() / 1000 % 100_000, 36) + "_",
         Instant.now().truncatedTo(ChronoUnit.SECONDS));

@@ -32,7 +32,7 @@ class FuzzPlanTest {
   }
 
   @Test
-  void theSameSeedGivesTheSameRequestsAndAnotherSeedOthers() {
+  void the_same_seed_gives_the_same_requests_and_another_seed_others() {
     List<FuzzCase> a = draw(42, 400);
     JqwikSession.finish();
     List<FuzzCase> b = draw(42, 400);
@@ -51,7 +51,7 @@ class FuzzPlanTest {
   }
 
   @Test
-  void aRunCoversEveryRpcEveryKindAndBothTransports() {
+  void a_run_covers_every_rpc_every_kind_and_both_transports() {
     Set<String> rpcs = new HashSet<>();
     Set<FuzzCase.Kind> kinds = new HashSet<>();
     Set<FuzzCase.Transport> transports = new HashSet<>();
@@ -74,7 +74,7 @@ class FuzzPlanTest {
   }
 
   @Test
-  void namespaceConfigurationsThatWouldNeedTooManySlicesAreNotSent() {
+  void namespace_configurations_that_would_need_too_many_slices_are_not_sent() {
     var tree = JsonMutations.JSON.createObjectNode();
     var config = tree.putArray("persistenceConfiguration").addObject().putObject("config");
     config.putObject("timePartition").put("secondsPerTimeSlice", "1").put("secondsPerTimeBucket", "1");

@@ -19,7 +19,7 @@ class ProcStatusTest {
       """;
 
   @Test
-  void reads_kB_fields_as_bytes() {
+  void reads_kb_fields_as_bytes() {
     assertThat(ProcStatus.fieldBytes(STATUS, "VmRSS")).isEqualTo(OptionalLong.of(1234567L * 1024));
     assertThat(ProcStatus.fieldBytes(STATUS, "VmHWM")).isEqualTo(OptionalLong.of(1600000L * 1024));
   }

@@ -54,7 +54,7 @@ class CqlBindingIT {
   }
 
   @Test
-  void loadsThenRunsWorkloadA() {
+  void loads_then_runs_workload_a() {
     Properties p = properties(BindingHarness.workloadA(500, 1000));
     p.setProperty("table", "usertable_a");
     RunResult load = BindingHarness.run("cql", BenchSpec.Phase.LOAD, p);
@@ -70,7 +70,7 @@ class CqlBindingIT {
   }
 
   @Test
-  void operationsRoundTrip() throws Exception {
+  void operations_round_trip() throws Exception {
     Properties p = properties(BindingHarness.workloadA(10, 10));
     p.setProperty("table", "usertable_ops");
     DB db = open(new CqlBinding(), p);
@@ -105,7 +105,7 @@ class CqlBindingIT {
   }
 
   @Test
-  void badConfigurationIsNamed() {
+  void bad_configuration_is_named() {
     Properties missing = properties(BindingHarness.workloadA(10, 10));
     missing.setProperty("cassandra.create", "false");
     missing.setProperty("table", "no_such_table");
@@ -128,7 +128,7 @@ class CqlBindingIT {
   }
 
   @Test
-  void aRunWhoseBindingCannotStartFailsWithTheReason() {
+  void a_run_whose_binding_cannot_start_fails_with_the_reason() {
     Properties p = properties(BindingHarness.workloadA(10, 10));
     p.setProperty("cassandra.writeconsistencylevel", "SOME");
     assertThatThrownBy(() -> BindingHarness.run("cql", BenchSpec.Phase.LOAD, p))

@@ -62,7 +62,7 @@ class VarveBindingIT {
   }
 
   @Test
-  void loadsThenRunsWorkloadA() {
+  void loads_then_runs_workload_a() {
     Properties p = properties(BindingHarness.workloadA(200, 400));
     RunResult load = BindingHarness.run("varve", BenchSpec.Phase.LOAD, p);
     assertThat(load.operations().get("INSERT").errors()).isEmpty();
@@ -75,7 +75,7 @@ class VarveBindingIT {
   }
 
   @Test
-  void aRecordIsItsTimeSeriesAndReadsReturnTheNewestEvent() throws Exception {
+  void a_record_is_its_time_series_and_reads_return_the_newest_event() throws Exception {
     DB db = open(new VarveBinding(), properties(BindingHarness.workloadA(10, 10)));
     try {
       assertThat(db.read("usertable", "series-a", null, new HashMap<>())).isEqualTo(Status.NOT_FOUND);
@@ -103,7 +103,7 @@ class VarveBindingIT {
   }
 
   @Test
-  void badConfigurationIsNamed() {
+  void bad_configuration_is_named() {
     Properties missing = properties(BindingHarness.workloadA(10, 10));
     missing.setProperty("varve.create", "false");
     missing.setProperty("varve.namespace", "no_such_namespace");

@@ -1,9 +1,9 @@
 package io.varve.local.testing;
 
-import io.varve.local.CassandraStatus;
-import io.varve.local.LocalCassandra;
-import io.varve.local.LocalCassandraSettings;
+import io.varve.local.LocalServerStatus;
 import io.varve.local.VarveHome;
+import io.varve.local.cassandra.LocalCassandra;
+import io.varve.local.cassandra.LocalCassandraSettings;
 import java.net.InetSocketAddress;
 import java.net.URI;
 import java.time.Duration;
@@ -28,8 +28,10 @@ public final class TestCassandra {
   /** System property naming the external server's local data center; default datacenter1. */
   public static final String DATACENTER_PROPERTY = "varve.test.cassandra.datacenter";
 
+  private static final int CQL_PORT = 9042;
   private static final Duration STARTUP_TIMEOUT = Duration.ofMinutes(3);
-  private static volatile InetSocketAddress contactPoint;
+  private static final SharedTestServer<InetSocketAddress> SERVER =
+      new SharedTestServer<>(ADDRESS_PROPERTY, CQL_PORT, TestCassandra::address, TestCassandra::startLocal);
 
   private TestCassandra() {}
 
@@ -37,21 +39,11 @@ public final class TestCassandra {
    * The address of a server that accepts CQL, starting the local test instance on first use
    * and waiting until it is ready.
    *
-   * @throws io.varve.local.LocalCassandraException if the local instance cannot start; the
-   *     message quotes its log
+   * @throws io.varve.local.LocalServerException if the local instance cannot start; the message
+   *     quotes its log
    */
   public static InetSocketAddress contactPoint() {
-    InetSocketAddress address = contactPoint;
-    if (address == null) {
-      synchronized (TestCassandra.class) {
-        address = contactPoint;
-        if (address == null) {
-          address = resolve();
-          contactPoint = address;
-        }
-      }
-    }
-    return address;
+    return SERVER.get();
   }
 
   /** The data center name to give a driver's load balancing for {@link #contactPoint()}. */
@@ -60,26 +52,22 @@ public final class TestCassandra {
     return configured.isEmpty() ? LocalCassandraSettings.DATACENTER : configured;
   }
 
-  private static InetSocketAddress resolve() {
-    String configured = System.getProperty(ADDRESS_PROPERTY, "").trim();
-    if (!configured.isEmpty()) {
-      return parse(configured);
-    }
+  private static InetSocketAddress startLocal() {
     LocalCassandra node = new LocalCassandra(LocalCassandraSettings.forTests(VarveHome.locate()));
-    CassandraStatus status = node.start();
+    LocalServerStatus status = node.start();
     node.awaitReady(STARTUP_TIMEOUT);
-    System.out.println("TestCassandra: local Cassandra at " + status.cqlAddress().getHostString()
-        + ":" + status.cqlAddress().getPort() + " (pid " + status.pid() + ", home "
+    System.out.println("TestCassandra: local Cassandra at " + status.address().getHostString()
+        + ":" + status.address().getPort() + " (pid " + status.pid() + ", home "
         + node.settings().home() + ") is left running; stop it with: ./varve local cassandra stop --tests");
     return node.settings().cqlAddress();
   }
 
+  /** {@code host:port}, or {@code host} for CQL's standard port. */
   static InetSocketAddress parse(String hostAndPort) {
-    URI uri = URI.create("cql://" + hostAndPort);
-    if (uri.getHost() == null) {
-      throw new IllegalArgumentException(
-          ADDRESS_PROPERTY + ": " + hostAndPort + " (expected: host:port)");
-    }
-    return new InetSocketAddress(uri.getHost(), uri.getPort() == -1 ? 9042 : uri.getPort());
+    return address(SERVER.parse(hostAndPort));
+  }
+
+  private static InetSocketAddress address(URI hostAndPort) {
+    return new InetSocketAddress(hostAndPort.getHost(), hostAndPort.getPort());
   }
 }

@@ -1,15 +1,11 @@
 package io.varve.local.testing;
 
-import io.varve.local.LocalDynamoDb;
-import io.varve.local.LocalDynamoDbSettings;
 import io.varve.local.VarveHome;
-import java.io.IOException;
-import java.io.UncheckedIOException;
-import java.net.InetAddress;
-import java.net.ServerSocket;
-import java.net.URI;
+import io.varve.local.dynamodb.LocalDynamoDb;
+import io.varve.local.dynamodb.LocalDynamoDbSettings;
 import java.nio.file.Path;
 import java.time.Duration;
+import java.util.Optional;
 
 /**
  * The DynamoDB API endpoint that integration tests of every module share: one server per test
@@ -33,7 +29,8 @@ public final class TestDynamoDb {
 
   private static final Duration STARTUP_TIMEOUT = Duration.ofMinutes(1);
   private static final Duration SHUTDOWN_TIMEOUT = Duration.ofSeconds(10);
-  private static volatile String endpoint;
+  private static final SharedTestServer<String> SERVER =
+      new SharedTestServer<>(ADDRESS_PROPERTY, -1, SharedTestServer::httpEndpoint, TestDynamoDb::startLocal);
 
   private TestDynamoDb() {}
 
@@ -42,60 +39,27 @@ public final class TestDynamoDb {
    * {@code http://127.0.0.1:41234}, starting the local one on first use and waiting until it
    * answers. Any access key and secret are accepted by DynamoDB Local.
    *
-   * @throws io.varve.local.LocalDynamoDbException if the local server cannot start; the message
+   * @throws io.varve.local.LocalServerException if the local server cannot start; the message
    *     quotes its log
    */
   public static String endpoint() {
-    String known = endpoint;
-    if (known == null) {
-      synchronized (TestDynamoDb.class) {
-        known = endpoint;
-        if (known == null) {
-          known = resolve();
-          endpoint = known;
-        }
-      }
-    }
-    return known;
+    return SERVER.get();
   }
 
-  private static String resolve() {
-    String configured = System.getProperty(ADDRESS_PROPERTY, "").trim();
-    if (!configured.isEmpty()) {
-      return parse(configured);
-    }
+  /** The directory of DynamoDB Local's jars that {@value #LIB_PROPERTY} names, if set and not empty. */
+  public static Optional<Path> libDirectory() {
+    return SharedTestServer.directory(LIB_PROPERTY);
+  }
+
+  private static String startLocal() {
     Path varveHome = VarveHome.locate();
-    int port = freePort();
-    String lib = System.getProperty(LIB_PROPERTY, "").trim();
+    int port = LocalMachine.freePort();
     LocalDynamoDbSettings settings = LocalDynamoDbSettings.forDevelopment(varveHome)
         .withHome(varveHome.resolve(".varve/test-dynamodb").resolve(Integer.toString(port)))
         .withPort(port)
         .withHeapSize("256m");
-    if (!lib.isEmpty()) {
-      settings = settings.withLibDirectory(Path.of(lib));
-    }
-    LocalDynamoDb server = new LocalDynamoDb(settings);
-    server.start();
-    Runtime.getRuntime().addShutdownHook(
-        new Thread(() -> server.stop(SHUTDOWN_TIMEOUT), "stop-test-dynamodb"));
-    server.awaitReady(STARTUP_TIMEOUT);
+    settings = libDirectory().map(settings::withLibDirectory).orElse(settings);
+    SharedTestServer.startUntilExit(new LocalDynamoDb(settings), STARTUP_TIMEOUT, SHUTDOWN_TIMEOUT, false);
     return settings.endpoint().toString();
-  }
-
-  static String parse(String hostAndPort) {
-    URI uri = URI.create("http://" + hostAndPort);
-    if (uri.getHost() == null || uri.getPort() == -1 || !uri.getPath().isEmpty()) {
-      throw new IllegalArgumentException(
-          ADDRESS_PROPERTY + ": " + hostAndPort + " (expected: host:port)");
-    }
-    return "http://" + uri.getHost() + ":" + uri.getPort();
-  }
-
-  private static int freePort() {
-    try (ServerSocket socket = new ServerSocket(0, 1, InetAddress.getLoopbackAddress())) {
-      return socket.getLocalPort();
-    } catch (IOException e) {
-      throw new UncheckedIOException("No free port on 127.0.0.1", e);
-    }
   }
 }

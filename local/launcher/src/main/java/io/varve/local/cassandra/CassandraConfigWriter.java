@@ -1,0 +1,95 @@
+package io.varve.local.cassandra;
+
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+
+/**
+ * Writes {@code conf/cassandra.yaml} and {@code conf/logback.xml} for one node; the
+ * {@code cassandra-all} jar ships neither. Cassandra refuses unknown keys, so every key here must
+ * exist in Cassandra 5.0 under its 5.0 name.
+ */
+final class CassandraConfigWriter {
+
+  private CassandraConfigWriter() {}
+
+  static void write(LocalCassandraSettings settings) throws IOException {
+    Files.createDirectories(settings.confDirectory());
+    Files.writeString(settings.confDirectory().resolve("cassandra.yaml"), cassandraYaml(settings));
+    Files.writeString(settings.confDirectory().resolve("logback.xml"), logbackXml(settings));
+  }
+
+  static String cassandraYaml(LocalCassandraSettings settings) {
+    Path home = settings.home();
+    String address = LocalCassandraSettings.ADDRESS;
+    return String.join("\n",
+        "# Written by Varve's LocalCassandra at each start; edits are overwritten.",
+        "cluster_name: " + quoted(LocalCassandraSettings.CLUSTER_NAME),
+        "num_tokens: 16",
+        "partitioner: org.apache.cassandra.dht.Murmur3Partitioner",
+        "endpoint_snitch: SimpleSnitch",
+        "seed_provider:",
+        "  - class_name: org.apache.cassandra.locator.SimpleSeedProvider",
+        "    parameters:",
+        "      - seeds: " + quoted(address + ":" + settings.storagePort()),
+        "listen_address: " + address,
+        "rpc_address: " + address,
+        "storage_port: " + settings.storagePort(),
+        "native_transport_port: " + settings.cqlPort(),
+        "start_native_transport: true",
+        "data_file_directories:",
+        "  - " + quoted(home.resolve("data")),
+        "commitlog_directory: " + quoted(home.resolve("commitlog")),
+        "saved_caches_directory: " + quoted(home.resolve("saved_caches")),
+        "hints_directory: " + quoted(home.resolve("hints")),
+        commitlogSync(settings.commitlogSync()),
+        "auto_snapshot: false",
+        "authenticator: AllowAllAuthenticator",
+        "authorizer: AllowAllAuthorizer",
+        "");
+  }
+
+  static String logbackXml(LocalCassandraSettings settings) {
+    String log = xmlEscaped(settings.systemLog().toString());
+    return String.join("\n",
+        "<!-- Written by Varve's LocalCassandra at each start; edits are overwritten. -->",
+        "<configuration scan=\"false\">",
+        "  <appender name=\"SYSTEMLOG\" class=\"ch.qos.logback.core.rolling.RollingFileAppender\">",
+        "    <file>" + log + "</file>",
+        "    <rollingPolicy class=\"ch.qos.logback.core.rolling.FixedWindowRollingPolicy\">",
+        "      <fileNamePattern>" + log + ".%i.zip</fileNamePattern>",
+        "      <minIndex>1</minIndex>",
+        "      <maxIndex>5</maxIndex>",
+        "    </rollingPolicy>",
+        "    <triggeringPolicy class=\"ch.qos.logback.core.rolling.SizeBasedTriggeringPolicy\">",
+        "      <maxFileSize>50MB</maxFileSize>",
+        "    </triggeringPolicy>",
+        "    <encoder>",
+        "      <pattern>%-5level [%thread] %date{ISO8601} %logger{0} - %msg%n</pattern>",
+        "    </encoder>",
+        "  </appender>",
+        "  <root level=\"INFO\">",
+        "    <appender-ref ref=\"SYSTEMLOG\"/>",
+        "  </root>",
+        "</configuration>",
+        "");
+  }
+
+  private static String commitlogSync(CommitlogSync sync) {
+    if (sync.isGroup()) {
+      return "commitlog_sync: group\ncommitlog_sync_group_window: "
+          + sync.groupWindow().toMillis() + "ms";
+    }
+    return "commitlog_sync: batch";
+  }
+
+  /** YAML single-quoted scalar: safe for any path, with {@code '} doubled. */
+  private static String quoted(Object value) {
+    return "'" + value.toString().replace("'", "''") + "'";
+  }
+
+  private static String xmlEscaped(String text) {
+    return text.replace("&", "&amp;").replace("<", "&lt;").replace(">", "&gt;")
+        .replace("\"", "&quot;");
+  }
+}

@@ -1,0 +1,66 @@
+package io.varve.local.cassandra;
+
+import io.varve.local.LocalServer;
+import io.varve.local.Product;
+import java.io.IOException;
+import java.nio.file.Files;
+import java.time.Duration;
+import java.util.List;
+import java.util.Objects;
+
+/**
+ * One local Apache Cassandra node, run as its own operating-system process in its own session
+ * (the lifecycle of every {@link LocalServer}).
+ *
+ * <p>{@link #start()} writes {@code conf/}, checks that the CQL, storage and JMX ports are free,
+ * launches {@code setsid java ... CassandraDaemon} with its output in {@code logs/stdout.log}, and
+ * records the pid in {@code cassandra.pid}; it fails if the jars are not built or the runtime is
+ * not Java 17. The node is ready when it answers a CQL {@code OPTIONS} request; a failed start
+ * quotes the end of {@code logs/system.log} and of {@code logs/stdout.log}. {@link #stop} lets it
+ * flush and close on SIGTERM.
+ *
+ * <p>Thread-safe.
+ */
+public final class LocalCassandra extends LocalServer {
+
+  private static final Duration PROBE_TIMEOUT = Duration.ofSeconds(1);
+
+  private final LocalCassandraSettings settings;
+
+  /** A handle on the node these settings describe; creates nothing and starts nothing. */
+  public LocalCassandra(LocalCassandraSettings settings) {
+    super(definition(settings));
+    this.settings = settings;
+  }
+
+  private static Definition definition(LocalCassandraSettings settings) {
+    Objects.requireNonNull(settings, "settings");
+    return new Definition(Product.CASSANDRA, settings.home(), settings.pidFile(), CassandraCommandLine.MAIN_CLASS,
+        CassandraCommandLine.storageDirArgument(settings.home()), List.of(settings.systemLog(), settings.stdoutLog()),
+        Duration.ofMillis(250), settings.cqlAddress(), settings.cqlAddress().toString());
+  }
+
+  /** The settings of this node. */
+  public LocalCassandraSettings settings() {
+    return settings;
+  }
+
+  /** Whether the node answers a CQL {@code OPTIONS} request right now. */
+  @Override
+  public boolean isReady() {
+    return NativeProtocolProbe.answersOptions(settings.cqlAddress(), PROBE_TIMEOUT);
+  }
+
+  @Override
+  protected long launch() throws IOException {
+    List<String> command = CassandraCommandLine.of(settings);
+    for (int port : new int[] {settings.cqlPort(), settings.storagePort(), settings.jmxPort()}) {
+      requirePortFree(LocalCassandraSettings.ADDRESS, port, "");
+    }
+    for (String directory : List.of("data", "commitlog", "saved_caches", "hints", "logs")) {
+      Files.createDirectories(settings.home().resolve(directory));
+    }
+    CassandraConfigWriter.write(settings);
+    return spawn(command, settings.stdoutLog());
+  }
+}

@@ -1,0 +1,182 @@
+package io.varve.local.cassandra;
+
+import io.varve.local.Loopback;
+import io.varve.local.SettingChecks;
+import java.net.InetSocketAddress;
+import java.nio.file.Path;
+import java.util.Objects;
+
+/**
+ * Where and how one local Cassandra node runs: its directories, ports, heap and durability.
+ *
+ * <p>Start from {@link #forDevelopment(Path)} or {@link #forTests(Path)} and adjust with the
+ * {@code with*} methods, each of which returns a new instance. The node always listens on
+ * {@value #ADDRESS} only and its cluster is always named {@value #CLUSTER_NAME}, since Cassandra
+ * refuses to start on a data directory saved under another cluster name.
+ *
+ * <p>The home directory holds everything the node writes: {@code data/}, {@code commitlog/},
+ * {@code saved_caches/}, {@code hints/}, {@code logs/}, {@code conf/} and {@code cassandra.pid}.
+ *
+ * <p>Immutable and thread-safe.
+ *
+ * @param home the node's own directory; made absolute
+ * @param libDirectory the Cassandra jars, built by {@code local/cassandra-dist}; made absolute
+ * @param cqlPort the CQL native transport port, 1..65535
+ * @param storagePort the inter-node port, 1..65535
+ * @param jmxPort the JMX port, reachable from this machine only, 1..65535
+ * @param heapSize the JVM heap, both initial and maximum, like {@code 768m} or {@code 1g}
+ * @param commitlogSync when writes are fsynced, see {@link CommitlogSync}
+ * @param javaExecutable the {@code java} of a Java 17 runtime; made absolute
+ */
+public record LocalCassandraSettings(
+    Path home,
+    Path libDirectory,
+    int cqlPort,
+    int storagePort,
+    int jmxPort,
+    String heapSize,
+    CommitlogSync commitlogSync,
+    Path javaExecutable) {
+
+  /** The cluster name written to {@code cassandra.yaml}; never changes. */
+  public static final String CLUSTER_NAME = "Varve Local";
+
+  /** The only address the node listens on. */
+  public static final String ADDRESS = Loopback.ADDRESS;
+
+  /** The data center name that Cassandra's {@code SimpleSnitch} gives the node. */
+  public static final String DATACENTER = "datacenter1";
+
+  /** Validates and normalizes the settings; the messages name the setting and what it expects. */
+  public LocalCassandraSettings {
+    home = absolute(home, "home");
+    libDirectory = absolute(libDirectory, "libDirectory");
+    javaExecutable = absolute(javaExecutable, "javaExecutable");
+    SettingChecks.port("cqlPort", cqlPort);
+    SettingChecks.port("storagePort", storagePort);
+    SettingChecks.port("jmxPort", jmxPort);
+    if (cqlPort == storagePort || cqlPort == jmxPort || storagePort == jmxPort) {
+      throw new IllegalArgumentException(
+          "ports: cql=" + cqlPort + " storage=" + storagePort + " jmx=" + jmxPort
+              + " (expected: three different ports)");
+    }
+    SettingChecks.heapSize(heapSize, "768m or 1g");
+    Objects.requireNonNull(commitlogSync, "commitlogSync");
+  }
+
+  /**
+   * The developer's instance: home {@code <varveHome>/.varve/cassandra}, CQL 9042, storage 7000,
+   * JMX 7199, heap 1g, batch commit log, the running JVM's {@code java}.
+   */
+  public static LocalCassandraSettings forDevelopment(Path varveHome) {
+    return new LocalCassandraSettings(
+        varveHome.resolve(".varve/cassandra"), defaultLibDirectory(varveHome),
+        9042, 7000, 7199, "1g", CommitlogSync.batch(), runningJava());
+  }
+
+  /**
+   * The instance that integration tests share, beside the developer's: home
+   * {@code <varveHome>/.varve/test-cassandra}, CQL 19042, storage 17000, JMX 17199, heap 768m,
+   * batch commit log, the running JVM's {@code java}.
+   */
+  public static LocalCassandraSettings forTests(Path varveHome) {
+    return forDevelopment(varveHome)
+        .withHome(varveHome.resolve(".varve/test-cassandra"))
+        .withPorts(19042, 17000, 17199)
+        .withHeapSize("768m");
+  }
+
+  /** Where the build puts the Cassandra jars: {@code <varveHome>/local/cassandra-dist/target/lib}. */
+  public static Path defaultLibDirectory(Path varveHome) {
+    return varveHome.resolve("local/cassandra-dist/target/lib");
+  }
+
+  /** A copy with another home directory. */
+  public LocalCassandraSettings withHome(Path newHome) {
+    return new LocalCassandraSettings(newHome, libDirectory, cqlPort, storagePort, jmxPort,
+        heapSize, commitlogSync, javaExecutable);
+  }
+
+  /** A copy with another directory of Cassandra jars. */
+  public LocalCassandraSettings withLibDirectory(Path newLibDirectory) {
+    return new LocalCassandraSettings(home, newLibDirectory, cqlPort, storagePort, jmxPort,
+        heapSize, commitlogSync, javaExecutable);
+  }
+
+  /** A copy with another CQL port. */
+  public LocalCassandraSettings withCqlPort(int port) {
+    return withPorts(port, storagePort, jmxPort);
+  }
+
+  /** A copy with another storage (inter-node) port. */
+  public LocalCassandraSettings withStoragePort(int port) {
+    return withPorts(cqlPort, port, jmxPort);
+  }
+
+  /** A copy with another JMX port. */
+  public LocalCassandraSettings withJmxPort(int port) {
+    return withPorts(cqlPort, storagePort, port);
+  }
+
+  /** A copy with all three ports changed at once, for moving a whole instance aside. */
+  public LocalCassandraSettings withPorts(int newCqlPort, int newStoragePort, int newJmxPort) {
+    return new LocalCassandraSettings(home, libDirectory, newCqlPort, newStoragePort, newJmxPort,
+        heapSize, commitlogSync, javaExecutable);
+  }
+
+  /** A copy with another heap size, like {@code 512m} or {@code 2g}. */
+  public LocalCassandraSettings withHeapSize(String newHeapSize) {
+    return new LocalCassandraSettings(home, libDirectory, cqlPort, storagePort, jmxPort,
+        newHeapSize, commitlogSync, javaExecutable);
+  }
+
+  /** A copy with another commit log durability mode. */
+  public LocalCassandraSettings withCommitlogSync(CommitlogSync newCommitlogSync) {
+    return new LocalCassandraSettings(home, libDirectory, cqlPort, storagePort, jmxPort,
+        heapSize, newCommitlogSync, javaExecutable);
+  }
+
+  /** A copy that runs Cassandra with another {@code java} executable (it must be Java 17). */
+  public LocalCassandraSettings withJavaExecutable(Path newJavaExecutable) {
+    return new LocalCassandraSettings(home, libDirectory, cqlPort, storagePort, jmxPort,
+        heapSize, commitlogSync, newJavaExecutable);
+  }
+
+  /** The address CQL clients connect to. */
+  public InetSocketAddress cqlAddress() {
+    return Loopback.address(cqlPort);
+  }
+
+  /** {@code <home>/conf}: the generated {@code cassandra.yaml} and {@code logback.xml}. */
+  public Path confDirectory() {
+    return home.resolve("conf");
+  }
+
+  /** {@code <home>/logs}: {@code system.log} and the process output, {@code stdout.log}. */
+  public Path logDirectory() {
+    return home.resolve("logs");
+  }
+
+  /** {@code <home>/logs/system.log}, Cassandra's own log. */
+  public Path systemLog() {
+    return logDirectory().resolve("system.log");
+  }
+
+  /** {@code <home>/logs/stdout.log}: what the process wrote to stdout and stderr. */
+  public Path stdoutLog() {
+    return logDirectory().resolve("stdout.log");
+  }
+
+  /** {@code <home>/cassandra.pid}: the process id of the running node. */
+  public Path pidFile() {
+    return home.resolve("cassandra.pid");
+  }
+
+  private static Path runningJava() {
+    return Path.of(System.getProperty("java.home"), "bin", "java");
+  }
+
+  private static Path absolute(Path path, String name) {
+    return Objects.requireNonNull(path, name).toAbsolutePath().normalize();
+  }
+}

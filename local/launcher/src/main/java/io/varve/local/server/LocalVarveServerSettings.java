@@ -1,0 +1,101 @@
+package io.varve.local.server;
+
+import io.varve.local.Loopback;
+import io.varve.local.SettingChecks;
+import java.io.File;
+import java.net.URI;
+import java.nio.file.Path;
+import java.util.List;
+import java.util.Objects;
+
+/**
+ * Where and how a Varve server runs as a process of its own ({@code varve serve}): its directory,
+ * API port, heap, classpath and the arguments of {@code serve}.
+ *
+ * <p>Start from {@link #forDevelopment(Path)} and adjust with the {@code with*} methods, each of
+ * which returns a new instance. The home directory holds {@code server.pid}, {@code start.lock}
+ * and {@code server.log}, all the process prints, appended to across restarts.
+ *
+ * <p>Immutable and thread-safe.
+ *
+ * @param home the server's own directory; made absolute
+ * @param varveHome the Varve checkout, given to the server as {@code -Dvarve.home}; made absolute
+ * @param port the API port (gRPC, HTTP/JSON, {@code /health}) on 127.0.0.1, 1..65535; the server
+ *     must be told to serve there (by {@code --port} or its configuration file)
+ * @param heapSize the JVM heap, both initial and maximum, like {@code 1g}
+ * @param classpath the classpath that holds {@value LocalVarveServer#MAIN_CLASS} and its jars
+ * @param javaExecutable the {@code java} to run the server with (Java 17 or later); made absolute
+ * @param serveArgs the arguments of {@code varve serve}, like {@code --config varve.yaml}
+ */
+public record LocalVarveServerSettings(Path home, Path varveHome, int port, String heapSize, String classpath,
+    Path javaExecutable, List<String> serveArgs) {
+
+  /** The only address the server is asked on. */
+  public static final String ADDRESS = Loopback.ADDRESS;
+
+  /** Validates and normalizes the settings; the messages name the setting and what it expects. */
+  public LocalVarveServerSettings {
+    home = Objects.requireNonNull(home, "home").toAbsolutePath().normalize();
+    varveHome = Objects.requireNonNull(varveHome, "varveHome").toAbsolutePath().normalize();
+    javaExecutable = Objects.requireNonNull(javaExecutable, "javaExecutable").toAbsolutePath().normalize();
+    SettingChecks.port("port", port);
+    SettingChecks.heapSize(heapSize, "512m or 1g");
+    Objects.requireNonNull(classpath, "classpath");
+    serveArgs = List.copyOf(serveArgs);
+  }
+
+  /**
+   * The server of {@code varve up}: home {@code <varveHome>/.varve/server}, port 8080, heap 1g, the
+   * classpath and {@code java} of the running JVM, no arguments.
+   */
+  public static LocalVarveServerSettings forDevelopment(Path varveHome) {
+    return new LocalVarveServerSettings(varveHome.resolve(".varve/server"), varveHome, 8080, "1g",
+        System.getProperty("java.class.path"), Path.of(System.getProperty("java.home"), "bin", "java"), List.of());
+  }
+
+  /** The classpath of the built command line: {@code cli/target/varve-cli.jar} and {@code cli/target/lib/*}. */
+  public static String builtClasspath(Path varveHome) {
+    Path cli = varveHome.resolve("cli/target");
+    return cli.resolve("varve-cli.jar") + File.pathSeparator + cli.resolve("lib") + File.separator + "*";
+  }
+
+  /** A copy with another home directory. */
+  public LocalVarveServerSettings withHome(Path newHome) {
+    return new LocalVarveServerSettings(newHome, varveHome, port, heapSize, classpath, javaExecutable, serveArgs);
+  }
+
+  /** A copy with another API port. */
+  public LocalVarveServerSettings withPort(int newPort) {
+    return new LocalVarveServerSettings(home, varveHome, newPort, heapSize, classpath, javaExecutable, serveArgs);
+  }
+
+  /** A copy with another heap, like {@code 512m} or {@code 2g}. */
+  public LocalVarveServerSettings withHeapSize(String newHeapSize) {
+    return new LocalVarveServerSettings(home, varveHome, port, newHeapSize, classpath, javaExecutable, serveArgs);
+  }
+
+  /** A copy that runs the server from another classpath, like {@link #builtClasspath(Path)}. */
+  public LocalVarveServerSettings withClasspath(String newClasspath) {
+    return new LocalVarveServerSettings(home, varveHome, port, heapSize, newClasspath, javaExecutable, serveArgs);
+  }
+
+  /** A copy with other arguments of {@code varve serve}. */
+  public LocalVarveServerSettings withServeArgs(List<String> newServeArgs) {
+    return new LocalVarveServerSettings(home, varveHome, port, heapSize, classpath, javaExecutable, newServeArgs);
+  }
+
+  /** Where the API answers: {@code http://127.0.0.1:<port>} (gRPC, {@code POST /v1/<Rpc>}, {@code /health}). */
+  public URI endpoint() {
+    return Loopback.httpEndpoint(port);
+  }
+
+  /** {@code <home>/server.log}: everything the server prints, appended to across restarts. */
+  public Path log() {
+    return home.resolve("server.log");
+  }
+
+  /** {@code <home>/server.pid}: the process id of the running server. */
+  public Path pidFile() {
+    return home.resolve("server.pid");
+  }
+}

@@ -1,0 +1,133 @@
+package io.varve.local.server;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import io.varve.local.LocalServerException;
+import io.varve.local.LocalServerStatus;
+import io.varve.local.Loopback;
+import io.varve.local.Product;
+import java.io.IOException;
+import java.net.InetAddress;
+import java.net.ServerSocket;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.List;
+import java.util.concurrent.TimeUnit;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/** The Varve server's process around {@code varve serve}, with stand-in processes instead. */
+class LocalVarveServerTest {
+
+  @TempDir Path dir;
+  private LocalVarveServerSettings settings;
+  private Process standIn;
+
+  @BeforeEach
+  void settings() {
+    settings = LocalVarveServerSettings.forDevelopment(dir).withPort(38080);
+  }
+
+  @AfterEach
+  void stopStandIn() {
+    if (standIn != null) {
+      standIn.destroyForcibly();
+    }
+  }
+
+  @Test
+  void the_server_of_varve_up_lives_in_varve_server_on_port_8080() {
+    LocalVarveServerSettings up = LocalVarveServerSettings.forDevelopment(dir);
+
+    assertThat(up.home()).isEqualTo(dir.resolve(".varve/server"));
+    assertThat(up.endpoint()).hasToString("http://127.0.0.1:8080");
+    assertThat(up.log()).isEqualTo(dir.resolve(".varve/server/server.log"));
+    assertThat(up.pidFile()).isEqualTo(dir.resolve(".varve/server/server.pid"));
+    assertThat(LocalVarveServerSettings.builtClasspath(dir))
+        .isEqualTo(dir.resolve("cli/target/varve-cli.jar") + ":" + dir.resolve("cli/target/lib") + "/*");
+  }
+
+  @Test
+  void runs_varve_serve_with_its_heap_classpath_and_arguments() {
+    LocalVarveServer server = new LocalVarveServer(settings.withHeapSize("512m").withClasspath("a.jar:lib/*")
+        .withServeArgs(List.of("--config", "varve.yaml")));
+
+    assertThat(server.command()).startsWith(settings.javaExecutable().toString())
+        .containsSubsequence("-Xms512m", "-Xmx512m", "-cp", "a.jar:lib/*", LocalVarveServer.MAIN_CLASS, "serve",
+            "--config", "varve.yaml")
+        .contains("-Dvarve.server.home=" + settings.home(), "-Dvarve.home=" + dir);
+  }
+
+  @Test
+  void a_home_without_pid_file_is_stopped_and_does_not_answer() {
+    LocalVarveServer server = new LocalVarveServer(settings);
+
+    assertThat(server.status()).isEqualTo(new LocalServerStatus(Product.VARVE, LocalServerStatus.State.STOPPED, 0,
+        Loopback.address(38080)));
+    assertThat(server.isReady()).isFalse();
+    assertThat(server.stop(Duration.ofSeconds(1))).isFalse();
+  }
+
+  @Test
+  void stop_terminates_the_server_of_this_home_only() throws Exception {
+    standIn = standIn(dir.resolve("other"));
+    writePidFile(standIn.pid());
+    assertThat(new LocalVarveServer(settings).status().state()).isEqualTo(LocalServerStatus.State.STALE);
+
+    standIn.destroyForcibly().waitFor();
+    standIn = standIn(settings.home());
+    writePidFile(standIn.pid());
+    LocalVarveServer server = new LocalVarveServer(settings);
+    assertThat(server.status().state()).isEqualTo(LocalServerStatus.State.RUNNING);
+    assertThat(server.stop(Duration.ofSeconds(10))).isTrue();
+    assertThat(standIn.waitFor(5, TimeUnit.SECONDS)).as("stand-in gone").isTrue();
+    assertThat(settings.pidFile()).doesNotExist();
+  }
+
+  @Test
+  void a_server_with_a_command_line_past_4_kib_is_recognised() throws Exception {
+    // as when run from the expanded classpath of the command line: the JDK then gives no arguments
+    standIn = new ProcessBuilder("/bin/sh", "-c", "sleep 60; :", "varve", "-Dvarve.server.home=" + settings.home(),
+        "-cp", "x".repeat(8192), LocalVarveServer.MAIN_CLASS).start();
+    writePidFile(standIn.pid());
+    LocalVarveServer server = new LocalVarveServer(settings);
+
+    assertThat(server.status().state()).isEqualTo(LocalServerStatus.State.RUNNING);
+    assertThat(server.stop(Duration.ofSeconds(10))).isTrue();
+    assertThat(standIn.waitFor(5, TimeUnit.SECONDS)).as("stand-in gone").isTrue();
+  }
+
+  @Test
+  void start_refuses_a_taken_api_port_and_launches_nothing() throws IOException {
+    try (ServerSocket taken = new ServerSocket(0, 1, InetAddress.getByName("127.0.0.1"))) {
+      LocalVarveServer server = new LocalVarveServer(settings.withPort(taken.getLocalPort()));
+
+      assertThatThrownBy(server::start).isInstanceOf(LocalServerException.class)
+          .hasMessageContaining("Port 127.0.0.1:" + taken.getLocalPort() + " (API) is in use")
+          .extracting(e -> ((LocalServerException) e).product()).isEqualTo(Product.VARVE);
+      assertThat(settings.pidFile()).doesNotExist();
+    }
+  }
+
+  @Test
+  void settings_name_the_value_and_what_was_expected() {
+    assertThatThrownBy(() -> settings.withPort(0)).hasMessage("port: 0 (expected: 1..65535)");
+    assertThatThrownBy(() -> settings.withHeapSize("lots"))
+        .hasMessage("heapSize: lots (expected: megabytes or gigabytes, like 512m or 1g)");
+  }
+
+  /** A process whose command line looks like the Varve server of {@code home} to the launcher. */
+  private static Process standIn(Path home) throws IOException {
+    return new ProcessBuilder("/bin/sh", "-c", "sleep 60; :", "varve", "-Dvarve.server.home=" + home,
+        LocalVarveServer.MAIN_CLASS).start();
+  }
+
+  private void writePidFile(long pid) throws IOException {
+    Files.createDirectories(settings.home());
+    Files.writeString(settings.pidFile(), pid + "\n");
+  }
+}

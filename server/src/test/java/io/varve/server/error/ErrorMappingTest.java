@@ -1,0 +1,80 @@
+package io.varve.server.error;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import com.linecorp.armeria.common.HttpStatus;
+import io.grpc.Status;
+import io.varve.core.error.StorageException;
+import io.varve.core.error.StorageException.Reason;
+import io.varve.core.error.StorageException.Store;
+import io.varve.core.error.VarveException.Kind;
+import io.varve.core.event.Event;
+import io.varve.core.write.Rejection;
+import java.util.List;
+import java.util.concurrent.CompletionException;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.CsvSource;
+
+/**
+ * Storage failures, classified by their adapters, as a whole request and as one event of a write
+ * see them: one code and one piece of advice for both.
+ */
+class ErrorMappingTest {
+
+  @ParameterizedTest
+  @CsvSource({
+      "PRIMARY, TIMEOUT, UNAVAILABLE, 503, '; retrying is safe'",
+      "PRIMARY, UNAVAILABLE, UNAVAILABLE, 503, '; retrying is safe'",
+      "PRIMARY, OVERLOADED, UNAVAILABLE, 503, '; retrying is safe'",
+      "PRIMARY, REFUSED, FAILED_PRECONDITION, 412, '; retrying as is fails the same way until an operator repairs'",
+      "PRIMARY, INTERNAL, INTERNAL, 500, ''",
+      "INDEX, TIMEOUT, UNAVAILABLE, 503, '; retry later (writes are not affected)'",
+      "INDEX, REFUSED, FAILED_PRECONDITION, 412, '; retrying as is fails the same way until an operator repairs'"})
+  void a_storage_failure_gets_the_code_and_advice_of_its_kind(Store store, Reason reason, Kind kind, int http,
+      String advice) {
+    StorageException failure = new StorageException(store, reason, "the store's words", null);
+
+    ErrorMapping.Failure mapped = ErrorMapping.of(new CompletionException(failure));
+
+    assertThat(mapped.kind()).isEqualTo(kind);
+    assertThat(mapped.httpStatus().code()).isEqualTo(http);
+    assertThat(mapped.grpcStatus().getCode()).isEqualTo(Status.Code.valueOf(kind.name()));
+    assertThat(mapped.message()).startsWith(failure.getMessage() + advice);
+    assertThat(mapped.message().substring(failure.getMessage().length())).doesNotContain(
+        kind == Kind.UNAVAILABLE ? "repairs" : "retrying is safe");
+  }
+
+  @Test
+  void one_event_failing_in_storage_carries_the_same_code_and_advice_as_a_whole_request() {
+    StorageException dropped = new StorageException(Store.PRIMARY, Reason.REFUSED, "unconfigured table slice_1", null);
+    ErrorMapping.Failure request = ErrorMapping.of(dropped);
+    ErrorMapping.Failure event = request.ofEvent("events[2] (timeSeriesId=s, eventId=e)");
+
+    assertThat(event.kind()).isEqualTo(Kind.FAILED_PRECONDITION).isEqualTo(request.kind());
+    assertThat(event.message()).isEqualTo("events[2] (timeSeriesId=s, eventId=e) was not written: "
+        + request.message()).doesNotContain("retrying is safe");
+
+    StorageException timeout = new StorageException(Store.PRIMARY, Reason.TIMEOUT, "write timed out", null);
+    assertThat(ErrorMapping.of(timeout).ofEvent("events[0]").message()).endsWith("; retrying is safe");
+    assertThat(ErrorMapping.of(timeout).ofEvent("events[0]").kind()).isEqualTo(Kind.UNAVAILABLE);
+  }
+
+  @Test
+  void a_rejection_keeps_its_kind_and_message() {
+    Event event = new Event("s", 0, "e", List.of());
+    ErrorMapping.Failure failure = ErrorMapping.of(new Rejection(1, event, Kind.UNAVAILABLE,
+        "events[1] (...) falls in no time slice yet; slices are being created, retry shortly"));
+
+    assertThat(failure.kind()).isEqualTo(Kind.UNAVAILABLE);
+    assertThat(failure.httpStatus()).isEqualTo(HttpStatus.SERVICE_UNAVAILABLE);
+    assertThat(failure.message()).endsWith("retry shortly");
+  }
+
+  @Test
+  void anything_unclassified_is_internal() {
+    ErrorMapping.Failure failure = ErrorMapping.of(new IllegalStateException("bug"));
+    assertThat(failure.kind()).isEqualTo(Kind.INTERNAL);
+    assertThat(failure.message()).isEqualTo("internal error: java.lang.IllegalStateException: bug");
+  }
+}
