@@ -30,11 +30,17 @@ public final class TestSessions {
     return Sessions.open(settings()).toCompletableFuture().join();
   }
 
-  /** Drops {@code keyspace} if an earlier run left it, creates it anew, and returns its slice tables. */
+  /**
+   * Drops {@code keyspace} if an earlier run left it, creates it anew, and returns its slice
+   * tables.
+   */
   public static CqlSliceTables freshKeyspace(CqlSession session, String keyspace) {
-    session.execute(SimpleStatement.newInstance("DROP KEYSPACE IF EXISTS " + keyspace).setTimeout(SCHEMA_TIMEOUT));
-    CqlSliceTables tables = new CqlSliceTables(session, Map.of("class", "SimpleStrategy", "replication_factor", "1"),
-        SCHEMA_TIMEOUT);
+    session.execute(
+        SimpleStatement.newInstance("DROP KEYSPACE IF EXISTS " + keyspace)
+            .setTimeout(SCHEMA_TIMEOUT));
+    CqlSliceTables tables =
+        new CqlSliceTables(
+            session, Map.of("class", "SimpleStrategy", "replication_factor", "1"), SCHEMA_TIMEOUT);
     tables.createKeyspaceIfMissing(keyspace).toCompletableFuture().join();
     return tables;
   }

@@ -27,44 +27,61 @@ import picocli.CommandLine.Spec;
 
 /**
  * {@code varve index backfill}: the control-plane RPC {@code BackfillIndex}, called as {@code POST
- * /v1/BackfillIndex} with a JSON body. The server indexes again, from the primary store, every event of the
- * namespace in [{@code --from}, {@code --to}), and answers when done; this prints the four counts of its answer as
- * {@code key=value} lines ({@link #COUNTS}).
+ * /v1/BackfillIndex} with a JSON body. The server indexes again, from the primary store, every
+ * event of the namespace in [{@code --from}, {@code --to}), and answers when done; this prints the
+ * four counts of its answer as {@code key=value} lines ({@link #COUNTS}).
  *
- * <p>Exit statuses: {@code OK} every event read was indexed; {@code COMPLETED_WITH_ERRORS} some events were not
- * indexed ({@code eventsFailed > 0}); {@code INVALID_INPUT} a usage error, including a time that is not RFC 3339 and
- * an empty interval, or a request the server refused ({@link #statusOf(int)}); {@code ABORTED_FATAL_ERROR} the server
- * could not be reached or failed. The server's error is printed with its code, field and message.
+ * <p>Exit statuses: {@code OK} every event read was indexed; {@code COMPLETED_WITH_ERRORS} some
+ * events were not indexed ({@code eventsFailed > 0}); {@code INVALID_INPUT} a usage error,
+ * including a time that is not RFC 3339 and an empty interval, or a request the server refused
+ * ({@link #statusOf(int)}); {@code ABORTED_FATAL_ERROR} the server could not be reached or failed.
+ * The server's error is printed with its code, field and message.
  */
-@Command(name = "backfill", mixinStandardHelpOptions = true,
-    description = {"Index again, from the primary store, every event of a namespace in [--from, --to): after the"
-        + " index store was down, or after fields were added to the field mapping. Idempotent; returns when done.",
-        "Prints eventsRead, eventsIndexed, unparsableValues and eventsFailed as key=value lines; exits with 1 when"
-        + " eventsFailed is not 0, 2 when the server refuses the request, 4 when it fails or cannot be reached."})
+@Command(
+    name = "backfill",
+    mixinStandardHelpOptions = true,
+    description = {
+      "Index again, from the primary store, every event of a namespace in [--from, --to): after the"
+          + " index store was down, or after fields were added to the field mapping. Idempotent; returns when done.",
+      "Prints eventsRead, eventsIndexed, unparsableValues and eventsFailed as key=value lines; exits with 1 when"
+          + " eventsFailed is not 0, 2 when the server refuses the request, 4 when it fails or cannot be reached."
+    })
 final class BackfillCommand implements Callable<Integer> {
 
-  /** The counts of the RPC's answer, in the order printed; the server leaves out those that are 0. */
-  static final List<String> COUNTS = List.of("eventsRead", "eventsIndexed", "unparsableValues", "eventsFailed");
+  /**
+   * The counts of the RPC's answer, in the order printed; the server leaves out those that are 0.
+   */
+  static final List<String> COUNTS =
+      List.of("eventsRead", "eventsIndexed", "unparsableValues", "eventsFailed");
 
   private static final String RFC_3339 = "an RFC 3339 time, like 2026-11-22T00:00:00Z";
   private static final ObjectMapper JSON = new ObjectMapper();
 
-  @Spec
-  CommandSpec spec;
+  @Spec CommandSpec spec;
 
   @Option(names = "--namespace", required = true, description = "Namespace whose events to index.")
   String namespace;
 
-  @Option(names = "--from", required = true, paramLabel = "TIME",
+  @Option(
+      names = "--from",
+      required = true,
+      paramLabel = "TIME",
       description = "Start of the event-time interval, inclusive: " + RFC_3339 + ".")
   String from;
 
-  @Option(names = "--to", required = true, paramLabel = "TIME",
+  @Option(
+      names = "--to",
+      required = true,
+      paramLabel = "TIME",
       description = "End of the event-time interval, exclusive: an RFC 3339 time.")
   String to;
 
-  @Option(names = "--server", paramLabel = "URL", defaultValue = Instances.DEFAULT_SERVER,
-      description = "API address of the Varve server (default: ${DEFAULT-VALUE}, that of varve up).")
+  @Option(
+      names = "--server",
+      paramLabel = "URL",
+      defaultValue = Instances.DEFAULT_SERVER,
+      description =
+          "API address of the Varve server (default: ${DEFAULT-VALUE}, that of varve up).")
   String server;
 
   @Option(names = "--token", description = "Bearer token, when the server requires one.")
@@ -75,8 +92,10 @@ final class BackfillCommand implements Callable<Integer> {
     URI endpoint;
     ObjectNode request = JSON.createObjectNode().put("namespace", namespace);
     try {
-      endpoint = URI.create(ServerSettings.url("--server", server).toString().replaceFirst("/*$", "")
-          + "/v1/BackfillIndex");
+      endpoint =
+          URI.create(
+              ServerSettings.url("--server", server).toString().replaceFirst("/*$", "")
+                  + "/v1/BackfillIndex");
       Instant start = instant("--from", from);
       Instant end = instant("--to", to);
       if (!end.isAfter(start)) {
@@ -89,8 +108,9 @@ final class BackfillCommand implements Callable<Integer> {
     HttpResponse<String> response = post(endpoint, request.toString());
     JsonNode answer = parse(response.body());
     if (response.statusCode() / 100 != 2) {
-      System.err.println("varve: BackfillIndex failed: " + describeError(response.statusCode(), answer,
-          response.body()));
+      System.err.println(
+          "varve: BackfillIndex failed: "
+              + describeError(response.statusCode(), answer, response.body()));
       return statusOf(response.statusCode()).code();
     }
     for (String count : COUNTS) {
@@ -98,17 +118,20 @@ final class BackfillCommand implements Callable<Integer> {
     }
     long failed = answer.path("eventsFailed").asLong(0);
     if (failed > 0) {
-      System.err.println("varve: " + failed + " events were not indexed (the server log says why); run the backfill"
-          + " again once the index store is healthy");
+      System.err.println(
+          "varve: "
+              + failed
+              + " events were not indexed (the server log says why); run the backfill"
+              + " again once the index store is healthy");
       return ExitStatus.COMPLETED_WITH_ERRORS.code();
     }
     return ExitStatus.OK.code();
   }
 
   /**
-   * The exit status of an HTTP error answer: a 4xx refuses the request itself (unknown namespace, bad token, invalid
-   * interval), so sending it again fails again; a timeout (408), a rejection under load (429) and a 5xx may pass
-   * later.
+   * The exit status of an HTTP error answer: a 4xx refuses the request itself (unknown namespace,
+   * bad token, invalid interval), so sending it again fails again; a timeout (408), a rejection
+   * under load (429) and a 5xx may pass later.
    */
   static ExitStatus statusOf(int httpStatus) {
     boolean refused = httpStatus / 100 == 4 && httpStatus != 408 && httpStatus != 429;
@@ -124,32 +147,50 @@ final class BackfillCommand implements Callable<Integer> {
     }
   }
 
-  /** {@code CODE (field F): message} from the error body of the HTTP/JSON API, else the status and the body. */
+  /**
+   * {@code CODE (field F): message} from the error body of the HTTP/JSON API, else the status and
+   * the body.
+   */
   static String describeError(int status, JsonNode answer, String body) {
     JsonNode error = answer.path("error");
     if (!error.hasNonNull("code")) {
       String text = body.strip();
-      return "HTTP " + status + (text.isEmpty() ? "" : ": " + (text.length() > 200 ? text.substring(0, 200) + "..."
-          : text));
+      return "HTTP "
+          + status
+          + (text.isEmpty()
+              ? ""
+              : ": " + (text.length() > 200 ? text.substring(0, 200) + "..." : text));
     }
-    return error.path("code").asText() + (error.hasNonNull("field") ? " (field " + error.path("field").asText() + ")"
-        : "") + ": " + error.path("message").asText();
+    return error.path("code").asText()
+        + (error.hasNonNull("field") ? " (field " + error.path("field").asText() + ")" : "")
+        + ": "
+        + error.path("message").asText();
   }
 
   private HttpResponse<String> post(URI endpoint, String body) throws InterruptedException {
-    HttpRequest.Builder request = HttpRequest.newBuilder(endpoint).header("Content-Type", "application/json")
-        .POST(HttpRequest.BodyPublishers.ofString(body));
+    HttpRequest.Builder request =
+        HttpRequest.newBuilder(endpoint)
+            .header("Content-Type", "application/json")
+            .POST(HttpRequest.BodyPublishers.ofString(body));
     if (token != null) {
       request.header("Authorization", "Bearer " + token);
     }
     // No request timeout: the server answers when the whole interval is indexed.
-    HttpClient client = HttpClient.newBuilder().version(HttpClient.Version.HTTP_1_1)
-        .connectTimeout(Duration.ofSeconds(10)).build();
+    HttpClient client =
+        HttpClient.newBuilder()
+            .version(HttpClient.Version.HTTP_1_1)
+            .connectTimeout(Duration.ofSeconds(10))
+            .build();
     try {
       return client.send(request.build(), HttpResponse.BodyHandlers.ofString());
     } catch (IOException e) {
-      throw new IllegalStateException("cannot reach the Varve server at " + server + " (" + e
-          + "); is it running? ./varve status says", e);
+      throw new IllegalStateException(
+          "cannot reach the Varve server at "
+              + server
+              + " ("
+              + e
+              + "); is it running? ./varve status says",
+          e);
     }
   }
 

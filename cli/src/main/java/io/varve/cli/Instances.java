@@ -10,7 +10,10 @@ import io.varve.local.server.LocalVarveServerSettings;
 import java.nio.file.Path;
 import java.util.List;
 
-/** The local Cassandra, OpenSearch and server that {@code up}, {@code down} and {@code status} manage. */
+/**
+ * The local Cassandra, OpenSearch and server that {@code up}, {@code down} and {@code status}
+ * manage.
+ */
 final class Instances {
 
   static final int DEFAULT_PORT = 8080;
@@ -26,20 +29,34 @@ final class Instances {
 
   static LocalCassandra cassandra(int cqlPort) {
     LocalCassandraSettings settings = LocalCassandraSettings.forDevelopment(home());
-    return new LocalCassandra(cqlPort == settings.cqlPort() ? settings : settings.withCqlPort(cqlPort));
+    return new LocalCassandra(
+        cqlPort == settings.cqlPort() ? settings : settings.withCqlPort(cqlPort));
   }
 
-  /** The development OpenSearch ({@code .varve/opensearch}) on this REST port and that port plus 100 for transport. */
+  /**
+   * The development OpenSearch ({@code .varve/opensearch}) on this REST port and that port plus 100
+   * for transport.
+   */
   static LocalOpenSearch opensearch(int httpPort) {
     LocalOpenSearchSettings settings = LocalOpenSearchSettings.forDevelopment(home());
-    return new LocalOpenSearch(httpPort == settings.httpPort() ? settings
-        : new LocalOpenSearchSettings(settings.home(), settings.libDirectory(), httpPort, httpPort + 100,
-            settings.heapSize(), settings.javaExecutable()));
+    return new LocalOpenSearch(
+        httpPort == settings.httpPort()
+            ? settings
+            : new LocalOpenSearchSettings(
+                settings.home(),
+                settings.libDirectory(),
+                httpPort,
+                httpPort + 100,
+                settings.heapSize(),
+                settings.javaExecutable()));
   }
 
-  /** The server of {@code varve up} ({@code .varve/server}) on this API port, with these arguments of {@code serve}. */
+  /**
+   * The server of {@code varve up} ({@code .varve/server}) on this API port, with these arguments
+   * of {@code serve}.
+   */
   static LocalVarveServer server(int port, List<String> serveArgs) {
-    return new LocalVarveServer(LocalVarveServerSettings.forDevelopment(home()).withPort(port)
-        .withServeArgs(serveArgs));
+    return new LocalVarveServer(
+        LocalVarveServerSettings.forDevelopment(home()).withPort(port).withServeArgs(serveArgs));
   }
 }

@@ -9,9 +9,10 @@ import java.time.Duration;
 import java.util.Locale;
 
 /**
- * A local server run beside the Varve server of {@code varve up}: the local Cassandra or the local OpenSearch, each
- * its own process run by the launcher ({@code local/launcher}), with its data and logs under {@code .varve/}.
- * {@code up} starts these, {@code down} stops them and {@code status} reports them, all through this one view.
+ * A local server run beside the Varve server of {@code varve up}: the local Cassandra or the local
+ * OpenSearch, each its own process run by the launcher ({@code local/launcher}), with its data and
+ * logs under {@code .varve/}. {@code up} starts these, {@code down} stops them and {@code status}
+ * reports them, all through this one view.
  */
 final class LocalNode {
 
@@ -31,15 +32,21 @@ final class LocalNode {
   }
 
   static LocalNode cassandra(LocalCassandra node) {
-    return new LocalNode(node, "cql", node.settings().cqlAddress().getHostString() + ":" + node.settings().cqlPort(),
+    return new LocalNode(
+        node,
+        "cql",
+        node.settings().cqlAddress().getHostString() + ":" + node.settings().cqlPort(),
         node.settings().systemLog());
   }
 
   static LocalNode opensearch(LocalOpenSearch node) {
-    return new LocalNode(node, "endpoint", node.settings().endpoint().toString(), node.settings().systemLog());
+    return new LocalNode(
+        node, "endpoint", node.settings().endpoint().toString(), node.settings().systemLog());
   }
 
-  /** {@code cassandra} or {@code opensearch}: the first word of every line printed about the node. */
+  /**
+   * {@code cassandra} or {@code opensearch}: the first word of every line printed about the node.
+   */
   String name() {
     return server.product().label();
   }
@@ -59,17 +66,25 @@ final class LocalNode {
     return log;
   }
 
-  /** Launches the node unless it runs, without waiting for it to answer; fails if it cannot be launched. */
+  /**
+   * Launches the node unless it runs, without waiting for it to answer; fails if it cannot be
+   * launched.
+   */
   void start() {
     server.start();
   }
 
-  /** Waits until the node answers; fails, quoting the end of its log, if it exits or does not answer in 3 minutes. */
+  /**
+   * Waits until the node answers; fails, quoting the end of its log, if it exits or does not answer
+   * in 3 minutes.
+   */
   void awaitReady() {
     server.awaitReady(READY_TIMEOUT);
   }
 
-  /** Stops the node if it runs (SIGTERM, then SIGKILL after a minute) and returns whether it ran. */
+  /**
+   * Stops the node if it runs (SIGTERM, then SIGKILL after a minute) and returns whether it ran.
+   */
   boolean stop() {
     return server.stop(STOP_TIMEOUT);
   }
@@ -80,16 +95,23 @@ final class LocalNode {
   }
 
   /**
-   * The line of {@code status}: {@code <name>: running pid=N <addressKey>=<address>} once the node answers,
-   * {@code starting pid=N ...} before, else {@code <name>: stopped}, or {@code stale} for a pid file left behind by
-   * a crash.
+   * The line of {@code status}: {@code <name>: running pid=N <addressKey>=<address>} once the node
+   * answers, {@code starting pid=N ...} before, else {@code <name>: stopped}, or {@code stale} for
+   * a pid file left behind by a crash.
    */
   String describe() {
     LocalServerStatus now = server.status();
     if (!now.isRunning()) {
       return name() + ": " + now.state().name().toLowerCase(Locale.ROOT);
     }
-    return name() + ": " + (server.isReady() ? "running" : "starting") + " pid=" + now.pid() + " " + addressKey
-        + "=" + address;
+    return name()
+        + ": "
+        + (server.isReady() ? "running" : "starting")
+        + " pid="
+        + now.pid()
+        + " "
+        + addressKey
+        + "="
+        + address;
   }
 }

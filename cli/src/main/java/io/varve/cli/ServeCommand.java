@@ -11,21 +11,32 @@ import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
 
 /** Runs the server in the foreground until stopped (SIGTERM / Ctrl-C stop it gracefully). */
-@Command(name = "serve", mixinStandardHelpOptions = true, description = "Run the Varve server in the foreground.")
+@Command(
+    name = "serve",
+    mixinStandardHelpOptions = true,
+    description = "Run the Varve server in the foreground.")
 final class ServeCommand implements Callable<Integer> {
 
-  @Option(names = "--config", description = "Server configuration file (YAML); defaults apply without it.")
+  @Option(
+      names = "--config",
+      description = "Server configuration file (YAML); defaults apply without it.")
   Path config;
 
   @Option(names = "--port", description = "Port to listen on (overrides the configuration).")
   Integer port;
 
-  @Option(names = "--cassandra", description = "Cassandra contact point host:port (overrides the configuration).")
+  @Option(
+      names = "--cassandra",
+      description = "Cassandra contact point host:port (overrides the configuration).")
   String cassandra;
 
-  @Option(names = "--opensearch", split = ",", paramLabel = "URL",
-      description = "OpenSearch endpoints http(s)://host:port, comma-separated: the index store of search"
-          + " (overrides opensearch.urls).")
+  @Option(
+      names = "--opensearch",
+      split = ",",
+      paramLabel = "URL",
+      description =
+          "OpenSearch endpoints http(s)://host:port, comma-separated: the index store of search"
+              + " (overrides opensearch.urls).")
   List<String> opensearch;
 
   @Override
@@ -38,23 +49,29 @@ final class ServeCommand implements Callable<Integer> {
   }
 
   /**
-   * The configuration file's settings (or the defaults) with the command line's overrides; null: not overridden.
+   * The configuration file's settings (or the defaults) with the command line's overrides; null:
+   * not overridden.
    *
    * @throws io.varve.core.error.InvalidFieldException naming the option of a malformed value
    */
-  static ServerSettings settings(Path config, Integer port, String cassandra, List<String> opensearch) {
-    ServerSettings settings = config == null ? ServerSettings.defaults() : ServerSettings.load(config);
+  static ServerSettings settings(
+      Path config, Integer port, String cassandra, List<String> opensearch) {
+    ServerSettings settings =
+        config == null ? ServerSettings.defaults() : ServerSettings.load(config);
     if (port != null) {
       settings = settings.withPort(port);
     }
     if (cassandra != null) {
-      CassandraSettings c = settings.cassandra().withContactPoints(List.of(
-          ServerSettings.contactPoint("--cassandra", cassandra)));
+      CassandraSettings c =
+          settings
+              .cassandra()
+              .withContactPoints(List.of(ServerSettings.contactPoint("--cassandra", cassandra)));
       settings = settings.withCassandra(c);
     }
     if (opensearch != null) {
-      settings = settings.withOpenSearchUrls(opensearch.stream().map(url -> ServerSettings.url("--opensearch", url))
-          .toList());
+      settings =
+          settings.withOpenSearchUrls(
+              opensearch.stream().map(url -> ServerSettings.url("--opensearch", url)).toList());
     }
     return settings;
   }

@@ -13,23 +13,28 @@ import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Option;
 
 /**
- * Starts the local OpenSearch, the local Cassandra and the Varve server in the background and waits until all
- * answer. OpenSearch and Cassandra start side by side (each is launched, then both are awaited); the server then
- * starts with Cassandra as its primary store and OpenSearch as its index store. {@code --no-opensearch} leaves
- * OpenSearch out: the server then runs without index store, and so without search.
+ * Starts the local OpenSearch, the local Cassandra and the Varve server in the background and waits
+ * until all answer. OpenSearch and Cassandra start side by side (each is launched, then both are
+ * awaited); the server then starts with Cassandra as its primary store and OpenSearch as its index
+ * store. {@code --no-opensearch} leaves OpenSearch out: the server then runs without index store,
+ * and so without search.
  */
-@Command(name = "up", mixinStandardHelpOptions = true,
-    description = "Start the local OpenSearch and Cassandra and the Varve server in the background.")
+@Command(
+    name = "up",
+    mixinStandardHelpOptions = true,
+    description =
+        "Start the local OpenSearch and Cassandra and the Varve server in the background.")
 final class UpCommand implements Callable<Integer> {
 
-  @Mixin
-  InstanceOptions instance;
+  @Mixin InstanceOptions instance;
 
   @Option(names = "--config", description = "Server configuration file (YAML).")
   String config;
 
-  @Option(names = "--no-opensearch",
-      description = "Do not start OpenSearch, which needs a JDK 21+; the server then runs without search.")
+  @Option(
+      names = "--no-opensearch",
+      description =
+          "Do not start OpenSearch, which needs a JDK 21+; the server then runs without search.")
   boolean noOpenSearch;
 
   @Override
@@ -42,14 +47,18 @@ final class UpCommand implements Callable<Integer> {
       }
       for (LocalNode node : nodes) {
         node.awaitReady();
-        System.out.println(node.name() + ": ready at " + node.address() + " (log " + node.log() + ")");
+        System.out.println(
+            node.name() + ": ready at " + node.address() + " (log " + node.log() + ")");
       }
     } catch (LocalServerException e) {
       if (e.product() != Product.OPENSEARCH) {
         throw e;
       }
-      throw new IllegalStateException(e.getMessage() + "\nTo run Varve without OpenSearch, and so without search:"
-          + " ./varve up --no-opensearch", e);
+      throw new IllegalStateException(
+          e.getMessage()
+              + "\nTo run Varve without OpenSearch, and so without search:"
+              + " ./varve up --no-opensearch",
+          e);
     }
     LocalVarveServer server = Instances.server(instance.port, serverArgs());
     server.start();
@@ -63,8 +72,8 @@ final class UpCommand implements Callable<Integer> {
   }
 
   /**
-   * The local servers to start, in order: OpenSearch first, as it fails at once when no JDK 21+ is found, before
-   * Cassandra is launched; Cassandra alone with {@code --no-opensearch}.
+   * The local servers to start, in order: OpenSearch first, as it fails at once when no JDK 21+ is
+   * found, before Cassandra is launched; Cassandra alone with {@code --no-opensearch}.
    */
   List<LocalNode> nodes() {
     List<LocalNode> nodes = new ArrayList<>();
@@ -75,10 +84,18 @@ final class UpCommand implements Callable<Integer> {
     return nodes;
   }
 
-  /** The arguments of {@code varve serve} for the background server: the local nodes, the port, the config. */
+  /**
+   * The arguments of {@code varve serve} for the background server: the local nodes, the port, the
+   * config.
+   */
   List<String> serverArgs() {
-    List<String> args = new ArrayList<>(List.of("--port", Integer.toString(instance.port),
-        "--cassandra", "127.0.0.1:" + instance.cqlPort));
+    List<String> args =
+        new ArrayList<>(
+            List.of(
+                "--port",
+                Integer.toString(instance.port),
+                "--cassandra",
+                "127.0.0.1:" + instance.cqlPort));
     if (!noOpenSearch) {
       args.add("--opensearch");
       args.add(Instances.opensearch(instance.opensearchPort).settings().endpoint().toString());

@@ -11,10 +11,12 @@ import org.junit.jupiter.api.extension.RegisterExtension;
 import org.junit.jupiter.api.io.TempDir;
 import picocli.CommandLine;
 
-/** {@code varve up}'s options: which local servers it starts and what it gives the server. Starts nothing. */
+/**
+ * {@code varve up}'s options: which local servers it starts and what it gives the server. Starts
+ * nothing.
+ */
 class UpCommandTest {
-  @RegisterExtension
-  final StandardStreams streams = new StandardStreams();
+  @RegisterExtension final StandardStreams streams = new StandardStreams();
 
   @Test
   void starts_opensearch_before_cassandra_and_gives_it_to_the_server() {
@@ -27,29 +29,36 @@ class UpCommandTest {
 
   @Test
   void the_opensearch_port_reaches_the_node_and_the_server() {
-    UpCommand up = CommandLine.populateCommand(new UpCommand(), "--opensearch-port", "9201", "--port", "8081");
+    UpCommand up =
+        CommandLine.populateCommand(new UpCommand(), "--opensearch-port", "9201", "--port", "8081");
     assertThat(up.nodes().get(0).address()).isEqualTo("http://127.0.0.1:9201");
-    assertThat(up.serverArgs()).containsSubsequence("--port", "8081").containsSubsequence("--opensearch",
-        "http://127.0.0.1:9201");
+    assertThat(up.serverArgs())
+        .containsSubsequence("--port", "8081")
+        .containsSubsequence("--opensearch", "http://127.0.0.1:9201");
   }
 
   @Test
   void no_opensearch_starts_cassandra_alone_and_the_server_without_index_store() {
-    UpCommand up = CommandLine.populateCommand(new UpCommand(), "--no-opensearch", "--config", "varve.yaml");
+    UpCommand up =
+        CommandLine.populateCommand(new UpCommand(), "--no-opensearch", "--config", "varve.yaml");
     assertThat(up.nodes()).extracting(LocalNode::name).containsExactly("cassandra");
-    assertThat(up.serverArgs()).doesNotContain("--opensearch").containsSubsequence("--config", "varve.yaml");
+    assertThat(up.serverArgs())
+        .doesNotContain("--opensearch")
+        .containsSubsequence("--config", "varve.yaml");
   }
 
   /** A checkout without OpenSearch built: the same early failure as a machine without a JDK 21+. */
   @Test
-  void when_opensearch_cannot_start_nothing_starts_and_the_message_names_no_opensearch(@TempDir Path home) {
+  void when_opensearch_cannot_start_nothing_starts_and_the_message_names_no_opensearch(
+      @TempDir Path home) {
     System.setProperty(VarveHome.PROPERTY, home.toString());
     try {
       assertThat(VarveCli.run("up")).isEqualTo(ExitStatus.ABORTED_FATAL_ERROR.code());
     } finally {
       System.clearProperty(VarveHome.PROPERTY);
     }
-    assertThat(streams.err()).contains("OpenSearch is not built")
+    assertThat(streams.err())
+        .contains("OpenSearch is not built")
         .contains("./varve up --no-opensearch");
     assertThat(home.resolve(".varve/cassandra")).doesNotExist();
     assertThat(home.resolve(".varve/server")).doesNotExist();

@@ -5,13 +5,14 @@ import java.net.SocketTimeoutException;
 import java.nio.channels.ClosedByInterruptException;
 
 /**
- * The exit status of every {@code varve} command: one table for all of them, each status meaning one thing a script
- * can act on. A command maps its own outcomes onto it (bad rows, a missed SLA and a failed check are all
- * {@link #COMPLETED_WITH_ERRORS}); {@code docs/exit-status.md} says which command returns what, and a test keeps
- * that page's table equal to this enum.
+ * The exit status of every {@code varve} command: one table for all of them, each status meaning
+ * one thing a script can act on. A command maps its own outcomes onto it (bad rows, a missed SLA
+ * and a failed check are all {@link #COMPLETED_WITH_ERRORS}); {@code docs/exit-status.md} says
+ * which command returns what, and a test keeps that page's table equal to this enum.
  *
- * <p>A signal ends the JVM with 128 plus its number whatever the command was doing (130 for Ctrl-C, 143 for
- * SIGTERM); {@link #INTERRUPTED} is 130 so that an interruption the command notices itself reads the same as Ctrl-C.
+ * <p>A signal ends the JVM with 128 plus its number whatever the command was doing (130 for Ctrl-C,
+ * 143 for SIGTERM); {@link #INTERRUPTED} is 130 so that an interruption the command notices itself
+ * reads the same as Ctrl-C.
  */
 public enum ExitStatus {
 
@@ -19,27 +20,30 @@ public enum ExitStatus {
   OK(0, "done, everything as asked"),
 
   /**
-   * Done, but the result is not all well: rows written to the bad-rows file, an SLA missed, differences found by a
-   * validation, a verification failed, events not indexed, a server not running. The output says what.
+   * Done, but the result is not all well: rows written to the bad-rows file, an SLA missed,
+   * differences found by a validation, a verification failed, events not indexed, a server not
+   * running. The output says what.
    */
   COMPLETED_WITH_ERRORS(1, "done, not all well: bad rows, SLA missed, a check failed, not running"),
 
   /**
-   * Refused before any work: the command line, a configuration or job file, an input file, or a request the server
-   * refused as invalid. Nothing was changed; running it again unchanged fails again.
+   * Refused before any work: the command line, a configuration or job file, an input file, or a
+   * request the server refused as invalid. Nothing was changed; running it again unchanged fails
+   * again.
    */
   INVALID_INPUT(2, "invalid input (command line, configuration, files): nothing was done"),
 
   /**
-   * Stopped by a threshold that the input set: more bad rows than {@code failures.maxBadRows}, or a reshape
-   * conflict under {@code onConflict: fail} (a threshold of none). What was finished is kept.
+   * Stopped by a threshold that the input set: more bad rows than {@code failures.maxBadRows}, or a
+   * reshape conflict under {@code onConflict: fail} (a threshold of none). What was finished is
+   * kept.
    */
   ABORTED_TOO_MANY_ERRORS(3, "stopped by a threshold: too many bad rows, onConflict: fail"),
 
   /**
-   * Stopped by an error of the environment: a host that cannot be reached, a lost connection, a server error, a
-   * failed task, a port in use. What was finished is kept; run it again once the cause is fixed (a reshaper job
-   * resumes).
+   * Stopped by an error of the environment: a host that cannot be reached, a lost connection, a
+   * server error, a failed task, a port in use. What was finished is kept; run it again once the
+   * cause is fixed (a reshaper job resumes).
    */
   ABORTED_FATAL_ERROR(4, "stopped by an error: unreachable host, lost connection, server error"),
 
@@ -68,9 +72,10 @@ public enum ExitStatus {
   }
 
   /**
-   * The status of a command that ended with {@code failure}: {@link #INTERRUPTED} when an interruption is among its
-   * causes, {@link #CRASHED} for an {@link Error}, else {@link #ABORTED_FATAL_ERROR}. Invalid input is not recognised
-   * here: only the command knows which of its exceptions mean it ({@link ExitStatusMapper}).
+   * The status of a command that ended with {@code failure}: {@link #INTERRUPTED} when an
+   * interruption is among its causes, {@link #CRASHED} for an {@link Error}, else {@link
+   * #ABORTED_FATAL_ERROR}. Invalid input is not recognised here: only the command knows which of
+   * its exceptions mean it ({@link ExitStatusMapper}).
    */
   public static ExitStatus of(Throwable failure) {
     if (interrupted(failure)) {
@@ -84,7 +89,8 @@ public enum ExitStatus {
     Throwable t = failure;
     for (int depth = 0; t != null && depth < 20; depth++, t = t.getCause()) {
       // A socket timeout is an InterruptedIOException too, but nothing interrupted it.
-      if (t instanceof InterruptedException || t instanceof ClosedByInterruptException
+      if (t instanceof InterruptedException
+          || t instanceof ClosedByInterruptException
           || (t instanceof InterruptedIOException && !(t instanceof SocketTimeoutException))) {
         return true;
       }

@@ -12,26 +12,30 @@ import picocli.CommandLine.ParameterException;
 import picocli.CommandLine.ParseResult;
 
 /**
- * Applies the {@link ExitStatus} table to a picocli command line and every subcommand under it: the exit codes of
- * success, help, usage errors and exceptions, the "Exit status" section of each command's help, and the mapping of
- * an exception to a status. A command that only groups subcommands, run without one, is a usage error.
+ * Applies the {@link ExitStatus} table to a picocli command line and every subcommand under it: the
+ * exit codes of success, help, usage errors and exceptions, the "Exit status" section of each
+ * command's help, and the mapping of an exception to a status. A command that only groups
+ * subcommands, run without one, is a usage error.
  *
  * <pre>
  * CommandLine cli = new CommandLine(new VarveCli());
  * return ExitStatusMapper.install(cli, "varve", InvalidFieldException.class).execute(args);
  * </pre>
  *
- * <p>A command returns {@code ExitStatus.X.code()} for the outcomes it judges itself (a missed SLA, bad rows) and
- * throws for the rest: a picocli {@link ParameterException} or one of the {@code invalidInput} types is
- * {@link ExitStatus#INVALID_INPUT}, anything else goes through {@link ExitStatus#of(Throwable)}.
+ * <p>A command returns {@code ExitStatus.X.code()} for the outcomes it judges itself (a missed SLA,
+ * bad rows) and throws for the rest: a picocli {@link ParameterException} or one of the {@code
+ * invalidInput} types is {@link ExitStatus#INVALID_INPUT}, anything else goes through {@link
+ * ExitStatus#of(Throwable)}.
  */
-public final class ExitStatusMapper implements IExecutionExceptionHandler, IExitCodeExceptionMapper {
+public final class ExitStatusMapper
+    implements IExecutionExceptionHandler, IExitCodeExceptionMapper {
 
   private final CommandLine commandLine;
   private final String name;
   private final List<Class<? extends Throwable>> invalidInput;
 
-  private ExitStatusMapper(CommandLine commandLine, String name, List<Class<? extends Throwable>> invalidInput) {
+  private ExitStatusMapper(
+      CommandLine commandLine, String name, List<Class<? extends Throwable>> invalidInput) {
     this.commandLine = commandLine;
     this.name = name;
     this.invalidInput = invalidInput;
@@ -41,12 +45,12 @@ public final class ExitStatusMapper implements IExecutionExceptionHandler, IExit
    * Configures {@code commandLine} and the subcommands it has now (add none later).
    *
    * @param name the first word of error lines, like {@code varve}
-   * @param invalidInput the exception types of the command's modules that mean invalid input, like a configuration
-   *     error naming its key
+   * @param invalidInput the exception types of the command's modules that mean invalid input, like
+   *     a configuration error naming its key
    */
   @SafeVarargs
-  public static ExitStatusMapper install(CommandLine commandLine, String name,
-      Class<? extends Throwable>... invalidInput) {
+  public static ExitStatusMapper install(
+      CommandLine commandLine, String name, Class<? extends Throwable>... invalidInput) {
     ExitStatusMapper mapper = new ExitStatusMapper(commandLine, name, List.of(invalidInput));
     commandLine.setExecutionExceptionHandler(mapper);
     commandLine.setExitCodeExceptionMapper(mapper);
@@ -56,8 +60,8 @@ public final class ExitStatusMapper implements IExecutionExceptionHandler, IExit
   }
 
   /**
-   * Runs the command line and returns its exit code. An {@link Error}, which picocli lets through, is
-   * {@link ExitStatus#CRASHED}, printed with its stack trace.
+   * Runs the command line and returns its exit code. An {@link Error}, which picocli lets through,
+   * is {@link ExitStatus#CRASHED}, printed with its stack trace.
    */
   public int execute(String... args) {
     try {
@@ -72,7 +76,8 @@ public final class ExitStatusMapper implements IExecutionExceptionHandler, IExit
 
   /** The status of a failure of this command line. */
   public ExitStatus statusOf(Throwable failure) {
-    if (failure instanceof ParameterException || invalidInput.stream().anyMatch(type -> type.isInstance(failure))) {
+    if (failure instanceof ParameterException
+        || invalidInput.stream().anyMatch(type -> type.isInstance(failure))) {
       return ExitStatus.INVALID_INPUT;
     }
     return ExitStatus.of(failure);
@@ -81,8 +86,14 @@ public final class ExitStatusMapper implements IExecutionExceptionHandler, IExit
   @Override
   public int handleExecutionException(Exception e, CommandLine failed, ParseResult parsed) {
     ExitStatus status = statusOf(e);
-    failed.getErr().println(name + ": " + (status == ExitStatus.INTERRUPTED ? "interrupted" : e.getMessage() == null
-        ? e.toString() : e.getMessage()));
+    failed
+        .getErr()
+        .println(
+            name
+                + ": "
+                + (status == ExitStatus.INTERRUPTED
+                    ? "interrupted"
+                    : e.getMessage() == null ? e.toString() : e.getMessage()));
     failed.getErr().flush();
     return status.code();
   }
@@ -103,10 +114,14 @@ public final class ExitStatusMapper implements IExecutionExceptionHandler, IExit
 
   private static void configure(CommandLine command) {
     CommandSpec spec = command.getCommandSpec();
-    spec.exitCodeOnSuccess(ExitStatus.OK.code()).exitCodeOnUsageHelp(ExitStatus.OK.code())
-        .exitCodeOnVersionHelp(ExitStatus.OK.code()).exitCodeOnInvalidInput(ExitStatus.INVALID_INPUT.code())
+    spec.exitCodeOnSuccess(ExitStatus.OK.code())
+        .exitCodeOnUsageHelp(ExitStatus.OK.code())
+        .exitCodeOnVersionHelp(ExitStatus.OK.code())
+        .exitCodeOnInvalidInput(ExitStatus.INVALID_INPUT.code())
         .exitCodeOnExecutionException(ExitStatus.ABORTED_FATAL_ERROR.code());
-    spec.usageMessage().exitCodeListHeading("%nExit status (docs/exit-status.md):%n").exitCodeList(exitCodeList());
+    spec.usageMessage()
+        .exitCodeListHeading("%nExit status (docs/exit-status.md):%n")
+        .exitCodeList(exitCodeList());
     command.getSubcommands().values().forEach(ExitStatusMapper::configure);
   }
 
@@ -118,9 +133,14 @@ public final class ExitStatusMapper implements IExecutionExceptionHandler, IExit
     List<CommandLine> commands = parsed.asCommandLineList();
     CommandLine last = commands.get(commands.size() - 1);
     Object command = last.getCommand();
-    if (!last.getSubcommands().isEmpty() && !(command instanceof Runnable) && !(command instanceof Callable)) {
-      throw new ParameterException(last, "Missing subcommand (expected: one of "
-          + String.join(", ", last.getSubcommands().keySet()) + ")");
+    if (!last.getSubcommands().isEmpty()
+        && !(command instanceof Runnable)
+        && !(command instanceof Callable)) {
+      throw new ParameterException(
+          last,
+          "Missing subcommand (expected: one of "
+              + String.join(", ", last.getSubcommands().keySet())
+              + ")");
     }
     return new CommandLine.RunLast().execute(parsed);
   }

@@ -10,19 +10,25 @@ import java.util.Arrays;
 import java.util.List;
 import org.junit.jupiter.api.Test;
 
-/** docs/exit-status.md's table is the enum: every status, in order, with its code, name and summary. */
+/**
+ * docs/exit-status.md's table is the enum: every status, in order, with its code, name and summary.
+ */
 class ExitStatusDocsTest {
 
   @Test
   void the_docs_table_lists_every_status_as_the_enum_says() throws IOException {
-    List<String> expected = Arrays.stream(ExitStatus.values())
-        .map(s -> "| " + s.code() + " | `" + s.name() + "` | " + s.summary() + " |").toList();
-    assertThat(table(Files.readAllLines(page()), "## The statuses")).containsExactlyElementsOf(expected);
+    List<String> expected =
+        Arrays.stream(ExitStatus.values())
+            .map(s -> "| " + s.code() + " | `" + s.name() + "` | " + s.summary() + " |")
+            .toList();
+    assertThat(table(Files.readAllLines(page()), "## The statuses"))
+        .containsExactlyElementsOf(expected);
   }
 
   @Test
   void codes_are_distinct_and_fit_a_process_exit_status() {
-    assertThat(Arrays.stream(ExitStatus.values()).map(ExitStatus::code)).doesNotHaveDuplicates()
+    assertThat(Arrays.stream(ExitStatus.values()).map(ExitStatus::code))
+        .doesNotHaveDuplicates()
         .allSatisfy(code -> assertThat(code).isBetween(0, 255));
   }
 

@@ -16,7 +16,10 @@ import picocli.CommandLine;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
 
-/** A command line with the table installed, as a script sees it: the status of each way a command can end. */
+/**
+ * A command line with the table installed, as a script sees it: the status of each way a command
+ * can end.
+ */
 class ExitStatusMapperTest {
 
   /** Ends the way {@code --end} says. */
@@ -30,11 +33,13 @@ class ExitStatusMapperTest {
       return switch (end) {
         case "ok" -> ExitStatus.OK.code();
         case "bad-rows" -> ExitStatus.COMPLETED_WITH_ERRORS.code();
-        case "bad-key" -> throw new IllegalArgumentException("source.host: x (expected: host:port)");
+        case "bad-key" ->
+            throw new IllegalArgumentException("source.host: x (expected: host:port)");
         case "lost" -> throw new IllegalStateException("connection lost");
         case "interrupted" -> throw new InterruptedException();
-        case "interrupted-deep" -> throw new CompletionException(new UncheckedIOException(
-            new ClosedByInterruptException()));
+        case "interrupted-deep" ->
+            throw new CompletionException(
+                new UncheckedIOException(new ClosedByInterruptException()));
         case "oom" -> throw new OutOfMemoryError("Java heap space");
         default -> throw new CommandLine.ParameterException(new CommandLine(this), "--end: " + end);
       };
@@ -43,8 +48,7 @@ class ExitStatusMapperTest {
 
   /** Only groups its subcommand. */
   @Command(name = "tool", mixinStandardHelpOptions = true, subcommands = Job.class)
-  static final class Tool {
-  }
+  static final class Tool {}
 
   private final StringWriter err = new StringWriter();
   private final StringWriter out = new StringWriter();
@@ -98,13 +102,15 @@ class ExitStatusMapperTest {
     assertThat(err.toString()).contains("tool: interrupted");
     assertThat(ExitStatus.of(new InterruptedIOException())).isEqualTo(ExitStatus.INTERRUPTED);
     // A socket timeout is an InterruptedIOException that nothing interrupted.
-    assertThat(ExitStatus.of(new SocketTimeoutException())).isEqualTo(ExitStatus.ABORTED_FATAL_ERROR);
+    assertThat(ExitStatus.of(new SocketTimeoutException()))
+        .isEqualTo(ExitStatus.ABORTED_FATAL_ERROR);
   }
 
   @Test
   void an_error_of_the_jvm_is_a_crash_with_its_stack_trace() {
     assertThat(run("oom")).isEqualTo(5);
-    assertThat(err.toString()).contains("tool: crashed: java.lang.OutOfMemoryError: Java heap space")
+    assertThat(err.toString())
+        .contains("tool: crashed: java.lang.OutOfMemoryError: Java heap space")
         .contains("at io.varve.command.ExitStatusMapperTest$Job.call");
   }
 
@@ -115,7 +121,8 @@ class ExitStatusMapperTest {
     String help = out.toString();
     assertThat(help.split("Exit status \\(docs/exit-status.md\\):", -1)).hasSize(3);
     for (ExitStatus status : ExitStatus.values()) {
-      assertThat(help).containsPattern("(?m)^  " + status.code() + " +" + status.summary().split(" ")[0]);
+      assertThat(help)
+          .containsPattern("(?m)^  " + status.code() + " +" + status.summary().split(" ")[0]);
     }
   }
 }

@@ -73,7 +73,8 @@ final class OpenSearchFailures {
 
   private static boolean timedOut(Throwable failure) {
     for (Throwable t = failure; t != null; t = t.getCause()) {
-      if (t instanceof SocketTimeoutException || t instanceof java.util.concurrent.TimeoutException) {
+      if (t instanceof SocketTimeoutException
+          || t instanceof java.util.concurrent.TimeoutException) {
         return true;
       }
     }

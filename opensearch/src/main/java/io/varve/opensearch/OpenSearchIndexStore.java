@@ -6,7 +6,6 @@ import io.varve.core.index.FieldType;
 import io.varve.core.index.IndexDocument;
 import io.varve.core.index.IndexSpec;
 import io.varve.core.index.IndexStore;
-import io.varve.core.index.SearchCursor;
 import io.varve.core.index.SearchQuery;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
@@ -48,11 +47,11 @@ import org.opensearch.client.opensearch.core.bulk.BulkResponseItem;
  * <p>Document layout: {@code ts} (time series id, keyword), {@code t} (event time, epoch
  * milliseconds), {@code id} (event id, keyword), one field {@code f_<hex of the item key's UTF-8>}
  * per mapped item (item keys are free text, so they are never used as field names), and in
- * FULL_EVENT mode {@code items}, an unindexed list of {@code {k, v}} in base64. Mappings are
- * {@code dynamic: false}: nothing but these fields is ever mapped.
+ * FULL_EVENT mode {@code items}, an unindexed list of {@code {k, v}} in base64. Mappings are {@code
+ * dynamic: false}: nothing but these fields is ever mapped.
  *
- * <p>Every stage a method returns fails only with a {@link io.varve.core.error.VarveException}:
- * the client's failures are classified by {@link OpenSearchFailures}.
+ * <p>Every stage a method returns fails only with a {@link io.varve.core.error.VarveException}: the
+ * client's failures are classified by {@link OpenSearchFailures}.
  */
 public final class OpenSearchIndexStore implements IndexStore, AutoCloseable {
 
@@ -62,6 +61,7 @@ public final class OpenSearchIndexStore implements IndexStore, AutoCloseable {
   static final String ITEMS = "items";
 
   private final OpenSearchAsyncClient client;
+
   /** Index -> fields known to be mapped in it. */
   private final Map<String, Set<String>> prepared = new ConcurrentHashMap<>();
 
@@ -83,20 +83,39 @@ public final class OpenSearchIndexStore implements IndexStore, AutoCloseable {
     Map<String, Property> properties = properties(spec);
     CompletionStage<Void> done;
     if (known == null) {
-      done = call(() -> client.indices().create(c -> c.index(index)
-              .mappings(m -> m.dynamic(DynamicMapping.False).properties(properties))
-              .settings(s -> s.refreshInterval(Time.of(t -> t.time(spec.refreshInterval().toMillis() + "ms"))))))
-          .<Void>thenApply(r -> null)
-          .exceptionallyCompose(e -> isType(e, "resource_already_exists_exception") ? putMapping(index, properties)
-              : CompletableFuture.failedFuture(e));
+      done =
+          call(() ->
+                  client
+                      .indices()
+                      .create(
+                          c ->
+                              c.index(index)
+                                  .mappings(
+                                      m -> m.dynamic(DynamicMapping.False).properties(properties))
+                                  .settings(
+                                      s ->
+                                          s.refreshInterval(
+                                              Time.of(
+                                                  t ->
+                                                      t.time(
+                                                          spec.refreshInterval().toMillis()
+                                                              + "ms"))))))
+              .<Void>thenApply(r -> null)
+              .exceptionallyCompose(
+                  e ->
+                      isType(e, "resource_already_exists_exception")
+                          ? putMapping(index, properties)
+                          : CompletableFuture.failedFuture(e));
     } else {
       done = putMapping(index, properties);
     }
-    return OpenSearchFailures.translated(done.thenRun(() -> prepared.put(index, Set.copyOf(spec.fields().keySet()))));
+    return OpenSearchFailures.translated(
+        done.thenRun(() -> prepared.put(index, Set.copyOf(spec.fields().keySet()))));
   }
 
   private CompletionStage<Void> putMapping(String index, Map<String, Property> properties) {
-    return call(() -> client.indices().putMapping(p -> p.index(index).properties(properties))).thenApply(r -> null);
+    return call(() -> client.indices().putMapping(p -> p.index(index).properties(properties)))
+        .thenApply(r -> null);
   }
 
   private static Map<String, Property> properties(IndexSpec spec) {
@@ -131,17 +150,27 @@ public final class OpenSearchIndexStore implements IndexStore, AutoCloseable {
       Map<String, Object> source = source(d);
       request.operations(op -> op.index(i -> i.index(d.index()).id(d.id()).document(source)));
     }
-    return OpenSearchFailures.translated(call(() -> client.bulk(request.build())).thenApply(response -> {
-      List<String> failures = new ArrayList<>();
-      boolean retryable = false;
-      for (BulkResponseItem item : response.items()) {
-        if (item.error() != null) {
-          failures.add(item.index() + "/" + item.id() + ": " + item.error().type() + ": " + item.error().reason());
-          retryable |= item.status() == 429 || item.status() >= 500;
-        }
-      }
-      return new BulkOutcome(documents.size() - failures.size(), failures, retryable);
-    }));
+    return OpenSearchFailures.translated(
+        call(() -> client.bulk(request.build()))
+            .thenApply(
+                response -> {
+                  List<String> failures = new ArrayList<>();
+                  boolean retryable = false;
+                  for (BulkResponseItem item : response.items()) {
+                    if (item.error() != null) {
+                      failures.add(
+                          item.index()
+                              + "/"
+                              + item.id()
+                              + ": "
+                              + item.error().type()
+                              + ": "
+                              + item.error().reason());
+                      retryable |= item.status() == 429 || item.status() >= 500;
+                    }
+                  }
+                  return new BulkOutcome(documents.size() - failures.size(), failures, retryable);
+                }));
   }
 
   private static Map<String, Object> source(IndexDocument d) {
@@ -152,8 +181,12 @@ public final class OpenSearchIndexStore implements IndexStore, AutoCloseable {
     d.fields().forEach((key, value) -> source.put(field(key), value));
     if (!d.items().isEmpty()) {
       Base64.Encoder b64 = Base64.getEncoder();
-      source.put(ITEMS, d.items().stream()
-          .map(i -> Map.of("k", b64.encodeToString(i.key()), "v", b64.encodeToString(i.value()))).toList());
+      source.put(
+          ITEMS,
+          d.items().stream()
+              .map(
+                  i -> Map.of("k", b64.encodeToString(i.key()), "v", b64.encodeToString(i.value())))
+              .toList());
     }
     return source;
   }
@@ -164,16 +197,30 @@ public final class OpenSearchIndexStore implements IndexStore, AutoCloseable {
     if (search.spec().mode() == io.varve.core.index.DocumentMode.FULL_EVENT) {
       includes.add(ITEMS);
     }
-    SearchRequest.Builder request = new SearchRequest.Builder()
-        .index(search.indices()).ignoreUnavailable(true).allowNoIndices(true)
-        .query(filtered(search)).size(search.size()).trackTotalHits(t -> t.enabled(false))
-        .sort(sort(TIME, SortOrder.Desc), sort(EVENT_ID, SortOrder.Asc), sort(SERIES, SortOrder.Asc))
-        .source(s -> s.filter(f -> f.includes(includes)));
-    search.after().ifPresent(c -> request.searchAfter(FieldValue.of(c.eventTimeMillis()), FieldValue.of(c.eventId()),
-        FieldValue.of(c.timeSeriesId())));
+    SearchRequest.Builder request =
+        new SearchRequest.Builder()
+            .index(search.indices())
+            .ignoreUnavailable(true)
+            .allowNoIndices(true)
+            .query(filtered(search))
+            .size(search.size())
+            .trackTotalHits(t -> t.enabled(false))
+            .sort(
+                sort(TIME, SortOrder.Desc),
+                sort(EVENT_ID, SortOrder.Asc),
+                sort(SERIES, SortOrder.Asc))
+            .source(s -> s.filter(f -> f.includes(includes)));
+    search
+        .after()
+        .ifPresent(
+            c ->
+                request.searchAfter(
+                    FieldValue.of(c.eventTimeMillis()),
+                    FieldValue.of(c.eventId()),
+                    FieldValue.of(c.timeSeriesId())));
     SearchRequest built = request.build();
-    return OpenSearchFailures.translated(searchCall(() -> client.search(built, Map.class), 3)
-        .thenApply(OpenSearchIndexStore::hits));
+    return OpenSearchFailures.translated(
+        searchCall(() -> client.search(built, Map.class), 3).thenApply(OpenSearchIndexStore::hits));
   }
 
   @SuppressWarnings("rawtypes")
@@ -181,13 +228,24 @@ public final class OpenSearchIndexStore implements IndexStore, AutoCloseable {
     List<Hit> hits = new ArrayList<>();
     for (org.opensearch.client.opensearch.core.search.Hit<Map> hit : response.hits().hits()) {
       Map source = hit.source();
-      Optional<List<EventItem>> items = Optional.ofNullable((List<?>) source.get(ITEMS)).map(list -> list.stream()
-          .map(o -> (Map<?, ?>) o)
-          .map(m -> new EventItem(Base64.getDecoder().decode((String) m.get("k")),
-              Base64.getDecoder().decode((String) m.get("v"))))
-          .toList());
-      hits.add(new Hit((String) source.get(SERIES), ((Number) source.get(TIME)).longValue(),
-          (String) source.get(EVENT_ID), items));
+      Optional<List<EventItem>> items =
+          Optional.ofNullable((List<?>) source.get(ITEMS))
+              .map(
+                  list ->
+                      list.stream()
+                          .map(o -> (Map<?, ?>) o)
+                          .map(
+                              m ->
+                                  new EventItem(
+                                      Base64.getDecoder().decode((String) m.get("k")),
+                                      Base64.getDecoder().decode((String) m.get("v"))))
+                          .toList());
+      hits.add(
+          new Hit(
+              (String) source.get(SERIES),
+              ((Number) source.get(TIME)).longValue(),
+              (String) source.get(EVENT_ID),
+              items));
     }
     return hits;
   }
@@ -197,8 +255,14 @@ public final class OpenSearchIndexStore implements IndexStore, AutoCloseable {
   }
 
   private static Query filtered(Search search) {
-    Query interval = Query.of(q -> q.range(r -> r.field(TIME).gte(JsonData.of(search.fromMillis()))
-        .lt(JsonData.of(search.toMillis()))));
+    Query interval =
+        Query.of(
+            q ->
+                q.range(
+                    r ->
+                        r.field(TIME)
+                            .gte(JsonData.of(search.fromMillis()))
+                            .lt(JsonData.of(search.toMillis()))));
     Query query = query(search.query());
     return Query.of(q -> q.bool(b -> b.filter(interval, query)));
   }
@@ -206,21 +270,35 @@ public final class OpenSearchIndexStore implements IndexStore, AutoCloseable {
   static Query query(SearchQuery query) {
     if (query instanceof SearchQuery.Equals eq) {
       return eq.type() == FieldType.TEXT
-          ? Query.of(q -> q.match(m -> m.field(field(eq.field())).query(FieldValue.of((String) eq.value()))
-              .operator(Operator.And)))
+          ? Query.of(
+              q ->
+                  q.match(
+                      m ->
+                          m.field(field(eq.field()))
+                              .query(FieldValue.of((String) eq.value()))
+                              .operator(Operator.And)))
           : Query.of(q -> q.term(t -> t.field(field(eq.field())).value(value(eq.value()))));
     }
     if (query instanceof SearchQuery.Range r) {
-      return Query.of(q -> q.range(b -> {
-        b.field(field(r.field()));
-        if (r.lower() != null) {
-          b = r.lowerInclusive() ? b.gte(JsonData.of(r.lower())) : b.gt(JsonData.of(r.lower()));
-        }
-        if (r.upper() != null) {
-          b = r.upperInclusive() ? b.lte(JsonData.of(r.upper())) : b.lt(JsonData.of(r.upper()));
-        }
-        return b;
-      }));
+      return Query.of(
+          q ->
+              q.range(
+                  b -> {
+                    b.field(field(r.field()));
+                    if (r.lower() != null) {
+                      b =
+                          r.lowerInclusive()
+                              ? b.gte(JsonData.of(r.lower()))
+                              : b.gt(JsonData.of(r.lower()));
+                    }
+                    if (r.upper() != null) {
+                      b =
+                          r.upperInclusive()
+                              ? b.lte(JsonData.of(r.upper()))
+                              : b.lt(JsonData.of(r.upper()));
+                    }
+                    return b;
+                  }));
     }
     if (query instanceof SearchQuery.Bool bool) {
       List<Query> children = bool.queries().stream().map(OpenSearchIndexStore::query).toList();
@@ -248,42 +326,80 @@ public final class OpenSearchIndexStore implements IndexStore, AutoCloseable {
 
   @Override
   public CompletionStage<Aggregates> aggregate(Search search, IndexStore.Aggregation aggregation) {
-    SearchRequest.Builder request = new SearchRequest.Builder()
-        .index(search.indices()).ignoreUnavailable(true).allowNoIndices(true)
-        .query(filtered(search)).size(0).trackTotalHits(t -> t.enabled(aggregation.count()));
-    aggregation.distinctField().ifPresent(key -> request.aggregations("distinct", org.opensearch.client.opensearch._types.aggregations.Aggregation.of(a -> a.composite(c -> {
-      c.size(aggregation.distinctSize() + 1)
-          .sources(Map.of("v", CompositeAggregationSource.of(s -> s.terms(t -> t.field(field(key))))));
-      aggregation.distinctAfter().ifPresent(after -> c.after("v", value(after)));
-      return c;
-    }))));
-    aggregation.bucketWidth().ifPresent(width -> request.aggregations("byTime", org.opensearch.client.opensearch._types.aggregations.Aggregation.of(a -> a.dateHistogram(
-        d -> d.field(TIME).fixedInterval(Time.of(t -> t.time(width.toMillis() + "ms"))).minDocCount(1)))));
+    SearchRequest.Builder request =
+        new SearchRequest.Builder()
+            .index(search.indices())
+            .ignoreUnavailable(true)
+            .allowNoIndices(true)
+            .query(filtered(search))
+            .size(0)
+            .trackTotalHits(t -> t.enabled(aggregation.count()));
+    aggregation
+        .distinctField()
+        .ifPresent(
+            key ->
+                request.aggregations(
+                    "distinct",
+                    org.opensearch.client.opensearch._types.aggregations.Aggregation.of(
+                        a ->
+                            a.composite(
+                                c -> {
+                                  c.size(aggregation.distinctSize() + 1)
+                                      .sources(
+                                          Map.of(
+                                              "v",
+                                              CompositeAggregationSource.of(
+                                                  s -> s.terms(t -> t.field(field(key))))));
+                                  aggregation
+                                      .distinctAfter()
+                                      .ifPresent(after -> c.after("v", value(after)));
+                                  return c;
+                                }))));
+    aggregation
+        .bucketWidth()
+        .ifPresent(
+            width ->
+                request.aggregations(
+                    "byTime",
+                    org.opensearch.client.opensearch._types.aggregations.Aggregation.of(
+                        a ->
+                            a.dateHistogram(
+                                d ->
+                                    d.field(TIME)
+                                        .fixedInterval(
+                                            Time.of(t -> t.time(width.toMillis() + "ms")))
+                                        .minDocCount(1)))));
     SearchRequest built = request.build();
-    return OpenSearchFailures.translated(searchCall(() -> client.search(built, Void.class), 3).thenApply(response -> {
-      List<ValueCount> values = new ArrayList<>();
-      boolean more = false;
-      Aggregate distinct = response.aggregations().get("distinct");
-      if (distinct != null) {
-        CompositeAggregate composite = distinct.composite();
-        for (CompositeBucket bucket : composite.buckets().array()) {
-          if (values.size() == aggregation.distinctSize()) {
-            more = true;
-            break;
-          }
-          values.add(new ValueCount(plain(bucket.key().get("v")), bucket.docCount()));
-        }
-      }
-      List<BucketCount> buckets = new ArrayList<>();
-      Aggregate byTime = response.aggregations().get("byTime");
-      if (byTime != null) {
-        for (DateHistogramBucket bucket : byTime.dateHistogram().buckets().array()) {
-          buckets.add(new BucketCount(bucket.key(), bucket.docCount()));
-        }
-      }
-      long count = aggregation.count() && response.hits().total() != null ? response.hits().total().value() : 0;
-      return new Aggregates(values, more, count, buckets);
-    }));
+    return OpenSearchFailures.translated(
+        searchCall(() -> client.search(built, Void.class), 3)
+            .thenApply(
+                response -> {
+                  List<ValueCount> values = new ArrayList<>();
+                  boolean more = false;
+                  Aggregate distinct = response.aggregations().get("distinct");
+                  if (distinct != null) {
+                    CompositeAggregate composite = distinct.composite();
+                    for (CompositeBucket bucket : composite.buckets().array()) {
+                      if (values.size() == aggregation.distinctSize()) {
+                        more = true;
+                        break;
+                      }
+                      values.add(new ValueCount(plain(bucket.key().get("v")), bucket.docCount()));
+                    }
+                  }
+                  List<BucketCount> buckets = new ArrayList<>();
+                  Aggregate byTime = response.aggregations().get("byTime");
+                  if (byTime != null) {
+                    for (DateHistogramBucket bucket : byTime.dateHistogram().buckets().array()) {
+                      buckets.add(new BucketCount(bucket.key(), bucket.docCount()));
+                    }
+                  }
+                  long count =
+                      aggregation.count() && response.hits().total() != null
+                          ? response.hits().total().value()
+                          : 0;
+                  return new Aggregates(values, more, count, buckets);
+                }));
   }
 
   private static Object plain(FieldValue value) {
@@ -304,9 +420,17 @@ public final class OpenSearchIndexStore implements IndexStore, AutoCloseable {
 
   @Override
   public CompletionStage<List<String>> indices(String prefix) {
-    return OpenSearchFailures.translated(call(() -> client.indices().get(g -> g.index(prefix + "*")
-            .ignoreUnavailable(true).allowNoIndices(true)))
-        .thenApply(r -> r.result().keySet().stream().filter(n -> n.startsWith(prefix)).sorted().toList()));
+    return OpenSearchFailures.translated(
+        call(() ->
+                client
+                    .indices()
+                    .get(g -> g.index(prefix + "*").ignoreUnavailable(true).allowNoIndices(true)))
+            .thenApply(
+                r ->
+                    r.result().keySet().stream()
+                        .filter(n -> n.startsWith(prefix))
+                        .sorted()
+                        .toList()));
   }
 
   @Override
@@ -314,14 +438,19 @@ public final class OpenSearchIndexStore implements IndexStore, AutoCloseable {
     if (indices.isEmpty()) {
       return CompletableFuture.completedFuture(null);
     }
-    return OpenSearchFailures.translated(call(() -> client.indices().delete(d -> d.index(indices)
-            .ignoreUnavailable(true))).thenRun(() -> indices.forEach(prepared::remove)));
+    return OpenSearchFailures.translated(
+        call(() -> client.indices().delete(d -> d.index(indices).ignoreUnavailable(true)))
+            .thenRun(() -> indices.forEach(prepared::remove)));
   }
 
   @Override
   public CompletionStage<Void> refresh(List<String> indices) {
-    return OpenSearchFailures.translated(call(() -> client.indices().refresh(r -> r.index(indices)
-            .ignoreUnavailable(true).allowNoIndices(true))).thenApply(r -> null));
+    return OpenSearchFailures.translated(
+        call(() ->
+                client
+                    .indices()
+                    .refresh(r -> r.index(indices).ignoreUnavailable(true).allowNoIndices(true)))
+            .thenApply(r -> null));
   }
 
   @Override
@@ -331,7 +460,9 @@ public final class OpenSearchIndexStore implements IndexStore, AutoCloseable {
 
   private static boolean isType(Throwable e, String type) {
     Throwable cause = Causes.unwrap(e);
-    return cause instanceof OpenSearchException ose && ose.error() != null && type.equals(ose.error().type());
+    return cause instanceof OpenSearchException ose
+        && ose.error() != null
+        && type.equals(ose.error().type());
   }
 
   /**
@@ -339,18 +470,27 @@ public final class OpenSearchIndexStore implements IndexStore, AutoCloseable {
    * shards of an index were not started yet: an index slice being created as the search arrives.
    */
   private static <T> CompletionStage<T> searchCall(IoCall<T> search, int attempts) {
-    return call(search).exceptionallyCompose(error -> {
-      Throwable cause = Causes.unwrap(error);
-      boolean starting = cause instanceof OpenSearchException ose && ose.status() == 503
-          || cause instanceof org.opensearch.client.transport.httpclient5.ResponseException re && re.status() == 503
-              && String.valueOf(re.getMessage()).contains("search_phase_execution_exception");
-      if (!starting || attempts <= 1) {
-        return CompletableFuture.failedFuture(error);
-      }
-      return CompletableFuture.supplyAsync(() -> null,
-              CompletableFuture.delayedExecutor(250, java.util.concurrent.TimeUnit.MILLISECONDS))
-          .thenCompose(v -> searchCall(search, attempts - 1));
-    });
+    return call(search)
+        .exceptionallyCompose(
+            error -> {
+              Throwable cause = Causes.unwrap(error);
+              boolean starting =
+                  cause instanceof OpenSearchException ose && ose.status() == 503
+                      || cause
+                              instanceof
+                              org.opensearch.client.transport.httpclient5.ResponseException re
+                          && re.status() == 503
+                          && String.valueOf(re.getMessage())
+                              .contains("search_phase_execution_exception");
+              if (!starting || attempts <= 1) {
+                return CompletableFuture.failedFuture(error);
+              }
+              return CompletableFuture.supplyAsync(
+                      () -> null,
+                      CompletableFuture.delayedExecutor(
+                          250, java.util.concurrent.TimeUnit.MILLISECONDS))
+                  .thenCompose(v -> searchCall(search, attempts - 1));
+            });
   }
 
   /** Calls the client; a failure it throws fails the stage, as the client's own failures do. */
@@ -366,5 +506,4 @@ public final class OpenSearchIndexStore implements IndexStore, AutoCloseable {
   private interface IoCall<T> {
     CompletionStage<T> run() throws IOException;
   }
-
 }

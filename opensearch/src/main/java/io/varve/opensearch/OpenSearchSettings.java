@@ -10,8 +10,9 @@ import java.util.Optional;
  * How Varve reaches its index store: an OpenSearch cluster (or an Elasticsearch 7.10-compatible
  * endpoint), and how it feeds it.
  *
- * @param urls REST endpoints, {@code http://host:9200} or {@code https://host:9200}; empty = no index
- *     store (namespaces may still carry an INDEX_STORAGE entry; search answers FAILED_PRECONDITION)
+ * @param urls REST endpoints, {@code http://host:9200} or {@code https://host:9200}; empty = no
+ *     index store (namespaces may still carry an INDEX_STORAGE entry; search answers
+ *     FAILED_PRECONDITION)
  * @param username basic authentication user, when the cluster requires it
  * @param password basic authentication password
  * @param tls trust settings for {@code https} endpoints; the JDK's default trust when absent
@@ -42,8 +43,15 @@ public record OpenSearchSettings(
 
   /** No index store. */
   public static OpenSearchSettings none() {
-    return new OpenSearchSettings(List.of(), Optional.empty(), Optional.empty(), Optional.empty(),
-        Duration.ofSeconds(30), 100_000, 1000, 4);
+    return new OpenSearchSettings(
+        List.of(),
+        Optional.empty(),
+        Optional.empty(),
+        Optional.empty(),
+        Duration.ofSeconds(30),
+        100_000,
+        1000,
+        4);
   }
 
   public boolean enabled() {
@@ -51,16 +59,34 @@ public record OpenSearchSettings(
   }
 
   public OpenSearchSettings withUrls(List<URI> other) {
-    return new OpenSearchSettings(List.copyOf(other), username, password, tls, requestTimeout, queueCapacity,
-        bulkMaxEvents, bulkConcurrency);
+    return new OpenSearchSettings(
+        List.copyOf(other),
+        username,
+        password,
+        tls,
+        requestTimeout,
+        queueCapacity,
+        bulkMaxEvents,
+        bulkConcurrency);
   }
 
   /** The settings as one line for the log, the password redacted. */
   public String describe() {
-    return "opensearch.urls=" + urls + " opensearch.username=" + username.orElse("(none)") + " opensearch.password="
-        + (password.isPresent() ? "(redacted)" : "(none)") + " opensearch.tls="
-        + tls.map(t -> t.truststore().toString()).orElse("default") + " opensearch.requestTimeout=" + requestTimeout
-        + " opensearch.queueCapacity=" + queueCapacity + " opensearch.bulkMaxEvents=" + bulkMaxEvents
-        + " opensearch.bulkConcurrency=" + bulkConcurrency;
+    return "opensearch.urls="
+        + urls
+        + " opensearch.username="
+        + username.orElse("(none)")
+        + " opensearch.password="
+        + (password.isPresent() ? "(redacted)" : "(none)")
+        + " opensearch.tls="
+        + tls.map(t -> t.truststore().toString()).orElse("default")
+        + " opensearch.requestTimeout="
+        + requestTimeout
+        + " opensearch.queueCapacity="
+        + queueCapacity
+        + " opensearch.bulkMaxEvents="
+        + bulkMaxEvents
+        + " opensearch.bulkConcurrency="
+        + bulkConcurrency;
   }
 }

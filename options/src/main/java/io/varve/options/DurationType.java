@@ -10,7 +10,8 @@ import java.util.regex.Pattern;
  */
 final class DurationType implements ValueType<Duration> {
 
-  static final String EXPECTED = "a positive duration of at most 10000 days such as 5s (units: ms, s, m, h, d)";
+  static final String EXPECTED =
+      "a positive duration of at most 10000 days such as 5s (units: ms, s, m, h, d)";
   private static final Pattern TEXT = Pattern.compile("(\\d+)(ms|s|m|h|d)");
   private static final Duration MAX = Duration.ofDays(10_000);
 
@@ -21,13 +22,14 @@ final class DurationType implements ValueType<Duration> {
       throw RejectedValue.expected(EXPECTED);
     }
     long n = Long.parseLong(m.group(1));
-    Duration d = switch (m.group(2)) {
-      case "ms" -> Duration.ofMillis(n);
-      case "s" -> Duration.ofSeconds(n);
-      case "m" -> Duration.ofMinutes(n);
-      case "h" -> Duration.ofHours(n);
-      default -> Duration.ofDays(n);
-    };
+    Duration d =
+        switch (m.group(2)) {
+          case "ms" -> Duration.ofMillis(n);
+          case "s" -> Duration.ofSeconds(n);
+          case "m" -> Duration.ofMinutes(n);
+          case "h" -> Duration.ofHours(n);
+          default -> Duration.ofDays(n);
+        };
     if (d.isZero() || d.compareTo(MAX) > 0) {
       throw RejectedValue.expected(EXPECTED);
     }

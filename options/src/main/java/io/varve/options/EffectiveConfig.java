@@ -27,7 +27,8 @@ public final class EffectiveConfig {
 
   /** The option's effective value. */
   public <T> EffectiveConfig put(Option<T> option, T value) {
-    return show(option, option.secret() ? (empty(value) ? NONE : REDACTED) : option.type().format(value));
+    return show(
+        option, option.secret() ? (empty(value) ? NONE : REDACTED) : option.type().format(value));
   }
 
   /** The effective value of an option that may be absent. */
@@ -49,11 +50,14 @@ public final class EffectiveConfig {
    * @throws IllegalStateException naming the options no value was given for
    */
   public String line() {
-    List<String> missing = options.options().stream().filter(o -> !shown.containsKey(o)).map(Option::key).toList();
+    List<String> missing =
+        options.options().stream().filter(o -> !shown.containsKey(o)).map(Option::key).toList();
     if (!missing.isEmpty()) {
       throw new IllegalStateException("no effective value for " + missing);
     }
-    return options.options().stream().map(o -> o.key() + "=" + shown.get(o)).collect(Collectors.joining(" "));
+    return options.options().stream()
+        .map(o -> o.key() + "=" + shown.get(o))
+        .collect(Collectors.joining(" "));
   }
 
   private EffectiveConfig show(Option<?> option, String text) {
@@ -65,7 +69,8 @@ public final class EffectiveConfig {
   }
 
   private static boolean empty(Object value) {
-    return value == null || value instanceof Collection<?> c && c.isEmpty()
+    return value == null
+        || value instanceof Collection<?> c && c.isEmpty()
         || value instanceof CharSequence s && s.isEmpty();
   }
 }

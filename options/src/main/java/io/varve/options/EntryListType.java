@@ -29,7 +29,8 @@ final class EntryListType implements ValueType<List<OptionValues>> {
     List<OptionValues> out = new ArrayList<>();
     for (int i = 0; i < list.size(); i++) {
       if (!(list.get(i) instanceof Map<?, ?> item)) {
-        throw OptionException.of(key + "[" + i + "]", "a " + RawValues.kind(list.get(i)) + " (expected: a mapping)");
+        throw OptionException.of(
+            key + "[" + i + "]", "a " + RawValues.kind(list.get(i)) + " (expected: a mapping)");
       }
       out.add(OptionValues.fromTree(entry, key + "[" + i + "]", item));
     }

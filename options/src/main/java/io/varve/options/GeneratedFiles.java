@@ -11,14 +11,15 @@ import java.util.regex.Pattern;
 
 /**
  * Keeps generated files (a reference file) and generated parts of Markdown pages (the options
- * tables) in step with the option declarations. A part of a page sits between
- * {@code <!-- generated: NAME -->} and {@code <!-- end: NAME -->}, set off by empty lines; the prose
- * around it stays hand-written. Docs tests call {@link #verify}.
+ * tables) in step with the option declarations. A part of a page sits between {@code <!--
+ * generated: NAME -->} and {@code <!-- end: NAME -->}, set off by empty lines; the prose around it
+ * stays hand-written. Docs tests call {@link #verify}.
  */
 public final class GeneratedFiles {
 
-  private static final Pattern PART = Pattern.compile(
-      "(<!-- generated: ([\\w.-]+) -->\\n)(.*?)(<!-- end: \\2 -->)", Pattern.DOTALL);
+  private static final Pattern PART =
+      Pattern.compile(
+          "(<!-- generated: ([\\w.-]+) -->\\n)(.*?)(<!-- end: \\2 -->)", Pattern.DOTALL);
 
   private GeneratedFiles() {}
 
@@ -36,9 +37,11 @@ public final class GeneratedFiles {
     while (m.find()) {
       String content = left.remove(m.group(2));
       if (content == null) {
-        throw new IllegalArgumentException("the page has a generated part " + m.group(2) + " with no source");
+        throw new IllegalArgumentException(
+            "the page has a generated part " + m.group(2) + " with no source");
       }
-      m.appendReplacement(out, Matcher.quoteReplacement(m.group(1) + "\n" + content + "\n" + m.group(4)));
+      m.appendReplacement(
+          out, Matcher.quoteReplacement(m.group(1) + "\n" + content + "\n" + m.group(4)));
     }
     m.appendTail(out);
     if (!left.isEmpty()) {
@@ -60,8 +63,10 @@ public final class GeneratedFiles {
     }
     String actual = Files.exists(file) ? Files.readString(file, StandardCharsets.UTF_8) : "";
     if (!actual.equals(expected)) {
-      throw new IllegalStateException(file + " is not what the option declarations generate: run the test"
-          + " again with -Dvarve.generate=true to write it, and commit the result");
+      throw new IllegalStateException(
+          file
+              + " is not what the option declarations generate: run the test"
+              + " again with -Dvarve.generate=true to write it, and commit the result");
     }
   }
 }

@@ -4,8 +4,8 @@ import java.math.BigInteger;
 import java.util.function.LongFunction;
 
 /**
- * A whole number within bounds, written as a number or as a string of digits. A bound may be another
- * option's value ({@link Option.Builder#atLeast}), resolved when the value is read.
+ * A whole number within bounds, written as a number or as a string of digits. A bound may be
+ * another option's value ({@link Option.Builder#atLeast}), resolved when the value is read.
  *
  * @param <N> {@code Integer} or {@code Long}
  */
@@ -24,7 +24,8 @@ final class IntegerType<N extends Number> implements ValueType<N> {
     this(unit, min, max, Long.toString(min), Long.toString(max), box);
   }
 
-  private IntegerType(String unit, long min, long max, String minText, String maxText, LongFunction<N> box) {
+  private IntegerType(
+      String unit, long min, long max, String minText, String maxText, LongFunction<N> box) {
     this.unit = unit;
     this.min = min;
     this.max = max;
@@ -43,7 +44,8 @@ final class IntegerType<N extends Number> implements ValueType<N> {
 
   /** The same type with bounds resolved from other options. */
   IntegerType<N> within(long newMin, long newMax) {
-    return new IntegerType<>(unit, newMin, newMax, Long.toString(newMin), Long.toString(newMax), box);
+    return new IntegerType<>(
+        unit, newMin, newMax, Long.toString(newMin), Long.toString(newMax), box);
   }
 
   /** The same type, its bounds shown as words (another option's name) in the docs. */
@@ -54,7 +56,10 @@ final class IntegerType<N extends Number> implements ValueType<N> {
   @Override
   public N parse(Object raw, String key) {
     long value;
-    if (raw instanceof Integer || raw instanceof Long || raw instanceof Short || raw instanceof Byte) {
+    if (raw instanceof Integer
+        || raw instanceof Long
+        || raw instanceof Short
+        || raw instanceof Byte) {
       value = ((Number) raw).longValue();
     } else if (raw instanceof BigInteger big && big.bitLength() < 64) {
       value = big.longValue();

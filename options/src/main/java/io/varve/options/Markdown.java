@@ -16,7 +16,9 @@ final class Markdown {
     return LINK.matcher(markdown).replaceAll("$1").replace("`", "");
   }
 
-  /** Words of {@code text} in lines of at most {@code width} characters (a longer word stays whole). */
+  /**
+   * Words of {@code text} in lines of at most {@code width} characters (a longer word stays whole).
+   */
   static List<String> wrap(String text, int width) {
     List<String> lines = new ArrayList<>();
     StringBuilder line = new StringBuilder();

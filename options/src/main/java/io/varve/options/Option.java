@@ -10,8 +10,8 @@ import java.util.function.Function;
 /**
  * One configuration option, declared once with everything the parser, the reference file, the docs
  * tables and the effective-configuration log line need: its key, type, default, range, whether it
- * can change at runtime, whether it is a secret, and a doc line. Declared through
- * {@link Options.Builder#option}; read with {@link OptionValues#get}. Immutable.
+ * can change at runtime, whether it is a secret, and a doc line. Declared through {@link
+ * Options.Builder#option}; read with {@link OptionValues#get}. Immutable.
  *
  * @param <T> the type of its value
  */
@@ -100,11 +100,16 @@ public final class Option<T> {
       return type.describe();
     }
     IntegerType<?> numbers = (IntegerType<?>) type;
-    return numbers.describedAs(atLeast == null ? Long.toString(numbers.min()) : "`" + atLeast.name() + "`",
-        atMost == null ? Long.toString(numbers.max()) : "`" + atMost.name() + "`").describe();
+    return numbers
+        .describedAs(
+            atLeast == null ? Long.toString(numbers.min()) : "`" + atLeast.name() + "`",
+            atMost == null ? Long.toString(numbers.max()) : "`" + atMost.name() + "`")
+        .describe();
   }
 
-  /** The default in the docs' words (Markdown): {@code `8080`}, {@code `33554432` (32 MiB)}, absent. */
+  /**
+   * The default in the docs' words (Markdown): {@code `8080`}, {@code `33554432` (32 MiB)}, absent.
+   */
   public String defaultDoc(OptionValues defaults) {
     if (defaultDoc != null) {
       return defaultDoc;
@@ -128,8 +133,10 @@ public final class Option<T> {
     }
     @SuppressWarnings("unchecked")
     IntegerType<? extends Number> numbers = (IntegerType<? extends Number>) type;
-    long min = atLeast == null ? numbers.min() : Math.max(numbers.min(), values.get(atLeast).longValue());
-    long max = atMost == null ? numbers.max() : Math.min(numbers.max(), values.get(atMost).longValue());
+    long min =
+        atLeast == null ? numbers.min() : Math.max(numbers.min(), values.get(atLeast).longValue());
+    long max =
+        atMost == null ? numbers.max() : Math.min(numbers.max(), values.get(atMost).longValue());
     @SuppressWarnings("unchecked")
     ValueType<T> within = (ValueType<T>) numbers.within(min, max);
     return within;
@@ -230,7 +237,8 @@ public final class Option<T> {
 
     private void requireInteger() {
       if (!(type instanceof IntegerType)) {
-        throw new IllegalStateException(key + ": only integer options take bounds from other options");
+        throw new IllegalStateException(
+            key + ": only integer options take bounds from other options");
       }
     }
   }

@@ -2,12 +2,12 @@ package io.varve.options;
 
 /**
  * An option holds a value that is not allowed, or a section holds a key that is not an option. The
- * message names the full key: {@code <key>: <value> (expected: <what>)}, e.g.
- * {@code cassandra.requestTimeout: "5 parsecs" (expected: a positive duration ...)}, or
- * {@code <key>: <problem>} when there is no value to show ({@code unknown key (expected one of: ...)}).
+ * message names the full key: {@code <key>: <value> (expected: <what>)}, e.g. {@code
+ * cassandra.requestTimeout: "5 parsecs" (expected: a positive duration ...)}, or {@code <key>:
+ * <problem>} when there is no value to show ({@code unknown key (expected one of: ...)}).
  *
- * <p>Each deployable turns it into its own error type at the edge of its configuration reading, with
- * the same message.
+ * <p>Each deployable turns it into its own error type at the edge of its configuration reading,
+ * with the same message.
  */
 public final class OptionException extends IllegalArgumentException {
 

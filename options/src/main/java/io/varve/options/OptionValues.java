@@ -7,9 +7,9 @@ import java.util.Properties;
 
 /**
  * The values of a registry's options read from one source: a YAML or JSON tree, or properties.
- * Reading checks everything at once, in declaration order: in a tree, that each section is a mapping
- * holding only the keys its registry declares; in any source, every value that is set. The first
- * problem is thrown as an {@link OptionException} naming the full key. Immutable once read.
+ * Reading checks everything at once, in declaration order: in a tree, that each section is a
+ * mapping holding only the keys its registry declares; in any source, every value that is set. The
+ * first problem is thrown as an {@link OptionException} naming the full key. Immutable once read.
  */
 public final class OptionValues {
 
@@ -117,7 +117,9 @@ public final class OptionValues {
     return raw != null ? raw.key() : prefix.isEmpty() ? option.key() : prefix + "." + option.key();
   }
 
-  /** The full key of the tree's root, e.g. {@code server.auth.tokens[2]}; empty for a whole file. */
+  /**
+   * The full key of the tree's root, e.g. {@code server.auth.tokens[2]}; empty for a whole file.
+   */
   public String prefix() {
     return prefix;
   }
@@ -126,7 +128,8 @@ public final class OptionValues {
     try {
       return option.typeWithin(this).parse(raw.raw(), raw.key());
     } catch (RejectedValue e) {
-      String shown = option.secret() ? SECRET : e.shown() != null ? e.shown() : source.shown(raw.raw());
+      String shown =
+          option.secret() ? SECRET : e.shown() != null ? e.shown() : source.shown(raw.raw());
       throw new OptionException(raw.key(), shown, e.expectedText());
     }
   }

@@ -9,9 +9,9 @@ import java.util.Optional;
 import java.util.function.Predicate;
 
 /**
- * A registry of options: every option of a deployable (or of one part of it), each declared once, in
- * the order the reference file and the docs show them. The keys a section accepts are derived from
- * it, so the parser, the reference file and the docs cannot disagree on them. Immutable.
+ * A registry of options: every option of a deployable (or of one part of it), each declared once,
+ * in the order the reference file and the docs show them. The keys a section accepts are derived
+ * from it, so the parser, the reference file and the docs cannot disagree on them. Immutable.
  *
  * <pre>{@code
  * private static final Options.Builder OPTIONS = Options.builder();
@@ -25,6 +25,7 @@ public final class Options {
 
   /** Sections and options in declaration order. */
   private final List<Object> entries;
+
   private final Map<String, Section> sections = new LinkedHashMap<>();
   private final Map<String, Option<?>> options = new LinkedHashMap<>();
   private final Map<String, List<String>> children = new LinkedHashMap<>();

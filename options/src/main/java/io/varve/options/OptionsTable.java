@@ -4,18 +4,19 @@ import java.util.List;
 import java.util.stream.Collectors;
 
 /**
- * Renders a registry as a Markdown table: key, type and range, default and doc line of every
- * option and of every documented section under the one the table is about, in declaration
- * order. A column says whether a change applies at runtime when some option of the table
- * can.
+ * Renders a registry as a Markdown table: key, type and range, default and doc line of every option
+ * and of every documented section under the one the table is about, in declaration order. A column
+ * says whether a change applies at runtime when some option of the table can.
  */
 public final class OptionsTable {
 
   private final Options options;
   private final OptionValues defaults;
   private final boolean runtime;
+
   /** The section every row is under, which the table's heading names: it gets no row of its own. */
   private final String root;
+
   private final StringBuilder out = new StringBuilder();
 
   private OptionsTable(Options options, OptionValues defaults) {
@@ -24,7 +25,10 @@ public final class OptionsTable {
     this.runtime = options.options().stream().anyMatch(Option::changesAtRuntime);
     String common = null;
     for (Option<?> option : options.options()) {
-      String parent = option.key().contains(".") ? option.key().substring(0, option.key().lastIndexOf('.')) : "";
+      String parent =
+          option.key().contains(".")
+              ? option.key().substring(0, option.key().lastIndexOf('.'))
+              : "";
       common = common == null ? parent : commonSection(common, parent);
     }
     this.root = common == null ? "" : common;
@@ -48,13 +52,25 @@ public final class OptionsTable {
     for (Object entry : options.entries()) {
       if (entry instanceof Section section) {
         if (!section.doc().isEmpty() && !(root + ".").startsWith(section.path() + ".")) {
-          row(List.of("`" + section.path() + "`", "mapping", section.optional() ? "absent" : "", section.doc()), "");
+          row(
+              List.of(
+                  "`" + section.path() + "`",
+                  "mapping",
+                  section.optional() ? "absent" : "",
+                  section.doc()),
+              "");
         }
       } else {
         Option<?> option = (Option<?>) entry;
-        String keys = "`" + option.key() + "`" + option.aliases().stream().map(a -> " (or `" + a + "`)")
-            .collect(Collectors.joining());
-        row(List.of(keys, option.typeDoc(), option.defaultDoc(defaults), option.doc()),
+        String keys =
+            "`"
+                + option.key()
+                + "`"
+                + option.aliases().stream()
+                    .map(a -> " (or `" + a + "`)")
+                    .collect(Collectors.joining());
+        row(
+            List.of(keys, option.typeDoc(), option.defaultDoc(defaults), option.doc()),
             option.changesAtRuntime() ? "yes" : "no");
       }
     }

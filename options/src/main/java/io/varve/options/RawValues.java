@@ -11,10 +11,14 @@ final class RawValues {
 
   /** A scalar YAML may read back as the same string: no quote, no indicator. */
   private static final Pattern PLAIN = Pattern.compile("[A-Za-z0-9_./][A-Za-z0-9_./:@+-]*");
+
   /** What YAML 1.1 reads as a number: decimal, float, hexadecimal, octal or sexagesimal. */
-  private static final Pattern NUMBER = Pattern.compile(
-      "[-+]?([0-9][0-9_]*(\\.[0-9_]*)?([eE][-+]?[0-9]+)?|\\.[0-9]+|0x[0-9a-fA-F_]+|0o?[0-7_]+|[0-9][0-9_]*(:[0-5]?[0-9])+)");
-  private static final List<String> RESERVED = List.of("true", "false", "yes", "no", "on", "off", "null", "y", "n");
+  private static final Pattern NUMBER =
+      Pattern.compile(
+          "[-+]?([0-9][0-9_]*(\\.[0-9_]*)?([eE][-+]?[0-9]+)?|\\.[0-9]+|0x[0-9a-fA-F_]+|0o?[0-7_]+|[0-9][0-9_]*(:[0-5]?[0-9])+)");
+
+  private static final List<String> RESERVED =
+      List.of("true", "false", "yes", "no", "on", "off", "null", "y", "n");
 
   private RawValues() {}
 
@@ -62,8 +66,11 @@ final class RawValues {
 
   /** A string as a YAML scalar: plain when YAML reads it back as that string, else quoted. */
   static String yamlScalar(String value) {
-    return PLAIN.matcher(value).matches() && !NUMBER.matcher(value).matches()
-        && !RESERVED.contains(value.toLowerCase(Locale.ROOT)) ? value : quoted(value);
+    return PLAIN.matcher(value).matches()
+            && !NUMBER.matcher(value).matches()
+            && !RESERVED.contains(value.toLowerCase(Locale.ROOT))
+        ? value
+        : quoted(value);
   }
 
   static String quoted(String text) {

@@ -33,7 +33,8 @@ public final class ReferenceFile {
       if (paragraph.isEmpty()) {
         file.out.append("#\n");
       }
-      Markdown.wrap(paragraph, WIDTH - 2).forEach(line -> file.out.append("# ").append(line).append('\n'));
+      Markdown.wrap(paragraph, WIDTH - 2)
+          .forEach(line -> file.out.append("# ").append(line).append('\n'));
     }
     file.section("", 0, false);
     return file.out.toString();
@@ -60,23 +61,40 @@ public final class ReferenceFile {
     if (option.type() instanceof EntryListType list) {
       comment(indent, "Each entry is a mapping with the keys:");
       for (Option<?> key : list.entry().options()) {
-        List<String> lines = Markdown.wrap(Markdown.plain(key.key() + " (" + key.typeDoc() + "): " + key.doc()),
-            WIDTH - indent - 6);
+        List<String> lines =
+            Markdown.wrap(
+                Markdown.plain(key.key() + " (" + key.typeDoc() + "): " + key.doc()),
+                WIDTH - indent - 6);
         for (int i = 0; i < lines.size(); i++) {
-          out.append(" ".repeat(indent)).append(i == 0 ? "#   " : "#     ").append(lines.get(i)).append('\n');
+          out.append(" ".repeat(indent))
+              .append(i == 0 ? "#   " : "#     ")
+              .append(lines.get(i))
+              .append('\n');
         }
       }
     }
     String restart = option.changesAtRuntime() ? "Changes at runtime." : "Restart to change.";
-    comment(indent, "Type: " + option.typeDoc() + ". Default: " + option.defaultDoc(defaults) + ". " + restart);
+    comment(
+        indent,
+        "Type: " + option.typeDoc() + ". Default: " + option.defaultDoc(defaults) + ". " + restart);
     if (option.hasDefault() && !commented) {
       line(indent, false, option.name() + ": " + option.type().format(defaults.get(option)));
     } else {
       // shown commented out: an example says more than an empty default
-      String value = option.example().or(() -> option.hasDefault()
-          ? java.util.Optional.of(option.type().format(defaults.get(option))) : java.util.Optional.empty())
-          .orElseThrow(() -> new IllegalStateException(option.key() + " has no default: it needs an example"
-              + " for the reference file"));
+      String value =
+          option
+              .example()
+              .or(
+                  () ->
+                      option.hasDefault()
+                          ? java.util.Optional.of(option.type().format(defaults.get(option)))
+                          : java.util.Optional.empty())
+              .orElseThrow(
+                  () ->
+                      new IllegalStateException(
+                          option.key()
+                              + " has no default: it needs an example"
+                              + " for the reference file"));
       line(indent, true, option.name() + ": " + value);
     }
   }

@@ -41,23 +41,34 @@ final class TreeSource implements OptionValues.Source {
         continue;
       }
       if (!(node instanceof Map<?, ?> map)) {
-        throw new OptionException(path.isEmpty() ? (prefix.isEmpty() ? "(root)" : prefix) : full(path),
-            RawValues.json(node), "a mapping");
+        throw new OptionException(
+            path.isEmpty() ? (prefix.isEmpty() ? "(root)" : prefix) : full(path),
+            RawValues.json(node),
+            "a mapping");
       }
       List<String> known = options.children(path);
       List<String> accepted = new ArrayList<>(known);
-      options.options().forEach(o -> o.aliases().stream().filter(a -> parent(a).equals(path))
-          .forEach(a -> accepted.add(a.substring(a.lastIndexOf('.') + 1))));
+      options
+          .options()
+          .forEach(
+              o ->
+                  o.aliases().stream()
+                      .filter(a -> parent(a).equals(path))
+                      .forEach(a -> accepted.add(a.substring(a.lastIndexOf('.') + 1))));
       for (Object key : map.keySet()) {
         if (!accepted.contains(String.valueOf(key))) {
           String child = path.isEmpty() ? String.valueOf(key) : path + "." + key;
-          throw OptionException.of(full(child), "unknown key (expected one of: " + String.join(", ", known) + ")");
+          throw OptionException.of(
+              full(child), "unknown key (expected one of: " + String.join(", ", known) + ")");
         }
       }
     }
   }
 
-  /** The value at a dotted path; {@code null} when absent, null, or under a value that is no mapping. */
+  /**
+   * The value at a dotted path; {@code null} when absent, null, or under a value that is no
+   * mapping.
+   */
   private Object at(String path) {
     Object node = root;
     for (String part : path.split("\\.")) {

@@ -10,7 +10,9 @@ import java.util.Map;
 import java.util.regex.Pattern;
 import java.util.stream.Collectors;
 
-/** The common {@link ValueType}s. Each refuses a value with what it expected, in the docs' words. */
+/**
+ * The common {@link ValueType}s. Each refuses a value with what it expected, in the docs' words.
+ */
 public final class Types {
 
   private Types() {}
@@ -22,7 +24,8 @@ public final class Types {
 
   /** A file path. */
   public static ValueType<Path> path() {
-    return ValueType.of("path", (raw, key) -> Path.of(text(raw, key)), p -> RawValues.yamlScalar(p.toString()));
+    return ValueType.of(
+        "path", (raw, key) -> Path.of(text(raw, key)), p -> RawValues.yamlScalar(p.toString()));
   }
 
   /**
@@ -30,13 +33,16 @@ public final class Types {
    * words, or the pattern itself).
    */
   public static ValueType<String> matching(Pattern pattern, String expected) {
-    return ValueType.of("`" + pattern.pattern() + "`", (raw, key) -> {
-      String text = text(raw, key);
-      if (!pattern.matcher(text).matches()) {
-        throw RejectedValue.expected(expected);
-      }
-      return text;
-    }, RawValues::yamlScalar);
+    return ValueType.of(
+        "`" + pattern.pattern() + "`",
+        (raw, key) -> {
+          String text = text(raw, key);
+          if (!pattern.matcher(text).matches()) {
+            throw RejectedValue.expected(expected);
+          }
+          return text;
+        },
+        RawValues::yamlScalar);
   }
 
   /** One of {@code values}, exactly as written. */
@@ -51,16 +57,19 @@ public final class Types {
 
   /** {@code true} or {@code false} (a YAML boolean, or that text in any case). */
   public static ValueType<Boolean> bool() {
-    return ValueType.of("boolean", (raw, key) -> {
-      String text = String.valueOf(raw).trim().toLowerCase(Locale.ROOT);
-      if (raw instanceof Boolean b) {
-        return b;
-      }
-      if (raw instanceof String && (text.equals("true") || text.equals("false"))) {
-        return Boolean.parseBoolean(text);
-      }
-      throw RejectedValue.expected("true or false");
-    }, String::valueOf);
+    return ValueType.of(
+        "boolean",
+        (raw, key) -> {
+          String text = String.valueOf(raw).trim().toLowerCase(Locale.ROOT);
+          if (raw instanceof Boolean b) {
+            return b;
+          }
+          if (raw instanceof String && (text.equals("true") || text.equals("false"))) {
+            return Boolean.parseBoolean(text);
+          }
+          throw RejectedValue.expected("true or false");
+        },
+        String::valueOf);
   }
 
   /** An integer in {@code min..max}. */
@@ -90,40 +99,54 @@ public final class Types {
 
   /** A list of non-empty strings, each of a form the docs name (e.g. {@code `host:port`}). */
   public static ValueType<List<String>> strings(String elements) {
-    return ValueType.of("list of " + elements, (raw, key) -> {
-      if (!(raw instanceof List<?> list)) {
-        throw RejectedValue.expected("a list of strings");
-      }
-      List<String> out = new ArrayList<>();
-      for (int i = 0; i < list.size(); i++) {
-        Object e = list.get(i);
-        if (e == null || e instanceof Map || e instanceof List || String.valueOf(e).isEmpty()) {
-          throw new OptionException(key + "[" + i + "]", RawValues.json(e), "a non-empty string");
-        }
-        out.add(String.valueOf(e));
-      }
-      return List.copyOf(out);
-    }, list -> list.stream().map(RawValues::quoted).collect(Collectors.joining(", ", "[", "]")));
+    return ValueType.of(
+        "list of " + elements,
+        (raw, key) -> {
+          if (!(raw instanceof List<?> list)) {
+            throw RejectedValue.expected("a list of strings");
+          }
+          List<String> out = new ArrayList<>();
+          for (int i = 0; i < list.size(); i++) {
+            Object e = list.get(i);
+            if (e == null || e instanceof Map || e instanceof List || String.valueOf(e).isEmpty()) {
+              throw new OptionException(
+                  key + "[" + i + "]", RawValues.json(e), "a non-empty string");
+            }
+            out.add(String.valueOf(e));
+          }
+          return List.copyOf(out);
+        },
+        list -> list.stream().map(RawValues::quoted).collect(Collectors.joining(", ", "[", "]")));
   }
 
   /** A mapping of names to single values, read as text; written with its names in order. */
   public static ValueType<Map<String, String>> stringMap() {
-    return ValueType.of("mapping", (raw, key) -> {
-      if (!(raw instanceof Map<?, ?> map)) {
-        throw RejectedValue.expected("a mapping");
-      }
-      Map<String, String> out = new LinkedHashMap<>();
-      map.forEach((k, v) -> out.put(String.valueOf(k), String.valueOf(v)));
-      return out;
-    }, map -> new java.util.TreeMap<>(map).entrySet().stream()
-        .map(e -> RawValues.yamlScalar(e.getKey()) + ": " + (e.getValue().matches("\\d{1,9}") ? e.getValue()
-            : RawValues.yamlScalar(e.getValue())))
-        .collect(Collectors.joining(", ", "{", "}")));
+    return ValueType.of(
+        "mapping",
+        (raw, key) -> {
+          if (!(raw instanceof Map<?, ?> map)) {
+            throw RejectedValue.expected("a mapping");
+          }
+          Map<String, String> out = new LinkedHashMap<>();
+          map.forEach((k, v) -> out.put(String.valueOf(k), String.valueOf(v)));
+          return out;
+        },
+        map ->
+            new java.util.TreeMap<>(map)
+                .entrySet().stream()
+                    .map(
+                        e ->
+                            RawValues.yamlScalar(e.getKey())
+                                + ": "
+                                + (e.getValue().matches("\\d{1,9}")
+                                    ? e.getValue()
+                                    : RawValues.yamlScalar(e.getValue())))
+                    .collect(Collectors.joining(", ", "{", "}")));
   }
 
   /**
-   * A list of mappings, each read with the options of {@code entry} and named {@code key[i]}. Values
-   * that are not mappings are described, never shown: such lists often hold secrets.
+   * A list of mappings, each read with the options of {@code entry} and named {@code key[i]}.
+   * Values that are not mappings are described, never shown: such lists often hold secrets.
    */
   public static ValueType<List<OptionValues>> mappings(Options entry) {
     return new EntryListType(entry);
@@ -131,19 +154,28 @@ public final class Types {
 
   private static ValueType<String> choice(boolean ignoringCase, String... values) {
     List<String> allowed = List.of(values);
-    String expected = allowed.size() == 2 ? allowed.get(0) + " or " + allowed.get(1)
-        : "one of " + String.join(", ", allowed);
-    String described = allowed.stream().map(v -> "`" + v + "`").collect(Collectors.joining(allowed.size() == 2
-        ? " or " : ", ", allowed.size() == 2 ? "" : "one of ", ""));
-    return ValueType.of(described + (ignoringCase ? ", any case" : ""), (raw, key) -> {
-      String text = text(raw, key).trim();
-      for (String value : allowed) {
-        if (ignoringCase ? value.equalsIgnoreCase(text) : value.equals(text)) {
-          return value;
-        }
-      }
-      throw RejectedValue.expected(expected);
-    }, RawValues::yamlScalar);
+    String expected =
+        allowed.size() == 2
+            ? allowed.get(0) + " or " + allowed.get(1)
+            : "one of " + String.join(", ", allowed);
+    String described =
+        allowed.stream()
+            .map(v -> "`" + v + "`")
+            .collect(
+                Collectors.joining(
+                    allowed.size() == 2 ? " or " : ", ", allowed.size() == 2 ? "" : "one of ", ""));
+    return ValueType.of(
+        described + (ignoringCase ? ", any case" : ""),
+        (raw, key) -> {
+          String text = text(raw, key).trim();
+          for (String value : allowed) {
+            if (ignoringCase ? value.equalsIgnoreCase(text) : value.equals(text)) {
+              return value;
+            }
+          }
+          throw RejectedValue.expected(expected);
+        },
+        RawValues::yamlScalar);
   }
 
   private static String text(Object raw, String key) {

@@ -7,8 +7,8 @@ import java.util.function.Function;
  * The type of an option's value: how a raw value is read and checked, and how a value is written in
  * a configuration file and in the docs. {@link Types} has the common ones.
  *
- * <p>Raw values are what YAML and JSON parsers give ({@code String}, {@code Boolean}, a
- * {@code Number}, a {@code List} or a {@code Map}), or the {@code String}s of a properties file.
+ * <p>Raw values are what YAML and JSON parsers give ({@code String}, {@code Boolean}, a {@code
+ * Number}, a {@code List} or a {@code Map}), or the {@code String}s of a properties file.
  * Implementations are immutable and thread-safe.
  *
  * @param <T> the value's Java type
@@ -40,7 +40,8 @@ public interface ValueType<T> {
    * A type from its parts: {@code parse} reads a raw value and its full key (as {@link #parse}),
    * {@code described} is {@link #describe}, {@code format} is {@link #format}.
    */
-  static <T> ValueType<T> of(String described, BiFunction<Object, String, T> parse, Function<T, String> format) {
+  static <T> ValueType<T> of(
+      String described, BiFunction<Object, String, T> parse, Function<T, String> format) {
     return new ValueType<>() {
       @Override
       public T parse(Object raw, String key) {

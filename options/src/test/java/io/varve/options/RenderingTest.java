@@ -15,9 +15,12 @@ class RenderingTest {
 
   @Test
   void the_reference_file_sets_each_option_to_its_default_under_its_doc_line() {
-    String yaml = ReferenceFile.render(ALL.under("server"), List.of("The reference.", "", "Second."));
+    String yaml =
+        ReferenceFile.render(ALL.under("server"), List.of("The reference.", "", "Second."));
 
-    assertThat(yaml).isEqualTo("""
+    assertThat(yaml)
+        .isEqualTo(
+            """
         # The reference.
         #
         # Second.
@@ -44,9 +47,13 @@ class RenderingTest {
 
   @Test
   void the_docs_table_has_a_row_per_option_and_documented_section() {
-    String table = OptionsTable.render(ALL.under("limits").without("limits.x"), "Key", OptionValues.defaults(ALL));
+    String table =
+        OptionsTable.render(
+            ALL.under("limits").without("limits.x"), "Key", OptionValues.defaults(ALL));
 
-    assertThat(table).isEqualTo("""
+    assertThat(table)
+        .isEqualTo(
+            """
         | Key | Type, unit | Default | Meaning |
         | --- | --- | --- | --- |
         | `limits.maxPageSize` | integer, 1..1000 | `1000` | Largest page. |
@@ -65,21 +72,29 @@ class RenderingTest {
     Options options = b.build();
 
     assertThat(OptionsTable.render(options, "Key", OptionValues.defaults(options)))
-        .contains("| Key | Type, unit | Default | Runtime | Meaning |", "| `a` | boolean | `true` | yes | A. |",
+        .contains(
+            "| Key | Type, unit | Default | Runtime | Meaning |",
+            "| `a` | boolean | `true` | yes | A. |",
             "| `b` | boolean | `true` | no | B. |");
   }
 
   @Test
   void the_log_line_names_every_option_and_redacts_secrets() {
-    EffectiveConfig config = new EffectiveConfig(ALL)
-        .put(OptionValuesTest.PORT, 80).put(OptionValuesTest.CHAIN, Optional.empty())
-        .put(OptionValuesTest.PASSWORD, "hunter2").put(OptionValuesTest.MAX_PAGE, 10)
-        .put(OptionValuesTest.PAGE, 10).put(OptionValuesTest.TIMEOUT, java.time.Duration.ofMinutes(2));
+    EffectiveConfig config =
+        new EffectiveConfig(ALL)
+            .put(OptionValuesTest.PORT, 80)
+            .put(OptionValuesTest.CHAIN, Optional.empty())
+            .put(OptionValuesTest.PASSWORD, "hunter2")
+            .put(OptionValuesTest.MAX_PAGE, 10)
+            .put(OptionValuesTest.PAGE, 10)
+            .put(OptionValuesTest.TIMEOUT, java.time.Duration.ofMinutes(2));
 
     assertThatThrownBy(config::line).hasMessage("no effective value for [connectMax]");
-    assertThat(config.describe(OptionValuesTest.CONNECTIONS, "five").line()).isEqualTo("server.port=80"
-        + " server.tls.chain=(none) server.password=(redacted) limits.maxPageSize=10 limits.defaultPageSize=10"
-        + " limits.timeout=2m connectMax=five");
+    assertThat(config.describe(OptionValuesTest.CONNECTIONS, "five").line())
+        .isEqualTo(
+            "server.port=80"
+                + " server.tls.chain=(none) server.password=(redacted) limits.maxPageSize=10 limits.defaultPageSize=10"
+                + " limits.timeout=2m connectMax=five");
   }
 
   @Test
@@ -88,7 +103,8 @@ class RenderingTest {
 
     assertThat(GeneratedFiles.update(page, Map.of("t", "new\n")))
         .isEqualTo("intro\n<!-- generated: t -->\n\nnew\n\n<!-- end: t -->\nafter\n");
-    assertThatThrownBy(() -> GeneratedFiles.update(page, Map.of())).hasMessageContaining("generated part t with no source");
+    assertThatThrownBy(() -> GeneratedFiles.update(page, Map.of()))
+        .hasMessageContaining("generated part t with no source");
     assertThatThrownBy(() -> GeneratedFiles.update(page, Map.of("t", "", "u", "")))
         .hasMessageContaining("no generated part named [u]");
   }

@@ -25,20 +25,45 @@ class TypesTest {
   }
 
   @ParameterizedTest(name = "[{index}] {0}")
-  @CsvSource({"250ms, PT0.25S", "1ms, PT0.001S", "30s, PT30S", "5m, PT5M", "36h, PT36H", "15d, PT360H",
-      "' 7s ', PT7S"})
+  @CsvSource({
+    "250ms, PT0.25S",
+    "1ms, PT0.001S",
+    "30s, PT30S",
+    "5m, PT5M",
+    "36h, PT36H",
+    "15d, PT360H",
+    "' 7s ', PT7S"
+  })
   void reads_durations_in_every_unit(String text, Duration expected) {
     assertThat(read(Types.duration(), text)).isEqualTo(expected);
   }
 
   @ParameterizedTest(name = "[{index}] {0}")
-  @CsvSource(delimiter = '|', value = {"5", "0s", "00ms", "1.5s", "-1s", "5 s", "5sec", "5S", "PT5S", "s",
-      "99999999999999999999s", "10001d"})
+  @CsvSource(
+      delimiter = '|',
+      value = {
+        "5",
+        "0s",
+        "00ms",
+        "1.5s",
+        "-1s",
+        "5 s",
+        "5sec",
+        "5S",
+        "PT5S",
+        "s",
+        "99999999999999999999s",
+        "10001d"
+      })
   void refuses_durations_that_are_not_a_positive_integer_and_unit(String text) {
     assertThatThrownBy(() -> read(Types.duration(), text))
-        .hasMessage("a.v: \"" + text + "\" (expected: a positive duration of at most 10000 days such as 5s"
-            + " (units: ms, s, m, h, d))");
-    assertThatThrownBy(() -> read(Types.duration(), 5)).hasMessageStartingWith("a.v: 5 (expected: a positive");
+        .hasMessage(
+            "a.v: \""
+                + text
+                + "\" (expected: a positive duration of at most 10000 days such as 5s"
+                + " (units: ms, s, m, h, d))");
+    assertThatThrownBy(() -> read(Types.duration(), 5))
+        .hasMessageStartingWith("a.v: 5 (expected: a positive");
   }
 
   @ParameterizedTest(name = "[{index}] {0}")
@@ -59,7 +84,8 @@ class TypesTest {
         Arguments.of("ten", null, "a.v: \"ten\" (expected: an integer in 0..10)"),
         Arguments.of(true, null, "a.v: true (expected: an integer in 0..10)"),
         Arguments.of(List.of(1), null, "a.v: [1] (expected: an integer in 0..10)"),
-        Arguments.of(new BigInteger("99999999999999999999"), null, "(expected: an integer in 0..10)"));
+        Arguments.of(
+            new BigInteger("99999999999999999999"), null, "(expected: an integer in 0..10)"));
   }
 
   @ParameterizedTest(name = "[{index}] {0}")
@@ -68,7 +94,8 @@ class TypesTest {
     if (error == null) {
       assertThat(read(Types.integer(0, 10), raw)).isEqualTo(expected);
     } else {
-      assertThatThrownBy(() -> read(Types.integer(0, 10), raw)).isInstanceOf(OptionException.class)
+      assertThatThrownBy(() -> read(Types.integer(0, 10), raw))
+          .isInstanceOf(OptionException.class)
           .hasMessageContaining(error);
     }
   }
@@ -91,7 +118,8 @@ class TypesTest {
   @Test
   void reads_strings_but_not_lists_or_mappings() {
     assertThat(read(Types.string(), 42)).isEqualTo("42");
-    assertThatThrownBy(() -> read(Types.string(), List.of("a"))).hasMessage("a.v: [\"a\"] (expected: a string)");
+    assertThatThrownBy(() -> read(Types.string(), List.of("a")))
+        .hasMessage("a.v: [\"a\"] (expected: a string)");
     assertThatThrownBy(() -> read(Types.matching(Pattern.compile("[a-z]+"), "[a-z]+"), "Varve"))
         .hasMessage("a.v: \"Varve\" (expected: [a-z]+)");
   }
@@ -99,7 +127,8 @@ class TypesTest {
   @Test
   void reads_one_of_a_few_values() {
     assertThat(read(Types.oneOf("none", "lz4"), "lz4")).isEqualTo("lz4");
-    assertThatThrownBy(() -> read(Types.oneOf("none", "lz4"), "LZ4")).hasMessage("a.v: \"LZ4\" (expected: none or lz4)");
+    assertThatThrownBy(() -> read(Types.oneOf("none", "lz4"), "LZ4"))
+        .hasMessage("a.v: \"LZ4\" (expected: none or lz4)");
     assertThat(read(Types.oneOfIgnoringCase("ONE", "TWO", "ALL"), "all")).isEqualTo("ALL");
     assertThatThrownBy(() -> read(Types.oneOfIgnoringCase("ONE", "TWO", "ALL"), "x"))
         .hasMessage("a.v: \"x\" (expected: one of ONE, TWO, ALL)");
@@ -109,12 +138,15 @@ class TypesTest {
   @Test
   void reads_lists_and_mappings_of_strings_naming_the_element_at_fault() {
     assertThat(read(Types.strings(), List.of("x", "y:1"))).containsExactly("x", "y:1");
-    assertThat(read(Types.stringMap(), Map.of("replication_factor", 3))).containsEntry("replication_factor", "3");
-    assertThatThrownBy(() -> read(Types.strings(), "x")).hasMessage("a.v: \"x\" (expected: a list of strings)");
+    assertThat(read(Types.stringMap(), Map.of("replication_factor", 3)))
+        .containsEntry("replication_factor", "3");
+    assertThatThrownBy(() -> read(Types.strings(), "x"))
+        .hasMessage("a.v: \"x\" (expected: a list of strings)");
     assertThatThrownBy(() -> read(Types.strings(), java.util.Arrays.asList("ok", null)))
         .isInstanceOfSatisfying(OptionException.class, e -> assertThat(e.key()).isEqualTo("a.v[1]"))
         .hasMessage("a.v[1]: null (expected: a non-empty string)");
-    assertThatThrownBy(() -> read(Types.stringMap(), List.of("a"))).hasMessageContaining("(expected: a mapping)");
+    assertThatThrownBy(() -> read(Types.stringMap(), List.of("a")))
+        .hasMessageContaining("(expected: a mapping)");
   }
 
   @Test
@@ -134,10 +166,13 @@ class TypesTest {
     Option<String> name = entry.option("name", Types.string()).example("n").doc("Name.");
     ValueType<List<OptionValues>> type = Types.mappings(entry.build());
 
-    assertThat(read(type, List.of(Map.of("name", "a")))).singleElement()
+    assertThat(read(type, List.of(Map.of("name", "a"))))
+        .singleElement()
         .satisfies(v -> assertThat(v.optional(name)).contains("a"));
-    assertThatThrownBy(() -> read(type, "secret")).hasMessage("a.v: a string (expected: a list of mappings)");
-    assertThatThrownBy(() -> read(type, List.of("secret"))).hasMessage("a.v[0]: a string (expected: a mapping)");
+    assertThatThrownBy(() -> read(type, "secret"))
+        .hasMessage("a.v: a string (expected: a list of mappings)");
+    assertThatThrownBy(() -> read(type, List.of("secret")))
+        .hasMessage("a.v[0]: a string (expected: a mapping)");
     assertThatThrownBy(() -> read(type, List.of(Map.of("nmae", "a"))))
         .hasMessage("a.v[0].nmae: unknown key (expected one of: name)");
   }

@@ -15,7 +15,10 @@ public interface Placement<T> {
   /** The item's size as Cassandra counts it in a batch (its values), about. */
   long bytes(T item);
 
-  /** Whether {@code next} belongs to the partition of {@code previous}, the item added just before it. */
+  /**
+   * Whether {@code next} belongs to the partition of {@code previous}, the item added just before
+   * it.
+   */
   boolean samePartition(T previous, T next);
 
   /**
@@ -23,14 +26,14 @@ public interface Placement<T> {
    * the partition's token, with whatever else must match (the table, for a batch of one prepared
    * statement). {@code null} when unknown (the driver has no token map, the partition key is
    * incomplete): the item's partition then shares its batch with no other. Asked only when a
-   * partition could join a batch of another, so an expensive lookup costs nothing when
-   * {@link PackingLimits#maxPartitions} is 1.
+   * partition could join a batch of another, so an expensive lookup costs nothing when {@link
+   * PackingLimits#maxPartitions} is 1.
    */
   Object replicas(T item);
 
   /** A placement from its three answers. */
-  static <T> Placement<T> of(ToLongFunction<T> bytes, BiPredicate<T, T> samePartition,
-      Function<T, Object> replicas) {
+  static <T> Placement<T> of(
+      ToLongFunction<T> bytes, BiPredicate<T, T> samePartition, Function<T, Object> replicas) {
     return new Placement<>() {
       @Override
       public long bytes(T item) {

@@ -7,20 +7,19 @@ import java.util.Map;
 import java.util.function.Consumer;
 
 /**
- * Packs writes into unlogged batches that cost the cluster what their single-partition parts
- * would, in fewer requests: the partitions of one batch all have the same replicas, so the
- * coordinator the driver picks for the batch (a replica of its first partition) is a replica of
- * every partition in it and forwards nothing. A batch holds at most {@link PackingLimits} items,
- * partitions and bytes; an item larger than the byte bound is never split and goes in a batch of
- * its own.
+ * Packs writes into unlogged batches that cost the cluster what their single-partition parts would,
+ * in fewer requests: the partitions of one batch all have the same replicas, so the coordinator the
+ * driver picks for the batch (a replica of its first partition) is a replica of every partition in
+ * it and forwards nothing. A batch holds at most {@link PackingLimits} items, partitions and bytes;
+ * an item larger than the byte bound is never split and goes in a batch of its own.
  *
  * <p>Two ways to pack:
  *
  * <ul>
  *   <li>a stream, in order ({@link #add}, {@link #flush}, or {@link #inOrder} for a list): the
- *       items of one partition arrive together; a batch takes the next item while the bounds
- *       allow and, for the first item of another partition, while that partition has the
- *       replicas of the batch's first one. Memory holds one batch. The reshaper writes its rows so.
+ *       items of one partition arrive together; a batch takes the next item while the bounds allow
+ *       and, for the first item of another partition, while that partition has the replicas of the
+ *       batch's first one. Memory holds one batch. The reshaper writes its rows so.
  *   <li>a whole request ({@link #byReplicas}): items are grouped by replicas first, so that
  *       partitions with the same replicas share batches wherever they are in the request.
  * </ul>
@@ -38,8 +37,10 @@ public final class ReplicaPacker<T> {
   private List<T> open = new ArrayList<>();
   private long openBytes;
   private int openPartitions;
+
   /** The replicas of the open batch's first partition, looked up when a second one could join. */
   private Object openReplicas;
+
   private boolean openReplicasKnown;
 
   /**
@@ -52,7 +53,8 @@ public final class ReplicaPacker<T> {
   }
 
   /** Packs a list as a stream, in order: see {@link #add}. */
-  public static <T> List<Batch<T>> inOrder(List<T> items, PackingLimits limits, Placement<T> placement) {
+  public static <T> List<Batch<T>> inOrder(
+      List<T> items, PackingLimits limits, Placement<T> placement) {
     List<Batch<T>> batches = new ArrayList<>();
     ReplicaPacker<T> packer = new ReplicaPacker<>(limits, placement, batches::add);
     items.forEach(packer::add);
@@ -61,12 +63,13 @@ public final class ReplicaPacker<T> {
   }
 
   /**
-   * Packs a whole request: items whose replicas are unknown, and items over the byte bound, each
-   * in a batch of its own, first, in order; then the others grouped by replicas (groups in the
-   * order of their first item, items in order within a group) and cut as a stream. Each item's
-   * replicas are looked up once.
+   * Packs a whole request: items whose replicas are unknown, and items over the byte bound, each in
+   * a batch of its own, first, in order; then the others grouped by replicas (groups in the order
+   * of their first item, items in order within a group) and cut as a stream. Each item's replicas
+   * are looked up once.
    */
-  public static <T> List<Batch<T>> byReplicas(List<T> items, PackingLimits limits, Placement<T> placement) {
+  public static <T> List<Batch<T>> byReplicas(
+      List<T> items, PackingLimits limits, Placement<T> placement) {
     List<Batch<T>> batches = new ArrayList<>();
     Map<Object, List<T>> groups = new LinkedHashMap<>();
     for (T item : items) {
@@ -79,8 +82,13 @@ public final class ReplicaPacker<T> {
       }
     }
     // within a group the replicas are known: no lookup again
-    groups.forEach((replicas, group) -> batches.addAll(inOrder(group, limits,
-        Placement.of(placement::bytes, placement::samePartition, item -> replicas))));
+    groups.forEach(
+        (replicas, group) ->
+            batches.addAll(
+                inOrder(
+                    group,
+                    limits,
+                    Placement.of(placement::bytes, placement::samePartition, item -> replicas))));
     return batches;
   }
 
@@ -92,7 +100,8 @@ public final class ReplicaPacker<T> {
    */
   public void add(T item) {
     long bytes = placement.bytes(item);
-    boolean newPartition = open.isEmpty() || !placement.samePartition(open.get(open.size() - 1), item);
+    boolean newPartition =
+        open.isEmpty() || !placement.samePartition(open.get(open.size() - 1), item);
     if (!open.isEmpty() && !fits(item, bytes, newPartition)) {
       flush();
       newPartition = true;
@@ -119,7 +128,8 @@ public final class ReplicaPacker<T> {
   }
 
   private boolean fits(T item, long bytes, boolean newPartition) {
-    return open.size() < limits.maxItems() && openBytes + bytes <= limits.maxBytes()
+    return open.size() < limits.maxItems()
+        && openBytes + bytes <= limits.maxBytes()
         && (!newPartition || joins(item));
   }
 

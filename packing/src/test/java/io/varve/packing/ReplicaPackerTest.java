@@ -69,7 +69,8 @@ class ReplicaPackerTest {
   @Test
   void an_item_over_the_byte_bound_goes_whole_in_a_batch_of_its_own() {
     PackingLimits limits = new PackingLimits(100, 10, 50);
-    List<Item> items = List.of(row("a", "pa", "A", 10), row("big", "pbig", "A", 5000), row("b", "pb", "A", 10));
+    List<Item> items =
+        List.of(row("a", "pa", "A", 10), row("big", "pbig", "A", 5000), row("b", "pb", "A", 10));
 
     assertThat(names(ReplicaPacker.inOrder(items, limits, new Lookups())))
         .containsExactly(List.of("a"), List.of("big"), List.of("b"));
@@ -77,8 +78,8 @@ class ReplicaPackerTest {
     assertThat(names(grouped)).containsExactly(List.of("big"), List.of("a", "b"));
     assertThat(grouped).extracting(Batch::bytes).containsExactly(5000L, 20L);
 
-    List<Item> rowsOfOnePartition = List.of(row("r1", "p", "A", 10), row("r2", "p", "A", 5000),
-        row("r3", "p", "A", 10));
+    List<Item> rowsOfOnePartition =
+        List.of(row("r1", "p", "A", 10), row("r2", "p", "A", 5000), row("r3", "p", "A", 10));
     assertThat(names(ReplicaPacker.inOrder(rowsOfOnePartition, limits, new Lookups())))
         .containsExactly(List.of("r1"), List.of("r2"), List.of("r3"));
   }
@@ -88,15 +89,22 @@ class ReplicaPackerTest {
     List<Item> rows = IntStream.range(0, 7).mapToObj(i -> row("r" + i, "p", null, 10)).toList();
 
     assertThat(ReplicaPacker.inOrder(rows, new PackingLimits(3, 1, 4096), new Lookups()))
-        .extracting(b -> b.items().size()).containsExactly(3, 3, 1);
+        .extracting(b -> b.items().size())
+        .containsExactly(3, 3, 1);
     assertThat(ReplicaPacker.inOrder(rows, new PackingLimits(100, 1, 25), new Lookups()))
-        .extracting(Batch::bytes).containsExactly(20L, 20L, 20L, 10L);
+        .extracting(Batch::bytes)
+        .containsExactly(20L, 20L, 20L, 10L);
   }
 
   @Test
   void a_partition_joins_a_batch_only_with_the_replicas_of_its_first_partition() {
-    List<Item> items = List.of(row("p1", "p1", "A", 10), row("p2", "p2", "A", 10), row("p3", "p3", "B", 10),
-        row("p4", "p4", "A", 10), row("p5", "p5", "A", 10));
+    List<Item> items =
+        List.of(
+            row("p1", "p1", "A", 10),
+            row("p2", "p2", "A", 10),
+            row("p3", "p3", "B", 10),
+            row("p4", "p4", "A", 10),
+            row("p5", "p5", "A", 10));
 
     assertThat(names(ReplicaPacker.inOrder(items, TEN, new Lookups())))
         .containsExactly(List.of("p1", "p2"), List.of("p3"), List.of("p4", "p5"));
@@ -110,13 +118,15 @@ class ReplicaPackerTest {
       rows.add(row("p" + p + "b", "p" + p, "A", 10));
     }
 
-    assertThat(ReplicaPacker.inOrder(rows, TEN, new Lookups())).extracting(b -> b.items().size())
+    assertThat(ReplicaPacker.inOrder(rows, TEN, new Lookups()))
+        .extracting(b -> b.items().size())
         .containsExactly(20, 20, 10);
   }
 
   @Test
   void unknown_replicas_keep_a_partition_to_itself_with_all_its_rows() {
-    List<Item> rows = List.of(row("a1", "a", null, 10), row("a2", "a", null, 10), row("b1", "b", null, 10));
+    List<Item> rows =
+        List.of(row("a1", "a", null, 10), row("a2", "a", null, 10), row("b1", "b", null, 10));
 
     assertThat(names(ReplicaPacker.inOrder(rows, TEN, new Lookups())))
         .containsExactly(List.of("a1", "a2"), List.of("b1"));
@@ -131,7 +141,9 @@ class ReplicaPackerTest {
     assertThat(onePartition.count).isZero();
 
     Lookups rowsOfOnePartition = new Lookups();
-    ReplicaPacker.inOrder(IntStream.range(0, 50).mapToObj(i -> row("r" + i, "p", "A", 10)).toList(), TEN,
+    ReplicaPacker.inOrder(
+        IntStream.range(0, 50).mapToObj(i -> row("r" + i, "p", "A", 10)).toList(),
+        TEN,
         rowsOfOnePartition);
     assertThat(rowsOfOnePartition.count).isZero();
 
@@ -151,14 +163,22 @@ class ReplicaPackerTest {
     List<Batch<Item>> batches = ReplicaPacker.byReplicas(items, TEN, new Lookups());
 
     assertBounds(batches, TEN);
-    assertThat(batches.stream().flatMap(b -> b.items().stream()).toList()).containsExactlyInAnyOrderElementsOf(items);
-    assertThat(batches).allSatisfy(b -> assertThat(new HashSet<>(b.items().stream().map(Item::replicas).toList()))
-        .hasSize(1));
+    assertThat(batches.stream().flatMap(b -> b.items().stream()).toList())
+        .containsExactlyInAnyOrderElementsOf(items);
+    assertThat(batches)
+        .allSatisfy(
+            b ->
+                assertThat(new HashSet<>(b.items().stream().map(Item::replicas).toList()))
+                    .hasSize(1));
     for (int r = 0; r < 50; r++) {
       String replicas = "R" + r;
       List<Item> group = items.stream().filter(i -> i.replicas().equals(replicas)).toList();
-      assertThat(batches.stream().flatMap(b -> b.items().stream()).filter(i -> i.replicas().equals(replicas)))
-          .as("items of one replica set keep their order").containsExactlyElementsOf(group);
+      assertThat(
+              batches.stream()
+                  .flatMap(b -> b.items().stream())
+                  .filter(i -> i.replicas().equals(replicas)))
+          .as("items of one replica set keep their order")
+          .containsExactlyElementsOf(group);
     }
   }
 
@@ -166,7 +186,9 @@ class ReplicaPackerTest {
   void a_stream_of_random_rows_keeps_every_row_once_in_order_within_the_bounds() {
     Random random = new Random(9);
     for (int run = 0; run < 200; run++) {
-      PackingLimits limits = new PackingLimits(1 + random.nextInt(20), 1 + random.nextInt(10), 1 + random.nextInt(500));
+      PackingLimits limits =
+          new PackingLimits(
+              1 + random.nextInt(20), 1 + random.nextInt(10), 1 + random.nextInt(500));
       List<Item> rows = new ArrayList<>();
       int partitions = random.nextInt(40);
       for (int p = 0; p < partitions; p++) {
@@ -178,15 +200,18 @@ class ReplicaPackerTest {
 
       List<Batch<Item>> batches = ReplicaPacker.inOrder(rows, limits, new Lookups());
 
-      assertThat(batches.stream().flatMap(b -> b.items().stream()).toList()).containsExactlyElementsOf(rows);
+      assertThat(batches.stream().flatMap(b -> b.items().stream()).toList())
+          .containsExactlyElementsOf(rows);
       assertBounds(batches, limits);
     }
   }
 
   @Test
   void bounds_are_at_least_one() {
-    assertThatThrownBy(() -> new PackingLimits(0, 1, 1)).isInstanceOf(IllegalArgumentException.class);
-    assertThatThrownBy(() -> new PackingLimits(1, 0, 1)).isInstanceOf(IllegalArgumentException.class);
+    assertThatThrownBy(() -> new PackingLimits(0, 1, 1))
+        .isInstanceOf(IllegalArgumentException.class);
+    assertThatThrownBy(() -> new PackingLimits(1, 0, 1))
+        .isInstanceOf(IllegalArgumentException.class);
     assertThatThrownBy(() -> new PackingLimits(1, 1, 0)).hasMessageContaining("maxBytes 0");
   }
 
@@ -205,8 +230,9 @@ class ReplicaPackerTest {
       Set<String> partitions = new HashSet<>(items.stream().map(Item::partition).toList());
       assertThat(partitions).hasSizeLessThanOrEqualTo(limits.maxPartitions());
       if (partitions.size() > 1) {
-        assertThat(items).allSatisfy(i -> assertThat(i.replicas()).isNotNull()
-            .isEqualTo(items.get(0).replicas()));
+        assertThat(items)
+            .allSatisfy(
+                i -> assertThat(i.replicas()).isNotNull().isEqualTo(items.get(0).replicas()));
       }
     }
   }

@@ -9,23 +9,33 @@ import picocli.CommandLine;
 import picocli.CommandLine.Command;
 
 /**
- * {@code varve perf}: the benchmarks, each printing {@code key=value} figures. The {@code varve} script runs this
- * class with the arguments {@code perf <benchmark> ...}: on the CLI's classpath for {@code ts}, {@code search} and
- * {@code sla}, on the reshaper's (Spark) for {@code migrate}. The command classes hold options only, so that each
- * classpath can build the whole command line.
+ * {@code varve perf}: the benchmarks, each printing {@code key=value} figures. The {@code varve}
+ * script runs this class with the arguments {@code perf <benchmark> ...}: on the CLI's classpath
+ * for {@code ts}, {@code search} and {@code sla}, on the reshaper's (Spark) for {@code migrate}.
+ * The command classes hold options only, so that each classpath can build the whole command line.
  *
  * <p>Exit statuses: those of every {@code varve} command ({@link io.varve.command.ExitStatus},
  * docs/exit-status.md): 2 a bad option, 4 a benchmark that failed.
  */
-@Command(name = "varve", mixinStandardHelpOptions = true, version = "varve 0.1.0",
+@Command(
+    name = "varve",
+    mixinStandardHelpOptions = true,
+    version = "varve 0.1.0",
     subcommands = PerfCli.Perf.class)
 public final class PerfCli {
 
   /** The {@code perf} command and its benchmarks. */
-  @Command(name = "perf", mixinStandardHelpOptions = true, description = "Run a benchmark and print key=value figures.",
-      subcommands = {TimeSeriesCommand.class, SearchCommand.class, MigrateCommand.class, SlaCommand.class})
-  static final class Perf {
-  }
+  @Command(
+      name = "perf",
+      mixinStandardHelpOptions = true,
+      description = "Run a benchmark and print key=value figures.",
+      subcommands = {
+        TimeSeriesCommand.class,
+        SearchCommand.class,
+        MigrateCommand.class,
+        SlaCommand.class
+      })
+  static final class Perf {}
 
   private PerfCli() {}
 

@@ -9,29 +9,32 @@ import org.junit.jupiter.params.provider.ValueSource;
 class PerfCliTest {
 
   @ParameterizedTest
-  @ValueSource(strings = {
-      "perf",
-      "perf bogus",
-      "perf ts --events 1",
-      "perf ts --batch 0",
-      "perf ts --reads many",
-      "perf search --document-mode NONE",
-      "perf search --clients 0",
-      "perf search --queue-capacity 0",
-      "perf migrate --rows many",
-      "perf migrate --repeat 0",
-      "perf migrate --repeat 100",
-      "perf sla --records 0",
-      "perf sla --warmup -1",
-      "perf sla --seconds 0",
-      "perf sla --bogus 1"})
+  @ValueSource(
+      strings = {
+        "perf",
+        "perf bogus",
+        "perf ts --events 1",
+        "perf ts --batch 0",
+        "perf ts --reads many",
+        "perf search --document-mode NONE",
+        "perf search --clients 0",
+        "perf search --queue-capacity 0",
+        "perf migrate --rows many",
+        "perf migrate --repeat 0",
+        "perf migrate --repeat 100",
+        "perf sla --records 0",
+        "perf sla --warmup -1",
+        "perf sla --seconds 0",
+        "perf sla --bogus 1"
+      })
   void usage_errors_exit_2(String args) {
     assertThat(PerfCli.run(args.split(" "))).isEqualTo(2);
   }
 
   @org.junit.jupiter.api.Test
   void a_benchmark_that_cannot_reach_its_cassandra_exits_4() {
-    assertThat(PerfCli.run("perf", "ts", "--cassandra", "127.0.0.1:1", "--warmup", "0")).isEqualTo(4);
+    assertThat(PerfCli.run("perf", "ts", "--cassandra", "127.0.0.1:1", "--warmup", "0"))
+        .isEqualTo(4);
   }
 
   @org.junit.jupiter.api.Test
@@ -40,8 +43,14 @@ class PerfCliTest {
   }
 
   @ParameterizedTest
-  @ValueSource(strings = {"perf --help", "perf ts --help", "perf search --help", "perf migrate --help",
-      "perf sla --help"})
+  @ValueSource(
+      strings = {
+        "perf --help",
+        "perf ts --help",
+        "perf search --help",
+        "perf migrate --help",
+        "perf sla --help"
+      })
   void help_exits_0(String args) {
     assertThat(PerfCli.run(args.split(" "))).isZero();
   }

@@ -13,44 +13,44 @@ import io.varve.cassandra.events.CqlEventStore;
 import io.varve.cassandra.kv.CqlItemReader;
 import io.varve.cassandra.kv.CqlItemTables;
 import io.varve.cassandra.kv.CqlItemWriter;
-import io.varve.server.kv.KeyValueHandler;
 import io.varve.cassandra.metadata.CqlMetadataStore;
 import io.varve.cassandra.metadata.CqlSliceTables;
 import io.varve.cassandra.session.Sessions;
 import io.varve.core.read.PageTokens;
+import io.varve.opensearch.OpenSearchClients;
+import io.varve.opensearch.OpenSearchIndexStore;
+import io.varve.opensearch.OpenSearchSettings;
 import io.varve.server.admission.AdmissionControl;
 import io.varve.server.admission.DecodeQueue;
+import io.varve.server.auth.Permission;
 import io.varve.server.config.NamespaceConfigMapper;
 import io.varve.server.config.ServerSettings;
 import io.varve.server.controlplane.ControlPlaneHandler;
 import io.varve.server.controlplane.NamespaceRegistry;
 import io.varve.server.controlplane.SliceMaintainer;
 import io.varve.server.dataplane.DataPlaneHandler;
+import io.varve.server.dataplane.SearchHandler;
 import io.varve.server.health.BackgroundWorkers;
 import io.varve.server.health.HealthReport;
-import io.varve.server.transport.Transports;
-import io.varve.server.transport.TokenAuthentication;
-import io.varve.server.auth.Permission;
-import io.varve.opensearch.OpenSearchClients;
-import io.varve.opensearch.OpenSearchIndexStore;
-import io.varve.opensearch.OpenSearchSettings;
-import io.varve.server.dataplane.SearchHandler;
 import io.varve.server.index.Backfill;
 import io.varve.server.index.IndexMaintainer;
 import io.varve.server.index.Indexer;
+import io.varve.server.kv.KeyValueHandler;
 import io.varve.server.metrics.CassandraRequestMetrics;
+import io.varve.server.transport.TokenAuthentication;
+import io.varve.server.transport.Transports;
 import java.net.InetSocketAddress;
-import java.util.List;
-import java.util.Optional;
 import java.time.Clock;
 import java.time.Duration;
+import java.util.List;
+import java.util.Optional;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * A running Varve server: gRPC and HTTP/JSON APIs, the browsable API page ({@code /docs}),
- * health ({@code /health}) and Prometheus metrics ({@code /metrics}) on one port, over one
- * Cassandra session. Start with {@link #start}; {@link #close} stops it gracefully.
+ * A running Varve server: gRPC and HTTP/JSON APIs, the browsable API page ({@code /docs}), health
+ * ({@code /health}) and Prometheus metrics ({@code /metrics}) on one port, over one Cassandra
+ * session. Start with {@link #start}; {@link #close} stops it gracefully.
  */
 public final class VarveServer implements AutoCloseable {
 
@@ -62,9 +62,14 @@ public final class VarveServer implements AutoCloseable {
   private final Optional<IndexServices> index;
 
   /** The index store side, when configured. */
-  private record IndexServices(OpenSearchIndexStore store, Indexer indexer, IndexMaintainer maintainer) {}
+  private record IndexServices(
+      OpenSearchIndexStore store, Indexer indexer, IndexMaintainer maintainer) {}
 
-  private VarveServer(Server server, CqlSession session, SliceMaintainer maintainer, Optional<IndexServices> index) {
+  private VarveServer(
+      Server server,
+      CqlSession session,
+      SliceMaintainer maintainer,
+      Optional<IndexServices> index) {
     this.server = server;
     this.session = session;
     this.maintainer = maintainer;
@@ -83,79 +88,140 @@ public final class VarveServer implements AutoCloseable {
   public static VarveServer start(ServerSettings settings, Clock clock) {
     log.info("effective configuration: {}", settings.describe());
     PrometheusMeterRegistry metrics = new PrometheusMeterRegistry(PrometheusConfig.DEFAULT);
-    CqlSession session = Sessions.open(settings.cassandra(), List.of(new CassandraRequestMetrics(metrics)))
-        .toCompletableFuture().join();
+    CqlSession session =
+        Sessions.open(settings.cassandra(), List.of(new CassandraRequestMetrics(metrics)))
+            .toCompletableFuture()
+            .join();
     try {
-      CqlSliceTables tables = new CqlSliceTables(session, settings.cassandra().replication(),
-          settings.cassandra().schemaTimeout());
-      CqlMetadataStore store = CqlMetadataStore.open(session, settings.cassandra().metadataKeyspace(), tables,
-          settings.cassandra().schemaTimeout());
-      NamespaceConfigMapper mapper = new NamespaceConfigMapper(settings.cassandra().metadataKeyspace(),
-          settings.limits().futureLimit());
+      CqlSliceTables tables =
+          new CqlSliceTables(
+              session, settings.cassandra().replication(), settings.cassandra().schemaTimeout());
+      CqlMetadataStore store =
+          CqlMetadataStore.open(
+              session,
+              settings.cassandra().metadataKeyspace(),
+              tables,
+              settings.cassandra().schemaTimeout());
+      NamespaceConfigMapper mapper =
+          new NamespaceConfigMapper(
+              settings.cassandra().metadataKeyspace(), settings.limits().futureLimit());
       // staleness is judged on the wall clock, whatever clock decides slices and retention
       BackgroundWorkers workers = new BackgroundWorkers(metrics, Clock.systemUTC());
       Duration staleAfter = BackgroundWorkers.staleAfter(settings.sliceMaintenanceInterval());
-      NamespaceRegistry registry = new NamespaceRegistry(store, mapper, settings.readFanout(), settings.maxReadFanout(),
-          metrics);
-      SliceMaintainer maintainer = new SliceMaintainer(registry, store, tables, clock, settings.limits().futureLimit(),
-          workers.register("slice-maintainer", true, staleAfter));
-      // one write budget for both services: what a node takes in at once must fit its heap, whoever writes
-      AsyncLimiter writes = new AsyncLimiter(settings.cassandra().maxInFlightWrites(),
-          settings.cassandra().maxInFlightWriteBytes());
-      CqlEventStore events = new CqlEventStore(session, writes, settings.cassandra().compressionThreshold());
+      NamespaceRegistry registry =
+          new NamespaceRegistry(
+              store, mapper, settings.readFanout(), settings.maxReadFanout(), metrics);
+      SliceMaintainer maintainer =
+          new SliceMaintainer(
+              registry,
+              store,
+              tables,
+              clock,
+              settings.limits().futureLimit(),
+              workers.register("slice-maintainer", true, staleAfter));
+      // one write budget for both services: what a node takes in at once must fit its heap, whoever
+      // writes
+      AsyncLimiter writes =
+          new AsyncLimiter(
+              settings.cassandra().maxInFlightWrites(),
+              settings.cassandra().maxInFlightWriteBytes());
+      CqlEventStore events =
+          new CqlEventStore(session, writes, settings.cassandra().compressionThreshold());
       metrics.gauge("varve.cassandra.writes.inflight", events, CqlEventStore::writesInFlight);
-      metrics.gauge("varve.cassandra.writes.inflight.bytes", events, CqlEventStore::writeBytesInFlight);
+      metrics.gauge(
+          "varve.cassandra.writes.inflight.bytes", events, CqlEventStore::writeBytesInFlight);
       metrics.gauge("varve.cassandra.writes.waiting", events, CqlEventStore::writesWaiting);
       PageTokens tokens = new PageTokens(store.pageTokenKey().toCompletableFuture().join());
-      ControlPlaneHandler control = new ControlPlaneHandler(store, tables,
-          new CqlItemTables(session, settings.cassandra().schemaTimeout()), registry, maintainer, mapper, clock,
-          Duration.ofSeconds(20));
+      ControlPlaneHandler control =
+          new ControlPlaneHandler(
+              store,
+              tables,
+              new CqlItemTables(session, settings.cassandra().schemaTimeout()),
+              registry,
+              maintainer,
+              mapper,
+              clock,
+              Duration.ofSeconds(20));
       Optional<IndexServices> index = Optional.empty();
       if (settings.opensearch().enabled()) {
         OpenSearchSettings os = settings.opensearch();
         OpenSearchIndexStore indexStore = new OpenSearchIndexStore(OpenSearchClients.open(os));
-        index = Optional.of(new IndexServices(indexStore, new Indexer(indexStore, metrics, clock, os.queueCapacity(),
-            os.bulkMaxEvents(), os.bulkConcurrency(), workers.register("indexer", false, staleAfter)),
-            new IndexMaintainer(registry, indexStore, clock, workers.register("index-maintainer", false, staleAfter))));
+        index =
+            Optional.of(
+                new IndexServices(
+                    indexStore,
+                    new Indexer(
+                        indexStore,
+                        metrics,
+                        clock,
+                        os.queueCapacity(),
+                        os.bulkMaxEvents(),
+                        os.bulkConcurrency(),
+                        workers.register("indexer", false, staleAfter)),
+                    new IndexMaintainer(
+                        registry,
+                        indexStore,
+                        clock,
+                        workers.register("index-maintainer", false, staleAfter))));
       }
       Optional<Indexer> indexer = index.map(IndexServices::indexer);
-      DataPlaneHandler data = new DataPlaneHandler(registry, events, tokens, settings.limits(), clock, indexer);
-      SearchHandler search = new SearchHandler(registry, index.map(IndexServices::store), events, tokens,
-          settings.search(), clock);
+      DataPlaneHandler data =
+          new DataPlaneHandler(registry, events, tokens, settings.limits(), clock, indexer);
+      SearchHandler search =
+          new SearchHandler(
+              registry, index.map(IndexServices::store), events, tokens, settings.search(), clock);
       Backfill backfill = new Backfill(registry, events, indexer, clock);
-      KeyValueHandler kv = new KeyValueHandler(registry,
-          new CqlItemWriter(session, writes, settings.cassandra().compressionThreshold()), new CqlItemReader(session, settings.kv()),
-          tokens, settings.kv(), clock, metrics);
+      KeyValueHandler kv =
+          new KeyValueHandler(
+              registry,
+              new CqlItemWriter(session, writes, settings.cassandra().compressionThreshold()),
+              new CqlItemReader(session, settings.kv()),
+              tokens,
+              settings.kv(),
+              clock,
+              metrics);
 
-      ServerBuilder sb = Server.builder()
-          .requestTimeout(Transports.REQUEST_TIMEOUT)
-          .gracefulShutdownTimeout(Duration.ofSeconds(2), Duration.ofSeconds(15));
+      ServerBuilder sb =
+          Server.builder()
+              .requestTimeout(Transports.REQUEST_TIMEOUT)
+              .gracefulShutdownTimeout(Duration.ofSeconds(2), Duration.ofSeconds(15));
       InetSocketAddress address = new InetSocketAddress(settings.host(), settings.port());
       if (settings.tls().isPresent()) {
-        sb.https(address).tls(settings.tls().get().certificateChain().toFile(),
-            settings.tls().get().privateKey().toFile());
+        sb.https(address)
+            .tls(
+                settings.tls().get().certificateChain().toFile(),
+                settings.tls().get().privateKey().toFile());
       } else {
         sb.http(address);
       }
       // writes wait first for a decoding thread, then for Cassandra: admission sees the longer wait
       DecodeQueue decoding = DecodeQueue.perCore();
       metrics.gauge("varve.decode.waiting", decoding, DecodeQueue::waiting);
-      AdmissionControl admission = new AdmissionControl(settings.admission(), metrics,
-          () -> longer(decoding.oldestWait(), events.writeQueueDelay()));
+      AdmissionControl admission =
+          new AdmissionControl(
+              settings.admission(),
+              metrics,
+              () -> longer(decoding.oldestWait(), events.writeQueueDelay()));
       Transports.register(sb, control, backfill, data, search, kv, settings, admission, decoding);
       sb.serverListener(ServerListener.builder().whenStopped(s -> decoding.close()).build());
       TokenAuthentication pages = new TokenAuthentication(settings.auth());
       sb.meterRegistry(metrics)
-          .service("/metrics", PrometheusExpositionService.of(metrics.getPrometheusRegistry())
-              .decorate(pages.page(Permission.METRICS)))
+          .service(
+              "/metrics",
+              PrometheusExpositionService.of(metrics.getPrometheusRegistry())
+                  .decorate(pages.page(Permission.METRICS)))
           .service("/health", HealthReport.service(workers, registry::unserved))
-          .serviceUnder("/docs", DocService.builder().build().decorate(pages.page(Permission.DOCS)));
+          .serviceUnder(
+              "/docs", DocService.builder().build().decorate(pages.page(Permission.DOCS)));
       Server server = sb.build();
       server.start().join();
       maintainer.start(settings.sliceMaintenanceInterval());
       index.ifPresent(i -> i.maintainer().start(settings.sliceMaintenanceInterval()));
-      log.info("Varve serving on {}://{}:{} (API page /docs)", settings.tls().isPresent() ? "https" : "http",
-          settings.host(), server.activeLocalPort());
+      log.info(
+          "Varve serving on {}://{}:{} (API page /docs)",
+          settings.tls().isPresent() ? "https" : "http",
+          settings.host(),
+          server.activeLocalPort());
       return new VarveServer(server, session, maintainer, index);
     } catch (RuntimeException e) {
       session.close();
@@ -191,15 +257,16 @@ public final class VarveServer implements AutoCloseable {
   public void close() {
     maintainer.close();
     server.stop().join();
-    index.ifPresent(i -> {
-      i.maintainer().close();
-      i.indexer().close();
-      try {
-        i.store().close();
-      } catch (java.io.IOException e) {
-        log.debug("closing the index store client", e);
-      }
-    });
+    index.ifPresent(
+        i -> {
+          i.maintainer().close();
+          i.indexer().close();
+          try {
+            i.store().close();
+          } catch (java.io.IOException e) {
+            log.debug("closing the index store client", e);
+          }
+        });
     session.close();
   }
 }

@@ -27,7 +27,10 @@ final class Events {
     e.put("timeSeriesId", series).put("eventTime", time.toString()).put("eventId", id);
     ArrayNode items = e.putArray("eventItems");
     for (int i = 0; i < keyValues.length; i += 2) {
-      items.addObject().put("eventItemKey", b64(keyValues[i])).put("eventItemValue", b64(keyValues[i + 1]));
+      items
+          .addObject()
+          .put("eventItemKey", b64(keyValues[i]))
+          .put("eventItemValue", b64(keyValues[i + 1]));
     }
     return e;
   }
@@ -39,7 +42,8 @@ final class Events {
   }
 
   static ObjectNode read(String namespace, String series, Instant start, Instant end) {
-    ObjectNode r = TestServer.JSON.createObjectNode().put("namespace", namespace).put("timeSeriesId", series);
+    ObjectNode r =
+        TestServer.JSON.createObjectNode().put("namespace", namespace).put("timeSeriesId", series);
     r.putObject("timeInterval").put("start", start.toString()).put("end", end.toString());
     return r;
   }

@@ -31,8 +31,8 @@ import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.MethodOrderer;
 import org.junit.jupiter.api.Order;
-import org.junit.jupiter.api.TestMethodOrder;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.TestMethodOrder;
 
 /**
  * The index store's life around the primary store, on an OpenSearch node of this test's own (so
@@ -54,29 +54,39 @@ class IndexLifecycleIT {
     Path home = VarveHome.locate();
     int httpPort = freePort();
     int transportPort = freePort();
-    node = new LocalOpenSearch(LocalOpenSearchSettings.forDevelopment(home)
-        .withHome(home.resolve(".varve/test-opensearch-lifecycle-" + httpPort))
-        .withHttpPort(httpPort).withTransportPort(transportPort));
+    node =
+        new LocalOpenSearch(
+            LocalOpenSearchSettings.forDevelopment(home)
+                .withHome(home.resolve(".varve/test-opensearch-lifecycle-" + httpPort))
+                .withHttpPort(httpPort)
+                .withTransportPort(transportPort));
     node.start();
     node.awaitReady(Duration.ofMinutes(2));
     Path config = Files.createTempFile("varve", ".yaml");
-    Files.writeString(config, """
+    Files.writeString(
+        config,
+        """
         timeseries:
           sliceMaintenanceInterval: 1s
         opensearch:
           requestTimeout: 5s
         """);
-    ServerSettings settings = ServerSettings.load(config)
-        .withOpenSearchUrls(List.of(node.settings().endpoint()));
+    ServerSettings settings =
+        ServerSettings.load(config).withOpenSearchUrls(List.of(node.settings().endpoint()));
     server = new TestServer(settings, clock, "varve_index_lifecycle_it", OUTAGE, RETENTION);
     create(OUTAGE, "");
-    create(RETENTION, """
+    create(
+        RETENTION,
+        """
         , "lifecycleConfigs": {"lifecycleConfig": [{"type": "retention",
             "config": {"close_after": "3600s", "delete_after": "7200s"}}]}""");
   }
 
   static void create(String ns, String indexRetention) {
-    TestServer.Reply created = server.post("CreateNamespace", """
+    TestServer.Reply created =
+        server.post(
+            "CreateNamespace",
+            """
         {"namespace": "%s", "persistence_configuration": [
           {"id": "PRIMARY_STORAGE", "physical_storage": {"type": "CASSANDRA", "dataset": "%s"},
            "config": {"timePartition": {"secondsPerTimeSlice": "3600", "secondsPerTimeBucket": "600"},
@@ -84,7 +94,7 @@ class IndexLifecycleIT {
           {"id": "INDEX_STORAGE", "physicalStorage": {"type": "OPENSEARCH", "cluster": "local", "dataset": "lifecycle"},
            "config": {"timePartition": {"secondsPerSlice": "3600"},
              "indexConfig": {"fieldMapping": {"kind": "KEYWORD"}, "refreshInterval": "1s"}}%s}]}"""
-        .formatted(ns, ns, indexRetention));
+                .formatted(ns, ns, indexRetention));
     assertThat(created.status()).as(created.body().toString()).isEqualTo(200);
   }
 
@@ -110,7 +120,8 @@ class IndexLifecycleIT {
   static List<ObjectNode> events(String prefix, Instant base, int count) {
     List<ObjectNode> events = new ArrayList<>();
     for (int i = 0; i < count; i++) {
-      events.add(event("s" + (i % 4), base.minusMillis(1000L * i), prefix + i, "kind", "k" + (i % 3)));
+      events.add(
+          event("s" + (i % 4), base.minusMillis(1000L * i), prefix + i, "kind", "k" + (i % 3)));
     }
     return events;
   }
@@ -120,12 +131,19 @@ class IndexLifecycleIT {
   }
 
   static long count(String ns, Instant from, Instant to) {
-    TestServer.Reply reply = server.post("AggregateEventRecords", "{\"namespace\": \"" + ns + "\", \"timeInterval\": "
-        + interval(from, to) + ", \"aggregationQuery\": {\"count\": {}}}");
+    TestServer.Reply reply =
+        server.post(
+            "AggregateEventRecords",
+            "{\"namespace\": \""
+                + ns
+                + "\", \"timeInterval\": "
+                + interval(from, to)
+                + ", \"aggregationQuery\": {\"count\": {}}}");
     return reply.status() == 200 ? reply.body().path("count").asLong() : -1;
   }
 
-  static void awaitCount(String ns, Instant from, Instant to, long expected) throws InterruptedException {
+  static void awaitCount(String ns, Instant from, Instant to, long expected)
+      throws InterruptedException {
     long deadline = System.nanoTime() + Duration.ofSeconds(60).toNanos();
     long seen = -1;
     while (System.nanoTime() < deadline) {
@@ -139,8 +157,16 @@ class IndexLifecycleIT {
   }
 
   static List<String> indices(String prefix) throws Exception {
-    HttpResponse<String> reply = http.send(HttpRequest.newBuilder(URI.create(node.settings().endpoint()
-        + "/_cat/indices/" + prefix + "*?format=json&h=index")).build(), HttpResponse.BodyHandlers.ofString());
+    HttpResponse<String> reply =
+        http.send(
+            HttpRequest.newBuilder(
+                    URI.create(
+                        node.settings().endpoint()
+                            + "/_cat/indices/"
+                            + prefix
+                            + "*?format=json&h=index"))
+                .build(),
+            HttpResponse.BodyHandlers.ofString());
     List<String> names = new ArrayList<>();
     TestServer.JSON.readTree(reply.body()).forEach(i -> names.add(i.path("index").asText()));
     return names;
@@ -148,40 +174,72 @@ class IndexLifecycleIT {
 
   @Test
   @Order(1)
-  void writes_succeed_while_the_index_store_is_down_and_a_backfill_makes_every_event_searchable() throws Exception {
+  void writes_succeed_while_the_index_store_is_down_and_a_backfill_makes_every_event_searchable()
+      throws Exception {
     Instant now = clock.instant().truncatedTo(ChronoUnit.MILLIS);
     Instant from = now.minus(Duration.ofMinutes(30));
     Instant to = now.plusSeconds(1);
-    TestServer.Reply first = server.post("WriteEventRecordsSync", write(OUTAGE, events("before-", now, 20)));
+    TestServer.Reply first =
+        server.post("WriteEventRecordsSync", write(OUTAGE, events("before-", now, 20)));
     assertThat(first.body().path("writtenCount").asInt()).as(first.body().toString()).isEqualTo(20);
     awaitCount(OUTAGE, from, to, 20);
 
     assertThat(node.stop(Duration.ofSeconds(60))).isTrue();
     for (int batch = 0; batch < 3; batch++) {
-      TestServer.Reply during = server.post("WriteEventRecordsSync", write(OUTAGE,
-          events("during-" + batch + "-", now.minusMillis(300 + batch * 50), 10)));
+      TestServer.Reply during =
+          server.post(
+              "WriteEventRecordsSync",
+              write(
+                  OUTAGE, events("during-" + batch + "-", now.minusMillis(300 + batch * 50), 10)));
       assertThat(during.status()).isEqualTo(200);
-      assertThat(during.body().path("writtenCount").asInt()).as(during.body().toString()).isEqualTo(10);
+      assertThat(during.body().path("writtenCount").asInt())
+          .as(during.body().toString())
+          .isEqualTo(10);
     }
-    TestServer.Reply searchWhileDown = server.post("AggregateEventRecords", "{\"namespace\": \"" + OUTAGE
-        + "\", \"timeInterval\": " + interval(from, to) + ", \"aggregationQuery\": {\"count\": {}}}");
+    TestServer.Reply searchWhileDown =
+        server.post(
+            "AggregateEventRecords",
+            "{\"namespace\": \""
+                + OUTAGE
+                + "\", \"timeInterval\": "
+                + interval(from, to)
+                + ", \"aggregationQuery\": {\"count\": {}}}");
     assertThat(searchWhileDown.status()).isEqualTo(503);
     // The primary store has all of them, down or not.
-    TestServer.Reply read = server.post("ReadEventRecords", "{\"namespace\": \"" + OUTAGE
-        + "\", \"timeSeriesId\": \"s0\", \"timeInterval\": " + interval(from, to) + ", \"pageSize\": 1000}");
+    TestServer.Reply read =
+        server.post(
+            "ReadEventRecords",
+            "{\"namespace\": \""
+                + OUTAGE
+                + "\", \"timeSeriesId\": \"s0\", \"timeInterval\": "
+                + interval(from, to)
+                + ", \"pageSize\": 1000}");
     assertThat(read.body().path("events").size()).isEqualTo(5 + 3 * 3);
 
     node.start();
     node.awaitReady(Duration.ofMinutes(2));
-    TestServer.Reply backfill = server.post("BackfillIndex", "{\"namespace\": \"" + OUTAGE + "\", \"timeInterval\": "
-        + interval(from, to) + "}");
+    TestServer.Reply backfill =
+        server.post(
+            "BackfillIndex",
+            "{\"namespace\": \"" + OUTAGE + "\", \"timeInterval\": " + interval(from, to) + "}");
     assertThat(backfill.status()).as(backfill.body().toString()).isEqualTo(200);
     assertThat(backfill.body().path("eventsRead").asLong()).isEqualTo(50);
     assertThat(backfill.body().path("eventsIndexed").asLong()).isEqualTo(50);
     assertThat(count(OUTAGE, from, to)).isEqualTo(50);
-    JsonNode search = server.post("SearchEventRecords", "{\"namespace\": \"" + OUTAGE + "\", \"timeInterval\": "
-        + interval(from, to) + ", \"searchQuery\": {\"equals\": {\"eventItemKey\": \"" + b64("kind")
-        + "\", \"eventItemValue\": \"" + b64("k1") + "\"}}, \"pageSize\": 1000}").body();
+    JsonNode search =
+        server
+            .post(
+                "SearchEventRecords",
+                "{\"namespace\": \""
+                    + OUTAGE
+                    + "\", \"timeInterval\": "
+                    + interval(from, to)
+                    + ", \"searchQuery\": {\"equals\": {\"eventItemKey\": \""
+                    + b64("kind")
+                    + "\", \"eventItemValue\": \""
+                    + b64("k1")
+                    + "\"}}, \"pageSize\": 1000}")
+            .body();
     assertThat(search.path("events").size()).isEqualTo(7 + 3 * 3);
   }
 
@@ -192,10 +250,14 @@ class IndexLifecycleIT {
     Instant now = clock.instant().truncatedTo(ChronoUnit.MILLIS);
     Instant from = now.minus(Duration.ofMinutes(50));
     Instant to = now.plusSeconds(1);
-    TestServer.Reply written = server.post("WriteEventRecordsSync", write(RETENTION, events("r", now, 12)));
-    assertThat(written.body().path("writtenCount").asInt()).as(written.body().toString()).isEqualTo(12);
+    TestServer.Reply written =
+        server.post("WriteEventRecordsSync", write(RETENTION, events("r", now, 12)));
+    assertThat(written.body().path("writtenCount").asInt())
+        .as(written.body().toString())
+        .isEqualTo(12);
     awaitCount(RETENTION, from, to, 12);
-    String slice = "lifecycle." + RETENTION + "." + Math.floorDiv(now.getEpochSecond(), 3600) * 3600;
+    String slice =
+        "lifecycle." + RETENTION + "." + Math.floorDiv(now.getEpochSecond(), 3600) * 3600;
     assertThat(indices("lifecycle." + RETENTION + ".")).contains(slice);
 
     // Past close_after (3600 s after the slice's end): left out of searches, still stored.
@@ -204,7 +266,8 @@ class IndexLifecycleIT {
     // Past delete_after (7200 s after the slice's end): the whole index is deleted.
     clock.advance(Duration.ofHours(1));
     long deadline = System.nanoTime() + Duration.ofSeconds(30).toNanos();
-    while (indices("lifecycle." + RETENTION + ".").contains(slice) && System.nanoTime() < deadline) {
+    while (indices("lifecycle." + RETENTION + ".").contains(slice)
+        && System.nanoTime() < deadline) {
       Thread.sleep(250);
     }
     assertThat(indices("lifecycle." + RETENTION + ".")).doesNotContain(slice);

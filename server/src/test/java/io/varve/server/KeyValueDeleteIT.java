@@ -25,12 +25,13 @@ import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 
 /**
- * DeleteItems of each kind, ordered by the token's generation time against puts, and the
- * tombstones each kind leaves on disk of the real node.
+ * DeleteItems of each kind, ordered by the token's generation time against puts, and the tombstones
+ * each kind leaves on disk of the real node.
  */
 class KeyValueDeleteIT {
 
-  static final Predicate ALL = Predicate.newBuilder().setMatchAll(MatchAll.getDefaultInstance()).build();
+  static final Predicate ALL =
+      Predicate.newBuilder().setMatchAll(MatchAll.getDefaultInstance()).build();
 
   static TestServer server;
   static KeyValueGrpc.KeyValueBlockingStub grpc;
@@ -38,15 +39,23 @@ class KeyValueDeleteIT {
   @BeforeAll
   static void start() {
     server = new TestServer("varve_kv_delete_it", "kv_delete_it");
-    TestServer.Reply created = server.post("CreateNamespace", """
+    TestServer.Reply created =
+        server.post(
+            "CreateNamespace",
+            """
         {"namespace": "kv_del", "service": "KEY_VALUE", "persistence_configuration": [
           {"id": "PRIMARY_STORAGE", "physical_storage": {"dataset": "kv_delete_it", "table": "items"}}]}""");
     assertThat(created.status()).as(created.body().toString()).isEqualTo(200);
-    TestServer.Reply counted = server.post("CreateNamespace", """
+    TestServer.Reply counted =
+        server.post(
+            "CreateNamespace",
+            """
         {"namespace": "kv_del_counted", "service": "KEY_VALUE", "persistence_configuration": [
           {"id": "PRIMARY_STORAGE", "physical_storage": {"dataset": "kv_delete_it", "table": "counted"}}]}""");
     assertThat(counted.status()).as(counted.body().toString()).isEqualTo(200);
-    grpc = GrpcClients.newClient("http://127.0.0.1:" + server.server.port(), KeyValueGrpc.KeyValueBlockingStub.class);
+    grpc =
+        GrpcClients.newClient(
+            "http://127.0.0.1:" + server.server.port(), KeyValueGrpc.KeyValueBlockingStub.class);
   }
 
   @AfterAll
@@ -100,7 +109,8 @@ class KeyValueDeleteIT {
     delete("kv_del_counted", "range", t, range("k10", "k39"));
     delete("kv_del_counted", "keys", t, keys("k01", "k02", "k03"));
 
-    Map<String, SstableTombstones.Counts> counts = SstableTombstones.of(server.cql, "kv_delete_it", "counted");
+    Map<String, SstableTombstones.Counts> counts =
+        SstableTombstones.of(server.cql, "kv_delete_it", "counted");
     SstableTombstones.Counts all = counts.get("all");
     assertThat(all.partitionDeletions()).isEqualTo(1);
     assertThat(all.rangeTombstones()).isZero();
@@ -115,21 +125,35 @@ class KeyValueDeleteIT {
     // no tombstone at all: three rows whose every cell expires with one jittered TTL
     assertThat(expired.cellTombstones()).isZero();
     assertThat(expired.expiringRows()).isEqualTo(3);
-    assertThat(expired.ttls()).allSatisfy(ttl -> assertThat(ttl)
-        .isBetween(CqlItemWriter.EXPIRY_MIN.toSeconds(), CqlItemWriter.EXPIRY_MAX.toSeconds()));
+    assertThat(expired.ttls())
+        .allSatisfy(
+            ttl ->
+                assertThat(ttl)
+                    .isBetween(
+                        CqlItemWriter.EXPIRY_MIN.toSeconds(),
+                        CqlItemWriter.EXPIRY_MAX.toSeconds()));
   }
 
   static void put(String ns, String id, Instant time, String... keys) {
-    PutItemsRequest.Builder request = PutItemsRequest.newBuilder().setNamespace(ns).setId(id).setIdempotencyToken(token(time));
+    PutItemsRequest.Builder request =
+        PutItemsRequest.newBuilder().setNamespace(ns).setId(id).setIdempotencyToken(token(time));
     for (String key : keys) {
-      request.addItems(Item.newBuilder().setKey(ByteString.copyFromUtf8(key)).setValue(ByteString.copyFromUtf8("v")));
+      request.addItems(
+          Item.newBuilder()
+              .setKey(ByteString.copyFromUtf8(key))
+              .setValue(ByteString.copyFromUtf8("v")));
     }
     grpc.putItems(request.build());
   }
 
   static void delete(String ns, String id, Instant time, Predicate predicate) {
-    grpc.deleteItems(DeleteItemsRequest.newBuilder().setNamespace(ns).setId(id).setIdempotencyToken(token(time))
-        .setPredicate(predicate).build());
+    grpc.deleteItems(
+        DeleteItemsRequest.newBuilder()
+            .setNamespace(ns)
+            .setId(id)
+            .setIdempotencyToken(token(time))
+            .setPredicate(predicate)
+            .build());
   }
 
   static List<String> keys(String ns, String id) {
@@ -137,13 +161,23 @@ class KeyValueDeleteIT {
   }
 
   static List<String> keys(String ns, String id, Predicate predicate) {
-    return grpc.getItems(GetItemsRequest.newBuilder().setNamespace(ns).setId(id).setPredicate(predicate).build())
-        .getItemsList().stream().map(i -> i.getKey().toStringUtf8()).toList();
+    return grpc
+        .getItems(
+            GetItemsRequest.newBuilder().setNamespace(ns).setId(id).setPredicate(predicate).build())
+        .getItemsList()
+        .stream()
+        .map(i -> i.getKey().toStringUtf8())
+        .toList();
   }
 
   static Predicate range(String start, String end) {
-    return Predicate.newBuilder().setMatchRange(MatchRange.newBuilder().setStart(ByteString.copyFromUtf8(start))
-        .setEnd(ByteString.copyFromUtf8(end)).setEndInclusive(true)).build();
+    return Predicate.newBuilder()
+        .setMatchRange(
+            MatchRange.newBuilder()
+                .setStart(ByteString.copyFromUtf8(start))
+                .setEnd(ByteString.copyFromUtf8(end))
+                .setEndInclusive(true))
+        .build();
   }
 
   static Predicate keys(String... keys) {
@@ -155,7 +189,10 @@ class KeyValueDeleteIT {
   }
 
   static IdempotencyToken token(Instant time) {
-    return IdempotencyToken.newBuilder().setToken(UUID.randomUUID().toString())
-        .setGenerationTime(Timestamp.newBuilder().setSeconds(time.getEpochSecond()).setNanos(time.getNano())).build();
+    return IdempotencyToken.newBuilder()
+        .setToken(UUID.randomUUID().toString())
+        .setGenerationTime(
+            Timestamp.newBuilder().setSeconds(time.getEpochSecond()).setNanos(time.getNano()))
+        .build();
   }
 }

@@ -44,13 +44,21 @@ class KeyValueFetchBoundIT {
 
   @BeforeAll
   static void start() {
-    server = new TestServer(ServerSettings.defaults().withKv(KvLimits.DEFAULT.withFetchBytes(FETCH_BYTES)),
-        "varve_kv_fetch_bound_it", "kv_fetch_bound_it");
-    TestServer.Reply created = server.post("CreateNamespace", """
+    server =
+        new TestServer(
+            ServerSettings.defaults().withKv(KvLimits.DEFAULT.withFetchBytes(FETCH_BYTES)),
+            "varve_kv_fetch_bound_it",
+            "kv_fetch_bound_it");
+    TestServer.Reply created =
+        server.post(
+            "CreateNamespace",
+            """
         {"namespace": "kv_bound", "service": "KEY_VALUE", "persistence_configuration": [
           {"id": "PRIMARY_STORAGE", "physical_storage": {"dataset": "kv_fetch_bound_it", "table": "items"}}]}""");
     assertThat(created.status()).as(created.body().toString()).isEqualTo(200);
-    grpc = GrpcClients.newClient("http://127.0.0.1:" + server.server.port(), KeyValueGrpc.KeyValueBlockingStub.class);
+    grpc =
+        GrpcClients.newClient(
+            "http://127.0.0.1:" + server.server.port(), KeyValueGrpc.KeyValueBlockingStub.class);
     List<Item> tiny = new ArrayList<>();
     for (int i = 0; i < TINY; i++) {
       tiny.add(KeyValueApiIT.item(String.format("a%05d", i), "t"));
@@ -61,10 +69,14 @@ class KeyValueFetchBoundIT {
     for (int i = 0; i < LARGE; i += 3) {
       List<Item> large = new ArrayList<>();
       for (int j = i; j < i + 3; j++) {
-        byte[] value = new byte[LARGE_BYTES]; // random: zstd cannot shrink it, the stored row is ~1 MiB
+        byte[] value =
+            new byte[LARGE_BYTES]; // random: zstd cannot shrink it, the stored row is ~1 MiB
         random.nextBytes(value);
-        large.add(Item.newBuilder().setKey(ByteString.copyFromUtf8(String.format("b%03d", j)))
-            .setValue(ByteString.copyFrom(value)).build());
+        large.add(
+            Item.newBuilder()
+                .setKey(ByteString.copyFromUtf8(String.format("b%03d", j)))
+                .setValue(ByteString.copyFrom(value))
+                .build());
       }
       put(large);
     }
@@ -77,9 +89,12 @@ class KeyValueFetchBoundIT {
 
   @Test
   void a_hostile_record_read_with_a_tiny_item_estimate_stays_within_the_fetch_and_page_bounds() {
-    // teach the namespace's running estimate that items are ~7 bytes: first pages then ask for 5000 rows
-    Predicate tinyOnly = Predicate.newBuilder().setMatchRange(MatchRange.newBuilder()
-        .setEnd(ByteString.copyFromUtf8("b"))).build();
+    // teach the namespace's running estimate that items are ~7 bytes: first pages then ask for 5000
+    // rows
+    Predicate tinyOnly =
+        Predicate.newBuilder()
+            .setMatchRange(MatchRange.newBuilder().setEnd(ByteString.copyFromUtf8("b")))
+            .build();
     for (int i = 0; i < 10; i++) {
       assertThat(read(tinyOnly, 4 * KvLimits.MIB, "").getItemsCount()).isEqualTo(TINY);
     }
@@ -89,8 +104,12 @@ class KeyValueFetchBoundIT {
       String token = "";
       do {
         GetItemsResponse page = read(Predicate.getDefaultInstance(), pageSize, token);
-        long bytes = page.getItemsList().stream().mapToLong(i -> i.getKey().size() + i.getValue().size()).sum();
-        assertThat(bytes <= pageSize || page.getItemsCount() == 1).as(bytes + " bytes in a page of " + pageSize)
+        long bytes =
+            page.getItemsList().stream()
+                .mapToLong(i -> i.getKey().size() + i.getValue().size())
+                .sum();
+        assertThat(bytes <= pageSize || page.getItemsCount() == 1)
+            .as(bytes + " bytes in a page of " + pageSize)
             .isTrue();
         for (Item item : page.getItemsList()) {
           String key = item.getKey().toStringUtf8();
@@ -102,7 +121,8 @@ class KeyValueFetchBoundIT {
       } while (!token.isEmpty());
       assertThat(order).hasSize(TINY + LARGE).isSorted();
     }
-    // what one fetch held, as this server measured it: under the bound although estimates said 5000 rows
+    // what one fetch held, as this server measured it: under the bound although estimates said 5000
+    // rows
     double largest = metric("varve_kv_read_fetch_bytes_max");
     assertThat(largest).isGreaterThan(5 * KvLimits.MIB).isLessThanOrEqualTo(FETCH_BYTES);
     assertThat(metric("varve_kv_read_rows_planned_total")).isPositive();
@@ -116,27 +136,44 @@ class KeyValueFetchBoundIT {
     for (int i = 0; i < 100; i++) {
       items.add(KeyValueApiIT.item(String.format("s%03d", i), "v".repeat(1024)));
     }
-    grpc.putItems(PutItemsRequest.newBuilder().setNamespace("kv_bound").setId("small")
-        .setIdempotencyToken(KeyValueApiIT.token()).addAllItems(items).build());
+    grpc.putItems(
+        PutItemsRequest.newBuilder()
+            .setNamespace("kv_bound")
+            .setId("small")
+            .setIdempotencyToken(KeyValueApiIT.token())
+            .addAllItems(items)
+            .build());
     double fetched = metric("varve_kv_read_rows_fetched_total");
     double planned = metric("varve_kv_read_rows_planned_total");
-    GetItemsResponse page = grpc.getItems(GetItemsRequest.newBuilder().setNamespace("kv_bound").setId("small").build());
+    GetItemsResponse page =
+        grpc.getItems(GetItemsRequest.newBuilder().setNamespace("kv_bound").setId("small").build());
     assertThat(page.getItemsCount()).isEqualTo(100);
     assertThat(page.getNextPageToken()).isEmpty();
-    // 7 rows with values (what 8 MiB allows), then the keys of the other 93, then exactly those 93 rows
+    // 7 rows with values (what 8 MiB allows), then the keys of the other 93, then exactly those 93
+    // rows
     assertThat(metric("varve_kv_read_rows_fetched_total") - fetched).isEqualTo(100);
     assertThat(metric("varve_kv_read_rows_planned_total") - planned).isEqualTo(93);
   }
 
   static GetItemsResponse read(Predicate predicate, int pageSize, String token) {
-    return grpc.getItems(GetItemsRequest.newBuilder().setNamespace("kv_bound").setId("hostile")
-        .setPredicate(predicate).setPageToken(token).setSelection(Selection.newBuilder().setPageSizeBytes(pageSize))
-        .build());
+    return grpc.getItems(
+        GetItemsRequest.newBuilder()
+            .setNamespace("kv_bound")
+            .setId("hostile")
+            .setPredicate(predicate)
+            .setPageToken(token)
+            .setSelection(Selection.newBuilder().setPageSizeBytes(pageSize))
+            .build());
   }
 
   static void put(List<Item> items) {
-    grpc.putItems(PutItemsRequest.newBuilder().setNamespace("kv_bound").setId("hostile")
-        .setIdempotencyToken(KeyValueApiIT.token()).addAllItems(items).build());
+    grpc.putItems(
+        PutItemsRequest.newBuilder()
+            .setNamespace("kv_bound")
+            .setId("hostile")
+            .setIdempotencyToken(KeyValueApiIT.token())
+            .addAllItems(items)
+            .build());
   }
 
   static double metric(String name) {

@@ -37,27 +37,53 @@ class NamespaceBoundsIT {
   static final String META = "varve_nsbounds_it";
   static final String GOOD = "nsbounds_good";
   static final String HOSTILE = "nsbounds_hostile";
-  static final String HOSTILE_CONFIG = "{\"namespace\":\"" + HOSTILE + "\",\"persistenceConfiguration\":[{\"id\":"
-      + "\"PRIMARY_STORAGE\",\"physicalStorage\":{\"type\":\"CASSANDRA\",\"dataset\":\"" + HOSTILE + "\"},\"config\":"
-      + "{\"timePartition\":{\"secondsPerTimeSlice\":\"1\",\"secondsPerTimeBucket\":\"1\",\"eventBuckets\":4},"
-      + "\"acceptLimit\":\"8640000000s\"}}]}";
+  static final String HOSTILE_CONFIG =
+      "{\"namespace\":\""
+          + HOSTILE
+          + "\",\"persistenceConfiguration\":[{\"id\":"
+          + "\"PRIMARY_STORAGE\",\"physicalStorage\":{\"type\":\"CASSANDRA\",\"dataset\":\""
+          + HOSTILE
+          + "\"},\"config\":"
+          + "{\"timePartition\":{\"secondsPerTimeSlice\":\"1\",\"secondsPerTimeBucket\":\"1\",\"eventBuckets\":4},"
+          + "\"acceptLimit\":\"8640000000s\"}}]}";
   static TestServer server;
 
   @BeforeAll
   static void start() throws Exception {
     Path config = Files.createTempFile("varve", ".yaml");
     Files.writeString(config, "timeseries:\n  sliceMaintenanceInterval: 1s\n");
-    server = new TestServer(ServerSettings.load(config), Clock.systemUTC(), META, NamespaceBoundsIT::storeHostile,
-        GOOD, HOSTILE, "x");
+    server =
+        new TestServer(
+            ServerSettings.load(config),
+            Clock.systemUTC(),
+            META,
+            NamespaceBoundsIT::storeHostile,
+            GOOD,
+            HOSTILE,
+            "x");
   }
 
   /** Stores the namespace of the out-of-memory report directly, as an older version accepted it. */
   static void storeHostile(CqlSession cql) {
-    CqlMetadataStore.open(cql, META, new CqlSliceTables(cql, Map.of("class", "SimpleStrategy",
-        "replication_factor", "1"), Duration.ofSeconds(30)), Duration.ofSeconds(30));
+    CqlMetadataStore.open(
+        cql,
+        META,
+        new CqlSliceTables(
+            cql,
+            Map.of("class", "SimpleStrategy", "replication_factor", "1"),
+            Duration.ofSeconds(30)),
+        Duration.ofSeconds(30));
     Instant now = Instant.now();
-    cql.execute(SimpleStatement.newInstance("INSERT INTO " + META + ".namespaces (namespace, config, version,"
-        + " create_time, update_time) VALUES (?, ?, 1, ?, ?)", HOSTILE, HOSTILE_CONFIG, now, now));
+    cql.execute(
+        SimpleStatement.newInstance(
+            "INSERT INTO "
+                + META
+                + ".namespaces (namespace, config, version,"
+                + " create_time, update_time) VALUES (?, ?, 1, ?, ?)",
+            HOSTILE,
+            HOSTILE_CONFIG,
+            now,
+            now));
   }
 
   @AfterAll
@@ -66,19 +92,27 @@ class NamespaceBoundsIT {
   }
 
   static String write(String namespace, String eventId) {
-    return "{\"namespace\": \"" + namespace + "\", \"events\": [{\"timeSeriesId\": \"s1\", \"eventTime\": \""
-        + Instant.now().minusSeconds(5).truncatedTo(java.time.temporal.ChronoUnit.MILLIS) + "\", \"eventId\": \""
-        + eventId + "\", \"eventItems\": [{\"eventItemKey\": \"aw==\", \"eventItemValue\": \"dg==\"}]}]}";
+    return "{\"namespace\": \""
+        + namespace
+        + "\", \"events\": [{\"timeSeriesId\": \"s1\", \"eventTime\": \""
+        + Instant.now().minusSeconds(5).truncatedTo(java.time.temporal.ChronoUnit.MILLIS)
+        + "\", \"eventId\": \""
+        + eventId
+        + "\", \"eventItems\": [{\"eventItemKey\": \"aw==\", \"eventItemValue\": \"dg==\"}]}]}";
   }
 
   static String read(String namespace) {
-    return "{\"namespace\": \"" + namespace + "\", \"timeSeriesId\": \"s1\", \"timeInterval\": {\"start\":"
+    return "{\"namespace\": \""
+        + namespace
+        + "\", \"timeSeriesId\": \"s1\", \"timeInterval\": {\"start\":"
         + " \"2020-01-01T00:00:00Z\", \"end\": \"2100-01-01T00:00:00Z\"}}";
   }
 
   static HttpResponse<String> get(String path) throws Exception {
-    return HttpClient.newHttpClient().send(HttpRequest.newBuilder(URI.create(server.base() + path)).GET().build(),
-        HttpResponse.BodyHandlers.ofString());
+    return HttpClient.newHttpClient()
+        .send(
+            HttpRequest.newBuilder(URI.create(server.base() + path)).GET().build(),
+            HttpResponse.BodyHandlers.ofString());
   }
 
   static long rows(String cql, Object... values) {
@@ -87,14 +121,19 @@ class NamespaceBoundsIT {
 
   @Test
   @Order(1)
-  void refuses_the_configuration_that_exhausted_memory_within_a_second_and_keeps_serving() throws Exception {
-    String hostile = "{\"namespace\":\"x\",\"persistence_configuration\":[{\"id\":\"PRIMARY_STORAGE\",\"config\":"
-        + "{\"timePartition\":{\"secondsPerTimeSlice\":\"1\",\"secondsPerTimeBucket\":\"1\"},\"acceptLimit\":\"100000d\"}}]}";
-    // the first requests of a fresh JVM load classes for seconds on a busy machine: warm the path up
+  void refuses_the_configuration_that_exhausted_memory_within_a_second_and_keeps_serving()
+      throws Exception {
+    String hostile =
+        "{\"namespace\":\"x\",\"persistence_configuration\":[{\"id\":\"PRIMARY_STORAGE\",\"config\":"
+            + "{\"timePartition\":{\"secondsPerTimeSlice\":\"1\",\"secondsPerTimeBucket\":\"1\"},\"acceptLimit\":\"100000d\"}}]}";
+    // the first requests of a fresh JVM load classes for seconds on a busy machine: warm the path
+    // up
     // with another refused configuration, so that the time measured is the refusal's own
     for (int i = 0; i < 3; i++) {
-      server.post("CreateNamespace", "{\"namespace\":\"x\",\"persistence_configuration\":[{\"id\":\"PRIMARY_STORAGE\","
-          + "\"config\":{\"timePartition\":{\"eventBuckets\":0}}}]}");
+      server.post(
+          "CreateNamespace",
+          "{\"namespace\":\"x\",\"persistence_configuration\":[{\"id\":\"PRIMARY_STORAGE\","
+              + "\"config\":{\"timePartition\":{\"eventBuckets\":0}}}]}");
     }
     long started = System.nanoTime();
     TestServer.Reply reply = server.post("CreateNamespace", hostile);
@@ -102,9 +141,11 @@ class NamespaceBoundsIT {
 
     assertThat(reply.status()).isEqualTo(400);
     assertThat(took).isLessThan(Duration.ofSeconds(1));
-    assertThat(reply.errorField()).isEqualTo("persistence_configuration[0].config.timePartition.secondsPerTimeSlice");
-    assertThat(reply.errorMessage()).isEqualTo(
-        "persistence_configuration[0].config.timePartition.secondsPerTimeSlice: 1 (expected: 3600..316224000 seconds)");
+    assertThat(reply.errorField())
+        .isEqualTo("persistence_configuration[0].config.timePartition.secondsPerTimeSlice");
+    assertThat(reply.errorMessage())
+        .isEqualTo(
+            "persistence_configuration[0].config.timePartition.secondsPerTimeSlice: 1 (expected: 3600..316224000 seconds)");
     assertThat(server.post("GetNamespace", "{\"namespace\": \"x\"}").status()).isEqualTo(404);
     assertThat(get("/health").statusCode()).isEqualTo(200);
   }
@@ -118,54 +159,93 @@ class NamespaceBoundsIT {
         .contains("timePartition.secondsPerTimeSlice: 1 (expected: 3600..316224000 seconds)");
 
     JsonNode listed = server.post("ListNamespaces", "{}").body().path("namespaces");
-    assertThat(listed.findValuesAsText("invalidConfiguration")).singleElement().asString().contains("secondsPerTimeSlice");
+    assertThat(listed.findValuesAsText("invalidConfiguration"))
+        .singleElement()
+        .asString()
+        .contains("secondsPerTimeSlice");
 
     HttpResponse<String> health = get("/health");
     assertThat(health.statusCode()).isEqualTo(200);
     JsonNode report = TestServer.JSON.readTree(health.body());
-    assertThat(report.path("unservedNamespaces").path(HOSTILE).asText()).contains("secondsPerTimeSlice");
-    assertThat(report.path("workers").path("slice-maintainer").path("healthy").asBoolean()).isTrue();
-    assertThat(get("/metrics").body()).containsPattern("(?m)^varve_namespaces_unserved(\\{[^}]*\\})? 1\\.0$");
+    assertThat(report.path("unservedNamespaces").path(HOSTILE).asText())
+        .contains("secondsPerTimeSlice");
+    assertThat(report.path("workers").path("slice-maintainer").path("healthy").asBoolean())
+        .isTrue();
+    assertThat(get("/metrics").body())
+        .containsPattern("(?m)^varve_namespaces_unserved(\\{[^}]*\\})? 1\\.0$");
   }
 
   @Test
   @Order(3)
   void refuses_the_traffic_of_the_unserved_namespace_saying_how_to_fix_it() {
-    for (TestServer.Reply reply : new TestServer.Reply[] {server.post("WriteEventRecordsSync", write(HOSTILE, "e1")),
-        server.post("ReadEventRecords", read(HOSTILE))}) {
+    for (TestServer.Reply reply :
+        new TestServer.Reply[] {
+          server.post("WriteEventRecordsSync", write(HOSTILE, "e1")),
+          server.post("ReadEventRecords", read(HOSTILE))
+        }) {
       assertThat(reply.status()).isEqualTo(412);
       assertThat(reply.body().path("error").path("code").asText()).isEqualTo("FAILED_PRECONDITION");
-      assertThat(reply.errorMessage()).contains("namespace '" + HOSTILE + "' is not served")
-          .contains("secondsPerTimeSlice: 1").contains("UpdateNamespace with valid values");
+      assertThat(reply.errorMessage())
+          .contains("namespace '" + HOSTILE + "' is not served")
+          .contains("secondsPerTimeSlice: 1")
+          .contains("UpdateNamespace with valid values");
     }
   }
 
   @Test
   @Order(4)
   void creates_nothing_for_it_while_serving_another_namespace() throws Exception {
-    TestServer.Reply created = server.post("CreateNamespace", "{\"namespace\": \"" + GOOD + "\", "
-        + "\"persistence_configuration\": [{\"id\": \"PRIMARY_STORAGE\"}]}");
+    TestServer.Reply created =
+        server.post(
+            "CreateNamespace",
+            "{\"namespace\": \""
+                + GOOD
+                + "\", "
+                + "\"persistence_configuration\": [{\"id\": \"PRIMARY_STORAGE\"}]}");
     assertThat(created.status()).isEqualTo(200);
-    assertThat(server.post("WriteEventRecordsSync", write(GOOD, "g1")).body().path("writtenCount").asInt()).isEqualTo(1);
+    assertThat(
+            server
+                .post("WriteEventRecordsSync", write(GOOD, "g1"))
+                .body()
+                .path("writtenCount")
+                .asInt())
+        .isEqualTo(1);
     assertThat(server.post("ReadEventRecords", read(GOOD)).body().path("events")).hasSize(1);
     Thread.sleep(3000); // three maintenance cycles
 
-    assertThat(rows("SELECT start_time FROM " + META + ".time_slices WHERE namespace = ?", HOSTILE)).isZero();
-    assertThat(rows("SELECT table_name FROM system_schema.tables WHERE keyspace_name = ?", HOSTILE)).isZero();
-    assertThat(rows("SELECT table_name FROM system_schema.tables WHERE keyspace_name = ?", GOOD)).isPositive();
+    assertThat(rows("SELECT start_time FROM " + META + ".time_slices WHERE namespace = ?", HOSTILE))
+        .isZero();
+    assertThat(rows("SELECT table_name FROM system_schema.tables WHERE keyspace_name = ?", HOSTILE))
+        .isZero();
+    assertThat(rows("SELECT table_name FROM system_schema.tables WHERE keyspace_name = ?", GOOD))
+        .isPositive();
   }
 
   @Test
   @Order(5)
   void update_with_valid_values_serves_it_again() throws Exception {
-    TestServer.Reply updated = server.post("UpdateNamespace", "{\"namespace\": \"" + HOSTILE + "\", "
-        + "\"expected_version\": 1, \"persistence_configuration\": [{\"id\": \"PRIMARY_STORAGE\", "
-        + "\"physicalStorage\": {\"dataset\": \"" + HOSTILE + "\"}, \"config\": {\"acceptLimit\": \"36h\"}}]}");
+    TestServer.Reply updated =
+        server.post(
+            "UpdateNamespace",
+            "{\"namespace\": \""
+                + HOSTILE
+                + "\", "
+                + "\"expected_version\": 1, \"persistence_configuration\": [{\"id\": \"PRIMARY_STORAGE\", "
+                + "\"physicalStorage\": {\"dataset\": \""
+                + HOSTILE
+                + "\"}, \"config\": {\"acceptLimit\": \"36h\"}}]}");
 
     assertThat(updated.status()).as(updated.body().toString()).isEqualTo(200);
-    assertThat(updated.body().get("invalidConfiguration").asText()).as("printed, empty: served").isEmpty();
+    assertThat(updated.body().get("invalidConfiguration").asText())
+        .as("printed, empty: served")
+        .isEmpty();
     assertThat(updated.body().path("timeSlices")).isNotEmpty();
-    assertThat(server.post("WriteEventRecordsSync", write(HOSTILE, "h1")).body().path("writtenCount").asInt())
+    assertThat(
+            server
+                .post("WriteEventRecordsSync", write(HOSTILE, "h1"))
+                .body()
+                .path("writtenCount")
+                .asInt())
         .isEqualTo(1);
     assertThat(server.post("ReadEventRecords", read(HOSTILE)).body().path("events")).hasSize(1);
     JsonNode report = TestServer.JSON.readTree(get("/health").body());

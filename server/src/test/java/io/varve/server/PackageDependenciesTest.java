@@ -21,14 +21,17 @@ import org.junit.jupiter.api.Test;
 class PackageDependenciesTest {
 
   private static final Pattern EDGE =
-      Pattern.compile("^\\s+(io\\.varve\\.server[\\w.]*)\\s+->\\s+(io\\.varve\\.server[\\w.]*)\\s", Pattern.MULTILINE);
+      Pattern.compile(
+          "^\\s+(io\\.varve\\.server[\\w.]*)\\s+->\\s+(io\\.varve\\.server[\\w.]*)\\s",
+          Pattern.MULTILINE);
 
   @Test
   void no_package_of_the_server_depends_on_itself_through_others() throws Exception {
     Map<String, Set<String>> uses = dependencies();
 
-    assertThat(uses).as("jdeps found the server's packages").containsKeys("io.varve.server.transport",
-        "io.varve.server.dataplane");
+    assertThat(uses)
+        .as("jdeps found the server's packages")
+        .containsKeys("io.varve.server.transport", "io.varve.server.dataplane");
     List<String> cycles = new ArrayList<>();
     for (String from : uses.keySet()) {
       for (String to : uses.get(from)) {
@@ -41,7 +44,8 @@ class PackageDependenciesTest {
   }
 
   @Test
-  void the_error_mapping_and_request_times_depend_on_no_other_package_of_the_server() throws Exception {
+  void the_error_mapping_and_request_times_depend_on_no_other_package_of_the_server()
+      throws Exception {
     Map<String, Set<String>> uses = dependencies();
 
     assertThat(uses.getOrDefault("io.varve.server.error", Set.of())).isEmpty();
@@ -50,11 +54,17 @@ class PackageDependenciesTest {
 
   /** Each package of the server and the other packages of the server it uses. */
   private static Map<String, Set<String>> dependencies() throws Exception {
-    Path classes = Path.of(VarveServer.class.getProtectionDomain().getCodeSource().getLocation().toURI());
+    Path classes =
+        Path.of(VarveServer.class.getProtectionDomain().getCodeSource().getLocation().toURI());
     ToolProvider jdeps = ToolProvider.findFirst("jdeps").orElseThrow();
     StringWriter out = new StringWriter();
-    int status = jdeps.run(new PrintWriter(out), new PrintWriter(out), "-verbose:package",
-        "-filter:none", classes.toString());
+    int status =
+        jdeps.run(
+            new PrintWriter(out),
+            new PrintWriter(out),
+            "-verbose:package",
+            "-filter:none",
+            classes.toString());
     assertThat(status).as(out.toString()).isZero();
     Map<String, Set<String>> uses = new TreeMap<>();
     Matcher edge = EDGE.matcher(out.toString());

@@ -66,14 +66,19 @@ class RetentionIT {
 
   static Set<String> tables() {
     Set<String> tables = new HashSet<>();
-    server.cql.execute("SELECT table_name FROM system_schema.tables WHERE keyspace_name = '" + NS + "'")
+    server
+        .cql
+        .execute("SELECT table_name FROM system_schema.tables WHERE keyspace_name = '" + NS + "'")
         .forEach(r -> tables.add(r.getString(0)));
     return tables;
   }
 
   @Test
   void slices_close_then_drop_and_new_slices_follow_the_clock() throws Exception {
-    TestServer.Reply created = server.post("CreateNamespace", """
+    TestServer.Reply created =
+        server.post(
+            "CreateNamespace",
+            """
         {"namespace": "retention_it", "persistence_configuration": [{"id": "PRIMARY_STORAGE",
           "config": {"timePartition": {"secondsPerTimeSlice": 3600, "secondsPerTimeBucket": 3600, "eventBuckets": 1},
                      "acceptLimit": "2h"},
@@ -81,11 +86,18 @@ class RetentionIT {
                                 "config": {"close_after": "3h", "delete_after": "5h"}}]}}]}""");
     assertThat(created.status()).as(created.body().toString()).isEqualTo(200);
     Instant t = clock.instant().minus(Duration.ofMinutes(30)).truncatedTo(ChronoUnit.MILLIS);
-    assertThat(server.post("WriteEventRecordsSync", write(NS, List.of(event("r", t, "kept", "k", "v"))))
-        .body().path("writtenCount").asInt()).isEqualTo(1);
+    assertThat(
+            server
+                .post("WriteEventRecordsSync", write(NS, List.of(event("r", t, "kept", "k", "v"))))
+                .body()
+                .path("writtenCount")
+                .asInt())
+        .isEqualTo(1);
     String table = null;
-    for (JsonNode s : server.post("GetNamespace", "{\"namespace\": \"" + NS + "\"}").body().path("timeSlices")) {
-      if (!Instant.parse(s.path("startTime").asText()).isAfter(t) && Instant.parse(s.path("endTime").asText()).isAfter(t)) {
+    for (JsonNode s :
+        server.post("GetNamespace", "{\"namespace\": \"" + NS + "\"}").body().path("timeSlices")) {
+      if (!Instant.parse(s.path("startTime").asText()).isAfter(t)
+          && Instant.parse(s.path("endTime").asText()).isAfter(t)) {
         table = s.path("table").asText();
       }
     }
@@ -95,7 +107,8 @@ class RetentionIT {
     clock.advance(Duration.ofHours(4));
     awaitStatus(table, "CLOSED");
     assertThat(tables()).as("a closed slice keeps its table").contains(table);
-    JsonNode closedRead = server.post("ReadEventRecords", read(NS, "r", t.minusSeconds(1), t.plusSeconds(1))).body();
+    JsonNode closedRead =
+        server.post("ReadEventRecords", read(NS, "r", t.minusSeconds(1), t.plusSeconds(1))).body();
     assertThat(ids(closedRead)).as("closed slices are not read").isEmpty();
 
     clock.advance(Duration.ofHours(2));
@@ -106,14 +119,21 @@ class RetentionIT {
     JsonNode ns = server.post("GetNamespace", "{\"namespace\": \"" + NS + "\"}").body();
     boolean covered = false;
     for (JsonNode s : ns.path("timeSlices")) {
-      if (s.path("status").asText().equals("ACTIVE") && !Instant.parse(s.path("startTime").asText()).isAfter(now)
+      if (s.path("status").asText().equals("ACTIVE")
+          && !Instant.parse(s.path("startTime").asText()).isAfter(now)
           && Instant.parse(s.path("endTime").asText()).isAfter(now)) {
         covered = true;
       }
     }
     assertThat(covered).as("a slice covers the moved clock's now").isTrue();
     Instant later = now.minusSeconds(5).truncatedTo(ChronoUnit.MILLIS);
-    assertThat(server.post("WriteEventRecordsSync", write(NS, List.of(event("r", later, "new", "k", "v"))))
-        .body().path("writtenCount").asInt()).isEqualTo(1);
+    assertThat(
+            server
+                .post(
+                    "WriteEventRecordsSync", write(NS, List.of(event("r", later, "new", "k", "v"))))
+                .body()
+                .path("writtenCount")
+                .asInt())
+        .isEqualTo(1);
   }
 }

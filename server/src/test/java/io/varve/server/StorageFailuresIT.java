@@ -16,9 +16,9 @@ import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 
 /**
- * Failures of the store as the API reports them, on the real local Cassandra: a slice table
- * dropped behind the server's back is not a failure to retry, neither for one event of a write nor
- * for a whole read.
+ * Failures of the store as the API reports them, on the real local Cassandra: a slice table dropped
+ * behind the server's back is not a failure to retry, neither for one event of a write nor for a
+ * whole read.
  */
 class StorageFailuresIT {
 
@@ -28,7 +28,10 @@ class StorageFailuresIT {
   @BeforeAll
   static void start() {
     server = new TestServer("varve_storage_failures_it", NS);
-    TestServer.Reply created = server.post("CreateNamespace", """
+    TestServer.Reply created =
+        server.post(
+            "CreateNamespace",
+            """
         {"namespace": "storage_failures_it", "persistence_configuration": [{
           "id": "PRIMARY_STORAGE",
           "physical_storage": {"type": "CASSANDRA", "cluster": "local", "dataset": "storage_failures_it"},
@@ -45,15 +48,24 @@ class StorageFailuresIT {
   @Test
   void a_slice_table_dropped_behind_the_servers_back_fails_its_events_and_reads_as_not_retryable() {
     Instant time = Instant.now().minus(Duration.ofHours(2)).truncatedTo(ChronoUnit.MILLIS);
-    TestServer.Reply before = server.post("WriteEventRecordsSync",
-        write(NS, List.of(event("s", time, "e1", "k", "v"))));
-    assertThat(before.body().path("writtenCount").asInt()).as(before.body().toString()).isEqualTo(1);
+    TestServer.Reply before =
+        server.post("WriteEventRecordsSync", write(NS, List.of(event("s", time, "e1", "k", "v"))));
+    assertThat(before.body().path("writtenCount").asInt())
+        .as(before.body().toString())
+        .isEqualTo(1);
     String table = sliceTable(time);
-    server.cql.execute(SimpleStatement.newInstance("DROP TABLE " + NS + "." + table)
-        .setTimeout(Duration.ofSeconds(30)));
+    server.cql.execute(
+        SimpleStatement.newInstance("DROP TABLE " + NS + "." + table)
+            .setTimeout(Duration.ofSeconds(30)));
 
-    TestServer.Reply written = server.post("WriteEventRecordsSync", write(NS, List.of(event("s", time, "e2", "k", "v"),
-        event("s", time.plusMillis(1), "e3", "k", "v"))));
+    TestServer.Reply written =
+        server.post(
+            "WriteEventRecordsSync",
+            write(
+                NS,
+                List.of(
+                    event("s", time, "e2", "k", "v"),
+                    event("s", time.plusMillis(1), "e3", "k", "v"))));
 
     assertThat(written.status()).isEqualTo(200);
     assertThat(written.body().path("writtenCount").asInt()).isZero();
@@ -61,20 +73,25 @@ class StorageFailuresIT {
     assertThat(errors).hasSize(2);
     for (JsonNode error : errors) {
       assertThat(error.path("code").asText()).as(error.toString()).isEqualTo("FAILED_PRECONDITION");
-      assertThat(error.path("message").asText()).as(error.toString())
-          .contains("was not written: storage refused the request").contains(table)
-          .contains("until an operator repairs the store").doesNotContain("retrying is safe");
+      assertThat(error.path("message").asText())
+          .as(error.toString())
+          .contains("was not written: storage refused the request")
+          .contains(table)
+          .contains("until an operator repairs the store")
+          .doesNotContain("retrying is safe");
     }
 
-    TestServer.Reply readBack = server.post("ReadEventRecords", read(NS, "s", time.minusSeconds(1),
-        time.plusSeconds(1)));
+    TestServer.Reply readBack =
+        server.post("ReadEventRecords", read(NS, "s", time.minusSeconds(1), time.plusSeconds(1)));
     assertThat(readBack.status()).as(readBack.body().toString()).isEqualTo(412);
-    assertThat(readBack.body().path("error").path("code").asText()).isEqualTo("FAILED_PRECONDITION");
+    assertThat(readBack.body().path("error").path("code").asText())
+        .isEqualTo("FAILED_PRECONDITION");
     assertThat(readBack.errorMessage()).contains(table).doesNotContain("retrying is safe");
   }
 
   private static String sliceTable(Instant time) {
-    for (JsonNode slice : server.post("GetNamespace", "{\"namespace\": \"" + NS + "\"}").body().path("timeSlices")) {
+    for (JsonNode slice :
+        server.post("GetNamespace", "{\"namespace\": \"" + NS + "\"}").body().path("timeSlices")) {
       if (!Instant.parse(slice.path("startTime").asText()).isAfter(time)
           && Instant.parse(slice.path("endTime").asText()).isAfter(time)) {
         return slice.path("table").asText();

@@ -2,7 +2,6 @@ package io.varve.server;
 
 import com.datastax.oss.driver.api.core.CqlSession;
 import com.datastax.oss.driver.api.core.cql.SimpleStatement;
-import java.time.Duration;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import io.varve.cassandra.session.CassandraSettings;
@@ -14,11 +13,12 @@ import java.net.URI;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
+import java.time.Duration;
 import java.util.List;
 
 /**
- * A Varve server for one test class, on the test Cassandra, with its own metadata keyspace, and
- * an HTTP/JSON client for it.
+ * A Varve server for one test class, on the test Cassandra, with its own metadata keyspace, and an
+ * HTTP/JSON client for it.
  */
 final class TestServer implements AutoCloseable {
 
@@ -39,26 +39,42 @@ final class TestServer implements AutoCloseable {
   final CqlSession cql;
   private final HttpClient http = HttpClient.newHttpClient();
 
-  /** Drops {@code metadataKeyspace} and {@code keyspaces} left by an earlier run, then starts a server. */
+  /**
+   * Drops {@code metadataKeyspace} and {@code keyspaces} left by an earlier run, then starts a
+   * server.
+   */
   TestServer(ServerSettings base, String metadataKeyspace, String... keyspaces) {
     this(base, java.time.Clock.systemUTC(), metadataKeyspace, keyspaces);
   }
 
-  TestServer(ServerSettings base, java.time.Clock clock, String metadataKeyspace, String... keyspaces) {
-    this(base, clock, metadataKeyspace, session -> { }, keyspaces);
+  TestServer(
+      ServerSettings base, java.time.Clock clock, String metadataKeyspace, String... keyspaces) {
+    this(base, clock, metadataKeyspace, session -> {}, keyspaces);
   }
 
   /** As above, running {@code beforeStart} on the test's session once the keyspaces are dropped. */
-  TestServer(ServerSettings base, java.time.Clock clock, String metadataKeyspace,
-      java.util.function.Consumer<CqlSession> beforeStart, String... keyspaces) {
+  TestServer(
+      ServerSettings base,
+      java.time.Clock clock,
+      String metadataKeyspace,
+      java.util.function.Consumer<CqlSession> beforeStart,
+      String... keyspaces) {
     InetSocketAddress cassandra = TestCassandra.contactPoint();
-    this.cql = CqlSession.builder().addContactPoint(cassandra).withLocalDatacenter("datacenter1").build();
-    cql.execute(SimpleStatement.newInstance("DROP KEYSPACE IF EXISTS " + metadataKeyspace).setTimeout(Duration.ofSeconds(30)));
+    this.cql =
+        CqlSession.builder().addContactPoint(cassandra).withLocalDatacenter("datacenter1").build();
+    cql.execute(
+        SimpleStatement.newInstance("DROP KEYSPACE IF EXISTS " + metadataKeyspace)
+            .setTimeout(Duration.ofSeconds(30)));
     for (String keyspace : keyspaces) {
-      cql.execute(SimpleStatement.newInstance("DROP KEYSPACE IF EXISTS " + keyspace).setTimeout(Duration.ofSeconds(30)));
+      cql.execute(
+          SimpleStatement.newInstance("DROP KEYSPACE IF EXISTS " + keyspace)
+              .setTimeout(Duration.ofSeconds(30)));
     }
     beforeStart.accept(cql);
-    CassandraSettings c = base.cassandra().withContactPoints(List.of(cassandra)).withMetadataKeyspace(metadataKeyspace);
+    CassandraSettings c =
+        base.cassandra()
+            .withContactPoints(List.of(cassandra))
+            .withMetadataKeyspace(metadataKeyspace);
     this.server = VarveServer.start(base.withCassandra(c).withPort(0), clock);
   }
 
@@ -72,10 +88,15 @@ final class TestServer implements AutoCloseable {
 
   Reply post(String rpc, String body) {
     try {
-      HttpResponse<String> response = http.send(HttpRequest.newBuilder(URI.create(base() + "/v1/" + rpc))
-          .header("Content-Type", "application/json")
-          .POST(HttpRequest.BodyPublishers.ofString(body)).build(), HttpResponse.BodyHandlers.ofString());
-      JsonNode json = response.body().isEmpty() ? JSON.createObjectNode() : JSON.readTree(response.body());
+      HttpResponse<String> response =
+          http.send(
+              HttpRequest.newBuilder(URI.create(base() + "/v1/" + rpc))
+                  .header("Content-Type", "application/json")
+                  .POST(HttpRequest.BodyPublishers.ofString(body))
+                  .build(),
+              HttpResponse.BodyHandlers.ofString());
+      JsonNode json =
+          response.body().isEmpty() ? JSON.createObjectNode() : JSON.readTree(response.body());
       return new Reply(response.statusCode(), json);
     } catch (IOException e) {
       throw new RuntimeException(e);

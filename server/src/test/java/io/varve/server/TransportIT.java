@@ -45,22 +45,32 @@ class TransportIT {
   @BeforeAll
   static void start() throws Exception {
     Path config = Files.createTempFile("varve", ".yaml");
-    Files.writeString(config, """
+    Files.writeString(
+        config,
+        """
         server:
           auth:
             bearerTokens: ["%s"]
         timeseries:
           limits:
             maxRequestBytes: 65536
-        """.formatted(TOKEN));
+        """
+            .formatted(TOKEN));
     server = new TestServer(ServerSettings.load(config), "varve_transport_it", "transport_it");
     String base = server.base();
-    GrpcClients.builder(base).auth(com.linecorp.armeria.common.auth.AuthToken.ofOAuth2(TOKEN))
+    GrpcClients.builder(base)
+        .auth(com.linecorp.armeria.common.auth.AuthToken.ofOAuth2(TOKEN))
         .build(ControlPlaneGrpc.ControlPlaneBlockingStub.class)
-        .createNamespace(CreateNamespaceRequest.newBuilder().setNamespace("transport_it")
-            .addPersistenceConfiguration(PersistenceConfiguration.newBuilder().setId("PRIMARY_STORAGE")).build());
-    grpc = GrpcClients.builder(base).auth(com.linecorp.armeria.common.auth.AuthToken.ofOAuth2(TOKEN))
-        .build(TimeSeriesGrpc.TimeSeriesBlockingStub.class);
+        .createNamespace(
+            CreateNamespaceRequest.newBuilder()
+                .setNamespace("transport_it")
+                .addPersistenceConfiguration(
+                    PersistenceConfiguration.newBuilder().setId("PRIMARY_STORAGE"))
+                .build());
+    grpc =
+        GrpcClients.builder(base)
+            .auth(com.linecorp.armeria.common.auth.AuthToken.ofOAuth2(TOKEN))
+            .build(TimeSeriesGrpc.TimeSeriesBlockingStub.class);
   }
 
   @AfterAll
@@ -69,13 +79,18 @@ class TransportIT {
   }
 
   static HttpResponse<String> http(String path, String body, String token) throws Exception {
-    HttpRequest.Builder request = HttpRequest.newBuilder(URI.create(server.base() + path))
-        .header("Content-Type", "application/json");
+    HttpRequest.Builder request =
+        HttpRequest.newBuilder(URI.create(server.base() + path))
+            .header("Content-Type", "application/json");
     if (token != null) {
       request.header("Authorization", "Bearer " + token);
     }
-    return HttpClient.newHttpClient().send(body == null ? request.GET().build()
-        : request.POST(HttpRequest.BodyPublishers.ofString(body)).build(), HttpResponse.BodyHandlers.ofString());
+    return HttpClient.newHttpClient()
+        .send(
+            body == null
+                ? request.GET().build()
+                : request.POST(HttpRequest.BodyPublishers.ofString(body)).build(),
+            HttpResponse.BodyHandlers.ofString());
   }
 
   static Timestamp ts(Instant t) {
@@ -85,32 +100,61 @@ class TransportIT {
   @Test
   void grpc_writes_and_reads_events() {
     Instant t = Instant.now().minusSeconds(30).truncatedTo(ChronoUnit.MILLIS);
-    WriteEventRecordsResponse written = grpc.writeEventRecordsSync(WriteEventRecordsRequest.newBuilder()
-        .setNamespace("transport_it")
-        .addEvents(Event.newBuilder().setTimeSeriesId("g").setEventTime(ts(t)).setEventId("one")
-            .addEventItems(EventItem.newBuilder().setEventItemKey(ByteString.copyFromUtf8("k"))
-                .setEventItemValue(ByteString.copyFromUtf8("v"))))
-        .build());
+    WriteEventRecordsResponse written =
+        grpc.writeEventRecordsSync(
+            WriteEventRecordsRequest.newBuilder()
+                .setNamespace("transport_it")
+                .addEvents(
+                    Event.newBuilder()
+                        .setTimeSeriesId("g")
+                        .setEventTime(ts(t))
+                        .setEventId("one")
+                        .addEventItems(
+                            EventItem.newBuilder()
+                                .setEventItemKey(ByteString.copyFromUtf8("k"))
+                                .setEventItemValue(ByteString.copyFromUtf8("v"))))
+                .build());
     assertThat(written.getWrittenCount()).isEqualTo(1);
-    ReadEventRecordsResponse read = grpc.readEventRecords(ReadEventRecordsRequest.newBuilder()
-        .setNamespace("transport_it").setTimeSeriesId("g")
-        .setTimeInterval(TimeInterval.newBuilder().setStart(ts(t)).setEnd(ts(t.plusSeconds(1)))).build());
+    ReadEventRecordsResponse read =
+        grpc.readEventRecords(
+            ReadEventRecordsRequest.newBuilder()
+                .setNamespace("transport_it")
+                .setTimeSeriesId("g")
+                .setTimeInterval(
+                    TimeInterval.newBuilder().setStart(ts(t)).setEnd(ts(t.plusSeconds(1))))
+                .build());
     assertThat(read.getEventsList()).extracting(Event::getEventId).containsExactly("one");
     assertThat(read.getEvents(0).getEventTime()).isEqualTo(ts(t));
   }
 
   @Test
   void grpc_malformed_request_is_invalid_argument_naming_the_field() {
-    assertThatThrownBy(() -> grpc.readEventRecords(ReadEventRecordsRequest.newBuilder().setNamespace("transport_it")
-        .setTimeSeriesId("g").build()))
-        .isInstanceOfSatisfying(StatusRuntimeException.class, e -> {
-          assertThat(e.getStatus().getCode()).isEqualTo(Status.Code.INVALID_ARGUMENT);
-          assertThat(e.getStatus().getDescription()).startsWith("timeInterval: missing");
-        });
-    assertThatThrownBy(() -> grpc.readEventRecords(ReadEventRecordsRequest.newBuilder().setNamespace("nope")
-        .setTimeSeriesId("g").setTimeInterval(TimeInterval.newBuilder().setStart(ts(Instant.EPOCH))
-            .setEnd(ts(Instant.EPOCH.plusSeconds(1)))).build()))
-        .isInstanceOfSatisfying(StatusRuntimeException.class,
+    assertThatThrownBy(
+            () ->
+                grpc.readEventRecords(
+                    ReadEventRecordsRequest.newBuilder()
+                        .setNamespace("transport_it")
+                        .setTimeSeriesId("g")
+                        .build()))
+        .isInstanceOfSatisfying(
+            StatusRuntimeException.class,
+            e -> {
+              assertThat(e.getStatus().getCode()).isEqualTo(Status.Code.INVALID_ARGUMENT);
+              assertThat(e.getStatus().getDescription()).startsWith("timeInterval: missing");
+            });
+    assertThatThrownBy(
+            () ->
+                grpc.readEventRecords(
+                    ReadEventRecordsRequest.newBuilder()
+                        .setNamespace("nope")
+                        .setTimeSeriesId("g")
+                        .setTimeInterval(
+                            TimeInterval.newBuilder()
+                                .setStart(ts(Instant.EPOCH))
+                                .setEnd(ts(Instant.EPOCH.plusSeconds(1))))
+                        .build()))
+        .isInstanceOfSatisfying(
+            StatusRuntimeException.class,
             e -> assertThat(e.getStatus().getCode()).isEqualTo(Status.Code.NOT_FOUND));
   }
 
@@ -118,32 +162,50 @@ class TransportIT {
   void calls_without_a_valid_token_are_refused() throws Exception {
     HttpResponse<String> missing = http("/v1/ListNamespaces", "{}", null);
     assertThat(missing.statusCode()).isEqualTo(401);
-    assertThat(TestServer.JSON.readTree(missing.body()).path("error").path("code").asText()).isEqualTo("UNAUTHENTICATED");
+    assertThat(TestServer.JSON.readTree(missing.body()).path("error").path("code").asText())
+        .isEqualTo("UNAUTHENTICATED");
     assertThat(http("/v1/ListNamespaces", "{}", "wrong").statusCode()).isEqualTo(401);
     assertThat(http("/v1/ListNamespaces", "{}", TOKEN).statusCode()).isEqualTo(200);
-    TimeSeriesGrpc.TimeSeriesBlockingStub anonymous = GrpcClients.builder(server.base())
-        .build(TimeSeriesGrpc.TimeSeriesBlockingStub.class);
-    assertThatThrownBy(() -> anonymous.readEventRecords(ReadEventRecordsRequest.getDefaultInstance()))
-        .isInstanceOfSatisfying(StatusRuntimeException.class,
+    TimeSeriesGrpc.TimeSeriesBlockingStub anonymous =
+        GrpcClients.builder(server.base()).build(TimeSeriesGrpc.TimeSeriesBlockingStub.class);
+    assertThatThrownBy(
+            () -> anonymous.readEventRecords(ReadEventRecordsRequest.getDefaultInstance()))
+        .isInstanceOfSatisfying(
+            StatusRuntimeException.class,
             e -> assertThat(e.getStatus().getCode()).isEqualTo(Status.Code.UNAUTHENTICATED));
   }
 
   @Test
   void requests_over_the_size_limit_are_refused_whole() throws Exception {
-    String big = "{\"namespace\": \"transport_it\", \"events\": [{\"timeSeriesId\": \"big\", \"eventTime\": \""
-        + Instant.now().truncatedTo(ChronoUnit.MILLIS) + "\", \"eventId\": \"b\", \"eventItems\": [{\"eventItemKey\": \""
-        + b64("k") + "\", \"eventItemValue\": \"" + b64(new byte[70_000]) + "\"}]}]}";
+    String big =
+        "{\"namespace\": \"transport_it\", \"events\": [{\"timeSeriesId\": \"big\", \"eventTime\": \""
+            + Instant.now().truncatedTo(ChronoUnit.MILLIS)
+            + "\", \"eventId\": \"b\", \"eventItems\": [{\"eventItemKey\": \""
+            + b64("k")
+            + "\", \"eventItemValue\": \""
+            + b64(new byte[70_000])
+            + "\"}]}]}";
     HttpResponse<String> tooLarge = http("/v1/WriteEventRecordsSync", big, TOKEN);
     assertThat(tooLarge.statusCode()).isEqualTo(413);
     assertThat(TestServer.JSON.readTree(tooLarge.body()).path("error").path("code").asText())
         .isEqualTo("RESOURCE_EXHAUSTED");
-    assertThatThrownBy(() -> grpc.writeEventRecordsSync(WriteEventRecordsRequest.newBuilder()
-        .setNamespace("transport_it")
-        .addEvents(Event.newBuilder().setTimeSeriesId("big").setEventTime(ts(Instant.now())).setEventId("b")
-            .addEventItems(EventItem.newBuilder().setEventItemKey(ByteString.copyFromUtf8("k"))
-                .setEventItemValue(ByteString.copyFrom(new byte[70_000]))))
-        .build()))
-        .isInstanceOfSatisfying(StatusRuntimeException.class,
+    assertThatThrownBy(
+            () ->
+                grpc.writeEventRecordsSync(
+                    WriteEventRecordsRequest.newBuilder()
+                        .setNamespace("transport_it")
+                        .addEvents(
+                            Event.newBuilder()
+                                .setTimeSeriesId("big")
+                                .setEventTime(ts(Instant.now()))
+                                .setEventId("b")
+                                .addEventItems(
+                                    EventItem.newBuilder()
+                                        .setEventItemKey(ByteString.copyFromUtf8("k"))
+                                        .setEventItemValue(ByteString.copyFrom(new byte[70_000]))))
+                        .build()))
+        .isInstanceOfSatisfying(
+            StatusRuntimeException.class,
             e -> assertThat(e.getStatus().getCode()).isEqualTo(Status.Code.RESOURCE_EXHAUSTED));
   }
 
@@ -154,34 +216,74 @@ class TransportIT {
     assertThat(http("/docs/", null, null).statusCode()).isEqualTo(200);
     String specification = http("/docs/specification.json", null, null).body();
     for (ServiceDescriptor service : Transports.SERVICES) {
-      assertThat(specification).as("the docs page describes " + service.getName()).contains("\"" + service.getName() + "\"");
-      service.getMethods().forEach(m -> assertThat(specification).contains("\"" + m.getBareMethodName() + "\""));
+      assertThat(specification)
+          .as("the docs page describes " + service.getName())
+          .contains("\"" + service.getName() + "\"");
+      service
+          .getMethods()
+          .forEach(m -> assertThat(specification).contains("\"" + m.getBareMethodName() + "\""));
     }
     HttpResponse<String> metrics = http("/metrics", null, null);
     assertThat(metrics.statusCode()).isEqualTo(200);
-    assertThat(metrics.body().lines().filter(l -> l.startsWith("varve_api_requests_total"))
-        .filter(l -> l.contains("method=\"ListNamespaces\"") && l.contains("varve.timeseries.v1.http"))).isNotEmpty();
+    assertThat(
+            metrics
+                .body()
+                .lines()
+                .filter(l -> l.startsWith("varve_api_requests_total"))
+                .filter(
+                    l ->
+                        l.contains("method=\"ListNamespaces\"")
+                            && l.contains("varve.timeseries.v1.http")))
+        .isNotEmpty();
   }
+
   @Test
   void cassandra_request_latency_is_measured_by_operation() throws Exception {
     double readsBefore = cassandraRequests("read");
     double writesBefore = cassandraRequests("write");
     String t = Instant.now().minusSeconds(30).truncatedTo(ChronoUnit.MILLIS).toString();
-    assertThat(http("/v1/WriteEventRecordsSync", "{\"namespace\":\"transport_it\",\"events\":[{\"timeSeriesId\":"
-        + "\"m\",\"eventTime\":\"" + t + "\",\"eventId\":\"e\",\"eventItems\":[{\"eventItemKey\":\"aw==\","
-        + "\"eventItemValue\":\"dg==\"}]}]}", TOKEN).statusCode()).isEqualTo(200);
-    assertThat(http("/v1/ReadEventRecords", "{\"namespace\":\"transport_it\",\"timeSeriesId\":\"m\",\"timeInterval\":"
-        + "{\"start\":\"" + t + "\",\"end\":\"" + Instant.parse(t).plusSeconds(1) + "\"}}", TOKEN).body()).contains("\"e\"");
+    assertThat(
+            http(
+                    "/v1/WriteEventRecordsSync",
+                    "{\"namespace\":\"transport_it\",\"events\":[{\"timeSeriesId\":"
+                        + "\"m\",\"eventTime\":\""
+                        + t
+                        + "\",\"eventId\":\"e\",\"eventItems\":[{\"eventItemKey\":\"aw==\","
+                        + "\"eventItemValue\":\"dg==\"}]}]}",
+                    TOKEN)
+                .statusCode())
+        .isEqualTo(200);
+    assertThat(
+            http(
+                    "/v1/ReadEventRecords",
+                    "{\"namespace\":\"transport_it\",\"timeSeriesId\":\"m\",\"timeInterval\":"
+                        + "{\"start\":\""
+                        + t
+                        + "\",\"end\":\""
+                        + Instant.parse(t).plusSeconds(1)
+                        + "\"}}",
+                    TOKEN)
+                .body())
+        .contains("\"e\"");
     assertThat(cassandraRequests("write")).as("CQL writes counted").isGreaterThan(writesBefore);
     assertThat(cassandraRequests("read")).as("CQL reads counted").isGreaterThan(readsBefore);
-    assertThat(http("/metrics", null, null).body()).contains(
-        "varve_cassandra_requests_seconds{operation=\"read\",outcome=\"success\",quantile=\"0.99\"}");
+    assertThat(http("/metrics", null, null).body())
+        .contains(
+            "varve_cassandra_requests_seconds{operation=\"read\",outcome=\"success\",quantile=\"0.99\"}");
   }
 
   /** The count of successful CQL requests of an operation in the server's metrics. */
   private static double cassandraRequests(String operation) throws Exception {
-    String prefix = "varve_cassandra_requests_seconds_count{operation=\"" + operation + "\",outcome=\"success\"}";
-    return http("/metrics", null, null).body().lines().filter(l -> l.startsWith(prefix))
-        .mapToDouble(l -> Double.parseDouble(l.substring(prefix.length()).trim())).findFirst().orElse(0);
+    String prefix =
+        "varve_cassandra_requests_seconds_count{operation=\""
+            + operation
+            + "\",outcome=\"success\"}";
+    return http("/metrics", null, null)
+        .body()
+        .lines()
+        .filter(l -> l.startsWith(prefix))
+        .mapToDouble(l -> Double.parseDouble(l.substring(prefix.length()).trim()))
+        .findFirst()
+        .orElse(0);
   }
 }

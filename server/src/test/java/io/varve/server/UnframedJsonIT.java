@@ -20,23 +20,28 @@ import org.junit.jupiter.params.provider.Arguments;
 import org.junit.jupiter.params.provider.MethodSource;
 
 /**
- * JSON posted to a gRPC path ({@code /varve.timeseries.v1.TimeSeries/<Rpc>}, what the
- * {@code /docs/} page sends) is read by the same codec as {@code POST /v1/<Rpc>}: the same
- * refusals, naming the same field, as a 400, never an internal error or a dropped connection.
+ * JSON posted to a gRPC path ({@code /varve.timeseries.v1.TimeSeries/<Rpc>}, what the {@code
+ * /docs/} page sends) is read by the same codec as {@code POST /v1/<Rpc>}: the same refusals,
+ * naming the same field, as a 400, never an internal error or a dropped connection.
  */
 class UnframedJsonIT {
 
   static final String NS = "unframed_it";
   static final String SERVICE = "/varve.timeseries.v1.TimeSeries/";
   static final String T = Instant.now().minusSeconds(60).truncatedTo(ChronoUnit.MILLIS).toString();
-  static final HttpClient HTTP = HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(10)).build();
+  static final HttpClient HTTP =
+      HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(10)).build();
   static TestServer server;
 
   @BeforeAll
   static void start() {
     server = new TestServer("varve_unframed_it", NS);
-    TestServer.Reply created = server.post("CreateNamespace",
-        "{\"namespace\": \"" + NS + "\", \"persistence_configuration\": [{\"id\": \"PRIMARY_STORAGE\"}]}");
+    TestServer.Reply created =
+        server.post(
+            "CreateNamespace",
+            "{\"namespace\": \""
+                + NS
+                + "\", \"persistence_configuration\": [{\"id\": \"PRIMARY_STORAGE\"}]}");
     assertThat(created.status()).as(created.body().toString()).isEqualTo(200);
   }
 
@@ -49,9 +54,14 @@ class UnframedJsonIT {
   record Answer(int status, String body) {}
 
   static Answer unframed(String rpc, String json) throws Exception {
-    HttpResponse<String> response = HTTP.send(HttpRequest.newBuilder(URI.create(server.base() + SERVICE + rpc))
-        .header("Content-Type", "application/json").timeout(Duration.ofSeconds(30))
-        .POST(HttpRequest.BodyPublishers.ofString(json)).build(), HttpResponse.BodyHandlers.ofString());
+    HttpResponse<String> response =
+        HTTP.send(
+            HttpRequest.newBuilder(URI.create(server.base() + SERVICE + rpc))
+                .header("Content-Type", "application/json")
+                .timeout(Duration.ofSeconds(30))
+                .POST(HttpRequest.BodyPublishers.ofString(json))
+                .build(),
+            HttpResponse.BodyHandlers.ofString());
     return new Answer(response.statusCode(), response.body());
   }
 
@@ -60,8 +70,15 @@ class UnframedJsonIT {
   }
 
   static String event(String id, String time, String key) {
-    return "{\"timeSeriesId\": \"s\", \"eventTime\": \"" + time + "\", \"eventId\": \"" + id
-        + "\", \"eventItems\": [{\"eventItemKey\": \"" + key + "\", \"eventItemValue\": \"" + b64("v") + "\"}]}";
+    return "{\"timeSeriesId\": \"s\", \"eventTime\": \""
+        + time
+        + "\", \"eventId\": \""
+        + id
+        + "\", \"eventItems\": [{\"eventItemKey\": \""
+        + key
+        + "\", \"eventItemValue\": \""
+        + b64("v")
+        + "\"}]}";
   }
 
   static String write(String... events) {
@@ -70,28 +87,52 @@ class UnframedJsonIT {
 
   static Stream<Arguments> hostile() {
     return Stream.of(
-        Arguments.of("February 30th", "WriteEventRecordsSync",
-            write(event("a", "2025-02-30T00:00:00Z", b64("k"))), "events[0].eventTime"),
-        Arguments.of("hour 24", "WriteEventRecordsSync",
-            write(event("a", "2025-01-01T24:00:00Z", b64("k"))), "events[0].eventTime"),
-        Arguments.of("offset +25:00", "WriteEventRecordsSync",
-            write(event("a", "2025-01-01T00:00:00+25:00", b64("k"))), "events[0].eventTime"),
-        Arguments.of("objects nested 50,000 deep", "WriteEventRecordsSync",
-            "{\"a\": ".repeat(50_000) + "1" + "}".repeat(50_000), "body"),
+        Arguments.of(
+            "February 30th",
+            "WriteEventRecordsSync",
+            write(event("a", "2025-02-30T00:00:00Z", b64("k"))),
+            "events[0].eventTime"),
+        Arguments.of(
+            "hour 24",
+            "WriteEventRecordsSync",
+            write(event("a", "2025-01-01T24:00:00Z", b64("k"))),
+            "events[0].eventTime"),
+        Arguments.of(
+            "offset +25:00",
+            "WriteEventRecordsSync",
+            write(event("a", "2025-01-01T00:00:00+25:00", b64("k"))),
+            "events[0].eventTime"),
+        Arguments.of(
+            "objects nested 50,000 deep",
+            "WriteEventRecordsSync",
+            "{\"a\": ".repeat(50_000) + "1" + "}".repeat(50_000),
+            "body"),
         Arguments.of("100,000 [", "WriteEventRecordsSync", "[".repeat(100_000), "body"),
-        Arguments.of("a page size of 5,000,000 digits", "ReadEventRecords",
-            "{\"namespace\": \"" + NS + "\", \"timeSeriesId\": \"s\", \"pageSize\": \"" + "9".repeat(5_000_000) + "\"}",
+        Arguments.of(
+            "a page size of 5,000,000 digits",
+            "ReadEventRecords",
+            "{\"namespace\": \""
+                + NS
+                + "\", \"timeSeriesId\": \"s\", \"pageSize\": \""
+                + "9".repeat(5_000_000)
+                + "\"}",
             "pageSize"),
-        Arguments.of("an unknown field", "WriteEventRecordsSync", "{\"namespace\": \"" + NS + "\", \"evnts\": []}",
+        Arguments.of(
+            "an unknown field",
+            "WriteEventRecordsSync",
+            "{\"namespace\": \"" + NS + "\", \"evnts\": []}",
             "evnts"),
-        Arguments.of("bytes that are not base64", "WriteEventRecordsSync",
-            write(event("a", T, "!!not base64!!")), "events[0].eventItems[0].eventItemKey"));
+        Arguments.of(
+            "bytes that are not base64",
+            "WriteEventRecordsSync",
+            write(event("a", T, "!!not base64!!")),
+            "events[0].eventItems[0].eventItemKey"));
   }
 
   @ParameterizedTest(name = "[{index}] {0}")
   @MethodSource("hostile")
-  void hostile_json_on_a_grpc_path_is_refused_naming_the_field(String name, String rpc, String json, String field)
-      throws Exception {
+  void hostile_json_on_a_grpc_path_is_refused_naming_the_field(
+      String name, String rpc, String json, String field) throws Exception {
     Answer answer = unframed(rpc, json);
     assertThat(answer.status()).as(answer.body()).isEqualTo(400);
     var error = TestServer.JSON.readTree(answer.body());
@@ -110,8 +151,13 @@ class UnframedJsonIT {
     assertThat(TestServer.JSON.readTree(written.body()).path("writtenCount").asInt()).isEqualTo(1);
     assertThat(written.body()).as("empty lists printed, as on /v1/").contains("\"errors\":[]");
 
-    Answer read = unframed("ReadEventRecords", "{\"namespace\": \"" + NS + "\", \"timeSeriesId\": \"s\", "
-        + "\"timeInterval\": {\"start\": \"2020-01-01T00:00:00Z\", \"end\": \"2100-01-01T00:00:00Z\"}}");
+    Answer read =
+        unframed(
+            "ReadEventRecords",
+            "{\"namespace\": \""
+                + NS
+                + "\", \"timeSeriesId\": \"s\", "
+                + "\"timeInterval\": {\"start\": \"2020-01-01T00:00:00Z\", \"end\": \"2100-01-01T00:00:00Z\"}}");
     assertThat(read.status()).as(read.body()).isEqualTo(200);
     var events = TestServer.JSON.readTree(read.body()).path("events");
     assertThat(events).hasSize(1);

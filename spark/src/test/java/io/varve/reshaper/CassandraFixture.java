@@ -24,18 +24,28 @@ public final class CassandraFixture implements AutoCloseable {
   public CassandraFixture(String keyspace) {
     this.keyspace = keyspace;
     this.address = TestCassandra.contactPoint();
-    this.session = CqlSession.builder().addContactPoint(address)
-        .withLocalDatacenter(TestCassandra.localDatacenter()).build();
-    session.execute(com.datastax.oss.driver.api.core.cql.SimpleStatement
-        .newInstance("DROP KEYSPACE IF EXISTS " + keyspace).setTimeout(Duration.ofSeconds(60)));
-    session.execute(com.datastax.oss.driver.api.core.cql.SimpleStatement.newInstance(
-        "CREATE KEYSPACE " + keyspace + " WITH replication = {'class': 'SimpleStrategy',"
-            + " 'replication_factor': 1}").setTimeout(Duration.ofSeconds(60)));
+    this.session =
+        CqlSession.builder()
+            .addContactPoint(address)
+            .withLocalDatacenter(TestCassandra.localDatacenter())
+            .build();
+    session.execute(
+        com.datastax.oss.driver.api.core.cql.SimpleStatement.newInstance(
+                "DROP KEYSPACE IF EXISTS " + keyspace)
+            .setTimeout(Duration.ofSeconds(60)));
+    session.execute(
+        com.datastax.oss.driver.api.core.cql.SimpleStatement.newInstance(
+                "CREATE KEYSPACE "
+                    + keyspace
+                    + " WITH replication = {'class': 'SimpleStrategy',"
+                    + " 'replication_factor': 1}")
+            .setTimeout(Duration.ofSeconds(60)));
   }
 
   public void execute(String cql) {
-    session.execute(com.datastax.oss.driver.api.core.cql.SimpleStatement.newInstance(cql)
-        .setTimeout(Duration.ofSeconds(60)));
+    session.execute(
+        com.datastax.oss.driver.api.core.cql.SimpleStatement.newInstance(cql)
+            .setTimeout(Duration.ofSeconds(60)));
   }
 
   public List<Row> rows(String cql) {
@@ -49,9 +59,19 @@ public final class CassandraFixture implements AutoCloseable {
 
   /** The source/target sections of a job on a table of another keyspace of this server. */
   public String side(String side, String keyspace, String table, String extra) {
-    return side + ":\n  type: cassandra\n  host: " + address.getHostString() + "\n  port: "
-        + address.getPort() + "\n  localDC: " + TestCassandra.localDatacenter()
-        + "\n  keyspace: " + keyspace + "\n  table: " + table + "\n" + extra;
+    return side
+        + ":\n  type: cassandra\n  host: "
+        + address.getHostString()
+        + "\n  port: "
+        + address.getPort()
+        + "\n  localDC: "
+        + TestCassandra.localDatacenter()
+        + "\n  keyspace: "
+        + keyspace
+        + "\n  table: "
+        + table
+        + "\n"
+        + extra;
   }
 
   /** Writes a job file under {@code dir}. */
@@ -79,8 +99,8 @@ public final class CassandraFixture implements AutoCloseable {
       System.setOut(o);
       System.setErr(e);
       int status = ReshaperCli.execute(args);
-      return new Run(status, out.toString(StandardCharsets.UTF_8),
-          err.toString(StandardCharsets.UTF_8));
+      return new Run(
+          status, out.toString(StandardCharsets.UTF_8), err.toString(StandardCharsets.UTF_8));
     } finally {
       System.setOut(oldOut);
       System.setErr(oldErr);

@@ -10,10 +10,11 @@ import java.util.TreeMap;
 
 /** Generated data of the users' case: ids_by_partnerid, a history table. */
 public final class UsersCase {
-  public static final String HISTORY_DDL = "(partnerid text, id text, date timestamp,"
-      + " PRIMARY KEY ((partnerid), date, id)) WITH CLUSTERING ORDER BY (date DESC)";
-  public static final String COMPACT_DDL = "(partnerid text, id text, seen_date timestamp,"
-      + " PRIMARY KEY ((partnerid), id))";
+  public static final String HISTORY_DDL =
+      "(partnerid text, id text, date timestamp,"
+          + " PRIMARY KEY ((partnerid), date, id)) WITH CLUSTERING ORDER BY (date DESC)";
+  public static final String COMPACT_DDL =
+      "(partnerid text, id text, seen_date timestamp," + " PRIMARY KEY ((partnerid), id))";
 
   /** One source row. */
   public record Row(String partnerid, String id, Instant date) {}
@@ -31,8 +32,11 @@ public final class UsersCase {
       for (int i = 0; i < ids; i++) {
         int seen = 1 + random.nextInt(4);
         for (int s = 0; s < seen; s++) {
-          rows.add(new Row("partner-" + p, "id-" + random.nextInt(50),
-              Instant.ofEpochMilli(base + (long) random.nextInt(24 * 365) * hour)));
+          rows.add(
+              new Row(
+                  "partner-" + p,
+                  "id-" + random.nextInt(50),
+                  Instant.ofEpochMilli(base + (long) random.nextInt(24 * 365) * hour)));
         }
       }
     }
@@ -41,8 +45,9 @@ public final class UsersCase {
 
   /** Writes rows to {@code ks.table} (history schema). */
   public static void insert(CassandraFixture db, String table, List<Row> rows) {
-    PreparedStatement insert = db.session.prepare("INSERT INTO " + db.keyspace + "." + table
-        + " (partnerid, id, date) VALUES (?, ?, ?)");
+    PreparedStatement insert =
+        db.session.prepare(
+            "INSERT INTO " + db.keyspace + "." + table + " (partnerid, id, date) VALUES (?, ?, ?)");
     List<java.util.concurrent.CompletionStage<?>> pending = new ArrayList<>();
     for (Row r : rows) {
       pending.add(db.session.executeAsync(insert.bind(r.partnerid(), r.id(), r.date())));
@@ -62,6 +67,4 @@ public final class UsersCase {
     }
     return latest;
   }
-
-
 }

@@ -9,18 +9,23 @@ import site.ycsb.DB;
 import site.ycsb.Status;
 
 /**
- * A binding that does nothing and succeeds: what the loader alone can drive. Use it to check
- * that a figure measures the database and not the load generator.
+ * A binding that does nothing and succeeds: what the loader alone can drive. Use it to check that a
+ * figure measures the database and not the load generator.
  */
 public class NoopBinding extends DB {
   @Override
-  public Status read(String table, String key, Set<String> fields, Map<String, ByteIterator> result) {
+  public Status read(
+      String table, String key, Set<String> fields, Map<String, ByteIterator> result) {
     return Status.OK;
   }
 
   @Override
-  public Status scan(String table, String startkey, int recordcount, Set<String> fields,
-                     Vector<HashMap<String, ByteIterator>> result) {
+  public Status scan(
+      String table,
+      String startkey,
+      int recordcount,
+      Set<String> fields,
+      Vector<HashMap<String, ByteIterator>> result) {
     return Status.OK;
   }
 

@@ -10,19 +10,22 @@ import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Parameters;
 
 /** {@code bench check}: the SLA verdict of a result file written earlier. */
-@Command(name = "check", mixinStandardHelpOptions = true, description = "Check a result file against an SLA.")
+@Command(
+    name = "check",
+    mixinStandardHelpOptions = true,
+    description = "Check a result file against an SLA.")
 final class CheckCommand implements Callable<Integer> {
   @Parameters(index = "0", paramLabel = "RESULT", description = "Result file.")
   Path input;
 
-  @Mixin
-  SlaOptions sla;
+  @Mixin SlaOptions sla;
 
   @Override
   public Integer call() {
     Sla parsed = sla.parsed();
     if (parsed == null) {
-      throw new picocli.CommandLine.ParameterException(sla.mixee.commandLine(), "--sla is required");
+      throw new picocli.CommandLine.ParameterException(
+          sla.mixee.commandLine(), "--sla is required");
     }
     RunResult result = ResultFiles.read(input);
     Summary.print(result, System.out);

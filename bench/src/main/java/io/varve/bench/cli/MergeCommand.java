@@ -15,17 +15,23 @@ import picocli.CommandLine.Option;
 import picocli.CommandLine.Parameters;
 
 /** {@code bench merge}: one result from the result files of several loaders of one run. */
-@Command(name = "merge", mixinStandardHelpOptions = true,
-    description = "Merge the result files of loaders that ran together (histograms are added, not averaged).")
+@Command(
+    name = "merge",
+    mixinStandardHelpOptions = true,
+    description =
+        "Merge the result files of loaders that ran together (histograms are added, not averaged).")
 final class MergeCommand implements Callable<Integer> {
-  @Option(names = {"-o", "--output"}, required = true, paramLabel = "FILE", description = "Merged result file.")
+  @Option(
+      names = {"-o", "--output"},
+      required = true,
+      paramLabel = "FILE",
+      description = "Merged result file.")
   Path output;
 
   @Parameters(arity = "1..*", paramLabel = "RESULT", description = "Result files to merge.")
   List<Path> inputs;
 
-  @Mixin
-  SlaOptions sla;
+  @Mixin SlaOptions sla;
 
   @Override
   public Integer call() throws IOException {

@@ -12,13 +12,23 @@ import picocli.CommandLine.Option;
 import picocli.CommandLine.Parameters;
 
 /** {@code bench report}: an HTML report putting one or more runs side by side. */
-@Command(name = "report", mixinStandardHelpOptions = true,
-    description = "Write an HTML report (throughput and p99 over time, percentile curves) of one or more runs.")
+@Command(
+    name = "report",
+    mixinStandardHelpOptions = true,
+    description =
+        "Write an HTML report (throughput and p99 over time, percentile curves) of one or more runs.")
 final class ReportCommand implements Callable<Integer> {
-  @Option(names = {"-o", "--output"}, required = true, paramLabel = "FILE", description = "HTML file to write.")
+  @Option(
+      names = {"-o", "--output"},
+      required = true,
+      paramLabel = "FILE",
+      description = "HTML file to write.")
   Path output;
 
-  @Parameters(arity = "1..*", paramLabel = "RESULT", description = "Result files, shown side by side.")
+  @Parameters(
+      arity = "1..*",
+      paramLabel = "RESULT",
+      description = "Result files, shown side by side.")
   List<Path> inputs;
 
   @Override

@@ -6,20 +6,34 @@ import java.util.Locale;
 
 /** A result's headline figures in YCSB's line format. */
 final class Summary {
-  private Summary() {
-  }
+  private Summary() {}
 
   static void print(RunResult r, PrintStream out) {
     out.printf(Locale.ROOT, "[OVERALL], RunTime(ms), %d%n", r.durationMs());
     out.printf(Locale.ROOT, "[OVERALL], Throughput(ops/sec), %.1f%n", r.throughput());
     out.printf(Locale.ROOT, "[OVERALL], Loaders, %d%n", r.loaders());
-    r.operations().forEach((name, op) -> {
-      out.printf(Locale.ROOT, "[%s], Operations, %d%n", name, op.count());
-      out.printf(Locale.ROOT, "[%s], 95thPercentileLatency(us), %d%n", name, op.service().p95Us());
-      out.printf(Locale.ROOT, "[%s], 99thPercentileLatency(us), %d%n", name, op.service().p99Us());
-      out.printf(Locale.ROOT, "[Intended-%s], 95thPercentileLatency(us), %d%n", name, op.intended().p95Us());
-      out.printf(Locale.ROOT, "[Intended-%s], 99thPercentileLatency(us), %d%n", name, op.intended().p99Us());
-      op.errors().forEach((status, n) -> out.printf(Locale.ROOT, "[%s], Return=%s, %d%n", name, status, n));
-    });
+    r.operations()
+        .forEach(
+            (name, op) -> {
+              out.printf(Locale.ROOT, "[%s], Operations, %d%n", name, op.count());
+              out.printf(
+                  Locale.ROOT, "[%s], 95thPercentileLatency(us), %d%n", name, op.service().p95Us());
+              out.printf(
+                  Locale.ROOT, "[%s], 99thPercentileLatency(us), %d%n", name, op.service().p99Us());
+              out.printf(
+                  Locale.ROOT,
+                  "[Intended-%s], 95thPercentileLatency(us), %d%n",
+                  name,
+                  op.intended().p95Us());
+              out.printf(
+                  Locale.ROOT,
+                  "[Intended-%s], 99thPercentileLatency(us), %d%n",
+                  name,
+                  op.intended().p99Us());
+              op.errors()
+                  .forEach(
+                      (status, n) ->
+                          out.printf(Locale.ROOT, "[%s], Return=%s, %d%n", name, status, n));
+            });
   }
 }

@@ -38,11 +38,11 @@ import site.ycsb.measurements.exporter.TextMeasurementsExporter;
  * Runs one YCSB phase with YCSB's own engine (workload, client threads, throttle, measurements,
  * status thread and text exporter) and records it for the result file as well.
  *
- * <p>YCSB's client threads pace themselves when {@code target} is set: operation n of a thread
- * is due at {@code start + n / rate}, whether or not the previous one has returned. The latency
- * of each operation is measured from that due time (intended) and from the time it was really
- * sent (service), so a stalled database shows up in the percentiles instead of slowing the
- * load down and hiding (coordinated omission).
+ * <p>YCSB's client threads pace themselves when {@code target} is set: operation n of a thread is
+ * due at {@code start + n / rate}, whether or not the previous one has returned. The latency of
+ * each operation is measured from that due time (intended) and from the time it was really sent
+ * (service), so a stalled database shows up in the percentiles instead of slowing the load down and
+ * hiding (coordinated omission).
  */
 public final class BenchRun {
   private final BenchSpec spec;
@@ -64,24 +64,30 @@ public final class BenchRun {
     long warmupMs = spec.longProperty("warmuptime", 0) * 1000;
     boolean load = spec.phase() == BenchSpec.Phase.LOAD;
     props.setProperty("dotransactions", String.valueOf(!load));
-    long opCount = load
-        ? spec.longProperty("insertcount", spec.longProperty("recordcount", 0))
-        : spec.longProperty("operationcount", 0);
+    long opCount =
+        load
+            ? spec.longProperty("insertcount", spec.longProperty("recordcount", 0))
+            : spec.longProperty("operationcount", 0);
     if (threadCount < 1) {
-      throw new BenchInputException("threadcount=" + threadCount + " is not valid: expected at least 1");
+      throw new BenchInputException(
+          "threadcount=" + threadCount + " is not valid: expected at least 1");
     }
     if (target < 0) {
-      throw new BenchInputException("target=" + target + " is not valid: expected 0 (no limit) or a positive rate");
+      throw new BenchInputException(
+          "target=" + target + " is not valid: expected 0 (no limit) or a positive rate");
     }
     if (warmupMs < 0) {
-      throw new BenchInputException("warmuptime=" + warmupMs / 1000 + " is not valid: expected 0 or more seconds");
+      throw new BenchInputException(
+          "warmuptime=" + warmupMs / 1000 + " is not valid: expected 0 or more seconds");
     }
     if (opCount > Integer.MAX_VALUE) {
-      throw new BenchInputException("operation count " + opCount + " is too large: at most " + Integer.MAX_VALUE);
+      throw new BenchInputException(
+          "operation count " + opCount + " is too large: at most " + Integer.MAX_VALUE);
     }
     if (opCount == 0 && maxExecutionSeconds == 0) {
-      throw new BenchInputException((load ? "recordcount" : "operationcount")
-          + " is 0 and maxexecutiontime is not set: the run would never end");
+      throw new BenchInputException(
+          (load ? "recordcount" : "operationcount")
+              + " is 0 and maxexecutiontime is not set: the run would never end");
     }
     if (opCount > 0 && threadCount > opCount) {
       threadCount = (int) opCount;
@@ -103,32 +109,42 @@ public final class BenchRun {
       DB db = new DBWrapper(new RecordingDB(binding, recorder, initFailures), tracer);
       db.setProperties(props);
       int threadOps = (int) (opCount / threadCount + (id < opCount % threadCount ? 1 : 0));
-      ClientThread client = new ClientThread(db, !load, workload, props, threadOps, targetPerThreadPerMs, complete);
+      ClientThread client =
+          new ClientThread(db, !load, workload, props, threadOps, targetPerThreadPerMs, complete);
       client.setThreadId(id);
       client.setThreadCount(threadCount);
       clients.add(client);
     }
 
     List<SecondResult> timeline = Collections.synchronizedList(new ArrayList<>());
-    ScheduledExecutorService sampler = Executors.newSingleThreadScheduledExecutor(r -> {
-      Thread t = new Thread(r, "bench-sampler");
-      t.setDaemon(true);
-      return t;
-    });
+    ScheduledExecutorService sampler =
+        Executors.newSingleThreadScheduledExecutor(
+            r -> {
+              Thread t = new Thread(r, "bench-sampler");
+              t.setDaemon(true);
+              return t;
+            });
     StatusThread status = null;
     if (Boolean.parseBoolean(props.getProperty("status", "false"))) {
-      status = new StatusThread(complete, clients, spec.label(),
-          "timeseries".equals(props.getProperty(Measurements.MEASUREMENT_TYPE_PROPERTY)),
-          (int) spec.longProperty("status.interval", 10),
-          "true".equals(props.getProperty(Measurements.MEASUREMENT_TRACK_JVM_PROPERTY)));
+      status =
+          new StatusThread(
+              complete,
+              clients,
+              spec.label(),
+              "timeseries".equals(props.getProperty(Measurements.MEASUREMENT_TYPE_PROPERTY)),
+              (int) spec.longProperty("status.interval", 10),
+              "true".equals(props.getProperty(Measurements.MEASUREMENT_TRACK_JVM_PROPERTY)));
     }
 
     long startedAtMs = System.currentTimeMillis();
     long startNs = System.nanoTime();
-    Sampler samples = new Sampler(recorder, timeline, warmupMs > 0 ? startedAtMs + warmupMs : Long.MIN_VALUE);
-    // Samples at wall-clock second boundaries, so the seconds of several loaders line up when merged.
+    Sampler samples =
+        new Sampler(recorder, timeline, warmupMs > 0 ? startedAtMs + warmupMs : Long.MIN_VALUE);
+    // Samples at wall-clock second boundaries, so the seconds of several loaders line up when
+    // merged.
     long firstSample = 1000 - System.currentTimeMillis() % 1000;
-    sampler.scheduleAtFixedRate(() -> samples.take(false), firstSample, 1000, TimeUnit.MILLISECONDS);
+    sampler.scheduleAtFixedRate(
+        () -> samples.take(false), firstSample, 1000, TimeUnit.MILLISECONDS);
     if (status != null) {
       status.start();
     }
@@ -163,7 +179,8 @@ public final class BenchRun {
     samples.take(true);
     // The measured part ends with the last operation, not with the bindings' cleanup (closing a
     // driver session can take a second, which would otherwise lower the throughput).
-    long endMs = startedAtMs + (recorder.lastEndNs().orElse(System.nanoTime()) - startNs) / 1_000_000;
+    long endMs =
+        startedAtMs + (recorder.lastEndNs().orElse(System.nanoTime()) - startNs) / 1_000_000;
     if (terminator != null) {
       terminator.interrupt();
     }
@@ -181,28 +198,54 @@ public final class BenchRun {
       err.println("workload cleanup failed: " + e.getMessage());
     }
     if (initFailures.any()) {
-      throw new BenchException("binding " + spec.binding() + " failed to start: " + initFailures.describe());
+      throw new BenchException(
+          "binding " + spec.binding() + " failed to start: " + initFailures.describe());
     }
     long durationMs = Math.max(1, durationNs / 1_000_000);
     exportYcsbText(props, opsDone, durationMs);
     if (samples.measuredFromMs() < 0) {
-      throw new BenchException("the run ended before its warm-up (warmuptime=" + warmupMs / 1000
-          + " s) did: nothing was measured; lengthen the run or shorten the warm-up");
+      throw new BenchException(
+          "the run ended before its warm-up (warmuptime="
+              + warmupMs / 1000
+              + " s) did: nothing was measured; lengthen the run or shorten the warm-up");
     }
     long measuredFromMs = warmupMs > 0 ? samples.measuredFromMs() : startedAtMs;
-    return result(props, threadCount, target, measuredFromMs, Math.max(1, endMs - measuredFromMs),
-        measuredFromMs - startedAtMs, recorder, timeline, first);
+    return result(
+        props,
+        threadCount,
+        target,
+        measuredFromMs,
+        Math.max(1, endMs - measuredFromMs),
+        measuredFromMs - startedAtMs,
+        recorder,
+        timeline,
+        first);
   }
 
-  private RunResult result(Properties props, int threads, long target, long startedAtMs, long durationMs,
-                           long warmupMs, OperationRecorder recorder, List<SecondResult> timeline, DB first) {
+  private RunResult result(
+      Properties props,
+      int threads,
+      long target,
+      long startedAtMs,
+      long durationMs,
+      long warmupMs,
+      OperationRecorder recorder,
+      List<SecondResult> timeline,
+      DB first) {
     Map<String, OperationResult> operations = new TreeMap<>();
-    recorder.totals().forEach((name, interval) ->
-        operations.put(name, OperationResult.of(interval.intended(), interval.service(), interval.errors())));
+    recorder
+        .totals()
+        .forEach(
+            (name, interval) ->
+                operations.put(
+                    name,
+                    OperationResult.of(
+                        interval.intended(), interval.service(), interval.errors())));
     long ok = operations.values().stream().mapToLong(OperationResult::count).sum();
     Map<String, String> properties = new TreeMap<>();
     props.stringPropertyNames().forEach(k -> properties.put(k, props.getProperty(k)));
-    Map<String, Long> counters = first instanceof CounterSource source ? new TreeMap<>(source.counters()) : Map.of();
+    Map<String, Long> counters =
+        first instanceof CounterSource source ? new TreeMap<>(source.counters()) : Map.of();
     List<SecondResult> seconds = new ArrayList<>();
     synchronized (timeline) {
       for (SecondResult s : timeline) {
@@ -211,14 +254,29 @@ public final class BenchRun {
         }
       }
     }
-    return new RunResult(RunResult.FORMAT, spec.label(), spec.binding(), spec.phase().cliName(),
-        props.getProperty("workload"), properties, threads, target, 1, hostName(), startedAtMs, durationMs,
-        ok * 1000.0 / durationMs, operations, counters, seconds, warmupMs);
+    return new RunResult(
+        RunResult.FORMAT,
+        spec.label(),
+        spec.binding(),
+        spec.phase().cliName(),
+        props.getProperty("workload"),
+        properties,
+        threads,
+        target,
+        1,
+        hostName(),
+        startedAtMs,
+        durationMs,
+        ok * 1000.0 / durationMs,
+        operations,
+        counters,
+        seconds,
+        warmupMs);
   }
 
   /**
-   * Takes the per-second samples. A sample covers one wall-clock second; it counts toward the
-   * run's totals once that second starts at or after the end of the warm-up.
+   * Takes the per-second samples. A sample covers one wall-clock second; it counts toward the run's
+   * totals once that second starts at or after the end of the warm-up.
    */
   private static final class Sampler {
     private final OperationRecorder recorder;
@@ -248,21 +306,31 @@ public final class BenchRun {
       }
       Map<String, OperationRecorder.Interval> sample = recorder.sampleInterval(measured);
       Map<String, SecondResult.Op> ops = new TreeMap<>();
-      sample.forEach((name, i) -> {
-        if (i.count() > 0 || i.errorCount() > 0) {
-          ops.put(name, new SecondResult.Op(i.count(), i.errorCount(),
-              i.intended().getValueAtPercentile(99), i.service().getValueAtPercentile(99),
-              HistogramCodec.encode(i.intended()), HistogramCodec.encode(i.service())));
-        }
-      });
+      sample.forEach(
+          (name, i) -> {
+            if (i.count() > 0 || i.errorCount() > 0) {
+              ops.put(
+                  name,
+                  new SecondResult.Op(
+                      i.count(),
+                      i.errorCount(),
+                      i.intended().getValueAtPercentile(99),
+                      i.service().getValueAtPercentile(99),
+                      HistogramCodec.encode(i.intended()),
+                      HistogramCodec.encode(i.service())));
+            }
+          });
       timeline.add(new SecondResult(epochSecond, ops, !measured));
     }
   }
 
-  /** YCSB's text output, as its own client prints it ({@code [OVERALL], Throughput(ops/sec), ...}). */
+  /**
+   * YCSB's text output, as its own client prints it ({@code [OVERALL], Throughput(ops/sec), ...}).
+   */
   private void exportYcsbText(Properties props, long opsDone, long runtimeMs) {
     String exportFile = props.getProperty("exportfile");
-    try (OutputStream target = exportFile == null ? new NonClosing(out) : new FileOutputStream(exportFile)) {
+    try (OutputStream target =
+        exportFile == null ? new NonClosing(out) : new FileOutputStream(exportFile)) {
       MeasurementsExporter exporter = new TextMeasurementsExporter(target);
       exporter.write("OVERALL", "RunTime(ms)", runtimeMs);
       exporter.write("OVERALL", "Throughput(ops/sec)", 1000.0 * opsDone / runtimeMs);
@@ -271,7 +339,8 @@ public final class BenchRun {
       for (Map.Entry<String, Long[]> gc : Utils.getGCStatst().entrySet()) {
         exporter.write("TOTAL_GCS_" + gc.getKey(), "Count", gc.getValue()[0]);
         exporter.write("TOTAL_GC_TIME_" + gc.getKey(), "Time(ms)", gc.getValue()[1]);
-        exporter.write("TOTAL_GC_TIME_%_" + gc.getKey(), "Time(%)", 100.0 * gc.getValue()[1] / runtimeMs);
+        exporter.write(
+            "TOTAL_GC_TIME_%_" + gc.getKey(), "Time(%)", 100.0 * gc.getValue()[1] / runtimeMs);
         gcCount += gc.getValue()[0];
         gcTime += gc.getValue()[1];
       }
@@ -281,33 +350,42 @@ public final class BenchRun {
       Measurements.getMeasurements().exportMeasurements(exporter);
       exporter.close();
     } catch (IOException e) {
-      throw new BenchException("cannot write YCSB measurements" + (exportFile == null ? "" : " to " + exportFile)
-          + ": " + e.getMessage(), e);
+      throw new BenchException(
+          "cannot write YCSB measurements"
+              + (exportFile == null ? "" : " to " + exportFile)
+              + ": "
+              + e.getMessage(),
+          e);
     }
   }
 
   private static Workload newWorkload(Properties props) {
     String name = props.getProperty("workload");
     if (name == null || name.isBlank()) {
-      throw new BenchInputException("property workload is missing: give a workload file with -P (e.g. -P workloads/workloada)");
+      throw new BenchInputException(
+          "property workload is missing: give a workload file with -P (e.g. -P workloads/workloada)");
     }
     Workload workload;
     try {
       workload = (Workload) Class.forName(name.trim()).getDeclaredConstructor().newInstance();
     } catch (ReflectiveOperationException | ClassCastException e) {
-      throw new BenchInputException("property workload=" + name + " is not valid: expected the class name of a site.ycsb.Workload");
+      throw new BenchInputException(
+          "property workload="
+              + name
+              + " is not valid: expected the class name of a site.ycsb.Workload");
     }
     try {
       workload.init(props);
     } catch (WorkloadException | RuntimeException e) {
-      throw new BenchInputException("workload " + name + " rejected its properties: " + e.getMessage(), e);
+      throw new BenchInputException(
+          "workload " + name + " rejected its properties: " + e.getMessage(), e);
     }
     return workload;
   }
 
   /**
-   * YCSB keeps its measurements in a process-wide singleton; a second run in the same process
-   * must start from empty ones.
+   * YCSB keeps its measurements in a process-wide singleton; a second run in the same process must
+   * start from empty ones.
    */
   private static void resetMeasurements(Properties props) {
     try {

@@ -6,14 +6,15 @@ import site.ycsb.DB;
 
 /** The bindings known by name; any other name is taken as the class name of a YCSB DB. */
 public final class Bindings {
-  private static final Map<String, String> BY_NAME = new TreeMap<>(Map.of(
-      "cql", "io.varve.bench.binding.cql.CqlBinding",
-      "dynamodb", "io.varve.bench.binding.dynamodb.DynamoDbBinding",
-      "varve", "io.varve.bench.binding.varve.VarveBinding",
-      "noop", "io.varve.bench.binding.NoopBinding"));
+  private static final Map<String, String> BY_NAME =
+      new TreeMap<>(
+          Map.of(
+              "cql", "io.varve.bench.binding.cql.CqlBinding",
+              "dynamodb", "io.varve.bench.binding.dynamodb.DynamoDbBinding",
+              "varve", "io.varve.bench.binding.varve.VarveBinding",
+              "noop", "io.varve.bench.binding.NoopBinding"));
 
-  private Bindings() {
-  }
+  private Bindings() {}
 
   /** Names accepted on the command line. */
   public static java.util.Set<String> names() {
@@ -33,10 +34,15 @@ public final class Bindings {
       if (db instanceof DB ycsbDb) {
         return ycsbDb;
       }
-      throw new BenchInputException("binding " + binding + ": " + className + " is not a site.ycsb.DB");
+      throw new BenchInputException(
+          "binding " + binding + ": " + className + " is not a site.ycsb.DB");
     } catch (ClassNotFoundException e) {
-      throw new BenchInputException("binding " + binding + " is not known: expected one of " + names()
-          + " or the class name of a site.ycsb.DB on the classpath");
+      throw new BenchInputException(
+          "binding "
+              + binding
+              + " is not known: expected one of "
+              + names()
+              + " or the class name of a site.ycsb.DB on the classpath");
     } catch (ReflectiveOperationException e) {
       throw new BenchException("binding " + binding + ": cannot create " + className + ": " + e, e);
     }

@@ -22,6 +22,7 @@ final class InitFailures {
     for (Throwable c = t.getCause(); c != null && c != c.getCause(); c = c.getCause()) {
       out.append(": ").append(c.getMessage());
     }
-    return out + (failures.size() > 1 ? " (" + failures.size() + " client threads failed to start)" : "");
+    return out
+        + (failures.size() > 1 ? " (" + failures.size() + " client threads failed to start)" : "");
   }
 }

@@ -7,13 +7,12 @@ import org.HdrHistogram.Histogram;
 import org.HdrHistogram.Recorder;
 
 /**
- * Records every operation of a run twice: the latency from the intended start time (corrected
- * for coordinated omission when a target rate is set) and the raw service time. Latencies are in
- * microseconds, as in YCSB's own output. Failed operations are counted by status name and kept
- * out of the latency histograms, so a fast error never flatters a percentile.
+ * Records every operation of a run twice: the latency from the intended start time (corrected for
+ * coordinated omission when a target rate is set) and the raw service time. Latencies are in
+ * microseconds, as in YCSB's own output. Failed operations are counted by status name and kept out
+ * of the latency histograms, so a fast error never flatters a percentile.
  *
- * <p>Thread-safe: client threads record concurrently, one sampler thread takes interval
- * snapshots.
+ * <p>Thread-safe: client threads record concurrently, one sampler thread takes interval snapshots.
  */
 public final class OperationRecorder {
   private static final int SIGNIFICANT_DIGITS = 3;
@@ -23,7 +22,8 @@ public final class OperationRecorder {
       new java.util.concurrent.atomic.LongAccumulator(Math::max, Long.MIN_VALUE);
 
   /** Records one finished operation. Times are {@link System#nanoTime()} readings. */
-  public void record(String operation, String status, boolean ok, long intendedStartNs, long startNs, long endNs) {
+  public void record(
+      String operation, String status, boolean ok, long intendedStartNs, long startNs, long endNs) {
     Operation op = operations.computeIfAbsent(operation, name -> new Operation());
     lastEndNs.accumulate(endNs);
     if (ok) {
@@ -35,9 +35,9 @@ public final class OperationRecorder {
   }
 
   /**
-   * Takes what was recorded since the previous call, per operation, and adds it to the run's
-   * totals unless it belongs to the warm-up. Called once per second by the sampler and once at
-   * the end of the run.
+   * Takes what was recorded since the previous call, per operation, and adds it to the run's totals
+   * unless it belongs to the warm-up. Called once per second by the sampler and once at the end of
+   * the run.
    */
   public Map<String, Interval> sampleInterval(boolean measured) {
     Map<String, Interval> sample = new java.util.TreeMap<>();
@@ -48,7 +48,9 @@ public final class OperationRecorder {
   /** When the last operation recorded so far ended ({@link System#nanoTime()}), if any. */
   public java.util.OptionalLong lastEndNs() {
     long last = lastEndNs.get();
-    return last == Long.MIN_VALUE ? java.util.OptionalLong.empty() : java.util.OptionalLong.of(last);
+    return last == Long.MIN_VALUE
+        ? java.util.OptionalLong.empty()
+        : java.util.OptionalLong.of(last);
   }
 
   /** Totals of everything sampled after the warm-up so far, per operation. */
@@ -91,14 +93,15 @@ public final class OperationRecorder {
       Histogram i = intended.getIntervalHistogram();
       Histogram s = service.getIntervalHistogram();
       Map<String, Long> delta = new java.util.TreeMap<>();
-      errors.forEach((status, adder) -> {
-        long now = adder.sum();
-        long before = errorsSampled.getOrDefault(status, 0L);
-        if (now > before) {
-          delta.put(status, now - before);
-        }
-        errorsSampled.put(status, now);
-      });
+      errors.forEach(
+          (status, adder) -> {
+            long now = adder.sum();
+            long before = errorsSampled.getOrDefault(status, 0L);
+            if (now > before) {
+              delta.put(status, now - before);
+            }
+            errorsSampled.put(status, now);
+          });
       if (measured) {
         totalIntended.add(i);
         totalService.add(s);
@@ -108,7 +111,8 @@ public final class OperationRecorder {
     }
 
     synchronized Interval totals() {
-      return new Interval(totalIntended.copy(), totalService.copy(), new java.util.TreeMap<>(errorsTotal));
+      return new Interval(
+          totalIntended.copy(), totalService.copy(), new java.util.TreeMap<>(errorsTotal));
     }
   }
 }

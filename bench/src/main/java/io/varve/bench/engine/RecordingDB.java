@@ -13,9 +13,9 @@ import site.ycsb.Status;
 import site.ycsb.measurements.Measurements;
 
 /**
- * Sits between YCSB's {@code DBWrapper} and a binding: times each call into the
- * {@link OperationRecorder} and turns an exception escaping a binding into a counted error
- * (YCSB's client thread would otherwise end the whole process).
+ * Sits between YCSB's {@code DBWrapper} and a binding: times each call into the {@link
+ * OperationRecorder} and turns an exception escaping a binding into a counted error (YCSB's client
+ * thread would otherwise end the whole process).
  */
 final class RecordingDB extends DB {
   private final DB binding;
@@ -50,13 +50,18 @@ final class RecordingDB extends DB {
   }
 
   @Override
-  public Status read(String table, String key, Set<String> fields, Map<String, ByteIterator> result) {
+  public Status read(
+      String table, String key, Set<String> fields, Map<String, ByteIterator> result) {
     return timed("READ", () -> binding.read(table, key, fields, result));
   }
 
   @Override
-  public Status scan(String table, String startkey, int recordcount, Set<String> fields,
-                     Vector<HashMap<String, ByteIterator>> result) {
+  public Status scan(
+      String table,
+      String startkey,
+      int recordcount,
+      Set<String> fields,
+      Vector<HashMap<String, ByteIterator>> result) {
     return timed("SCAN", () -> binding.scan(table, startkey, recordcount, fields, result));
   }
 
@@ -85,7 +90,8 @@ final class RecordingDB extends DB {
         status = Status.ERROR;
       }
     } catch (RuntimeException e) {
-      status = new Status("EXCEPTION_" + e.getClass().getSimpleName(), String.valueOf(e.getMessage()));
+      status =
+          new Status("EXCEPTION_" + e.getClass().getSimpleName(), String.valueOf(e.getMessage()));
     }
     long end = System.nanoTime();
     recorder.record(operation, status.getName(), status.isOk(), intended, start, end);

@@ -2,8 +2,7 @@ package io.varve.bench.report;
 
 /** HTML escaping for text and attribute values. */
 final class Html {
-  private Html() {
-  }
+  private Html() {}
 
   static String escape(String s) {
     StringBuilder out = new StringBuilder(s.length());

@@ -18,19 +18,21 @@ import java.util.TreeSet;
 import org.HdrHistogram.Histogram;
 
 /**
- * A self-contained HTML report of one or more runs side by side: a summary table, throughput
- * over time, p99 over time per operation, and percentile curves per operation. Runs keep one
- * colour throughout; solid lines are latency from the intended start, dashed lines raw service
- * time.
+ * A self-contained HTML report of one or more runs side by side: a summary table, throughput over
+ * time, p99 over time per operation, and percentile curves per operation. Runs keep one colour
+ * throughout; solid lines are latency from the intended start, dashed lines raw service time.
  */
 public final class HtmlReport {
   /** Run colours, in order; chosen to stay distinct for colour-blind readers. */
-  static final List<String> COLORS = List.of("#0072b2", "#d55e00", "#009e73", "#cc79a7", "#e69f00", "#56b4e9", "#000000");
-  private static final double[] PERCENTILES = {0, 10, 20, 30, 40, 50, 60, 70, 80, 90, 95, 97, 98, 99, 99.5, 99.7,
-      99.9, 99.95, 99.97, 99.99, 99.995, 99.999};
+  static final List<String> COLORS =
+      List.of("#0072b2", "#d55e00", "#009e73", "#cc79a7", "#e69f00", "#56b4e9", "#000000");
 
-  private HtmlReport() {
-  }
+  private static final double[] PERCENTILES = {
+    0, 10, 20, 30, 40, 50, 60, 70, 80, 90, 95, 97, 98, 99, 99.5, 99.7, 99.9, 99.95, 99.97, 99.99,
+    99.995, 99.999
+  };
+
+  private HtmlReport() {}
 
   /** Writes the report of the given runs to a file. */
   public static void write(Path file, List<RunResult> runs) throws IOException {
@@ -42,20 +44,29 @@ public final class HtmlReport {
   /** The report's HTML. */
   public static String render(List<RunResult> runs) {
     StringBuilder html = new StringBuilder();
-    html.append("<!DOCTYPE html><html lang=\"en\"><head><meta charset=\"utf-8\"><title>Varve bench report</title><style>")
-        .append("body{font-family:system-ui,sans-serif;margin:24px;color:#222}table{border-collapse:collapse;margin:12px 0}")
-        .append("td,th{border:1px solid #ccc;padding:3px 6px;text-align:right;white-space:nowrap;font-size:13px}th{background:#f3f3f3}td.l,th.l{text-align:left}")
-        .append(".swatch{display:inline-block;width:12px;height:12px;margin-right:6px;vertical-align:middle}")
-        .append("svg.chart{display:block;margin:8px 0 20px}svg .title{font-weight:600;font-size:14px}")
-        .append("svg .tick{font-size:11px;fill:#555}svg .axis{font-size:12px}svg .grid{stroke:#e5e5e5}")
+    html.append(
+            "<!DOCTYPE html><html lang=\"en\"><head><meta charset=\"utf-8\"><title>Varve bench report</title><style>")
+        .append(
+            "body{font-family:system-ui,sans-serif;margin:24px;color:#222}table{border-collapse:collapse;margin:12px 0}")
+        .append(
+            "td,th{border:1px solid #ccc;padding:3px 6px;text-align:right;white-space:nowrap;font-size:13px}th{background:#f3f3f3}td.l,th.l{text-align:left}")
+        .append(
+            ".swatch{display:inline-block;width:12px;height:12px;margin-right:6px;vertical-align:middle}")
+        .append(
+            "svg.chart{display:block;margin:8px 0 20px}svg .title{font-weight:600;font-size:14px}")
+        .append(
+            "svg .tick{font-size:11px;fill:#555}svg .axis{font-size:12px}svg .grid{stroke:#e5e5e5}")
         .append("svg .plot{fill:#fff;stroke:#999}</style></head><body>");
     html.append("<h1>Varve bench report</h1>");
-    html.append("<p>Solid lines: latency from the intended start time (corrected for coordinated omission). ")
+    html.append(
+            "<p>Solid lines: latency from the intended start time (corrected for coordinated omission). ")
         .append("Dashed lines: raw service time. Percentiles come from full HdrHistograms. ")
-        .append("Charts over time include a run's warm-up; the tables and percentile curves leave it out.</p>");
+        .append(
+            "Charts over time include a run's warm-up; the tables and percentile curves leave it out.</p>");
     summaryTable(html, runs);
     html.append("<h2>Throughput over time</h2>");
-    SvgLineChart throughput = new SvgLineChart("Successful operations per second", "seconds since start", "ops/s");
+    SvgLineChart throughput =
+        new SvgLineChart("Successful operations per second", "seconds since start", "ops/s");
     for (int i = 0; i < runs.size(); i++) {
       RunResult run = runs.get(i);
       List<double[]> points = new ArrayList<>();
@@ -68,9 +79,11 @@ public final class HtmlReport {
     html.append(throughput.render());
     for (String op : operations(runs)) {
       html.append("<h2>").append(Html.escape(op)).append("</h2>");
-      SvgLineChart p99 = new SvgLineChart(op + ": p99 latency per second", "seconds since start", "ms");
-      SvgLineChart curve = new SvgLineChart(op + ": latency by percentile", "percentile", "ms")
-          .logX(x -> percentileLabel(x));
+      SvgLineChart p99 =
+          new SvgLineChart(op + ": p99 latency per second", "seconds since start", "ms");
+      SvgLineChart curve =
+          new SvgLineChart(op + ": latency by percentile", "percentile", "ms")
+              .logX(x -> percentileLabel(x));
       for (int i = 0; i < runs.size(); i++) {
         RunResult run = runs.get(i);
         OperationResult result = run.operations().get(op);
@@ -89,19 +102,38 @@ public final class HtmlReport {
         }
         p99.add(new SvgLineChart.Series(run.label() + " intended", color(i), false, intended));
         p99.add(new SvgLineChart.Series(run.label() + " service", color(i), true, service));
-        curve.add(new SvgLineChart.Series(run.label() + " intended", color(i), false,
-            percentileCurve(HistogramCodec.decode(op + ".intendedHistogram", result.intendedHistogram()))));
-        curve.add(new SvgLineChart.Series(run.label() + " service", color(i), true,
-            percentileCurve(HistogramCodec.decode(op + ".serviceHistogram", result.serviceHistogram()))));
+        curve.add(
+            new SvgLineChart.Series(
+                run.label() + " intended",
+                color(i),
+                false,
+                percentileCurve(
+                    HistogramCodec.decode(op + ".intendedHistogram", result.intendedHistogram()))));
+        curve.add(
+            new SvgLineChart.Series(
+                run.label() + " service",
+                color(i),
+                true,
+                percentileCurve(
+                    HistogramCodec.decode(op + ".serviceHistogram", result.serviceHistogram()))));
       }
       html.append(p99.render()).append(curve.render());
     }
     html.append("<h2>Run properties</h2>");
     for (int i = 0; i < runs.size(); i++) {
       RunResult run = runs.get(i);
-      html.append("<details><summary>").append(swatch(i)).append(Html.escape(run.label())).append("</summary><table>");
-      run.properties().forEach((k, v) -> html.append("<tr><td class=\"l\">").append(Html.escape(k))
-          .append("</td><td class=\"l\">").append(Html.escape(v)).append("</td></tr>"));
+      html.append("<details><summary>")
+          .append(swatch(i))
+          .append(Html.escape(run.label()))
+          .append("</summary><table>");
+      run.properties()
+          .forEach(
+              (k, v) ->
+                  html.append("<tr><td class=\"l\">")
+                      .append(Html.escape(k))
+                      .append("</td><td class=\"l\">")
+                      .append(Html.escape(v))
+                      .append("</td></tr>"));
       html.append("</table></details>");
     }
     html.append("</body></html>\n");
@@ -109,40 +141,84 @@ public final class HtmlReport {
   }
 
   private static void summaryTable(StringBuilder html, List<RunResult> runs) {
-    html.append("<h2>Summary</h2><table><tr><th class=\"l\">run</th><th class=\"l\">binding</th><th class=\"l\">phase</th>")
-        .append("<th>measured from (UTC)</th><th>warm-up s</th><th>duration s</th><th>threads</th><th>target ops/s</th><th>loaders</th>")
+    html.append(
+            "<h2>Summary</h2><table><tr><th class=\"l\">run</th><th class=\"l\">binding</th><th class=\"l\">phase</th>")
+        .append(
+            "<th>measured from (UTC)</th><th>warm-up s</th><th>duration s</th><th>threads</th><th>target ops/s</th><th>loaders</th>")
         .append("<th>throughput ops/s</th><th>errors</th><th class=\"l\">counters</th></tr>");
     for (int i = 0; i < runs.size(); i++) {
       RunResult r = runs.get(i);
-      html.append("<tr><td class=\"l\">").append(swatch(i)).append(Html.escape(r.label())).append("</td><td class=\"l\">")
-          .append(Html.escape(r.binding())).append("</td><td class=\"l\">").append(Html.escape(r.phase())).append("</td><td>")
-          .append(Instant.ofEpochMilli(r.startedAtMs()).toString()).append("</td><td>")
-          .append(String.format(Locale.ROOT, "%.1f", r.warmupMs() / 1000.0)).append("</td><td>")
-          .append(String.format(Locale.ROOT, "%.1f", r.durationMs() / 1000.0)).append("</td><td>").append(r.threads())
-          .append("</td><td>").append(r.targetOpsPerSec() == 0 ? "unlimited" : String.valueOf(r.targetOpsPerSec()))
-          .append("</td><td>").append(r.loaders()).append("</td><td>")
-          .append(String.format(Locale.ROOT, "%,.1f", r.throughput())).append("</td><td>").append(r.errorCount())
-          .append("</td><td class=\"l\">").append(Html.escape(r.counters().toString())).append("</td></tr>");
+      html.append("<tr><td class=\"l\">")
+          .append(swatch(i))
+          .append(Html.escape(r.label()))
+          .append("</td><td class=\"l\">")
+          .append(Html.escape(r.binding()))
+          .append("</td><td class=\"l\">")
+          .append(Html.escape(r.phase()))
+          .append("</td><td>")
+          .append(Instant.ofEpochMilli(r.startedAtMs()).toString())
+          .append("</td><td>")
+          .append(String.format(Locale.ROOT, "%.1f", r.warmupMs() / 1000.0))
+          .append("</td><td>")
+          .append(String.format(Locale.ROOT, "%.1f", r.durationMs() / 1000.0))
+          .append("</td><td>")
+          .append(r.threads())
+          .append("</td><td>")
+          .append(r.targetOpsPerSec() == 0 ? "unlimited" : String.valueOf(r.targetOpsPerSec()))
+          .append("</td><td>")
+          .append(r.loaders())
+          .append("</td><td>")
+          .append(String.format(Locale.ROOT, "%,.1f", r.throughput()))
+          .append("</td><td>")
+          .append(r.errorCount())
+          .append("</td><td class=\"l\">")
+          .append(Html.escape(r.counters().toString()))
+          .append("</td></tr>");
     }
-    html.append("</table><table><tr><th class=\"l\">run</th><th class=\"l\">operation</th><th class=\"l\">latency</th>")
-        .append("<th>count</th><th>avg ms</th><th>p50 ms</th><th>p95 ms</th><th>p99 ms</th><th>p99.9 ms</th><th>max ms</th>")
+    html.append(
+            "</table><table><tr><th class=\"l\">run</th><th class=\"l\">operation</th><th class=\"l\">latency</th>")
+        .append(
+            "<th>count</th><th>avg ms</th><th>p50 ms</th><th>p95 ms</th><th>p99 ms</th><th>p99.9 ms</th><th>max ms</th>")
         .append("<th class=\"l\">errors</th></tr>");
     for (int i = 0; i < runs.size(); i++) {
       RunResult r = runs.get(i);
       for (var entry : r.operations().entrySet()) {
         OperationResult op = entry.getValue();
-        latencyRow(html, i, r.label(), entry.getKey(), "intended", op.count(), op.intended(), op.errors().toString());
+        latencyRow(
+            html,
+            i,
+            r.label(),
+            entry.getKey(),
+            "intended",
+            op.count(),
+            op.intended(),
+            op.errors().toString());
         latencyRow(html, i, r.label(), entry.getKey(), "service", op.count(), op.service(), "");
       }
     }
     html.append("</table>");
   }
 
-  private static void latencyRow(StringBuilder html, int run, String label, String op, String kind, long count,
-                                 LatencySummary s, String errors) {
-    html.append("<tr><td class=\"l\">").append(swatch(run)).append(Html.escape(label)).append("</td><td class=\"l\">")
-        .append(Html.escape(op)).append("</td><td class=\"l\">").append(kind).append("</td><td>").append(count);
-    for (double v : new double[] {s.avgUs(), s.p50Us(), s.p95Us(), s.p99Us(), s.p999Us(), s.maxUs()}) {
+  private static void latencyRow(
+      StringBuilder html,
+      int run,
+      String label,
+      String op,
+      String kind,
+      long count,
+      LatencySummary s,
+      String errors) {
+    html.append("<tr><td class=\"l\">")
+        .append(swatch(run))
+        .append(Html.escape(label))
+        .append("</td><td class=\"l\">")
+        .append(Html.escape(op))
+        .append("</td><td class=\"l\">")
+        .append(kind)
+        .append("</td><td>")
+        .append(count);
+    for (double v :
+        new double[] {s.avgUs(), s.p50Us(), s.p95Us(), s.p99Us(), s.p999Us(), s.maxUs()}) {
       html.append("</td><td>").append(String.format(Locale.ROOT, "%.3f", v / 1000.0));
     }
     html.append("</td><td class=\"l\">").append(Html.escape(errors)).append("</td></tr>");

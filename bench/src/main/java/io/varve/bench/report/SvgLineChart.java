@@ -18,8 +18,7 @@ final class SvgLineChart {
   private static final int BOTTOM = 45;
 
   /** One line: its points, colour and whether it is dashed. */
-  record Series(String name, String color, boolean dashed, List<double[]> points) {
-  }
+  record Series(String name, String color, boolean dashed, List<double[]> points) {}
 
   private final String title;
   private final String xLabel;
@@ -50,13 +49,28 @@ final class SvgLineChart {
 
   String render() {
     StringBuilder svg = new StringBuilder();
-    svg.append(String.format(Locale.ROOT,
-        "<svg class=\"chart\" xmlns=\"http://www.w3.org/2000/svg\" width=\"%d\" height=\"%d\" viewBox=\"0 0 %d %d\" role=\"img\">",
-        WIDTH, HEIGHT, WIDTH, HEIGHT));
+    svg.append(
+        String.format(
+            Locale.ROOT,
+            "<svg class=\"chart\" xmlns=\"http://www.w3.org/2000/svg\" width=\"%d\" height=\"%d\" viewBox=\"0 0 %d %d\" role=\"img\">",
+            WIDTH,
+            HEIGHT,
+            WIDTH,
+            HEIGHT));
     svg.append("<title>").append(Html.escape(title)).append("</title>");
-    svg.append(String.format(Locale.ROOT, "<text x=\"%d\" y=\"18\" class=\"title\">%s</text>", LEFT, Html.escape(title)));
+    svg.append(
+        String.format(
+            Locale.ROOT,
+            "<text x=\"%d\" y=\"18\" class=\"title\">%s</text>",
+            LEFT,
+            Html.escape(title)));
     if (series.isEmpty()) {
-      svg.append(String.format(Locale.ROOT, "<text x=\"%d\" y=\"%d\">no data</text></svg>", WIDTH / 2 - 30, HEIGHT / 2));
+      svg.append(
+          String.format(
+              Locale.ROOT,
+              "<text x=\"%d\" y=\"%d\">no data</text></svg>",
+              WIDTH / 2 - 30,
+              HEIGHT / 2));
       return svg.toString();
     }
     double minX = Double.MAX_VALUE;
@@ -81,14 +95,28 @@ final class SvgLineChart {
     DoubleFunction<Double> px = x -> LEFT + (x - x0) / xSpan * plotW;
     DoubleFunction<Double> py = y -> TOP + plotH - y / yMax * plotH;
 
-    svg.append(String.format(Locale.ROOT, "<rect x=\"%d\" y=\"%d\" width=\"%.0f\" height=\"%.0f\" class=\"plot\"/>",
-        LEFT, TOP, plotW, plotH));
+    svg.append(
+        String.format(
+            Locale.ROOT,
+            "<rect x=\"%d\" y=\"%d\" width=\"%.0f\" height=\"%.0f\" class=\"plot\"/>",
+            LEFT,
+            TOP,
+            plotW,
+            plotH));
     for (int i = 0; i <= 5; i++) {
       double y = yMax * i / 5;
       double yy = py.apply(y);
-      svg.append(String.format(Locale.ROOT,
-          "<line x1=\"%d\" y1=\"%.1f\" x2=\"%.1f\" y2=\"%.1f\" class=\"grid\"/><text x=\"%d\" y=\"%.1f\" class=\"tick\" text-anchor=\"end\">%s</text>",
-          LEFT, yy, LEFT + plotW, yy, LEFT - 6, yy + 4, trim(y)));
+      svg.append(
+          String.format(
+              Locale.ROOT,
+              "<line x1=\"%d\" y1=\"%.1f\" x2=\"%.1f\" y2=\"%.1f\" class=\"grid\"/><text x=\"%d\" y=\"%.1f\" class=\"tick\" text-anchor=\"end\">%s</text>",
+              LEFT,
+              yy,
+              LEFT + plotW,
+              yy,
+              LEFT - 6,
+              yy + 4,
+              trim(y)));
     }
     List<Double> xTicks = new ArrayList<>();
     if (logX) {
@@ -103,27 +131,55 @@ final class SvgLineChart {
     }
     for (double t : xTicks) {
       double xx = px.apply(t);
-      svg.append(String.format(Locale.ROOT,
-          "<line x1=\"%.1f\" y1=\"%d\" x2=\"%.1f\" y2=\"%.1f\" class=\"grid\"/><text x=\"%.1f\" y=\"%.1f\" class=\"tick\" text-anchor=\"middle\">%s</text>",
-          xx, TOP, xx, TOP + plotH, xx, TOP + plotH + 16, Html.escape(xTickFormat.apply(t))));
+      svg.append(
+          String.format(
+              Locale.ROOT,
+              "<line x1=\"%.1f\" y1=\"%d\" x2=\"%.1f\" y2=\"%.1f\" class=\"grid\"/><text x=\"%.1f\" y=\"%.1f\" class=\"tick\" text-anchor=\"middle\">%s</text>",
+              xx,
+              TOP,
+              xx,
+              TOP + plotH,
+              xx,
+              TOP + plotH + 16,
+              Html.escape(xTickFormat.apply(t))));
     }
-    svg.append(String.format(Locale.ROOT, "<text x=\"%.1f\" y=\"%d\" class=\"axis\" text-anchor=\"middle\">%s</text>",
-        LEFT + plotW / 2, HEIGHT - 6, Html.escape(xLabel)));
-    svg.append(String.format(Locale.ROOT,
-        "<text x=\"14\" y=\"%.1f\" class=\"axis\" text-anchor=\"middle\" transform=\"rotate(-90 14 %.1f)\">%s</text>",
-        TOP + plotH / 2, TOP + plotH / 2, Html.escape(yLabel)));
+    svg.append(
+        String.format(
+            Locale.ROOT,
+            "<text x=\"%.1f\" y=\"%d\" class=\"axis\" text-anchor=\"middle\">%s</text>",
+            LEFT + plotW / 2,
+            HEIGHT - 6,
+            Html.escape(xLabel)));
+    svg.append(
+        String.format(
+            Locale.ROOT,
+            "<text x=\"14\" y=\"%.1f\" class=\"axis\" text-anchor=\"middle\" transform=\"rotate(-90 14 %.1f)\">%s</text>",
+            TOP + plotH / 2,
+            TOP + plotH / 2,
+            Html.escape(yLabel)));
     for (Series s : series) {
       StringBuilder path = new StringBuilder();
       for (double[] p : s.points()) {
-        path.append(path.isEmpty() ? "M" : " L").append(String.format(Locale.ROOT, "%.1f %.1f", px.apply(p[0]), py.apply(p[1])));
+        path.append(path.isEmpty() ? "M" : " L")
+            .append(String.format(Locale.ROOT, "%.1f %.1f", px.apply(p[0]), py.apply(p[1])));
       }
-      svg.append(String.format(Locale.ROOT,
-          "<path d=\"%s\" fill=\"none\" stroke=\"%s\" stroke-width=\"2\"%s><title>%s</title></path>",
-          path, s.color(), s.dashed() ? " stroke-dasharray=\"6 4\"" : "", Html.escape(s.name())));
+      svg.append(
+          String.format(
+              Locale.ROOT,
+              "<path d=\"%s\" fill=\"none\" stroke=\"%s\" stroke-width=\"2\"%s><title>%s</title></path>",
+              path,
+              s.color(),
+              s.dashed() ? " stroke-dasharray=\"6 4\"" : "",
+              Html.escape(s.name())));
       if (s.points().size() == 1) {
         double[] p = s.points().get(0);
-        svg.append(String.format(Locale.ROOT, "<circle cx=\"%.1f\" cy=\"%.1f\" r=\"4\" fill=\"%s\"/>",
-            px.apply(p[0]), py.apply(p[1]), s.color()));
+        svg.append(
+            String.format(
+                Locale.ROOT,
+                "<circle cx=\"%.1f\" cy=\"%.1f\" r=\"4\" fill=\"%s\"/>",
+                px.apply(p[0]),
+                py.apply(p[1]),
+                s.color()));
       }
     }
     svg.append("</svg>");

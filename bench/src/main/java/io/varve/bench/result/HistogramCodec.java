@@ -7,8 +7,7 @@ import org.HdrHistogram.Histogram;
 
 /** HdrHistogram's compressed encoding in Base64, the form histograms take in result files. */
 public final class HistogramCodec {
-  private HistogramCodec() {
-  }
+  private HistogramCodec() {}
 
   /** Encodes a histogram; the result decodes to an equal histogram. */
   public static String encode(Histogram histogram) {
@@ -20,8 +19,9 @@ public final class HistogramCodec {
   /** Decodes what {@link #encode} produced; a damaged value is an error naming the field. */
   public static Histogram decode(String field, String encoded) {
     try {
-      Histogram h = Histogram.decodeFromCompressedByteBuffer(
-          ByteBuffer.wrap(Base64.getDecoder().decode(encoded)), 0);
+      Histogram h =
+          Histogram.decodeFromCompressedByteBuffer(
+              ByteBuffer.wrap(Base64.getDecoder().decode(encoded)), 0);
       return h;
     } catch (IllegalArgumentException | DataFormatException | java.nio.BufferUnderflowException e) {
       throw new ResultFileException(field + " is not a valid encoded histogram: " + e.getMessage());

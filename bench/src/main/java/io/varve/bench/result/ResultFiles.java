@@ -10,12 +10,12 @@ import java.nio.file.Path;
 
 /** Reads and writes result files (JSON). */
 public final class ResultFiles {
-  private static final ObjectMapper JSON = new ObjectMapper()
-      .enable(SerializationFeature.INDENT_OUTPUT)
-      .disable(DeserializationFeature.FAIL_ON_UNKNOWN_PROPERTIES);
+  private static final ObjectMapper JSON =
+      new ObjectMapper()
+          .enable(SerializationFeature.INDENT_OUTPUT)
+          .disable(DeserializationFeature.FAIL_ON_UNKNOWN_PROPERTIES);
 
-  private ResultFiles() {
-  }
+  private ResultFiles() {}
 
   /** Writes a result, creating parent directories; replaces the file atomically. */
   public static void write(Path file, RunResult result) throws IOException {
@@ -23,7 +23,10 @@ public final class ResultFiles {
     Files.createDirectories(parent);
     Path tmp = Files.createTempFile(parent, file.getFileName().toString(), ".tmp");
     JSON.writeValue(tmp.toFile(), result);
-    Files.move(tmp, file, java.nio.file.StandardCopyOption.REPLACE_EXISTING,
+    Files.move(
+        tmp,
+        file,
+        java.nio.file.StandardCopyOption.REPLACE_EXISTING,
         java.nio.file.StandardCopyOption.ATOMIC_MOVE);
   }
 
@@ -31,12 +34,15 @@ public final class ResultFiles {
   public static RunResult read(Path file) {
     try {
       RunResult result = JSON.readValue(file.toFile(), RunResult.class);
-      if (result.format() != RunResult.FORMAT || result.operations() == null || result.timeline() == null) {
+      if (result.format() != RunResult.FORMAT
+          || result.operations() == null
+          || result.timeline() == null) {
         throw new ResultFileException(file + " is not a result file of format " + RunResult.FORMAT);
       }
       return result;
     } catch (JsonProcessingException e) {
-      throw new ResultFileException(file + " is not a valid result file: " + e.getOriginalMessage(), e);
+      throw new ResultFileException(
+          file + " is not a valid result file: " + e.getOriginalMessage(), e);
     } catch (IOException e) {
       throw new ResultFileException("cannot read " + file + ": " + e.getMessage(), e);
     }

@@ -10,12 +10,11 @@ import org.HdrHistogram.Histogram;
 
 /**
  * Merges the results of loaders that ran the same phase at the same time into one result.
- * Histograms are added, never percentiles averaged: the merged p99 is the p99 of all
- * operations of all loaders. Seconds line up by wall clock.
+ * Histograms are added, never percentiles averaged: the merged p99 is the p99 of all operations of
+ * all loaders. Seconds line up by wall clock.
  */
 public final class ResultMerge {
-  private ResultMerge() {
-  }
+  private ResultMerge() {}
 
   /** Merges one or more results; they must be of the same binding and phase. */
   public static RunResult merge(List<RunResult> results) {
@@ -25,12 +24,21 @@ public final class ResultMerge {
     RunResult first = results.get(0);
     for (RunResult r : results) {
       if (!r.binding().equals(first.binding()) || !r.phase().equals(first.phase())) {
-        throw new ResultFileException("cannot merge a " + r.binding() + " " + r.phase() + " result with a "
-            + first.binding() + " " + first.phase() + " result: merge loaders of one run only");
+        throw new ResultFileException(
+            "cannot merge a "
+                + r.binding()
+                + " "
+                + r.phase()
+                + " result with a "
+                + first.binding()
+                + " "
+                + first.phase()
+                + " result: merge loaders of one run only");
       }
     }
     long start = results.stream().mapToLong(RunResult::startedAtMs).min().orElseThrow();
-    long end = results.stream().mapToLong(r -> r.startedAtMs() + r.durationMs()).max().orElseThrow();
+    long end =
+        results.stream().mapToLong(r -> r.startedAtMs() + r.durationMs()).max().orElseThrow();
     long durationMs = Math.max(1, end - start);
 
     Map<String, Histogram[]> histograms = new TreeMap<>();
@@ -41,12 +49,22 @@ public final class ResultMerge {
     long target = 0;
     int loaders = 0;
     for (RunResult r : results) {
-      r.operations().forEach((name, op) -> {
-        Histogram[] h = histograms.computeIfAbsent(name, n -> new Histogram[] {new Histogram(3), new Histogram(3)});
-        h[0].add(HistogramCodec.decode(name + ".intendedHistogram", op.intendedHistogram()));
-        h[1].add(HistogramCodec.decode(name + ".serviceHistogram", op.serviceHistogram()));
-        op.errors().forEach((status, n) -> errors.computeIfAbsent(name, k -> new TreeMap<>()).merge(status, n, Long::sum));
-      });
+      r.operations()
+          .forEach(
+              (name, op) -> {
+                Histogram[] h =
+                    histograms.computeIfAbsent(
+                        name, n -> new Histogram[] {new Histogram(3), new Histogram(3)});
+                h[0].add(
+                    HistogramCodec.decode(name + ".intendedHistogram", op.intendedHistogram()));
+                h[1].add(HistogramCodec.decode(name + ".serviceHistogram", op.serviceHistogram()));
+                op.errors()
+                    .forEach(
+                        (status, n) ->
+                            errors
+                                .computeIfAbsent(name, k -> new TreeMap<>())
+                                .merge(status, n, Long::sum));
+              });
       r.counters().forEach((k, v) -> counters.merge(k, v, Long::sum));
       hosts.add(r.host());
       threads += r.threads();
@@ -54,11 +72,28 @@ public final class ResultMerge {
       loaders += r.loaders();
     }
     Map<String, OperationResult> operations = new TreeMap<>();
-    histograms.forEach((name, h) -> operations.put(name, OperationResult.of(h[0], h[1], errors.getOrDefault(name, Map.of()))));
+    histograms.forEach(
+        (name, h) ->
+            operations.put(
+                name, OperationResult.of(h[0], h[1], errors.getOrDefault(name, Map.of()))));
     long ok = operations.values().stream().mapToLong(OperationResult::count).sum();
-    return new RunResult(RunResult.FORMAT, first.label(), first.binding(), first.phase(), first.workload(),
-        first.properties(), threads, target, loaders, String.join(",", hosts), start, durationMs,
-        ok * 1000.0 / durationMs, operations, counters, mergeTimelines(results),
+    return new RunResult(
+        RunResult.FORMAT,
+        first.label(),
+        first.binding(),
+        first.phase(),
+        first.workload(),
+        first.properties(),
+        threads,
+        target,
+        loaders,
+        String.join(",", hosts),
+        start,
+        durationMs,
+        ok * 1000.0 / durationMs,
+        operations,
+        counters,
+        mergeTimelines(results),
         results.stream().mapToLong(RunResult::warmupMs).max().orElse(0));
   }
 
@@ -71,23 +106,43 @@ public final class ResultMerge {
         if (s.warmup()) {
           warmup.add(s.epochSecond());
         }
-        s.operations().forEach((name, op) -> {
-          Histogram[] h = seconds.computeIfAbsent(s.epochSecond(), k -> new TreeMap<>())
-              .computeIfAbsent(name, n -> new Histogram[] {new Histogram(3), new Histogram(3)});
-          h[0].add(HistogramCodec.decode("timeline." + name + ".intendedHistogram", op.intendedHistogram()));
-          h[1].add(HistogramCodec.decode("timeline." + name + ".serviceHistogram", op.serviceHistogram()));
-          secondErrors.computeIfAbsent(s.epochSecond(), k -> new TreeMap<>()).merge(name, op.errors(), Long::sum);
-        });
+        s.operations()
+            .forEach(
+                (name, op) -> {
+                  Histogram[] h =
+                      seconds
+                          .computeIfAbsent(s.epochSecond(), k -> new TreeMap<>())
+                          .computeIfAbsent(
+                              name, n -> new Histogram[] {new Histogram(3), new Histogram(3)});
+                  h[0].add(
+                      HistogramCodec.decode(
+                          "timeline." + name + ".intendedHistogram", op.intendedHistogram()));
+                  h[1].add(
+                      HistogramCodec.decode(
+                          "timeline." + name + ".serviceHistogram", op.serviceHistogram()));
+                  secondErrors
+                      .computeIfAbsent(s.epochSecond(), k -> new TreeMap<>())
+                      .merge(name, op.errors(), Long::sum);
+                });
       }
     }
     List<SecondResult> merged = new ArrayList<>();
-    seconds.forEach((second, ops) -> {
-      Map<String, SecondResult.Op> out = new TreeMap<>();
-      ops.forEach((name, h) -> out.put(name, new SecondResult.Op(h[0].getTotalCount(),
-          secondErrors.get(second).getOrDefault(name, 0L), h[0].getValueAtPercentile(99), h[1].getValueAtPercentile(99),
-          HistogramCodec.encode(h[0]), HistogramCodec.encode(h[1]))));
-      merged.add(new SecondResult(second, out, warmup.contains(second)));
-    });
+    seconds.forEach(
+        (second, ops) -> {
+          Map<String, SecondResult.Op> out = new TreeMap<>();
+          ops.forEach(
+              (name, h) ->
+                  out.put(
+                      name,
+                      new SecondResult.Op(
+                          h[0].getTotalCount(),
+                          secondErrors.get(second).getOrDefault(name, 0L),
+                          h[0].getValueAtPercentile(99),
+                          h[1].getValueAtPercentile(99),
+                          HistogramCodec.encode(h[0]),
+                          HistogramCodec.encode(h[1]))));
+          merged.add(new SecondResult(second, out, warmup.contains(second)));
+        });
     return merged;
   }
 }

@@ -26,11 +26,24 @@ import java.util.Map;
  * @param timeline one entry per second, the warm-up's included (and marked)
  * @param warmupMs how long the run warmed up before the measured part started (0: no warm-up)
  */
-public record RunResult(int format, String label, String binding, String phase, String workload,
-                        Map<String, String> properties, int threads, long targetOpsPerSec, int loaders,
-                        String host, long startedAtMs, long durationMs, double throughput,
-                        Map<String, OperationResult> operations, Map<String, Long> counters,
-                        List<SecondResult> timeline, long warmupMs) {
+public record RunResult(
+    int format,
+    String label,
+    String binding,
+    String phase,
+    String workload,
+    Map<String, String> properties,
+    int threads,
+    long targetOpsPerSec,
+    int loaders,
+    String host,
+    long startedAtMs,
+    long durationMs,
+    double throughput,
+    Map<String, OperationResult> operations,
+    Map<String, Long> counters,
+    List<SecondResult> timeline,
+    long warmupMs) {
 
   /** The current format version. */
   public static final int FORMAT = 1;

@@ -22,9 +22,13 @@ public record SecondResult(long epochSecond, Map<String, Op> operations, boolean
    * @param intendedHistogram encoded histogram (for merging)
    * @param serviceHistogram encoded histogram (for merging)
    */
-  public record Op(long count, long errors, long p99IntendedUs, long p99ServiceUs,
-                   String intendedHistogram, String serviceHistogram) {
-  }
+  public record Op(
+      long count,
+      long errors,
+      long p99IntendedUs,
+      long p99ServiceUs,
+      String intendedHistogram,
+      String serviceHistogram) {}
 
   /** Successful operations of every type in this second. */
   public long count() {

@@ -6,8 +6,8 @@ import java.util.ArrayList;
 import java.util.List;
 
 /**
- * A service level agreement: comma-separated clauses that must all hold, e.g.
- * {@code throughput>=120000,read.p99<10ms,update.p99<10ms}.
+ * A service level agreement: comma-separated clauses that must all hold, e.g. {@code
+ * throughput>=120000,read.p99<10ms,update.p99<10ms}.
  */
 public record Sla(List<SlaClause> clauses) {
 
@@ -20,7 +20,8 @@ public record Sla(List<SlaClause> clauses) {
       }
     }
     if (clauses.isEmpty()) {
-      throw new SlaException("SLA '" + text + "' has no clause: expected e.g. throughput>=1000,read.p99<10ms");
+      throw new SlaException(
+          "SLA '" + text + "' has no clause: expected e.g. throughput>=1000,read.p99<10ms");
     }
     return new Sla(List.copyOf(clauses));
   }

@@ -21,8 +21,7 @@ public record SlaVerdict(List<ClauseVerdict> clauses, LatencyKind latency) {
    * @param actual the measured value (NaN when there was nothing to measure)
    * @param shown the measured value with its unit
    */
-  public record ClauseVerdict(SlaClause clause, boolean met, double actual, String shown) {
-  }
+  public record ClauseVerdict(SlaClause clause, boolean met, double actual, String shown) {}
 
   /** Whether every clause holds. */
   public boolean met() {
@@ -32,9 +31,17 @@ public record SlaVerdict(List<ClauseVerdict> clauses, LatencyKind latency) {
   /** Prints the verdict in YCSB's line format: {@code [SLA], <clause>, PASS|FAIL, <actual>}. */
   public void print(PrintStream out) {
     for (ClauseVerdict c : clauses) {
-      out.printf(Locale.ROOT, "[SLA], %s, %s, %s%n", c.clause().text(), c.met() ? "PASS" : "FAIL", c.shown());
+      out.printf(
+          Locale.ROOT,
+          "[SLA], %s, %s, %s%n",
+          c.clause().text(),
+          c.met() ? "PASS" : "FAIL",
+          c.shown());
     }
-    out.printf(Locale.ROOT, "[SLA], OVERALL, %s, latency from %s start%n", met() ? "PASS" : "FAIL",
+    out.printf(
+        Locale.ROOT,
+        "[SLA], OVERALL, %s, latency from %s start%n",
+        met() ? "PASS" : "FAIL",
         latency == LatencyKind.INTENDED ? "intended" : "actual");
   }
 }

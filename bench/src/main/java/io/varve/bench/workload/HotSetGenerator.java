@@ -5,12 +5,12 @@ import site.ycsb.generator.NumberGenerator;
 import site.ycsb.generator.ZipfianGenerator;
 
 /**
- * Key numbers where a hot set of {@code hotSize} keys gets a {@code share} of all accesses and
- * the rest go uniformly to the other keys. Inside the hot set the accesses are zipfian
- * (a few keys hotter still) or uniform. A hot set of one key is the single hot partition.
+ * Key numbers where a hot set of {@code hotSize} keys gets a {@code share} of all accesses and the
+ * rest go uniformly to the other keys. Inside the hot set the accesses are zipfian (a few keys
+ * hotter still) or uniform. A hot set of one key is the single hot partition.
  *
- * <p>The hot set is the first {@code hotSize} key numbers; YCSB hashes key numbers into key
- * names (unless {@code insertorder=ordered}), so the hot keys are spread over the token ring.
+ * <p>The hot set is the first {@code hotSize} key numbers; YCSB hashes key numbers into key names
+ * (unless {@code insertorder=ordered}), so the hot keys are spread over the token ring.
  */
 public final class HotSetGenerator extends NumberGenerator {
   private final long first;
@@ -26,9 +26,11 @@ public final class HotSetGenerator extends NumberGenerator {
    * @param share fraction of accesses that go to the hot set, 0 .. 1
    * @param zipfianInside zipfian (true) or uniform (false) accesses inside the hot set
    */
-  public HotSetGenerator(long first, long count, long hotSize, double share, boolean zipfianInside) {
+  public HotSetGenerator(
+      long first, long count, long hotSize, double share, boolean zipfianInside) {
     if (count < 1 || hotSize < 1 || hotSize > count) {
-      throw new IllegalArgumentException("hot set size " + hotSize + " must be between 1 and the record count " + count);
+      throw new IllegalArgumentException(
+          "hot set size " + hotSize + " must be between 1 and the record count " + count);
     }
     if (!(share >= 0 && share <= 1)) {
       throw new IllegalArgumentException("hot set share " + share + " must be between 0 and 1");
@@ -60,6 +62,7 @@ public final class HotSetGenerator extends NumberGenerator {
 
   @Override
   public double mean() {
-    throw new UnsupportedOperationException("the mean of a hot-set distribution is not defined here");
+    throw new UnsupportedOperationException(
+        "the mean of a hot-set distribution is not defined here");
   }
 }

@@ -5,16 +5,16 @@ import site.ycsb.WorkloadException;
 import site.ycsb.workloads.CoreWorkload;
 
 /**
- * YCSB's CoreWorkload with one more {@code requestdistribution}: {@code hotset}, a hot set of
- * keys that receives a given share of the accesses. Every other property and distribution is
+ * YCSB's CoreWorkload with one more {@code requestdistribution}: {@code hotset}, a hot set of keys
+ * that receives a given share of the accesses. Every other property and distribution is
  * CoreWorkload's own.
  *
  * <ul>
- *   <li>{@code hotset.size}: keys in the hot set (default 1% of the records, at least 1);
- *       {@code 1} makes a single hot partition</li>
- *   <li>{@code hotset.share}: fraction of accesses that hit the hot set (default 0.9)</li>
- *   <li>{@code hotset.distribution}: {@code zipfian} (default) or {@code uniform} inside the
- *       hot set</li>
+ *   <li>{@code hotset.size}: keys in the hot set (default 1% of the records, at least 1); {@code 1}
+ *       makes a single hot partition
+ *   <li>{@code hotset.share}: fraction of accesses that hit the hot set (default 0.9)
+ *   <li>{@code hotset.distribution}: {@code zipfian} (default) or {@code uniform} inside the hot
+ *       set
  * </ul>
  */
 public class SkewedCoreWorkload extends CoreWorkload {
@@ -37,19 +37,26 @@ public class SkewedCoreWorkload extends CoreWorkload {
     double share = doubleProperty(p, "hotset.share", 0.9);
     String inside = p.getProperty("hotset.distribution", "zipfian");
     if (!inside.equals("zipfian") && !inside.equals("uniform")) {
-      throw new WorkloadException("property hotset.distribution=" + inside + " is not valid: expected zipfian or uniform");
+      throw new WorkloadException(
+          "property hotset.distribution=" + inside + " is not valid: expected zipfian or uniform");
     }
     if (hotSize < 1 || hotSize > records) {
-      throw new WorkloadException("property hotset.size=" + hotSize + " is not valid: expected 1 .. " + records
-          + " (the records the run reads)");
+      throw new WorkloadException(
+          "property hotset.size="
+              + hotSize
+              + " is not valid: expected 1 .. "
+              + records
+              + " (the records the run reads)");
     }
     if (!(share >= 0 && share <= 1)) {
-      throw new WorkloadException("property hotset.share=" + share + " is not valid: expected a fraction from 0 to 1");
+      throw new WorkloadException(
+          "property hotset.share=" + share + " is not valid: expected a fraction from 0 to 1");
     }
     keychooser = new HotSetGenerator(start, records, hotSize, share, inside.equals("zipfian"));
   }
 
-  private static long longProperty(Properties p, String name, long defaultValue) throws WorkloadException {
+  private static long longProperty(Properties p, String name, long defaultValue)
+      throws WorkloadException {
     String value = p.getProperty(name);
     if (value == null) {
       return defaultValue;
@@ -57,11 +64,13 @@ public class SkewedCoreWorkload extends CoreWorkload {
     try {
       return Long.parseLong(value.trim());
     } catch (NumberFormatException e) {
-      throw new WorkloadException("property " + name + "=" + value + " is not valid: expected an integer");
+      throw new WorkloadException(
+          "property " + name + "=" + value + " is not valid: expected an integer");
     }
   }
 
-  private static double doubleProperty(Properties p, String name, double defaultValue) throws WorkloadException {
+  private static double doubleProperty(Properties p, String name, double defaultValue)
+      throws WorkloadException {
     String value = p.getProperty(name);
     if (value == null) {
       return defaultValue;
@@ -69,7 +78,8 @@ public class SkewedCoreWorkload extends CoreWorkload {
     try {
       return Double.parseDouble(value.trim());
     } catch (NumberFormatException e) {
-      throw new WorkloadException("property " + name + "=" + value + " is not valid: expected a number");
+      throw new WorkloadException(
+          "property " + name + "=" + value + " is not valid: expected a number");
     }
   }
 }

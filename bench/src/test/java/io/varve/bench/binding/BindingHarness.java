@@ -15,8 +15,7 @@ import site.ycsb.StringByteIterator;
 
 /** Runs bindings the way the benchmark does, for binding tests. */
 public final class BindingHarness {
-  private BindingHarness() {
-  }
+  private BindingHarness() {}
 
   /** Workload A's properties over {@code records} records. */
   public static Properties workloadA(int records, int operations) {
@@ -34,9 +33,11 @@ public final class BindingHarness {
 
   /** Runs one phase through YCSB's engine. */
   public static RunResult run(String binding, BenchSpec.Phase phase, Properties p) {
-    return new BenchRun(new BenchSpec(binding, phase, p, binding + "-it"),
-        new PrintStream(new ByteArrayOutputStream(), true, StandardCharsets.UTF_8),
-        new PrintStream(new ByteArrayOutputStream(), true, StandardCharsets.UTF_8)).run();
+    return new BenchRun(
+            new BenchSpec(binding, phase, p, binding + "-it"),
+            new PrintStream(new ByteArrayOutputStream(), true, StandardCharsets.UTF_8),
+            new PrintStream(new ByteArrayOutputStream(), true, StandardCharsets.UTF_8))
+        .run();
   }
 
   /** A binding instance, initialised with the given properties. */

@@ -29,16 +29,21 @@ class BindingOptionsDocsTest {
   void the_bench_page_shows_the_cql_and_varve_properties() throws IOException {
     Path page = docs("bench.md");
 
-    GeneratedFiles.verify(page, GeneratedFiles.update(Files.readString(page),
-        Map.of("cql", table(CqlOptions.ALL), "varve", table(VarveOptions.ALL))));
+    GeneratedFiles.verify(
+        page,
+        GeneratedFiles.update(
+            Files.readString(page),
+            Map.of("cql", table(CqlOptions.ALL), "varve", table(VarveOptions.ALL))));
   }
 
   @Test
   void the_dynamodb_page_shows_its_properties() throws IOException {
     Path page = docs("bench-dynamodb.md");
 
-    GeneratedFiles.verify(page, GeneratedFiles.update(Files.readString(page),
-        Map.of("dynamodb", table(DynamoDbOptions.ALL))));
+    GeneratedFiles.verify(
+        page,
+        GeneratedFiles.update(
+            Files.readString(page), Map.of("dynamodb", table(DynamoDbOptions.ALL))));
   }
 
   @Test
@@ -47,17 +52,23 @@ class BindingOptionsDocsTest {
     p.setProperty("cassandra.readconsistencylevel", "quorom");
     p.setProperty("recordcount", "not a binding property");
 
-    assertThatThrownBy(() -> BindingOptions.read(CqlOptions.ALL, p)).isInstanceOf(DBException.class)
-        .hasMessageStartingWith("cassandra.readconsistencylevel: quorom (expected: one of ANY, ONE, TWO,");
+    assertThatThrownBy(() -> BindingOptions.read(CqlOptions.ALL, p))
+        .isInstanceOf(DBException.class)
+        .hasMessageStartingWith(
+            "cassandra.readconsistencylevel: quorom (expected: one of ANY, ONE, TWO,");
     p.setProperty("cassandra.readconsistencylevel", "local_one");
-    assertThat(readUnchecked(CqlOptions.ALL, p).get(CqlOptions.READ_CONSISTENCY)).isEqualTo("LOCAL_ONE");
+    assertThat(readUnchecked(CqlOptions.ALL, p).get(CqlOptions.READ_CONSISTENCY))
+        .isEqualTo("LOCAL_ONE");
     p.setProperty("varve.url", "127.0.0.1:8080");
     assertThatThrownBy(() -> BindingOptions.read(VarveOptions.ALL, p))
-        .hasMessage("varve.url: 127.0.0.1:8080 (expected: a URL with scheme http or https and a host, like"
-            + " http://127.0.0.1:8000)");
+        .hasMessage(
+            "varve.url: 127.0.0.1:8080 (expected: a URL with scheme http or https and a host, like"
+                + " http://127.0.0.1:8000)");
     p.setProperty("varve.token", "  ");
     p.setProperty("varve.url", "https://varve.internal:8443");
-    assertThat(readUnchecked(VarveOptions.ALL, p).optional(VarveOptions.TOKEN)).as("blank is unset").isEmpty();
+    assertThat(readUnchecked(VarveOptions.ALL, p).optional(VarveOptions.TOKEN))
+        .as("blank is unset")
+        .isEmpty();
   }
 
   private static OptionValues readUnchecked(Options options, Properties p) {

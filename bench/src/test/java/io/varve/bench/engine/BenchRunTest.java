@@ -28,8 +28,11 @@ class BenchRunTest {
   }
 
   private RunResult run(String binding, BenchSpec.Phase phase, Properties p) {
-    return new BenchRun(new BenchSpec(binding, phase, p, "test"), new PrintStream(out, true, StandardCharsets.UTF_8),
-        new PrintStream(new ByteArrayOutputStream(), true, StandardCharsets.UTF_8)).run();
+    return new BenchRun(
+            new BenchSpec(binding, phase, p, "test"),
+            new PrintStream(out, true, StandardCharsets.UTF_8),
+            new PrintStream(new ByteArrayOutputStream(), true, StandardCharsets.UTF_8))
+        .run();
   }
 
   @Test
@@ -44,8 +47,11 @@ class BenchRunTest {
     assertThat(result.threads()).isEqualTo(4);
     assertThat(result.phase()).isEqualTo("run");
     String text = out.toString(StandardCharsets.UTF_8);
-    assertThat(text).contains("[OVERALL], Throughput(ops/sec), ").contains("[READ], 99thPercentileLatency(us), ")
-        .contains("[Intended-READ], 99thPercentileLatency(us), ").contains("[UPDATE], Return=OK, ");
+    assertThat(text)
+        .contains("[OVERALL], Throughput(ops/sec), ")
+        .contains("[READ], 99thPercentileLatency(us), ")
+        .contains("[Intended-READ], 99thPercentileLatency(us), ")
+        .contains("[UPDATE], Return=OK, ");
   }
 
   @Test
@@ -69,16 +75,19 @@ class BenchRunTest {
     // One operation took 500 ms. At 500 ops/s the ~250 operations due during the stall were
     // sent late: measured from their intended start they waited up to 500 ms, so well over 1%
     // of them are slow, while their service time stayed tiny.
-    assertThat(Math.max(reads.intended().p99Us(), updates.intended().p99Us())).isGreaterThan(100_000);
+    assertThat(Math.max(reads.intended().p99Us(), updates.intended().p99Us()))
+        .isGreaterThan(100_000);
     assertThat(Math.max(reads.service().p99Us(), updates.service().p99Us())).isLessThan(10_000);
     assertThat(Math.max(reads.service().maxUs(), updates.service().maxUs())).isGreaterThan(490_000);
     // Paced at 500 ops/s, 1,000 operations take about 2 s: the schedule catches up after the stall.
     assertThat(result.durationMs()).isBetween(1_900L, 3_000L);
     // Failures are counted by status and kept out of the latency histograms.
     assertThat(reads.errors()).containsKey("NOT_FOUND");
-    assertThat(reads.count() + reads.errorCount() + updates.count() + updates.errorCount()).isEqualTo(1000);
+    assertThat(reads.count() + reads.errorCount() + updates.count() + updates.errorCount())
+        .isEqualTo(1000);
     assertThat(result.timeline()).hasSizeGreaterThanOrEqualTo(2);
-    assertThat(result.timeline().stream().mapToLong(s -> s.count()).sum()).isEqualTo(result.count());
+    assertThat(result.timeline().stream().mapToLong(s -> s.count()).sum())
+        .isEqualTo(result.count());
   }
 
   @Test
@@ -113,11 +122,14 @@ class BenchRunTest {
   void bad_input_is_named() {
     Properties p = workloadA();
     p.setProperty("threadcount", "many");
-    assertThatThrownBy(() -> run("noop", BenchSpec.Phase.RUN, p)).hasMessageContaining("threadcount=many");
+    assertThatThrownBy(() -> run("noop", BenchSpec.Phase.RUN, p))
+        .hasMessageContaining("threadcount=many");
     Properties q = workloadA();
     q.setProperty("workload", "no.such.Workload");
-    assertThatThrownBy(() -> run("noop", BenchSpec.Phase.RUN, q)).hasMessageContaining("workload=no.such.Workload");
-    assertThatThrownBy(() -> run("mongodb", BenchSpec.Phase.RUN, workloadA())).hasMessageContaining("mongodb")
+    assertThatThrownBy(() -> run("noop", BenchSpec.Phase.RUN, q))
+        .hasMessageContaining("workload=no.such.Workload");
+    assertThatThrownBy(() -> run("mongodb", BenchSpec.Phase.RUN, workloadA()))
+        .hasMessageContaining("mongodb")
         .hasMessageContaining("cql");
     Properties r = workloadA();
     r.setProperty("operationcount", "0");

@@ -10,8 +10,8 @@ import site.ycsb.DB;
 import site.ycsb.Status;
 
 /**
- * A test binding that answers at once, except that the 105th operation of the run stalls for
- * 500 ms; every 10th read returns NOT_FOUND.
+ * A test binding that answers at once, except that the 105th operation of the run stalls for 500
+ * ms; every 10th read returns NOT_FOUND.
  */
 public final class StallingBinding extends DB {
   static final AtomicInteger OPERATIONS = new AtomicInteger();
@@ -28,13 +28,15 @@ public final class StallingBinding extends DB {
   }
 
   @Override
-  public Status read(String table, String key, Set<String> fields, Map<String, ByteIterator> result) {
+  public Status read(
+      String table, String key, Set<String> fields, Map<String, ByteIterator> result) {
     Status s = op();
     return OPERATIONS.get() % 10 == 0 ? Status.NOT_FOUND : s;
   }
 
   @Override
-  public Status scan(String t, String k, int n, Set<String> f, Vector<HashMap<String, ByteIterator>> r) {
+  public Status scan(
+      String t, String k, int n, Set<String> f, Vector<HashMap<String, ByteIterator>> r) {
     return op();
   }
 

@@ -18,8 +18,7 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
 class HtmlReportTest {
-  @TempDir
-  Path dir;
+  @TempDir Path dir;
 
   /** Two runs side by side: "cql" fast, "dynamodb" slow, 30 seconds each. */
   private static List<RunResult> runs() {
@@ -31,10 +30,24 @@ class HtmlReportTest {
       slowSeconds.add(Results.histogram(400, i -> 5_000 + i * 20));
     }
     return List.of(
-        Results.result("cql <uniform>", 1_700_000_000_000L, 30_000, "READ", Results.histogram(30_000, i -> 500 + i % 1000),
-            Results.histogram(30_000, i -> 400 + i % 900), Map.of(), fastSeconds),
-        Results.result("dynamodb", 1_700_000_100_000L, 30_000, "READ", Results.histogram(12_000, i -> 5_000 + i),
-            Results.histogram(12_000, i -> 4_000 + i), Map.of("THROTTLED", 12L), slowSeconds));
+        Results.result(
+            "cql <uniform>",
+            1_700_000_000_000L,
+            30_000,
+            "READ",
+            Results.histogram(30_000, i -> 500 + i % 1000),
+            Results.histogram(30_000, i -> 400 + i % 900),
+            Map.of(),
+            fastSeconds),
+        Results.result(
+            "dynamodb",
+            1_700_000_100_000L,
+            30_000,
+            "READ",
+            Results.histogram(12_000, i -> 5_000 + i),
+            Results.histogram(12_000, i -> 4_000 + i),
+            Map.of("THROTTLED", 12L),
+            slowSeconds));
   }
 
   @Test
@@ -45,10 +58,15 @@ class HtmlReportTest {
     assertThat(html).contains("cql &lt;uniform&gt;").doesNotContain("cql <uniform>");
     // Throughput over time, p99 over time and percentile curve for READ.
     assertThat(html.split("<svg ", -1)).hasSize(4);
-    assertThat(html).contains("Successful operations per second").contains("READ: p99 latency per second")
-        .contains("READ: latency by percentile").contains("99.9%");
+    assertThat(html)
+        .contains("Successful operations per second")
+        .contains("READ: p99 latency per second")
+        .contains("READ: latency by percentile")
+        .contains("99.9%");
     // Both runs' lines, solid (intended) and dashed (service), in their own colours.
-    assertThat(html).contains("stroke=\"" + HtmlReport.COLORS.get(0) + "\"").contains("stroke=\"" + HtmlReport.COLORS.get(1) + "\"")
+    assertThat(html)
+        .contains("stroke=\"" + HtmlReport.COLORS.get(0) + "\"")
+        .contains("stroke=\"" + HtmlReport.COLORS.get(1) + "\"")
         .contains("stroke-dasharray");
     assertThat(html).contains("{THROTTLED=12}");
   }
@@ -57,15 +75,29 @@ class HtmlReportTest {
   void renders_in_headless_chromium() throws Exception {
     Path chromium = Path.of("/usr/bin/chromium");
     boolean required = "1".equals(System.getenv("VARVE_REQUIRE_CHROMIUM"));
-    assumeTrue(required || Files.isExecutable(chromium), "chromium is not installed (CI installs it and requires this test)");
+    assumeTrue(
+        required || Files.isExecutable(chromium),
+        "chromium is not installed (CI installs it and requires this test)");
     Path report = dir.resolve("report.html");
     HtmlReport.write(report, runs());
     Path png = dir.resolve("report.png");
-    Process p = new ProcessBuilder(chromium.toString(), "--headless", "--no-sandbox", "--disable-gpu",
-        "--hide-scrollbars", "--window-size=1000,1700", "--screenshot=" + png, report.toUri().toString())
-        .redirectErrorStream(true).redirectOutput(dir.resolve("chromium.log").toFile()).start();
+    Process p =
+        new ProcessBuilder(
+                chromium.toString(),
+                "--headless",
+                "--no-sandbox",
+                "--disable-gpu",
+                "--hide-scrollbars",
+                "--window-size=1000,1700",
+                "--screenshot=" + png,
+                report.toUri().toString())
+            .redirectErrorStream(true)
+            .redirectOutput(dir.resolve("chromium.log").toFile())
+            .start();
     assertThat(p.waitFor(90, TimeUnit.SECONDS)).as("chromium finished").isTrue();
-    assertThat(p.exitValue()).as("chromium exit status; log: " + Files.readString(dir.resolve("chromium.log"))).isZero();
+    assertThat(p.exitValue())
+        .as("chromium exit status; log: " + Files.readString(dir.resolve("chromium.log")))
+        .isZero();
 
     BufferedImage image = ImageIO.read(png.toFile());
     assertThat(image.getWidth()).isEqualTo(1000);
@@ -80,7 +112,8 @@ class HtmlReportTest {
     for (int y = 0; y < image.getHeight(); y++) {
       for (int x = 0; x < image.getWidth(); x++) {
         int c = image.getRGB(x, y) & 0xffffff;
-        if (Math.abs((c >> 16) - (rgb >> 16)) < 12 && Math.abs(((c >> 8) & 0xff) - ((rgb >> 8) & 0xff)) < 12
+        if (Math.abs((c >> 16) - (rgb >> 16)) < 12
+            && Math.abs(((c >> 8) & 0xff) - ((rgb >> 8) & 0xff)) < 12
             && Math.abs((c & 0xff) - (rgb & 0xff)) < 12) {
           count++;
         }

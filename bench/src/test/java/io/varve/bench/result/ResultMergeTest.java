@@ -13,8 +13,7 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
 class ResultMergeTest {
-  @TempDir
-  Path dir;
+  @TempDir Path dir;
 
   @Test
   void merged_percentiles_come_from_added_histograms_not_averaged_percentiles() throws Exception {
@@ -23,14 +22,26 @@ class ResultMergeTest {
     // and the true p99.9 is 100 ms.
     Histogram fast = Results.histogram(9_900, i -> 1_000);
     Histogram slow = Results.histogram(100, i -> 100_000);
-    RunResult a = Results.result("a", 1_000_000, 10_000, "READ", fast, fast, Map.of("ERROR", 2L), List.of(fast));
-    RunResult b = Results.result("b", 1_000_000, 10_000, "READ", slow, slow, Map.of("ERROR", 1L, "READ_TIMEOUT", 4L),
-        List.of(slow));
+    RunResult a =
+        Results.result(
+            "a", 1_000_000, 10_000, "READ", fast, fast, Map.of("ERROR", 2L), List.of(fast));
+    RunResult b =
+        Results.result(
+            "b",
+            1_000_000,
+            10_000,
+            "READ",
+            slow,
+            slow,
+            Map.of("ERROR", 1L, "READ_TIMEOUT", 4L),
+            List.of(slow));
     ResultFiles.write(dir.resolve("a.json"), a);
     ResultFiles.write(dir.resolve("b.json"), b);
 
-    RunResult merged = ResultMerge.merge(List.of(ResultFiles.read(dir.resolve("a.json")),
-        ResultFiles.read(dir.resolve("b.json"))));
+    RunResult merged =
+        ResultMerge.merge(
+            List.of(
+                ResultFiles.read(dir.resolve("a.json")), ResultFiles.read(dir.resolve("b.json"))));
 
     OperationResult read = merged.operations().get("READ");
     assertThat(read.count()).isEqualTo(10_000);
@@ -43,16 +54,35 @@ class ResultMergeTest {
     // The loaders' seconds line up by wall clock: one merged second holding both.
     assertThat(merged.timeline()).hasSize(1);
     assertThat(merged.timeline().get(0).operations().get("READ").count()).isEqualTo(10_000);
-    assertThat(merged.timeline().get(0).operations().get("READ").p99IntendedUs()).isBetween(999L, 1_001L);
+    assertThat(merged.timeline().get(0).operations().get("READ").p99IntendedUs())
+        .isBetween(999L, 1_001L);
   }
 
   @Test
   void refuses_to_merge_different_phases() {
     Histogram h = Results.histogram(10, i -> 5);
     RunResult run = Results.result("a", 0, 1000, "READ", h, h, Map.of(), List.of());
-    RunResult load = new RunResult(run.format(), "b", run.binding(), "load", run.workload(), run.properties(), 1, 0, 1,
-        "h", 0, 1000, 10, run.operations(), Map.of(), List.of(), 0);
-    assertThatThrownBy(() -> ResultMerge.merge(List.of(run, load))).hasMessageContaining("cannot merge");
+    RunResult load =
+        new RunResult(
+            run.format(),
+            "b",
+            run.binding(),
+            "load",
+            run.workload(),
+            run.properties(),
+            1,
+            0,
+            1,
+            "h",
+            0,
+            1000,
+            10,
+            run.operations(),
+            Map.of(),
+            List.of(),
+            0);
+    assertThatThrownBy(() -> ResultMerge.merge(List.of(run, load)))
+        .hasMessageContaining("cannot merge");
   }
 
   @Test
@@ -70,7 +100,8 @@ class ResultMergeTest {
     Histogram h = Results.histogram(5_000, i -> 1 + i * 37L);
     Histogram back = HistogramCodec.decode("x", HistogramCodec.encode(h));
     assertThat(back).isEqualTo(h);
-    assertThatThrownBy(() -> HistogramCodec.decode("READ.intendedHistogram", "bm90IGEgaGlzdG9ncmFt"))
+    assertThatThrownBy(
+            () -> HistogramCodec.decode("READ.intendedHistogram", "bm90IGEgaGlzdG9ncmFt"))
         .hasMessageContaining("READ.intendedHistogram");
   }
 }

@@ -14,10 +14,18 @@ import java.util.Map;
 import org.junit.jupiter.api.Test;
 
 class SlaTest {
-  // 1000 reads over 1 s: intended latency i ms (p99 = 990 ms), service latency 1..1000 us (p99 = 990 us).
-  private final RunResult result = Results.result("a", 0, 1000, "READ",
-      Results.histogram(1000, i -> (i + 1) * 1000), Results.histogram(1000, i -> i + 1),
-      Map.of("READ_TIMEOUT", 3L), List.of());
+  // 1000 reads over 1 s: intended latency i ms (p99 = 990 ms), service latency 1..1000 us (p99 =
+  // 990 us).
+  private final RunResult result =
+      Results.result(
+          "a",
+          0,
+          1000,
+          "READ",
+          Results.histogram(1000, i -> (i + 1) * 1000),
+          Results.histogram(1000, i -> i + 1),
+          Map.of("READ_TIMEOUT", 3L),
+          List.of());
 
   @Test
   void parses_latency_units_into_microseconds() {
@@ -29,12 +37,19 @@ class SlaTest {
 
   @Test
   void each_clause_gets_a_verdict_and_the_overall_needs_all() {
-    SlaVerdict verdict = Sla.parse("throughput>=900,read.p99<10ms,read.errors<=3").check(result, LatencyKind.SERVICE);
-    assertThat(verdict.clauses()).extracting(SlaVerdict.ClauseVerdict::met).containsExactly(true, true, true);
+    SlaVerdict verdict =
+        Sla.parse("throughput>=900,read.p99<10ms,read.errors<=3")
+            .check(result, LatencyKind.SERVICE);
+    assertThat(verdict.clauses())
+        .extracting(SlaVerdict.ClauseVerdict::met)
+        .containsExactly(true, true, true);
     assertThat(verdict.met()).isTrue();
 
-    SlaVerdict corrected = Sla.parse("throughput>=900,read.p99<10ms").check(result, LatencyKind.INTENDED);
-    assertThat(corrected.clauses()).extracting(SlaVerdict.ClauseVerdict::met).containsExactly(true, false);
+    SlaVerdict corrected =
+        Sla.parse("throughput>=900,read.p99<10ms").check(result, LatencyKind.INTENDED);
+    assertThat(corrected.clauses())
+        .extracting(SlaVerdict.ClauseVerdict::met)
+        .containsExactly(true, false);
     assertThat(corrected.clauses().get(1).actual()).isBetween(989_000.0, 991_000.0);
     assertThat(corrected.met()).isFalse();
   }
@@ -63,17 +78,23 @@ class SlaTest {
   @Test
   void prints_one_line_per_clause_and_the_overall_verdict() {
     ByteArrayOutputStream bytes = new ByteArrayOutputStream();
-    Sla.parse("throughput>=900,read.p99<10ms").check(result, LatencyKind.INTENDED)
+    Sla.parse("throughput>=900,read.p99<10ms")
+        .check(result, LatencyKind.INTENDED)
         .print(new PrintStream(bytes, true, StandardCharsets.UTF_8));
-    assertThat(bytes.toString(StandardCharsets.UTF_8)).contains("[SLA], throughput>=900, PASS, 1000.0 ops/s")
-        .contains("[SLA], read.p99<10ms, FAIL, 990").contains("[SLA], OVERALL, FAIL");
+    assertThat(bytes.toString(StandardCharsets.UTF_8))
+        .contains("[SLA], throughput>=900, PASS, 1000.0 ops/s")
+        .contains("[SLA], read.p99<10ms, FAIL, 990")
+        .contains("[SLA], OVERALL, FAIL");
   }
 
   @Test
   void bad_clauses_name_what_is_wrong() {
-    assertThatThrownBy(() -> Sla.parse("read.p99<10")).hasMessageContaining("read.p99<10").hasMessageContaining("unit");
+    assertThatThrownBy(() -> Sla.parse("read.p99<10"))
+        .hasMessageContaining("read.p99<10")
+        .hasMessageContaining("unit");
     assertThatThrownBy(() -> Sla.parse("read.p42<10ms")).hasMessageContaining("p42");
-    assertThatThrownBy(() -> Sla.parse("throughput=10")).hasMessageContaining("throughput=10")
+    assertThatThrownBy(() -> Sla.parse("throughput=10"))
+        .hasMessageContaining("throughput=10")
         .hasMessageContaining("expected");
     assertThatThrownBy(() -> Sla.parse("throughput>=10ms")).hasMessageContaining("ms");
     assertThatThrownBy(() -> Sla.parse(" , ")).hasMessageContaining("no clause");

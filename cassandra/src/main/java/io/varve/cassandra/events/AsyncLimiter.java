@@ -18,9 +18,9 @@ import java.util.function.Supplier;
  * than a node's heap takes in at once. An operation larger than the byte bound on its own still
  * runs, alone, so that no operation waits forever.
  *
- * <p>The queue itself has no bound and no timeout: a caller must bound what it submits. The
- * server does so at admission (a write request is admitted only while the bytes of the write
- * requests in flight fit a budget), so the queue holds at most the batches of admitted requests.
+ * <p>The queue itself has no bound and no timeout: a caller must bound what it submits. The server
+ * does so at admission (a write request is admitted only while the bytes of the write requests in
+ * flight fit a budget), so the queue holds at most the batches of admitted requests.
  */
 public final class AsyncLimiter {
 
@@ -50,8 +50,11 @@ public final class AsyncLimiter {
 
   AsyncLimiter(int maxInFlight, long maxInFlightBytes, LongSupplier nanoTime) {
     if (maxInFlight < 1 || maxInFlightBytes < 1) {
-      throw new IllegalArgumentException("maxInFlight and maxInFlightBytes must be positive: " + maxInFlight
-          + ", " + maxInFlightBytes);
+      throw new IllegalArgumentException(
+          "maxInFlight and maxInFlightBytes must be positive: "
+              + maxInFlight
+              + ", "
+              + maxInFlightBytes);
     }
     this.maxInFlight = maxInFlight;
     this.maxInFlightBytes = maxInFlightBytes;
@@ -72,22 +75,24 @@ public final class AsyncLimiter {
   public <T> CompletionStage<T> submit(long bytes, Supplier<CompletionStage<T>> operation) {
     long weight = Math.max(0, bytes);
     CompletableFuture<T> result = new CompletableFuture<>();
-    Runnable start = () -> {
-      CompletionStage<T> stage;
-      try {
-        stage = operation.get();
-      } catch (RuntimeException e) {
-        stage = CompletableFuture.failedFuture(e);
-      }
-      stage.whenComplete((value, error) -> {
-        release(weight);
-        if (error != null) {
-          result.completeExceptionally(error);
-        } else {
-          result.complete(value);
-        }
-      });
-    };
+    Runnable start =
+        () -> {
+          CompletionStage<T> stage;
+          try {
+            stage = operation.get();
+          } catch (RuntimeException e) {
+            stage = CompletableFuture.failedFuture(e);
+          }
+          stage.whenComplete(
+              (value, error) -> {
+                release(weight);
+                if (error != null) {
+                  result.completeExceptionally(error);
+                } else {
+                  result.complete(value);
+                }
+              });
+        };
     boolean now;
     synchronized (this) {
       // first in, first out: a large operation is not overtaken forever by small ones
@@ -128,9 +133,9 @@ public final class AsyncLimiter {
   }
 
   /**
-   * Runs operations one after another in a loop rather than nested: an operation that fails at
-   * once releases its slot and starts the next from inside its own start, which with a long
-   * queue (every node down) would otherwise nest as deep as the queue is long.
+   * Runs operations one after another in a loop rather than nested: an operation that fails at once
+   * releases its slot and starts the next from inside its own start, which with a long queue (every
+   * node down) would otherwise nest as deep as the queue is long.
    */
   private static void runAll(List<Runnable> starts) {
     ArrayDeque<Runnable> running = RUNNING.get();
@@ -159,8 +164,8 @@ public final class AsyncLimiter {
   }
 
   /**
-   * How long the oldest waiting operation has waited, in nanoseconds; 0 when none waits. What a
-   * new operation would wait, about, when the operations ahead of it drain at the same pace.
+   * How long the oldest waiting operation has waited, in nanoseconds; 0 when none waits. What a new
+   * operation would wait, about, when the operations ahead of it drain at the same pace.
    */
   public synchronized long oldestWaitNanos() {
     Waiting oldest = waiting.peek();

@@ -34,23 +34,25 @@ import java.util.concurrent.ConcurrentHashMap;
 /**
  * Writes and reads events in slice tables. A partition's events go out as unlogged batches of at
  * most {@value #MAX_BATCH_BYTES} bytes (a single-partition unlogged batch is one mutation on the
- * replica); small batches of partitions with the same replicas share one request
- * ({@link ReplicaPacking}); batches are idempotent, so the driver may retry them. The batches in flight are
- * bounded in number ({@code maxInFlight}) and in bytes ({@code maxInFlightBytes}): what a node takes in at
- * once must fit its heap beside its memtables, or a burst of large batches brings it down. Failures are classified by
- * {@link CqlFailures}, per batch for the events it carried.
+ * replica); small batches of partitions with the same replicas share one request ({@link
+ * ReplicaPacking}); batches are idempotent, so the driver may retry them. The batches in flight are
+ * bounded in number ({@code maxInFlight}) and in bytes ({@code maxInFlightBytes}): what a node
+ * takes in at once must fit its heap beside its memtables, or a burst of large batches brings it
+ * down. Failures are classified by {@link CqlFailures}, per batch for the events it carried.
  */
 public final class CqlEventStore implements EventStore {
 
   static final int MAX_BATCH_BYTES = 1024 * 1024;
-  private static final PackingLimits ONE_PARTITION = new PackingLimits(Integer.MAX_VALUE, 1, MAX_BATCH_BYTES);
+  private static final PackingLimits ONE_PARTITION =
+      new PackingLimits(Integer.MAX_VALUE, 1, MAX_BATCH_BYTES);
 
   private final CqlSession session;
   private final SliceStatements statements;
   private final ValueCodec codec;
   private final AsyncLimiter limiter;
 
-  public CqlEventStore(CqlSession session, int maxInFlight, long maxInFlightBytes, int compressionThreshold) {
+  public CqlEventStore(
+      CqlSession session, int maxInFlight, long maxInFlightBytes, int compressionThreshold) {
     this(session, new AsyncLimiter(maxInFlight, maxInFlightBytes), compressionThreshold);
   }
 
@@ -83,42 +85,69 @@ public final class CqlEventStore implements EventStore {
   }
 
   @Override
-  public CompletionStage<Map<Integer, VarveException>> write(String keyspace,
-      Map<PartitionKey, List<PlacedEvent>> partitions, Consistency consistency) {
+  public CompletionStage<Map<Integer, VarveException>> write(
+      String keyspace, Map<PartitionKey, List<PlacedEvent>> partitions, Consistency consistency) {
     ConsistencyLevel level = ConsistencyLevels.of(consistency);
     Map<Integer, VarveException> failures = new ConcurrentHashMap<>();
     List<ReplicaPacking.Part> parts = new ArrayList<>();
-    partitions.forEach((key, events) -> chunks(events).forEach(chunk -> parts.add(ReplicaPacking.Part.of(key, chunk))));
+    partitions.forEach(
+        (key, events) ->
+            chunks(events).forEach(chunk -> parts.add(ReplicaPacking.Part.of(key, chunk))));
     List<CompletableFuture<Void>> batches = new ArrayList<>();
     for (Batch<ReplicaPacking.Part> batch : ReplicaPacking.pack(session, keyspace, parts)) {
       List<ReplicaPacking.Part> packed = batch.items();
       long bytes = batch.bytes();
-      CompletionStage<Void> done = statements.of(keyspace, packed.get(0).key().table())
-          .thenCompose(p -> limiter.submit(bytes, () -> session.executeAsync(batch(p.insert(), packed, level))))
-          .thenApply(rs -> null);
-      batches.add(done.exceptionally(error -> {
-        VarveException failure = CqlFailures.classify(error);
-        packed.forEach(part -> part.events().forEach(e -> failures.put(e.index(), failure)));
-        return null;
-      }).toCompletableFuture());
+      CompletionStage<Void> done =
+          statements
+              .of(keyspace, packed.get(0).key().table())
+              .thenCompose(
+                  p ->
+                      limiter.submit(
+                          bytes, () -> session.executeAsync(batch(p.insert(), packed, level))))
+              .thenApply(rs -> null);
+      batches.add(
+          done.exceptionally(
+                  error -> {
+                    VarveException failure = CqlFailures.classify(error);
+                    packed.forEach(
+                        part -> part.events().forEach(e -> failures.put(e.index(), failure)));
+                    return null;
+                  })
+              .toCompletableFuture());
     }
-    return CompletableFuture.allOf(batches.toArray(CompletableFuture[]::new)).thenApply(v -> failures);
+    return CompletableFuture.allOf(batches.toArray(CompletableFuture[]::new))
+        .thenApply(v -> failures);
   }
 
   @Override
   public PartitionReader reader(String keyspace, String timeSeriesId, Consistency consistency) {
-    return new CqlPartitionReader(session, statements, keyspace, timeSeriesId, ConsistencyLevels.of(consistency));
+    return new CqlPartitionReader(
+        session, statements, keyspace, timeSeriesId, ConsistencyLevels.of(consistency));
   }
 
   @Override
-  public CompletionStage<Long> scan(String keyspace, String table, long fromMillis, long toMillis,
-      Consistency consistency, int batchSize, java.util.function.Function<List<io.varve.core.event.Event>,
-          CompletionStage<Void>> sink) {
-    return CqlFailures.translated(CqlTableScan.run(session, keyspace, table, fromMillis, toMillis,
-        ConsistencyLevels.of(consistency), batchSize, sink));
+  public CompletionStage<Long> scan(
+      String keyspace,
+      String table,
+      long fromMillis,
+      long toMillis,
+      Consistency consistency,
+      int batchSize,
+      java.util.function.Function<List<io.varve.core.event.Event>, CompletionStage<Void>> sink) {
+    return CqlFailures.translated(
+        CqlTableScan.run(
+            session,
+            keyspace,
+            table,
+            fromMillis,
+            toMillis,
+            ConsistencyLevels.of(consistency),
+            batchSize,
+            sink));
   }
 
-  private BatchStatement batch(PreparedStatement insert, List<ReplicaPacking.Part> parts, ConsistencyLevel level) {
+  private BatchStatement batch(
+      PreparedStatement insert, List<ReplicaPacking.Part> parts, ConsistencyLevel level) {
     BatchStatementBuilder batch = BatchStatement.builder(BatchType.UNLOGGED);
     for (ReplicaPacking.Part part : parts) {
       addRows(batch, insert, part);
@@ -126,34 +155,48 @@ public final class CqlEventStore implements EventStore {
     return batch.setConsistencyLevel(level).setIdempotence(true).build();
   }
 
-  private void addRows(BatchStatementBuilder batch, PreparedStatement insert, ReplicaPacking.Part part) {
+  private void addRows(
+      BatchStatementBuilder batch, PreparedStatement insert, ReplicaPacking.Part part) {
     for (PlacedEvent placed : part.events()) {
-      ByteBuffer time = TypeCodecs.TIMESTAMP.encode(Instant.ofEpochMilli(placed.event().eventTimeMillis()),
-          ProtocolVersion.DEFAULT);
-      ByteBuffer eventId = TypeCodecs.TEXT.encode(placed.event().eventId(), ProtocolVersion.DEFAULT);
+      ByteBuffer time =
+          TypeCodecs.TIMESTAMP.encode(
+              Instant.ofEpochMilli(placed.event().eventTimeMillis()), ProtocolVersion.DEFAULT);
+      ByteBuffer eventId =
+          TypeCodecs.TEXT.encode(placed.event().eventId(), ProtocolVersion.DEFAULT);
       for (EventItem item : placed.event().items()) {
         ValueCodec.Stored stored = codec.encode(item.value());
         // typed setters: the driver needs no codec lookup by value for each of the 8 columns
         // value_metadata is always set, to "" when there is none (a null would be a tombstone):
         // left unset, an overwrite would keep an earlier value's compression marker
-        // the partition key columns are encoded once per partition (bound as bytes, read-only views)
-        BoundStatementBuilder row = insert.boundStatementBuilder()
-            .setBytesUnsafe(0, part.series().duplicate())
-            .setBytesUnsafe(1, part.timeBucket().duplicate())
-            .setBytesUnsafe(2, part.eventBucket().duplicate())
-            .setBytesUnsafe(3, time.duplicate())
-            .setBytesUnsafe(4, eventId.duplicate())
-            .set(5, ByteBuffer.wrap(item.key()), TypeCodecs.BLOB)
-            .set(6, stored.value(), TypeCodecs.BLOB)
-            .set(7, stored.metadata(), TypeCodecs.TEXT);
+        // the partition key columns are encoded once per partition (bound as bytes, read-only
+        // views)
+        BoundStatementBuilder row =
+            insert
+                .boundStatementBuilder()
+                .setBytesUnsafe(0, part.series().duplicate())
+                .setBytesUnsafe(1, part.timeBucket().duplicate())
+                .setBytesUnsafe(2, part.eventBucket().duplicate())
+                .setBytesUnsafe(3, time.duplicate())
+                .setBytesUnsafe(4, eventId.duplicate())
+                .set(5, ByteBuffer.wrap(item.key()), TypeCodecs.BLOB)
+                .set(6, stored.value(), TypeCodecs.BLOB)
+                .set(7, stored.metadata(), TypeCodecs.TEXT);
         batch.addStatement(row.build());
       }
     }
   }
 
-  /** Splits a partition's events into batches of about {@value #MAX_BATCH_BYTES} bytes; an event is never split. */
+  /**
+   * Splits a partition's events into batches of about {@value #MAX_BATCH_BYTES} bytes; an event is
+   * never split.
+   */
   static List<List<PlacedEvent>> chunks(List<PlacedEvent> events) {
-    return ReplicaPacker.inOrder(events, ONE_PARTITION, Placement.<PlacedEvent>onePartition(e -> e.event().payloadBytes()))
-        .stream().map(Batch::items).toList();
+    return ReplicaPacker.inOrder(
+            events,
+            ONE_PARTITION,
+            Placement.<PlacedEvent>onePartition(e -> e.event().payloadBytes()))
+        .stream()
+        .map(Batch::items)
+        .toList();
   }
 }

@@ -20,10 +20,10 @@ import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionStage;
 
 /**
- * Reads one partition of a slice table, newest first, and reassembles events from their item
- * rows. Rows arrive in clustering order (event_time DESC, event_id, event_item_key), so an event's
- * items are consecutive; an event is complete when a row of another event (or the end) follows.
- * Pages of rows are fetched only while more events are wanted.
+ * Reads one partition of a slice table, newest first, and reassembles events from their item rows.
+ * Rows arrive in clustering order (event_time DESC, event_id, event_item_key), so an event's items
+ * are consecutive; an event is complete when a row of another event (or the end) follows. Pages of
+ * rows are fetched only while more events are wanted.
  */
 final class CqlPartitionReader implements PartitionReader {
 
@@ -33,7 +33,11 @@ final class CqlPartitionReader implements PartitionReader {
   private final String timeSeriesId;
   private final ConsistencyLevel level;
 
-  CqlPartitionReader(CqlSession session, SliceStatements statements, String keyspace, String timeSeriesId,
+  CqlPartitionReader(
+      CqlSession session,
+      SliceStatements statements,
+      String keyspace,
+      String timeSeriesId,
       ConsistencyLevel level) {
     this.session = session;
     this.statements = statements;
@@ -43,37 +47,63 @@ final class CqlPartitionReader implements PartitionReader {
   }
 
   @Override
-  public CompletionStage<List<Event>> read(PartitionScan scan, Cursor cursor, List<EventItem> filters, int maxEvents) {
+  public CompletionStage<List<Event>> read(
+      PartitionScan scan, Cursor cursor, List<EventItem> filters, int maxEvents) {
     Instant from = Instant.ofEpochMilli(scan.bucket().fromMillis());
     Instant to = Instant.ofEpochMilli(scan.bucket().toMillis());
     int pageRows = Math.max(16, Math.min(1000, maxEvents * 2 + 1));
     Assembler assembler = new Assembler(timeSeriesId, cursor, filters, maxEvents);
-    return CqlFailures.translated(statements.of(keyspace, scan.bucket().table())
-        .thenCompose(p -> session.executeAsync(p.select().bind(timeSeriesId,
-                Instant.ofEpochMilli(scan.bucket().timeBucketMillis()), scan.eventBucket(), from, to)
-            .setConsistencyLevel(level).setPageSize(pageRows)))
-        .thenCompose(assembler::consume));
+    return CqlFailures.translated(
+        statements
+            .of(keyspace, scan.bucket().table())
+            .thenCompose(
+                p ->
+                    session.executeAsync(
+                        p.select()
+                            .bind(
+                                timeSeriesId,
+                                Instant.ofEpochMilli(scan.bucket().timeBucketMillis()),
+                                scan.eventBucket(),
+                                from,
+                                to)
+                            .setConsistencyLevel(level)
+                            .setPageSize(pageRows)))
+            .thenCompose(assembler::consume));
   }
 
   /**
    * The item of a slice table row whose columns from {@code keyColumn} on are event_item_key,
    * event_item_value, value_metadata and {@link SliceStatements#ITEM_WRITETIMES}: the key copied
-   * out, the value decompressed if it was. A value that cannot be decoded fails with the identity of
-   * its event, so that an operator can find the row.
+   * out, the value decompressed if it was. A value that cannot be decoded fails with the identity
+   * of its event, so that an operator can find the row.
    */
-  static EventItem item(Row row, int keyColumn, String timeSeriesId, long eventTime, String eventId) {
+  static EventItem item(
+      Row row, int keyColumn, String timeSeriesId, long eventTime, String eventId) {
     ByteBuffer key = row.get(keyColumn, TypeCodecs.BLOB);
     byte[] keyBytes = new byte[key.remaining()];
     key.duplicate().get(keyBytes);
     String metadata = row.get(keyColumn + 2, TypeCodecs.TEXT);
     long metadataWritetime = metadata == null ? 0 : row.getLong(keyColumn + 4);
     try {
-      return new EventItem(keyBytes, ValueCodec.decode(row.get(keyColumn + 1, TypeCodecs.BLOB), metadata,
-          row.getLong(keyColumn + 3), metadataWritetime));
+      return new EventItem(
+          keyBytes,
+          ValueCodec.decode(
+              row.get(keyColumn + 1, TypeCodecs.BLOB),
+              metadata,
+              row.getLong(keyColumn + 3),
+              metadataWritetime));
     } catch (ValueCodec.CorruptValueException e) {
-      throw new ValueCodec.CorruptValueException("stored value of timeSeriesId=" + timeSeriesId + ", eventTime="
-          + Instant.ofEpochMilli(eventTime) + ", eventId=" + eventId + ", eventItemKey (base64)="
-          + java.util.Base64.getEncoder().encodeToString(keyBytes) + " cannot be read: " + e.getMessage());
+      throw new ValueCodec.CorruptValueException(
+          "stored value of timeSeriesId="
+              + timeSeriesId
+              + ", eventTime="
+              + Instant.ofEpochMilli(eventTime)
+              + ", eventId="
+              + eventId
+              + ", eventItemKey (base64)="
+              + java.util.Base64.getEncoder().encodeToString(keyBytes)
+              + " cannot be read: "
+              + e.getMessage());
     }
   }
 
@@ -123,7 +153,9 @@ final class CqlPartitionReader implements PartitionReader {
       }
       Event event = new Event(timeSeriesId, time, id, items);
       items = null;
-      if ((cursor == null || cursor.precedes(event)) && matches(event) && events.size() < maxEvents) {
+      if ((cursor == null || cursor.precedes(event))
+          && matches(event)
+          && events.size() < maxEvents) {
         events.add(event);
       }
     }
@@ -132,7 +164,8 @@ final class CqlPartitionReader implements PartitionReader {
       for (EventItem filter : filters) {
         boolean found = false;
         for (EventItem item : event.items()) {
-          if (Arrays.equals(item.key(), filter.key()) && Arrays.equals(item.value(), filter.value())) {
+          if (Arrays.equals(item.key(), filter.key())
+              && Arrays.equals(item.value(), filter.value())) {
             found = true;
             break;
           }

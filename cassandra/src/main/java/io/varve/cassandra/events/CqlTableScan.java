@@ -33,18 +33,39 @@ final class CqlTableScan {
   private String id;
   private List<EventItem> items;
 
-  private CqlTableScan(long fromMillis, long toMillis, int batchSize, Function<List<Event>, CompletionStage<Void>> sink) {
+  private CqlTableScan(
+      long fromMillis,
+      long toMillis,
+      int batchSize,
+      Function<List<Event>, CompletionStage<Void>> sink) {
     this.fromMillis = fromMillis;
     this.toMillis = toMillis;
     this.batchSize = batchSize;
     this.sink = sink;
   }
 
-  static CompletionStage<Long> run(CqlSession session, String keyspace, String table, long fromMillis, long toMillis,
-      ConsistencyLevel level, int batchSize, Function<List<Event>, CompletionStage<Void>> sink) {
-    String name = CqlIdentifier.fromInternal(keyspace).asCql(true) + '.' + CqlIdentifier.fromInternal(table).asCql(true);
-    SimpleStatement select = SimpleStatement.newInstance("SELECT time_series_id, event_time, event_id, event_item_key,"
-        + " event_item_value, value_metadata, " + SliceStatements.ITEM_WRITETIMES + " FROM " + name).setConsistencyLevel(level).setPageSize(1000);
+  static CompletionStage<Long> run(
+      CqlSession session,
+      String keyspace,
+      String table,
+      long fromMillis,
+      long toMillis,
+      ConsistencyLevel level,
+      int batchSize,
+      Function<List<Event>, CompletionStage<Void>> sink) {
+    String name =
+        CqlIdentifier.fromInternal(keyspace).asCql(true)
+            + '.'
+            + CqlIdentifier.fromInternal(table).asCql(true);
+    SimpleStatement select =
+        SimpleStatement.newInstance(
+                "SELECT time_series_id, event_time, event_id, event_item_key,"
+                    + " event_item_value, value_metadata, "
+                    + SliceStatements.ITEM_WRITETIMES
+                    + " FROM "
+                    + name)
+            .setConsistencyLevel(level)
+            .setPageSize(1000);
     CqlTableScan scan = new CqlTableScan(fromMillis, toMillis, batchSize, sink);
     return session.executeAsync(select).thenCompose(scan::consume);
   }
@@ -67,7 +88,8 @@ final class CqlTableScan {
       finish();
       return flush().thenApply(v -> handed);
     }
-    CompletionStage<Void> handedOver = batch.size() >= batchSize ? flush() : CompletableFuture.completedFuture(null);
+    CompletionStage<Void> handedOver =
+        batch.size() >= batchSize ? flush() : CompletableFuture.completedFuture(null);
     return handedOver.thenCompose(v -> page.fetchNextPage()).thenCompose(this::consume);
   }
 

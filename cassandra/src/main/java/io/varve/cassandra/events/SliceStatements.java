@@ -8,8 +8,8 @@ import java.util.concurrent.CompletionStage;
 import java.util.concurrent.ConcurrentHashMap;
 
 /**
- * Prepared statements of slice tables, prepared once per table and cached. Keyspace and table
- * names come from the metadata store, where they were validated as plain identifiers.
+ * Prepared statements of slice tables, prepared once per table and cached. Keyspace and table names
+ * come from the metadata store, where they were validated as plain identifiers.
  */
 final class SliceStatements {
 
@@ -29,22 +29,37 @@ final class SliceStatements {
   }
 
   CompletionStage<Pair> of(String keyspace, String table) {
-    return cache.computeIfAbsent(keyspace + '.' + table, k -> prepare(keyspace, table)
-        .whenComplete((p, e) -> {
-          if (e != null) {
-            cache.remove(k);
-          }
-        }));
+    return cache.computeIfAbsent(
+        keyspace + '.' + table,
+        k ->
+            prepare(keyspace, table)
+                .whenComplete(
+                    (p, e) -> {
+                      if (e != null) {
+                        cache.remove(k);
+                      }
+                    }));
   }
 
   private CompletionStage<Pair> prepare(String keyspace, String table) {
-    String name = CqlIdentifier.fromInternal(keyspace).asCql(true) + '.' + CqlIdentifier.fromInternal(table).asCql(true);
-    CompletionStage<PreparedStatement> insert = session.prepareAsync("INSERT INTO " + name
-        + " (time_series_id, time_bucket, event_bucket, event_time, event_id, event_item_key, event_item_value,"
-        + " value_metadata) VALUES (?, ?, ?, ?, ?, ?, ?, ?)");
-    CompletionStage<PreparedStatement> select = session.prepareAsync("SELECT event_time, event_id, event_item_key,"
-        + " event_item_value, value_metadata, " + ITEM_WRITETIMES + " FROM " + name
-        + " WHERE time_series_id = ? AND time_bucket = ? AND event_bucket = ? AND event_time >= ? AND event_time < ?");
+    String name =
+        CqlIdentifier.fromInternal(keyspace).asCql(true)
+            + '.'
+            + CqlIdentifier.fromInternal(table).asCql(true);
+    CompletionStage<PreparedStatement> insert =
+        session.prepareAsync(
+            "INSERT INTO "
+                + name
+                + " (time_series_id, time_bucket, event_bucket, event_time, event_id, event_item_key, event_item_value,"
+                + " value_metadata) VALUES (?, ?, ?, ?, ?, ?, ?, ?)");
+    CompletionStage<PreparedStatement> select =
+        session.prepareAsync(
+            "SELECT event_time, event_id, event_item_key,"
+                + " event_item_value, value_metadata, "
+                + ITEM_WRITETIMES
+                + " FROM "
+                + name
+                + " WHERE time_series_id = ? AND time_bucket = ? AND event_bucket = ? AND event_time >= ? AND event_time < ?");
     return insert.thenCombine(select, Pair::new);
   }
 }

@@ -5,10 +5,10 @@ import io.varve.core.error.VarveException;
 import java.nio.ByteBuffer;
 
 /**
- * Post-processing of item values before they are stored, recorded in the row's
- * {@code value_metadata} so that readers undo it. Values of at least {@code threshold} bytes are
- * zstd-compressed (level 1) and stored compressed when that saves at least an eighth;
- * {@code value_metadata} is then {@code "compression=zstd"}, otherwise the empty string.
+ * Post-processing of item values before they are stored, recorded in the row's {@code
+ * value_metadata} so that readers undo it. Values of at least {@code threshold} bytes are
+ * zstd-compressed (level 1) and stored compressed when that saves at least an eighth; {@code
+ * value_metadata} is then {@code "compression=zstd"}, otherwise the empty string.
  *
  * <p>Every write sets {@code value_metadata} together with the value, in the same statement and so
  * with the same write timestamp: an overwrite of a compressed value by a plain one must also
@@ -19,7 +19,11 @@ import java.nio.ByteBuffer;
 public final class ValueCodec {
 
   public static final String ZSTD = "compression=zstd";
-  /** The marker of a value stored as given (a live empty cell, not a null, which would be a tombstone). */
+
+  /**
+   * The marker of a value stored as given (a live empty cell, not a null, which would be a
+   * tombstone).
+   */
   public static final String NONE = "";
 
   private static final int ZSTD_MAGIC = 0xFD2FB528;
@@ -47,12 +51,13 @@ public final class ValueCodec {
    * The value as written, from its stored cells.
    *
    * @param valueWritetime write timestamp of {@code event_item_value} (microseconds)
-   * @param metadataWritetime write timestamp of {@code value_metadata}; ignored when
-   *     {@code metadata} is null
+   * @param metadataWritetime write timestamp of {@code value_metadata}; ignored when {@code
+   *     metadata} is null
    * @throws CorruptValueException when a current {@code compression=zstd} marker sits on bytes that
    *     are not one whole zstd frame, or the marker is unknown
    */
-  public static byte[] decode(ByteBuffer stored, String metadata, long valueWritetime, long metadataWritetime) {
+  public static byte[] decode(
+      ByteBuffer stored, String metadata, long valueWritetime, long metadataWritetime) {
     byte[] bytes = new byte[stored == null ? 0 : stored.remaining()];
     if (stored != null) {
       stored.duplicate().get(bytes);
@@ -61,17 +66,22 @@ public final class ValueCodec {
       return bytes;
     }
     if (metadata.equals(ZSTD)) {
-      if (bytes.length < 4 || ByteBuffer.wrap(bytes, 0, 4).order(java.nio.ByteOrder.LITTLE_ENDIAN).getInt() != ZSTD_MAGIC) {
-        throw new CorruptValueException("value marked " + ZSTD + " is not a zstd frame (" + bytes.length + " bytes)");
+      if (bytes.length < 4
+          || ByteBuffer.wrap(bytes, 0, 4).order(java.nio.ByteOrder.LITTLE_ENDIAN).getInt()
+              != ZSTD_MAGIC) {
+        throw new CorruptValueException(
+            "value marked " + ZSTD + " is not a zstd frame (" + bytes.length + " bytes)");
       }
       long size = Zstd.getFrameContentSize(bytes);
       if (size < 0 || size > Integer.MAX_VALUE) {
-        throw new CorruptValueException("value marked " + ZSTD + " has no valid frame content size (" + size + ")");
+        throw new CorruptValueException(
+            "value marked " + ZSTD + " has no valid frame content size (" + size + ")");
       }
       try {
         return Zstd.decompress(bytes, (int) size);
       } catch (RuntimeException e) {
-        throw new CorruptValueException("value marked " + ZSTD + " does not decompress: " + e.getMessage());
+        throw new CorruptValueException(
+            "value marked " + ZSTD + " does not decompress: " + e.getMessage());
       }
     }
     throw new CorruptValueException("unknown value_metadata '" + metadata + "'");

@@ -36,24 +36,24 @@ import java.util.function.Supplier;
 
 /**
  * Translates the driver's exceptions into core's {@link StorageException}s at the module's
- * boundary: every stage a public class of this module returns fails only with a
- * {@link VarveException}, so that no caller needs to know the driver.
+ * boundary: every stage a public class of this module returns fails only with a {@link
+ * VarveException}, so that no caller needs to know the driver.
  *
- * <p>The driver's hierarchy is grouped by what a caller can do ({@link Reason}): a node, replica
- * or connection that cannot take the request is {@code UNAVAILABLE} (replica-side read and write
+ * <p>The driver's hierarchy is grouped by what a caller can do ({@link Reason}): a node, replica or
+ * connection that cannot take the request is {@code UNAVAILABLE} (replica-side read and write
  * failures too: another attempt meets other replicas or a recovered one); a timeout on the client
  * or on a coordinator, and a lightweight transaction of unknown outcome, are {@code TIMEOUT}; a
- * node or the driver refusing for load is {@code OVERLOADED}; a statement refused as the schema
- * or the grants stand (a table dropped behind Varve's back) is {@code REFUSED}; a syntax or
- * protocol error, or anything unknown, is {@code INTERNAL}.
+ * node or the driver refusing for load is {@code OVERLOADED}; a statement refused as the schema or
+ * the grants stand (a table dropped behind Varve's back) is {@code REFUSED}; a syntax or protocol
+ * error, or anything unknown, is {@code INTERNAL}.
  */
 public final class CqlFailures {
 
   private CqlFailures() {}
 
   /**
-   * The failure as core sees it: a driver exception classified, a {@link VarveException} as it
-   * is, anything else (a defect) an INTERNAL {@link VarveException} with it as its cause.
+   * The failure as core sees it: a driver exception classified, a {@link VarveException} as it is,
+   * anything else (a defect) an INTERNAL {@link VarveException} with it as its cause.
    */
   public static VarveException classify(Throwable error) {
     Throwable t = Causes.unwrap(error);
@@ -71,20 +71,30 @@ public final class CqlFailures {
 
   /** What a driver exception means to a caller. */
   static Reason reason(DriverException e) {
-    if (e instanceof DriverTimeoutException || e instanceof ReadTimeoutException
-        || e instanceof WriteTimeoutException || e instanceof CASWriteUnknownException) {
+    if (e instanceof DriverTimeoutException
+        || e instanceof ReadTimeoutException
+        || e instanceof WriteTimeoutException
+        || e instanceof CASWriteUnknownException) {
       return Reason.TIMEOUT;
     }
-    if (e instanceof OverloadedException || e instanceof RequestThrottlingException
+    if (e instanceof OverloadedException
+        || e instanceof RequestThrottlingException
         || e instanceof BusyConnectionException) {
       return Reason.OVERLOADED;
     }
-    if (e instanceof UnavailableException || e instanceof AllNodesFailedException
-        || e instanceof NodeUnavailableException || e instanceof BootstrappingException
-        || e instanceof ClosedConnectionException || e instanceof HeartbeatException
-        || e instanceof ConnectionInitException || e instanceof CrcMismatchException
-        || e instanceof ReadFailureException || e instanceof WriteFailureException
-        || e instanceof ServerError || e instanceof TruncateException || e instanceof CDCWriteFailureException) {
+    if (e instanceof UnavailableException
+        || e instanceof AllNodesFailedException
+        || e instanceof NodeUnavailableException
+        || e instanceof BootstrappingException
+        || e instanceof ClosedConnectionException
+        || e instanceof HeartbeatException
+        || e instanceof ConnectionInitException
+        || e instanceof CrcMismatchException
+        || e instanceof ReadFailureException
+        || e instanceof WriteFailureException
+        || e instanceof ServerError
+        || e instanceof TruncateException
+        || e instanceof CDCWriteFailureException) {
       return Reason.UNAVAILABLE;
     }
     if (e instanceof SyntaxError) {
@@ -101,7 +111,10 @@ public final class CqlFailures {
     return stage.exceptionallyCompose(error -> CompletableFuture.failedFuture(classify(error)));
   }
 
-  /** The stage {@code call} returns, or its failure (thrown or completed) {@linkplain #classify classified}. */
+  /**
+   * The stage {@code call} returns, or its failure (thrown or completed) {@linkplain #classify
+   * classified}.
+   */
   public static <T> CompletionStage<T> translated(Supplier<? extends CompletionStage<T>> call) {
     try {
       return translated(call.get());

@@ -39,26 +39,33 @@ final class ItemRead {
   }
 
   /** Takes the rows of {@code predicate} into the page, {@code fetchSize} rows per fetch. */
-  CompletionStage<RowStream.Outcome> collect(ItemPredicate predicate, int fetchSize, boolean followPages) {
-    return observed(RowStream.run(reader.query(ns, id, predicate, values, fetchSize), followPages, (key, metadata, row) -> {
-      fetched++;
-      if (metadata.expired()) {
-        return true;
-      }
-      byte[] value = values ? value(row.getByteBuffer(1), metadata) : NONE;
-      if (!page.offer(key.length + value.length)) {
-        return false;
-      }
-      items.add(new KvItem(key, value, metadata.valueSize(), row.getLong(values ? 3 : 2)));
-      return !page.done(); // at the item limit; a full page is only known by the next item refused
-    }));
+  CompletionStage<RowStream.Outcome> collect(
+      ItemPredicate predicate, int fetchSize, boolean followPages) {
+    return observed(
+        RowStream.run(
+            reader.query(ns, id, predicate, values, fetchSize),
+            followPages,
+            (key, metadata, row) -> {
+              fetched++;
+              if (metadata.expired()) {
+                return true;
+              }
+              byte[] value = values ? value(row.getByteBuffer(1), metadata) : NONE;
+              if (!page.offer(key.length + value.length)) {
+                return false;
+              }
+              items.add(new KvItem(key, value, metadata.valueSize(), row.getLong(values ? 3 : 2)));
+              return !page
+                  .done(); // at the item limit; a full page is only known by the next item refused
+            }));
   }
 
   private CompletionStage<RowStream.Outcome> observed(CompletionStage<RowStream.Outcome> outcome) {
-    return outcome.thenApply(o -> {
-      largestFetchBytes = Math.max(largestFetchBytes, o.largestFetchBytes());
-      return o;
-    });
+    return outcome.thenApply(
+        o -> {
+          largestFetchBytes = Math.max(largestFetchBytes, o.largestFetchBytes());
+          return o;
+        });
   }
 
   /**
@@ -71,34 +78,48 @@ final class ItemRead {
     }
     BytePage plan = page.copy();
     List<byte[]> keys = new ArrayList<>();
-    return observed(RowStream.run(reader.query(ns, id, rest, false, keyFetchSize), true, (key, metadata, row) -> {
-      planned++;
-      if (metadata.expired()) {
-        return true;
-      }
-      if (!plan.offer(key.length + metadata.valueSize())) {
-        return false;
-      }
-      keys.add(key);
-      return !plan.done();
-    })).thenCompose(o -> {
-      if (keys.isEmpty()) {
-        return CompletableFuture.completedFuture(result(plan.more()));
-      }
-      ItemPredicate exact = rest instanceof ItemPredicate.Keys ? new ItemPredicate.Keys(keys) : span(keys);
-      // the planned rows hold about the page's bytes; rows rewritten larger in between still stop the page
-      return collect(exact, Math.min(keys.size(), FetchSizes.MAX), true)
-          .thenApply(end -> result(end.end() == RowStream.End.STOPPED ? page.more() : plan.more()));
-    });
+    return observed(
+            RowStream.run(
+                reader.query(ns, id, rest, false, keyFetchSize),
+                true,
+                (key, metadata, row) -> {
+                  planned++;
+                  if (metadata.expired()) {
+                    return true;
+                  }
+                  if (!plan.offer(key.length + metadata.valueSize())) {
+                    return false;
+                  }
+                  keys.add(key);
+                  return !plan.done();
+                }))
+        .thenCompose(
+            o -> {
+              if (keys.isEmpty()) {
+                return CompletableFuture.completedFuture(result(plan.more()));
+              }
+              ItemPredicate exact =
+                  rest instanceof ItemPredicate.Keys ? new ItemPredicate.Keys(keys) : span(keys);
+              // the planned rows hold about the page's bytes; rows rewritten larger in between
+              // still stop the page
+              return collect(exact, Math.min(keys.size(), FetchSizes.MAX), true)
+                  .thenApply(
+                      end ->
+                          result(end.end() == RowStream.End.STOPPED ? page.more() : plan.more()));
+            });
   }
 
-  /** The page after one query: more follow when it was full (not at the item limit) or rows are left unread. */
+  /**
+   * The page after one query: more follow when it was full (not at the item limit) or rows are left
+   * unread.
+   */
   CqlItemReader.Page page(RowStream.Outcome outcome) {
-    return result(switch (outcome.end()) {
-      case STOPPED -> page.more();
-      case EXHAUSTED -> false;
-      case PAUSED -> true;
-    });
+    return result(
+        switch (outcome.end()) {
+          case STOPPED -> page.more();
+          case EXHAUSTED -> false;
+          case PAUSED -> true;
+        });
   }
 
   private CqlItemReader.Page result(boolean more) {
@@ -109,12 +130,17 @@ final class ItemRead {
     byte[] first = keys.get(0);
     byte[] last = keys.get(keys.size() - 1);
     boolean ascending = KeyRange.compare(first, last) <= 0;
-    return new ItemPredicate.Range(new KeyRange(Optional.of(ascending ? first : last), true,
-        Optional.of(ascending ? last : first), true));
+    return new ItemPredicate.Range(
+        new KeyRange(
+            Optional.of(ascending ? first : last),
+            true,
+            Optional.of(ascending ? last : first),
+            true));
   }
 
   private static byte[] value(ByteBuffer stored, ValueMetadata metadata) {
     return metadata.compression() == ValueMetadata.Compression.ZSTD
-        ? ValueCodec.decode(stored, ValueCodec.ZSTD, 0, 0) : RowStream.bytes(stored);
+        ? ValueCodec.decode(stored, ValueCodec.ZSTD, 0, 0)
+        : RowStream.bytes(stored);
   }
 }

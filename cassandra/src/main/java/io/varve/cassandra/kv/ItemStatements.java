@@ -17,7 +17,8 @@ import java.util.concurrent.ConcurrentHashMap;
 final class ItemStatements {
 
   private final CqlSession session;
-  private final Map<String, CompletableFuture<PreparedStatement>> prepared = new ConcurrentHashMap<>();
+  private final Map<String, CompletableFuture<PreparedStatement>> prepared =
+      new ConcurrentHashMap<>();
 
   ItemStatements(CqlSession session) {
     this.session = session;
@@ -25,8 +26,11 @@ final class ItemStatements {
 
   /** {@code INSERT (id, key, value, value_metadata) USING TIMESTAMP ? [AND TTL ?]}. */
   CompletionStage<PreparedStatement> insert(KvNamespace ns, boolean ttl) {
-    return prepare("INSERT INTO " + table(ns) + " (id, key, value, value_metadata) VALUES (?, ?, ?, ?) USING TIMESTAMP ?"
-        + (ttl ? " AND TTL ?" : ""));
+    return prepare(
+        "INSERT INTO "
+            + table(ns)
+            + " (id, key, value, value_metadata) VALUES (?, ?, ?, ?) USING TIMESTAMP ?"
+            + (ttl ? " AND TTL ?" : ""));
   }
 
   /** A partition or range delete; the range's present bounds become bind markers after the id. */
@@ -45,30 +49,42 @@ final class ItemStatements {
   }
 
   private static String select(KvNamespace ns, boolean values) {
-    return "SELECT key, " + (values ? "value, " : "") + "value_metadata, WRITETIME(value_metadata) FROM " + table(ns)
+    return "SELECT key, "
+        + (values ? "value, " : "")
+        + "value_metadata, WRITETIME(value_metadata) FROM "
+        + table(ns)
         + " WHERE id = ?";
   }
 
   private static String bounds(KeyRange range) {
     StringBuilder cql = new StringBuilder();
-    range.start().ifPresent(k -> cql.append(" AND key ").append(range.startInclusive() ? ">=" : ">").append(" ?"));
-    range.end().ifPresent(k -> cql.append(" AND key ").append(range.endInclusive() ? "<=" : "<").append(" ?"));
+    range
+        .start()
+        .ifPresent(
+            k -> cql.append(" AND key ").append(range.startInclusive() ? ">=" : ">").append(" ?"));
+    range
+        .end()
+        .ifPresent(
+            k -> cql.append(" AND key ").append(range.endInclusive() ? "<=" : "<").append(" ?"));
     return cql.toString();
   }
 
   static String table(KvNamespace ns) {
-    return CqlIdentifier.fromInternal(ns.keyspace()).asCql(true) + "." + CqlIdentifier.fromInternal(ns.table()).asCql(true);
+    return CqlIdentifier.fromInternal(ns.keyspace()).asCql(true)
+        + "."
+        + CqlIdentifier.fromInternal(ns.table()).asCql(true);
   }
 
   private CompletionStage<PreparedStatement> prepare(String cql) {
-    CompletableFuture<PreparedStatement> statement = prepared.computeIfAbsent(cql,
-        q -> session.prepareAsync(q).toCompletableFuture());
+    CompletableFuture<PreparedStatement> statement =
+        prepared.computeIfAbsent(cql, q -> session.prepareAsync(q).toCompletableFuture());
     // a failed preparation (the table not there yet) is not kept: the next request prepares again
-    statement.whenComplete((p, error) -> {
-      if (error != null) {
-        prepared.remove(cql, statement);
-      }
-    });
+    statement.whenComplete(
+        (p, error) -> {
+          if (error != null) {
+            prepared.remove(cql, statement);
+          }
+        });
     return statement;
   }
 }

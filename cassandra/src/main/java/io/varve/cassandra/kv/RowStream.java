@@ -9,8 +9,9 @@ import java.util.concurrent.CompletionStage;
 
 /**
  * Hands the rows of one item query to a visitor, driver page after driver page, until the visitor
- * stops, the rows run out or (when not following pages) the first non-empty driver page is consumed.
- * Only one driver page is held at a time: its size is the fetch size the query was run with.
+ * stops, the rows run out or (when not following pages) the first non-empty driver page is
+ * consumed. Only one driver page is held at a time: its size is the fetch size the query was run
+ * with.
  */
 final class RowStream {
 
@@ -45,8 +46,12 @@ final class RowStream {
     this.followPages = followPages;
   }
 
-  /** Streams the rows of {@code first}; the rows' first column is the key, and they hold {@code value_metadata}. */
-  static CompletionStage<Outcome> run(CompletionStage<AsyncResultSet> first, boolean followPages, Visitor visitor) {
+  /**
+   * Streams the rows of {@code first}; the rows' first column is the key, and they hold {@code
+   * value_metadata}.
+   */
+  static CompletionStage<Outcome> run(
+      CompletionStage<AsyncResultSet> first, boolean followPages, Visitor visitor) {
     RowStream stream = new RowStream(visitor, followPages);
     return first.thenCompose(stream::consume);
   }
@@ -63,15 +68,18 @@ final class RowStream {
       if (!stopped) {
         any = true;
         lastKey = bytes(row.getByteBuffer(0));
-        stopped = !visitor.visit(lastKey, ValueMetadata.decode(row.getByteBuffer("value_metadata")), row);
+        stopped =
+            !visitor.visit(lastKey, ValueMetadata.decode(row.getByteBuffer("value_metadata")), row);
       }
     }
     largestFetchBytes = Math.max(largestFetchBytes, fetchBytes);
     if (stopped) {
-      return CompletableFuture.completedFuture(new Outcome(End.STOPPED, lastKey, largestFetchBytes));
+      return CompletableFuture.completedFuture(
+          new Outcome(End.STOPPED, lastKey, largestFetchBytes));
     }
     if (!rs.hasMorePages()) {
-      return CompletableFuture.completedFuture(new Outcome(End.EXHAUSTED, lastKey, largestFetchBytes));
+      return CompletableFuture.completedFuture(
+          new Outcome(End.EXHAUSTED, lastKey, largestFetchBytes));
     }
     if (!followPages && any) {
       return CompletableFuture.completedFuture(new Outcome(End.PAUSED, lastKey, largestFetchBytes));

@@ -26,12 +26,14 @@ import java.util.function.Consumer;
 
 /**
  * The control plane's tables in the metadata keyspace:
+ *
  * <ul>
- *   <li>{@code namespaces(namespace PK, config, version, create_time, update_time)}</li>
- *   <li>{@code time_slices(namespace, start_time DESC, end_time, table_name, seconds_per_time_bucket,
- *       event_buckets, status)}</li>
- *   <li>{@code settings(name PK, value)}: deployment-wide values such as the page-token key</li>
+ *   <li>{@code namespaces(namespace PK, config, version, create_time, update_time)}
+ *   <li>{@code time_slices(namespace, start_time DESC, end_time, table_name,
+ *       seconds_per_time_bucket, event_buckets, status)}
+ *   <li>{@code settings(name PK, value)}: deployment-wide values such as the page-token key
  * </ul>
+ *
  * Creation and updates of namespaces are lightweight transactions, so concurrent servers agree.
  * Failures of the store are classified by {@link CqlFailures}.
  */
@@ -51,39 +53,73 @@ public final class CqlMetadataStore implements MetadataStore {
   private CqlMetadataStore(CqlSession session, String keyspace) {
     this.session = session;
     String ks = CqlIdentifier.fromInternal(keyspace).asCql(true);
-    insertNamespace = prepare("INSERT INTO " + ks + ".namespaces (namespace, config, version, create_time, update_time)"
-        + " VALUES (?, ?, ?, ?, ?) IF NOT EXISTS");
-    updateNamespace = prepare("UPDATE " + ks + ".namespaces SET config = ?, version = ?, update_time = ?"
-        + " WHERE namespace = ? IF version = ?");
-    selectNamespace = prepare("SELECT namespace, config, version, create_time, update_time FROM " + ks
-        + ".namespaces WHERE namespace = ?");
-    selectNamespaces = prepare("SELECT namespace, config, version, create_time, update_time FROM " + ks + ".namespaces");
-    selectSlices = prepare("SELECT start_time, end_time, table_name, seconds_per_time_bucket, event_buckets, status FROM "
-        + ks + ".time_slices WHERE namespace = ?");
-    insertSlice = prepare("INSERT INTO " + ks + ".time_slices (namespace, start_time, end_time, table_name,"
-        + " seconds_per_time_bucket, event_buckets, status) VALUES (?, ?, ?, ?, ?, ?, ?)");
-    updateSliceStatus = prepare("UPDATE " + ks + ".time_slices SET status = ? WHERE namespace = ? AND start_time = ?");
-    insertSetting = prepare("INSERT INTO " + ks + ".settings (name, value) VALUES (?, ?) IF NOT EXISTS");
+    insertNamespace =
+        prepare(
+            "INSERT INTO "
+                + ks
+                + ".namespaces (namespace, config, version, create_time, update_time)"
+                + " VALUES (?, ?, ?, ?, ?) IF NOT EXISTS");
+    updateNamespace =
+        prepare(
+            "UPDATE "
+                + ks
+                + ".namespaces SET config = ?, version = ?, update_time = ?"
+                + " WHERE namespace = ? IF version = ?");
+    selectNamespace =
+        prepare(
+            "SELECT namespace, config, version, create_time, update_time FROM "
+                + ks
+                + ".namespaces WHERE namespace = ?");
+    selectNamespaces =
+        prepare(
+            "SELECT namespace, config, version, create_time, update_time FROM "
+                + ks
+                + ".namespaces");
+    selectSlices =
+        prepare(
+            "SELECT start_time, end_time, table_name, seconds_per_time_bucket, event_buckets, status FROM "
+                + ks
+                + ".time_slices WHERE namespace = ?");
+    insertSlice =
+        prepare(
+            "INSERT INTO "
+                + ks
+                + ".time_slices (namespace, start_time, end_time, table_name,"
+                + " seconds_per_time_bucket, event_buckets, status) VALUES (?, ?, ?, ?, ?, ?, ?)");
+    updateSliceStatus =
+        prepare(
+            "UPDATE " + ks + ".time_slices SET status = ? WHERE namespace = ? AND start_time = ?");
+    insertSetting =
+        prepare("INSERT INTO " + ks + ".settings (name, value) VALUES (?, ?) IF NOT EXISTS");
     selectSetting = prepare("SELECT value FROM " + ks + ".settings WHERE name = ?");
   }
 
   /**
-   * Creates the metadata keyspace and tables if missing, then the store. {@code keyspace} must be
-   * a validated identifier.
+   * Creates the metadata keyspace and tables if missing, then the store. {@code keyspace} must be a
+   * validated identifier.
    *
    * @throws io.varve.core.error.StorageException when the store fails
    */
-  public static CqlMetadataStore open(CqlSession session, String keyspace, CqlSliceTables tables, Duration timeout) {
+  public static CqlMetadataStore open(
+      CqlSession session, String keyspace, CqlSliceTables tables, Duration timeout) {
     try {
       tables.createKeyspaceIfMissing(keyspace).toCompletableFuture().join();
       String ks = CqlIdentifier.fromInternal(keyspace).asCql(true);
-      Consumer<String> ddl = cql -> session.execute(SimpleStatement.newInstance(cql).setTimeout(timeout));
-      ddl.accept("CREATE TABLE IF NOT EXISTS " + ks + ".namespaces (namespace text PRIMARY KEY, config text,"
-          + " version bigint, create_time timestamp, update_time timestamp)");
-      ddl.accept("CREATE TABLE IF NOT EXISTS " + ks + ".time_slices (namespace text, start_time timestamp,"
-          + " end_time timestamp, table_name text, seconds_per_time_bucket bigint, event_buckets int, status text,"
-          + " PRIMARY KEY (namespace, start_time)) WITH CLUSTERING ORDER BY (start_time DESC)");
-      ddl.accept("CREATE TABLE IF NOT EXISTS " + ks + ".settings (name text PRIMARY KEY, value blob)");
+      Consumer<String> ddl =
+          cql -> session.execute(SimpleStatement.newInstance(cql).setTimeout(timeout));
+      ddl.accept(
+          "CREATE TABLE IF NOT EXISTS "
+              + ks
+              + ".namespaces (namespace text PRIMARY KEY, config text,"
+              + " version bigint, create_time timestamp, update_time timestamp)");
+      ddl.accept(
+          "CREATE TABLE IF NOT EXISTS "
+              + ks
+              + ".time_slices (namespace text, start_time timestamp,"
+              + " end_time timestamp, table_name text, seconds_per_time_bucket bigint, event_buckets int, status text,"
+              + " PRIMARY KEY (namespace, start_time)) WITH CLUSTERING ORDER BY (start_time DESC)");
+      ddl.accept(
+          "CREATE TABLE IF NOT EXISTS " + ks + ".settings (name text PRIMARY KEY, value blob)");
       return new CqlMetadataStore(session, keyspace);
     } catch (RuntimeException e) {
       throw CqlFailures.classify(e);
@@ -92,74 +128,122 @@ public final class CqlMetadataStore implements MetadataStore {
 
   @Override
   public CompletionStage<Void> create(NamespaceRecord r) {
-    return CqlFailures.translated(session.executeAsync(insertNamespace.bind(r.namespace(), r.configJson(), r.version(),
-            r.createTime(), r.updateTime()).setSerialConsistencyLevel(ConsistencyLevel.SERIAL))
-        .thenApply(rs -> {
-          if (!rs.wasApplied()) {
-            throw VarveException.alreadyExists("namespace '" + r.namespace() + "' already exists");
-          }
-          return null;
-        }));
+    return CqlFailures.translated(
+        session
+            .executeAsync(
+                insertNamespace
+                    .bind(
+                        r.namespace(), r.configJson(), r.version(), r.createTime(), r.updateTime())
+                    .setSerialConsistencyLevel(ConsistencyLevel.SERIAL))
+            .thenApply(
+                rs -> {
+                  if (!rs.wasApplied()) {
+                    throw VarveException.alreadyExists(
+                        "namespace '" + r.namespace() + "' already exists");
+                  }
+                  return null;
+                }));
   }
 
   @Override
   public CompletionStage<Boolean> update(NamespaceRecord r) {
-    return CqlFailures.translated(session.executeAsync(updateNamespace.bind(r.configJson(), r.version(),
-            r.updateTime(), r.namespace(), r.version() - 1).setSerialConsistencyLevel(ConsistencyLevel.SERIAL))
-        .thenApply(AsyncResultSet::wasApplied));
+    return CqlFailures.translated(
+        session
+            .executeAsync(
+                updateNamespace
+                    .bind(
+                        r.configJson(), r.version(), r.updateTime(), r.namespace(), r.version() - 1)
+                    .setSerialConsistencyLevel(ConsistencyLevel.SERIAL))
+            .thenApply(AsyncResultSet::wasApplied));
   }
 
   @Override
   public CompletionStage<Optional<NamespaceRecord>> get(String namespace) {
-    return CqlFailures.translated(session.executeAsync(selectNamespace.bind(namespace)
-            .setConsistencyLevel(ConsistencyLevel.SERIAL))
-        .thenApply(rs -> Optional.ofNullable(rs.one()).map(CqlMetadataStore::namespace)));
+    return CqlFailures.translated(
+        session
+            .executeAsync(
+                selectNamespace.bind(namespace).setConsistencyLevel(ConsistencyLevel.SERIAL))
+            .thenApply(rs -> Optional.ofNullable(rs.one()).map(CqlMetadataStore::namespace)));
   }
 
   @Override
   public CompletionStage<List<NamespaceRecord>> list() {
     List<NamespaceRecord> all = new ArrayList<>();
-    return CqlFailures.translated(collect(session.executeAsync(selectNamespaces.bind()), row -> all.add(namespace(row)))
-        .thenApply(v -> {
-          all.sort(Comparator.comparing(NamespaceRecord::namespace));
-          return all;
-        }));
+    return CqlFailures.translated(
+        collect(session.executeAsync(selectNamespaces.bind()), row -> all.add(namespace(row)))
+            .thenApply(
+                v -> {
+                  all.sort(Comparator.comparing(NamespaceRecord::namespace));
+                  return all;
+                }));
   }
 
   @Override
   public CompletionStage<List<TimeSlice>> slices(String namespace) {
     List<TimeSlice> slices = new ArrayList<>();
-    return CqlFailures.translated(collect(session.executeAsync(selectSlices.bind(namespace)),
-        row -> slices.add(new TimeSlice(namespace, row.getInstant(0), row.getInstant(1), row.getString(2),
-            row.getLong(3), row.getInt(4), SliceStatus.valueOf(row.getString(5))))).thenApply(v -> slices));
+    return CqlFailures.translated(
+        collect(
+                session.executeAsync(selectSlices.bind(namespace)),
+                row ->
+                    slices.add(
+                        new TimeSlice(
+                            namespace,
+                            row.getInstant(0),
+                            row.getInstant(1),
+                            row.getString(2),
+                            row.getLong(3),
+                            row.getInt(4),
+                            SliceStatus.valueOf(row.getString(5)))))
+            .thenApply(v -> slices));
   }
 
   @Override
   public CompletionStage<Void> putSlice(TimeSlice s) {
-    return CqlFailures.translated(session.executeAsync(insertSlice.bind(s.namespace(), s.start(), s.end(), s.table(),
-        s.secondsPerTimeBucket(), s.eventBuckets(), s.status().name())).thenApply(rs -> null));
+    return CqlFailures.translated(
+        session
+            .executeAsync(
+                insertSlice.bind(
+                    s.namespace(),
+                    s.start(),
+                    s.end(),
+                    s.table(),
+                    s.secondsPerTimeBucket(),
+                    s.eventBuckets(),
+                    s.status().name()))
+            .thenApply(rs -> null));
   }
 
   @Override
   public CompletionStage<Void> setSliceStatus(TimeSlice slice, SliceStatus status) {
-    return CqlFailures.translated(session.executeAsync(updateSliceStatus.bind(status.name(), slice.namespace(),
-        slice.start())).thenApply(rs -> null));
+    return CqlFailures.translated(
+        session
+            .executeAsync(updateSliceStatus.bind(status.name(), slice.namespace(), slice.start()))
+            .thenApply(rs -> null));
   }
 
   @Override
   public CompletionStage<byte[]> pageTokenKey() {
     byte[] candidate = new byte[32];
     new SecureRandom().nextBytes(candidate);
-    return CqlFailures.translated(session.executeAsync(insertSetting.bind("page_token_key", ByteBuffer.wrap(candidate))
-            .setSerialConsistencyLevel(ConsistencyLevel.SERIAL))
-        .thenCompose(rs -> session.executeAsync(selectSetting.bind("page_token_key")
-            .setConsistencyLevel(ConsistencyLevel.SERIAL)))
-        .thenApply(rs -> {
-          ByteBuffer value = rs.one().getByteBuffer(0);
-          byte[] key = new byte[value.remaining()];
-          value.get(key);
-          return key;
-        }));
+    return CqlFailures.translated(
+        session
+            .executeAsync(
+                insertSetting
+                    .bind("page_token_key", ByteBuffer.wrap(candidate))
+                    .setSerialConsistencyLevel(ConsistencyLevel.SERIAL))
+            .thenCompose(
+                rs ->
+                    session.executeAsync(
+                        selectSetting
+                            .bind("page_token_key")
+                            .setConsistencyLevel(ConsistencyLevel.SERIAL)))
+            .thenApply(
+                rs -> {
+                  ByteBuffer value = rs.one().getByteBuffer(0);
+                  byte[] key = new byte[value.remaining()];
+                  value.get(key);
+                  return key;
+                }));
   }
 
   private PreparedStatement prepare(String cql) {
@@ -167,13 +251,18 @@ public final class CqlMetadataStore implements MetadataStore {
   }
 
   private static NamespaceRecord namespace(Row row) {
-    return new NamespaceRecord(row.getString(0), row.getString(1), row.getLong(2), row.getInstant(3), row.getInstant(4));
+    return new NamespaceRecord(
+        row.getString(0), row.getString(1), row.getLong(2), row.getInstant(3), row.getInstant(4));
   }
 
-  private static CompletionStage<Void> collect(CompletionStage<AsyncResultSet> stage, Consumer<Row> sink) {
-    return stage.thenCompose(rs -> {
-      rs.currentPage().forEach(sink);
-      return rs.hasMorePages() ? collect(rs.fetchNextPage(), sink) : CompletableFuture.completedFuture(null);
-    });
+  private static CompletionStage<Void> collect(
+      CompletionStage<AsyncResultSet> stage, Consumer<Row> sink) {
+    return stage.thenCompose(
+        rs -> {
+          rs.currentPage().forEach(sink);
+          return rs.hasMorePages()
+              ? collect(rs.fetchNextPage(), sink)
+              : CompletableFuture.completedFuture(null);
+        });
   }
 }

@@ -37,60 +37,73 @@ public final class CqlSliceTables implements SliceTables {
 
   @Override
   public CompletionStage<Void> createKeyspaceIfMissing(String keyspace) {
-    SimpleStatement statement = createKeyspace(CqlIdentifier.fromInternal(keyspace)).ifNotExists()
-        .withReplicationOptions(replication).build();
+    SimpleStatement statement =
+        createKeyspace(CqlIdentifier.fromInternal(keyspace))
+            .ifNotExists()
+            .withReplicationOptions(replication)
+            .build();
     return run(statement);
   }
 
   @Override
   public CompletionStage<Void> create(String keyspace, String table) {
-    SimpleStatement statement = createTable(CqlIdentifier.fromInternal(keyspace), CqlIdentifier.fromInternal(table))
-        .ifNotExists()
-        .withPartitionKey("time_series_id", DataTypes.TEXT)
-        .withPartitionKey("time_bucket", DataTypes.TIMESTAMP)
-        .withPartitionKey("event_bucket", DataTypes.INT)
-        .withClusteringColumn("event_time", DataTypes.TIMESTAMP)
-        .withClusteringColumn("event_id", DataTypes.TEXT)
-        .withClusteringColumn("event_item_key", DataTypes.BLOB)
-        .withColumn("event_item_value", DataTypes.BLOB)
-        .withColumn("value_metadata", DataTypes.TEXT)
-        .withClusteringOrder("event_time", ClusteringOrder.DESC)
-        .withClusteringOrder("event_id", ClusteringOrder.ASC)
-        .withClusteringOrder("event_item_key", ClusteringOrder.ASC)
-        .build();
+    SimpleStatement statement =
+        createTable(CqlIdentifier.fromInternal(keyspace), CqlIdentifier.fromInternal(table))
+            .ifNotExists()
+            .withPartitionKey("time_series_id", DataTypes.TEXT)
+            .withPartitionKey("time_bucket", DataTypes.TIMESTAMP)
+            .withPartitionKey("event_bucket", DataTypes.INT)
+            .withClusteringColumn("event_time", DataTypes.TIMESTAMP)
+            .withClusteringColumn("event_id", DataTypes.TEXT)
+            .withClusteringColumn("event_item_key", DataTypes.BLOB)
+            .withColumn("event_item_value", DataTypes.BLOB)
+            .withColumn("value_metadata", DataTypes.TEXT)
+            .withClusteringOrder("event_time", ClusteringOrder.DESC)
+            .withClusteringOrder("event_id", ClusteringOrder.ASC)
+            .withClusteringOrder("event_item_key", ClusteringOrder.ASC)
+            .build();
     return run(statement);
   }
 
   @Override
   public CompletionStage<Void> drop(String keyspace, String table) {
-    return run(dropTable(CqlIdentifier.fromInternal(keyspace), CqlIdentifier.fromInternal(table)).ifExists().build());
+    return run(
+        dropTable(CqlIdentifier.fromInternal(keyspace), CqlIdentifier.fromInternal(table))
+            .ifExists()
+            .build());
   }
 
   private CompletionStage<Void> run(SimpleStatement statement) {
-    return CqlFailures.translated(session.executeAsync(statement.setTimeout(timeout)).thenApply(rs -> null));
+    return CqlFailures.translated(
+        session.executeAsync(statement.setTimeout(timeout)).thenApply(rs -> null));
   }
 
   /** Replication options with numeric values as numbers, as the schema builder expects. */
   static Map<String, Object> replicationOptions(Map<String, String> replication) {
     Map<String, Object> options = new LinkedHashMap<>();
-    replication.forEach((key, value) -> {
-      if (!key.matches("[A-Za-z_][A-Za-z0-9_]*")) {
-        throw new IllegalArgumentException("cassandra.replication: key " + key + " (expected: class or a data center name)");
-      }
-      if (key.equals("class")) {
-        if (!value.matches("[A-Za-z.]+")) {
-          throw new IllegalArgumentException("cassandra.replication.class: " + value + " (expected: a strategy class)");
-        }
-        options.put(key, value);
-      } else {
-        if (!value.matches("[0-9]{1,2}")) {
-          throw new IllegalArgumentException("cassandra.replication." + key + ": " + value + " (expected: a replica count)");
-        }
-        options.put(key, Integer.parseInt(value));
-      }
-    });
+    replication.forEach(
+        (key, value) -> {
+          if (!key.matches("[A-Za-z_][A-Za-z0-9_]*")) {
+            throw new IllegalArgumentException(
+                "cassandra.replication: key " + key + " (expected: class or a data center name)");
+          }
+          if (key.equals("class")) {
+            if (!value.matches("[A-Za-z.]+")) {
+              throw new IllegalArgumentException(
+                  "cassandra.replication.class: " + value + " (expected: a strategy class)");
+            }
+            options.put(key, value);
+          } else {
+            if (!value.matches("[0-9]{1,2}")) {
+              throw new IllegalArgumentException(
+                  "cassandra.replication." + key + ": " + value + " (expected: a replica count)");
+            }
+            options.put(key, Integer.parseInt(value));
+          }
+        });
     if (!options.containsKey("class")) {
-      throw new IllegalArgumentException("cassandra.replication.class: missing (expected: a strategy class)");
+      throw new IllegalArgumentException(
+          "cassandra.replication.class: missing (expected: a strategy class)");
     }
     return options;
   }

@@ -26,32 +26,50 @@ public final class Sessions {
    * As {@link #open(CassandraSettings)}, with trackers told of every request's outcome and latency
    * (the server records them as metrics).
    */
-  public static CompletionStage<CqlSession> open(CassandraSettings settings, List<RequestTracker> trackers) {
-    ProgrammaticDriverConfigLoaderBuilder config = DriverConfigLoader.programmaticBuilder()
-        .withDuration(DefaultDriverOption.REQUEST_TIMEOUT, settings.requestTimeout())
-        .withDuration(DefaultDriverOption.CONNECTION_INIT_QUERY_TIMEOUT, settings.requestTimeout())
-        .withDuration(DefaultDriverOption.METADATA_SCHEMA_REQUEST_TIMEOUT, settings.schemaTimeout())
-        .withDuration(DefaultDriverOption.CONTROL_CONNECTION_AGREEMENT_TIMEOUT, settings.schemaTimeout())
-        .withString(DefaultDriverOption.PROTOCOL_COMPRESSION, settings.compression())
-        .withInt(DefaultDriverOption.CONNECTION_POOL_LOCAL_SIZE, 2)
-        .withInt(DefaultDriverOption.CONNECTION_MAX_REQUESTS, 2048)
-        .withBoolean(DefaultDriverOption.METADATA_TOKEN_MAP_ENABLED, true)
-        // the driver's default backoff grows to 60 s: after a node restart the server would refuse
-        // writes for up to a minute longer than needed; a retry every 10 s at most is cheap
-        .withDuration(DefaultDriverOption.RECONNECTION_BASE_DELAY, java.time.Duration.ofSeconds(1))
-        .withDuration(DefaultDriverOption.RECONNECTION_MAX_DELAY, java.time.Duration.ofSeconds(10));
-    settings.tls().ifPresent(tls -> {
-      config.withString(DefaultDriverOption.SSL_ENGINE_FACTORY_CLASS, "DefaultSslEngineFactory")
-          .withString(DefaultDriverOption.SSL_TRUSTSTORE_PATH, tls.truststore().toString())
-          .withString(DefaultDriverOption.SSL_TRUSTSTORE_PASSWORD, tls.truststorePassword())
-          .withBoolean(DefaultDriverOption.SSL_HOSTNAME_VALIDATION, tls.hostnameValidation());
-      tls.keystore().ifPresent(k -> config.withString(DefaultDriverOption.SSL_KEYSTORE_PATH, k.toString()));
-      tls.keystorePassword().ifPresent(p -> config.withString(DefaultDriverOption.SSL_KEYSTORE_PASSWORD, p));
-    });
-    CqlSessionBuilder builder = CqlSession.builder()
-        .withConfigLoader(config.build())
-        .addContactPoints(settings.contactPoints())
-        .withLocalDatacenter(settings.localDatacenter());
+  public static CompletionStage<CqlSession> open(
+      CassandraSettings settings, List<RequestTracker> trackers) {
+    ProgrammaticDriverConfigLoaderBuilder config =
+        DriverConfigLoader.programmaticBuilder()
+            .withDuration(DefaultDriverOption.REQUEST_TIMEOUT, settings.requestTimeout())
+            .withDuration(
+                DefaultDriverOption.CONNECTION_INIT_QUERY_TIMEOUT, settings.requestTimeout())
+            .withDuration(
+                DefaultDriverOption.METADATA_SCHEMA_REQUEST_TIMEOUT, settings.schemaTimeout())
+            .withDuration(
+                DefaultDriverOption.CONTROL_CONNECTION_AGREEMENT_TIMEOUT, settings.schemaTimeout())
+            .withString(DefaultDriverOption.PROTOCOL_COMPRESSION, settings.compression())
+            .withInt(DefaultDriverOption.CONNECTION_POOL_LOCAL_SIZE, 2)
+            .withInt(DefaultDriverOption.CONNECTION_MAX_REQUESTS, 2048)
+            .withBoolean(DefaultDriverOption.METADATA_TOKEN_MAP_ENABLED, true)
+            // the driver's default backoff grows to 60 s: after a node restart the server would
+            // refuse
+            // writes for up to a minute longer than needed; a retry every 10 s at most is cheap
+            .withDuration(
+                DefaultDriverOption.RECONNECTION_BASE_DELAY, java.time.Duration.ofSeconds(1))
+            .withDuration(
+                DefaultDriverOption.RECONNECTION_MAX_DELAY, java.time.Duration.ofSeconds(10));
+    settings
+        .tls()
+        .ifPresent(
+            tls -> {
+              config
+                  .withString(
+                      DefaultDriverOption.SSL_ENGINE_FACTORY_CLASS, "DefaultSslEngineFactory")
+                  .withString(DefaultDriverOption.SSL_TRUSTSTORE_PATH, tls.truststore().toString())
+                  .withString(DefaultDriverOption.SSL_TRUSTSTORE_PASSWORD, tls.truststorePassword())
+                  .withBoolean(
+                      DefaultDriverOption.SSL_HOSTNAME_VALIDATION, tls.hostnameValidation());
+              tls.keystore()
+                  .ifPresent(
+                      k -> config.withString(DefaultDriverOption.SSL_KEYSTORE_PATH, k.toString()));
+              tls.keystorePassword()
+                  .ifPresent(p -> config.withString(DefaultDriverOption.SSL_KEYSTORE_PASSWORD, p));
+            });
+    CqlSessionBuilder builder =
+        CqlSession.builder()
+            .withConfigLoader(config.build())
+            .addContactPoints(settings.contactPoints())
+            .withLocalDatacenter(settings.localDatacenter());
     trackers.forEach(builder::addRequestTracker);
     if (settings.username().isPresent()) {
       builder.withAuthCredentials(settings.username().get(), settings.password().orElse(""));

@@ -87,12 +87,17 @@ class AsyncLimiterTest {
   @Test
   void outcomes_and_failures_reach_the_caller_and_free_their_bytes() {
     AsyncLimiter limiter = new AsyncLimiter(4, 100);
-    CompletionStage<String> ok = limiter.submit(50, () -> CompletableFuture.completedFuture("done"));
-    CompletionStage<String> failed = limiter.submit(50, () -> CompletableFuture.failedFuture(
-        new IllegalStateException("node down")));
-    CompletionStage<String> thrown = limiter.submit(50, () -> {
-      throw new IllegalArgumentException("bad statement");
-    });
+    CompletionStage<String> ok =
+        limiter.submit(50, () -> CompletableFuture.completedFuture("done"));
+    CompletionStage<String> failed =
+        limiter.submit(
+            50, () -> CompletableFuture.failedFuture(new IllegalStateException("node down")));
+    CompletionStage<String> thrown =
+        limiter.submit(
+            50,
+            () -> {
+              throw new IllegalArgumentException("bad statement");
+            });
     assertThat(ok.toCompletableFuture().join()).isEqualTo("done");
     assertThat(failed.toCompletableFuture()).isCompletedExceptionally();
     assertThat(thrown.toCompletableFuture()).isCompletedExceptionally();
@@ -109,8 +114,11 @@ class AsyncLimiterTest {
     AtomicInteger failed = new AtomicInteger();
     List<CompletableFuture<Object>> rest = new ArrayList<>();
     for (int i = 0; i < 50_000; i++) {
-      rest.add(limiter.submit(1, () -> CompletableFuture.failedFuture(new IllegalStateException("no node")))
-          .toCompletableFuture().whenComplete((v, e) -> failed.incrementAndGet()));
+      rest.add(
+          limiter
+              .submit(1, () -> CompletableFuture.failedFuture(new IllegalStateException("no node")))
+              .toCompletableFuture()
+              .whenComplete((v, e) -> failed.incrementAndGet()));
     }
     first.answer.complete("ok");
     assertThat(failed.get()).isEqualTo(50_000);

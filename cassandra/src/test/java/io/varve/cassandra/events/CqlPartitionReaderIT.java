@@ -25,37 +25,57 @@ import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 
 /**
- * One partition read page by page on the real test Cassandra. A page holds
- * {@code max(16, 2 * maxEvents + 1)} rows and an event has a row per item, so events of three items
- * straddle page boundaries; the reader must reassemble them whole, newest first, and fetch further
- * pages only while events are wanted.
+ * One partition read page by page on the real test Cassandra. A page holds {@code max(16, 2 *
+ * maxEvents + 1)} rows and an event has a row per item, so events of three items straddle page
+ * boundaries; the reader must reassemble them whole, newest first, and fetch further pages only
+ * while events are wanted.
  */
 class CqlPartitionReaderIT {
 
   static final String KEYSPACE = "cassandra_reader_it";
   static final Instant DAY = Instant.parse("2024-03-08T00:00:00Z");
+
   /** One event bucket, so that every event of a time bucket is in one partition. */
-  static final TimeSlice SLICE = new TimeSlice("reader", DAY, DAY.plusSeconds(86_400), "reader_20240308", 3600, 1,
-      SliceStatus.ACTIVE);
+  static final TimeSlice SLICE =
+      new TimeSlice(
+          "reader", DAY, DAY.plusSeconds(86_400), "reader_20240308", 3600, 1, SliceStatus.ACTIVE);
+
   static final long HOUR = DAY.plusSeconds(7200).toEpochMilli();
   static final int EVENTS = 40;
   static CqlSession session;
   static PartitionReader reader;
+
   /** The partition's events, newest first. */
   static final List<Event> written = new ArrayList<>();
 
   @BeforeAll
   static void write() {
     session = TestSessions.open();
-    TestSessions.freshKeyspace(session, KEYSPACE).create(KEYSPACE, SLICE.table()).toCompletableFuture().join();
+    TestSessions.freshKeyspace(session, KEYSPACE)
+        .create(KEYSPACE, SLICE.table())
+        .toCompletableFuture()
+        .join();
     CqlEventStore store = new CqlEventStore(session, 16, 8L * 1024 * 1024, 4096);
     List<Event> events = new ArrayList<>();
     for (int i = 0; i < EVENTS; i++) {
       // pairs of events share a millisecond: ties are ordered by event id
-      events.add(event("series", HOUR + 1000L * (i / 2), "id-" + (char) ('a' + i % 2) + i, "a", "1-" + i, "b",
-          i % 7 == 0 ? "match" : "other", "c", "3-" + i));
+      events.add(
+          event(
+              "series",
+              HOUR + 1000L * (i / 2),
+              "id-" + (char) ('a' + i % 2) + i,
+              "a",
+              "1-" + i,
+              "b",
+              i % 7 == 0 ? "match" : "other",
+              "c",
+              "3-" + i));
     }
-    assertThat(store.write(KEYSPACE, place(SLICE, events), Consistency.DEFAULT).toCompletableFuture().join())
+    assertThat(
+            store
+                .write(KEYSPACE, place(SLICE, events), Consistency.DEFAULT)
+                .toCompletableFuture()
+                .join())
         .isEmpty();
     events.stream().sorted(Event::newestFirst).forEach(written::add);
     reader = store.reader(KEYSPACE, "series", Consistency.DEFAULT);
@@ -97,13 +117,13 @@ class CqlPartitionReaderIT {
   @Test
   void a_filter_keeps_reading_pages_until_enough_events_match() {
     List<EventItem> filters = List.of(new EventItem(utf8("b"), utf8("match")));
-    List<Event> matching = written.stream().filter(e -> new String(e.items().get(1).value()).equals("match"))
-        .toList();
+    List<Event> matching =
+        written.stream().filter(e -> new String(e.items().get(1).value()).equals("match")).toList();
     assertThat(matching).hasSizeGreaterThan(3);
 
     assertThat(read(null, filters, 3)).containsExactlyElementsOf(matching.subList(0, 3));
-    assertThat(read(Cursor.after(matching.get(2)), filters, 100)).containsExactlyElementsOf(
-        matching.subList(3, matching.size()));
+    assertThat(read(Cursor.after(matching.get(2)), filters, 100))
+        .containsExactlyElementsOf(matching.subList(3, matching.size()));
   }
 
   @Test
@@ -111,14 +131,20 @@ class CqlPartitionReaderIT {
     PartitionScan whole = partition(SLICE, HOUR, 0);
     long from = written.get(9).eventTimeMillis();
     long to = written.get(2).eventTimeMillis();
-    PartitionScan narrow = new PartitionScan(new BucketScan(SLICE.table(),
-        whole.bucket().timeBucketMillis(), 1, from, to), 0);
+    PartitionScan narrow =
+        new PartitionScan(
+            new BucketScan(SLICE.table(), whole.bucket().timeBucketMillis(), 1, from, to), 0);
 
     List<Event> events = reader.read(narrow, null, List.of(), 100).toCompletableFuture().join();
 
-    assertThat(events).isNotEmpty().allSatisfy(e -> assertThat(e.eventTimeMillis()).isBetween(from, to - 1));
-    assertThat(events).containsExactlyElementsOf(written.stream()
-        .filter(e -> e.eventTimeMillis() >= from && e.eventTimeMillis() < to).toList());
+    assertThat(events)
+        .isNotEmpty()
+        .allSatisfy(e -> assertThat(e.eventTimeMillis()).isBetween(from, to - 1));
+    assertThat(events)
+        .containsExactlyElementsOf(
+            written.stream()
+                .filter(e -> e.eventTimeMillis() >= from && e.eventTimeMillis() < to)
+                .toList());
     assertThat(read(null, List.of(), 10).get(0)).isEqualTo(written.get(0));
     PartitionScan otherHour = partition(SLICE, HOUR + 3_600_000, 0);
     assertThat(reader.read(otherHour, null, List.of(), 10).toCompletableFuture().join()).isEmpty();

@@ -31,10 +31,11 @@ class CqlTableScanIT {
 
   static final String KEYSPACE = "cassandra_scan_it";
   static final Instant DAY = Instant.parse("2024-03-08T00:00:00Z");
-  static final TimeSlice SLICE = new TimeSlice("scan", DAY, DAY.plusSeconds(86_400), "scan_20240308", 3600, 4,
-      SliceStatus.ACTIVE);
-  static final Comparator<Event> IDENTITY = Comparator.comparing(Event::timeSeriesId)
-      .thenComparing(Event::newestFirst);
+  static final TimeSlice SLICE =
+      new TimeSlice(
+          "scan", DAY, DAY.plusSeconds(86_400), "scan_20240308", 3600, 4, SliceStatus.ACTIVE);
+  static final Comparator<Event> IDENTITY =
+      Comparator.comparing(Event::timeSeriesId).thenComparing(Event::newestFirst);
   static CqlSession session;
   static CqlEventStore store;
   static final List<Event> written = new ArrayList<>();
@@ -45,13 +46,28 @@ class CqlTableScanIT {
   @BeforeAll
   static void write() {
     session = TestSessions.open();
-    TestSessions.freshKeyspace(session, KEYSPACE).create(KEYSPACE, SLICE.table()).toCompletableFuture().join();
+    TestSessions.freshKeyspace(session, KEYSPACE)
+        .create(KEYSPACE, SLICE.table())
+        .toCompletableFuture()
+        .join();
     store = new CqlEventStore(session, 16, 8L * 1024 * 1024, 4096);
     for (int i = 0; i < 1200; i++) {
       // 30 series over 20 hours: 2400 item rows, more than two pages of 1000
-      written.add(event("series-" + i % 30, DAY.toEpochMilli() + i * 60_000L, "e" + i, "a", "1-" + i, "b", "2-" + i));
+      written.add(
+          event(
+              "series-" + i % 30,
+              DAY.toEpochMilli() + i * 60_000L,
+              "e" + i,
+              "a",
+              "1-" + i,
+              "b",
+              "2-" + i));
     }
-    assertThat(store.write(KEYSPACE, place(SLICE, written), Consistency.DEFAULT).toCompletableFuture().join())
+    assertThat(
+            store
+                .write(KEYSPACE, place(SLICE, written), Consistency.DEFAULT)
+                .toCompletableFuture()
+                .join())
         .isEmpty();
   }
 
@@ -61,16 +77,27 @@ class CqlTableScanIT {
   }
 
   @Test
-  void every_event_of_the_range_is_handed_over_once_and_whole_one_batch_at_a_time() throws Exception {
+  void every_event_of_the_range_is_handed_over_once_and_whole_one_batch_at_a_time()
+      throws Exception {
     long from = DAY.plusSeconds(2 * 3600).toEpochMilli();
     long to = DAY.plusSeconds(17 * 3600).toEpochMilli();
     BlockingQueue<Handed> calls = new LinkedBlockingQueue<>();
 
-    CompletableFuture<Long> scan = store.scan(KEYSPACE, SLICE.table(), from, to, Consistency.DEFAULT, 100, events -> {
-      CompletableFuture<Void> taken = new CompletableFuture<>();
-      calls.add(new Handed(events, taken));
-      return taken;
-    }).toCompletableFuture();
+    CompletableFuture<Long> scan =
+        store
+            .scan(
+                KEYSPACE,
+                SLICE.table(),
+                from,
+                to,
+                Consistency.DEFAULT,
+                100,
+                events -> {
+                  CompletableFuture<Void> taken = new CompletableFuture<>();
+                  calls.add(new Handed(events, taken));
+                  return taken;
+                })
+            .toCompletableFuture();
 
     List<Event> received = new ArrayList<>();
     int batches = 0;
@@ -89,8 +116,11 @@ class CqlTableScanIT {
       call.taken().complete(null);
     }
 
-    List<Event> expected = written.stream().filter(e -> e.eventTimeMillis() >= from && e.eventTimeMillis() < to)
-        .sorted(IDENTITY).toList();
+    List<Event> expected =
+        written.stream()
+            .filter(e -> e.eventTimeMillis() >= from && e.eventTimeMillis() < to)
+            .sorted(IDENTITY)
+            .toList();
     assertThat(scan.get()).isEqualTo(expected.size());
     assertThat(received.stream().sorted(IDENTITY).toList()).containsExactlyElementsOf(expected);
     assertThat(batches).isGreaterThan(1);
@@ -99,11 +129,21 @@ class CqlTableScanIT {
   @Test
   void a_range_with_no_events_hands_nothing_over() {
     List<Event> handed = new ArrayList<>();
-    long count = store.scan(KEYSPACE, SLICE.table(), DAY.plusSeconds(23 * 3600).toEpochMilli(),
-        DAY.plusSeconds(24 * 3600).toEpochMilli(), Consistency.DEFAULT, 100, events -> {
-          handed.addAll(events);
-          return CompletableFuture.completedFuture(null);
-        }).toCompletableFuture().join();
+    long count =
+        store
+            .scan(
+                KEYSPACE,
+                SLICE.table(),
+                DAY.plusSeconds(23 * 3600).toEpochMilli(),
+                DAY.plusSeconds(24 * 3600).toEpochMilli(),
+                Consistency.DEFAULT,
+                100,
+                events -> {
+                  handed.addAll(events);
+                  return CompletableFuture.completedFuture(null);
+                })
+            .toCompletableFuture()
+            .join();
     assertThat(count).isZero();
     assertThat(handed).isEmpty();
   }

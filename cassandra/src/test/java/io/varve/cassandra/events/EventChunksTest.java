@@ -17,7 +17,10 @@ class EventChunksTest {
   /** Events of {@code valueBytes} bytes each (one item: a 1-byte key and the value). */
   static List<PlacedEvent> events(int... valueBytes) {
     return IntStream.range(0, valueBytes.length)
-        .mapToObj(i -> new PlacedEvent(i, event("series", i, "e" + i, "k", "v".repeat(valueBytes[i])), KEY))
+        .mapToObj(
+            i ->
+                new PlacedEvent(
+                    i, event("series", i, "e" + i, "k", "v".repeat(valueBytes[i])), KEY))
         .toList();
   }
 
@@ -31,8 +34,11 @@ class EventChunksTest {
     List<List<PlacedEvent>> chunks = CqlEventStore.chunks(events(third, third, third, third, 10));
 
     assertThat(indexes(chunks)).containsExactly(List.of(0, 1), List.of(2, 3, 4));
-    assertThat(chunks).allSatisfy(c -> assertThat(c.stream().mapToLong(e -> e.event().payloadBytes()).sum())
-        .isLessThanOrEqualTo(CqlEventStore.MAX_BATCH_BYTES));
+    assertThat(chunks)
+        .allSatisfy(
+            c ->
+                assertThat(c.stream().mapToLong(e -> e.event().payloadBytes()).sum())
+                    .isLessThanOrEqualTo(CqlEventStore.MAX_BATCH_BYTES));
   }
 
   @Test

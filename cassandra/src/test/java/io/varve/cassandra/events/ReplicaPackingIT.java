@@ -22,8 +22,8 @@ import org.junit.jupiter.api.Test;
 
 /**
  * Replica packing on the driver's real token map of the test Cassandra: one node holds every token,
- * so every partition has the same replicas and small parts of one table are packed together, up
- * to the bounds in partitions and bytes that keep a packed batch under Cassandra's warnings.
+ * so every partition has the same replicas and small parts of one table are packed together, up to
+ * the bounds in partitions and bytes that keep a packed batch under Cassandra's warnings.
  */
 class ReplicaPackingIT {
 
@@ -47,7 +47,9 @@ class ReplicaPackingIT {
     PartitionKey key = new PartitionKey(table, series, 1_709_856_000_000L, 0);
     List<PlacedEvent> placed = new ArrayList<>();
     for (int i = 0; i < events; i++) {
-      placed.add(new PlacedEvent(i, event(series, 1_709_856_000_000L + i, "e" + i, "k", "v".repeat(valueBytes)), key));
+      placed.add(
+          new PlacedEvent(
+              i, event(series, 1_709_856_000_000L + i, "e" + i, "k", "v".repeat(valueBytes)), key));
     }
     return ReplicaPacking.Part.of(key, placed);
   }
@@ -70,8 +72,13 @@ class ReplicaPackingIT {
     TokenMap tokens = session.getMetadata().getTokenMap().orElseThrow();
     ReplicaPacking.Part part = part("t_a", "series-0", 1, 10);
 
-    assertThat(tokens.getReplicas(CqlIdentifier.fromInternal(KEYSPACE), tokens.newToken(part.series().duplicate(),
-        part.timeBucket().duplicate(), part.eventBucket().duplicate())))
+    assertThat(
+            tokens.getReplicas(
+                CqlIdentifier.fromInternal(KEYSPACE),
+                tokens.newToken(
+                    part.series().duplicate(),
+                    part.timeBucket().duplicate(),
+                    part.eventBucket().duplicate())))
         .containsExactlyInAnyOrderElementsOf(session.getMetadata().getNodes().values());
   }
 
@@ -92,9 +99,13 @@ class ReplicaPackingIT {
 
     List<Batch<ReplicaPacking.Part>> batches = ReplicaPacking.pack(session, KEYSPACE, parts);
 
-    assertThat(batches).hasSizeGreaterThan(2).allSatisfy(batch -> assertThat(batch.bytes())
-        .isEqualTo(batch.items().stream().mapToLong(ReplicaPacking::bytes).sum())
-        .isLessThanOrEqualTo(ReplicaPacking.MAX_PACKED_BYTES));
+    assertThat(batches)
+        .hasSizeGreaterThan(2)
+        .allSatisfy(
+            batch ->
+                assertThat(batch.bytes())
+                    .isEqualTo(batch.items().stream().mapToLong(ReplicaPacking::bytes).sum())
+                    .isLessThanOrEqualTo(ReplicaPacking.MAX_PACKED_BYTES));
     assertThat(batches.stream().mapToInt(b -> b.items().size()).sum()).isEqualTo(12);
   }
 
@@ -108,19 +119,29 @@ class ReplicaPackingIT {
     List<List<ReplicaPacking.Part>> batches = pack(parts);
 
     assertThat(batches).containsExactly(List.of(large), parts.subList(0, 3), parts.subList(3, 6));
-    assertThat(batches).allSatisfy(batch -> assertThat(new HashSet<>(batch.stream()
-        .map(p -> p.key().table()).toList())).hasSize(1));
+    assertThat(batches)
+        .allSatisfy(
+            batch ->
+                assertThat(new HashSet<>(batch.stream().map(p -> p.key().table()).toList()))
+                    .hasSize(1));
   }
 
   @Test
   void without_a_token_map_every_part_goes_alone() {
-    DriverConfigLoader noTokenMap = DriverConfigLoader.programmaticBuilder()
-        .withBoolean(DefaultDriverOption.METADATA_TOKEN_MAP_ENABLED, false).build();
-    try (CqlSession plain = CqlSession.builder().addContactPoint(TestCassandra.contactPoint())
-        .withLocalDatacenter(TestCassandra.localDatacenter()).withConfigLoader(noTokenMap).build()) {
+    DriverConfigLoader noTokenMap =
+        DriverConfigLoader.programmaticBuilder()
+            .withBoolean(DefaultDriverOption.METADATA_TOKEN_MAP_ENABLED, false)
+            .build();
+    try (CqlSession plain =
+        CqlSession.builder()
+            .addContactPoint(TestCassandra.contactPoint())
+            .withLocalDatacenter(TestCassandra.localDatacenter())
+            .withConfigLoader(noTokenMap)
+            .build()) {
       assertThat(plain.getMetadata().getTokenMap()).isEmpty();
 
-      assertThat(ReplicaPacking.pack(plain, KEYSPACE, parts("t_a", 5, 10))).extracting(b -> b.items().size())
+      assertThat(ReplicaPacking.pack(plain, KEYSPACE, parts("t_a", 5, 10)))
+          .extracting(b -> b.items().size())
           .containsExactly(1, 1, 1, 1, 1);
     }
   }

@@ -37,17 +37,27 @@ final class TestEvents {
     Map<PartitionKey, List<PlacedEvent>> partitions = new LinkedHashMap<>();
     for (int i = 0; i < events.size(); i++) {
       Event e = events.get(i);
-      PartitionKey key = new PartitionKey(slice.table(), e.timeSeriesId(), slice.timeBucketOf(e.eventTimeMillis()),
-          EventBuckets.of(e.timeSeriesId(), e.eventTimeMillis(), e.eventId(), slice.eventBuckets()));
+      PartitionKey key =
+          new PartitionKey(
+              slice.table(),
+              e.timeSeriesId(),
+              slice.timeBucketOf(e.eventTimeMillis()),
+              EventBuckets.of(
+                  e.timeSeriesId(), e.eventTimeMillis(), e.eventId(), slice.eventBuckets()));
       partitions.computeIfAbsent(key, k -> new ArrayList<>()).add(new PlacedEvent(i, e, key));
     }
     return partitions;
   }
 
-  /** The scan of one partition: event bucket {@code eventBucket} of the time bucket holding {@code timeMillis}. */
+  /**
+   * The scan of one partition: event bucket {@code eventBucket} of the time bucket holding {@code
+   * timeMillis}.
+   */
   static PartitionScan partition(TimeSlice slice, long timeMillis, int eventBucket) {
     long bucket = slice.timeBucketOf(timeMillis);
-    return new PartitionScan(new BucketScan(slice.table(), bucket, slice.eventBuckets(), bucket,
-        bucket + slice.bucketMillis()), eventBucket);
+    return new PartitionScan(
+        new BucketScan(
+            slice.table(), bucket, slice.eventBuckets(), bucket, bucket + slice.bucketMillis()),
+        eventBucket);
   }
 }

@@ -16,17 +16,22 @@ class ValueCodecTest {
     ValueCodec.Stored zeros = codec.encode(new byte[10_000]);
     assertThat(zeros.metadata()).isEqualTo(ValueCodec.ZSTD);
     assertThat(zeros.value().remaining()).isLessThan(10_000);
-    assertThat(ValueCodec.decode(zeros.value(), zeros.metadata(), 5, 5)).isEqualTo(new byte[10_000]);
+    assertThat(ValueCodec.decode(zeros.value(), zeros.metadata(), 5, 5))
+        .isEqualTo(new byte[10_000]);
 
     ValueCodec.Stored small = codec.encode("small".getBytes(StandardCharsets.UTF_8));
     assertThat(small.metadata()).isEqualTo(ValueCodec.NONE).isNotNull();
-    assertThat(ValueCodec.decode(small.value(), small.metadata(), 5, 5)).asString().isEqualTo("small");
+    assertThat(ValueCodec.decode(small.value(), small.metadata(), 5, 5))
+        .asString()
+        .isEqualTo("small");
   }
 
   @Test
   void a_marker_older_than_its_value_is_stale_and_ignored() {
     ByteBuffer plain = ByteBuffer.wrap("small".getBytes(StandardCharsets.UTF_8));
-    assertThat(ValueCodec.decode(plain, ValueCodec.ZSTD, 2_000, 1_000)).asString().isEqualTo("small");
+    assertThat(ValueCodec.decode(plain, ValueCodec.ZSTD, 2_000, 1_000))
+        .asString()
+        .isEqualTo("small");
     assertThat(ValueCodec.decode(plain, null, 2_000, 0)).asString().isEqualTo("small");
   }
 
@@ -34,12 +39,14 @@ class ValueCodecTest {
   void a_current_marker_on_bytes_that_are_no_zstd_frame_is_reported_as_corrupt() {
     ByteBuffer plain = ByteBuffer.wrap("small".getBytes(StandardCharsets.UTF_8));
     assertThatThrownBy(() -> ValueCodec.decode(plain, ValueCodec.ZSTD, 1_000, 1_000))
-        .isInstanceOf(ValueCodec.CorruptValueException.class).hasMessageContaining("not a zstd frame");
+        .isInstanceOf(ValueCodec.CorruptValueException.class)
+        .hasMessageContaining("not a zstd frame");
     ByteBuffer truncated = codec.encode(new byte[10_000]).value();
     truncated.limit(truncated.limit() - 3);
     assertThatThrownBy(() -> ValueCodec.decode(truncated, ValueCodec.ZSTD, 1_000, 1_000))
         .isInstanceOf(ValueCodec.CorruptValueException.class);
     assertThatThrownBy(() -> ValueCodec.decode(plain, "compression=lz4", 1_000, 1_000))
-        .isInstanceOf(ValueCodec.CorruptValueException.class).hasMessageContaining("unknown value_metadata");
+        .isInstanceOf(ValueCodec.CorruptValueException.class)
+        .hasMessageContaining("unknown value_metadata");
   }
 }

@@ -48,29 +48,42 @@ class CqlFailuresTest {
   static Stream<Arguments> driverExceptions() {
     return Stream.of(
         Arguments.of(new DriverTimeoutException("Query timed out after PT5S"), Reason.TIMEOUT),
-        Arguments.of(new ReadTimeoutException(null, DefaultConsistencyLevel.QUORUM, 1, 2, true), Reason.TIMEOUT),
-        Arguments.of(new WriteTimeoutException(null, DefaultConsistencyLevel.QUORUM, 1, 2, DefaultWriteType.BATCH),
+        Arguments.of(
+            new ReadTimeoutException(null, DefaultConsistencyLevel.QUORUM, 1, 2, true),
             Reason.TIMEOUT),
-        Arguments.of(new CASWriteUnknownException(null, DefaultConsistencyLevel.SERIAL, 1, 2), Reason.TIMEOUT),
-        Arguments.of(new UnavailableException(null, DefaultConsistencyLevel.QUORUM, 2, 1), Reason.UNAVAILABLE),
+        Arguments.of(
+            new WriteTimeoutException(
+                null, DefaultConsistencyLevel.QUORUM, 1, 2, DefaultWriteType.BATCH),
+            Reason.TIMEOUT),
+        Arguments.of(
+            new CASWriteUnknownException(null, DefaultConsistencyLevel.SERIAL, 1, 2),
+            Reason.TIMEOUT),
+        Arguments.of(
+            new UnavailableException(null, DefaultConsistencyLevel.QUORUM, 2, 1),
+            Reason.UNAVAILABLE),
         Arguments.of(new NoNodeAvailableException(), Reason.UNAVAILABLE),
         Arguments.of(new BootstrappingException(null), Reason.UNAVAILABLE),
-        Arguments.of(new ClosedConnectionException("Lost connection to remote peer"), Reason.UNAVAILABLE),
-        Arguments.of(new ReadFailureException(null, DefaultConsistencyLevel.ONE, 0, 1, 1, false, Map.of()),
+        Arguments.of(
+            new ClosedConnectionException("Lost connection to remote peer"), Reason.UNAVAILABLE),
+        Arguments.of(
+            new ReadFailureException(null, DefaultConsistencyLevel.ONE, 0, 1, 1, false, Map.of()),
             Reason.UNAVAILABLE),
         Arguments.of(new ServerError(null, "java.lang.OutOfMemoryError"), Reason.UNAVAILABLE),
         Arguments.of(new OverloadedException(null), Reason.OVERLOADED),
         Arguments.of(new BusyConnectionException(2048), Reason.OVERLOADED),
-        Arguments.of(new RequestThrottlingException("The session is shutting down"), Reason.OVERLOADED),
+        Arguments.of(
+            new RequestThrottlingException("The session is shutting down"), Reason.OVERLOADED),
         Arguments.of(new InvalidQueryException(null, "unconfigured table slice_1"), Reason.REFUSED),
-        Arguments.of(new UnauthorizedException(null, "User varve has no MODIFY permission"), Reason.REFUSED),
+        Arguments.of(
+            new UnauthorizedException(null, "User varve has no MODIFY permission"), Reason.REFUSED),
         Arguments.of(new SyntaxError(null, "line 1:0 no viable alternative"), Reason.INTERNAL),
         Arguments.of(new ProtocolError(null, "Invalid frame"), Reason.INTERNAL));
   }
 
   @ParameterizedTest
   @MethodSource("driverExceptions")
-  void driver_exceptions_are_classified_by_what_a_caller_can_do(DriverException driver, Reason reason) {
+  void driver_exceptions_are_classified_by_what_a_caller_can_do(
+      DriverException driver, Reason reason) {
     VarveException failure = CqlFailures.classify(new CompletionException(driver));
 
     assertThat(failure).isInstanceOf(StorageException.class).hasCause(driver);
@@ -82,14 +95,29 @@ class CqlFailuresTest {
   }
 
   @Test
-  void timeouts_unavailable_replicas_and_overload_are_retryable_a_dropped_table_and_defects_are_not() {
-    assertThat(CqlFailures.classify(new WriteTimeoutException(null, DefaultConsistencyLevel.QUORUM, 1, 2,
-        DefaultWriteType.UNLOGGED_BATCH)).kind()).isEqualTo(Kind.UNAVAILABLE);
-    assertThat(((StorageException) CqlFailures.classify(new UnavailableException(null,
-        DefaultConsistencyLevel.LOCAL_QUORUM, 2, 1))).retryable()).isTrue();
-    assertThat(((StorageException) CqlFailures.classify(new OverloadedException(null))).retryable()).isTrue();
-    StorageException dropped = (StorageException) CqlFailures.classify(
-        new InvalidQueryException(null, "unconfigured table slice_1"));
+  void
+      timeouts_unavailable_replicas_and_overload_are_retryable_a_dropped_table_and_defects_are_not() {
+    assertThat(
+            CqlFailures.classify(
+                    new WriteTimeoutException(
+                        null,
+                        DefaultConsistencyLevel.QUORUM,
+                        1,
+                        2,
+                        DefaultWriteType.UNLOGGED_BATCH))
+                .kind())
+        .isEqualTo(Kind.UNAVAILABLE);
+    assertThat(
+            ((StorageException)
+                    CqlFailures.classify(
+                        new UnavailableException(null, DefaultConsistencyLevel.LOCAL_QUORUM, 2, 1)))
+                .retryable())
+        .isTrue();
+    assertThat(((StorageException) CqlFailures.classify(new OverloadedException(null))).retryable())
+        .isTrue();
+    StorageException dropped =
+        (StorageException)
+            CqlFailures.classify(new InvalidQueryException(null, "unconfigured table slice_1"));
     assertThat(dropped.retryable()).isFalse();
     assertThat(dropped.kind()).isEqualTo(Kind.FAILED_PRECONDITION);
     assertThat(CqlFailures.classify(new SyntaxError(null, "bad")).kind()).isEqualTo(Kind.INTERNAL);
@@ -97,8 +125,9 @@ class CqlFailuresTest {
 
   @Test
   void a_wrapped_checked_failure_is_classified_by_its_cause() {
-    VarveException failure = CqlFailures.classify(new DriverExecutionException(
-        new DriverTimeoutException("Query timed out after PT5S")));
+    VarveException failure =
+        CqlFailures.classify(
+            new DriverExecutionException(new DriverTimeoutException("Query timed out after PT5S")));
     assertThat(((StorageException) failure).reason()).isEqualTo(Reason.TIMEOUT);
   }
 
@@ -115,17 +144,29 @@ class CqlFailuresTest {
   }
 
   @Test
-  void translated_stages_fail_only_with_varve_exceptions_whether_the_call_throws_or_its_stage_fails() {
-    CompletableFuture<Object> failed = CqlFailures.translated(
-        CompletableFuture.failedFuture(new OverloadedException(null))).toCompletableFuture();
-    assertThat(failed).failsWithin(Duration.ZERO).withThrowableOfType(ExecutionException.class)
-        .havingCause().isInstanceOf(StorageException.class);
+  void
+      translated_stages_fail_only_with_varve_exceptions_whether_the_call_throws_or_its_stage_fails() {
+    CompletableFuture<Object> failed =
+        CqlFailures.translated(CompletableFuture.failedFuture(new OverloadedException(null)))
+            .toCompletableFuture();
+    assertThat(failed)
+        .failsWithin(Duration.ZERO)
+        .withThrowableOfType(ExecutionException.class)
+        .havingCause()
+        .isInstanceOf(StorageException.class);
 
-    CompletableFuture<Object> thrown = CqlFailures.translated(() -> {
-      throw new InvalidQueryException(null, "Keyspace ks does not exist");
-    }).toCompletableFuture();
-    assertThat(thrown).failsWithin(Duration.ZERO).withThrowableOfType(ExecutionException.class)
-        .havingCause().isInstanceOf(StorageException.class)
-        .extracting(e -> ((StorageException) e).reason()).isEqualTo(Reason.REFUSED);
+    CompletableFuture<Object> thrown =
+        CqlFailures.translated(
+                () -> {
+                  throw new InvalidQueryException(null, "Keyspace ks does not exist");
+                })
+            .toCompletableFuture();
+    assertThat(thrown)
+        .failsWithin(Duration.ZERO)
+        .withThrowableOfType(ExecutionException.class)
+        .havingCause()
+        .isInstanceOf(StorageException.class)
+        .extracting(e -> ((StorageException) e).reason())
+        .isEqualTo(Reason.REFUSED);
   }
 }

@@ -40,8 +40,13 @@ class CqlMetadataStoreIT {
     sessionB = TestSessions.open();
     CqlSliceTables tables = TestSessions.freshKeyspace(sessionA, KEYSPACE);
     storeA = CqlMetadataStore.open(sessionA, KEYSPACE, tables, TestSessions.SCHEMA_TIMEOUT);
-    storeB = CqlMetadataStore.open(sessionB, KEYSPACE, new CqlSliceTables(sessionB,
-        TestSessions.settings().replication(), TestSessions.SCHEMA_TIMEOUT), TestSessions.SCHEMA_TIMEOUT);
+    storeB =
+        CqlMetadataStore.open(
+            sessionB,
+            KEYSPACE,
+            new CqlSliceTables(
+                sessionB, TestSessions.settings().replication(), TestSessions.SCHEMA_TIMEOUT),
+            TestSessions.SCHEMA_TIMEOUT);
   }
 
   @AfterAll
@@ -71,8 +76,8 @@ class CqlMetadataStoreIT {
 
   @Test
   void concurrent_creates_of_one_namespace_let_exactly_one_win_and_the_others_see_it_exists() {
-    List<CompletableFuture<Void>> creates = race(i -> store(i).create(record("raced_create",
-        "{\"racer\": " + i + "}", 1)));
+    List<CompletableFuture<Void>> creates =
+        race(i -> store(i).create(record("raced_create", "{\"racer\": " + i + "}", 1)));
 
     List<Integer> winners = new ArrayList<>();
     for (int i = 0; i < RACERS; i++) {
@@ -94,8 +99,8 @@ class CqlMetadataStoreIT {
   void concurrent_updates_of_one_version_let_exactly_one_win_and_a_stale_version_loses() {
     storeA.create(record("raced_update", "{}", 1)).toCompletableFuture().join();
 
-    List<CompletableFuture<Boolean>> updates = race(i -> store(i).update(record("raced_update",
-        "{\"racer\": " + i + "}", 2)));
+    List<CompletableFuture<Boolean>> updates =
+        race(i -> store(i).update(record("raced_update", "{\"racer\": " + i + "}", 2)));
 
     List<Integer> winners = new ArrayList<>();
     for (int i = 0; i < RACERS; i++) {
@@ -107,13 +112,24 @@ class CqlMetadataStoreIT {
     NamespaceRecord stored = storeA.get("raced_update").toCompletableFuture().join().orElseThrow();
     assertThat(stored.version()).isEqualTo(2);
     assertThat(stored.configJson()).isEqualTo("{\"racer\": " + winners.get(0) + "}");
-    assertThat(storeB.update(record("raced_update", "{\"late\": true}", 2)).toCompletableFuture().join()).isFalse();
-    assertThat(storeB.update(record("raced_update", "{\"next\": true}", 3)).toCompletableFuture().join()).isTrue();
+    assertThat(
+            storeB
+                .update(record("raced_update", "{\"late\": true}", 2))
+                .toCompletableFuture()
+                .join())
+        .isFalse();
+    assertThat(
+            storeB
+                .update(record("raced_update", "{\"next\": true}", 3))
+                .toCompletableFuture()
+                .join())
+        .isTrue();
   }
 
   @Test
   void an_update_of_a_namespace_that_does_not_exist_does_not_create_it() {
-    assertThat(storeA.update(record("never_created", "{}", 2)).toCompletableFuture().join()).isFalse();
+    assertThat(storeA.update(record("never_created", "{}", 2)).toCompletableFuture().join())
+        .isFalse();
     assertThat(storeA.get("never_created").toCompletableFuture().join()).isEmpty();
   }
 
@@ -122,8 +138,11 @@ class CqlMetadataStoreIT {
     for (String name : List.of("list_c", "list_a", "list_b")) {
       storeA.create(record(name, "{}", 1)).toCompletableFuture().join();
     }
-    List<String> names = storeB.list().toCompletableFuture().join().stream().map(NamespaceRecord::namespace)
-        .filter(n -> n.startsWith("list_")).toList();
+    List<String> names =
+        storeB.list().toCompletableFuture().join().stream()
+            .map(NamespaceRecord::namespace)
+            .filter(n -> n.startsWith("list_"))
+            .toList();
     assertThat(names).containsExactly("list_a", "list_b", "list_c");
   }
 
@@ -133,20 +152,40 @@ class CqlMetadataStoreIT {
     List<String> names = List.of("sliced_20240308", "sliced_20240309", "sliced_20240310");
     for (int d = 0; d < 3; d++) {
       Instant start = day.plus(d, ChronoUnit.DAYS);
-      storeA.putSlice(new TimeSlice("sliced", start, start.plus(1, ChronoUnit.DAYS), names.get(d), 3600, 4,
-          SliceStatus.ACTIVE)).toCompletableFuture().join();
+      storeA
+          .putSlice(
+              new TimeSlice(
+                  "sliced",
+                  start,
+                  start.plus(1, ChronoUnit.DAYS),
+                  names.get(d),
+                  3600,
+                  4,
+                  SliceStatus.ACTIVE))
+          .toCompletableFuture()
+          .join();
     }
     TimeSlice oldest = storeB.slices("sliced").toCompletableFuture().join().get(2);
     storeB.setSliceStatus(oldest, SliceStatus.CLOSED).toCompletableFuture().join();
 
     List<TimeSlice> slices = storeA.slices("sliced").toCompletableFuture().join();
 
-    assertThat(slices).extracting(TimeSlice::table)
+    assertThat(slices)
+        .extracting(TimeSlice::table)
         .containsExactly("sliced_20240310", "sliced_20240309", "sliced_20240308");
-    assertThat(slices).extracting(TimeSlice::status)
+    assertThat(slices)
+        .extracting(TimeSlice::status)
         .containsExactly(SliceStatus.ACTIVE, SliceStatus.ACTIVE, SliceStatus.CLOSED);
-    assertThat(slices.get(0)).isEqualTo(new TimeSlice("sliced", day.plus(2, ChronoUnit.DAYS),
-        day.plus(3, ChronoUnit.DAYS), "sliced_20240310", 3600, 4, SliceStatus.ACTIVE));
+    assertThat(slices.get(0))
+        .isEqualTo(
+            new TimeSlice(
+                "sliced",
+                day.plus(2, ChronoUnit.DAYS),
+                day.plus(3, ChronoUnit.DAYS),
+                "sliced_20240310",
+                3600,
+                4,
+                SliceStatus.ACTIVE));
     assertThat(storeA.slices("no_such_namespace").toCompletableFuture().join()).isEmpty();
   }
 

@@ -48,15 +48,23 @@ class CqlSliceTablesIT {
     tables.create(KEYSPACE, "layout_20240308").toCompletableFuture().join();
 
     TableMetadata table = table("layout_20240308").orElseThrow();
-    assertThat(table.getPartitionKey()).extracting(c -> c.getName().asInternal(), ColumnMetadata::getType)
-        .containsExactly(tuple("time_series_id", DataTypes.TEXT),
+    assertThat(table.getPartitionKey())
+        .extracting(c -> c.getName().asInternal(), ColumnMetadata::getType)
+        .containsExactly(
+            tuple("time_series_id", DataTypes.TEXT),
             tuple("time_bucket", DataTypes.TIMESTAMP),
             tuple("event_bucket", DataTypes.INT));
     Map<String, ClusteringOrder> clustering = new LinkedHashMap<>();
-    table.getClusteringColumns().forEach((column, order) -> clustering.put(column.getName().asInternal(), order));
-    assertThat(clustering).containsExactly(Map.entry("event_time", ClusteringOrder.DESC),
-        Map.entry("event_id", ClusteringOrder.ASC), Map.entry("event_item_key", ClusteringOrder.ASC));
-    assertThat(table.getColumn("event_item_value").orElseThrow().getType()).isEqualTo(DataTypes.BLOB);
+    table
+        .getClusteringColumns()
+        .forEach((column, order) -> clustering.put(column.getName().asInternal(), order));
+    assertThat(clustering)
+        .containsExactly(
+            Map.entry("event_time", ClusteringOrder.DESC),
+            Map.entry("event_id", ClusteringOrder.ASC),
+            Map.entry("event_item_key", ClusteringOrder.ASC));
+    assertThat(table.getColumn("event_item_value").orElseThrow().getType())
+        .isEqualTo(DataTypes.BLOB);
     assertThat(table.getColumn("value_metadata").orElseThrow().getType()).isEqualTo(DataTypes.TEXT);
     assertThat(table.getColumns()).hasSize(8);
   }
@@ -74,18 +82,27 @@ class CqlSliceTablesIT {
 
   @Test
   void a_keyspace_is_created_with_the_configured_replication() {
-    KeyspaceMetadata keyspace = session.getMetadata().getKeyspace(CqlIdentifier.fromInternal(KEYSPACE)).orElseThrow();
-    assertThat(keyspace.getReplication()).containsEntry("class", "org.apache.cassandra.locator.SimpleStrategy")
+    KeyspaceMetadata keyspace =
+        session.getMetadata().getKeyspace(CqlIdentifier.fromInternal(KEYSPACE)).orElseThrow();
+    assertThat(keyspace.getReplication())
+        .containsEntry("class", "org.apache.cassandra.locator.SimpleStrategy")
         .containsEntry("replication_factor", "1");
   }
 
   @Test
   void a_table_in_a_keyspace_that_does_not_exist_is_refused_as_the_schema_stands_not_retryable() {
-    assertThatThrownBy(() -> tables.create("cassandra_slice_tables_it_missing", "t_20240308")
-        .toCompletableFuture().join())
-        .cause().isInstanceOfSatisfying(StorageException.class, e -> {
-          assertThat(e.reason()).isEqualTo(StorageException.Reason.REFUSED);
-          assertThat(e.retryable()).isFalse();
-        });
+    assertThatThrownBy(
+            () ->
+                tables
+                    .create("cassandra_slice_tables_it_missing", "t_20240308")
+                    .toCompletableFuture()
+                    .join())
+        .cause()
+        .isInstanceOfSatisfying(
+            StorageException.class,
+            e -> {
+              assertThat(e.reason()).isEqualTo(StorageException.Reason.REFUSED);
+              assertThat(e.retryable()).isFalse();
+            });
   }
 }

@@ -13,7 +13,9 @@ import java.net.ServerSocket;
 import java.util.List;
 import org.junit.jupiter.api.Test;
 
-/** Sessions opened from the settings, on the test Cassandra and on an address where nothing listens. */
+/**
+ * Sessions opened from the settings, on the test Cassandra and on an address where nothing listens.
+ */
 class SessionsIT {
 
   @Test
@@ -25,19 +27,26 @@ class SessionsIT {
   }
 
   @Test
-  void a_cluster_that_cannot_be_reached_fails_the_open_as_unavailable_retryable() throws IOException {
+  void a_cluster_that_cannot_be_reached_fails_the_open_as_unavailable_retryable()
+      throws IOException {
     int port;
     try (ServerSocket socket = new ServerSocket(0, 1, InetAddress.getLoopbackAddress())) {
       port = socket.getLocalPort();
     }
-    CassandraSettings nowhere = TestSessions.settings()
-        .withContactPoints(List.of(new InetSocketAddress("127.0.0.1", port)));
+    CassandraSettings nowhere =
+        TestSessions.settings()
+            .withContactPoints(List.of(new InetSocketAddress("127.0.0.1", port)));
 
     assertThatThrownBy(() -> Sessions.open(nowhere).toCompletableFuture().join())
-        .cause().isInstanceOfSatisfying(StorageException.class, e -> {
-          assertThat(e.reason()).isEqualTo(StorageException.Reason.UNAVAILABLE);
-          assertThat(e.retryable()).isTrue();
-          assertThat(e.getMessage()).startsWith("storage is unavailable: ").contains(Integer.toString(port));
-        });
+        .cause()
+        .isInstanceOfSatisfying(
+            StorageException.class,
+            e -> {
+              assertThat(e.reason()).isEqualTo(StorageException.Reason.UNAVAILABLE);
+              assertThat(e.retryable()).isTrue();
+              assertThat(e.getMessage())
+                  .startsWith("storage is unavailable: ")
+                  .contains(Integer.toString(port));
+            });
   }
 }

@@ -8,9 +8,10 @@ import org.junit.jupiter.api.extension.BeforeEachCallback;
 import org.junit.jupiter.api.extension.ExtensionContext;
 
 /**
- * Captures {@code System.out} and {@code System.err} during each test, for tests that run a command in-process and
- * read what it printed; restores them after. Register it as a field:
- * {@code @RegisterExtension final StandardStreams streams = new StandardStreams();}. Not for tests run in parallel.
+ * Captures {@code System.out} and {@code System.err} during each test, for tests that run a command
+ * in-process and read what it printed; restores them after. Register it as a field:
+ * {@code @RegisterExtension final StandardStreams streams = new StandardStreams();}. Not for tests
+ * run in parallel.
  */
 public final class StandardStreams implements BeforeEachCallback, AfterEachCallback {
   private final ByteArrayOutputStream out = new ByteArrayOutputStream();

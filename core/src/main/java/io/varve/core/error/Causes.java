@@ -10,7 +10,8 @@ public final class Causes {
 
   /** {@code t} without its {@link CompletionException} and {@link ExecutionException} wrappers. */
   public static Throwable unwrap(Throwable t) {
-    while ((t instanceof CompletionException || t instanceof ExecutionException) && t.getCause() != null) {
+    while ((t instanceof CompletionException || t instanceof ExecutionException)
+        && t.getCause() != null) {
       t = t.getCause();
     }
     return t;

@@ -1,8 +1,8 @@
 package io.varve.core.error;
 
 /**
- * A request field holds a value that is not allowed. The message has the form
- * {@code <field>: <value> (expected: <what>)}, e.g. {@code timePartition.eventBuckets: 0 (expected: 1..64)}.
+ * A request field holds a value that is not allowed. The message has the form {@code <field>:
+ * <value> (expected: <what>)}, e.g. {@code timePartition.eventBuckets: 0 (expected: 1..64)}.
  */
 public final class InvalidFieldException extends VarveException {
 

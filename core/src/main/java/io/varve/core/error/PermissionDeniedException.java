@@ -1,8 +1,8 @@
 package io.varve.core.error;
 
 /**
- * The caller's credentials do not grant what a call needs on the thing named by a request field
- * (a namespace). Raised before any work, so nothing was read, written or changed.
+ * The caller's credentials do not grant what a call needs on the thing named by a request field (a
+ * namespace). Raised before any work, so nothing was read, written or changed.
  */
 public final class PermissionDeniedException extends VarveException {
 

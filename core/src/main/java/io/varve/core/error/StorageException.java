@@ -28,7 +28,10 @@ public final class StorageException extends VarveException {
 
   /** What happened, grouped by what a caller can do about it. */
   public enum Reason {
-    /** No node, replica or connection could take the request (down, restarting, unreachable): retry later. */
+    /**
+     * No node, replica or connection could take the request (down, restarting, unreachable): retry
+     * later.
+     */
     UNAVAILABLE("is unavailable", Kind.UNAVAILABLE),
     /** The store did not answer in time; the request may or may not have been applied: retry. */
     TIMEOUT("timed out", Kind.UNAVAILABLE),
@@ -61,8 +64,8 @@ public final class StorageException extends VarveException {
   private final Reason reason;
 
   /**
-   * @param store which store failed; its name starts the message ({@code storage}, {@code the
-   *     index store})
+   * @param store which store failed; its name starts the message ({@code storage}, {@code the index
+   *     store})
    * @param reason what happened
    * @param detail the store's own words
    * @param cause the client library's exception, kept for logs; may be null

@@ -15,15 +15,17 @@ public class VarveException extends RuntimeException {
     /** The thing to create exists already. */
     ALREADY_EXISTS,
     /**
-     * The request is well formed but the system's state does not allow it (e.g. a version check,
-     * a slice table dropped behind Varve's back); do not retry as is.
+     * The request is well formed but the system's state does not allow it (e.g. a version check, a
+     * slice table dropped behind Varve's back); do not retry as is.
      */
     FAILED_PRECONDITION,
     /** A store did not answer in time, is down or overloaded; retrying may succeed. */
     UNAVAILABLE,
     /** The caller is not authenticated. */
     UNAUTHENTICATED,
-    /** The caller is authenticated but not allowed this call on this namespace; nothing was done. */
+    /**
+     * The caller is authenticated but not allowed this call on this namespace; nothing was done.
+     */
     PERMISSION_DENIED,
     /** The server is at capacity and refused the request before doing any work; retry later. */
     RESOURCE_EXHAUSTED,

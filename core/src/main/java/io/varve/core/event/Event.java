@@ -3,10 +3,11 @@ package io.varve.core.event;
 import java.util.List;
 
 /**
- * An immutable event of one time series. {@code (timeSeriesId, eventTimeMillis, eventId)} identifies
- * it; with an item's key it identifies a stored row.
+ * An immutable event of one time series. {@code (timeSeriesId, eventTimeMillis, eventId)}
+ * identifies it; with an item's key it identifies a stored row.
  */
-public record Event(String timeSeriesId, long eventTimeMillis, String eventId, List<EventItem> items) {
+public record Event(
+    String timeSeriesId, long eventTimeMillis, String eventId, List<EventItem> items) {
 
   /** Orders events newest first, ties by event id ascending: the order reads return. */
   public static int newestFirst(Event a, Event b) {
@@ -16,7 +17,8 @@ public record Event(String timeSeriesId, long eventTimeMillis, String eventId, L
 
   /**
    * Orders event ids as Cassandra orders {@code text} clustering values: by UTF-8 bytes, which is
-   * code point order (String.compareTo, by UTF-16 units, differs beyond the Basic Multilingual Plane).
+   * code point order (String.compareTo, by UTF-16 units, differs beyond the Basic Multilingual
+   * Plane).
    */
   public static int compareIds(String a, String b) {
     int i = 0;

@@ -7,7 +7,9 @@ public record EventItem(byte[] key, byte[] value) {
 
   @Override
   public boolean equals(Object o) {
-    return o instanceof EventItem other && Arrays.equals(key, other.key) && Arrays.equals(value, other.value);
+    return o instanceof EventItem other
+        && Arrays.equals(key, other.key)
+        && Arrays.equals(value, other.value);
   }
 
   @Override

@@ -35,6 +35,18 @@ public record Limits(
 
   public static final int MIB = 1024 * 1024;
 
-  public static final Limits DEFAULT = new Limits(
-      32 * MIB, 1000, 256, 1024, 2 * MIB, 8 * MIB, 256, 128, 1000, 100, 16, Duration.ofHours(1));
+  public static final Limits DEFAULT =
+      new Limits(
+          32 * MIB,
+          1000,
+          256,
+          1024,
+          2 * MIB,
+          8 * MIB,
+          256,
+          128,
+          1000,
+          100,
+          16,
+          Duration.ofHours(1));
 }

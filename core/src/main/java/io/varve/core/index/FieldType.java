@@ -1,10 +1,10 @@
 package io.varve.core.index;
 
+import io.varve.core.time.Rfc3339;
 import java.nio.ByteBuffer;
 import java.nio.charset.CharacterCodingException;
 import java.nio.charset.CodingErrorAction;
 import java.nio.charset.StandardCharsets;
-import io.varve.core.time.Rfc3339;
 import java.time.Instant;
 import java.util.Locale;
 
@@ -14,7 +14,9 @@ import java.util.Locale;
  * index. Query values (equals, range bounds) are parsed the same way.
  */
 public enum FieldType {
-  /** Exact text, at most {@value #MAX_KEYWORD_BYTES} bytes of UTF-8; equals matches the whole value. */
+  /**
+   * Exact text, at most {@value #MAX_KEYWORD_BYTES} bytes of UTF-8; equals matches the whole value.
+   */
   KEYWORD("a UTF-8 text of at most " + FieldType.MAX_KEYWORD_BYTES + " bytes"),
   /** Analyzed text; equals matches events whose value contains all the query's words. */
   TEXT("UTF-8 text"),
@@ -26,7 +28,10 @@ public enum FieldType {
   DOUBLE("a finite number, like 4.2 or 1e-3"),
   /** {@code true} or {@code false}, in any case. */
   BOOLEAN("true or false"),
-  /** An RFC 3339 instant ({@code 2024-10-02T00:00:00.000Z}) or milliseconds since the epoch; kept to the millisecond. */
+  /**
+   * An RFC 3339 instant ({@code 2024-10-02T00:00:00.000Z}) or milliseconds since the epoch; kept to
+   * the millisecond.
+   */
   TIMESTAMP("an RFC 3339 instant like 2024-10-02T00:00:00.000Z, or milliseconds since the epoch");
 
   /** The longest KEYWORD value indexed, in bytes (the index store's term limit is 32766). */
@@ -69,11 +74,18 @@ public enum FieldType {
         case LONG -> Long.parseLong(text.trim());
         case DOUBLE -> {
           double d = Double.parseDouble(text.trim());
-          yield Double.isFinite(d) && !text.trim().endsWith("d") && !text.trim().endsWith("f")
-              && !text.trim().endsWith("D") && !text.trim().endsWith("F") ? d : null;
+          yield Double.isFinite(d)
+                  && !text.trim().endsWith("d")
+                  && !text.trim().endsWith("f")
+                  && !text.trim().endsWith("D")
+                  && !text.trim().endsWith("F")
+              ? d
+              : null;
         }
-        case BOOLEAN -> text.trim().equalsIgnoreCase("true") ? Boolean.TRUE
-            : text.trim().equalsIgnoreCase("false") ? Boolean.FALSE : null;
+        case BOOLEAN ->
+            text.trim().equalsIgnoreCase("true")
+                ? Boolean.TRUE
+                : text.trim().equalsIgnoreCase("false") ? Boolean.FALSE : null;
         case TIMESTAMP -> timestamp(text.trim());
       };
     } catch (NumberFormatException e) {
@@ -103,8 +115,12 @@ public enum FieldType {
 
   private static String utf8(byte[] value) {
     try {
-      return StandardCharsets.UTF_8.newDecoder().onMalformedInput(CodingErrorAction.REPORT)
-          .onUnmappableCharacter(CodingErrorAction.REPORT).decode(ByteBuffer.wrap(value)).toString();
+      return StandardCharsets.UTF_8
+          .newDecoder()
+          .onMalformedInput(CodingErrorAction.REPORT)
+          .onUnmappableCharacter(CodingErrorAction.REPORT)
+          .decode(ByteBuffer.wrap(value))
+          .toString();
     } catch (CharacterCodingException e) {
       return null;
     }

@@ -15,5 +15,11 @@ import java.util.Map;
  * @param fields indexed fields (item key as text) and their parsed values
  * @param items every item, in {@link DocumentMode#FULL_EVENT}; empty otherwise
  */
-public record IndexDocument(String index, String id, String timeSeriesId, long eventTimeMillis, String eventId,
-    Map<String, Object> fields, List<EventItem> items) {}
+public record IndexDocument(
+    String index,
+    String id,
+    String timeSeriesId,
+    long eventTimeMillis,
+    String eventId,
+    Map<String, Object> fields,
+    List<EventItem> items) {}

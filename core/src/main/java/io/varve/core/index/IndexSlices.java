@@ -7,8 +7,8 @@ import java.util.List;
 import java.util.OptionalLong;
 
 /**
- * Index slice math: events go to one index per {@code secondsPerSlice} of event time, named
- * {@code <dataset>.<namespace>.<slice start, epoch seconds>}. Slices are aligned to the epoch and
+ * Index slice math: events go to one index per {@code secondsPerSlice} of event time, named {@code
+ * <dataset>.<namespace>.<slice start, epoch seconds>}. Slices are aligned to the epoch and
  * start-inclusive / end-exclusive. Neither a dataset nor a namespace can contain '.', so a name
  * belongs to exactly one namespace.
  */
@@ -23,7 +23,8 @@ public final class IndexSlices {
 
   /** Start (epoch seconds) of the slice holding {@code eventTimeMillis}. */
   public static long sliceStart(IndexSpec spec, long eventTimeMillis) {
-    return Math.floorDiv(Math.floorDiv(eventTimeMillis, 1000), spec.secondsPerSlice()) * spec.secondsPerSlice();
+    return Math.floorDiv(Math.floorDiv(eventTimeMillis, 1000), spec.secondsPerSlice())
+        * spec.secondsPerSlice();
   }
 
   /** The index holding events at {@code eventTimeMillis}. */
@@ -37,7 +38,9 @@ public final class IndexSlices {
     if (toMillis <= fromMillis) {
       return names;
     }
-    for (long start = sliceStart(spec, fromMillis); start * 1000 < toMillis; start += spec.secondsPerSlice()) {
+    for (long start = sliceStart(spec, fromMillis);
+        start * 1000 < toMillis;
+        start += spec.secondsPerSlice()) {
       names.add(prefix(spec) + start);
     }
     return names;
@@ -57,15 +60,21 @@ public final class IndexSlices {
   }
 
   /**
-   * Whether the slice starting at {@code startSeconds} is closed by the index retention at
-   * {@code now}: it ended more than close_after (or, without it, delete_after) ago.
+   * Whether the slice starting at {@code startSeconds} is closed by the index retention at {@code
+   * now}: it ended more than close_after (or, without it, delete_after) ago.
    */
   public static boolean closed(IndexSpec spec, long startSeconds, Instant now) {
-    return spec.retention().closeAfter().or(spec.retention()::deleteAfter)
-        .map(age -> endedBefore(spec, startSeconds, now, age)).orElse(false);
+    return spec.retention()
+        .closeAfter()
+        .or(spec.retention()::deleteAfter)
+        .map(age -> endedBefore(spec, startSeconds, now, age))
+        .orElse(false);
   }
 
-  /** Whether the slice starting at {@code startSeconds} has ended more than {@code age} before {@code now}. */
+  /**
+   * Whether the slice starting at {@code startSeconds} has ended more than {@code age} before
+   * {@code now}.
+   */
   public static boolean endedBefore(IndexSpec spec, long startSeconds, Instant now, Duration age) {
     return Instant.ofEpochSecond(startSeconds + spec.secondsPerSlice()).plus(age).isBefore(now);
   }

@@ -35,24 +35,36 @@ public interface IndexStore {
    * A search: events in [fromMillis, toMillis) of {@code indices} (absent ones are skipped) that
    * match {@code query}, after {@code after} (when present), at most {@code size}.
    */
-  record Search(IndexSpec spec, List<String> indices, long fromMillis, long toMillis, SearchQuery query,
-      Optional<SearchCursor> after, int size) {}
+  record Search(
+      IndexSpec spec,
+      List<String> indices,
+      long fromMillis,
+      long toMillis,
+      SearchQuery query,
+      Optional<SearchCursor> after,
+      int size) {}
 
   /** A matching event; {@code items} are set in {@link DocumentMode#FULL_EVENT}. */
-  record Hit(String timeSeriesId, long eventTimeMillis, String eventId, Optional<List<EventItem>> items) {}
+  record Hit(
+      String timeSeriesId, long eventTimeMillis, String eventId, Optional<List<EventItem>> items) {}
 
   /** Aggregates the matching events of a search (its {@code after} and {@code size} unused). */
   CompletionStage<Aggregates> aggregate(Search search, Aggregation aggregation);
 
   /**
-   * What to aggregate: distinct values of {@code distinctField} (when present; paged after
-   * {@code distinctAfter}, {@code distinctSize} at a time), the count, counts per {@code bucketWidth}.
+   * What to aggregate: distinct values of {@code distinctField} (when present; paged after {@code
+   * distinctAfter}, {@code distinctSize} at a time), the count, counts per {@code bucketWidth}.
    */
-  record Aggregation(Optional<String> distinctField, Optional<Object> distinctAfter, int distinctSize, boolean count,
+  record Aggregation(
+      Optional<String> distinctField,
+      Optional<Object> distinctAfter,
+      int distinctSize,
+      boolean count,
       Optional<Duration> bucketWidth) {}
 
   /** Aggregation results; distinct values are parsed values of the field's type. */
-  record Aggregates(List<ValueCount> distinct, boolean moreDistinct, long count, List<BucketCount> buckets) {}
+  record Aggregates(
+      List<ValueCount> distinct, boolean moreDistinct, long count, List<BucketCount> buckets) {}
 
   record ValueCount(Object value, long count) {}
 

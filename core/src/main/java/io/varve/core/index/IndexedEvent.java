@@ -12,10 +12,10 @@ import java.util.List;
 import java.util.Map;
 
 /**
- * Turns an event into its index document. An item is indexed when its key (as UTF-8 text) is in
- * the field mapping and its value parses as the field's type; a value that does not parse is left
- * out and reported in {@link #unparsable}. When an event carries the same key twice, the first
- * parsable value is indexed.
+ * Turns an event into its index document. An item is indexed when its key (as UTF-8 text) is in the
+ * field mapping and its value parses as the field's type; a value that does not parse is left out
+ * and reported in {@link #unparsable}. When an event carries the same key twice, the first parsable
+ * value is indexed.
  *
  * @param document the document to index
  * @param unparsable keys of the mapped items whose values did not parse
@@ -28,8 +28,9 @@ public record IndexedEvent(IndexDocument document, List<String> unparsable) {
     for (EventItem item : event.items()) {
       String key = new String(item.key(), StandardCharsets.UTF_8);
       FieldType type = spec.fields().get(key);
-      if (type == null || fields.containsKey(key) || !java.util.Arrays.equals(key.getBytes(StandardCharsets.UTF_8),
-          item.key())) {
+      if (type == null
+          || fields.containsKey(key)
+          || !java.util.Arrays.equals(key.getBytes(StandardCharsets.UTF_8), item.key())) {
         continue;
       }
       Object value = type.parse(item.value());
@@ -40,9 +41,15 @@ public record IndexedEvent(IndexDocument document, List<String> unparsable) {
       }
     }
     List<EventItem> items = spec.mode() == DocumentMode.FULL_EVENT ? event.items() : List.of();
-    IndexDocument document = new IndexDocument(IndexSlices.indexFor(spec, event.eventTimeMillis()),
-        documentId(event.timeSeriesId(), event.eventTimeMillis(), event.eventId()), event.timeSeriesId(),
-        event.eventTimeMillis(), event.eventId(), fields, items);
+    IndexDocument document =
+        new IndexDocument(
+            IndexSlices.indexFor(spec, event.eventTimeMillis()),
+            documentId(event.timeSeriesId(), event.eventTimeMillis(), event.eventId()),
+            event.timeSeriesId(),
+            event.eventTimeMillis(),
+            event.eventId(),
+            fields,
+            items);
     return new IndexedEvent(document, List.copyOf(unparsable));
   }
 

@@ -12,8 +12,14 @@ import java.time.Duration;
  * @param maxClauses most queries in one boolean query
  * @param maxTimeBuckets most buckets of a countByTime aggregation
  */
-public record SearchLimits(Duration maxInterval, int defaultPageSize, int maxPageSize, int maxDepth, int maxClauses,
+public record SearchLimits(
+    Duration maxInterval,
+    int defaultPageSize,
+    int maxPageSize,
+    int maxDepth,
+    int maxClauses,
     int maxTimeBuckets) {
 
-  public static final SearchLimits DEFAULT = new SearchLimits(Duration.ofDays(31), 100, 1000, 8, 100, 10_000);
+  public static final SearchLimits DEFAULT =
+      new SearchLimits(Duration.ofDays(31), 100, 1000, 8, 100, 10_000);
 }

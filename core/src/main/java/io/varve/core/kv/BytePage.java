@@ -8,7 +8,11 @@ package io.varve.core.kv;
 public final class BytePage {
 
   /** Why the page stopped taking items. */
-  public enum Stop { NONE, FULL, LIMIT }
+  public enum Stop {
+    NONE,
+    FULL,
+    LIMIT
+  }
 
   private final long pageSizeBytes;
   private final long remainingItems;
@@ -28,7 +32,10 @@ public final class BytePage {
     }
   }
 
-  /** A page in the same state as this one: to plan which of the next items would fit, without taking them. */
+  /**
+   * A page in the same state as this one: to plan which of the next items would fit, without taking
+   * them.
+   */
   public BytePage copy() {
     BytePage copy = new BytePage(pageSizeBytes, remainingItems);
     copy.bytes = bytes;
@@ -37,7 +44,10 @@ public final class BytePage {
     return copy;
   }
 
-  /** Whether an item of {@code size} bytes goes into this page; once refused, every later one is too. */
+  /**
+   * Whether an item of {@code size} bytes goes into this page; once refused, every later one is
+   * too.
+   */
   public boolean offer(long size) {
     if (stop != Stop.NONE) {
       return false;

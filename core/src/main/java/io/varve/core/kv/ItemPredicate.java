@@ -11,10 +11,14 @@ public sealed interface ItemPredicate {
    */
   default ItemPredicate after(byte[] last, ClusteringOrder order) {
     if (this instanceof Keys k) {
-      return new Keys(k.keys().stream().filter(key -> {
-        int c = KeyRange.compare(key, last);
-        return order == ClusteringOrder.ASC ? c > 0 : c < 0;
-      }).toList());
+      return new Keys(
+          k.keys().stream()
+              .filter(
+                  key -> {
+                    int c = KeyRange.compare(key, last);
+                    return order == ClusteringOrder.ASC ? c > 0 : c < 0;
+                  })
+              .toList());
     }
     KeyRange range = this instanceof Range r ? r.range() : KeyRange.ALL;
     return new Range(range.after(last, order));

@@ -7,7 +7,8 @@ import java.util.Optional;
  * Keys between two optional bounds, compared as unsigned bytes (as Cassandra compares blobs).
  * {@code start} is the smaller bound whatever the clustering order.
  */
-public record KeyRange(Optional<byte[]> start, boolean startInclusive, Optional<byte[]> end, boolean endInclusive) {
+public record KeyRange(
+    Optional<byte[]> start, boolean startInclusive, Optional<byte[]> end, boolean endInclusive) {
 
   public static final KeyRange ALL = new KeyRange(Optional.empty(), true, Optional.empty(), false);
 
@@ -39,8 +40,8 @@ public record KeyRange(Optional<byte[]> start, boolean startInclusive, Optional<
   }
 
   /**
-   * The rest of this range after {@code last} was returned: in ASC order the keys above it, in
-   * DESC order the keys below it.
+   * The rest of this range after {@code last} was returned: in ASC order the keys above it, in DESC
+   * order the keys below it.
    */
   public KeyRange after(byte[] last, ClusteringOrder order) {
     return order == ClusteringOrder.ASC

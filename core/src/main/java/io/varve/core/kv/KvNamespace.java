@@ -14,8 +14,13 @@ import java.util.Optional;
  * @param consistency read and write consistency
  * @param cacheTtl the CACHE entry's {@code default_cache_ttl}, when the namespace has one
  */
-public record KvNamespace(String namespace, String keyspace, String table, ClusteringOrder order,
-    Consistency consistency, Optional<Duration> cacheTtl) {
+public record KvNamespace(
+    String namespace,
+    String keyspace,
+    String table,
+    ClusteringOrder order,
+    Consistency consistency,
+    Optional<Duration> cacheTtl) {
 
   public static final Duration DEFAULT_CACHE_TTL = Duration.ofSeconds(180);
   public static final Duration MIN_CACHE_TTL = Duration.ofSeconds(1);

@@ -5,9 +5,9 @@ import java.nio.BufferUnderflowException;
 import java.nio.ByteBuffer;
 
 /**
- * The payload of a GetItems page token (signed and bound to its request by
- * {@link io.varve.core.read.PageTokens}): the last key returned, the items returned so far (for
- * {@code item_limit}) and the average item size seen (the adaptive fetch size of the next page).
+ * The payload of a GetItems page token (signed and bound to its request by {@link
+ * io.varve.core.read.PageTokens}): the last key returned, the items returned so far (for {@code
+ * item_limit}) and the average item size seen (the adaptive fetch size of the next page).
  */
 public record KvPageToken(byte[] lastKey, long returnedSoFar, long averageItemBytes) {
 
@@ -15,8 +15,12 @@ public record KvPageToken(byte[] lastKey, long returnedSoFar, long averageItemBy
   public static final byte KIND = 10;
 
   public byte[] encode() {
-    return ByteBuffer.allocate(8 + 8 + 4 + lastKey.length).putLong(returnedSoFar).putLong(averageItemBytes)
-        .putInt(lastKey.length).put(lastKey).array();
+    return ByteBuffer.allocate(8 + 8 + 4 + lastKey.length)
+        .putLong(returnedSoFar)
+        .putLong(averageItemBytes)
+        .putInt(lastKey.length)
+        .put(lastKey)
+        .array();
   }
 
   public static KvPageToken decode(byte[] payload, String field) {
@@ -26,13 +30,15 @@ public record KvPageToken(byte[] lastKey, long returnedSoFar, long averageItemBy
       long average = in.getLong();
       int length = in.getInt();
       if (length != in.remaining() || returned < 0 || average < 0) {
-        throw new InvalidFieldException(field, "(token)", "a next_page_token returned for this same request");
+        throw new InvalidFieldException(
+            field, "(token)", "a next_page_token returned for this same request");
       }
       byte[] key = new byte[length];
       in.get(key);
       return new KvPageToken(key, returned, average);
     } catch (BufferUnderflowException e) {
-      throw new InvalidFieldException(field, "(token)", "a next_page_token returned for this same request");
+      throw new InvalidFieldException(
+          field, "(token)", "a next_page_token returned for this same request");
     }
   }
 }

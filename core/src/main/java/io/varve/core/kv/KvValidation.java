@@ -21,9 +21,11 @@ public final class KvValidation {
   }
 
   /** The items of a PutItems: a count, key and value sizes, distinct keys, total bytes. */
-  public static List<KvItem> items(List<KvItem> items, List<Boolean> withMetadata, KvLimits limits) {
+  public static List<KvItem> items(
+      List<KvItem> items, List<Boolean> withMetadata, KvLimits limits) {
     if (items.isEmpty() || items.size() > limits.maxItemsPerRequest()) {
-      throw new InvalidFieldException("items", items.size() + " items", "1.." + limits.maxItemsPerRequest());
+      throw new InvalidFieldException(
+          "items", items.size() + " items", "1.." + limits.maxItemsPerRequest());
     }
     long total = 0;
     TreeSet<byte[]> keys = new TreeSet<>(KeyRange::compare);
@@ -31,40 +33,56 @@ public final class KvValidation {
       KvItem item = items.get(i);
       String path = "items[" + i + "]";
       if (item.key().length > limits.maxKeyBytes()) {
-        throw new InvalidFieldException(path + ".key", item.key().length + " bytes", "at most "
-            + limits.maxKeyBytes() + " bytes");
+        throw new InvalidFieldException(
+            path + ".key",
+            item.key().length + " bytes",
+            "at most " + limits.maxKeyBytes() + " bytes");
       }
       if (item.value().length > limits.maxValueBytes()) {
-        throw new InvalidFieldException(path + ".value", item.value().length + " bytes", "at most "
-            + limits.maxValueBytes() + " bytes; larger values need chunking, which a later version brings");
+        throw new InvalidFieldException(
+            path + ".value",
+            item.value().length + " bytes",
+            "at most "
+                + limits.maxValueBytes()
+                + " bytes; larger values need chunking, which a later version brings");
       }
       if (withMetadata.get(i)) {
-        throw InvalidFieldException.of(path + ".metadata", "set (expected: absent; the server writes it)");
+        throw InvalidFieldException.of(
+            path + ".metadata", "set (expected: absent; the server writes it)");
       }
       if (!keys.add(item.key())) {
-        throw InvalidFieldException.of(path + ".key", "a key given twice in one request (expected: distinct keys)");
+        throw InvalidFieldException.of(
+            path + ".key", "a key given twice in one request (expected: distinct keys)");
       }
       total += item.key().length + item.value().length;
     }
     if (total > limits.maxRequestBytes()) {
-      throw new InvalidFieldException("items", total + " bytes of keys and values", "at most "
-          + limits.maxRequestBytes() + " bytes");
+      throw new InvalidFieldException(
+          "items",
+          total + " bytes of keys and values",
+          "at most " + limits.maxRequestBytes() + " bytes");
     }
     return items;
   }
 
-  /** The keys of a match_keys: 1..maxMatchKeys keys of bounded size, deduplicated, in clustering order. */
-  public static List<byte[]> matchKeys(String field, List<byte[]> keys, ClusteringOrder order, KvLimits limits) {
+  /**
+   * The keys of a match_keys: 1..maxMatchKeys keys of bounded size, deduplicated, in clustering
+   * order.
+   */
+  public static List<byte[]> matchKeys(
+      String field, List<byte[]> keys, ClusteringOrder order, KvLimits limits) {
     if (keys.isEmpty() || keys.size() > limits.maxMatchKeys()) {
       throw new InvalidFieldException(field, keys.size() + " keys", "1.." + limits.maxMatchKeys());
     }
-    Comparator<byte[]> comparator = order == ClusteringOrder.ASC ? KeyRange::compare
-        : (a, b) -> KeyRange.compare(b, a);
+    Comparator<byte[]> comparator =
+        order == ClusteringOrder.ASC ? KeyRange::compare : (a, b) -> KeyRange.compare(b, a);
     TreeSet<byte[]> sorted = new TreeSet<>(comparator);
     for (int i = 0; i < keys.size(); i++) {
       if (keys.get(i).length > limits.maxKeyBytes()) {
-        throw new InvalidFieldException(field + "[" + i + "]", keys.get(i).length + " bytes", "at most "
-            + limits.maxKeyBytes() + " bytes");
+        throw new InvalidFieldException(
+            field + "[" + i + "]",
+            keys.get(i).length + " bytes",
+            "at most " + limits.maxKeyBytes() + " bytes");
       }
       sorted.add(keys.get(i));
     }
@@ -73,16 +91,32 @@ public final class KvValidation {
 
   /** A match_range's bounds: each of bounded size, start not above end. */
   public static KeyRange range(String field, KeyRange range, KvLimits limits) {
-    range.start().filter(k -> k.length > limits.maxKeyBytes()).ifPresent(k -> {
-      throw new InvalidFieldException(field + ".start", k.length + " bytes", "at most " + limits.maxKeyBytes() + " bytes");
-    });
-    range.end().filter(k -> k.length > limits.maxKeyBytes()).ifPresent(k -> {
-      throw new InvalidFieldException(field + ".end", k.length + " bytes", "at most " + limits.maxKeyBytes() + " bytes");
-    });
-    if (range.start().isPresent() && range.end().isPresent()
+    range
+        .start()
+        .filter(k -> k.length > limits.maxKeyBytes())
+        .ifPresent(
+            k -> {
+              throw new InvalidFieldException(
+                  field + ".start",
+                  k.length + " bytes",
+                  "at most " + limits.maxKeyBytes() + " bytes");
+            });
+    range
+        .end()
+        .filter(k -> k.length > limits.maxKeyBytes())
+        .ifPresent(
+            k -> {
+              throw new InvalidFieldException(
+                  field + ".end",
+                  k.length + " bytes",
+                  "at most " + limits.maxKeyBytes() + " bytes");
+            });
+    if (range.start().isPresent()
+        && range.end().isPresent()
         && KeyRange.compare(range.start().get(), range.end().get()) > 0) {
-      throw InvalidFieldException.of(field + ".end", "below start in byte order (expected: start <= end,"
-          + " whatever the clustering order)");
+      throw InvalidFieldException.of(
+          field + ".end",
+          "below start in byte order (expected: start <= end," + " whatever the clustering order)");
     }
     return range;
   }

@@ -9,9 +9,9 @@ import java.nio.charset.StandardCharsets;
  * ({@value #VERSION}), then fields as {@code tag, varint length, bytes}; a reader skips tags it
  * does not know, so later versions add fields (chunk information, say) without rewriting rows.
  *
- * <p>Tags: 1 the token's nonce (UTF-8), 2 the value's size before compression, 3 the compression
- * (0 none, 1 zstd level 1), 4 expired (1 when DeleteItems marked the item deleted), 5 the chunk
- * count (0 or absent: the value is inline; kept for chunking).
+ * <p>Tags: 1 the token's nonce (UTF-8), 2 the value's size before compression, 3 the compression (0
+ * none, 1 zstd level 1), 4 expired (1 when DeleteItems marked the item deleted), 5 the chunk count
+ * (0 or absent: the value is inline; kept for chunking).
  *
  * @param token the nonce of the idempotency token that wrote the item
  * @param valueSize bytes of the value as the client wrote it
@@ -19,9 +19,13 @@ import java.nio.charset.StandardCharsets;
  * @param expired whether a DeleteItems marked the item deleted (reads hide it at once)
  * @param chunks chunks holding the value; 0 when the value is in the row
  */
-public record ValueMetadata(String token, long valueSize, Compression compression, boolean expired, int chunks) {
+public record ValueMetadata(
+    String token, long valueSize, Compression compression, boolean expired, int chunks) {
 
-  public enum Compression { NONE, ZSTD }
+  public enum Compression {
+    NONE,
+    ZSTD
+  }
 
   static final byte VERSION = 1;
 
@@ -69,19 +73,28 @@ public record ValueMetadata(String token, long valueSize, Compression compressio
       int tag = in.get();
       long length = readVarint(in);
       if (length < 0 || length > in.remaining()) {
-        throw new IllegalArgumentException("value_metadata truncated: field " + tag + " of " + length + " bytes, "
-            + in.remaining() + " left");
+        throw new IllegalArgumentException(
+            "value_metadata truncated: field "
+                + tag
+                + " of "
+                + length
+                + " bytes, "
+                + in.remaining()
+                + " left");
       }
       ByteBuffer value = in.slice().limit((int) length);
       in.position(in.position() + (int) length);
       switch (tag) {
         case 1 -> token = StandardCharsets.UTF_8.decode(value).toString();
         case 2 -> size = bounded(readVarint(value), Long.MAX_VALUE, "value size");
-        case 3 -> compression = Compression.values()[(int) bounded(readVarint(value), Compression.values().length - 1,
-            "compression")];
+        case 3 ->
+            compression =
+                Compression.values()[
+                    (int)
+                        bounded(readVarint(value), Compression.values().length - 1, "compression")];
         case 4 -> expired = readVarint(value) == 1;
         case 5 -> chunks = (int) bounded(readVarint(value), Integer.MAX_VALUE, "chunk count");
-        default -> { } // a later version's field
+        default -> {} // a later version's field
       }
     }
     return new ValueMetadata(token, size, compression, expired, chunks);

@@ -6,15 +6,22 @@ import io.varve.core.error.InvalidFieldException;
  * A namespace's read/write consistency, as scope (LOCAL: one region, GLOBAL: all regions) and
  * target (EVENTUAL, STRONG, or READ_YOUR_WRITES, the reference KeyValue text's name, which gets the
  * levels of STRONG). The storage maps it to a CQL consistency level, the same for reads and writes:
- * LOCAL+EVENTUAL = LOCAL_ONE, LOCAL+STRONG (or READ_YOUR_WRITES) = LOCAL_QUORUM, GLOBAL+EVENTUAL = ONE,
- * GLOBAL+STRONG (or READ_YOUR_WRITES) = QUORUM. A write is acknowledged once that many replicas have it in their
- * commit log.
+ * LOCAL+EVENTUAL = LOCAL_ONE, LOCAL+STRONG (or READ_YOUR_WRITES) = LOCAL_QUORUM, GLOBAL+EVENTUAL =
+ * ONE, GLOBAL+STRONG (or READ_YOUR_WRITES) = QUORUM. A write is acknowledged once that many
+ * replicas have it in their commit log.
  */
 public record Consistency(Scope scope, Target target) {
 
-  public enum Scope { LOCAL, GLOBAL }
+  public enum Scope {
+    LOCAL,
+    GLOBAL
+  }
 
-  public enum Target { EVENTUAL, STRONG, READ_YOUR_WRITES }
+  public enum Target {
+    EVENTUAL,
+    STRONG,
+    READ_YOUR_WRITES
+  }
 
   public static final Consistency DEFAULT = new Consistency(Scope.LOCAL, Target.STRONG);
 
@@ -34,7 +41,11 @@ public record Consistency(Scope scope, Target target) {
         return constant;
       }
     }
-    throw new InvalidFieldException(field, value, java.util.Arrays.stream(constants).map(Enum::name)
-        .collect(java.util.stream.Collectors.joining(" or ")));
+    throw new InvalidFieldException(
+        field,
+        value,
+        java.util.Arrays.stream(constants)
+            .map(Enum::name)
+            .collect(java.util.stream.Collectors.joining(" or ")));
   }
 }

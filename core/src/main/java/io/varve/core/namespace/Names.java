@@ -8,13 +8,15 @@ public final class Names {
 
   /** A namespace or dataset name: lower case, starts with a letter, 48 characters at most. */
   public static final Pattern IDENTIFIER = Pattern.compile("[a-z][a-z0-9_]{0,47}");
+
   public static final String EXPECTED = "[a-z][a-z0-9_]{0,47}";
 
   private Names() {}
 
   public static String namespace(String field, String value) {
     if (value == null || value.isEmpty()) {
-      throw InvalidFieldException.of(field, "missing (expected: a namespace name " + EXPECTED + ")");
+      throw InvalidFieldException.of(
+          field, "missing (expected: a namespace name " + EXPECTED + ")");
     }
     if (!IDENTIFIER.matcher(value).matches()) {
       throw new InvalidFieldException(field, value, EXPECTED);
@@ -28,8 +30,8 @@ public final class Names {
       throw new InvalidFieldException(field, value, EXPECTED);
     }
     if (value.startsWith("system") || value.equals(reserved)) {
-      throw new InvalidFieldException(field, value,
-          "a keyspace not starting with 'system' and other than '" + reserved + "'");
+      throw new InvalidFieldException(
+          field, value, "a keyspace not starting with 'system' and other than '" + reserved + "'");
     }
     return value;
   }

@@ -27,6 +27,7 @@ public record NamespaceSettings(
 
   /** Default accept limit: writes up to 36 hours old. */
   public static final Duration DEFAULT_ACCEPT_LIMIT = Duration.ofHours(36);
+
   public static final Duration DEFAULT_COALESCE = Duration.ofSeconds(1);
   public static final long DEFAULT_BUFFER_CAPACITY = 4L * 1024 * 1024;
 }

@@ -6,8 +6,8 @@ import java.util.zip.CRC32C;
 
 /**
  * Places an event in one of the event buckets of its time bucket. The bucket is a pure function of
- * the event's identity (time series id, event time, event id), so a retried or hedged write of
- * the same event always lands on the same partition and overwrites itself.
+ * the event's identity (time series id, event time, event id), so a retried or hedged write of the
+ * same event always lands on the same partition and overwrites itself.
  *
  * <p>The function is CRC-32C of the length-prefixed UTF-8 id, the event time in milliseconds
  * (big-endian) and the length-prefixed UTF-8 event id, modulo the bucket count. It is part of the
@@ -18,7 +18,8 @@ public final class EventBuckets {
   private EventBuckets() {}
 
   /** The event bucket, in {@code 0..eventBuckets-1}. */
-  public static int of(String timeSeriesId, long eventTimeMillis, String eventId, int eventBuckets) {
+  public static int of(
+      String timeSeriesId, long eventTimeMillis, String eventId, int eventBuckets) {
     if (eventBuckets == 1) {
       return 0;
     }

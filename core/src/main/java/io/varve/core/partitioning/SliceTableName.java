@@ -8,8 +8,8 @@ import java.util.zip.CRC32C;
 
 /**
  * Names the table of a time slice: {@code <namespace>_<yyyyMMddHHmmss of the slice start, UTC>}.
- * Cassandra limits table names to 48 characters, so a namespace longer than 32 characters is cut
- * to 24 and followed by an 8-hex-digit checksum of the full name, keeping names unique.
+ * Cassandra limits table names to 48 characters, so a namespace longer than 32 characters is cut to
+ * 24 and followed by an 8-hex-digit checksum of the full name, keeping names unique.
  */
 public final class SliceTableName {
 

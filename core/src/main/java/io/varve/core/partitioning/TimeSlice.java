@@ -7,8 +7,13 @@ import java.time.Instant;
  * settings in force when it was created. Slices of a namespace join with no gap and no overlap.
  */
 public record TimeSlice(
-    String namespace, Instant start, Instant end, String table, long secondsPerTimeBucket,
-    int eventBuckets, SliceStatus status) {
+    String namespace,
+    Instant start,
+    Instant end,
+    String table,
+    long secondsPerTimeBucket,
+    int eventBuckets,
+    SliceStatus status) {
 
   public TimeSlice {
     if (!start.isBefore(end)) {
@@ -16,7 +21,8 @@ public record TimeSlice(
     }
     long width = end.toEpochMilli() - start.toEpochMilli();
     if (width % (secondsPerTimeBucket * 1000) != 0) {
-      throw new IllegalArgumentException("slice width " + width + " ms not a multiple of the bucket");
+      throw new IllegalArgumentException(
+          "slice width " + width + " ms not a multiple of the bucket");
     }
   }
 
@@ -42,6 +48,7 @@ public record TimeSlice(
   }
 
   public TimeSlice withStatus(SliceStatus newStatus) {
-    return new TimeSlice(namespace, start, end, table, secondsPerTimeBucket, eventBuckets, newStatus);
+    return new TimeSlice(
+        namespace, start, end, table, secondsPerTimeBucket, eventBuckets, newStatus);
   }
 }

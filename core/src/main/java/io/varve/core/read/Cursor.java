@@ -12,6 +12,7 @@ public record Cursor(long eventTimeMillis, String eventId) {
   /** True when {@code event} comes after this cursor in newest-first order. */
   public boolean precedes(Event event) {
     return event.eventTimeMillis() < eventTimeMillis
-        || (event.eventTimeMillis() == eventTimeMillis && Event.compareIds(event.eventId(), eventId) > 0);
+        || (event.eventTimeMillis() == eventTimeMillis
+            && Event.compareIds(event.eventId(), eventId) > 0);
   }
 }

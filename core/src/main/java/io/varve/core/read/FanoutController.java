@@ -2,10 +2,10 @@ package io.varve.core.read;
 
 /**
  * Adaptive fan-out of reads: how many partitions one read scans in parallel. Starts at the
- * configured default; after each read it learns how many partitions the read actually needed
- * (an exponentially weighted mean). Dense data (pages filled by the first bucket) brings the
- * fan-out down to one time bucket's worth of partitions, cutting read amplification; sparse data
- * raises it up to the maximum. Thread-safe; one instance per namespace.
+ * configured default; after each read it learns how many partitions the read actually needed (an
+ * exponentially weighted mean). Dense data (pages filled by the first bucket) brings the fan-out
+ * down to one time bucket's worth of partitions, cutting read amplification; sparse data raises it
+ * up to the maximum. Thread-safe; one instance per namespace.
  */
 public final class FanoutController {
 

@@ -13,9 +13,9 @@ import javax.crypto.spec.SecretKeySpec;
 /**
  * Encodes and checks page tokens. A token carries the cursor (last event returned), the number of
  * events returned so far and a fingerprint of the request it belongs to, and is signed with
- * HMAC-SHA256 under a key shared by all servers of a deployment. A token that was altered, was
- * made under another key, or belongs to another request (other namespace, series, interval,
- * filters or total limit) is refused with INVALID_ARGUMENT. Tokens are opaque to clients.
+ * HMAC-SHA256 under a key shared by all servers of a deployment. A token that was altered, was made
+ * under another key, or belongs to another request (other namespace, series, interval, filters or
+ * total limit) is refused with INVALID_ARGUMENT. Tokens are opaque to clients.
  */
 public final class PageTokens {
 
@@ -54,7 +54,10 @@ public final class PageTokens {
   public String encode(byte[] fingerprint, Position position) {
     byte[] id = position.cursor().eventId().getBytes(StandardCharsets.UTF_8);
     ByteBuffer body = ByteBuffer.allocate(8 + 4 + 4 + id.length);
-    body.putLong(position.cursor().eventTimeMillis()).putInt(position.returnedSoFar()).putInt(id.length).put(id);
+    body.putLong(position.cursor().eventTimeMillis())
+        .putInt(position.returnedSoFar())
+        .putInt(id.length)
+        .put(id);
     return seal(fingerprint, VERSION, body.array());
   }
 
@@ -90,7 +93,10 @@ public final class PageTokens {
     return Base64.getUrlEncoder().withoutPadding().encodeToString(token);
   }
 
-  /** The payload of a token made by {@link #seal} for this kind and fingerprint; INVALID_ARGUMENT otherwise. */
+  /**
+   * The payload of a token made by {@link #seal} for this kind and fingerprint; INVALID_ARGUMENT
+   * otherwise.
+   */
   public byte[] open(byte[] fingerprint, byte kind, String token) {
     return open(fingerprint, kind, token, FIELD);
   }
@@ -109,8 +115,8 @@ public final class PageTokens {
     byte[] body = Arrays.copyOf(raw, raw.length - MAC_BYTES);
     byte[] mac = Arrays.copyOfRange(raw, raw.length - MAC_BYTES, raw.length);
     if (!MessageDigest.isEqual(mac, Arrays.copyOf(mac(fingerprint, body), MAC_BYTES))) {
-      throw new InvalidFieldException(field, token,
-          EXPECTED + "; this token was altered or belongs to another request");
+      throw new InvalidFieldException(
+          field, token, EXPECTED + "; this token was altered or belongs to another request");
     }
     return Arrays.copyOfRange(body, 1, body.length);
   }

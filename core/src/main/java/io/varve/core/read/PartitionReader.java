@@ -13,8 +13,9 @@ public interface PartitionReader {
 
   /**
    * The newest events of the partition in {@code [scan.fromMillis, scan.toMillis)}, newest first
-   * (ties by event id), that come after {@code cursor} (when not null) and match every filter:
-   * at most {@code maxEvents}, each with all its items.
+   * (ties by event id), that come after {@code cursor} (when not null) and match every filter: at
+   * most {@code maxEvents}, each with all its items.
    */
-  CompletionStage<List<Event>> read(PartitionScan scan, Cursor cursor, List<EventItem> filters, int maxEvents);
+  CompletionStage<List<Event>> read(
+      PartitionScan scan, Cursor cursor, List<EventItem> filters, int maxEvents);
 }

@@ -16,8 +16,8 @@ public final class ReadPlanner {
 
   private ReadPlanner() {}
 
-  public static List<BucketScan> plan(List<TimeSlice> slices, long fromMillis, long toMillis, Cursor cursor,
-      int maxPartitions) {
+  public static List<BucketScan> plan(
+      List<TimeSlice> slices, long fromMillis, long toMillis, Cursor cursor, int maxPartitions) {
     long upper = cursor == null ? toMillis : Math.min(toMillis, cursor.eventTimeMillis() + 1);
     List<TimeSlice> overlapping = new ArrayList<>();
     for (TimeSlice slice : slices) {
@@ -31,15 +31,23 @@ public final class ReadPlanner {
     for (TimeSlice slice : overlapping) {
       long sliceFrom = Math.max(fromMillis, slice.start().toEpochMilli());
       long sliceTo = Math.min(upper, slice.end().toEpochMilli());
-      for (long bucket = slice.timeBucketOf(sliceTo - 1); bucket + slice.bucketMillis() > sliceFrom;
+      for (long bucket = slice.timeBucketOf(sliceTo - 1);
+          bucket + slice.bucketMillis() > sliceFrom;
           bucket -= slice.bucketMillis()) {
         partitions += slice.eventBuckets();
         if (partitions > maxPartitions) {
-          throw new InvalidFieldException("timeInterval", InvalidFieldException.shown("spans more than " + maxPartitions + " partitions"),
+          throw new InvalidFieldException(
+              "timeInterval",
+              InvalidFieldException.shown("spans more than " + maxPartitions + " partitions"),
               "a narrower interval");
         }
-        scans.add(new BucketScan(slice.table(), bucket, slice.eventBuckets(),
-            Math.max(sliceFrom, bucket), Math.min(sliceTo, bucket + slice.bucketMillis())));
+        scans.add(
+            new BucketScan(
+                slice.table(),
+                bucket,
+                slice.eventBuckets(),
+                Math.max(sliceFrom, bucket),
+                Math.min(sliceTo, bucket + slice.bucketMillis())));
       }
     }
     return scans;

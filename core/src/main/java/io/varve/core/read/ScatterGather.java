@@ -8,11 +8,11 @@ import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionStage;
 
 /**
- * Runs a read plan: scans the partitions of the planned time buckets in parallel, at most
- * {@code window} at a time and in plan order (newest bucket first), merges the partitions of each
- * bucket newest first, and stops as soon as {@code want} events are collected. Buckets do not
- * overlap in time, so a bucket's events all precede those of the next one and only the
- * partitions within a bucket need merging.
+ * Runs a read plan: scans the partitions of the planned time buckets in parallel, at most {@code
+ * window} at a time and in plan order (newest bucket first), merges the partitions of each bucket
+ * newest first, and stops as soon as {@code want} events are collected. Buckets do not overlap in
+ * time, so a bucket's events all precede those of the next one and only the partitions within a
+ * bucket need merging.
  */
 public final class ScatterGather {
 
@@ -34,8 +34,13 @@ public final class ScatterGather {
   private int inFlight;
   private int headBucket;
 
-  private ScatterGather(PartitionReader reader, List<BucketScan> buckets, Cursor cursor, List<EventItem> filters,
-      int want, int window) {
+  private ScatterGather(
+      PartitionReader reader,
+      List<BucketScan> buckets,
+      Cursor cursor,
+      List<EventItem> filters,
+      int want,
+      int window) {
     this.reader = reader;
     this.cursor = cursor;
     this.filters = filters;
@@ -54,9 +59,15 @@ public final class ScatterGather {
   }
 
   /** Collects up to {@code want} events of the planned buckets, newest first. */
-  public static CompletionStage<Result> run(PartitionReader reader, List<BucketScan> buckets, Cursor cursor,
-      List<EventItem> filters, int want, int window) {
-    ScatterGather gather = new ScatterGather(reader, buckets, cursor, filters, want, Math.max(1, window));
+  public static CompletionStage<Result> run(
+      PartitionReader reader,
+      List<BucketScan> buckets,
+      Cursor cursor,
+      List<EventItem> filters,
+      int want,
+      int window) {
+    ScatterGather gather =
+        new ScatterGather(reader, buckets, cursor, filters, want, Math.max(1, window));
     synchronized (gather) {
       gather.advance();
     }
@@ -64,7 +75,9 @@ public final class ScatterGather {
   }
 
   private void advance() {
-    while (!done.isDone() && headBucket < pendingPerBucket.length && pendingPerBucket[headBucket] == 0) {
+    while (!done.isDone()
+        && headBucket < pendingPerBucket.length
+        && pendingPerBucket[headBucket] == 0) {
       mergeHeadBucket();
     }
     if (done.isDone()) {

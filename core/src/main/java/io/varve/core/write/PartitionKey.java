@@ -8,4 +8,5 @@ package io.varve.core.write;
  * @param timeBucketMillis start of the time bucket, epoch milliseconds
  * @param eventBucket the event bucket
  */
-public record PartitionKey(String table, String timeSeriesId, long timeBucketMillis, int eventBucket) {}
+public record PartitionKey(
+    String table, String timeSeriesId, long timeBucketMillis, int eventBucket) {}

@@ -15,16 +15,20 @@ import java.util.Map;
 
 /**
  * Places each event of a batch in its time slice, time bucket and event bucket, and rejects those
- * the namespace cannot take now: older than the accept limit, further ahead than the future
- * limit, in a closed slice, or in a slice not created yet (slices are created ahead of time by the
- * control plane, never on the write path).
+ * the namespace cannot take now: older than the accept limit, further ahead than the future limit,
+ * in a closed slice, or in a slice not created yet (slices are created ahead of time by the control
+ * plane, never on the write path).
  */
 public final class WritePlanner {
 
   private WritePlanner() {}
 
-  public static WritePlan plan(NamespaceSettings settings, List<TimeSlice> slices, List<Event> events,
-      Instant now, Duration futureLimit) {
+  public static WritePlan plan(
+      NamespaceSettings settings,
+      List<TimeSlice> slices,
+      List<Event> events,
+      Instant now,
+      Duration futureLimit) {
     long oldest = now.minus(settings.acceptLimit()).toEpochMilli();
     long newest = now.plus(futureLimit).toEpochMilli();
     Map<PartitionKey, List<PlacedEvent>> partitions = new LinkedHashMap<>();
@@ -34,30 +38,53 @@ public final class WritePlanner {
       long t = event.eventTimeMillis();
       String what = describe(i, event);
       if (t < oldest) {
-        rejections.add(new Rejection(i, event, Kind.FAILED_PRECONDITION, what
-            + " is older than the namespace's acceptLimit (" + settings.acceptLimit().toSeconds()
-            + "s): writes are accepted from " + Instant.ofEpochMilli(oldest)));
+        rejections.add(
+            new Rejection(
+                i,
+                event,
+                Kind.FAILED_PRECONDITION,
+                what
+                    + " is older than the namespace's acceptLimit ("
+                    + settings.acceptLimit().toSeconds()
+                    + "s): writes are accepted from "
+                    + Instant.ofEpochMilli(oldest)));
         continue;
       }
       if (t > newest) {
-        rejections.add(new Rejection(i, event, Kind.FAILED_PRECONDITION, what
-            + " is more than " + futureLimit.toSeconds() + "s in the future: writes are accepted up to "
-            + Instant.ofEpochMilli(newest)));
+        rejections.add(
+            new Rejection(
+                i,
+                event,
+                Kind.FAILED_PRECONDITION,
+                what
+                    + " is more than "
+                    + futureLimit.toSeconds()
+                    + "s in the future: writes are accepted up to "
+                    + Instant.ofEpochMilli(newest)));
         continue;
       }
       TimeSlice slice = find(slices, t);
       if (slice == null) {
-        rejections.add(new Rejection(i, event, Kind.UNAVAILABLE, what
-            + " falls in no time slice yet; slices are being created, retry shortly"));
+        rejections.add(
+            new Rejection(
+                i,
+                event,
+                Kind.UNAVAILABLE,
+                what + " falls in no time slice yet; slices are being created, retry shortly"));
         continue;
       }
       if (slice.status() != SliceStatus.ACTIVE) {
-        rejections.add(new Rejection(i, event, Kind.FAILED_PRECONDITION, what
-            + " falls in time slice " + slice.table() + " which is " + slice.status()));
+        rejections.add(
+            new Rejection(
+                i,
+                event,
+                Kind.FAILED_PRECONDITION,
+                what + " falls in time slice " + slice.table() + " which is " + slice.status()));
         continue;
       }
       int bucket = EventBuckets.of(event.timeSeriesId(), t, event.eventId(), slice.eventBuckets());
-      PartitionKey key = new PartitionKey(slice.table(), event.timeSeriesId(), slice.timeBucketOf(t), bucket);
+      PartitionKey key =
+          new PartitionKey(slice.table(), event.timeSeriesId(), slice.timeBucketOf(t), bucket);
       partitions.computeIfAbsent(key, k -> new ArrayList<>()).add(new PlacedEvent(i, event, key));
     }
     return new WritePlan(partitions, rejections);
@@ -73,7 +100,14 @@ public final class WritePlanner {
   }
 
   static String describe(int index, Event event) {
-    return "events[" + index + "] (timeSeriesId=" + event.timeSeriesId() + ", eventId=" + event.eventId()
-        + ", eventTime=" + Instant.ofEpochMilli(event.eventTimeMillis()) + ")";
+    return "events["
+        + index
+        + "] (timeSeriesId="
+        + event.timeSeriesId()
+        + ", eventId="
+        + event.eventId()
+        + ", eventTime="
+        + Instant.ofEpochMilli(event.eventTimeMillis())
+        + ")";
   }
 }

@@ -37,7 +37,9 @@ class FieldTypeTest {
     assertThat(parse(FieldType.TIMESTAMP, "2024-10-01T24:00:00Z")).as("hour 24").isNull();
     assertThat(parse(FieldType.TIMESTAMP, "2024-10-01T23:59:60Z")).as("a leap second").isNull();
     assertThat(parse(FieldType.TIMESTAMP, "2025-02-29T00:00:00Z")).as("no such day").isNull();
-    assertThat(parse(FieldType.TIMESTAMP, "+12024-10-02T00:00:00Z")).as("a five-digit year").isNull();
+    assertThat(parse(FieldType.TIMESTAMP, "+12024-10-02T00:00:00Z"))
+        .as("a five-digit year")
+        .isNull();
     assertThat(FieldType.TIMESTAMP.render(1727827200000L)).isEqualTo("2024-10-02T00:00:00Z");
   }
 

@@ -19,7 +19,8 @@ class BytePageTest {
   @Property(tries = 500)
   void pages_stay_within_the_bound_unless_single_and_return_every_item_once(
       @ForAll @Size(max = 200) List<@IntRange(min = 0, max = 3_000_000) Integer> sizes,
-      @ForAll @IntRange(min = 1, max = 4_000_000) int pageSize, @ForAll @IntRange(min = 0, max = 250) int itemLimit) {
+      @ForAll @IntRange(min = 1, max = 4_000_000) int pageSize,
+      @ForAll @IntRange(min = 0, max = 250) int itemLimit) {
     long limit = itemLimit == 0 ? Long.MAX_VALUE : itemLimit;
     List<Integer> returned = new ArrayList<>();
     int next = 0;
@@ -39,7 +40,9 @@ class BytePageTest {
       }
       assertThat(page.bytes()).isEqualTo(bytes);
       assertThat(page.items()).isEqualTo(taken);
-      assertThat(bytes <= pageSize || taken == 1).as("a page of " + bytes + " bytes in " + taken + " items").isTrue();
+      assertThat(bytes <= pageSize || taken == 1)
+          .as("a page of " + bytes + " bytes in " + taken + " items")
+          .isTrue();
       more = page.more() && next < sizes.size();
       assertThat(taken > 0 || !more).as("a page that may be followed holds an item").isTrue();
       assertThat(++pages).isLessThanOrEqualTo(sizes.size() + 1);

@@ -12,8 +12,10 @@ class FetchSizesTest {
     assertThat(limits.valueRowsPerFetch()).isEqualTo(127);
     // 100 items and the one more row that tells the page is the last
     assertThat(limits.valueRowsPerFetch()).isGreaterThanOrEqualTo(101);
-    assertThat(limits.valueRowsPerFetch() * limits.maxRowBytes()).isLessThanOrEqualTo(limits.maxFetchBytes());
-    assertThat(limits.keyRowsPerFetch() * (long) (limits.maxKeyBytes() + KvLimits.MAX_METADATA_BYTES))
+    assertThat(limits.valueRowsPerFetch() * limits.maxRowBytes())
+        .isLessThanOrEqualTo(limits.maxFetchBytes());
+    assertThat(
+            limits.keyRowsPerFetch() * (long) (limits.maxKeyBytes() + KvLimits.MAX_METADATA_BYTES))
         .isLessThanOrEqualTo(limits.maxFetchBytes());
   }
 
@@ -29,7 +31,8 @@ class FetchSizesTest {
     assertThat(FetchSizes.of(2 * KvLimits.MIB, 1024, Long.MAX_VALUE)).isEqualTo(2049);
     assertThat(FetchSizes.of(2 * KvLimits.MIB, 1, Long.MAX_VALUE)).isEqualTo(FetchSizes.MAX);
     assertThat(FetchSizes.of(2 * KvLimits.MIB, KvLimits.MIB, Long.MAX_VALUE)).isEqualTo(3);
-    assertThat(FetchSizes.of(16 * KvLimits.MIB, 64 * KvLimits.MIB, Long.MAX_VALUE)).isEqualTo(FetchSizes.MIN);
+    assertThat(FetchSizes.of(16 * KvLimits.MIB, 64 * KvLimits.MIB, Long.MAX_VALUE))
+        .isEqualTo(FetchSizes.MIN);
     assertThat(FetchSizes.of(2 * KvLimits.MIB, 1024, 10)).isEqualTo(11);
     assertThat(FetchSizes.of(2 * KvLimits.MIB, 0, Long.MAX_VALUE)).isEqualTo(FetchSizes.MAX);
   }

@@ -13,8 +13,11 @@ class KeyRangeTest {
   }
 
   static KeyRange range(String start, boolean startInclusive, String end, boolean endInclusive) {
-    return new KeyRange(Optional.ofNullable(start).map(KeyRangeTest::k), startInclusive,
-        Optional.ofNullable(end).map(KeyRangeTest::k), endInclusive);
+    return new KeyRange(
+        Optional.ofNullable(start).map(KeyRangeTest::k),
+        startInclusive,
+        Optional.ofNullable(end).map(KeyRangeTest::k),
+        endInclusive);
   }
 
   @Test
@@ -24,7 +27,8 @@ class KeyRangeTest {
     assertThat(range("b", true, "d", true).contains(k("d"))).isTrue();
     assertThat(range("b", true, "d", false).contains(k("d"))).isFalse();
     assertThat(range(null, true, "d", false).contains(new byte[0])).isTrue();
-    assertThat(range("b", true, null, false).contains(new byte[] {(byte) 0xFF, (byte) 0xFF})).isTrue();
+    assertThat(range("b", true, null, false).contains(new byte[] {(byte) 0xFF, (byte) 0xFF}))
+        .isTrue();
     assertThat(KeyRange.ALL.contains(new byte[0])).isTrue();
   }
 
@@ -47,9 +51,11 @@ class KeyRangeTest {
   void the_rest_after_a_key_follows_the_clustering_order() {
     KeyRange r = range("a", true, "z", true);
     KeyRange asc = r.after(k("m"), ClusteringOrder.ASC);
-    assertThat(List.of("m", "n", "z", "a").stream().filter(s -> asc.contains(k(s)))).containsExactly("n", "z");
+    assertThat(List.of("m", "n", "z", "a").stream().filter(s -> asc.contains(k(s))))
+        .containsExactly("n", "z");
     KeyRange desc = r.after(k("m"), ClusteringOrder.DESC);
-    assertThat(List.of("m", "l", "a", "z").stream().filter(s -> desc.contains(k(s)))).containsExactly("l", "a");
+    assertThat(List.of("m", "l", "a", "z").stream().filter(s -> desc.contains(k(s))))
+        .containsExactly("l", "a");
     KeyRange open = KeyRange.ALL.after(k("m"), ClusteringOrder.DESC);
     assertThat(open.contains(new byte[0])).isTrue();
     assertThat(open.contains(k("m"))).isFalse();
@@ -60,7 +66,8 @@ class KeyRangeTest {
     ItemPredicate keys = new ItemPredicate.Keys(List.of(k("d"), k("b"), k("a")));
     ItemPredicate rest = keys.after(k("b"), ClusteringOrder.DESC);
     assertThat(((ItemPredicate.Keys) rest).keys()).containsExactly(k("a"));
-    ItemPredicate ascRest = new ItemPredicate.Keys(List.of(k("a"), k("b"), k("d"))).after(k("b"), ClusteringOrder.ASC);
+    ItemPredicate ascRest =
+        new ItemPredicate.Keys(List.of(k("a"), k("b"), k("d"))).after(k("b"), ClusteringOrder.ASC);
     assertThat(((ItemPredicate.Keys) ascRest).keys()).containsExactly(k("d"));
   }
 }

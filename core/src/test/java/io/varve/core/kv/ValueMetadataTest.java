@@ -22,7 +22,8 @@ class ValueMetadataTest {
   }
 
   @Property
-  void every_truncation_fails_with_a_clear_error_or_decodes_a_prefix(@ForAll("metadata") ValueMetadata metadata) {
+  void every_truncation_fails_with_a_clear_error_or_decodes_a_prefix(
+      @ForAll("metadata") ValueMetadata metadata) {
     byte[] encoded = metadata.encode();
     for (int length = 0; length < encoded.length; length++) {
       ByteBuffer prefix = ByteBuffer.wrap(Arrays.copyOf(encoded, length));
@@ -35,7 +36,8 @@ class ValueMetadataTest {
   }
 
   @Property(tries = 2000)
-  void garbage_fails_with_a_clear_error_never_another_exception(@ForAll @Size(max = 64) byte[] bytes) {
+  void garbage_fails_with_a_clear_error_never_another_exception(
+      @ForAll @Size(max = 64) byte[] bytes) {
     try {
       ValueMetadata.decode(ByteBuffer.wrap(bytes));
     } catch (IllegalArgumentException e) {
@@ -55,7 +57,8 @@ class ValueMetadataTest {
   @Test
   void an_unknown_version_a_missing_cell_and_out_of_range_fields_are_refused() {
     assertThatThrownBy(() -> ValueMetadata.decode(ByteBuffer.wrap(new byte[] {2, 1, 0})))
-        .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("unknown version");
+        .isInstanceOf(IllegalArgumentException.class)
+        .hasMessageContaining("unknown version");
     assertThatThrownBy(() -> ValueMetadata.decode(null)).hasMessage("value_metadata missing");
     assertThatThrownBy(() -> ValueMetadata.decode(ByteBuffer.wrap(new byte[] {1, 3, 1, 7})))
         .hasMessageContaining("compression out of range");
@@ -67,23 +70,33 @@ class ValueMetadataTest {
 
   @Test
   void an_expired_marker_and_chunk_counts_survive() {
-    assertThat(ValueMetadata.decode(ByteBuffer.wrap(ValueMetadata.expired("t").encode())).expired()).isTrue();
-    ValueMetadata chunked = new ValueMetadata("t", 5L << 40, ValueMetadata.Compression.NONE, false, 1 << 20);
+    assertThat(ValueMetadata.decode(ByteBuffer.wrap(ValueMetadata.expired("t").encode())).expired())
+        .isTrue();
+    ValueMetadata chunked =
+        new ValueMetadata("t", 5L << 40, ValueMetadata.Compression.NONE, false, 1 << 20);
     assertThat(ValueMetadata.decode(ByteBuffer.wrap(chunked.encode()))).isEqualTo(chunked);
   }
 
   @Test
   void the_largest_metadata_fits_its_documented_bound() {
-    ValueMetadata largest = new ValueMetadata("\uD83D\uDE00".repeat(KvLimits.MAX_TOKEN_CHARS / 2), Long.MAX_VALUE,
-        ValueMetadata.Compression.ZSTD, true, Integer.MAX_VALUE);
+    ValueMetadata largest =
+        new ValueMetadata(
+            "\uD83D\uDE00".repeat(KvLimits.MAX_TOKEN_CHARS / 2),
+            Long.MAX_VALUE,
+            ValueMetadata.Compression.ZSTD,
+            true,
+            Integer.MAX_VALUE);
     assertThat(largest.encode().length).isLessThanOrEqualTo(KvLimits.MAX_METADATA_BYTES);
   }
 
   @Provide
   Arbitrary<ValueMetadata> metadata() {
-    return Combinators.combine(Arbitraries.strings().ofMaxLength(KvLimits.MAX_TOKEN_CHARS),
-            Arbitraries.longs().greaterOrEqual(0), Arbitraries.of(ValueMetadata.Compression.class),
-            Arbitraries.of(true, false), Arbitraries.integers().greaterOrEqual(0))
+    return Combinators.combine(
+            Arbitraries.strings().ofMaxLength(KvLimits.MAX_TOKEN_CHARS),
+            Arbitraries.longs().greaterOrEqual(0),
+            Arbitraries.of(ValueMetadata.Compression.class),
+            Arbitraries.of(true, false),
+            Arbitraries.integers().greaterOrEqual(0))
         .as(ValueMetadata::new);
   }
 }

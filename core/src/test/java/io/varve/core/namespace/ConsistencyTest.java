@@ -30,10 +30,13 @@ class ConsistencyTest {
   @ValueSource(strings = {"", "REGIONAL", "LOCAL_QUORUM", " local", "EVENTUAL"})
   void refuses_unknown_scope_naming_field_and_choices(String value) {
     assertThatThrownBy(() -> Consistency.parseScope("config.consistencyScope", value))
-        .isInstanceOfSatisfying(InvalidFieldException.class,
+        .isInstanceOfSatisfying(
+            InvalidFieldException.class,
             e -> assertThat(e.field()).isEqualTo("config.consistencyScope"))
-        .hasMessage("config.consistencyScope: " + (value == null ? "null" : "\"" + value + "\"")
-            + " (expected: LOCAL or GLOBAL)");
+        .hasMessage(
+            "config.consistencyScope: "
+                + (value == null ? "null" : "\"" + value + "\"")
+                + " (expected: LOCAL or GLOBAL)");
   }
 
   @ParameterizedTest(name = "\"{0}\"")
@@ -41,10 +44,13 @@ class ConsistencyTest {
   @ValueSource(strings = {"", "QUORUM", "strong ", "LOCAL"})
   void refuses_unknown_target_naming_field_and_choices(String value) {
     assertThatThrownBy(() -> Consistency.parseTarget("config.consistencyTarget", value))
-        .isInstanceOfSatisfying(InvalidFieldException.class,
+        .isInstanceOfSatisfying(
+            InvalidFieldException.class,
             e -> assertThat(e.field()).isEqualTo("config.consistencyTarget"))
-        .hasMessage("config.consistencyTarget: " + (value == null ? "null" : "\"" + value + "\"")
-            + " (expected: EVENTUAL or STRONG or READ_YOUR_WRITES)");
+        .hasMessage(
+            "config.consistencyTarget: "
+                + (value == null ? "null" : "\"" + value + "\"")
+                + " (expected: EVENTUAL or STRONG or READ_YOUR_WRITES)");
   }
 
   @Test
@@ -52,8 +58,10 @@ class ConsistencyTest {
     Locale saved = Locale.getDefault();
     try {
       Locale.setDefault(Locale.forLanguageTag("tr-TR")); // where "i".toUpperCase() is "İ"
-      assertThat(Consistency.parseScope("consistencyScope", "local")).isEqualTo(Consistency.Scope.LOCAL);
-      assertThat(Consistency.parseTarget("consistencyTarget", "eventual")).isEqualTo(Consistency.Target.EVENTUAL);
+      assertThat(Consistency.parseScope("consistencyScope", "local"))
+          .isEqualTo(Consistency.Scope.LOCAL);
+      assertThat(Consistency.parseTarget("consistencyTarget", "eventual"))
+          .isEqualTo(Consistency.Target.EVENTUAL);
     } finally {
       Locale.setDefault(saved);
     }
@@ -61,6 +69,7 @@ class ConsistencyTest {
 
   @Test
   void defaults_to_local_strong() {
-    assertThat(Consistency.DEFAULT).isEqualTo(new Consistency(Consistency.Scope.LOCAL, Consistency.Target.STRONG));
+    assertThat(Consistency.DEFAULT)
+        .isEqualTo(new Consistency(Consistency.Scope.LOCAL, Consistency.Target.STRONG));
   }
 }

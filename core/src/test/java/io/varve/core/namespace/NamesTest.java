@@ -20,11 +20,24 @@ class NamesTest {
   }
 
   @ParameterizedTest
-  @ValueSource(strings = {"A", "Orders", "1orders", "_orders", "or-ders", "or ders", "orders.v1", "café",
-      "orders\n", " orders", FORTY_EIGHT + "b"})
+  @ValueSource(
+      strings = {
+        "A",
+        "Orders",
+        "1orders",
+        "_orders",
+        "or-ders",
+        "or ders",
+        "orders.v1",
+        "café",
+        "orders\n",
+        " orders",
+        FORTY_EIGHT + "b"
+      })
   void refuses_namespace_outside_the_identifier_pattern(String name) {
     assertThatThrownBy(() -> Names.namespace("namespace", name))
-        .isInstanceOfSatisfying(InvalidFieldException.class, e -> assertThat(e.field()).isEqualTo("namespace"))
+        .isInstanceOfSatisfying(
+            InvalidFieldException.class, e -> assertThat(e.field()).isEqualTo("namespace"))
         .hasMessageStartingWith("namespace: \"")
         .hasMessageEndingWith(" (expected: [a-z][a-z0-9_]{0,47})");
   }
@@ -33,8 +46,8 @@ class NamesTest {
   @NullAndEmptySource
   void refuses_missing_namespace(String name) {
     assertThatThrownBy(() -> Names.namespace("request.namespace", name))
-        .isInstanceOfSatisfying(InvalidFieldException.class,
-            e -> assertThat(e.field()).isEqualTo("request.namespace"))
+        .isInstanceOfSatisfying(
+            InvalidFieldException.class, e -> assertThat(e.field()).isEqualTo("request.namespace"))
         .hasMessage("request.namespace: missing (expected: a namespace name [a-z][a-z0-9_]{0,47})");
   }
 
@@ -45,13 +58,25 @@ class NamesTest {
   }
 
   @ParameterizedTest
-  @ValueSource(strings = {"system", "system_auth", "system_schema", "system_traces", "system_distributed",
-      "system_views", "system_virtual_schema", "varve_meta"})
+  @ValueSource(
+      strings = {
+        "system",
+        "system_auth",
+        "system_schema",
+        "system_traces",
+        "system_distributed",
+        "system_views",
+        "system_virtual_schema",
+        "varve_meta"
+      })
   void refuses_cassandra_own_keyspaces_and_the_reserved_one(String keyspace) {
     assertThatThrownBy(() -> Names.keyspace("dataset", keyspace, "varve_meta"))
-        .isInstanceOfSatisfying(InvalidFieldException.class, e -> assertThat(e.field()).isEqualTo("dataset"))
-        .hasMessage("dataset: \"" + keyspace
-            + "\" (expected: a keyspace not starting with 'system' and other than 'varve_meta')");
+        .isInstanceOfSatisfying(
+            InvalidFieldException.class, e -> assertThat(e.field()).isEqualTo("dataset"))
+        .hasMessage(
+            "dataset: \""
+                + keyspace
+                + "\" (expected: a keyspace not starting with 'system' and other than 'varve_meta')");
   }
 
   @ParameterizedTest
@@ -59,7 +84,8 @@ class NamesTest {
   @ValueSource(strings = {"Orders", "1ks", "ks-1", FORTY_EIGHT + "b"})
   void refuses_keyspace_outside_the_identifier_pattern(String keyspace) {
     assertThatThrownBy(() -> Names.keyspace("dataset", keyspace, "varve_meta"))
-        .isInstanceOfSatisfying(InvalidFieldException.class, e -> assertThat(e.field()).isEqualTo("dataset"))
+        .isInstanceOfSatisfying(
+            InvalidFieldException.class, e -> assertThat(e.field()).isEqualTo("dataset"))
         .hasMessageEndingWith("(expected: [a-z][a-z0-9_]{0,47})");
   }
 }

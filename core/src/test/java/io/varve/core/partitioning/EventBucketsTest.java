@@ -20,9 +20,9 @@ class EventBucketsTest {
   private static final long T = 1_709_251_200_000L; // 2024-03-01T00:00:00Z
 
   /**
-   * Golden CRC-32C values of the documented layout (int length + UTF-8 series id, long event
-   * time, int length + UTF-8 event id, all big-endian), computed with an independent bitwise
-   * CRC-32C (polynomial 0x82F63B78) outside Java. They pin the storage format.
+   * Golden CRC-32C values of the documented layout (int length + UTF-8 series id, long event time,
+   * int length + UTF-8 event id, all big-endian), computed with an independent bitwise CRC-32C
+   * (polynomial 0x82F63B78) outside Java. They pin the storage format.
    */
   static Stream<Arguments> golden() {
     return Stream.of(
@@ -36,10 +36,12 @@ class EventBucketsTest {
 
   @ParameterizedTest(name = "{0} {1} {2}")
   @MethodSource("golden")
-  void places_event_in_bucket_by_crc32c_of_its_identity(String series, long time, String eventId, long crc) {
+  void places_event_in_bucket_by_crc32c_of_its_identity(
+      String series, long time, String eventId, long crc) {
     assertThat(layoutCrc(series, time, eventId)).as("layout as documented").isEqualTo(crc);
     for (int buckets : new int[] {2, 3, 4, 7, 8, 16, 64}) {
-      assertThat(EventBuckets.of(series, time, eventId, buckets)).as("%d buckets", buckets)
+      assertThat(EventBuckets.of(series, time, eventId, buckets))
+          .as("%d buckets", buckets)
           .isEqualTo((int) (crc % buckets));
     }
   }
@@ -51,7 +53,9 @@ class EventBucketsTest {
       String id = "event-" + (i * 31);
       int first = EventBuckets.of(series, T + i, id, 16);
       // equal but distinct strings, as a retried or hedged request would carry
-      int again = EventBuckets.of(new String(series.toCharArray()), T + i, new String(id.toCharArray()), 16);
+      int again =
+          EventBuckets.of(
+              new String(series.toCharArray()), T + i, new String(id.toCharArray()), 16);
       assertThat(again).isEqualTo(first);
     }
   }
@@ -75,7 +79,9 @@ class EventBucketsTest {
       counts[EventBuckets.of("hot-series", T + (i % 1000), "evt-" + i, buckets)]++;
     }
     for (int b = 0; b < buckets; b++) {
-      assertThat(counts[b]).as("events in bucket %d", b).isBetween(perBucket * 8 / 10, perBucket * 12 / 10);
+      assertThat(counts[b])
+          .as("events in bucket %d", b)
+          .isBetween(perBucket * 8 / 10, perBucket * 12 / 10);
     }
   }
 

@@ -16,13 +16,14 @@ class SliceTableNameTest {
 
   @ParameterizedTest(name = "{0} -> {2}")
   @CsvSource({
-      "orders, 2024-03-01T12:34:56Z, orders_20240301123456",
-      "a, 1970-01-01T00:00:00Z, a_19700101000000",
-      "tracing_default, 2024-12-31T23:59:59.999Z, tracing_default_20241231235959",
-      // exactly 32 characters: kept whole (32 + 1 + 14 = 47 characters)
-      "abcdefghijklmnopqrstuvwxyz_12345, 2024-03-01T00:00:00Z, abcdefghijklmnopqrstuvwxyz_12345_20240301000000",
+    "orders, 2024-03-01T12:34:56Z, orders_20240301123456",
+    "a, 1970-01-01T00:00:00Z, a_19700101000000",
+    "tracing_default, 2024-12-31T23:59:59.999Z, tracing_default_20241231235959",
+    // exactly 32 characters: kept whole (32 + 1 + 14 = 47 characters)
+    "abcdefghijklmnopqrstuvwxyz_12345, 2024-03-01T00:00:00Z, abcdefghijklmnopqrstuvwxyz_12345_20240301000000",
   })
-  void names_short_namespace_then_utc_stamp_of_slice_start(String namespace, Instant start, String expected) {
+  void names_short_namespace_then_utc_stamp_of_slice_start(
+      String namespace, Instant start, String expected) {
     assertThat(SliceTableName.of(namespace, start)).isEqualTo(expected);
   }
 
@@ -41,9 +42,9 @@ class SliceTableNameTest {
 
   @ParameterizedTest(name = "{0}")
   @CsvSource({
-      // 40 characters; checksums are CRC-32C of the whole name, computed outside Java
-      "a_very_long_namespace_name_for_orders_v1, a_very_long_namespace_na_e69761fe_20240301123456",
-      "a_very_long_namespace_name_for_orders_v2, a_very_long_namespace_na_f5c7920a_20240301123456",
+    // 40 characters; checksums are CRC-32C of the whole name, computed outside Java
+    "a_very_long_namespace_name_for_orders_v1, a_very_long_namespace_na_e69761fe_20240301123456",
+    "a_very_long_namespace_name_for_orders_v2, a_very_long_namespace_na_f5c7920a_20240301123456",
   })
   void cuts_long_namespace_to_24_chars_and_adds_checksum(String namespace, String expected) {
     assertThat(SliceTableName.of(namespace, START)).isEqualTo(expected).hasSize(48);
@@ -56,7 +57,10 @@ class SliceTableNameTest {
 
     String table = SliceTableName.of(namespace, START);
 
-    assertThat(table).hasSizeLessThanOrEqualTo(48).matches("[a-z][a-z0-9_]{0,47}").endsWith("_20240301123456");
+    assertThat(table)
+        .hasSizeLessThanOrEqualTo(48)
+        .matches("[a-z][a-z0-9_]{0,47}")
+        .endsWith("_20240301123456");
   }
 
   @Test
@@ -70,7 +74,9 @@ class SliceTableNameTest {
       tables.add(SliceTableName.of(namespace, START));
       count++;
     }
-    assertThat(tables).hasSize(count).allSatisfy(t -> assertThat(t).startsWith(prefix + "_").hasSize(48));
+    assertThat(tables)
+        .hasSize(count)
+        .allSatisfy(t -> assertThat(t).startsWith(prefix + "_").hasSize(48));
   }
 
   @Test

@@ -11,11 +11,11 @@ class FanoutControllerTest {
 
   @ParameterizedTest(name = "initial {0}, max {1}, {2} event buckets -> {3}")
   @CsvSource({
-      "8, 64, 4, 8",     // the Netflix default of 8 partitions
-      "8, 64, 1, 8",
-      "8, 64, 16, 16",   // never less than one time bucket's partitions
-      "2, 6, 8, 6",      // ... unless that is more than the maximum
-      "8, 8, 64, 8",
+    "8, 64, 4, 8", // the Netflix default of 8 partitions
+    "8, 64, 1, 8",
+    "8, 64, 16, 16", // never less than one time bucket's partitions
+    "2, 6, 8, 6", // ... unless that is more than the maximum
+    "8, 8, 64, 8",
   })
   void starts_at_initial_fanout(int initial, int max, int eventBuckets, int expected) {
     assertThat(new FanoutController(initial, max).window(eventBuckets)).isEqualTo(expected);
@@ -30,7 +30,9 @@ class FanoutControllerTest {
     for (int i = 0; i < 100; i++) {
       fanout.record(used);
       int window = fanout.window(eventBuckets);
-      assertThat(window).as("after %d dense reads", i + 1).isLessThanOrEqualTo(previous)
+      assertThat(window)
+          .as("after %d dense reads", i + 1)
+          .isLessThanOrEqualTo(previous)
           .isGreaterThanOrEqualTo(eventBuckets);
       previous = window;
     }
@@ -66,7 +68,9 @@ class FanoutControllerTest {
     for (int i = 0; i < 20; i++) {
       fanout.record(32);
       int window = fanout.window(4);
-      assertThat(window).as("after %d sparse reads", i + 1).isGreaterThanOrEqualTo(previous)
+      assertThat(window)
+          .as("after %d sparse reads", i + 1)
+          .isGreaterThanOrEqualTo(previous)
           .isLessThanOrEqualTo(32);
       previous = window;
     }
@@ -85,6 +89,7 @@ class FanoutControllerTest {
   @ParameterizedTest(name = "initial {0}, max {1}")
   @CsvSource({"0, 8", "-1, 8", "8, 7"})
   void refuses_initial_below_one_or_above_max(int initial, int max) {
-    assertThatThrownBy(() -> new FanoutController(initial, max)).isInstanceOf(IllegalArgumentException.class);
+    assertThatThrownBy(() -> new FanoutController(initial, max))
+        .isInstanceOf(IllegalArgumentException.class);
   }
 }

@@ -26,11 +26,14 @@ class PageTokensTest {
       new PageTokens.Position(new Cursor(1_709_300_000_123L, "evt-42"), 100);
 
   private static void assertRefused(ThrowingCallable decode) {
-    assertThatThrownBy(decode).isInstanceOfSatisfying(InvalidFieldException.class, e -> {
-      assertThat(e.field()).isEqualTo("pageToken");
-      assertThat(e.kind()).isEqualTo(VarveException.Kind.INVALID_ARGUMENT);
-      assertThat(e.getMessage()).startsWith("pageToken: ");
-    });
+    assertThatThrownBy(decode)
+        .isInstanceOfSatisfying(
+            InvalidFieldException.class,
+            e -> {
+              assertThat(e.field()).isEqualTo("pageToken");
+              assertThat(e.kind()).isEqualTo(VarveException.Kind.INVALID_ARGUMENT);
+              assertThat(e.getMessage()).startsWith("pageToken: ");
+            });
   }
 
   static Stream<PageTokens.Position> positions() {
@@ -70,28 +73,42 @@ class PageTokensTest {
   void refuses_truncated_or_extended_token() {
     byte[] raw = Base64.getUrlDecoder().decode(TOKENS.encode(REQUEST, POSITION));
     for (int length = 0; length < raw.length; length++) {
-      String token = Base64.getUrlEncoder().withoutPadding().encodeToString(Arrays.copyOf(raw, length));
+      String token =
+          Base64.getUrlEncoder().withoutPadding().encodeToString(Arrays.copyOf(raw, length));
       assertRefused(() -> TOKENS.decode(REQUEST, token));
     }
-    String longer = Base64.getUrlEncoder().withoutPadding().encodeToString(Arrays.copyOf(raw, raw.length + 1));
+    String longer =
+        Base64.getUrlEncoder().withoutPadding().encodeToString(Arrays.copyOf(raw, raw.length + 1));
     assertRefused(() -> TOKENS.decode(REQUEST, longer));
   }
 
   static Stream<Arguments> otherRequests() {
     return Stream.of(
-        Arguments.of("other namespace",
-            PageTokens.fingerprint("payments", "series-1", "1709251200000", "1709337600000", "", "1000")),
-        Arguments.of("other series",
-            PageTokens.fingerprint("orders", "series-2", "1709251200000", "1709337600000", "", "1000")),
-        Arguments.of("other interval",
-            PageTokens.fingerprint("orders", "series-1", "1709251200000", "1709337600001", "", "1000")),
-        Arguments.of("other filters",
-            PageTokens.fingerprint("orders", "series-1", "1709251200000", "1709337600000", "k=v", "1000")),
+        Arguments.of(
+            "other namespace",
+            PageTokens.fingerprint(
+                "payments", "series-1", "1709251200000", "1709337600000", "", "1000")),
+        Arguments.of(
+            "other series",
+            PageTokens.fingerprint(
+                "orders", "series-2", "1709251200000", "1709337600000", "", "1000")),
+        Arguments.of(
+            "other interval",
+            PageTokens.fingerprint(
+                "orders", "series-1", "1709251200000", "1709337600001", "", "1000")),
+        Arguments.of(
+            "other filters",
+            PageTokens.fingerprint(
+                "orders", "series-1", "1709251200000", "1709337600000", "k=v", "1000")),
         // the same characters split differently between the parts
-        Arguments.of("parts shifted",
-            PageTokens.fingerprint("orders", "series-1", "1709251200000", "1709337600000", "1", "000")),
-        Arguments.of("fewer parts",
-            PageTokens.fingerprint("orders", "series-1", "1709251200000", "1709337600000", "1000")));
+        Arguments.of(
+            "parts shifted",
+            PageTokens.fingerprint(
+                "orders", "series-1", "1709251200000", "1709337600000", "1", "000")),
+        Arguments.of(
+            "fewer parts",
+            PageTokens.fingerprint(
+                "orders", "series-1", "1709251200000", "1709337600000", "1000")));
   }
 
   @ParameterizedTest(name = "{0}")
@@ -105,21 +122,32 @@ class PageTokensTest {
 
   @Test
   void refuses_token_made_under_another_key() {
-    String token = new PageTokens("another-deployment-key-of-32-byt".getBytes(UTF_8)).encode(REQUEST, POSITION);
+    String token =
+        new PageTokens("another-deployment-key-of-32-byt".getBytes(UTF_8))
+            .encode(REQUEST, POSITION);
 
     assertRefused(() -> TOKENS.decode(REQUEST, token));
   }
 
   @ParameterizedTest
-  @ValueSource(strings = {"", "not a page token", "!!!!", "AAAA", "A", "abc=def",
-      "AQAAAY4N/+9bAAAAZAAAAAZldnQtNDI+", // standard (not URL-safe) base64 alphabet
-      "AQAAAY4N_-9bAAAAZAAAAAZldnQtNDIAAAAAAAAAAAAAAAAAAAAAAA"})
+  @ValueSource(
+      strings = {
+        "",
+        "not a page token",
+        "!!!!",
+        "AAAA",
+        "A",
+        "abc=def",
+        "AQAAAY4N/+9bAAAAZAAAAAZldnQtNDI+", // standard (not URL-safe) base64 alphabet
+        "AQAAAY4N_-9bAAAAZAAAAAZldnQtNDIAAAAAAAAAAAAAAAAAAAAAAA"
+      })
   void refuses_garbage(String token) {
     assertRefused(() -> TOKENS.decode(REQUEST, token));
   }
 
   @Test
   void refuses_key_shorter_than_16_bytes() {
-    assertThatThrownBy(() -> new PageTokens(new byte[15])).isInstanceOf(IllegalArgumentException.class);
+    assertThatThrownBy(() -> new PageTokens(new byte[15]))
+        .isInstanceOf(IllegalArgumentException.class);
   }
 }

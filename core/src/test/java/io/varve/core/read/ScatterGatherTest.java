@@ -45,7 +45,9 @@ class ScatterGatherTest {
     }
 
     MemoryReader put(BucketScan bucket, int eventBucket, Event... events) {
-      partitions.computeIfAbsent(key(bucket, eventBucket), k -> new ArrayList<>()).addAll(Arrays.asList(events));
+      partitions
+          .computeIfAbsent(key(bucket, eventBucket), k -> new ArrayList<>())
+          .addAll(Arrays.asList(events));
       return this;
     }
 
@@ -59,8 +61,8 @@ class ScatterGatherTest {
     }
 
     @Override
-    public synchronized CompletionStage<List<Event>> read(PartitionScan scan, Cursor cursor, List<EventItem> filter,
-        int max) {
+    public synchronized CompletionStage<List<Event>> read(
+        PartitionScan scan, Cursor cursor, List<EventItem> filter, int max) {
       scans.add(scan);
       cursors.add(cursor);
       filters.add(filter);
@@ -69,24 +71,28 @@ class ScatterGatherTest {
       maxInFlight = Math.max(maxInFlight, inFlight);
       String key = key(scan.bucket(), scan.eventBucket());
       RuntimeException failure = failures.get(key);
-      List<Event> events = partitions.getOrDefault(key, List.of()).stream()
-          .filter(e -> e.eventTimeMillis() >= scan.bucket().fromMillis()
-              && e.eventTimeMillis() < scan.bucket().toMillis())
-          .filter(e -> cursor == null || cursor.precedes(e))
-          .sorted(Event::newestFirst)
-          .limit(max)
-          .collect(Collectors.toList());
+      List<Event> events =
+          partitions.getOrDefault(key, List.of()).stream()
+              .filter(
+                  e ->
+                      e.eventTimeMillis() >= scan.bucket().fromMillis()
+                          && e.eventTimeMillis() < scan.bucket().toMillis())
+              .filter(e -> cursor == null || cursor.precedes(e))
+              .sorted(Event::newestFirst)
+              .limit(max)
+              .collect(Collectors.toList());
       CompletableFuture<List<Event>> future = new CompletableFuture<>();
-      Runnable complete = () -> {
-        synchronized (this) {
-          inFlight--;
-        }
-        if (failure != null) {
-          future.completeExceptionally(failure);
-        } else {
-          future.complete(events);
-        }
-      };
+      Runnable complete =
+          () -> {
+            synchronized (this) {
+              inFlight--;
+            }
+            if (failure != null) {
+              future.completeExceptionally(failure);
+            } else {
+              future.complete(events);
+            }
+          };
       if (deferred) {
         pending.add(complete);
       } else {
@@ -115,11 +121,14 @@ class ScatterGatherTest {
   }
 
   private static Event event(long time, String id) {
-    return new Event("s", time, id, List.of(new EventItem("k".getBytes(UTF_8), id.getBytes(UTF_8))));
+    return new Event(
+        "s", time, id, List.of(new EventItem("k".getBytes(UTF_8), id.getBytes(UTF_8))));
   }
 
   private static List<String> ids(ScatterGather.Result result) {
-    return result.events().stream().map(e -> e.eventTimeMillis() + e.eventId()).collect(Collectors.toList());
+    return result.events().stream()
+        .map(e -> e.eventTimeMillis() + e.eventId())
+        .collect(Collectors.toList());
   }
 
   private static ScatterGather.Result await(CompletionStage<ScatterGather.Result> stage) {
@@ -130,12 +139,14 @@ class ScatterGatherTest {
   @Test
   void merges_event_buckets_newest_first_with_ties_by_event_id() {
     BucketScan b = bucket(0, 3);
-    MemoryReader reader = new MemoryReader(false)
-        .put(b, 0, event(50, "b"), event(40, "d"))
-        .put(b, 1, event(50, "a"), event(10, "f"))
-        .put(b, 2, event(60, "c"), event(40, "c2"));
+    MemoryReader reader =
+        new MemoryReader(false)
+            .put(b, 0, event(50, "b"), event(40, "d"))
+            .put(b, 1, event(50, "a"), event(10, "f"))
+            .put(b, 2, event(60, "c"), event(40, "c2"));
 
-    ScatterGather.Result result = await(ScatterGather.run(reader, List.of(b), null, List.of(), 100, 3));
+    ScatterGather.Result result =
+        await(ScatterGather.run(reader, List.of(b), null, List.of(), 100, 3));
 
     assertThat(ids(result)).containsExactly("60c", "50a", "50b", "40c2", "40d", "10f");
     assertThat(result.partitionsUsed()).isEqualTo(3);
@@ -145,11 +156,15 @@ class ScatterGatherTest {
   void returns_newer_bucket_before_older_one() {
     BucketScan newer = bucket(100, 2);
     BucketScan older = bucket(0, 2);
-    MemoryReader reader = new MemoryReader(false)
-        .put(newer, 0, event(150, "x")).put(newer, 1, event(199, "y"))
-        .put(older, 0, event(99, "z")).put(older, 1, event(0, "w"));
+    MemoryReader reader =
+        new MemoryReader(false)
+            .put(newer, 0, event(150, "x"))
+            .put(newer, 1, event(199, "y"))
+            .put(older, 0, event(99, "z"))
+            .put(older, 1, event(0, "w"));
 
-    ScatterGather.Result result = await(ScatterGather.run(reader, List.of(newer, older), null, List.of(), 10, 4));
+    ScatterGather.Result result =
+        await(ScatterGather.run(reader, List.of(newer, older), null, List.of(), 10, 4));
 
     assertThat(ids(result)).containsExactly("199y", "150x", "99z", "0w");
     assertThat(result.partitionsUsed()).isEqualTo(4);
@@ -160,7 +175,9 @@ class ScatterGatherTest {
     List<BucketScan> buckets = List.of(bucket(200, 2), bucket(100, 2), bucket(0, 2));
     MemoryReader reader = new MemoryReader(false);
     for (BucketScan b : buckets) {
-      reader.put(b, 0, event(b.timeBucketMillis() + 10, "p0")).put(b, 1, event(b.timeBucketMillis() + 20, "p1"));
+      reader
+          .put(b, 0, event(b.timeBucketMillis() + 10, "p0"))
+          .put(b, 1, event(b.timeBucketMillis() + 20, "p1"));
     }
 
     ScatterGather.Result result = await(ScatterGather.run(reader, buckets, null, List.of(), 3, 2));
@@ -176,9 +193,11 @@ class ScatterGatherTest {
   void merges_the_whole_bucket_before_taking_its_newest_events() {
     // the first partition to answer holds the older event; the page of one must hold the newer
     BucketScan b = bucket(100, 2);
-    MemoryReader reader = new MemoryReader(false).put(b, 0, event(150, "x")).put(b, 1, event(199, "y"));
+    MemoryReader reader =
+        new MemoryReader(false).put(b, 0, event(150, "x")).put(b, 1, event(199, "y"));
 
-    ScatterGather.Result result = await(ScatterGather.run(reader, List.of(b), null, List.of(), 1, 1));
+    ScatterGather.Result result =
+        await(ScatterGather.run(reader, List.of(b), null, List.of(), 1, 1));
 
     assertThat(ids(result)).containsExactly("199y");
   }
@@ -203,7 +222,8 @@ class ScatterGatherTest {
       inBucket.forEach(e -> expected.add(e.eventTimeMillis() + e.eventId()));
     }
 
-    CompletionStage<ScatterGather.Result> stage = ScatterGather.run(reader, buckets, null, List.of(), 1000, window);
+    CompletionStage<ScatterGather.Result> stage =
+        ScatterGather.run(reader, buckets, null, List.of(), 1000, window);
     reader.drain(random);
 
     ScatterGather.Result result = await(stage);
@@ -211,9 +231,11 @@ class ScatterGatherTest {
     assertThat(result.partitionsUsed()).isEqualTo(16);
     assertThat(reader.maxInFlight).isEqualTo(Math.min(window, 16));
     // partitions are read in plan order: newest bucket first, event buckets in order
-    assertThat(reader.scans).extracting(s -> s.bucket().timeBucketMillis() + "/" + s.eventBucket())
-        .containsExactly("300/0", "300/1", "300/2", "300/3", "200/0", "200/1", "200/2", "200/3",
-            "100/0", "100/1", "100/2", "100/3", "0/0", "0/1", "0/2", "0/3");
+    assertThat(reader.scans)
+        .extracting(s -> s.bucket().timeBucketMillis() + "/" + s.eventBucket())
+        .containsExactly(
+            "300/0", "300/1", "300/2", "300/3", "200/0", "200/1", "200/2", "200/3", "100/0",
+            "100/1", "100/2", "100/3", "0/0", "0/1", "0/2", "0/3");
   }
 
   @ParameterizedTest(name = "window {0}")
@@ -222,7 +244,8 @@ class ScatterGatherTest {
     List<BucketScan> buckets = List.of(bucket(100, 2), bucket(0, 2));
     MemoryReader reader = new MemoryReader(true).put(buckets.get(1), 1, event(5, "a"));
 
-    CompletionStage<ScatterGather.Result> stage = ScatterGather.run(reader, buckets, null, List.of(), 10, window);
+    CompletionStage<ScatterGather.Result> stage =
+        ScatterGather.run(reader, buckets, null, List.of(), 10, window);
     reader.drain(new Random(7));
 
     assertThat(ids(await(stage))).containsExactly("5a");
@@ -234,9 +257,10 @@ class ScatterGatherTest {
     List<BucketScan> buckets = List.of(bucket(100, 3), bucket(0, 3));
     Cursor cursor = new Cursor(150, "m");
     List<EventItem> filters = List.of(new EventItem("k".getBytes(UTF_8), "v".getBytes(UTF_8)));
-    MemoryReader reader = new MemoryReader(false)
-        .put(buckets.get(0), 0, event(150, "a"), event(150, "n"), event(120, "z"))
-        .put(buckets.get(1), 2, event(50, "q"));
+    MemoryReader reader =
+        new MemoryReader(false)
+            .put(buckets.get(0), 0, event(150, "a"), event(150, "n"), event(120, "z"))
+            .put(buckets.get(1), 2, event(50, "q"));
 
     ScatterGather.Result result = await(ScatterGather.run(reader, buckets, cursor, filters, 10, 2));
 
@@ -250,16 +274,20 @@ class ScatterGatherTest {
   void fails_when_one_partition_fails() {
     List<BucketScan> buckets = List.of(bucket(100, 3), bucket(0, 3));
     RuntimeException timeout = new RuntimeException("read timeout on partition t/100/1");
-    MemoryReader reader = new MemoryReader(true)
-        .put(buckets.get(0), 0, event(150, "a"))
-        .fail(buckets.get(0), 1, timeout)
-        .put(buckets.get(1), 0, event(50, "b"));
+    MemoryReader reader =
+        new MemoryReader(true)
+            .put(buckets.get(0), 0, event(150, "a"))
+            .fail(buckets.get(0), 1, timeout)
+            .put(buckets.get(1), 0, event(50, "b"));
 
-    CompletionStage<ScatterGather.Result> stage = ScatterGather.run(reader, buckets, null, List.of(), 10, 4);
+    CompletionStage<ScatterGather.Result> stage =
+        ScatterGather.run(reader, buckets, null, List.of(), 10, 4);
     reader.drain(new Random(3));
 
-    assertThat(stage.toCompletableFuture()).failsWithin(WAIT)
-        .withThrowableOfType(ExecutionException.class).withCause(timeout);
+    assertThat(stage.toCompletableFuture())
+        .failsWithin(WAIT)
+        .withThrowableOfType(ExecutionException.class)
+        .withCause(timeout);
   }
 
   @ParameterizedTest(name = "throwing on read #{0}")
@@ -269,24 +297,29 @@ class ScatterGatherTest {
     IllegalStateException broken = new IllegalStateException("no session");
     MemoryReader memory = new MemoryReader(false).put(buckets.get(1), 0, event(5, "a"));
     int[] reads = {0};
-    PartitionReader reader = (scan, cursor, filters, max) -> {
-      if (++reads[0] == failingRead) {
-        throw broken;
-      }
-      return memory.read(scan, cursor, filters, max);
-    };
+    PartitionReader reader =
+        (scan, cursor, filters, max) -> {
+          if (++reads[0] == failingRead) {
+            throw broken;
+          }
+          return memory.read(scan, cursor, filters, max);
+        };
 
-    CompletionStage<ScatterGather.Result> stage = ScatterGather.run(reader, buckets, null, List.of(), 10, 1);
+    CompletionStage<ScatterGather.Result> stage =
+        ScatterGather.run(reader, buckets, null, List.of(), 10, 1);
 
-    assertThat(stage.toCompletableFuture()).failsWithin(WAIT)
-        .withThrowableOfType(ExecutionException.class).withCause(broken);
+    assertThat(stage.toCompletableFuture())
+        .failsWithin(WAIT)
+        .withThrowableOfType(ExecutionException.class)
+        .withCause(broken);
   }
 
   @Test
   void returns_nothing_for_an_empty_plan() {
     MemoryReader reader = new MemoryReader(false);
 
-    ScatterGather.Result result = await(ScatterGather.run(reader, List.of(), null, List.of(), 10, 4));
+    ScatterGather.Result result =
+        await(ScatterGather.run(reader, List.of(), null, List.of(), 10, 4));
 
     assertThat(result.events()).isEmpty();
     assertThat(result.partitionsUsed()).isZero();

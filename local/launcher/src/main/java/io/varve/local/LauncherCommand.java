@@ -11,12 +11,12 @@ import java.util.function.Function;
 import java.util.function.IntSupplier;
 
 /**
- * The command line that the local servers share: the syntax
- * {@code start|stop|status|kill [--option value | --flag]...}, the one-line report of each action
- * and its exit status ({@link ExitStatus}, docs/exit-status.md): {@code OK} on success; for
- * {@code status}, {@code OK} only while the server runs, else {@code COMPLETED_WITH_ERRORS};
- * {@code INVALID_INPUT} for a usage error; {@code ABORTED_FATAL_ERROR} when the action fails.
- * Each server's {@code main} adds its options and what its lines show.
+ * The command line that the local servers share: the syntax {@code start|stop|status|kill [--option
+ * value | --flag]...}, the one-line report of each action and its exit status ({@link ExitStatus},
+ * docs/exit-status.md): {@code OK} on success; for {@code status}, {@code OK} only while the server
+ * runs, else {@code COMPLETED_WITH_ERRORS}; {@code INVALID_INPUT} for a usage error; {@code
+ * ABORTED_FATAL_ERROR} when the action fails. Each server's {@code main} adds its options and what
+ * its lines show.
  */
 public final class LauncherCommand {
 
@@ -33,7 +33,8 @@ public final class LauncherCommand {
    * @param defaultTimeout how long {@code start} waits for the server to answer, or {@code stop}
    *     for it to exit, without {@code --timeout}
    */
-  public record Syntax(Product product, List<String> flags, String usage, Duration defaultTimeout) {}
+  public record Syntax(
+      Product product, List<String> flags, String usage, Duration defaultTimeout) {}
 
   /**
    * The server a command line acts on and what its lines show.
@@ -52,7 +53,11 @@ public final class LauncherCommand {
    *     and {@code --no-wait}; a modifiable map); throws {@link IllegalArgumentException} naming an
    *     option that does not fit
    */
-  public static int run(String[] args, PrintStream out, PrintStream err, Syntax syntax,
+  public static int run(
+      String[] args,
+      PrintStream out,
+      PrintStream err,
+      Syntax syntax,
       Function<Map<String, String>, Target> target) {
     String label = syntax.product().label();
     Arguments arguments;
@@ -138,8 +143,10 @@ public final class LauncherCommand {
     /** {@code --timeout} in seconds (1..999999), or the default. */
     Duration timeout(Duration otherwise) {
       String value = options.get("--timeout");
-      return value == null ? otherwise
-          : Duration.ofSeconds(Long.parseLong(number("--timeout", value, "seconds, 1..999999", "[1-9][0-9]{0,5}")));
+      return value == null
+          ? otherwise
+          : Duration.ofSeconds(
+              Long.parseLong(number("--timeout", value, "seconds, 1..999999", "[1-9][0-9]{0,5}")));
     }
 
     /** The options that configure the server: all but the ones this class reads. */
@@ -169,14 +176,16 @@ public final class LauncherCommand {
     if (wait) {
       server.awaitReady(timeout);
     }
-    String how = wasRunning ? "already running"
-        : String.format("started in %.1f s", (System.nanoTime() - began) / 1e9);
+    String how =
+        wasRunning
+            ? "already running"
+            : String.format("started in %.1f s", (System.nanoTime() - began) / 1e9);
     out.println(running("running", status, target) + " (" + how + (wait ? ")" : ", not waited)"));
     return ExitStatus.OK.code();
   }
 
-  private static int stopOrKill(Target target, LocalServerStatus before, boolean acted, String done,
-      PrintStream out) {
+  private static int stopOrKill(
+      Target target, LocalServerStatus before, boolean acted, String done, PrintStream out) {
     String label = target.server().product().label();
     if (acted) {
       out.println(label + ": " + done + " pid=" + before.pid());
@@ -191,15 +200,31 @@ public final class LauncherCommand {
     Product product = server.product();
     LocalServerStatus status = server.status();
     switch (status.state()) {
-      case RUNNING -> out.println(running(server.isReady() ? "running" : "starting", status, target));
-      case STALE -> out.println(product.label() + ": stale pid file " + server.pidFile() + " (pid " + status.pid()
-          + " is not this " + product.noun() + ") log=" + target.log());
+      case RUNNING ->
+          out.println(running(server.isReady() ? "running" : "starting", status, target));
+      case STALE ->
+          out.println(
+              product.label()
+                  + ": stale pid file "
+                  + server.pidFile()
+                  + " (pid "
+                  + status.pid()
+                  + " is not this "
+                  + product.noun()
+                  + ") log="
+                  + target.log());
       default -> out.println(product.label() + ": stopped home=" + server.home());
     }
     return (status.isRunning() ? ExitStatus.OK : ExitStatus.COMPLETED_WITH_ERRORS).code();
   }
 
   private static String running(String state, LocalServerStatus status, Target target) {
-    return target.server().product().label() + ": " + state + " pid=" + status.pid() + " " + target.where();
+    return target.server().product().label()
+        + ": "
+        + state
+        + " pid="
+        + status.pid()
+        + " "
+        + target.where();
   }
 }

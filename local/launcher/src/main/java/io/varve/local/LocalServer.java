@@ -12,11 +12,10 @@ import java.util.Objects;
  * One local server (see {@link Product}), run as its own operating-system process in its own
  * session, so that it outlives the JVM that started it and a Ctrl-C of the calling shell.
  *
- * <p>The state lives on disk, in the server's home directory: any number of objects, in any
- * number of JVMs, may control the same server. {@link #start()} is serialized across processes by
- * a lock file in the home directory. A process is only ever signalled after checking that its
- * command line runs the server's main class with this home directory, so a reused pid is never
- * killed.
+ * <p>The state lives on disk, in the server's home directory: any number of objects, in any number
+ * of JVMs, may control the same server. {@link #start()} is serialized across processes by a lock
+ * file in the home directory. A process is only ever signalled after checking that its command line
+ * runs the server's main class with this home directory, so a reused pid is never killed.
  *
  * <p>Each server's class says what it writes and launches, and how it tells that the server
  * answers; the lifecycle is the same for all. Thread-safe.
@@ -36,8 +35,16 @@ public abstract class LocalServer {
    * @param address where the server serves its clients
    * @param endpoint how messages name that address
    */
-  public record Definition(Product product, Path home, Path pidFile, String mainClass, String homeArgument,
-      List<Path> logs, Duration pollInterval, InetSocketAddress address, String endpoint) {
+  public record Definition(
+      Product product,
+      Path home,
+      Path pidFile,
+      String mainClass,
+      String homeArgument,
+      List<Path> logs,
+      Duration pollInterval,
+      InetSocketAddress address,
+      String endpoint) {
 
     /** Checks that nothing is missing. */
     public Definition {
@@ -85,8 +92,8 @@ public abstract class LocalServer {
    * {@link #awaitReady(Duration)}). A stale pid file is replaced.
    *
    * @return the status of the running server: {@link LocalServerStatus.State#RUNNING} and its pid
-   * @throws LocalServerException if the jars are not built, a port is taken by another process,
-   *     the server's Java is not usable, or the home directory cannot be written
+   * @throws LocalServerException if the jars are not built, a port is taken by another process, the
+   *     server's Java is not usable, or the home directory cannot be written
    */
   public final LocalServerStatus start() {
     return node.start();
@@ -132,8 +139,8 @@ public abstract class LocalServer {
   }
 
   /**
-   * Writes what the server needs and launches its process with {@link #spawn}; called by
-   * {@link #start()} with the start lock held, when no process of this home runs.
+   * Writes what the server needs and launches its process with {@link #spawn}; called by {@link
+   * #start()} with the start lock held, when no process of this home runs.
    *
    * @return the pid of the launched process
    */
@@ -145,21 +152,22 @@ public abstract class LocalServer {
   }
 
   /**
-   * Runs {@code command} in its own session from the home directory, with its output in
-   * {@code stdoutLog} (truncated first) and no input, and records its pid; returns the pid.
+   * Runs {@code command} in its own session from the home directory, with its output in {@code
+   * stdoutLog} (truncated first) and no input, and records its pid; returns the pid.
    */
   protected final long spawn(List<String> command, Path stdoutLog) throws IOException {
     return node.spawn(command, ProcessBuilder.Redirect.to(stdoutLog.toFile()));
   }
 
   /** As {@link #spawn(List, Path)}, with the output sent where {@code output} says. */
-  protected final long spawn(List<String> command, ProcessBuilder.Redirect output) throws IOException {
+  protected final long spawn(List<String> command, ProcessBuilder.Redirect output)
+      throws IOException {
     return node.spawn(command, output);
   }
 
   /**
-   * Fails, saying how to build it, unless {@code lib} holds the runner jar that a {@code local/*-dist}
-   * module builds beside the server's jars.
+   * Fails, saying how to build it, unless {@code lib} holds the runner jar that a {@code
+   * local/*-dist} module builds beside the server's jars.
    *
    * @param runnerJar the jar's name pattern, like {@code varve-opensearch-dist-*.jar}
    */
@@ -177,7 +185,11 @@ public abstract class LocalServer {
   }
 
   private LocalServerException notBuilt(String why) {
-    return new LocalServerException(product(), product().displayName() + " is not built: " + why
-        + ". Build it with `mvn -q -f local/pom.xml -DskipTests install` at the root of the Varve checkout.");
+    return new LocalServerException(
+        product(),
+        product().displayName()
+            + " is not built: "
+            + why
+            + ". Build it with `mvn -q -f local/pom.xml -DskipTests install` at the root of the Varve checkout.");
   }
 }

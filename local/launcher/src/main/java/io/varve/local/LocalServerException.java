@@ -3,8 +3,8 @@ package io.varve.local;
 import java.util.Objects;
 
 /**
- * A local server could not be started, reached or stopped. The message says why and what to do:
- * run the build, free a port, install a JDK 21+ (OpenSearch), or read the log it quotes.
+ * A local server could not be started, reached or stopped. The message says why and what to do: run
+ * the build, free a port, install a JDK 21+ (OpenSearch), or read the log it quotes.
  */
 public final class LocalServerException extends RuntimeException {
 

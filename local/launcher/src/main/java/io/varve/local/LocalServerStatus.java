@@ -8,8 +8,8 @@ import java.net.InetSocketAddress;
  * @param product which server
  * @param state running, stopped, or a stale pid file
  * @param pid the pid from the pid file; 0 when {@link State#STOPPED}
- * @param address where the server serves (or would serve) its clients: CQL for Cassandra, HTTP
- *     for DynamoDB Local and OpenSearch
+ * @param address where the server serves (or would serve) its clients: CQL for Cassandra, HTTP for
+ *     DynamoDB Local and OpenSearch
  */
 public record LocalServerStatus(Product product, State state, long pid, InetSocketAddress address) {
 
@@ -20,8 +20,8 @@ public record LocalServerStatus(Product product, State state, long pid, InetSock
     /** No pid file: the server was never started or was stopped. */
     STOPPED,
     /**
-     * The pid file names a process that is gone or is not this server, typically after a crash
-     * or a kill. The next start replaces it; no signal is ever sent to that pid.
+     * The pid file names a process that is gone or is not this server, typically after a crash or a
+     * kill. The next start replaces it; no signal is ever sent to that pid.
      */
     STALE
   }

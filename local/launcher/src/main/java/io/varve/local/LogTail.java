@@ -16,8 +16,8 @@ final class LogTail {
   private LogTail() {}
 
   /**
-   * Names the server's main log and quotes the end of it, then a shorter end of each other log:
-   * the process output, where the JVM reports fatal errors (bad options, out of memory).
+   * Names the server's main log and quotes the end of it, then a shorter end of each other log: the
+   * process output, where the JVM reports fatal errors (bad options, out of memory).
    *
    * @param logs the main log first; for a server without a log of its own, its process output
    */
@@ -33,8 +33,14 @@ final class LogTail {
     List<String> tail = lastLines(log, lines);
     if (!tail.isEmpty()) {
       message.append("\nLast lines of ").append(log).append(':');
-      tail.forEach(line -> message.append("\n  ").append(line.length() <= LINE_LENGTH
-          ? line : line.substring(0, LINE_LENGTH) + "..."));
+      tail.forEach(
+          line ->
+              message
+                  .append("\n  ")
+                  .append(
+                      line.length() <= LINE_LENGTH
+                          ? line
+                          : line.substring(0, LINE_LENGTH) + "..."));
     }
   }
 

@@ -3,7 +3,9 @@ package io.varve.local;
 import java.net.InetSocketAddress;
 import java.net.URI;
 
-/** 127.0.0.1, the only address the local servers listen on, and the addresses clients reach them at. */
+/**
+ * 127.0.0.1, the only address the local servers listen on, and the addresses clients reach them at.
+ */
 public final class Loopback {
 
   /** The address every local server listens on, and the only one. */

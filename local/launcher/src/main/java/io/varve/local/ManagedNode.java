@@ -16,11 +16,11 @@ import java.util.OptionalLong;
 import java.util.function.BooleanSupplier;
 
 /**
- * The process lifecycle that every local server shares: start serialized across processes by a
- * lock file in the home directory, a pid file that is only trusted when the process it names runs
- * the server's main class with this home (see {@link NodeProcess}), readiness polling that quotes
- * the logs on failure, stop (SIGTERM, then SIGKILL) and kill. {@link LocalServer} is its public
- * face; each server supplies its {@link LocalServer.Definition}, readiness probe and launch.
+ * The process lifecycle that every local server shares: start serialized across processes by a lock
+ * file in the home directory, a pid file that is only trusted when the process it names runs the
+ * server's main class with this home (see {@link NodeProcess}), readiness polling that quotes the
+ * logs on failure, stop (SIGTERM, then SIGKILL) and kill. {@link LocalServer} is its public face;
+ * each server supplies its {@link LocalServer.Definition}, readiness probe and launch.
  */
 final class ManagedNode {
 
@@ -68,11 +68,15 @@ final class ManagedNode {
     synchronized (ManagedNode.class) {
       try {
         Files.createDirectories(home);
-        try (FileChannel channel = FileChannel.open(home.resolve("start.lock"),
-                StandardOpenOption.CREATE, StandardOpenOption.WRITE);
+        try (FileChannel channel =
+                FileChannel.open(
+                    home.resolve("start.lock"),
+                    StandardOpenOption.CREATE,
+                    StandardOpenOption.WRITE);
             FileLock lock = channel.lock()) {
           Optional<ProcessHandle> running = find();
-          return status(LocalServerStatus.State.RUNNING,
+          return status(
+              LocalServerStatus.State.RUNNING,
               running.isPresent() ? running.get().pid() : launcher.launch());
         }
       } catch (IOException e) {
@@ -82,16 +86,17 @@ final class ManagedNode {
   }
 
   /**
-   * Runs {@code command} in its own session from the home directory, with its output where
-   * {@code output} says and no input, and records its pid; returns the pid.
+   * Runs {@code command} in its own session from the home directory, with its output where {@code
+   * output} says and no input, and records its pid; returns the pid.
    */
   long spawn(List<String> command, ProcessBuilder.Redirect output) throws IOException {
-    Process process = new ProcessBuilder(SessionLeader.prefix(command))
-        .directory(home.toFile())
-        .redirectInput(ProcessBuilder.Redirect.from(new File("/dev/null")))
-        .redirectErrorStream(true)
-        .redirectOutput(output)
-        .start();
+    Process process =
+        new ProcessBuilder(SessionLeader.prefix(command))
+            .directory(home.toFile())
+            .redirectInput(ProcessBuilder.Redirect.from(new File("/dev/null")))
+            .redirectErrorStream(true)
+            .redirectOutput(output)
+            .start();
     new PidFile(pidFile).write(process.pid());
     return process.pid();
   }
@@ -101,8 +106,18 @@ final class ManagedNode {
     try (ServerSocket probe = new ServerSocket()) {
       probe.bind(new InetSocketAddress(address, port));
     } catch (IOException e) {
-      throw failure("Port " + address + ":" + port + what + " is in use by another process, so " + name()
-          + " of " + home + " cannot start. Stop that process or choose another port.", null);
+      throw failure(
+          "Port "
+              + address
+              + ":"
+              + port
+              + what
+              + " is in use by another process, so "
+              + name()
+              + " of "
+              + home
+              + " cannot start. Stop that process or choose another port.",
+          null);
     }
   }
 
@@ -117,8 +132,15 @@ final class ManagedNode {
         throw failure(name() + " is not running (it exited or was never started). " + logs(), null);
       }
       if (System.nanoTime() - deadline > 0) {
-        throw failure(name() + " was not ready on " + server.endpoint() + " within " + timeout.toSeconds()
-            + " s. " + logs(), null);
+        throw failure(
+            name()
+                + " was not ready on "
+                + server.endpoint()
+                + " within "
+                + timeout.toSeconds()
+                + " s. "
+                + logs(),
+            null);
       }
       NodeProcess.pause(server.pollInterval(), product);
     }
@@ -171,8 +193,14 @@ final class ManagedNode {
 
   private void requireExit(ProcessHandle process) {
     if (!NodeProcess.awaitExit(process, KILL_WAIT, product)) {
-      throw failure(name() + " process " + process.pid() + " is still alive " + KILL_WAIT.toSeconds()
-          + " s after SIGKILL", null);
+      throw failure(
+          name()
+              + " process "
+              + process.pid()
+              + " is still alive "
+              + KILL_WAIT.toSeconds()
+              + " s after SIGKILL",
+          null);
     }
   }
 

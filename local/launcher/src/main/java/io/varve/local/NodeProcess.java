@@ -11,17 +11,17 @@ import java.util.OptionalLong;
 import java.util.stream.Stream;
 
 /**
- * Finds the operating-system process of a local server and tells whether it has exited. A pid
- * alone is never trusted: pids are reused, so a process counts as the server only if its command
- * line runs the server's main class with this very home directory.
+ * Finds the operating-system process of a local server and tells whether it has exited. A pid alone
+ * is never trusted: pids are reused, so a process counts as the server only if its command line
+ * runs the server's main class with this very home directory.
  */
 final class NodeProcess {
 
   private NodeProcess() {}
 
   /**
-   * The live process named by a pid file whose arguments hold both the main class and the
-   * argument that ties it to one home directory, if any.
+   * The live process named by a pid file whose arguments hold both the main class and the argument
+   * that ties it to one home directory, if any.
    */
   static Optional<ProcessHandle> find(Path pidFile, String mainClass, String homeArgument) {
     OptionalLong pid = new PidFile(pidFile).read();
@@ -41,8 +41,9 @@ final class NodeProcess {
   }
 
   /**
-   * The process's command line. The JDK gives no arguments for a command line longer than 4 KiB, as a
-   * server's with a classpath of a hundred jars is, so on Linux they are read from {@code /proc} in full.
+   * The process's command line. The JDK gives no arguments for a command line longer than 4 KiB, as
+   * a server's with a classpath of a hundred jars is, so on Linux they are read from {@code /proc}
+   * in full.
    */
   private static List<String> arguments(ProcessHandle process) {
     Optional<String[]> known = process.info().arguments();
@@ -50,7 +51,8 @@ final class NodeProcess {
       return List.of(known.get());
     }
     try {
-      byte[] cmdline = Files.readAllBytes(Path.of("/proc", Long.toString(process.pid()), "cmdline"));
+      byte[] cmdline =
+          Files.readAllBytes(Path.of("/proc", Long.toString(process.pid()), "cmdline"));
       return List.of(new String(cmdline, StandardCharsets.UTF_8).split("\0"));
     } catch (IOException | RuntimeException e) {
       return List.of();
@@ -89,13 +91,16 @@ final class NodeProcess {
     return true;
   }
 
-  /** Sleeps; an interrupt fails with the product's exception, keeping the thread's interrupt flag. */
+  /**
+   * Sleeps; an interrupt fails with the product's exception, keeping the thread's interrupt flag.
+   */
   static void pause(Duration duration, Product product) {
     try {
       Thread.sleep(duration.toMillis());
     } catch (InterruptedException e) {
       Thread.currentThread().interrupt();
-      throw new LocalServerException(product, "Interrupted while waiting for a local server process", e);
+      throw new LocalServerException(
+          product, "Interrupted while waiting for a local server process", e);
     }
   }
 }

@@ -3,8 +3,8 @@ package io.varve.local;
 import java.util.Objects;
 
 /**
- * The checks every server's settings make, with messages that name the setting, the value and what was
- * expected: {@code port: 0 (expected: 1..65535)}.
+ * The checks every server's settings make, with messages that name the setting, the value and what
+ * was expected: {@code port: 0 (expected: 1..65535)}.
  */
 public final class SettingChecks {
 

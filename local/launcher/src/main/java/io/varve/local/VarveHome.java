@@ -8,8 +8,8 @@ import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 
 /**
- * Finds the root of the Varve checkout, where {@code .varve/} and
- * {@code local/cassandra-dist/target/lib} live.
+ * Finds the root of the Varve checkout, where {@code .varve/} and {@code
+ * local/cassandra-dist/target/lib} live.
  */
 public final class VarveHome {
 

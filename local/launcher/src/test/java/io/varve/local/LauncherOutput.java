@@ -21,9 +21,14 @@ public final class LauncherOutput {
     this.commandLine = commandLine;
   }
 
-  /** Runs the command line; returns its exit status. What it prints adds to what earlier runs printed. */
+  /**
+   * Runs the command line; returns its exit status. What it prints adds to what earlier runs
+   * printed.
+   */
   public int run(String... args) {
-    return commandLine.run(args, new PrintStream(out, true, StandardCharsets.UTF_8),
+    return commandLine.run(
+        args,
+        new PrintStream(out, true, StandardCharsets.UTF_8),
         new PrintStream(err, true, StandardCharsets.UTF_8));
   }
 

@@ -16,12 +16,15 @@ class VarveHomeTest {
   void finds_the_root_pom_from_a_module_below_it_past_poms_that_name_it_as_parent()
       throws IOException {
     Path root = Files.createDirectories(dir.resolve("varve"));
-    Files.writeString(root.resolve("pom.xml"),
+    Files.writeString(
+        root.resolve("pom.xml"),
         "<project><groupId>io.varve</groupId><artifactId>varve-parent</artifactId></project>");
     Path module = Files.createDirectories(root.resolve("local/launcher"));
-    Files.writeString(root.resolve("local/pom.xml"), "<project><parent><groupId>io.varve"
-        + "</groupId><artifactId>varve-parent</artifactId></parent>"
-        + "<artifactId>varve-local-parent</artifactId></project>");
+    Files.writeString(
+        root.resolve("local/pom.xml"),
+        "<project><parent><groupId>io.varve"
+            + "</groupId><artifactId>varve-parent</artifactId></parent>"
+            + "<artifactId>varve-local-parent</artifactId></project>");
 
     assertThat(VarveHome.rootAbove(module)).contains(root);
     assertThat(VarveHome.rootAbove(root.resolve("local"))).contains(root);

@@ -6,8 +6,9 @@ import java.util.Deque;
 import java.util.Map;
 
 /**
- * What a benchmark run started or created, undone in reverse order, once: by whichever of the end of the run and
- * Ctrl-C (a shutdown hook) comes first. A step that fails is reported and the next one still runs. Thread-safe.
+ * What a benchmark run started or created, undone in reverse order, once: by whichever of the end
+ * of the run and Ctrl-C (a shutdown hook) comes first. A step that fails is reported and the next
+ * one still runs. Thread-safe.
  */
 public final class Cleanup {
 
@@ -21,13 +22,18 @@ public final class Cleanup {
   private final String name;
   private final PrintStream err;
 
-  /** Undo steps whose failures are reported on {@code err} as {@code <name>: could not <step>: <error>}. */
+  /**
+   * Undo steps whose failures are reported on {@code err} as {@code <name>: could not <step>:
+   * <error>}.
+   */
   public Cleanup(String name, PrintStream err) {
     this.name = name;
     this.err = err;
   }
 
-  /** Adds a step, to run before every step added earlier; {@code what} completes "could not ...". */
+  /**
+   * Adds a step, to run before every step added earlier; {@code what} completes "could not ...".
+   */
   public synchronized void add(String what, Step step) {
     steps.push(Map.entry(what, step));
   }

@@ -18,13 +18,15 @@ import java.util.function.LongSupplier;
 import java.util.function.Predicate;
 
 /**
- * The world of one benchmark run, shared by every benchmark of {@code varve perf}: the local servers it uses
- * (each started unless it already runs, and then stopped at the end), the clients and processes it opens, and
- * the {@link Cleanup} that undoes all of it once, in reverse order, at {@link #close()} or on Ctrl-C.
+ * The world of one benchmark run, shared by every benchmark of {@code varve perf}: the local
+ * servers it uses (each started unless it already runs, and then stopped at the end), the clients
+ * and processes it opens, and the {@link Cleanup} that undoes all of it once, in reverse order, at
+ * {@link #close()} or on Ctrl-C.
  *
- * <p>Depends on the JDK and the launcher only, so that it loads on the CLI's classpath and on Spark's alike;
- * the Varve server and its clients are in {@link VarveServer}. Progress lines go to standard error, prefixed
- * with the benchmark's name; figures are the benchmark's own business. Not thread-safe, except for the cleanup.
+ * <p>Depends on the JDK and the launcher only, so that it loads on the CLI's classpath and on
+ * Spark's alike; the Varve server and its clients are in {@link VarveServer}. Progress lines go to
+ * standard error, prefixed with the benchmark's name; figures are the benchmark's own business. Not
+ * thread-safe, except for the cleanup.
  */
 public final class Environment implements AutoCloseable {
 
@@ -45,17 +47,21 @@ public final class Environment implements AutoCloseable {
     this.home = home;
     this.err = err;
     this.cleanup = new Cleanup(name, err);
-    this.hook = new Thread(() -> {
-      if (cleanup.pending()) {
-        progress("interrupted: stopping what the benchmark started");
-      }
-      cleanup.run();
-    }, name.replace(' ', '-') + "-cleanup");
+    this.hook =
+        new Thread(
+            () -> {
+              if (cleanup.pending()) {
+                progress("interrupted: stopping what the benchmark started");
+              }
+              cleanup.run();
+            },
+            name.replace(' ', '-') + "-cleanup");
   }
 
   /**
-   * The environment of a run named {@code name} (e.g. {@code perf search}) in the Varve home directory
-   * ({@link VarveHome#locate()}); its cleanup also runs if the JVM is stopped before {@link #close()}.
+   * The environment of a run named {@code name} (e.g. {@code perf search}) in the Varve home
+   * directory ({@link VarveHome#locate()}); its cleanup also runs if the JVM is stopped before
+   * {@link #close()}.
    */
   public static Environment open(String name) {
     Environment environment = new Environment(name, VarveHome.locate(), System.err);
@@ -63,7 +69,10 @@ public final class Environment implements AutoCloseable {
     return environment;
   }
 
-  /** The Varve home directory: the repository root, holding {@code .varve/} and {@code bench-results/}. */
+  /**
+   * The Varve home directory: the repository root, holding {@code .varve/} and {@code
+   * bench-results/}.
+   */
   public Path home() {
     return home;
   }
@@ -73,53 +82,87 @@ public final class Environment implements AutoCloseable {
     err.println(name + ": " + message);
   }
 
-  /** Adds an undo step, run at the end before every step added earlier; {@code what} completes "could not ...". */
+  /**
+   * Adds an undo step, run at the end before every step added earlier; {@code what} completes
+   * "could not ...".
+   */
   public void atEnd(String what, Cleanup.Step step) {
     cleanup.add(what, step);
   }
 
-  /** Closes {@code resource} at the end (a client, a session), before what was opened earlier; returns it. */
+  /**
+   * Closes {@code resource} at the end (a client, a session), before what was opened earlier;
+   * returns it.
+   */
   public <T extends AutoCloseable> T closeAtEnd(String what, T resource) {
     cleanup.add(what, resource::close);
     return resource;
   }
 
-  /** Launches the development Cassandra ({@code .varve/cassandra}, CQL on 127.0.0.1:9042) unless it runs. */
+  /**
+   * Launches the development Cassandra ({@code .varve/cassandra}, CQL on 127.0.0.1:9042) unless it
+   * runs.
+   */
   public LocalServer cassandra() {
     LocalCassandra node = new LocalCassandra(LocalCassandraSettings.forDevelopment(home));
     String address = node.settings().cqlAddress().getHostString() + ":" + node.settings().cqlPort();
-    return launch("Cassandra", address, () -> node.status().isRunning(), () -> node.start().pid(),
-        node::awaitReady, node::stop);
+    return launch(
+        "Cassandra",
+        address,
+        () -> node.status().isRunning(),
+        () -> node.start().pid(),
+        node::awaitReady,
+        node::stop);
   }
 
   /**
-   * Launches the development OpenSearch ({@code .varve/opensearch}, http://127.0.0.1:9200) unless it runs. Launch
-   * it before Cassandra: it fails at once when no JDK 21+ is found, and then nothing else has started.
+   * Launches the development OpenSearch ({@code .varve/opensearch}, http://127.0.0.1:9200) unless
+   * it runs. Launch it before Cassandra: it fails at once when no JDK 21+ is found, and then
+   * nothing else has started.
    */
   public LocalServer openSearch() {
     LocalOpenSearch node = new LocalOpenSearch(LocalOpenSearchSettings.forDevelopment(home));
-    return launch("OpenSearch", node.settings().endpoint().toString(), () -> node.status().isRunning(),
-        () -> node.start().pid(), node::awaitReady, node::stop);
-  }
-
-  /** Launches the development DynamoDB Local ({@code .varve/dynamodb}, http://127.0.0.1:8000) unless it runs. */
-  public LocalServer dynamoDb() {
-    LocalDynamoDb node = new LocalDynamoDb(LocalDynamoDbSettings.forDevelopment(home));
-    return launch("DynamoDB Local", node.settings().endpoint().toString(), () -> node.status().isRunning(),
-        () -> node.start().pid(), node::awaitReady, node::stop);
+    return launch(
+        "OpenSearch",
+        node.settings().endpoint().toString(),
+        () -> node.status().isRunning(),
+        () -> node.start().pid(),
+        node::awaitReady,
+        node::stop);
   }
 
   /**
-   * Waits until every local server launched so far answers, so that servers launched one after the other start
-   * side by side; fails, quoting the end of its log, if one exits or does not answer in {@link #START_TIMEOUT}.
+   * Launches the development DynamoDB Local ({@code .varve/dynamodb}, http://127.0.0.1:8000) unless
+   * it runs.
+   */
+  public LocalServer dynamoDb() {
+    LocalDynamoDb node = new LocalDynamoDb(LocalDynamoDbSettings.forDevelopment(home));
+    return launch(
+        "DynamoDB Local",
+        node.settings().endpoint().toString(),
+        () -> node.status().isRunning(),
+        () -> node.start().pid(),
+        node::awaitReady,
+        node::stop);
+  }
+
+  /**
+   * Waits until every local server launched so far answers, so that servers launched one after the
+   * other start side by side; fails, quoting the end of its log, if one exits or does not answer in
+   * {@link #START_TIMEOUT}.
    */
   public void awaitReady() {
     awaitingReady.forEach(Runnable::run);
     awaitingReady.clear();
   }
 
-  private LocalServer launch(String server, String address, BooleanSupplier running, LongSupplier start,
-      Consumer<Duration> awaitReady, Predicate<Duration> stop) {
+  private LocalServer launch(
+      String server,
+      String address,
+      BooleanSupplier running,
+      LongSupplier start,
+      Consumer<Duration> awaitReady,
+      Predicate<Duration> stop) {
     boolean startedHere = !running.getAsBoolean();
     if (startedHere) {
       progress("starting the local " + server + " (" + address + ")");
@@ -130,7 +173,10 @@ public final class Environment implements AutoCloseable {
     return new LocalServer(server, address, startedHere, pid);
   }
 
-  /** Runs the cleanup: closes, stops and drops what the run opened, started and created, the last first. */
+  /**
+   * Runs the cleanup: closes, stops and drops what the run opened, started and created, the last
+   * first.
+   */
   @Override
   public void close() {
     cleanup.run();

@@ -16,9 +16,9 @@ import java.util.List;
 import java.util.Optional;
 
 /**
- * The Varve server a benchmark measures, run as its own process exactly as {@code varve up} runs it ({@code varve
- * serve} in its own JVM, heap 1 GiB, G1), so that the benchmark client's allocations do not pause it, with its
- * pid file and log under {@code .varve/<name>/}; and its gRPC clients.
+ * The Varve server a benchmark measures, run as its own process exactly as {@code varve up} runs it
+ * ({@code varve serve} in its own JVM, heap 1 GiB, G1), so that the benchmark client's allocations
+ * do not pause it, with its pid file and log under {@code .varve/<name>/}; and its gRPC clients.
  */
 public final class VarveServer {
 
@@ -34,51 +34,71 @@ public final class VarveServer {
   }
 
   /**
-   * Starts a server of the run's own ({@code .varve/<name>/}, a free port) with this configuration file text
-   * (YAML), waits until it answers, and stops it at the end of the run.
+   * Starts a server of the run's own ({@code .varve/<name>/}, a free port) with this configuration
+   * file text (YAML), waits until it answers, and stops it at the end of the run.
    */
-  public static VarveServer start(Environment environment, String name, String configuration) throws Exception {
+  public static VarveServer start(Environment environment, String name, String configuration)
+      throws Exception {
     int port = freePort();
     Path config = Files.createTempFile("varve-" + name, ".yaml");
     config.toFile().deleteOnExit();
     Files.writeString(config, configuration);
-    return started(environment, server(environment, port).withHome(environment.home().resolve(".varve").resolve(name))
-        .withServeArgs(List.of("--config", config.toString(), "--port", Integer.toString(port))),
+    return started(
+        environment,
+        server(environment, port)
+            .withHome(environment.home().resolve(".varve").resolve(name))
+            .withServeArgs(
+                List.of("--config", config.toString(), "--port", Integer.toString(port))),
         "the benchmark's server");
   }
 
-  /** The server of {@code varve up} ({@code .varve/server/}, port {@value #UP_PORT}) if it runs and answers. */
+  /**
+   * The server of {@code varve up} ({@code .varve/server/}, port {@value #UP_PORT}) if it runs and
+   * answers.
+   */
   public static Optional<VarveServer> up(Environment environment) {
     LocalVarveServer process = new LocalVarveServer(server(environment, UP_PORT));
-    return process.status().isRunning() && process.isReady() ? Optional.of(new VarveServer(process))
+    return process.status().isRunning() && process.isReady()
+        ? Optional.of(new VarveServer(process))
         : Optional.empty();
   }
 
   /**
-   * Starts the server of {@code varve up} ({@code .varve/server/}, port {@value #UP_PORT}) with these arguments of
-   * {@code varve serve} besides {@code --port}, waits until it answers, and stops it at the end of the run.
+   * Starts the server of {@code varve up} ({@code .varve/server/}, port {@value #UP_PORT}) with
+   * these arguments of {@code varve serve} besides {@code --port}, waits until it answers, and
+   * stops it at the end of the run.
    */
-  public static VarveServer startUp(Environment environment, List<String> serveArgs) throws Exception {
+  public static VarveServer startUp(Environment environment, List<String> serveArgs)
+      throws Exception {
     List<String> args = new ArrayList<>(List.of("--port", Integer.toString(UP_PORT)));
     args.addAll(serveArgs);
-    return started(environment, server(environment, UP_PORT).withServeArgs(args), "the Varve server");
+    return started(
+        environment, server(environment, UP_PORT).withServeArgs(args), "the Varve server");
   }
 
-  /** A server in {@code .varve/server/} on this port, run from the benchmark's own classpath as {@code up} runs it. */
+  /**
+   * A server in {@code .varve/server/} on this port, run from the benchmark's own classpath as
+   * {@code up} runs it.
+   */
   private static LocalVarveServerSettings server(Environment environment, int port) {
     return LocalVarveServerSettings.forDevelopment(environment.home()).withPort(port);
   }
 
-  private static VarveServer started(Environment environment, LocalVarveServerSettings settings, String what) {
+  private static VarveServer started(
+      Environment environment, LocalVarveServerSettings settings, String what) {
     LocalVarveServer process = new LocalVarveServer(settings);
     environment.atEnd("stop " + what, () -> process.stop(STOP_TIMEOUT));
-    environment.progress("starting " + what + " (" + settings.endpoint() + ", log " + settings.log() + ")");
+    environment.progress(
+        "starting " + what + " (" + settings.endpoint() + ", log " + settings.log() + ")");
     process.start();
     process.awaitReady(Environment.START_TIMEOUT);
     return new VarveServer(process);
   }
 
-  /** Where the API answers: {@code http://127.0.0.1:<port>} (gRPC, {@code POST /v1/<Rpc>}, {@code /metrics}). */
+  /**
+   * Where the API answers: {@code http://127.0.0.1:<port>} (gRPC, {@code POST /v1/<Rpc>}, {@code
+   * /metrics}).
+   */
   public String apiAddress() {
     return process.settings().endpoint().toString();
   }
@@ -90,11 +110,14 @@ public final class VarveServer {
   }
 
   /**
-   * A gRPC client of the API ({@code TimeSeriesBlockingStub}, {@code ControlPlaneFutureStub}, ...) with no bound
-   * on response size and this response timeout.
+   * A gRPC client of the API ({@code TimeSeriesBlockingStub}, {@code ControlPlaneFutureStub}, ...)
+   * with no bound on response size and this response timeout.
    */
   public <T extends AbstractStub<T>> T grpc(Class<T> stub, Duration responseTimeout) {
-    return GrpcClients.builder(apiAddress()).maxResponseLength(0).responseTimeout(responseTimeout).build(stub);
+    return GrpcClients.builder(apiAddress())
+        .maxResponseLength(0)
+        .responseTimeout(responseTimeout)
+        .build(stub);
   }
 
   private static int freePort() throws IOException {

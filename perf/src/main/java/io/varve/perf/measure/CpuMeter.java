@@ -28,7 +28,10 @@ public final class CpuMeter {
 
   private final Map<String, Long> pids = new LinkedHashMap<>();
 
-  /** Measures process {@code pid} under {@code name} ({@code client}, {@code server}, {@code cassandra}, ...). */
+  /**
+   * Measures process {@code pid} under {@code name} ({@code client}, {@code server}, {@code
+   * cassandra}, ...).
+   */
   public CpuMeter add(String name, long pid) {
     pids.put(name, pid);
     return this;
@@ -37,24 +40,34 @@ public final class CpuMeter {
   /** CPU time of each process so far, and of its JIT compiler threads where known. */
   public Map<String, Duration> sample() {
     Map<String, Duration> cpu = new LinkedHashMap<>();
-    pids.forEach((name, pid) -> {
-      Duration total = pid == ProcessHandle.current().pid()
-          ? Duration.ofNanos(((com.sun.management.OperatingSystemMXBean) ManagementFactory.getOperatingSystemMXBean())
-              .getProcessCpuTime())
-          : ProcessHandle.of(pid).flatMap(p -> p.info().totalCpuDuration()).orElse(Duration.ZERO);
-      cpu.put(name, total);
-      jitTicks(pid).ifPresent(ticks -> cpu.put(name + JIT_SUFFIX, Duration.ofMillis(ticks * MILLIS_PER_TICK)));
-    });
+    pids.forEach(
+        (name, pid) -> {
+          Duration total =
+              pid == ProcessHandle.current().pid()
+                  ? Duration.ofNanos(
+                      ((com.sun.management.OperatingSystemMXBean)
+                              ManagementFactory.getOperatingSystemMXBean())
+                          .getProcessCpuTime())
+                  : ProcessHandle.of(pid)
+                      .flatMap(p -> p.info().totalCpuDuration())
+                      .orElse(Duration.ZERO);
+          cpu.put(name, total);
+          jitTicks(pid)
+              .ifPresent(
+                  ticks -> cpu.put(name + JIT_SUFFIX, Duration.ofMillis(ticks * MILLIS_PER_TICK)));
+        });
     return cpu;
   }
 
   /** Adds each process's CPU time since {@code before} to {@code totals}. */
   public void accumulate(Map<String, Duration> before, Map<String, Duration> totals) {
-    sample().forEach((name, now) -> {
-      if (before.containsKey(name)) {
-        totals.merge(name, now.minus(before.get(name)), Duration::plus);
-      }
-    });
+    sample()
+        .forEach(
+            (name, now) -> {
+              if (before.containsKey(name)) {
+                totals.merge(name, now.minus(before.get(name)), Duration::plus);
+              }
+            });
   }
 
   /**

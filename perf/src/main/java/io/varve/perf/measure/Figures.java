@@ -9,7 +9,10 @@ import java.nio.file.Path;
 import java.util.Locale;
 import org.HdrHistogram.Histogram;
 
-/** Prints benchmark figures as {@code key=value} lines, flushed one by one so a long run shows them as they come. */
+/**
+ * Prints benchmark figures as {@code key=value} lines, flushed one by one so a long run shows them
+ * as they come.
+ */
 public final class Figures implements AutoCloseable {
 
   private final PrintStream out;
@@ -25,14 +28,18 @@ public final class Figures implements AutoCloseable {
     this(out, null);
   }
 
-  /** Figures printed on standard output and also written to {@code file}, which {@link #close()} closes. */
+  /**
+   * Figures printed on standard output and also written to {@code file}, which {@link #close()}
+   * closes.
+   */
   public static Figures toStandardOutputAnd(Path file) throws IOException {
     Path parent = file.toAbsolutePath().getParent();
     if (parent != null) {
       Files.createDirectories(parent);
     }
     OutputStream copy = Files.newOutputStream(file);
-    return new Figures(new PrintStream(new Tee(System.out, copy), true, StandardCharsets.UTF_8), copy);
+    return new Figures(
+        new PrintStream(new Tee(System.out, copy), true, StandardCharsets.UTF_8), copy);
   }
 
   /** {@code key=value}. */

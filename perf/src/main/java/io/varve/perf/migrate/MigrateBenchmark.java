@@ -13,10 +13,10 @@ import java.util.Map;
 import org.apache.spark.sql.SparkSession;
 
 /**
- * {@code varve perf migrate}: generates the users' case and times, in one JVM and one embedded Spark, the
- * {@link MigratePhases}. Spark, the JIT and the connections first warm up on a table a tenth the size, untimed;
- * then the phases run {@code repeat} times into fresh target tables and the figures are the medians. Prints
- * {@code key=value} lines; progress goes to standard error.
+ * {@code varve perf migrate}: generates the users' case and times, in one JVM and one embedded
+ * Spark, the {@link MigratePhases}. Spark, the JIT and the connections first warm up on a table a
+ * tenth the size, untimed; then the phases run {@code repeat} times into fresh target tables and
+ * the figures are the medians. Prints {@code key=value} lines; progress goes to standard error.
  */
 final class MigrateBenchmark {
 
@@ -31,7 +31,13 @@ final class MigrateBenchmark {
    * @param taskSlots Spark task threads of the embedded mode, 0 = its default
    * @param repeat how many times the phases run; the figures are the medians
    */
-  MigrateBenchmark(Environment environment, int rows, String keyspace, int taskSlots, int repeat, PrintStream out) {
+  MigrateBenchmark(
+      Environment environment,
+      int rows,
+      String keyspace,
+      int taskSlots,
+      int repeat,
+      PrintStream out) {
     this.environment = environment;
     this.rows = rows;
     this.keyspace = keyspace;
@@ -40,19 +46,30 @@ final class MigrateBenchmark {
     this.out = out;
   }
 
-  /** Runs on the database at {@code cassandra} (host:port), or on the local one (started if need be) when null. */
+  /**
+   * Runs on the database at {@code cassandra} (host:port), or on the local one (started if need be)
+   * when null.
+   */
   void run(String cassandra) {
     InetSocketAddress address;
     if (cassandra == null) {
       LocalServer local = environment.cassandra();
       environment.awaitReady();
-      environment.progress("Cassandra at " + local.address() + (local.startedHere() ? " (started)" : " (already running)"));
+      environment.progress(
+          "Cassandra at "
+              + local.address()
+              + (local.startedHere() ? " (started)" : " (already running)"));
       address = contactPoint(local.address());
     } else {
       address = contactPoint(cassandra);
     }
-    CqlSession session = environment.closeAtEnd("close the CQL session", CqlSession.builder()
-        .addContactPoint(address).withLocalDatacenter(LocalCassandraSettings.DATACENTER).build());
+    CqlSession session =
+        environment.closeAtEnd(
+            "close the CQL session",
+            CqlSession.builder()
+                .addContactPoint(address)
+                .withLocalDatacenter(LocalCassandraSettings.DATACENTER)
+                .build());
     measure(new MigratePhases(session, address, keyspace, System.err));
   }
 
@@ -67,7 +84,8 @@ final class MigrateBenchmark {
     // each figure measures the work and not the JVM's start.
     int warmupRows = Math.max(1000, rows / 10);
     phases.generate("warmup_", warmupRows);
-    SparkSupport.session(taskSlots > 0 ? Map.of("spark.master", "local[" + taskSlots + ",3]") : Map.of());
+    SparkSupport.session(
+        taskSlots > 0 ? Map.of("spark.master", "local[" + taskSlots + ",3]") : Map.of());
     kv("task_slots", SparkSession.active().sparkContext().defaultParallelism());
     phases.run("warmup_", warmupRows);
     double[][] runs = new double[repeat][];
@@ -76,8 +94,9 @@ final class MigrateBenchmark {
         phases.recreateTargets();
       }
       runs[i] = phases.run("", rows);
-      environment.progress(String.format(Locale.ROOT, "repetition %d/%d: %s", i + 1, repeat,
-          Arrays.toString(runs[i])));
+      environment.progress(
+          String.format(
+              Locale.ROOT, "repetition %d/%d: %s", i + 1, repeat, Arrays.toString(runs[i])));
     }
     int count = MigratePhases.NAMES.size();
     double[] seconds = new double[count];
@@ -114,14 +133,19 @@ final class MigrateBenchmark {
 
   /** A figure: whole numbers above 10 without decimals, the rest with two. */
   private void kv(String key, double value) {
-    out.println(key + "=" + String.format(Locale.ROOT, value == Math.rint(value) && value > 10
-        ? "%.0f" : "%.2f", value));
+    out.println(
+        key
+            + "="
+            + String.format(
+                Locale.ROOT, value == Math.rint(value) && value > 10 ? "%.0f" : "%.2f", value));
   }
 
   /** {@code host:port}, or {@code host} for port 9042. */
   private static InetSocketAddress contactPoint(String hostPort) {
     int colon = hostPort.lastIndexOf(':');
-    return colon < 0 ? new InetSocketAddress(hostPort, 9042)
-        : new InetSocketAddress(hostPort.substring(0, colon), Integer.parseInt(hostPort.substring(colon + 1)));
+    return colon < 0
+        ? new InetSocketAddress(hostPort, 9042)
+        : new InetSocketAddress(
+            hostPort.substring(0, colon), Integer.parseInt(hostPort.substring(colon + 1)));
   }
 }

@@ -14,24 +14,33 @@ import java.util.Map;
 import org.apache.spark.sql.SparkSession;
 
 /**
- * The timed phases of {@code varve perf migrate}, each reading the users' case table {@code ids_by_partnerid} and
- * writing its own target table: (a) the reshaper's copy, (b) its compact reshape, (c) a plain connector DataFrame
- * copy, (d) raw async CQL ingest of the same rows, (e) the same ingest with batches packed as the reshaper packs
- * them. The tables of the untimed warm-up have the prefix {@code warmup_}.
+ * The timed phases of {@code varve perf migrate}, each reading the users' case table {@code
+ * ids_by_partnerid} and writing its own target table: (a) the reshaper's copy, (b) its compact
+ * reshape, (c) a plain connector DataFrame copy, (d) raw async CQL ingest of the same rows, (e) the
+ * same ingest with batches packed as the reshaper packs them. The tables of the untimed warm-up
+ * have the prefix {@code warmup_}.
  */
 final class MigratePhases {
 
   /** The phases' names, in the order they run. */
-  static final List<String> NAMES = List.of("copy", "reshape", "baseline", "raw_ingest", "raw_ingest_packed");
+  static final List<String> NAMES =
+      List.of("copy", "reshape", "baseline", "raw_ingest", "raw_ingest_packed");
 
   private static final String SOURCE = "ids_by_partnerid";
-  private static final String HISTORY = "(partnerid text, id text, date timestamp,"
-      + " PRIMARY KEY ((partnerid), date, id)) WITH CLUSTERING ORDER BY (date DESC)";
-  private static final String COMPACT = "(partnerid text, id text, seen_date timestamp,"
-      + " PRIMARY KEY ((partnerid), id))";
+  private static final String HISTORY =
+      "(partnerid text, id text, date timestamp,"
+          + " PRIMARY KEY ((partnerid), date, id)) WITH CLUSTERING ORDER BY (date DESC)";
+  private static final String COMPACT =
+      "(partnerid text, id text, seen_date timestamp," + " PRIMARY KEY ((partnerid), id))";
+
   /** The tables the phases write, in the order of {@link #NAMES}. */
-  private static final List<String> TARGETS = List.of("ids_by_partnerid_history", "ids_by_partnerid_compact",
-      "baseline_history", "raw_ingest", "raw_ingest_packed");
+  private static final List<String> TARGETS =
+      List.of(
+          "ids_by_partnerid_history",
+          "ids_by_partnerid_compact",
+          "baseline_history",
+          "raw_ingest",
+          "raw_ingest_packed");
 
   private final CqlSession session;
   private final InetSocketAddress address;
@@ -45,18 +54,26 @@ final class MigratePhases {
     this.err = err;
   }
 
-  /** (Re)creates the keyspace with the source and target tables, and their {@code warmup_} twins. */
+  /**
+   * (Re)creates the keyspace with the source and target tables, and their {@code warmup_} twins.
+   */
   void createSchema() {
     ddl("DROP KEYSPACE IF EXISTS " + keyspace);
-    ddl("CREATE KEYSPACE " + keyspace + " WITH replication = {'class':"
-        + " 'SimpleStrategy', 'replication_factor': 1}");
+    ddl(
+        "CREATE KEYSPACE "
+            + keyspace
+            + " WITH replication = {'class':"
+            + " 'SimpleStrategy', 'replication_factor': 1}");
     for (String prefix : new String[] {"warmup_", ""}) {
       ddl("CREATE TABLE " + keyspace + "." + prefix + SOURCE + " " + HISTORY);
       createTargets(prefix);
     }
   }
 
-  /** Replaces the target tables by empty ones, so that a repetition writes into empty tables as the first one does. */
+  /**
+   * Replaces the target tables by empty ones, so that a repetition writes into empty tables as the
+   * first one does.
+   */
   void recreateTargets() {
     for (String table : TARGETS) {
       ddl("DROP TABLE " + keyspace + "." + table);
@@ -64,16 +81,26 @@ final class MigratePhases {
     createTargets("");
   }
 
-  /** Writes {@code rows} rows of the users' case into the source table with this prefix; returns seconds. */
+  /**
+   * Writes {@code rows} rows of the users' case into the source table with this prefix; returns
+   * seconds.
+   */
   double generate(String prefix, int rows) {
     return RawIngest.write(session, keyspace + "." + prefix + SOURCE, rows);
   }
 
-  /** Runs the phases on the tables with this prefix; returns the seconds of each, in the order of {@link #NAMES}. */
+  /**
+   * Runs the phases on the tables with this prefix; returns the seconds of each, in the order of
+   * {@link #NAMES}.
+   */
   double[] run(String prefix, int rows) {
     double copy = timeJob(prefix, TARGETS.get(0), "");
-    double reshape = timeJob(prefix, TARGETS.get(1), "renames:\n  - from: date\n    to: seen_date\n"
-        + "reshape:\n  onConflict: keepMax\n  column: seen_date\n");
+    double reshape =
+        timeJob(
+            prefix,
+            TARGETS.get(1),
+            "renames:\n  - from: date\n    to: seen_date\n"
+                + "reshape:\n  onConflict: keepMax\n  column: seen_date\n");
     double baseline = baseline(prefix);
     double raw = RawIngest.write(session, keyspace + "." + prefix + TARGETS.get(3), rows);
     double packed = RawIngest.write(session, keyspace + "." + prefix + TARGETS.get(4), rows, 10);
@@ -82,17 +109,35 @@ final class MigratePhases {
 
   private void createTargets(String prefix) {
     for (String table : TARGETS) {
-      ddl("CREATE TABLE " + keyspace + "." + prefix + table + " " + (table.endsWith("_compact") ? COMPACT : HISTORY));
+      ddl(
+          "CREATE TABLE "
+              + keyspace
+              + "."
+              + prefix
+              + table
+              + " "
+              + (table.endsWith("_compact") ? COMPACT : HISTORY));
     }
   }
 
-  /** A reshaper job in this JVM, with {@code -Dvarve.perf.job} appended to its file; returns seconds. */
+  /**
+   * A reshaper job in this JVM, with {@code -Dvarve.perf.job} appended to its file; returns
+   * seconds.
+   */
   private double timeJob(String prefix, String target, String extra) {
-    String yaml = side("source", prefix + SOURCE) + side("target", prefix + target)
-        + "savepoints:\n  path: " + System.getProperty("java.io.tmpdir") + "/varve-perf-"
-        + System.nanoTime() + "\n" + extra + System.getProperty("varve.perf.job", "").replace("\\n", "\n");
+    String yaml =
+        side("source", prefix + SOURCE)
+            + side("target", prefix + target)
+            + "savepoints:\n  path: "
+            + System.getProperty("java.io.tmpdir")
+            + "/varve-perf-"
+            + System.nanoTime()
+            + "\n"
+            + extra
+            + System.getProperty("varve.perf.job", "").replace("\\n", "\n");
     long start = System.nanoTime();
-    ExitStatus status = new ReshapeJob(JobConfigLoader.parse(yaml), err, err).run(ReshapeJob.Kind.COPY, false);
+    ExitStatus status =
+        new ReshapeJob(JobConfigLoader.parse(yaml), err, err).run(ReshapeJob.Kind.COPY, false);
     double seconds = (System.nanoTime() - start) / 1e9;
     if (status != ExitStatus.OK) {
       throw new IllegalStateException("the job into " + target + " ended with " + status);
@@ -103,23 +148,42 @@ final class MigratePhases {
   /** One side of a job file; the source gets {@code -Dvarve.perf.source} too. */
   private String side(String side, String table) {
     String extra = side.equals("source") ? System.getProperty("varve.perf.source", "") : "";
-    return side + ":\n" + extra.replace("\\n", "\n") + "  host: " + address.getHostString() + "\n  port: "
-        + address.getPort() + "\n  localDC: " + LocalCassandraSettings.DATACENTER + "\n  keyspace: " + keyspace
-        + "\n  table: " + table + "\n";
+    return side
+        + ":\n"
+        + extra.replace("\\n", "\n")
+        + "  host: "
+        + address.getHostString()
+        + "\n  port: "
+        + address.getPort()
+        + "\n  localDC: "
+        + LocalCassandraSettings.DATACENTER
+        + "\n  keyspace: "
+        + keyspace
+        + "\n  table: "
+        + table
+        + "\n";
   }
 
-  /** The connector's DataFrame copy with its defaults, as the existing migrators do it; returns seconds. */
+  /**
+   * The connector's DataFrame copy with its defaults, as the existing migrators do it; returns
+   * seconds.
+   */
   private double baseline(String prefix) {
     SparkSession spark = SparkSession.active();
     spark.conf().set("spark.cassandra.connection.host", address.getHostString());
     spark.conf().set("spark.cassandra.connection.port", Integer.toString(address.getPort()));
     spark.conf().set("spark.cassandra.connection.localDC", LocalCassandraSettings.DATACENTER);
     long start = System.nanoTime();
-    spark.read().format("org.apache.spark.sql.cassandra")
-        .options(Map.of("keyspace", keyspace, "table", prefix + SOURCE)).load()
-        .write().format("org.apache.spark.sql.cassandra")
+    spark
+        .read()
+        .format("org.apache.spark.sql.cassandra")
+        .options(Map.of("keyspace", keyspace, "table", prefix + SOURCE))
+        .load()
+        .write()
+        .format("org.apache.spark.sql.cassandra")
         .options(Map.of("keyspace", keyspace, "table", prefix + TARGETS.get(2)))
-        .mode("append").save();
+        .mode("append")
+        .save();
     return (System.nanoTime() - start) / 1e9;
   }
 

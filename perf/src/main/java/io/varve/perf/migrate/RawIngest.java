@@ -4,9 +4,9 @@ import com.datastax.oss.driver.api.core.CqlIdentifier;
 import com.datastax.oss.driver.api.core.CqlSession;
 import com.datastax.oss.driver.api.core.DefaultConsistencyLevel;
 import com.datastax.oss.driver.api.core.ProtocolVersion;
-import com.datastax.oss.driver.api.core.cql.BatchableStatement;
 import com.datastax.oss.driver.api.core.cql.BatchStatement;
 import com.datastax.oss.driver.api.core.cql.BatchType;
+import com.datastax.oss.driver.api.core.cql.BatchableStatement;
 import com.datastax.oss.driver.api.core.cql.PreparedStatement;
 import com.datastax.oss.driver.api.core.metadata.Node;
 import com.datastax.oss.driver.api.core.metadata.TokenMap;
@@ -24,11 +24,11 @@ import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicReference;
 
 /**
- * Writes the users' case rows with the plainest fast client: prepared inserts, one unlogged
- * batch per partition (10 rows), 256 requests in flight, LOCAL_QUORUM. Partner {@code p} has
- * 5 ids seen at 2 hours each, so the compact reshape halves the rows. A failed batch is retried
- * up to 3 times, as the reshaper's writer retries. Optionally, batches pack
- * several partitions that have the same replicas, as the reshaper's writer does.
+ * Writes the users' case rows with the plainest fast client: prepared inserts, one unlogged batch
+ * per partition (10 rows), 256 requests in flight, LOCAL_QUORUM. Partner {@code p} has 5 ids seen
+ * at 2 hours each, so the compact reshape halves the rows. A failed batch is retried up to 3 times,
+ * as the reshaper's writer retries. Optionally, batches pack several partitions that have the same
+ * replicas, as the reshaper's writer does.
  */
 final class RawIngest {
   static final int ROWS_PER_PARTITION = 10;
@@ -43,32 +43,38 @@ final class RawIngest {
   }
 
   /**
-   * Writes {@code rows} rows to {@code table}, up to {@code partitionsPerBatch} partitions with
-   * the same replicas per batch; returns the seconds it took.
+   * Writes {@code rows} rows to {@code table}, up to {@code partitionsPerBatch} partitions with the
+   * same replicas per batch; returns the seconds it took.
    */
   static double write(CqlSession session, String table, int rows, int partitionsPerBatch) {
-    PreparedStatement insert = session.prepare("INSERT INTO " + table
-        + " (partnerid, id, date) VALUES (?, ?, ?)");
+    PreparedStatement insert =
+        session.prepare("INSERT INTO " + table + " (partnerid, id, date) VALUES (?, ?, ?)");
     Semaphore inFlight = new Semaphore(IN_FLIGHT);
     AtomicReference<Throwable> failure = new AtomicReference<>();
     long base = Instant.parse("2024-01-01T00:00:00Z").toEpochMilli();
-    Optional<TokenMap> tokens = partitionsPerBatch > 1 ? session.getMetadata().getTokenMap()
-        : Optional.empty();
+    Optional<TokenMap> tokens =
+        partitionsPerBatch > 1 ? session.getMetadata().getTokenMap() : Optional.empty();
     CqlIdentifier keyspace = CqlIdentifier.fromInternal(table.substring(0, table.indexOf('.')));
     Map<Set<Node>, List<BatchableStatement<?>>> pending = new HashMap<>();
     long start = System.nanoTime();
     for (int first = 0; first < rows; first += ROWS_PER_PARTITION) {
       int partner = first / ROWS_PER_PARTITION;
       String key = "partner-" + partner;
-      Set<Node> replicas = tokens.map(t -> t.getReplicas(keyspace,
-          t.newToken(TypeCodecs.TEXT.encode(key, ProtocolVersion.DEFAULT)))).orElse(Set.of());
-      List<BatchableStatement<?>> batch =
-          pending.computeIfAbsent(replicas, r -> new ArrayList<>());
+      Set<Node> replicas =
+          tokens
+              .map(
+                  t ->
+                      t.getReplicas(
+                          keyspace,
+                          t.newToken(TypeCodecs.TEXT.encode(key, ProtocolVersion.DEFAULT))))
+              .orElse(Set.of());
+      List<BatchableStatement<?>> batch = pending.computeIfAbsent(replicas, r -> new ArrayList<>());
       for (int k = first; k < Math.min(rows, first + ROWS_PER_PARTITION); k++) {
         int slot = k - first;
         long hour = (partner * 7919L + slot * 104_729L) % (24 * 365);
-        batch.add(insert.bind(key, "id-" + slot / 2,
-            Instant.ofEpochMilli(base + hour * 3_600_000L + slot % 2)));
+        batch.add(
+            insert.bind(
+                key, "id-" + slot / 2, Instant.ofEpochMilli(base + hour * 3_600_000L + slot % 2)));
       }
       if (batch.size() >= partitionsPerBatch * ROWS_PER_PARTITION) {
         send(session, pending.remove(replicas), inFlight, failure, table);
@@ -85,30 +91,48 @@ final class RawIngest {
     return (System.nanoTime() - start) / 1e9;
   }
 
-  private static void send(CqlSession session, List<BatchableStatement<?>> statements,
-      Semaphore inFlight, AtomicReference<Throwable> failure, String table) {
+  private static void send(
+      CqlSession session,
+      List<BatchableStatement<?>> statements,
+      Semaphore inFlight,
+      AtomicReference<Throwable> failure,
+      String table) {
     if (failure.get() != null) {
       throw new IllegalStateException("ingest into " + table + " failed", failure.get());
     }
     inFlight.acquireUninterruptibly();
-    send(session, BatchStatement.newInstance(BatchType.UNLOGGED).addAll(statements)
-        .setConsistencyLevel(DefaultConsistencyLevel.LOCAL_QUORUM).setIdempotent(true), 0,
-        inFlight, failure);
+    send(
+        session,
+        BatchStatement.newInstance(BatchType.UNLOGGED)
+            .addAll(statements)
+            .setConsistencyLevel(DefaultConsistencyLevel.LOCAL_QUORUM)
+            .setIdempotent(true),
+        0,
+        inFlight,
+        failure);
   }
 
   /** Sends a batch; a failed one is retried (as the reshaper's writer retries) up to 3 times. */
-  private static void send(CqlSession session, BatchStatement batch, int attempt,
-      Semaphore inFlight, AtomicReference<Throwable> failure) {
-    session.executeAsync(batch).whenComplete((r, e) -> {
-      if (e != null && attempt < RETRIES) {
-        CompletableFuture.runAsync(() -> send(session, batch, attempt + 1, inFlight, failure),
-            CompletableFuture.delayedExecutor(50L << attempt, TimeUnit.MILLISECONDS));
-        return;
-      }
-      if (e != null) {
-        failure.compareAndSet(null, e);
-      }
-      inFlight.release();
-    });
+  private static void send(
+      CqlSession session,
+      BatchStatement batch,
+      int attempt,
+      Semaphore inFlight,
+      AtomicReference<Throwable> failure) {
+    session
+        .executeAsync(batch)
+        .whenComplete(
+            (r, e) -> {
+              if (e != null && attempt < RETRIES) {
+                CompletableFuture.runAsync(
+                    () -> send(session, batch, attempt + 1, inFlight, failure),
+                    CompletableFuture.delayedExecutor(50L << attempt, TimeUnit.MILLISECONDS));
+                return;
+              }
+              if (e != null) {
+                failure.compareAndSet(null, e);
+              }
+              inFlight.release();
+            });
   }
 }

@@ -17,8 +17,9 @@ import io.varve.api.timeseries.v1.WriteEventRecordsRequest;
 import io.varve.api.timeseries.v1.WriteEventRecordsResponse;
 
 /**
- * The API calls of {@code varve perf search}, each failing the run with the request when the server answers an
- * error (or, for a write, does not write every event), and the pieces its requests are built from.
+ * The API calls of {@code varve perf search}, each failing the run with the request when the server
+ * answers an error (or, for a write, does not write every event), and the pieces its requests are
+ * built from.
  */
 final class ApiCalls {
 
@@ -30,17 +31,26 @@ final class ApiCalls {
     try {
       response = api.writeEventRecordsSync(request);
     } catch (StatusRuntimeException e) {
-      throw failed("WriteEventRecordsSync of " + request.getEventsCount() + " events, the first "
-          + json(request.getEvents(0)), e);
+      throw failed(
+          "WriteEventRecordsSync of "
+              + request.getEventsCount()
+              + " events, the first "
+              + json(request.getEvents(0)),
+          e);
     }
     if (response.getWrittenCount() != request.getEventsCount()) {
-      throw new IllegalStateException("WriteEventRecordsSync wrote " + response.getWrittenCount() + " of "
-          + request.getEventsCount() + " events: " + json(response));
+      throw new IllegalStateException(
+          "WriteEventRecordsSync wrote "
+              + response.getWrittenCount()
+              + " of "
+              + request.getEventsCount()
+              + " events: "
+              + json(response));
     }
   }
 
-  static SearchEventRecordsResponse search(TimeSeriesGrpc.TimeSeriesBlockingStub api,
-      SearchEventRecordsRequest request) {
+  static SearchEventRecordsResponse search(
+      TimeSeriesGrpc.TimeSeriesBlockingStub api, SearchEventRecordsRequest request) {
     try {
       return api.searchEventRecords(request);
     } catch (StatusRuntimeException e) {
@@ -48,8 +58,8 @@ final class ApiCalls {
     }
   }
 
-  static AggregateEventRecordsResponse aggregate(TimeSeriesGrpc.TimeSeriesBlockingStub api,
-      AggregateEventRecordsRequest request) {
+  static AggregateEventRecordsResponse aggregate(
+      TimeSeriesGrpc.TimeSeriesBlockingStub api, AggregateEventRecordsRequest request) {
     try {
       return api.aggregateEventRecords(request);
     } catch (StatusRuntimeException e) {
@@ -58,31 +68,50 @@ final class ApiCalls {
   }
 
   /** The count an {@code AggregateEventRecords} count request answers. */
-  static long count(TimeSeriesGrpc.TimeSeriesBlockingStub api, AggregateEventRecordsRequest request) {
+  static long count(
+      TimeSeriesGrpc.TimeSeriesBlockingStub api, AggregateEventRecordsRequest request) {
     AggregateEventRecordsResponse response = aggregate(api, request);
     if (!response.hasCount()) {
-      throw new IllegalStateException("wrong result: no count in the answer\nrequest: AggregateEventRecords "
-          + json(request) + "\nresponse: " + json(response));
+      throw new IllegalStateException(
+          "wrong result: no count in the answer\nrequest: AggregateEventRecords "
+              + json(request)
+              + "\nresponse: "
+              + json(response));
     }
     return response.getCount();
   }
 
   /** A wrong answer: what is wrong, the request and (abbreviated) the response. */
-  static IllegalStateException wrongResult(String problem, String rpc, MessageOrBuilder request,
-      MessageOrBuilder response) {
-    return new IllegalStateException("wrong result: " + problem + "\nrequest: " + rpc + " " + json(request)
-        + "\nresponse: " + abbreviate(json(response)));
+  static IllegalStateException wrongResult(
+      String problem, String rpc, MessageOrBuilder request, MessageOrBuilder response) {
+    return new IllegalStateException(
+        "wrong result: "
+            + problem
+            + "\nrequest: "
+            + rpc
+            + " "
+            + json(request)
+            + "\nresponse: "
+            + abbreviate(json(response)));
   }
 
   /** An error answer of the server, with the request that got it. */
   static IllegalStateException failed(String request, StatusRuntimeException e) {
-    return new IllegalStateException("the server answered " + e.getStatus().getCode() + ": "
-        + e.getStatus().getDescription() + "\nrequest: " + request, e);
+    return new IllegalStateException(
+        "the server answered "
+            + e.getStatus().getCode()
+            + ": "
+            + e.getStatus().getDescription()
+            + "\nrequest: "
+            + request,
+        e);
   }
 
   static SearchQuery equals(String key, String value) {
-    return SearchQuery.newBuilder().setEquals(EqualsQuery.newBuilder().setEventItemKey(bytes(key))
-        .setEventItemValue(bytes(value))).build();
+    return SearchQuery.newBuilder()
+        .setEquals(
+            EqualsQuery.newBuilder().setEventItemKey(bytes(key)).setEventItemValue(bytes(value)))
+        .build();
   }
 
   static ByteString bytes(String text) {
@@ -90,8 +119,10 @@ final class ApiCalls {
   }
 
   static TimeInterval interval(long fromMillis, long toMillis) {
-    return TimeInterval.newBuilder().setStart(SearchEvents.timestamp(fromMillis))
-        .setEnd(SearchEvents.timestamp(toMillis)).build();
+    return TimeInterval.newBuilder()
+        .setStart(SearchEvents.timestamp(fromMillis))
+        .setEnd(SearchEvents.timestamp(toMillis))
+        .build();
   }
 
   static String json(MessageOrBuilder message) {
@@ -103,6 +134,8 @@ final class ApiCalls {
   }
 
   private static String abbreviate(String text) {
-    return text.length() <= 4000 ? text : text.substring(0, 4000) + "... (" + text.length() + " characters)";
+    return text.length() <= 4000
+        ? text
+        : text.substring(0, 4000) + "... (" + text.length() + " characters)";
   }
 }

@@ -26,9 +26,9 @@ import org.HdrHistogram.Histogram;
 /**
  * Phase 4 of {@code varve perf search}: index lag. Writes {@code probes} single events, one every
  * {@code probeIntervalMs}, each with a unique {@code probe} value, beside a background load of
- * {@code backgroundRate} events/s. One poller searches every {@value #POLL_MILLIS} ms for all probes not found
- * yet (an OR of their values); a probe's lag is from its write's acknowledgement to the answer that first holds
- * it. A probe not found within 30 s counts as lost.
+ * {@code backgroundRate} events/s. One poller searches every {@value #POLL_MILLIS} ms for all
+ * probes not found yet (an OR of their values); a probe's lag is from its write's acknowledgement
+ * to the answer that first holds it. A probe not found within 30 s counts as lost.
  */
 final class IndexLagPhase {
 
@@ -39,15 +39,23 @@ final class IndexLagPhase {
   private final Environment environment;
   private final SearchParameters parameters;
   private final TimeSeriesGrpc.TimeSeriesBlockingStub api;
-  /** Probes written and not found yet: their value and the {@link System#nanoTime()} of their acknowledgement. */
+
+  /**
+   * Probes written and not found yet: their value and the {@link System#nanoTime()} of their
+   * acknowledgement.
+   */
   private final Map<String, Long> outstanding = new ConcurrentHashMap<>();
+
   private final Histogram lag = new Histogram(600_000_000L, 3);
   private final AtomicLong lost = new AtomicLong();
   private final AtomicLong backgroundEvents = new AtomicLong();
   private final AtomicInteger written = new AtomicInteger();
   private final AtomicReference<Exception> failure = new AtomicReference<>();
 
-  IndexLagPhase(Environment environment, SearchParameters parameters, TimeSeriesGrpc.TimeSeriesBlockingStub api) {
+  IndexLagPhase(
+      Environment environment,
+      SearchParameters parameters,
+      TimeSeriesGrpc.TimeSeriesBlockingStub api) {
     this.environment = environment;
     this.parameters = parameters;
     this.api = api;
@@ -55,28 +63,39 @@ final class IndexLagPhase {
 
   void run(Figures out, SearchEvents data) throws Exception {
     int probes = parameters.probes();
-    environment.progress("index lag: " + probes + " probes, one every " + parameters.probeIntervalMs()
-        + " ms, beside " + parameters.backgroundRate() + " background events/s");
+    environment.progress(
+        "index lag: "
+            + probes
+            + " probes, one every "
+            + parameters.probeIntervalMs()
+            + " ms, beside "
+            + parameters.backgroundRate()
+            + " background events/s");
     long phaseStart = System.currentTimeMillis();
     String run = Long.toString(phaseStart, 36);
-    ScheduledExecutorService background = Executors.newSingleThreadScheduledExecutor(
-        LatencyRun.daemon("perf-search-background"));
+    ScheduledExecutorService background =
+        Executors.newSingleThreadScheduledExecutor(LatencyRun.daemon("perf-search-background"));
     if (parameters.backgroundRate() > 0) {
       int perTick = Math.max(1, parameters.backgroundRate() / 10);
       long tickMicros = 1_000_000L * perTick / parameters.backgroundRate();
-      background.scheduleAtFixedRate(() -> {
-        try {
-          long now = System.currentTimeMillis();
-          WriteEventRecordsRequest.Builder request = WriteEventRecordsRequest.newBuilder()
-              .setNamespace(SearchNamespace.NAME);
-          for (int k = 0; k < perTick; k++) {
-            request.addEvents(data.extra("bg-" + run + "-" + backgroundEvents.getAndIncrement(), now, null));
-          }
-          ApiCalls.write(api, request.build());
-        } catch (Exception e) {
-          failure.compareAndSet(null, e);
-        }
-      }, 0, tickMicros, TimeUnit.MICROSECONDS);
+      background.scheduleAtFixedRate(
+          () -> {
+            try {
+              long now = System.currentTimeMillis();
+              WriteEventRecordsRequest.Builder request =
+                  WriteEventRecordsRequest.newBuilder().setNamespace(SearchNamespace.NAME);
+              for (int k = 0; k < perTick; k++) {
+                request.addEvents(
+                    data.extra("bg-" + run + "-" + backgroundEvents.getAndIncrement(), now, null));
+              }
+              ApiCalls.write(api, request.build());
+            } catch (Exception e) {
+              failure.compareAndSet(null, e);
+            }
+          },
+          0,
+          tickMicros,
+          TimeUnit.MICROSECONDS);
     }
     TimeInterval window = ApiCalls.interval(phaseStart - 60_000, phaseStart + SearchBenchmark.HOUR);
     Thread poller = new Thread(() -> poll(window, run), "perf-search-poller");
@@ -89,11 +108,16 @@ final class IndexLagPhase {
           Thread.sleep(1);
         }
         String value = "p-" + run + "-" + i;
-        ApiCalls.write(api, WriteEventRecordsRequest.newBuilder().setNamespace(SearchNamespace.NAME)
-            .addEvents(data.extra(value, System.currentTimeMillis(), value)).build());
+        ApiCalls.write(
+            api,
+            WriteEventRecordsRequest.newBuilder()
+                .setNamespace(SearchNamespace.NAME)
+                .addEvents(data.extra(value, System.currentTimeMillis(), value))
+                .build());
         outstanding.put(value, System.nanoTime());
         written.incrementAndGet();
-        long sleep = start + (i + 1) * parameters.probeIntervalMs() * 1_000_000L - System.nanoTime();
+        long sleep =
+            start + (i + 1) * parameters.probeIntervalMs() * 1_000_000L - System.nanoTime();
         if (sleep > 0) {
           TimeUnit.NANOSECONDS.sleep(sleep);
         }
@@ -115,7 +139,9 @@ final class IndexLagPhase {
     out.put("index_lag_background_events", backgroundEvents.get());
   }
 
-  /** The poller: until every probe was written and found or lost, searches for the outstanding ones. */
+  /**
+   * The poller: until every probe was written and found or lost, searches for the outstanding ones.
+   */
   private void poll(TimeInterval window, String run) {
     try {
       while (written.get() < parameters.probes() || !outstanding.isEmpty()) {
@@ -133,14 +159,21 @@ final class IndexLagPhase {
     }
   }
 
-  /** One search for every outstanding probe; records the lag of those found and gives up on those too old. */
+  /**
+   * One search for every outstanding probe; records the lag of those found and gives up on those
+   * too old.
+   */
   private void searchOutstanding(TimeInterval window, String run) {
     List<String> values = new ArrayList<>(outstanding.keySet());
     BooleanQuery.Builder or = BooleanQuery.newBuilder().setOperator("OR");
     values.forEach(v -> or.addSearchQuery(ApiCalls.equals(SearchEvents.PROBE, v)));
-    SearchEventRecordsRequest request = SearchEventRecordsRequest.newBuilder().setNamespace(SearchNamespace.NAME)
-        .setTimeInterval(window).setSearchQuery(SearchQuery.newBuilder().setBooleanQuery(or))
-        .setPageSize(MAX_OUTSTANDING_PROBES).build();
+    SearchEventRecordsRequest request =
+        SearchEventRecordsRequest.newBuilder()
+            .setNamespace(SearchNamespace.NAME)
+            .setTimeInterval(window)
+            .setSearchQuery(SearchQuery.newBuilder().setBooleanQuery(or))
+            .setPageSize(MAX_OUTSTANDING_PROBES)
+            .build();
     SearchEventRecordsResponse response = ApiCalls.search(api, request);
     long found = System.nanoTime();
     for (Event event : response.getEventsList()) {
@@ -149,16 +182,19 @@ final class IndexLagPhase {
       if (ack != null) {
         lag.recordValue(Math.max(1, (found - ack) / 1000));
       } else if (probe == null || !probe.startsWith("p-" + run + "-")) {
-        throw ApiCalls.wrongResult("an event that is not a probe of this run", "SearchEventRecords", request,
-            response);
+        throw ApiCalls.wrongResult(
+            "an event that is not a probe of this run", "SearchEventRecords", request, response);
       }
     }
-    outstanding.entrySet().removeIf(e -> {
-      if (found - e.getValue() > PROBE_TIMEOUT.toNanos()) {
-        lost.incrementAndGet();
-        return true;
-      }
-      return false;
-    });
+    outstanding
+        .entrySet()
+        .removeIf(
+            e -> {
+              if (found - e.getValue() > PROBE_TIMEOUT.toNanos()) {
+                lost.incrementAndGet();
+                return true;
+              }
+              return false;
+            });
   }
 }

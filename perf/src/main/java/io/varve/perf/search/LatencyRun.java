@@ -14,19 +14,24 @@ import org.HdrHistogram.Histogram;
 
 /**
  * Runs one kind of request from {@code clients} threads, each sending its next request as soon as
- * the previous one answered (closed loop): {@code warmup} requests first, not recorded, then
- * {@code requests} recorded ones. Returns the latencies in microseconds and the measured rate.
+ * the previous one answered (closed loop): {@code warmup} requests first, not recorded, then {@code
+ * requests} recorded ones. Returns the latencies in microseconds and the measured rate.
  */
 final class LatencyRun {
 
-  /** One request, with its checks; {@code i} counts from {@code -warmup}: negative ones are the warm-up. */
+  /**
+   * One request, with its checks; {@code i} counts from {@code -warmup}: negative ones are the
+   * warm-up.
+   */
   interface Request {
     void run(int i) throws Exception;
   }
 
   record Result(Histogram micros, double requestsPerSecond) {
 
-    /** Prints {@code <name>_p50_ms}, {@code _p99_ms}, {@code _max_ms} and {@code _requests_per_s}. */
+    /**
+     * Prints {@code <name>_p50_ms}, {@code _p99_ms}, {@code _max_ms} and {@code _requests_per_s}.
+     */
     void print(Figures out, String name) {
       out.put(name + "_p50_ms", micros.getValueAtPercentile(50) / 1000.0);
       out.put(name + "_p99_ms", micros.getValueAtPercentile(99) / 1000.0);
@@ -47,19 +52,21 @@ final class LatencyRun {
       for (int c = 0; c < clients; c++) {
         Histogram micros = new Histogram(600_000_000L, 3);
         histograms.add(micros);
-        running.add(pool.submit(() -> {
-          for (int i = next.getAndIncrement(); i < requests; i = next.getAndIncrement()) {
-            long t0 = System.nanoTime();
-            if (i == 0) {
-              measuredStart.set(t0);
-            }
-            request.run(i);
-            if (i >= 0) {
-              micros.recordValue(Math.max(1, (System.nanoTime() - t0) / 1000));
-            }
-          }
-          return null;
-        }));
+        running.add(
+            pool.submit(
+                () -> {
+                  for (int i = next.getAndIncrement(); i < requests; i = next.getAndIncrement()) {
+                    long t0 = System.nanoTime();
+                    if (i == 0) {
+                      measuredStart.set(t0);
+                    }
+                    request.run(i);
+                    if (i >= 0) {
+                      micros.recordValue(Math.max(1, (System.nanoTime() - t0) / 1000));
+                    }
+                  }
+                  return null;
+                }));
       }
       for (Future<?> f : running) {
         try {

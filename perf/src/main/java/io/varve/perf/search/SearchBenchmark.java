@@ -18,16 +18,23 @@ import java.util.List;
 import java.util.Map;
 
 /**
- * {@code varve perf search}: the search and aggregate APIs, in one run, against the server run as its own process
- * (as {@code varve up} runs it) with the local Cassandra as primary store and the local OpenSearch as index store:
+ * {@code varve perf search}: the search and aggregate APIs, in one run, against the server run as
+ * its own process (as {@code varve up} runs it) with the local Cassandra as primary store and the
+ * local OpenSearch as index store:
+ *
  * <ol>
- *   <li>{@link WriteAndIndexPhase}: the primary write rate and, side by side, the indexing throughput;</li>
- *   <li>{@link SearchLatencyPhase}: SearchEventRecords latency of four queries, each answer checked;</li>
- *   <li>{@link AggregatePhase}: AggregateEventRecords latency of a distinct over 24 h, checked likewise;</li>
- *   <li>{@link IndexLagPhase}: the time from a write's acknowledgement until a search finds it.</li>
+ *   <li>{@link WriteAndIndexPhase}: the primary write rate and, side by side, the indexing
+ *       throughput;
+ *   <li>{@link SearchLatencyPhase}: SearchEventRecords latency of four queries, each answer
+ *       checked;
+ *   <li>{@link AggregatePhase}: AggregateEventRecords latency of a distinct over 24 h, checked
+ *       likewise;
+ *   <li>{@link IndexLagPhase}: the time from a write's acknowledgement until a search finds it.
  * </ol>
+ *
  * Starts what is not running (the local OpenSearch and Cassandra) and a server on a free port; the
- * {@link Environment} stops exactly those at the end, also on failure or Ctrl-C, and drops the benchmark's data.
+ * {@link Environment} stops exactly those at the end, also on failure or Ctrl-C, and drops the
+ * benchmark's data.
  */
 final class SearchBenchmark {
 
@@ -45,31 +52,59 @@ final class SearchBenchmark {
   }
 
   /**
-   * Runs the phases against the Cassandra at {@code cassandra} (host:port) and the OpenSearch at {@code opensearch}
-   * (URL), or the local ones, started if need be, where null.
+   * Runs the phases against the Cassandra at {@code cassandra} (host:port) and the OpenSearch at
+   * {@code opensearch} (URL), or the local ones, started if need be, where null.
    */
   void run(Figures out, String cassandra, String opensearch) throws Exception {
     printParameters(out);
     // OpenSearch first: it fails at once when no JDK 21+ is found, before Cassandra is launched.
     LocalServer localOpenSearch = opensearch == null ? environment.openSearch() : null;
-    URI openSearchUrl = URI.create(localOpenSearch != null ? localOpenSearch.address()
-        : opensearch.endsWith("/") ? opensearch.substring(0, opensearch.length() - 1) : opensearch);
+    URI openSearchUrl =
+        URI.create(
+            localOpenSearch != null
+                ? localOpenSearch.address()
+                : opensearch.endsWith("/")
+                    ? opensearch.substring(0, opensearch.length() - 1)
+                    : opensearch);
     LocalServer localCassandra = cassandra == null ? environment.cassandra() : null;
-    InetSocketAddress cql = ServerSettings.contactPoint("--cassandra",
-        localCassandra != null ? localCassandra.address() : cassandra);
+    InetSocketAddress cql =
+        ServerSettings.contactPoint(
+            "--cassandra", localCassandra != null ? localCassandra.address() : cassandra);
     environment.awaitReady();
 
-    CqlSession session = environment.closeAtEnd("close the CQL session", Sessions.open(CassandraSettings
-        .local(cql.getPort()).withContactPoints(List.of(cql))
-        .withMetadataKeyspace(SearchNamespace.METADATA_KEYSPACE)).toCompletableFuture().join());
+    CqlSession session =
+        environment.closeAtEnd(
+            "close the CQL session",
+            Sessions.open(
+                    CassandraSettings.local(cql.getPort())
+                        .withContactPoints(List.of(cql))
+                        .withMetadataKeyspace(SearchNamespace.METADATA_KEYSPACE))
+                .toCompletableFuture()
+                .join());
     SearchNamespace.drop(session, openSearchUrl);
-    environment.atEnd("drop the benchmark's keyspaces and indices", () -> SearchNamespace.drop(session, openSearchUrl));
-    VarveServer server = VarveServer.start(environment, "perf-search-server", "cassandra:\n"
-        + "  contactPoints: [\"" + cql.getHostString() + ":" + cql.getPort() + "\"]\n"
-        + "  metadataKeyspace: " + SearchNamespace.METADATA_KEYSPACE + "\n"
-        + "opensearch:\n"
-        + "  urls: [\"" + openSearchUrl + "\"]\n"
-        + "  queueCapacity: " + parameters.queueCapacity() + "\n");
+    environment.atEnd(
+        "drop the benchmark's keyspaces and indices",
+        () -> SearchNamespace.drop(session, openSearchUrl));
+    VarveServer server =
+        VarveServer.start(
+            environment,
+            "perf-search-server",
+            "cassandra:\n"
+                + "  contactPoints: [\""
+                + cql.getHostString()
+                + ":"
+                + cql.getPort()
+                + "\"]\n"
+                + "  metadataKeyspace: "
+                + SearchNamespace.METADATA_KEYSPACE
+                + "\n"
+                + "opensearch:\n"
+                + "  urls: [\""
+                + openSearchUrl
+                + "\"]\n"
+                + "  queueCapacity: "
+                + parameters.queueCapacity()
+                + "\n");
     ControlPlaneGrpc.ControlPlaneBlockingStub control =
         server.grpc(ControlPlaneGrpc.ControlPlaneBlockingStub.class, Duration.ofMinutes(2));
     TimeSeriesGrpc.TimeSeriesBlockingStub api =
@@ -80,7 +115,8 @@ final class SearchBenchmark {
     long dataFrom = dataEnd - DAY;
     SearchNamespace.create(control, parameters.documentMode(), dataFrom);
 
-    CpuMeter cpu = new CpuMeter().add("client", ProcessHandle.current().pid()).add("server", server.pid());
+    CpuMeter cpu =
+        new CpuMeter().add("client", ProcessHandle.current().pid()).add("server", server.pid());
     if (localCassandra != null) {
       cpu.add("cassandra", localCassandra.pid());
     }
@@ -89,23 +125,38 @@ final class SearchBenchmark {
     }
 
     environment.progress("generating " + parameters.events() + " events");
-    SearchEvents data = new SearchEvents(parameters.events(), SERIES, dataFrom, dataEnd - 60_000, 42);
+    SearchEvents data =
+        new SearchEvents(parameters.events(), SERIES, dataFrom, dataEnd - 60_000, 42);
     ServerMetrics metrics = new ServerMetrics(server.apiAddress());
-    new WriteAndIndexPhase(environment, parameters, api, metrics).run(out, data, dataFrom, dataEnd, cpu);
+    new WriteAndIndexPhase(environment, parameters, api, metrics)
+        .run(out, data, dataFrom, dataEnd, cpu);
     new SearchLatencyPhase(environment, parameters, api).run(out, data, dataFrom, dataEnd);
     new AggregatePhase(environment, parameters, api).run(out, data, dataFrom, dataEnd);
     new IndexLagPhase(environment, parameters, api).run(out, data);
     Map<String, Double> last = metrics.read();
-    out.put("index_dropped_events_total", (long) ServerMetrics.sum(last, "varve_index_dropped_events_total"));
-    out.put("index_failed_events_total", (long) ServerMetrics.sum(last, "varve_index_failed_events_total"));
-    out.put("index_skipped_events_total", (long) ServerMetrics.sum(last, "varve_index_skipped_events_total"));
+    out.put(
+        "index_dropped_events_total",
+        (long) ServerMetrics.sum(last, "varve_index_dropped_events_total"));
+    out.put(
+        "index_failed_events_total",
+        (long) ServerMetrics.sum(last, "varve_index_failed_events_total"));
+    out.put(
+        "index_skipped_events_total",
+        (long) ServerMetrics.sum(last, "varve_index_skipped_events_total"));
   }
 
   private void printParameters(Figures out) {
     out.put("machine.cores", Runtime.getRuntime().availableProcessors());
-    out.put("machine.os", System.getProperty("os.name") + " " + System.getProperty("os.version") + " "
-        + System.getProperty("os.arch"));
-    out.put("machine.java", System.getProperty("java.version") + " (" + System.getProperty("java.vendor") + ")");
+    out.put(
+        "machine.os",
+        System.getProperty("os.name")
+            + " "
+            + System.getProperty("os.version")
+            + " "
+            + System.getProperty("os.arch"));
+    out.put(
+        "machine.java",
+        System.getProperty("java.version") + " (" + System.getProperty("java.vendor") + ")");
     out.put("params.events", parameters.events());
     out.put("params.writers", parameters.writers());
     out.put("params.batch", parameters.batch());

@@ -28,18 +28,22 @@ final class SearchEvents {
   static final int MAX_DURATION = 3600;
 
   static final List<String> DEVICE_TYPES = List.of("ios", "android", "web", "tv", "console");
-  static final List<String> COUNTRIES = List.of("AR", "AT", "AU", "BE", "BR", "CA", "CH", "CL", "CN", "CO", "CZ",
-      "DE", "DK", "EG", "ES", "FI", "FR", "GB", "GR", "HU", "ID", "IE", "IL", "IN", "IT", "JP", "KR", "MA", "MX", "MY",
-      "NG", "NL", "NO", "NZ", "PE", "PH", "PK", "PL", "PT", "RO", "SA", "SE", "SG", "TH", "TR", "UA", "US", "VN", "ZA",
-      "KE");
+  static final List<String> COUNTRIES =
+      List.of(
+          "AR", "AT", "AU", "BE", "BR", "CA", "CH", "CL", "CN", "CO", "CZ", "DE", "DK", "EG", "ES",
+          "FI", "FR", "GB", "GR", "HU", "ID", "IE", "IL", "IN", "IT", "JP", "KR", "MA", "MX", "MY",
+          "NG", "NL", "NO", "NZ", "PE", "PH", "PK", "PL", "PT", "RO", "SA", "SE", "SG", "TH", "TR",
+          "UA", "US", "VN", "ZA", "KE");
 
   private static final ByteString DEVICE_KEY = ByteString.copyFromUtf8(DEVICE_TYPE);
   private static final ByteString COUNTRY_KEY = ByteString.copyFromUtf8(COUNTRY);
   private static final ByteString DURATION_KEY = ByteString.copyFromUtf8(DURATION);
   private static final ByteString PAYLOAD_KEY = ByteString.copyFromUtf8(PAYLOAD);
   private static final ByteString PROBE_KEY = ByteString.copyFromUtf8(PROBE);
-  private static final List<ByteString> DEVICE_VALUES = DEVICE_TYPES.stream().map(ByteString::copyFromUtf8).toList();
-  private static final List<ByteString> COUNTRY_VALUES = COUNTRIES.stream().map(ByteString::copyFromUtf8).toList();
+  private static final List<ByteString> DEVICE_VALUES =
+      DEVICE_TYPES.stream().map(ByteString::copyFromUtf8).toList();
+  private static final List<ByteString> COUNTRY_VALUES =
+      COUNTRIES.stream().map(ByteString::copyFromUtf8).toList();
 
   private final SplittableRandom random;
   private final int series;
@@ -81,30 +85,61 @@ final class SearchEvents {
   }
 
   private Event event(int i) {
-    return event("device-" + (i % series), times[i], "e" + i, devices[i], countries[i], durations[i], null);
+    return event(
+        "device-" + (i % series), times[i], "e" + i, devices[i], countries[i], durations[i], null);
   }
 
-  /** An event outside the data set (the index-lag phase's), at this time, with a {@code probe} item when given. */
+  /**
+   * An event outside the data set (the index-lag phase's), at this time, with a {@code probe} item
+   * when given.
+   */
   synchronized Event extra(String id, long timeMillis, String probe) {
-    return event("device-" + random.nextInt(series), timeMillis, id, random.nextInt(DEVICE_TYPES.size()),
-        random.nextInt(COUNTRIES.size()), random.nextInt(MAX_DURATION), probe);
+    return event(
+        "device-" + random.nextInt(series),
+        timeMillis,
+        id,
+        random.nextInt(DEVICE_TYPES.size()),
+        random.nextInt(COUNTRIES.size()),
+        random.nextInt(MAX_DURATION),
+        probe);
   }
 
-  private Event event(String seriesId, long timeMillis, String id, int device, int country, int duration,
+  private Event event(
+      String seriesId,
+      long timeMillis,
+      String id,
+      int device,
+      int country,
+      int duration,
       String probe) {
     byte[] payload = new byte[100];
     random.nextBytes(payload);
-    Event.Builder event = Event.newBuilder()
-        .setTimeSeriesId(seriesId)
-        .setEventTime(timestamp(timeMillis))
-        .setEventId(id)
-        .addEventItems(EventItem.newBuilder().setEventItemKey(DEVICE_KEY).setEventItemValue(DEVICE_VALUES.get(device)))
-        .addEventItems(EventItem.newBuilder().setEventItemKey(COUNTRY_KEY).setEventItemValue(COUNTRY_VALUES.get(country)))
-        .addEventItems(EventItem.newBuilder().setEventItemKey(DURATION_KEY)
-            .setEventItemValue(ByteString.copyFromUtf8(Integer.toString(duration))))
-        .addEventItems(EventItem.newBuilder().setEventItemKey(PAYLOAD_KEY).setEventItemValue(ByteString.copyFrom(payload)));
+    Event.Builder event =
+        Event.newBuilder()
+            .setTimeSeriesId(seriesId)
+            .setEventTime(timestamp(timeMillis))
+            .setEventId(id)
+            .addEventItems(
+                EventItem.newBuilder()
+                    .setEventItemKey(DEVICE_KEY)
+                    .setEventItemValue(DEVICE_VALUES.get(device)))
+            .addEventItems(
+                EventItem.newBuilder()
+                    .setEventItemKey(COUNTRY_KEY)
+                    .setEventItemValue(COUNTRY_VALUES.get(country)))
+            .addEventItems(
+                EventItem.newBuilder()
+                    .setEventItemKey(DURATION_KEY)
+                    .setEventItemValue(ByteString.copyFromUtf8(Integer.toString(duration))))
+            .addEventItems(
+                EventItem.newBuilder()
+                    .setEventItemKey(PAYLOAD_KEY)
+                    .setEventItemValue(ByteString.copyFrom(payload)));
     if (probe != null) {
-      event.addEventItems(EventItem.newBuilder().setEventItemKey(PROBE_KEY).setEventItemValue(ByteString.copyFromUtf8(probe)));
+      event.addEventItems(
+          EventItem.newBuilder()
+              .setEventItemKey(PROBE_KEY)
+              .setEventItemValue(ByteString.copyFromUtf8(probe)));
     }
     return event.build();
   }
@@ -116,7 +151,9 @@ final class SearchEvents {
   long count(int device, int durationFrom, int durationTo, long fromMillis, long toMillis) {
     long count = 0;
     for (int i = 0; i < times.length; i++) {
-      if (devices[i] == device && times[i] >= fromMillis && times[i] < toMillis
+      if (devices[i] == device
+          && times[i] >= fromMillis
+          && times[i] < toMillis
           && (durationFrom < 0 || (durations[i] >= durationFrom && durations[i] < durationTo))) {
         count++;
       }
@@ -154,7 +191,9 @@ final class SearchEvents {
   }
 
   static Timestamp timestamp(long millis) {
-    return Timestamp.newBuilder().setSeconds(Math.floorDiv(millis, 1000))
-        .setNanos((int) Math.floorMod(millis, 1000) * 1_000_000).build();
+    return Timestamp.newBuilder()
+        .setSeconds(Math.floorDiv(millis, 1000))
+        .setNanos((int) Math.floorMod(millis, 1000) * 1_000_000)
+        .build();
   }
 }

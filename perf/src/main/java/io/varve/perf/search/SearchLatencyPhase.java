@@ -14,10 +14,11 @@ import java.util.SplittableRandom;
 import java.util.concurrent.atomic.AtomicLong;
 
 /**
- * Phase 2 of {@code varve perf search}: SearchEventRecords latency, {@code search_{equals,equals_range}_{1h,24h}}:
- * {@code deviceType} = one value, and that AND {@code duration} in a 900-wide range, over a random hour of the day
- * or the whole day, a page of {@value SearchBenchmark#PAGE_SIZE}, from closed-loop clients. Every answer is checked;
- * the warm-up's page sizes exactly against the data written.
+ * Phase 2 of {@code varve perf search}: SearchEventRecords latency, {@code
+ * search_{equals,equals_range}_{1h,24h}}: {@code deviceType} = one value, and that AND {@code
+ * duration} in a 900-wide range, over a random hour of the day or the whole day, a page of {@value
+ * SearchBenchmark#PAGE_SIZE}, from closed-loop clients. Every answer is checked; the warm-up's page
+ * sizes exactly against the data written.
  */
 final class SearchLatencyPhase {
 
@@ -25,7 +26,10 @@ final class SearchLatencyPhase {
   private final SearchParameters parameters;
   private final TimeSeriesGrpc.TimeSeriesBlockingStub api;
 
-  SearchLatencyPhase(Environment environment, SearchParameters parameters, TimeSeriesGrpc.TimeSeriesBlockingStub api) {
+  SearchLatencyPhase(
+      Environment environment,
+      SearchParameters parameters,
+      TimeSeriesGrpc.TimeSeriesBlockingStub api) {
     this.environment = environment;
     this.parameters = parameters;
     this.api = api;
@@ -34,72 +38,122 @@ final class SearchLatencyPhase {
   void run(Figures out, SearchEvents data, long dataFrom, long dataEnd) throws Exception {
     for (boolean wholeDay : new boolean[] {false, true}) {
       for (boolean withRange : new boolean[] {false, true}) {
-        String name = "search_" + (withRange ? "equals_range_" : "equals_") + (wholeDay ? "24h" : "1h");
-        environment.progress(name + ": " + parameters.warmup() + " warm-up and " + parameters.requests()
-            + " measured requests from " + parameters.clients() + " clients");
+        String name =
+            "search_" + (withRange ? "equals_range_" : "equals_") + (wholeDay ? "24h" : "1h");
+        environment.progress(
+            name
+                + ": "
+                + parameters.warmup()
+                + " warm-up and "
+                + parameters.requests()
+                + " measured requests from "
+                + parameters.clients()
+                + " clients");
         AtomicLong returned = new AtomicLong();
-        LatencyRun.Result result = LatencyRun.run(parameters.clients(), parameters.warmup(), parameters.requests(),
-            i -> {
-              SplittableRandom random = new SplittableRandom(
-                  (withRange ? 7_000_000_000L : 0) + (wholeDay ? 3_000_000_000L : 0) + i);
-              int device = random.nextInt(SearchEvents.DEVICE_TYPES.size());
-              long from;
-              long to;
-              if (wholeDay) {
-                from = dataFrom;
-                to = dataEnd + random.nextInt(60) * 1000L;
-              } else {
-                int hour = 1 + random.nextInt(24);
-                from = dataEnd - hour * SearchBenchmark.HOUR;
-                to = from + SearchBenchmark.HOUR;
-              }
-              int lo = withRange ? random.nextInt(SearchEvents.MAX_DURATION - 900) : -1;
-              int hi = withRange ? lo + 900 : -1;
-              SearchEventRecordsRequest request = SearchEventRecordsRequest.newBuilder()
-                  .setNamespace(SearchNamespace.NAME).setTimeInterval(ApiCalls.interval(from, to))
-                  .setSearchQuery(query(SearchEvents.DEVICE_TYPES.get(device), lo, hi))
-                  .setPageSize(SearchBenchmark.PAGE_SIZE).build();
-              SearchEventRecordsResponse response = ApiCalls.search(api, request);
-              long expected = i < 0 ? data.count(device, lo, hi, from, to) : -1;
-              check(request, response, SearchEvents.DEVICE_TYPES.get(device), lo, hi, from, to, expected);
-              if (i >= 0) {
-                returned.addAndGet(response.getEventsCount());
-              }
-            });
+        LatencyRun.Result result =
+            LatencyRun.run(
+                parameters.clients(),
+                parameters.warmup(),
+                parameters.requests(),
+                i -> {
+                  SplittableRandom random =
+                      new SplittableRandom(
+                          (withRange ? 7_000_000_000L : 0) + (wholeDay ? 3_000_000_000L : 0) + i);
+                  int device = random.nextInt(SearchEvents.DEVICE_TYPES.size());
+                  long from;
+                  long to;
+                  if (wholeDay) {
+                    from = dataFrom;
+                    to = dataEnd + random.nextInt(60) * 1000L;
+                  } else {
+                    int hour = 1 + random.nextInt(24);
+                    from = dataEnd - hour * SearchBenchmark.HOUR;
+                    to = from + SearchBenchmark.HOUR;
+                  }
+                  int lo = withRange ? random.nextInt(SearchEvents.MAX_DURATION - 900) : -1;
+                  int hi = withRange ? lo + 900 : -1;
+                  SearchEventRecordsRequest request =
+                      SearchEventRecordsRequest.newBuilder()
+                          .setNamespace(SearchNamespace.NAME)
+                          .setTimeInterval(ApiCalls.interval(from, to))
+                          .setSearchQuery(query(SearchEvents.DEVICE_TYPES.get(device), lo, hi))
+                          .setPageSize(SearchBenchmark.PAGE_SIZE)
+                          .build();
+                  SearchEventRecordsResponse response = ApiCalls.search(api, request);
+                  long expected = i < 0 ? data.count(device, lo, hi, from, to) : -1;
+                  check(
+                      request,
+                      response,
+                      SearchEvents.DEVICE_TYPES.get(device),
+                      lo,
+                      hi,
+                      from,
+                      to,
+                      expected);
+                  if (i >= 0) {
+                    returned.addAndGet(response.getEventsCount());
+                  }
+                });
         result.print(out, name);
         out.put(name + "_events_per_response", (double) returned.get() / parameters.requests());
       }
     }
   }
 
-  /** {@code deviceType} = device, AND, when {@code lo} is not negative, {@code duration} in [lo, hi). */
+  /**
+   * {@code deviceType} = device, AND, when {@code lo} is not negative, {@code duration} in [lo,
+   * hi).
+   */
   private static SearchQuery query(String device, int lo, int hi) {
     SearchQuery query = ApiCalls.equals(SearchEvents.DEVICE_TYPE, device);
     if (lo < 0) {
       return query;
     }
-    return SearchQuery.newBuilder().setBooleanQuery(BooleanQuery.newBuilder().setOperator("AND")
-        .addSearchQuery(query)
-        .addSearchQuery(SearchQuery.newBuilder().setRange(RangeQuery.newBuilder()
-            .setEventItemKey(ApiCalls.bytes(SearchEvents.DURATION))
-            .setLowerBound(RangeBound.newBuilder().setEventItemValue(ApiCalls.bytes(Integer.toString(lo)))
-                .setInclusive(true))
-            .setUpperBound(RangeBound.newBuilder().setEventItemValue(ApiCalls.bytes(Integer.toString(hi))))))).build();
+    return SearchQuery.newBuilder()
+        .setBooleanQuery(
+            BooleanQuery.newBuilder()
+                .setOperator("AND")
+                .addSearchQuery(query)
+                .addSearchQuery(
+                    SearchQuery.newBuilder()
+                        .setRange(
+                            RangeQuery.newBuilder()
+                                .setEventItemKey(ApiCalls.bytes(SearchEvents.DURATION))
+                                .setLowerBound(
+                                    RangeBound.newBuilder()
+                                        .setEventItemValue(ApiCalls.bytes(Integer.toString(lo)))
+                                        .setInclusive(true))
+                                .setUpperBound(
+                                    RangeBound.newBuilder()
+                                        .setEventItemValue(ApiCalls.bytes(Integer.toString(hi)))))))
+        .build();
   }
 
   /**
    * Checks an answer: at most a page, events newest first, each in the interval and matching the
    * query; with {@code expected} not negative, exactly min(page, expected) events.
    */
-  private static void check(SearchEventRecordsRequest request, SearchEventRecordsResponse response,
-      String device, int lo, int hi, long from, long to, long expected) {
+  private static void check(
+      SearchEventRecordsRequest request,
+      SearchEventRecordsResponse response,
+      String device,
+      int lo,
+      int hi,
+      long from,
+      long to,
+      long expected) {
     int page = SearchBenchmark.PAGE_SIZE;
     String problem = null;
     if (response.getEventsCount() > page) {
       problem = response.getEventsCount() + " events in a page of " + page;
     } else if (expected >= 0 && response.getEventsCount() != Math.min(page, expected)) {
-      problem = response.getEventsCount() + " events, expected " + Math.min(page, expected) + " (" + expected
-          + " events of the data written match)";
+      problem =
+          response.getEventsCount()
+              + " events, expected "
+              + Math.min(page, expected)
+              + " ("
+              + expected
+              + " events of the data written match)";
     }
     long previous = Long.MAX_VALUE;
     for (int i = 0; problem == null && i < response.getEventsCount(); i++) {
@@ -113,7 +167,10 @@ final class SearchLatencyPhase {
         problem = "event " + i + " is newer than event " + (i - 1) + " (expected: newest first)";
       } else if (!device.equals(d)) {
         problem = "event " + i + " has deviceType " + d;
-      } else if (lo >= 0 && (duration == null || Integer.parseInt(duration) < lo || Integer.parseInt(duration) >= hi)) {
+      } else if (lo >= 0
+          && (duration == null
+              || Integer.parseInt(duration) < lo
+              || Integer.parseInt(duration) >= hi)) {
         problem = "event " + i + " has duration " + duration;
       }
       previous = time;

@@ -9,12 +9,20 @@ import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 
-/** The server's Prometheus metrics ({@code GET /metrics}), read by the benchmark to follow the indexing. */
+/**
+ * The server's Prometheus metrics ({@code GET /metrics}), read by the benchmark to follow the
+ * indexing.
+ */
 final class ServerMetrics {
 
-  private static final List<String> INDEX_METRICS = List.of("varve_index_queue_events",
-      "varve_index_indexed_events_total", "varve_index_dropped_events_total", "varve_index_failed_events_total",
-      "varve_index_skipped_events_total", "varve_index_unparsable_values_total");
+  private static final List<String> INDEX_METRICS =
+      List.of(
+          "varve_index_queue_events",
+          "varve_index_indexed_events_total",
+          "varve_index_dropped_events_total",
+          "varve_index_failed_events_total",
+          "varve_index_skipped_events_total",
+          "varve_index_unparsable_values_total");
 
   private final HttpClient http = HttpClient.newHttpClient();
   private final URI uri;
@@ -25,8 +33,10 @@ final class ServerMetrics {
 
   /** The value of every series now, by its line's name and labels. */
   Map<String, Double> read() throws Exception {
-    HttpResponse<String> response = http.send(HttpRequest.newBuilder(uri).timeout(Duration.ofSeconds(10)).build(),
-        HttpResponse.BodyHandlers.ofString());
+    HttpResponse<String> response =
+        http.send(
+            HttpRequest.newBuilder(uri).timeout(Duration.ofSeconds(10)).build(),
+            HttpResponse.BodyHandlers.ofString());
     Map<String, Double> values = new HashMap<>();
     for (String line : response.body().split("\n")) {
       int space = line.lastIndexOf(' ');
@@ -44,8 +54,10 @@ final class ServerMetrics {
 
   /** The sum of a metric's series. */
   static double sum(Map<String, Double> metrics, String name) {
-    return metrics.entrySet().stream().filter(e -> e.getKey().equals(name) || e.getKey().startsWith(name + "{"))
-        .mapToDouble(Map.Entry::getValue).sum();
+    return metrics.entrySet().stream()
+        .filter(e -> e.getKey().equals(name) || e.getKey().startsWith(name + "{"))
+        .mapToDouble(Map.Entry::getValue)
+        .sum();
   }
 
   /** The index metrics, {@code name=value, ...}, for a failure message. */

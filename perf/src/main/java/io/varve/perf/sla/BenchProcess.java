@@ -9,8 +9,8 @@ import java.util.ArrayList;
 import java.util.List;
 
 /**
- * One {@code varve bench} command in a JVM of its own, as a user runs it, so that no run inherits another's
- * JIT state, heap or threads; on this JVM's classpath, which holds the CLI.
+ * One {@code varve bench} command in a JVM of its own, as a user runs it, so that no run inherits
+ * another's JIT state, heap or threads; on this JVM's classpath, which holds the CLI.
  */
 final class BenchProcess {
 
@@ -21,18 +21,33 @@ final class BenchProcess {
   }
 
   /**
-   * Runs {@code varve bench <args>}, behind {@code prefix} (e.g. {@code taskset -c 0}), with its standard output in
-   * {@code stdout} and its standard error in {@code stderr} (null: this JVM's); returns its exit status.
+   * Runs {@code varve bench <args>}, behind {@code prefix} (e.g. {@code taskset -c 0}), with its
+   * standard output in {@code stdout} and its standard error in {@code stderr} (null: this JVM's);
+   * returns its exit status.
    */
-  int run(List<String> prefix, List<String> args, Path stdout, Path stderr) throws IOException, InterruptedException {
+  int run(List<String> prefix, List<String> args, Path stdout, Path stderr)
+      throws IOException, InterruptedException {
     List<String> command = new ArrayList<>(prefix);
-    command.addAll(List.of(Path.of(System.getProperty("java.home"), "bin", "java").toString(),
-        "-Dvarve.home=" + home, "-cp", System.getProperty("java.class.path"), VarveCli.class.getName(), "bench"));
+    command.addAll(
+        List.of(
+            Path.of(System.getProperty("java.home"), "bin", "java").toString(),
+            "-Dvarve.home=" + home,
+            "-cp",
+            System.getProperty("java.class.path"),
+            VarveCli.class.getName(),
+            "bench"));
     command.addAll(args);
-    ProcessBuilder builder = new ProcessBuilder(command).redirectInput(ProcessBuilder.Redirect.from(new java.io.File(
-        "/dev/null"))).redirectOutput(stdout == null ? ProcessBuilder.Redirect.DISCARD : ProcessBuilder.Redirect.to(
-        stdout.toFile()));
-    builder.redirectError(stderr == null ? ProcessBuilder.Redirect.INHERIT : ProcessBuilder.Redirect.to(stderr.toFile()));
+    ProcessBuilder builder =
+        new ProcessBuilder(command)
+            .redirectInput(ProcessBuilder.Redirect.from(new java.io.File("/dev/null")))
+            .redirectOutput(
+                stdout == null
+                    ? ProcessBuilder.Redirect.DISCARD
+                    : ProcessBuilder.Redirect.to(stdout.toFile()));
+    builder.redirectError(
+        stderr == null
+            ? ProcessBuilder.Redirect.INHERIT
+            : ProcessBuilder.Redirect.to(stderr.toFile()));
     return builder.start().waitFor();
   }
 

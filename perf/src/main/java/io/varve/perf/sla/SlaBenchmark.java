@@ -1,5 +1,6 @@
 package io.varve.perf.sla;
 
+import io.varve.command.ExitStatus;
 import io.varve.perf.environment.Environment;
 import io.varve.perf.environment.LocalServer;
 import io.varve.perf.environment.VarveServer;
@@ -7,17 +8,17 @@ import java.io.File;
 import java.io.PrintStream;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import io.varve.command.ExitStatus;
 import java.util.ArrayList;
 import java.util.List;
 
 /**
- * {@code varve perf sla}: the SLA benchmark's figures on this machine, in one run. Uses what runs and starts what
- * does not (the local OpenSearch, Cassandra and Varve server of {@code varve up}, DynamoDB Local), measures the
- * loader's own ceiling on one core, then for each binding populates the data set and runs the three workload-A
- * scenarios at a fixed target rate with an SLA, each run a {@code varve bench} command of its own. Writes one
- * result file per run and, per scenario, an HTML report putting the bindings side by side, and prints
- * {@code key=value} lines ({@link SlaSummary}).
+ * {@code varve perf sla}: the SLA benchmark's figures on this machine, in one run. Uses what runs
+ * and starts what does not (the local OpenSearch, Cassandra and Varve server of {@code varve up},
+ * DynamoDB Local), measures the loader's own ceiling on one core, then for each binding populates
+ * the data set and runs the three workload-A scenarios at a fixed target rate with an SLA, each run
+ * a {@code varve bench} command of its own. Writes one result file per run and, per scenario, an
+ * HTML report putting the bindings side by side, and prints {@code key=value} lines ({@link
+ * SlaSummary}).
  */
 final class SlaBenchmark {
 
@@ -38,8 +39,9 @@ final class SlaBenchmark {
       LocalServer openSearch = environment.openSearch();
       LocalServer cassandra = environment.cassandra();
       environment.awaitReady();
-      VarveServer.startUp(environment, List.of("--cassandra", cassandra.address(), "--opensearch",
-          openSearch.address()));
+      VarveServer.startUp(
+          environment,
+          List.of("--cassandra", cassandra.address(), "--opensearch", openSearch.address()));
     }
     if (plan.bindings().contains("dynamodb")) {
       environment.dynamoDb();
@@ -48,27 +50,61 @@ final class SlaBenchmark {
     out.println("machine: " + SlaSummary.machine());
     out.println("out=" + plan.out());
 
-    // The loader's own ceiling: one core (when taskset exists), one thread, a binding that does nothing.
+    // The loader's own ceiling: one core (when taskset exists), one thread, a binding that does
+    // nothing.
     List<String> pin = onPath("taskset") ? List.of("taskset", "-c", "0") : List.of();
-    int status = bench.run(pin, List.of("run", "noop", "--label", "loader-ceiling", "--result",
-        file("loader-ceiling.json").toString(), "-P", workload("uniform"), "-threads", "1",
-        "-p", "maxexecutiontime=10", "-p", "recordcount=" + plan.records()),
-        file("loader-ceiling.txt"), file("loader-ceiling.log"));
+    int status =
+        bench.run(
+            pin,
+            List.of(
+                "run",
+                "noop",
+                "--label",
+                "loader-ceiling",
+                "--result",
+                file("loader-ceiling.json").toString(),
+                "-P",
+                workload("uniform"),
+                "-threads",
+                "1",
+                "-p",
+                "maxexecutiontime=10",
+                "-p",
+                "recordcount=" + plan.records()),
+            file("loader-ceiling.txt"),
+            file("loader-ceiling.log"));
     if (status != 0) {
       throw failed("loader-ceiling", status);
     }
     for (String binding : plan.bindings()) {
       int records = plan.records(binding);
-      List<String> population = new ArrayList<>(List.of("-P", workload("population"),
-          "-threads", Integer.toString(plan.threads()), "-p", "recordcount=" + records));
+      List<String> population =
+          new ArrayList<>(
+              List.of(
+                  "-P",
+                  workload("population"),
+                  "-threads",
+                  Integer.toString(plan.threads()),
+                  "-p",
+                  "recordcount=" + records));
       population.addAll(bindingProperties(binding));
       run(binding + "-population", "load", binding, population);
       for (String scenario : SlaPlan.SCENARIOS) {
-        List<String> args = new ArrayList<>(List.of("-P", workload(scenario), "-threads",
-            Integer.toString(plan.threads()), "-target", Integer.toString(plan.target()),
-            "-p", "recordcount=" + records,
-            "-p", "maxexecutiontime=" + (plan.seconds() + plan.warmup() + 1),
-            "--warmup", Integer.toString(plan.warmup())));
+        List<String> args =
+            new ArrayList<>(
+                List.of(
+                    "-P",
+                    workload(scenario),
+                    "-threads",
+                    Integer.toString(plan.threads()),
+                    "-target",
+                    Integer.toString(plan.target()),
+                    "-p",
+                    "recordcount=" + records,
+                    "-p",
+                    "maxexecutiontime=" + (plan.seconds() + plan.warmup() + 1),
+                    "--warmup",
+                    Integer.toString(plan.warmup())));
         if (scenario.equals("zipfian-hotset")) {
           args.addAll(List.of("-p", "hotset.size=" + records / 100));
         }
@@ -82,12 +118,14 @@ final class SlaBenchmark {
   }
 
   /**
-   * One run, its output in {@code <label>.txt} and {@code <label>.log}; a missed SLA
-   * ({@code COMPLETED_WITH_ERRORS}, docs/exit-status.md) is a result like any other here.
+   * One run, its output in {@code <label>.txt} and {@code <label>.log}; a missed SLA ({@code
+   * COMPLETED_WITH_ERRORS}, docs/exit-status.md) is a result like any other here.
    */
   private void run(String label, String phase, String binding, List<String> args) throws Exception {
-    List<String> command = new ArrayList<>(List.of(phase, binding, "--label", label, "--result",
-        file(label + ".json").toString()));
+    List<String> command =
+        new ArrayList<>(
+            List.of(
+                phase, binding, "--label", label, "--result", file(label + ".json").toString()));
     command.addAll(args);
     int status = bench.run(List.of(), command, file(label + ".txt"), file(label + ".log"));
     if (status != ExitStatus.OK.code() && status != ExitStatus.COMPLETED_WITH_ERRORS.code()) {
@@ -98,7 +136,8 @@ final class SlaBenchmark {
   /** One report per scenario, the bindings side by side. */
   private void report() throws Exception {
     for (String scenario : List.of("population", "uniform", "zipfian-hotset", "hot-partition")) {
-      List<String> args = new ArrayList<>(List.of("report", "-o", file("report-" + scenario + ".html").toString()));
+      List<String> args =
+          new ArrayList<>(List.of("report", "-o", file("report-" + scenario + ".html").toString()));
       for (String binding : plan.bindings()) {
         Path result = file(binding + "-" + scenario + ".json");
         if (Files.isRegularFile(result)) {
@@ -107,27 +146,48 @@ final class SlaBenchmark {
       }
       int status = bench.run(List.of(), args, null, null);
       if (status != 0) {
-        throw new IllegalStateException("the report of " + scenario + " failed (exit " + status + ")");
+        throw new IllegalStateException(
+            "the report of " + scenario + " failed (exit " + status + ")");
       }
     }
   }
 
   private static List<String> bindingProperties(String binding) {
     return switch (binding) {
-      case "cql" -> List.of("-p", "hosts=127.0.0.1", "-p", "port=9042", "-p", "cassandra.keyspace=ycsb",
-          "-p", "cassandra.create=true");
-      case "varve" -> List.of("-p", "varve.url=http://127.0.0.1:" + VarveServer.UP_PORT, "-p", "varve.namespace=ycsb",
-          "-p", "varve.create=true");
-      case "dynamodb" -> List.of("-p", "dynamodb.endpoint=http://127.0.0.1:8000", "-p", "dynamodb.create=true",
-          "-p", "dynamodb.consistentReads=true");
+      case "cql" ->
+          List.of(
+              "-p",
+              "hosts=127.0.0.1",
+              "-p",
+              "port=9042",
+              "-p",
+              "cassandra.keyspace=ycsb",
+              "-p",
+              "cassandra.create=true");
+      case "varve" ->
+          List.of(
+              "-p",
+              "varve.url=http://127.0.0.1:" + VarveServer.UP_PORT,
+              "-p",
+              "varve.namespace=ycsb",
+              "-p",
+              "varve.create=true");
+      case "dynamodb" ->
+          List.of(
+              "-p",
+              "dynamodb.endpoint=http://127.0.0.1:8000",
+              "-p",
+              "dynamodb.create=true",
+              "-p",
+              "dynamodb.consistentReads=true");
       default -> List.of();
     };
   }
 
   private IllegalStateException failed(String label, int status) {
     Path log = file(label + ".log");
-    return new IllegalStateException(label + " failed (exit " + status + "); see " + log + "\n"
-        + BenchProcess.tail(log, 5));
+    return new IllegalStateException(
+        label + " failed (exit " + status + "); see " + log + "\n" + BenchProcess.tail(log, 5));
   }
 
   private Path file(String name) {

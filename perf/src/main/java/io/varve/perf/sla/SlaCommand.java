@@ -15,43 +15,64 @@ import picocli.CommandLine.Option;
 import picocli.CommandLine.Spec;
 
 /** {@code varve perf sla}: the options of {@link SlaBenchmark}. */
-@Command(name = "sla", mixinStandardHelpOptions = true,
-    description = "The SLA benchmark's figures on this machine: the loader's ceiling, then every binding's"
-        + " population and three workload-A scenarios at one target rate with one SLA; a report per scenario.")
+@Command(
+    name = "sla",
+    mixinStandardHelpOptions = true,
+    description =
+        "The SLA benchmark's figures on this machine: the loader's ceiling, then every binding's"
+            + " population and three workload-A scenarios at one target rate with one SLA; a report per scenario.")
 public final class SlaCommand implements Callable<Integer> {
 
-  @Spec
-  CommandSpec spec;
+  @Spec CommandSpec spec;
 
-  @Option(names = "--records", defaultValue = "100000",
+  @Option(
+      names = "--records",
+      defaultValue = "100000",
       description = "records of the cql and varve data sets (default ${DEFAULT-VALUE})")
   int records;
 
-  @Option(names = "--dynamodb-records", defaultValue = "10000",
+  @Option(
+      names = "--dynamodb-records",
+      defaultValue = "10000",
       description = "records of the DynamoDB Local data set (default ${DEFAULT-VALUE}; it is slow)")
   int dynamoDbRecords;
 
-  @Option(names = "--seconds", defaultValue = "30",
+  @Option(
+      names = "--seconds",
+      defaultValue = "30",
       description = "measured length of each scenario run (default ${DEFAULT-VALUE})")
   int seconds;
 
-  @Option(names = "--warmup", defaultValue = "30",
+  @Option(
+      names = "--warmup",
+      defaultValue = "30",
       description = "warm-up before each scenario run, not measured (default ${DEFAULT-VALUE})")
   int warmup;
 
-  @Option(names = "--target", defaultValue = "1500",
-      description = "target rate of each scenario run, the SLA's throughput (default ${DEFAULT-VALUE})")
+  @Option(
+      names = "--target",
+      defaultValue = "1500",
+      description =
+          "target rate of each scenario run, the SLA's throughput (default ${DEFAULT-VALUE})")
   int target;
 
-  @Option(names = "--threads", defaultValue = "16", description = "client threads (default ${DEFAULT-VALUE})")
+  @Option(
+      names = "--threads",
+      defaultValue = "16",
+      description = "client threads (default ${DEFAULT-VALUE})")
   int threads;
 
-  @Option(names = "--bindings", defaultValue = "cql varve dynamodb",
+  @Option(
+      names = "--bindings",
+      defaultValue = "cql varve dynamodb",
       description = "the bindings, separated by spaces (default \"${DEFAULT-VALUE}\")")
   String bindings;
 
-  @Option(names = "--out", description = "directory of the results, the runs' output and the reports"
-      + " (default bench-results/sla-<UTC time>)")
+  @Option(
+      names = "--out",
+      description =
+          "directory of the results, the runs' output and the reports"
+              + " (default bench-results/sla-<UTC time>)")
   Path out;
 
   @Override
@@ -62,10 +83,26 @@ public final class SlaCommand implements Callable<Integer> {
     OptionChecks.inRange(spec, "--warmup", warmup, 0, 86_400);
     OptionChecks.inRange(spec, "--target", target, 1, Integer.MAX_VALUE);
     OptionChecks.inRange(spec, "--threads", threads, 1, Integer.MAX_VALUE);
-    Path directory = out != null ? out : VarveHome.locate().resolve("bench-results").resolve("sla-"
-        + DateTimeFormatter.ofPattern("yyyyMMdd-HHmmss").withZone(ZoneOffset.UTC).format(Instant.now()));
-    SlaPlan plan = new SlaPlan(records, dynamoDbRecords, seconds, warmup, target, threads,
-        Arrays.stream(bindings.trim().split("\\s+")).filter(b -> !b.isEmpty()).toList(), directory);
+    Path directory =
+        out != null
+            ? out
+            : VarveHome.locate()
+                .resolve("bench-results")
+                .resolve(
+                    "sla-"
+                        + DateTimeFormatter.ofPattern("yyyyMMdd-HHmmss")
+                            .withZone(ZoneOffset.UTC)
+                            .format(Instant.now()));
+    SlaPlan plan =
+        new SlaPlan(
+            records,
+            dynamoDbRecords,
+            seconds,
+            warmup,
+            target,
+            threads,
+            Arrays.stream(bindings.trim().split("\\s+")).filter(b -> !b.isEmpty()).toList(),
+            directory);
     try (Environment environment = Environment.open("perf sla")) {
       new SlaBenchmark(environment, plan).run(System.out);
     }

@@ -15,13 +15,22 @@ import java.util.List;
  * @param bindings the bindings to compare, in order
  * @param out the directory of the result files, the runs' output and the reports
  */
-record SlaPlan(int records, int dynamoDbRecords, int seconds, int warmup, int target, int threads,
-    List<String> bindings, Path out) {
+record SlaPlan(
+    int records,
+    int dynamoDbRecords,
+    int seconds,
+    int warmup,
+    int target,
+    int threads,
+    List<String> bindings,
+    Path out) {
 
   /** The three workload-A scenarios, each a workload file {@code workloads/sla-<scenario>}. */
   static final List<String> SCENARIOS = List.of("uniform", "zipfian-hotset", "hot-partition");
 
-  /** The SLA of every scenario run: 95 % of the target rate, and read and update p99 under 10 ms. */
+  /**
+   * The SLA of every scenario run: 95 % of the target rate, and read and update p99 under 10 ms.
+   */
   String sla() {
     return "throughput>=" + (target * 95 / 100) + ",read.p99<10ms,update.p99<10ms";
   }

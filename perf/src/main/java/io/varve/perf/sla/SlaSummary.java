@@ -18,9 +18,10 @@ import java.util.stream.Collectors;
 import java.util.stream.Stream;
 
 /**
- * The {@code key=value} lines of {@code varve perf sla}, from the result files of its output directory, in the
- * order of their names: per run its throughput, per operation its p99 from the intended start and of service time
- * (ms) and its errors, the binding's counters, the SLA verdict; then the reports.
+ * The {@code key=value} lines of {@code varve perf sla}, from the result files of its output
+ * directory, in the order of their names: per run its throughput, per operation its p99 from the
+ * intended start and of service time (ms) and its errors, the binding's counters, the SLA verdict;
+ * then the reports.
  */
 final class SlaSummary {
 
@@ -36,15 +37,30 @@ final class SlaSummary {
       RunResult result = ResultFiles.read(file);
       String label = result.label();
       out.println(label + ".throughput=" + decimals(result.throughput(), 0));
-      for (Map.Entry<String, OperationResult> entry : new TreeMap<>(result.operations()).entrySet()) {
+      for (Map.Entry<String, OperationResult> entry :
+          new TreeMap<>(result.operations()).entrySet()) {
         String op = label + "." + entry.getKey().toLowerCase(Locale.ROOT);
         OperationResult o = entry.getValue();
-        out.println(op + ".p99_ms=" + decimals(o.intended().p99Us() / 1000.0, 2) + " " + op + ".service_p99_ms="
-            + decimals(o.service().p99Us() / 1000.0, 2) + " " + op + ".errors=" + o.errorCount());
+        out.println(
+            op
+                + ".p99_ms="
+                + decimals(o.intended().p99Us() / 1000.0, 2)
+                + " "
+                + op
+                + ".service_p99_ms="
+                + decimals(o.service().p99Us() / 1000.0, 2)
+                + " "
+                + op
+                + ".errors="
+                + o.errorCount());
       }
       if (result.counters() != null && !result.counters().isEmpty()) {
-        out.println(label + ".counters=" + result.counters().entrySet().stream()
-            .map(e -> "'" + e.getKey() + "': " + e.getValue()).collect(Collectors.joining(", ", "{", "}")));
+        out.println(
+            label
+                + ".counters="
+                + result.counters().entrySet().stream()
+                    .map(e -> "'" + e.getKey() + "': " + e.getValue())
+                    .collect(Collectors.joining(", ", "{", "}")));
       }
       Path text = directory.resolve(file.getFileName().toString().replaceFirst("\\.json$", ".txt"));
       if (Files.exists(text)) {
@@ -74,8 +90,13 @@ final class SlaSummary {
     } catch (IOException | NumberFormatException e) {
       // no /proc: the memory is printed as 0
     }
-    return Runtime.getRuntime().availableProcessors() + " cores, " + decimals(memoryKb / 1048576.0, 0) + " GiB, "
-        + System.getProperty("os.name") + " " + System.getProperty("os.version");
+    return Runtime.getRuntime().availableProcessors()
+        + " cores, "
+        + decimals(memoryKb / 1048576.0, 0)
+        + " GiB, "
+        + System.getProperty("os.name")
+        + " "
+        + System.getProperty("os.version");
   }
 
   /** The files of the directory with this suffix, by name. */
@@ -85,7 +106,10 @@ final class SlaSummary {
     }
   }
 
-  /** The value rounded half to even from its exact binary value, as Python's and C's {@code printf} round. */
+  /**
+   * The value rounded half to even from its exact binary value, as Python's and C's {@code printf}
+   * round.
+   */
   static String decimals(double value, int places) {
     return new BigDecimal(value).setScale(places, RoundingMode.HALF_EVEN).toPlainString();
   }

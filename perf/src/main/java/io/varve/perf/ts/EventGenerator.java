@@ -34,7 +34,11 @@ final class EventGenerator {
     List<List<Event>> batches = new ArrayList<>();
     List<Event> batch = new ArrayList<>(batchSize);
     for (int i = 0; i < events; i++) {
-      batch.add(event("series-" + random.nextInt(series), endMillis - random.nextLong(windowMillis), prefix + i));
+      batch.add(
+          event(
+              "series-" + random.nextInt(series),
+              endMillis - random.nextLong(windowMillis),
+              prefix + i));
       if (batch.size() == batchSize) {
         batches.add(batch);
         batch = new ArrayList<>(batchSize);
@@ -51,11 +55,21 @@ final class EventGenerator {
     random.nextBytes(payload);
     return Event.newBuilder()
         .setTimeSeriesId(seriesId)
-        .setEventTime(Timestamp.newBuilder().setSeconds(timeMillis / 1000).setNanos((int) (timeMillis % 1000) * 1_000_000))
+        .setEventTime(
+            Timestamp.newBuilder()
+                .setSeconds(timeMillis / 1000)
+                .setNanos((int) (timeMillis % 1000) * 1_000_000))
         .setEventId(id)
-        .addEventItems(EventItem.newBuilder().setEventItemKey(DEVICE)
-            .setEventItemValue(ByteString.copyFrom(random.nextBoolean() ? "ios" : "android", StandardCharsets.UTF_8)))
-        .addEventItems(EventItem.newBuilder().setEventItemKey(PAYLOAD).setEventItemValue(ByteString.copyFrom(payload)))
+        .addEventItems(
+            EventItem.newBuilder()
+                .setEventItemKey(DEVICE)
+                .setEventItemValue(
+                    ByteString.copyFrom(
+                        random.nextBoolean() ? "ios" : "android", StandardCharsets.UTF_8)))
+        .addEventItems(
+            EventItem.newBuilder()
+                .setEventItemKey(PAYLOAD)
+                .setEventItemValue(ByteString.copyFrom(payload)))
         .build();
   }
 }

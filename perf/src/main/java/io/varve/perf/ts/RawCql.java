@@ -22,9 +22,9 @@ import java.util.concurrent.CompletionStage;
 
 /**
  * The baseline: the same rows written and read by a plain async CQL client with prepared
- * statements, in a table of the slice-table schema. Rows are placed in the same partitions as
- * Varve places them (hour buckets, event buckets by identity) and written as one unlogged batch
- * per partition, with the same in-flight bound as the server.
+ * statements, in a table of the slice-table schema. Rows are placed in the same partitions as Varve
+ * places them (hour buckets, event buckets by identity) and written as one unlogged batch per
+ * partition, with the same in-flight bound as the server.
  */
 final class RawCql {
 
@@ -36,13 +36,26 @@ final class RawCql {
   private final long bucketMillis;
   private final int eventBuckets;
 
-  RawCql(CqlSession session, String table, ConsistencyLevel level, int maxInFlight, long bucketMillis, int eventBuckets) {
+  RawCql(
+      CqlSession session,
+      String table,
+      ConsistencyLevel level,
+      int maxInFlight,
+      long bucketMillis,
+      int eventBuckets) {
     this.session = session;
-    this.insert = session.prepare("INSERT INTO " + table + " (time_series_id, time_bucket, event_bucket, event_time,"
-        + " event_id, event_item_key, event_item_value) VALUES (?, ?, ?, ?, ?, ?, ?)");
-    this.select = session.prepare("SELECT event_time, event_id, event_item_key, event_item_value, value_metadata FROM "
-        + table + " WHERE time_series_id = ? AND time_bucket = ? AND event_bucket = ? AND event_time >= ?"
-        + " AND event_time < ?");
+    this.insert =
+        session.prepare(
+            "INSERT INTO "
+                + table
+                + " (time_series_id, time_bucket, event_bucket, event_time,"
+                + " event_id, event_item_key, event_item_value) VALUES (?, ?, ?, ?, ?, ?, ?)");
+    this.select =
+        session.prepare(
+            "SELECT event_time, event_id, event_item_key, event_item_value, value_metadata FROM "
+                + table
+                + " WHERE time_series_id = ? AND time_bucket = ? AND event_bucket = ? AND event_time >= ?"
+                + " AND event_time < ?");
     this.level = level;
     this.limiter = new AsyncLimiter(maxInFlight);
     this.bucketMillis = bucketMillis;
@@ -56,12 +69,20 @@ final class RawCql {
       long t = e.getEventTime().getSeconds() * 1000 + e.getEventTime().getNanos() / 1_000_000;
       long bucket = Math.floorDiv(t, bucketMillis) * bucketMillis;
       int eventBucket = EventBuckets.of(e.getTimeSeriesId(), t, e.getEventId(), eventBuckets);
-      BatchStatementBuilder batch = partitions.computeIfAbsent(e.getTimeSeriesId() + '|' + bucket + '|' + eventBucket,
-          k -> BatchStatement.builder(BatchType.UNLOGGED));
+      BatchStatementBuilder batch =
+          partitions.computeIfAbsent(
+              e.getTimeSeriesId() + '|' + bucket + '|' + eventBucket,
+              k -> BatchStatement.builder(BatchType.UNLOGGED));
       for (EventItem item : e.getEventItemsList()) {
-        batch.addStatement(insert.bind(e.getTimeSeriesId(), Instant.ofEpochMilli(bucket), eventBucket,
-            Instant.ofEpochMilli(t), e.getEventId(), item.getEventItemKey().asReadOnlyByteBuffer(),
-            item.getEventItemValue().asReadOnlyByteBuffer()));
+        batch.addStatement(
+            insert.bind(
+                e.getTimeSeriesId(),
+                Instant.ofEpochMilli(bucket),
+                eventBucket,
+                Instant.ofEpochMilli(t),
+                e.getEventId(),
+                item.getEventItemKey().asReadOnlyByteBuffer(),
+                item.getEventItemValue().asReadOnlyByteBuffer()));
       }
     }
     List<CompletableFuture<AsyncResultSet>> writes = new ArrayList<>();
@@ -75,8 +96,17 @@ final class RawCql {
   /** Reads one partition's rows in [from, to) and returns the number of rows. */
   int read(String series, long bucket, int eventBucket, long from, long to) {
     int rows = 0;
-    for (Row row : session.execute(select.bind(series, Instant.ofEpochMilli(bucket), eventBucket,
-        Instant.ofEpochMilli(from), Instant.ofEpochMilli(to)).setConsistencyLevel(level).setPageSize(5000))) {
+    for (Row row :
+        session.execute(
+            select
+                .bind(
+                    series,
+                    Instant.ofEpochMilli(bucket),
+                    eventBucket,
+                    Instant.ofEpochMilli(from),
+                    Instant.ofEpochMilli(to))
+                .setConsistencyLevel(level)
+                .setPageSize(5000))) {
       row.getByteBuffer(3);
       rows++;
     }

@@ -23,17 +23,21 @@ import java.util.List;
 import org.HdrHistogram.Histogram;
 
 /**
- * The reads of {@code varve perf ts}: a 1-hour window holding 100 events (200 item rows). The headline compares the
- * read of a namespace with one event bucket (one partition, like the raw read) with the raw read; the same read on
- * the 4-event-bucket namespace (4 partitions scanned in parallel and merged) and over HTTP/JSON are printed beside
- * it. The four reads are interleaved, so that every side sees the same machine.
+ * The reads of {@code varve perf ts}: a 1-hour window holding 100 events (200 item rows). The
+ * headline compares the read of a namespace with one event bucket (one partition, like the raw
+ * read) with the raw read; the same read on the 4-event-bucket namespace (4 partitions scanned in
+ * parallel and merged) and over HTTP/JSON are printed beside it. The four reads are interleaved, so
+ * that every side sees the same machine.
  */
 final class ReadPhase {
 
   private final int reads;
   private final int warmupSeconds;
 
-  /** {@code reads} measured reads per side, after warm-up reads for half of {@code warmupSeconds} (at least a tenth). */
+  /**
+   * {@code reads} measured reads per side, after warm-up reads for half of {@code warmupSeconds}
+   * (at least a tenth).
+   */
   ReadPhase(int reads, int warmupSeconds) {
     this.reads = reads;
     this.warmupSeconds = warmupSeconds;
@@ -50,24 +54,37 @@ final class ReadPhase {
       hundred.add(generator.event("reader", from + i * 36_000L, String.format("read-%03d", i)));
     }
     TimeSeriesGrpc.TimeSeriesFutureStub async =
-        server.grpc(TimeSeriesGrpc.TimeSeriesFutureStub.class, TimeSeriesBenchmark.RESPONSE_TIMEOUT);
+        server.grpc(
+            TimeSeriesGrpc.TimeSeriesFutureStub.class, TimeSeriesBenchmark.RESPONSE_TIMEOUT);
     for (String ns : List.of(TimeSeriesBenchmark.NAMESPACE, TimeSeriesBenchmark.READ_NAMESPACE)) {
-      async.writeEventRecordsSync(WriteEventRecordsRequest.newBuilder().setNamespace(ns).addAllEvents(hundred).build())
+      async
+          .writeEventRecordsSync(
+              WriteEventRecordsRequest.newBuilder().setNamespace(ns).addAllEvents(hundred).build())
           .get();
     }
-    List<Event> onePartition = hundred.stream().map(e -> e.toBuilder().setTimeSeriesId("reader-raw").build()).toList();
-    RawCql raw = new RawCql(session, TimeSeriesBenchmark.RAW_TABLE, DefaultConsistencyLevel.LOCAL_QUORUM,
-        TimeSeriesBenchmark.MAX_IN_FLIGHT, bucket, 1);
+    List<Event> onePartition =
+        hundred.stream().map(e -> e.toBuilder().setTimeSeriesId("reader-raw").build()).toList();
+    RawCql raw =
+        new RawCql(
+            session,
+            TimeSeriesBenchmark.RAW_TABLE,
+            DefaultConsistencyLevel.LOCAL_QUORUM,
+            TimeSeriesBenchmark.MAX_IN_FLIGHT,
+            bucket,
+            1);
     raw.write(onePartition).toCompletableFuture().join();
 
     TimeSeriesGrpc.TimeSeriesBlockingStub varve =
-        server.grpc(TimeSeriesGrpc.TimeSeriesBlockingStub.class, TimeSeriesBenchmark.RESPONSE_TIMEOUT);
+        server.grpc(
+            TimeSeriesGrpc.TimeSeriesBlockingStub.class, TimeSeriesBenchmark.RESPONSE_TIMEOUT);
     ReadEventRecordsRequest one = readRequest(TimeSeriesBenchmark.READ_NAMESPACE, from, to);
     ReadEventRecordsRequest four = readRequest(TimeSeriesBenchmark.NAMESPACE, from, to);
     HttpClient http = HttpClient.newHttpClient();
-    HttpRequest httpRequest = HttpRequest.newBuilder(URI.create(server.apiAddress() + "/v1/ReadEventRecords"))
-        .header("Content-Type", "application/json")
-        .POST(HttpRequest.BodyPublishers.ofString(JsonFormat.printer().print(one))).build();
+    HttpRequest httpRequest =
+        HttpRequest.newBuilder(URI.create(server.apiAddress() + "/v1/ReadEventRecords"))
+            .header("Content-Type", "application/json")
+            .POST(HttpRequest.BodyPublishers.ofString(JsonFormat.printer().print(one)))
+            .build();
 
     Histogram varveOne = new Histogram(60_000_000L, 3);
     Histogram varveFour = new Histogram(60_000_000L, 3);
@@ -91,8 +108,15 @@ final class ReadPhase {
       int status = http.send(httpRequest, HttpResponse.BodyHandlers.ofString()).statusCode();
       long t4 = System.nanoTime();
       if (rows != 200 || eventsOne != 100 || eventsFour != 100 || status != 200) {
-        throw new IllegalStateException("reads returned raw " + rows + " rows, " + eventsOne + " and " + eventsFour
-            + " events, HTTP " + status);
+        throw new IllegalStateException(
+            "reads returned raw "
+                + rows
+                + " rows, "
+                + eventsOne
+                + " and "
+                + eventsFour
+                + " events, HTTP "
+                + status);
       }
       if (!warming) {
         rawRead.recordValue((t1 - t0) / 1000);
@@ -108,17 +132,26 @@ final class ReadPhase {
     out.latency("read.varve", varveOne);
     out.latency("read.varve_4_event_buckets", varveFour);
     out.latency("read.varve_http", varveHttp);
-    out.put("read.p50.ratio", (double) varveOne.getValueAtPercentile(50) / rawRead.getValueAtPercentile(50));
-    out.put("read.p99.ratio", (double) varveOne.getValueAtPercentile(99) / rawRead.getValueAtPercentile(99));
-    out.put("read.p99.ratio_4_event_buckets",
+    out.put(
+        "read.p50.ratio",
+        (double) varveOne.getValueAtPercentile(50) / rawRead.getValueAtPercentile(50));
+    out.put(
+        "read.p99.ratio",
+        (double) varveOne.getValueAtPercentile(99) / rawRead.getValueAtPercentile(99));
+    out.put(
+        "read.p99.ratio_4_event_buckets",
         (double) varveFour.getValueAtPercentile(99) / rawRead.getValueAtPercentile(99));
   }
 
   private static ReadEventRecordsRequest readRequest(String namespace, long from, long to) {
-    return ReadEventRecordsRequest.newBuilder().setNamespace(namespace).setTimeSeriesId("reader").setPageSize(100)
-        .setTimeInterval(TimeInterval.newBuilder()
-            .setStart(Timestamp.newBuilder().setSeconds(from / 1000))
-            .setEnd(Timestamp.newBuilder().setSeconds(to / 1000)))
+    return ReadEventRecordsRequest.newBuilder()
+        .setNamespace(namespace)
+        .setTimeSeriesId("reader")
+        .setPageSize(100)
+        .setTimeInterval(
+            TimeInterval.newBuilder()
+                .setStart(Timestamp.newBuilder().setSeconds(from / 1000))
+                .setEnd(Timestamp.newBuilder().setSeconds(to / 1000)))
         .build();
   }
 }

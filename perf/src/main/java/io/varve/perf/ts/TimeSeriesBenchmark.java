@@ -23,27 +23,32 @@ import java.time.Duration;
 import java.util.List;
 
 /**
- * {@code varve perf ts}: the TimeSeries service (run as its own process, as {@code varve up} runs it) against a
- * plain CQL client on the same Cassandra, in one run: the {@link WritePhase} (N events through the server's gRPC
- * API vs the same rows by a raw async CQL writer) then the {@link ReadPhase} (ReadEventRecords of a 1-hour window
- * vs the raw read of the same rows). Prints {@code key=value} lines.
+ * {@code varve perf ts}: the TimeSeries service (run as its own process, as {@code varve up} runs
+ * it) against a plain CQL client on the same Cassandra, in one run: the {@link WritePhase} (N
+ * events through the server's gRPC API vs the same rows by a raw async CQL writer) then the {@link
+ * ReadPhase} (ReadEventRecords of a 1-hour window vs the raw read of the same rows). Prints {@code
+ * key=value} lines.
  *
- * <p>The figures are steady-state ones: both sides first write for {@code --warmup} seconds (alternating),
- * because on a small machine the server's JIT compilers need minutes of load to compile its hot paths, and the
- * reads are warmed up for half as long. The CPU lines split out each JVM's JIT time ({@code *_jit}) so a reader
- * can see whether compilation was still running.
+ * <p>The figures are steady-state ones: both sides first write for {@code --warmup} seconds
+ * (alternating), because on a small machine the server's JIT compilers need minutes of load to
+ * compile its hot paths, and the reads are warmed up for half as long. The CPU lines split out each
+ * JVM's JIT time ({@code *_jit}) so a reader can see whether compilation was still running.
  */
 final class TimeSeriesBenchmark {
 
   /** The namespace of the writes (4 event buckets), also read from. */
   static final String NAMESPACE = "perf_ts";
+
   /** The namespace of the headline read: 1 event bucket, so both sides read one partition. */
   static final String READ_NAMESPACE = "perf_ts_read";
+
   /** The raw client's keyspace, holding one table of the slice-table schema. */
   static final String RAW_TABLE = "perf_raw.events";
+
   static final int MAX_IN_FLIGHT = 1024;
   static final long BUCKET_MILLIS = 3_600_000;
   static final int EVENT_BUCKETS = 4;
+
   /** Armeria's default, which the benchmark always had. */
   static final Duration RESPONSE_TIMEOUT = Duration.ofSeconds(10);
 
@@ -57,34 +62,58 @@ final class TimeSeriesBenchmark {
     this.reads = reads;
   }
 
-  /** Runs on the Cassandra at {@code cassandra} (host:port), or on the local one (started if need be) when null. */
+  /**
+   * Runs on the Cassandra at {@code cassandra} (host:port), or on the local one (started if need
+   * be) when null.
+   */
   void run(String cassandra, Figures out) throws Exception {
     LocalServer local = null;
     if (cassandra == null) {
       local = environment.cassandra();
       environment.awaitReady();
     }
-    InetSocketAddress address = ServerSettings.contactPoint("--cassandra", local != null ? local.address() : cassandra);
-    CassandraSettings settings = CassandraSettings.local(address.getPort())
-        .withContactPoints(List.of(address)).withMetadataKeyspace("varve_perf");
+    InetSocketAddress address =
+        ServerSettings.contactPoint("--cassandra", local != null ? local.address() : cassandra);
+    CassandraSettings settings =
+        CassandraSettings.local(address.getPort())
+            .withContactPoints(List.of(address))
+            .withMetadataKeyspace("varve_perf");
     out.put("machine.cores", Runtime.getRuntime().availableProcessors());
     out.put("machine.java", System.getProperty("java.version"));
-    CqlSession raw = environment.closeAtEnd("close the CQL session",
-        Sessions.open(settings).toCompletableFuture().join());
+    CqlSession raw =
+        environment.closeAtEnd(
+            "close the CQL session", Sessions.open(settings).toCompletableFuture().join());
     prepareSchema(raw, settings);
-    VarveServer server = VarveServer.start(environment, "perf-server", "cassandra:\n  contactPoints: [\""
-        + address.getHostString() + ":" + address.getPort() + "\"]\n  metadataKeyspace: "
-        + settings.metadataKeyspace() + "\n");
+    VarveServer server =
+        VarveServer.start(
+            environment,
+            "perf-server",
+            "cassandra:\n  contactPoints: [\""
+                + address.getHostString()
+                + ":"
+                + address.getPort()
+                + "\"]\n  metadataKeyspace: "
+                + settings.metadataKeyspace()
+                + "\n");
     ControlPlaneGrpc.ControlPlaneBlockingStub control =
         server.grpc(ControlPlaneGrpc.ControlPlaneBlockingStub.class, RESPONSE_TIMEOUT);
     control.createNamespace(namespace(NAMESPACE, EVENT_BUCKETS));
     control.createNamespace(namespace(READ_NAMESPACE, 1));
-    CpuMeter cpu = new CpuMeter().add("client", ProcessHandle.current().pid()).add("server", server.pid());
+    CpuMeter cpu =
+        new CpuMeter().add("client", ProcessHandle.current().pid()).add("server", server.pid());
     if (local != null) {
       cpu.add("cassandra", local.pid());
     }
-    writes.run(out, server.grpc(TimeSeriesGrpc.TimeSeriesFutureStub.class, RESPONSE_TIMEOUT),
-        new RawCql(raw, RAW_TABLE, DefaultConsistencyLevel.LOCAL_QUORUM, MAX_IN_FLIGHT, BUCKET_MILLIS, EVENT_BUCKETS),
+    writes.run(
+        out,
+        server.grpc(TimeSeriesGrpc.TimeSeriesFutureStub.class, RESPONSE_TIMEOUT),
+        new RawCql(
+            raw,
+            RAW_TABLE,
+            DefaultConsistencyLevel.LOCAL_QUORUM,
+            MAX_IN_FLIGHT,
+            BUCKET_MILLIS,
+            EVENT_BUCKETS),
         cpu);
     reads.run(out, server, raw);
   }
@@ -92,22 +121,38 @@ final class TimeSeriesBenchmark {
   /** Drops what an earlier run left and creates the raw client's table. */
   private static void prepareSchema(CqlSession raw, CassandraSettings settings) {
     String rawKeyspace = RAW_TABLE.substring(0, RAW_TABLE.indexOf('.'));
-    for (String keyspace : List.of(NAMESPACE, READ_NAMESPACE, rawKeyspace, settings.metadataKeyspace())) {
-      raw.execute(SimpleStatement.newInstance("DROP KEYSPACE IF EXISTS " + keyspace).setTimeout(Duration.ofMinutes(1)));
+    for (String keyspace :
+        List.of(NAMESPACE, READ_NAMESPACE, rawKeyspace, settings.metadataKeyspace())) {
+      raw.execute(
+          SimpleStatement.newInstance("DROP KEYSPACE IF EXISTS " + keyspace)
+              .setTimeout(Duration.ofMinutes(1)));
     }
-    CqlSliceTables tables = new CqlSliceTables(raw, settings.replication(), settings.schemaTimeout());
+    CqlSliceTables tables =
+        new CqlSliceTables(raw, settings.replication(), settings.schemaTimeout());
     tables.createKeyspaceIfMissing(rawKeyspace).toCompletableFuture().join();
-    tables.create(rawKeyspace, RAW_TABLE.substring(rawKeyspace.length() + 1)).toCompletableFuture().join();
+    tables
+        .create(rawKeyspace, RAW_TABLE.substring(rawKeyspace.length() + 1))
+        .toCompletableFuture()
+        .join();
   }
 
   private static CreateNamespaceRequest namespace(String name, int eventBuckets) {
-    return CreateNamespaceRequest.newBuilder().setNamespace(name)
-        .addPersistenceConfiguration(PersistenceConfiguration.newBuilder().setId("PRIMARY_STORAGE")
-            .setConfig(StorageConfig.newBuilder()
-                .setTimePartition(TimePartition.newBuilder().setSecondsPerTimeSlice(86_400)
-                    .setSecondsPerTimeBucket(BUCKET_MILLIS / 1000).setEventBuckets(eventBuckets))
-                .setConsistencyScope("LOCAL").setConsistencyTarget("STRONG")
-                .setAcceptLimit(com.google.protobuf.Duration.newBuilder().setSeconds(6 * 3600))))
+    return CreateNamespaceRequest.newBuilder()
+        .setNamespace(name)
+        .addPersistenceConfiguration(
+            PersistenceConfiguration.newBuilder()
+                .setId("PRIMARY_STORAGE")
+                .setConfig(
+                    StorageConfig.newBuilder()
+                        .setTimePartition(
+                            TimePartition.newBuilder()
+                                .setSecondsPerTimeSlice(86_400)
+                                .setSecondsPerTimeBucket(BUCKET_MILLIS / 1000)
+                                .setEventBuckets(eventBuckets))
+                        .setConsistencyScope("LOCAL")
+                        .setConsistencyTarget("STRONG")
+                        .setAcceptLimit(
+                            com.google.protobuf.Duration.newBuilder().setSeconds(6 * 3600))))
         .build();
   }
 }

@@ -10,30 +10,49 @@ import picocli.CommandLine.Option;
 import picocli.CommandLine.Spec;
 
 /** {@code varve perf ts}: the options of {@link TimeSeriesBenchmark}. */
-@Command(name = "ts", mixinStandardHelpOptions = true,
+@Command(
+    name = "ts",
+    mixinStandardHelpOptions = true,
     description = "Benchmark TimeSeries writes and reads against raw CQL on the local Cassandra.")
 public final class TimeSeriesCommand implements Callable<Integer> {
 
-  @Spec
-  CommandSpec spec;
+  @Spec CommandSpec spec;
 
-  @Option(names = "--events", defaultValue = "200000", description = "Events written per side (default: ${DEFAULT-VALUE}).")
+  @Option(
+      names = "--events",
+      defaultValue = "200000",
+      description = "Events written per side (default: ${DEFAULT-VALUE}).")
   int events;
 
-  @Option(names = "--batch", defaultValue = "100", description = "Events per write request (default: ${DEFAULT-VALUE}).")
+  @Option(
+      names = "--batch",
+      defaultValue = "100",
+      description = "Events per write request (default: ${DEFAULT-VALUE}).")
   int batch;
 
-  @Option(names = "--concurrency", defaultValue = "16", description = "Write requests in flight (default: ${DEFAULT-VALUE}).")
+  @Option(
+      names = "--concurrency",
+      defaultValue = "16",
+      description = "Write requests in flight (default: ${DEFAULT-VALUE}).")
   int concurrency;
 
-  @Option(names = "--reads", defaultValue = "3000", description = "Measured reads per side (default: ${DEFAULT-VALUE}).")
+  @Option(
+      names = "--reads",
+      defaultValue = "3000",
+      description = "Measured reads per side (default: ${DEFAULT-VALUE}).")
   int reads;
 
-  @Option(names = "--warmup", defaultValue = "180", description = "Seconds of writes (both sides, alternating) before"
-      + " the measured write phases; half as long again warms up the reads (default: ${DEFAULT-VALUE}).")
+  @Option(
+      names = "--warmup",
+      defaultValue = "180",
+      description =
+          "Seconds of writes (both sides, alternating) before"
+              + " the measured write phases; half as long again warms up the reads (default: ${DEFAULT-VALUE}).")
   int warmupSeconds;
 
-  @Option(names = "--cassandra", description = "Use this Cassandra (host:port) instead of starting the local one.")
+  @Option(
+      names = "--cassandra",
+      description = "Use this Cassandra (host:port) instead of starting the local one.")
   String cassandra;
 
   @Override
@@ -44,8 +63,11 @@ public final class TimeSeriesCommand implements Callable<Integer> {
     OptionChecks.inRange(spec, "--reads", reads, 10, 10_000_000);
     OptionChecks.inRange(spec, "--warmup", warmupSeconds, 0, 3600);
     try (Environment environment = Environment.open("perf ts")) {
-      new TimeSeriesBenchmark(environment, new WritePhase(events, batch, concurrency, warmupSeconds),
-          new ReadPhase(reads, warmupSeconds)).run(cassandra, new Figures(System.out));
+      new TimeSeriesBenchmark(
+              environment,
+              new WritePhase(events, batch, concurrency, warmupSeconds),
+              new ReadPhase(reads, warmupSeconds))
+          .run(cassandra, new Figures(System.out));
     }
     return 0;
   }

@@ -17,10 +17,11 @@ import java.util.concurrent.Semaphore;
 import java.util.function.Function;
 
 /**
- * The writes of {@code varve perf ts}: N events through the server's {@code WriteEventRecordsSync} against the same
- * rows written by {@link RawCql}, with the same requests in flight. Both sides first write for {@code warmup}
- * seconds, alternating; then each side writes N/2 events twice, in the order raw, API, API, raw. Prints events/s
- * per side, their ratio, and the CPU time of each process per 1,000 events.
+ * The writes of {@code varve perf ts}: N events through the server's {@code WriteEventRecordsSync}
+ * against the same rows written by {@link RawCql}, with the same requests in flight. Both sides
+ * first write for {@code warmup} seconds, alternating; then each side writes N/2 events twice, in
+ * the order raw, API, API, raw. Prints events/s per side, their ratio, and the CPU time of each
+ * process per 1,000 events.
  */
 final class WritePhase {
 
@@ -36,16 +37,25 @@ final class WritePhase {
     this.warmupSeconds = warmupSeconds;
   }
 
-  void run(Figures out, TimeSeriesGrpc.TimeSeriesFutureStub varve, RawCql raw, CpuMeter cpu) throws Exception {
-    EventGenerator generator = new EventGenerator(1000, Duration.ofMinutes(50).toMillis(), Instant.now().minusSeconds(60));
-    Function<List<Event>, CompletionStage<?>> viaVarve = batchEvents -> toStage(varve.writeEventRecordsSync(
-        WriteEventRecordsRequest.newBuilder().setNamespace(TimeSeriesBenchmark.NAMESPACE).addAllEvents(batchEvents)
-            .build()))
-        .thenAccept(r -> {
-          if (r.getWrittenCount() != batchEvents.size()) {
-            throw new IllegalStateException("write refused events: " + r.getErrorsList());
-          }
-        });
+  void run(Figures out, TimeSeriesGrpc.TimeSeriesFutureStub varve, RawCql raw, CpuMeter cpu)
+      throws Exception {
+    EventGenerator generator =
+        new EventGenerator(1000, Duration.ofMinutes(50).toMillis(), Instant.now().minusSeconds(60));
+    Function<List<Event>, CompletionStage<?>> viaVarve =
+        batchEvents ->
+            toStage(
+                    varve.writeEventRecordsSync(
+                        WriteEventRecordsRequest.newBuilder()
+                            .setNamespace(TimeSeriesBenchmark.NAMESPACE)
+                            .addAllEvents(batchEvents)
+                            .build()))
+                .thenAccept(
+                    r -> {
+                      if (r.getWrittenCount() != batchEvents.size()) {
+                        throw new IllegalStateException(
+                            "write refused events: " + r.getErrorsList());
+                      }
+                    });
     Function<List<Event>, CompletionStage<?>> viaRaw = raw::write;
     // On two cores both JVMs compile their hot paths for minutes; measure after that.
     int chunk = Math.max(batch, events / 10);
@@ -64,9 +74,12 @@ final class WritePhase {
     Map<String, Duration> rawCpu = new LinkedHashMap<>();
     for (int round = 0; round < 2; round++) {
       int half = events / 2;
-      // alternate which side goes first, so neither always inherits the other's flush and compaction work
-      for (boolean rawTurn : round == 0 ? new boolean[] {true, false} : new boolean[] {false, true}) {
-        List<List<Event>> batches = generator.batches((rawTurn ? "r" : "v") + round + "-", half, batch);
+      // alternate which side goes first, so neither always inherits the other's flush and
+      // compaction work
+      for (boolean rawTurn :
+          round == 0 ? new boolean[] {true, false} : new boolean[] {false, true}) {
+        List<List<Event>> batches =
+            generator.batches((rawTurn ? "r" : "v") + round + "-", half, batch);
         Map<String, Duration> before = cpu.sample();
         double seconds = send(batches, rawTurn ? viaRaw : viaVarve);
         if (rawTurn) {
@@ -79,8 +92,12 @@ final class WritePhase {
       }
     }
     int measured = (events / 2) * 2;
-    rawCpu.forEach((name, d) -> out.put("write.raw.cpu_ms_per_1k_events." + name, d.toMillis() * 1000.0 / measured));
-    varveCpu.forEach((name, d) -> out.put("write.varve.cpu_ms_per_1k_events." + name, d.toMillis() * 1000.0 / measured));
+    rawCpu.forEach(
+        (name, d) ->
+            out.put("write.raw.cpu_ms_per_1k_events." + name, d.toMillis() * 1000.0 / measured));
+    varveCpu.forEach(
+        (name, d) ->
+            out.put("write.varve.cpu_ms_per_1k_events." + name, d.toMillis() * 1000.0 / measured));
     out.put("write.events", measured);
     out.put("write.batch", batch);
     out.put("write.concurrency", concurrency);
@@ -90,13 +107,18 @@ final class WritePhase {
   }
 
   /** Sends the batches with {@code concurrency} in flight; returns the elapsed seconds. */
-  private double send(List<List<Event>> batches, Function<List<Event>, CompletionStage<?>> write) throws Exception {
+  private double send(List<List<Event>> batches, Function<List<Event>, CompletionStage<?>> write)
+      throws Exception {
     Semaphore permits = new Semaphore(concurrency);
     CompletableFuture<?>[] all = new CompletableFuture<?>[batches.size()];
     long start = System.nanoTime();
     for (int i = 0; i < batches.size(); i++) {
       permits.acquire();
-      all[i] = write.apply(batches.get(i)).whenComplete((r, e) -> permits.release()).toCompletableFuture();
+      all[i] =
+          write
+              .apply(batches.get(i))
+              .whenComplete((r, e) -> permits.release())
+              .toCompletableFuture();
     }
     CompletableFuture.allOf(all).join();
     return (System.nanoTime() - start) / 1e9;
@@ -104,13 +126,15 @@ final class WritePhase {
 
   private static <T> CompletionStage<T> toStage(ListenableFuture<T> future) {
     CompletableFuture<T> stage = new CompletableFuture<>();
-    future.addListener(() -> {
-      try {
-        stage.complete(future.get());
-      } catch (Exception e) {
-        stage.completeExceptionally(e.getCause() != null ? e.getCause() : e);
-      }
-    }, Runnable::run);
+    future.addListener(
+        () -> {
+          try {
+            stage.complete(future.get());
+          } catch (Exception e) {
+            stage.completeExceptionally(e.getCause() != null ? e.getCause() : e);
+          }
+        },
+        Runnable::run);
     return stage;
   }
 }

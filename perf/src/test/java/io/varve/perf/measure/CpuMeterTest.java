@@ -13,7 +13,8 @@ class CpuMeterTest {
 
   @Test
   void reads_user_and_system_ticks_after_a_command_name_with_spaces_and_parentheses() {
-    String stat = "4242 (C2 Compiler) x) S 1 4242 4242 0 -1 4194624 0 0 0 0 1234 56 0 0 20 0 1 0 100 0 0";
+    String stat =
+        "4242 (C2 Compiler) x) S 1 4242 4242 0 -1 4194624 0 0 0 0 1234 56 0 0 20 0 1 0 100 0 0";
     assertThat(CpuMeter.ticks(stat)).hasValue(1290);
   }
 
@@ -21,7 +22,8 @@ class CpuMeterTest {
   void refuses_a_stat_line_it_cannot_read() {
     assertThat(CpuMeter.ticks("4242 no command name")).isEmpty();
     assertThat(CpuMeter.ticks("4242 (java) S 1 2 3")).isEmpty();
-    assertThat(CpuMeter.ticks("4242 (java) S 1 4242 4242 0 -1 4194624 0 0 0 0 many 56 0 0")).isEmpty();
+    assertThat(CpuMeter.ticks("4242 (java) S 1 4242 4242 0 -1 4194624 0 0 0 0 many 56 0 0"))
+        .isEmpty();
   }
 
   @Test
@@ -31,6 +33,8 @@ class CpuMeterTest {
     Map<String, Duration> cpu = meter.sample();
     assertThat(cpu).containsKeys("client", "client_jit");
     // this JVM compiled the test framework before running the test
-    assertThat(cpu.get("client_jit")).isPositive().isLessThanOrEqualTo(cpu.get("client").plusMillis(10));
+    assertThat(cpu.get("client_jit"))
+        .isPositive()
+        .isLessThanOrEqualTo(cpu.get("client").plusMillis(10));
   }
 }

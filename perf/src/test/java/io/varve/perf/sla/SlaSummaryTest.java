@@ -19,38 +19,56 @@ import org.junit.jupiter.api.io.TempDir;
 
 class SlaSummaryTest {
 
-  @TempDir
-  Path out;
+  @TempDir Path out;
 
   @Test
   void prints_each_run_by_file_name_then_the_reports() throws Exception {
     Map<String, Long> counters = new LinkedHashMap<>();
     counters.put("throttled", 3L);
     counters.put("retried", 1L);
-    ResultFiles.write(out.resolve("varve-uniform.json"), result("varve-uniform", 1497.5,
-        Map.of("UPDATE", operation(12_345, 2_875, Map.of()), "READ", operation(9_999, 1_000, Map.of("ERROR", 2L))),
-        Map.of()));
-    ResultFiles.write(out.resolve("dynamodb-uniform.json"), result("dynamodb-uniform", 120.49,
-        Map.of("READ", operation(4_005, 3_000, Map.of())), counters));
-    Files.writeString(out.resolve("varve-uniform.txt"), "[OVERALL], RunTime(ms), 30012\n"
-        + "[SLA], read.p99<10ms, FAIL, 12.3ms\n[SLA], OVERALL, FAIL, latency from intended start\n");
+    ResultFiles.write(
+        out.resolve("varve-uniform.json"),
+        result(
+            "varve-uniform",
+            1497.5,
+            Map.of(
+                "UPDATE",
+                operation(12_345, 2_875, Map.of()),
+                "READ",
+                operation(9_999, 1_000, Map.of("ERROR", 2L))),
+            Map.of()));
+    ResultFiles.write(
+        out.resolve("dynamodb-uniform.json"),
+        result(
+            "dynamodb-uniform",
+            120.49,
+            Map.of("READ", operation(4_005, 3_000, Map.of())),
+            counters));
+    Files.writeString(
+        out.resolve("varve-uniform.txt"),
+        "[OVERALL], RunTime(ms), 30012\n"
+            + "[SLA], read.p99<10ms, FAIL, 12.3ms\n[SLA], OVERALL, FAIL, latency from intended start\n");
     Files.writeString(out.resolve("report-uniform.html"), "<html></html>");
     Files.writeString(out.resolve("varve-uniform.log"), "");
 
     ByteArrayOutputStream text = new ByteArrayOutputStream();
-    new SlaSummary(out).print(new PrintStream(text, true, StandardCharsets.UTF_8), "throughput>=1425");
+    new SlaSummary(out)
+        .print(new PrintStream(text, true, StandardCharsets.UTF_8), "throughput>=1425");
 
-    assertThat(text.toString(StandardCharsets.UTF_8)).isEqualTo(String.join("\n",
-        "sla=throughput>=1425",
-        "dynamodb-uniform.throughput=120",
-        "dynamodb-uniform.read.p99_ms=4.00 dynamodb-uniform.read.service_p99_ms=3.00 dynamodb-uniform.read.errors=0",
-        "dynamodb-uniform.counters={'throttled': 3, 'retried': 1}",
-        "varve-uniform.throughput=1498",
-        "varve-uniform.read.p99_ms=10.00 varve-uniform.read.service_p99_ms=1.00 varve-uniform.read.errors=2",
-        "varve-uniform.update.p99_ms=12.35 varve-uniform.update.service_p99_ms=2.88 varve-uniform.update.errors=0",
-        "varve-uniform.sla=FAIL",
-        "report=" + out.resolve("report-uniform.html"),
-        ""));
+    assertThat(text.toString(StandardCharsets.UTF_8))
+        .isEqualTo(
+            String.join(
+                "\n",
+                "sla=throughput>=1425",
+                "dynamodb-uniform.throughput=120",
+                "dynamodb-uniform.read.p99_ms=4.00 dynamodb-uniform.read.service_p99_ms=3.00 dynamodb-uniform.read.errors=0",
+                "dynamodb-uniform.counters={'throttled': 3, 'retried': 1}",
+                "varve-uniform.throughput=1498",
+                "varve-uniform.read.p99_ms=10.00 varve-uniform.read.service_p99_ms=1.00 varve-uniform.read.errors=2",
+                "varve-uniform.update.p99_ms=12.35 varve-uniform.update.service_p99_ms=2.88 varve-uniform.update.errors=0",
+                "varve-uniform.sla=FAIL",
+                "report=" + out.resolve("report-uniform.html"),
+                ""));
   }
 
   @Test
@@ -62,14 +80,39 @@ class SlaSummaryTest {
     assertThat(SlaSummary.decimals(2.675, 2)).isEqualTo("2.67");
   }
 
-  private static RunResult result(String label, double throughput, Map<String, OperationResult> operations,
+  private static RunResult result(
+      String label,
+      double throughput,
+      Map<String, OperationResult> operations,
       Map<String, Long> counters) {
-    return new RunResult(RunResult.FORMAT, label, "varve", "run", "site.ycsb.workloads.CoreWorkload", Map.of(), 16,
-        1500, 1, "host", 0, 30_000, throughput, operations, counters, List.of(), 0);
+    return new RunResult(
+        RunResult.FORMAT,
+        label,
+        "varve",
+        "run",
+        "site.ycsb.workloads.CoreWorkload",
+        Map.of(),
+        16,
+        1500,
+        1,
+        "host",
+        0,
+        30_000,
+        throughput,
+        operations,
+        counters,
+        List.of(),
+        0);
   }
 
-  private static OperationResult operation(long p99IntendedUs, long p99ServiceUs, Map<String, Long> errors) {
-    return new OperationResult(100, errors, new LatencySummary(0, 0, 0, 0, p99IntendedUs, 0, 0),
-        new LatencySummary(0, 0, 0, 0, p99ServiceUs, 0, 0), "", "");
+  private static OperationResult operation(
+      long p99IntendedUs, long p99ServiceUs, Map<String, Long> errors) {
+    return new OperationResult(
+        100,
+        errors,
+        new LatencySummary(0, 0, 0, 0, p99IntendedUs, 0, 0),
+        new LatencySummary(0, 0, 0, 0, p99ServiceUs, 0, 0),
+        "",
+        "");
   }
 }

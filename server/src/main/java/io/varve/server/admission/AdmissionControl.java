@@ -10,11 +10,12 @@ import java.util.function.Supplier;
 
 /**
  * Admission of API requests by the memory they will hold while in flight: two {@link ByteBudget}s,
- * one for writes and one for everything else, so that a flood of large writes never delays a
- * small read. A request beyond its budget is refused at once (RESOURCE_EXHAUSTED / HTTP 429);
- * nothing waits in a queue. Writes are also refused while the writes already admitted have waited
- * longer than {@code maxWriteQueueDelay} for their turn (to be decoded, or to Cassandra): the budgets bound memory,
- * this bounds an admitted write's latency when the cluster is slower than the writers. Thread-safe.
+ * one for writes and one for everything else, so that a flood of large writes never delays a small
+ * read. A request beyond its budget is refused at once (RESOURCE_EXHAUSTED / HTTP 429); nothing
+ * waits in a queue. Writes are also refused while the writes already admitted have waited longer
+ * than {@code maxWriteQueueDelay} for their turn (to be decoded, or to Cassandra): the budgets
+ * bound memory, this bounds an admitted write's latency when the cluster is slower than the
+ * writers. Thread-safe.
  *
  * <p>Metrics: {@code varve_admission_inflight_bytes{budget}}, {@code
  * varve_admission_capacity_bytes{budget}} and {@code varve_admission_refused_total{budget,
@@ -25,17 +26,17 @@ public final class AdmissionControl {
   /** How a request reached the server; the body's share of the in-flight cost depends on it. */
   public enum Transport {
     /**
-     * {@code POST /v1/<Rpc>}. A write's body of B bytes (item values in base64) is held at once
-     * as: the aggregated body (B), its decoded String (B, Latin-1), the Jackson tree whose text
-     * nodes hold the base64 values (about B), the protobuf message (0.75 B of ByteStrings), the
-     * decoded events (0.75 B) and the Cassandra batches being encoded and sent (0.75 B): about
-     * 5.25 B, rounded up to 6 because the String and the tree are garbage only after the parse
-     * and collected later.
+     * {@code POST /v1/<Rpc>}. A write's body of B bytes (item values in base64) is held at once as:
+     * the aggregated body (B), its decoded String (B, Latin-1), the Jackson tree whose text nodes
+     * hold the base64 values (about B), the protobuf message (0.75 B of ByteStrings), the decoded
+     * events (0.75 B) and the Cassandra batches being encoded and sent (0.75 B): about 5.25 B,
+     * rounded up to 6 because the String and the tree are garbage only after the parse and
+     * collected later.
      */
     JSON(6),
     /**
-     * gRPC (and gRPC-Web). A body of B bytes is held as: the aggregated message (B), the
-     * protobuf message (B), the decoded events (B) and the encoded Cassandra batches (B): 4 B.
+     * gRPC (and gRPC-Web). A body of B bytes is held as: the aggregated message (B), the protobuf
+     * message (B), the decoded events (B) and the encoded Cassandra batches (B): 4 B.
      */
     GRPC(4);
 
@@ -57,8 +58,12 @@ public final class AdmissionControl {
    */
   public static final long MIN_COST = 64 * 1024;
 
-  /** The RPCs that write: exactly those of the API table that need the WRITE permission (a test keeps them so). */
-  private static final Set<String> WRITES = Set.of("WriteEventRecordsSync", "PutItems", "DeleteItems");
+  /**
+   * The RPCs that write: exactly those of the API table that need the WRITE permission (a test
+   * keeps them so).
+   */
+  private static final Set<String> WRITES =
+      Set.of("WriteEventRecordsSync", "PutItems", "DeleteItems");
 
   private final ByteBudget writes;
   private final ByteBudget reads;
@@ -69,7 +74,8 @@ public final class AdmissionControl {
   /**
    * @param writeQueueDelay how long the oldest write waiting for its turn to the store has waited
    */
-  public AdmissionControl(AdmissionSettings settings, MeterRegistry registry, Supplier<Duration> writeQueueDelay) {
+  public AdmissionControl(
+      AdmissionSettings settings, MeterRegistry registry, Supplier<Duration> writeQueueDelay) {
     this.writes = new ByteBudget("write", settings.writeBytes());
     this.reads = new ByteBudget("read", settings.readBytes());
     this.registry = registry;
@@ -77,10 +83,14 @@ public final class AdmissionControl {
     this.writeQueueDelay = writeQueueDelay;
     for (ByteBudget budget : new ByteBudget[] {writes, reads}) {
       Gauge.builder("varve.admission.inflight.bytes", budget, ByteBudget::inFlight)
-          .description("estimated heap held by admitted requests in flight").tag("budget", budget.name())
-          .baseUnit("bytes").register(registry);
+          .description("estimated heap held by admitted requests in flight")
+          .tag("budget", budget.name())
+          .baseUnit("bytes")
+          .register(registry);
       Gauge.builder("varve.admission.capacity.bytes", budget, ByteBudget::capacity)
-          .description("the budget of requests in flight").tag("budget", budget.name()).baseUnit("bytes")
+          .description("the budget of requests in flight")
+          .tag("budget", budget.name())
+          .baseUnit("bytes")
           .register(registry);
     }
   }
@@ -103,9 +113,14 @@ public final class AdmissionControl {
       return Optional.empty();
     }
     count(budget, transport, "backlog");
-    return Optional.of(new AdmissionRefusedException("the server is at capacity: admitted writes have"
-        + " waited " + delay.toMillis() + " ms for their turn to the store (server.admission.maxWriteQueueDelay "
-        + maxWriteQueueDelay.toMillis() + " ms); retry later"));
+    return Optional.of(
+        new AdmissionRefusedException(
+            "the server is at capacity: admitted writes have"
+                + " waited "
+                + delay.toMillis()
+                + " ms for their turn to the store (server.admission.maxWriteQueueDelay "
+                + maxWriteQueueDelay.toMillis()
+                + " ms); retry later"));
   }
 
   /** Bytes held by requests in flight, in both budgets. */
@@ -119,14 +134,25 @@ public final class AdmissionControl {
    */
   public AdmissionRefusedException refuse(ByteBudget budget, Transport transport, String reason) {
     count(budget, transport, reason);
-    return new AdmissionRefusedException("the server is at capacity: " + budget.name() + " requests in flight hold "
-        + budget.inFlight() + " of " + budget.capacity() + " bytes (server.admission." + budget.name()
-        + "Bytes); retry later");
+    return new AdmissionRefusedException(
+        "the server is at capacity: "
+            + budget.name()
+            + " requests in flight hold "
+            + budget.inFlight()
+            + " of "
+            + budget.capacity()
+            + " bytes (server.admission."
+            + budget.name()
+            + "Bytes); retry later");
   }
 
   private void count(ByteBudget budget, Transport transport, String reason) {
-    Counter.builder("varve.admission.refused").description("requests refused at admission")
-        .tag("budget", budget.name()).tag("transport", transport.name().toLowerCase(java.util.Locale.ROOT))
-        .tag("reason", reason).register(registry).increment();
+    Counter.builder("varve.admission.refused")
+        .description("requests refused at admission")
+        .tag("budget", budget.name())
+        .tag("transport", transport.name().toLowerCase(java.util.Locale.ROOT))
+        .tag("reason", reason)
+        .register(registry)
+        .increment();
   }
 }

@@ -22,10 +22,10 @@ public record AdmissionSettings(long writeBytes, long readBytes, Duration maxWri
   public static final long MIN_BYTES = 1024 * 1024;
 
   /**
-   * The default write budget: three eighths of the JVM's maximum heap. The cost estimate of
-   * {@link AdmissionControl} already counts every copy of a request, so with the read budget
-   * (an eighth) half the heap is left to the rest of the server and the collector's headroom
-   * (large bodies are humongous objects for G1, which needs room to place them).
+   * The default write budget: three eighths of the JVM's maximum heap. The cost estimate of {@link
+   * AdmissionControl} already counts every copy of a request, so with the read budget (an eighth)
+   * half the heap is left to the rest of the server and the collector's headroom (large bodies are
+   * humongous objects for G1, which needs room to place them).
    */
   public static long autoWriteBytes() {
     return Math.max(MIN_BYTES, Runtime.getRuntime().maxMemory() / 8 * 3);

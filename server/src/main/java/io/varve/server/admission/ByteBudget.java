@@ -3,13 +3,13 @@ package io.varve.server.admission;
 import java.util.concurrent.atomic.AtomicLong;
 
 /**
- * A semaphore of bytes that never waits: a request takes a {@link Permit}, adds to it what it
- * costs as that becomes known (a declared body length at once, a streamed body chunk by chunk),
- * and is refused the moment the budget would be exceeded. Closing the permit gives everything it
- * holds back, once. Thread-safe.
+ * A semaphore of bytes that never waits: a request takes a {@link Permit}, adds to it what it costs
+ * as that becomes known (a declared body length at once, a streamed body chunk by chunk), and is
+ * refused the moment the budget would be exceeded. Closing the permit gives everything it holds
+ * back, once. Thread-safe.
  *
- * <p>A single request larger than the whole budget is not refused for ever: its cost is counted
- * as the whole budget, so it runs when nothing else holds any of it (and alone).
+ * <p>A single request larger than the whole budget is not refused for ever: its cost is counted as
+ * the whole budget, so it runs when nothing else holds any of it (and alone).
  */
 public final class ByteBudget {
 

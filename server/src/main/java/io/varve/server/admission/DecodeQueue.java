@@ -30,13 +30,16 @@ public final class DecodeQueue implements Executor, AutoCloseable {
   /** A queue with {@code threads} decoding threads (at least one). */
   public DecodeQueue(int threads) {
     AtomicInteger count = new AtomicInteger();
-    ThreadFactory factory = runnable -> {
-      Thread thread = new Thread(runnable, "varve-decode-" + count.incrementAndGet());
-      thread.setDaemon(true);
-      return thread;
-    };
+    ThreadFactory factory =
+        runnable -> {
+          Thread thread = new Thread(runnable, "varve-decode-" + count.incrementAndGet());
+          thread.setDaemon(true);
+          return thread;
+        };
     int size = Math.max(1, threads);
-    pool = new ThreadPoolExecutor(size, size, 0, TimeUnit.SECONDS, new LinkedBlockingQueue<>(), factory);
+    pool =
+        new ThreadPoolExecutor(
+            size, size, 0, TimeUnit.SECONDS, new LinkedBlockingQueue<>(), factory);
   }
 
   /** A queue with one decoding thread per core, and at least two. */
@@ -49,10 +52,13 @@ public final class DecodeQueue implements Executor, AutoCloseable {
     pool.execute(new Queued(System.nanoTime(), task));
   }
 
-  /** How long the oldest body still waiting for a decoding thread has waited; zero when none waits. */
+  /**
+   * How long the oldest body still waiting for a decoding thread has waited; zero when none waits.
+   */
   public Duration oldestWait() {
     Runnable head = pool.getQueue().peek();
-    return head instanceof Queued queued ? Duration.ofNanos(Math.max(0, System.nanoTime() - queued.queuedNanos()))
+    return head instanceof Queued queued
+        ? Duration.ofNanos(Math.max(0, System.nanoTime() - queued.queuedNanos()))
         : Duration.ZERO;
   }
 

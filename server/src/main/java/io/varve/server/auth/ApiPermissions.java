@@ -17,8 +17,17 @@ public final class ApiPermissions {
    */
   public static void check(TokenGrant caller, String rpc, Permission needed, String namespace) {
     if (!caller.allows(needed, namespace)) {
-      throw new PermissionDeniedException("namespace", "namespace: " + shown(namespace) + " (" + rpc + " needs the "
-          + needed.configName() + " permission on it; token " + caller + ")");
+      throw new PermissionDeniedException(
+          "namespace",
+          "namespace: "
+              + shown(namespace)
+              + " ("
+              + rpc
+              + " needs the "
+              + needed.configName()
+              + " permission on it; token "
+              + caller
+              + ")");
     }
   }
 

@@ -11,7 +11,8 @@ import java.util.stream.Collectors;
  * @param authenticateMetrics whether {@code /metrics} needs a token with {@link Permission#METRICS}
  * @param authenticateDocs whether {@code /docs/} needs a token with {@link Permission#DOCS}
  */
-public record AuthSettings(List<TokenGrant> tokens, boolean authenticateMetrics, boolean authenticateDocs) {
+public record AuthSettings(
+    List<TokenGrant> tokens, boolean authenticateMetrics, boolean authenticateDocs) {
 
   public AuthSettings {
     tokens = List.copyOf(tokens);
@@ -29,10 +30,15 @@ public record AuthSettings(List<TokenGrant> tokens, boolean authenticateMetrics,
 
   /** The section for the log line: token names and grants, never the secrets. */
   public String describe() {
-    return "server.auth.tokens=" + (tokens.isEmpty() ? "off" : tokens.stream().map(TokenGrant::toString)
-        .collect(Collectors.joining("; ", "[", "]")) + " (secrets redacted)")
-        + " server.auth.authenticateMetrics=" + authenticateMetrics
-        + " server.auth.authenticateDocs=" + authenticateDocs;
+    return "server.auth.tokens="
+        + (tokens.isEmpty()
+            ? "off"
+            : tokens.stream().map(TokenGrant::toString).collect(Collectors.joining("; ", "[", "]"))
+                + " (secrets redacted)")
+        + " server.auth.authenticateMetrics="
+        + authenticateMetrics
+        + " server.auth.authenticateDocs="
+        + authenticateDocs;
   }
 
   @Override

@@ -13,14 +13,18 @@ import java.util.regex.Pattern;
 public record NamespacePattern(String text) {
 
   /** What a pattern may look like, for "expected" messages. */
-  public static final String EXPECTED = "a namespace name " + Names.EXPECTED
-      + ", a prefix followed by * such as orders_*, or * for every namespace";
+  public static final String EXPECTED =
+      "a namespace name "
+          + Names.EXPECTED
+          + ", a prefix followed by * such as orders_*, or * for every namespace";
 
   private static final Pattern PREFIX = Pattern.compile("[a-z][a-z0-9_]{0,46}\\*");
 
   /** The pattern of a configured text, or empty when the text is not one. */
   public static Optional<NamespacePattern> parse(String text) {
-    if (text.equals("*") || PREFIX.matcher(text).matches() || Names.IDENTIFIER.matcher(text).matches()) {
+    if (text.equals("*")
+        || PREFIX.matcher(text).matches()
+        || Names.IDENTIFIER.matcher(text).matches()) {
       return Optional.of(new NamespacePattern(text));
     }
     return Optional.empty();

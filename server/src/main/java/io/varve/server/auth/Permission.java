@@ -6,11 +6,10 @@ import java.util.Optional;
 import java.util.stream.Collectors;
 
 /**
- * What a token may do. {@link #READ}, {@link #WRITE} and {@link #ADMIN} apply to the namespaces
- * the token lists; {@link #METRICS} and {@link #DOCS} to the server's {@code /metrics} and
- * {@code /docs/} pages when their authentication is on. No permission implies another. Which one
- * each RPC needs is written beside its handler (the transport's {@code ApiCalls}) and listed in
- * docs/api.md.
+ * What a token may do. {@link #READ}, {@link #WRITE} and {@link #ADMIN} apply to the namespaces the
+ * token lists; {@link #METRICS} and {@link #DOCS} to the server's {@code /metrics} and {@code
+ * /docs/} pages when their authentication is on. No permission implies another. Which one each RPC
+ * needs is written beside its handler (the transport's {@code ApiCalls}) and listed in docs/api.md.
  */
 public enum Permission {
   /** Reading a namespace: its data and its configuration; ListNamespaces shows these namespaces. */
@@ -45,7 +44,9 @@ public enum Permission {
     return Arrays.stream(values()).filter(p -> p.configName().equals(name)).findFirst();
   }
 
-  /** The configuration names, for "expected" messages: {@code read, write, admin, metrics, docs}. */
+  /**
+   * The configuration names, for "expected" messages: {@code read, write, admin, metrics, docs}.
+   */
   public static String configNames() {
     return Arrays.stream(values()).map(Permission::configName).collect(Collectors.joining(", "));
   }

@@ -10,14 +10,18 @@ final class ConfigDurations {
   private ConfigDurations() {}
 
   static Duration positive(String field, com.google.protobuf.Duration value) {
-    // a gRPC caller can send any seconds and nanos: protobuf's own conversions throw on invalid ones
+    // a gRPC caller can send any seconds and nanos: protobuf's own conversions throw on invalid
+    // ones
     if (!com.google.protobuf.util.Durations.isValid(value)) {
-      throw new InvalidFieldException(field, "{seconds: " + value.getSeconds() + ", nanos: " + value.getNanos() + "}",
+      throw new InvalidFieldException(
+          field,
+          "{seconds: " + value.getSeconds() + ", nanos: " + value.getNanos() + "}",
           "a valid duration (seconds within +-315576000000, nanos within +-999999999 with the sign of seconds)");
     }
     Duration d = Duration.ofSeconds(value.getSeconds(), value.getNanos());
     if (d.isNegative() || d.isZero()) {
-      throw new InvalidFieldException(field, com.google.protobuf.util.Durations.toString(value), "a positive duration");
+      throw new InvalidFieldException(
+          field, com.google.protobuf.util.Durations.toString(value), "a positive duration");
     }
     return d;
   }
@@ -28,6 +32,9 @@ final class ConfigDurations {
   }
 
   static com.google.protobuf.Duration of(Duration d) {
-    return com.google.protobuf.Duration.newBuilder().setSeconds(d.getSeconds()).setNanos(d.getNano()).build();
+    return com.google.protobuf.Duration.newBuilder()
+        .setSeconds(d.getSeconds())
+        .setNanos(d.getNano())
+        .build();
   }
 }

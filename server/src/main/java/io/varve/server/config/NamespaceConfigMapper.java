@@ -11,44 +11,52 @@ import io.varve.api.timeseries.v1.StorageConfig;
 import io.varve.api.timeseries.v1.TimePartition;
 import io.varve.core.error.InvalidFieldException;
 import io.varve.core.event.Limits;
+import io.varve.core.index.IndexSpec;
 import io.varve.core.namespace.Consistency;
+import io.varve.core.namespace.Names;
 import io.varve.core.namespace.NamespaceBounds;
 import io.varve.core.namespace.NamespaceSettings;
-import io.varve.core.namespace.Names;
 import io.varve.core.namespace.Retention;
 import java.time.Duration;
 import java.util.ArrayList;
-import io.varve.core.index.IndexSpec;
 import java.util.List;
 import java.util.Locale;
 import java.util.Optional;
-import java.util.Set;
 
 /**
  * Reads a namespace's {@code persistence_configuration} (the shape of the reference namespace
- * configuration), validates every key and fills in defaults. Errors name the key by its path,
- * e.g. {@code persistence_configuration[0].config.timePartition.eventBuckets: 0 (expected: 1..64)}.
+ * configuration), validates every key and fills in defaults. Errors name the key by its path, e.g.
+ * {@code persistence_configuration[0].config.timePartition.eventBuckets: 0 (expected: 1..64)}.
  * Every key and default is documented in docs/namespace-configuration.md.
  *
- * <p>Every value that multiplies work is bounded here, before anything is created
- * ({@link NamespaceBounds}): slice and bucket widths, buckets per slice, the slices the write window
- * needs (which depends on the server's {@code futureLimit}), the slices held until delete_after, and
+ * <p>Every value that multiplies work is bounded here, before anything is created ({@link
+ * NamespaceBounds}): slice and bucket widths, buckets per slice, the slices the write window needs
+ * (which depends on the server's {@code futureLimit}), the slices held until delete_after, and
  * likewise for index slices. A stored configuration is mapped with the same checks when it is
  * loaded, so one stored under looser bounds is found and refused rather than acted on.
  */
 public final class NamespaceConfigMapper {
 
   /** The namespace's settings and its configuration with defaults filled in. */
-  public record Mapped(NamespaceSettings settings, List<PersistenceConfiguration> normalized, Optional<IndexSpec> index,
-      NamespaceService service, Optional<io.varve.core.kv.KvNamespace> keyValue) {
+  public record Mapped(
+      NamespaceSettings settings,
+      List<PersistenceConfiguration> normalized,
+      Optional<IndexSpec> index,
+      NamespaceService service,
+      Optional<io.varve.core.kv.KvNamespace> keyValue) {
 
-    Mapped(NamespaceSettings settings, List<PersistenceConfiguration> normalized, Optional<IndexSpec> index) {
+    Mapped(
+        NamespaceSettings settings,
+        List<PersistenceConfiguration> normalized,
+        Optional<IndexSpec> index) {
       this(settings, normalized, index, NamespaceService.TIME_SERIES, Optional.empty());
     }
 
     /** The keyspace of the namespace's primary storage, whichever its service. */
     public String keyspace() {
-      return keyValue.map(io.varve.core.kv.KvNamespace::keyspace).orElseGet(() -> settings.keyspace());
+      return keyValue
+          .map(io.varve.core.kv.KvNamespace::keyspace)
+          .orElseGet(() -> settings.keyspace());
     }
   }
 
@@ -85,11 +93,17 @@ public final class NamespaceConfigMapper {
   public Mapped map(String namespace, String service, List<PersistenceConfiguration> entries) {
     Names.namespace("namespace", namespace);
     if (entries.isEmpty()) {
-      throw InvalidFieldException.of(ROOT, "missing (expected: a list with one " + PRIMARY + " entry)");
+      throw InvalidFieldException.of(
+          ROOT, "missing (expected: a list with one " + PRIMARY + " entry)");
     }
     if (NamespaceService.of(service, entries) == NamespaceService.KEY_VALUE) {
       KvNamespaceConfig.Mapped kv = KvNamespaceConfig.map(namespace, entries, metadataKeyspace);
-      return new Mapped(null, kv.normalized(), Optional.empty(), NamespaceService.KEY_VALUE, Optional.of(kv.settings()));
+      return new Mapped(
+          null,
+          kv.normalized(),
+          Optional.empty(),
+          NamespaceService.KEY_VALUE,
+          Optional.of(kv.settings()));
     }
     NamespaceSettings settings = null;
     List<PersistenceConfiguration> normalized = new ArrayList<>();
@@ -101,7 +115,8 @@ public final class NamespaceConfigMapper {
       switch (entry.getId()) {
         case PRIMARY -> {
           if (settings != null) {
-            throw InvalidFieldException.of(path + ".id", "a second " + PRIMARY + " entry (expected: exactly one)");
+            throw InvalidFieldException.of(
+                path + ".id", "a second " + PRIMARY + " entry (expected: exactly one)");
           }
           Mapped primary = primary(namespace, entry, path);
           settings = primary.settings();
@@ -109,12 +124,14 @@ public final class NamespaceConfigMapper {
         }
         case INDEX -> {
           if (indexEntry != null) {
-            throw InvalidFieldException.of(path + ".id", "a second " + INDEX + " entry (expected: at most one)");
+            throw InvalidFieldException.of(
+                path + ".id", "a second " + INDEX + " entry (expected: at most one)");
           }
           indexEntry = entry;
           indexPath = path;
         }
-        default -> throw new InvalidFieldException(path + ".id", entry.getId(), PRIMARY + " or " + INDEX);
+        default ->
+            throw new InvalidFieldException(path + ".id", entry.getId(), PRIMARY + " or " + INDEX);
       }
     }
     if (settings == null) {
@@ -122,8 +139,9 @@ public final class NamespaceConfigMapper {
     }
     Optional<IndexSpec> index = Optional.empty();
     if (indexEntry != null) {
-      IndexStorageConfig.Validated validated = IndexStorageConfig.validate(namespace, indexEntry, indexPath,
-          settings.acceptLimit(), futureLimit);
+      IndexStorageConfig.Validated validated =
+          IndexStorageConfig.validate(
+              namespace, indexEntry, indexPath, settings.acceptLimit(), futureLimit);
       normalized.add(validated.normalized());
       index = Optional.of(validated.spec());
     }
@@ -132,96 +150,156 @@ public final class NamespaceConfigMapper {
 
   private Mapped primary(String namespace, PersistenceConfiguration entry, String path) {
     PhysicalStorage storage = entry.getPhysicalStorage();
-    String type = storage.getType().isEmpty() ? "CASSANDRA" : storage.getType().toUpperCase(Locale.ROOT);
+    String type =
+        storage.getType().isEmpty() ? "CASSANDRA" : storage.getType().toUpperCase(Locale.ROOT);
     if (!type.equals("CASSANDRA") && !type.equals("SCYLLADB")) {
-      throw new InvalidFieldException(path + ".physicalStorage.type", storage.getType(), "CASSANDRA or SCYLLADB");
+      throw new InvalidFieldException(
+          path + ".physicalStorage.type", storage.getType(), "CASSANDRA or SCYLLADB");
     }
     if (storage.getCluster().length() > NamespaceBounds.MAX_CLUSTER_NAME_LENGTH) {
-      throw new InvalidFieldException(path + ".physicalStorage.cluster", storage.getCluster(), "at most "
-          + NamespaceBounds.MAX_CLUSTER_NAME_LENGTH + " characters");
+      throw new InvalidFieldException(
+          path + ".physicalStorage.cluster",
+          storage.getCluster(),
+          "at most " + NamespaceBounds.MAX_CLUSTER_NAME_LENGTH + " characters");
     }
     String keyspace = storage.getDataset().isEmpty() ? namespace : storage.getDataset();
     Names.keyspace(path + ".physicalStorage.dataset", keyspace, metadataKeyspace);
 
     StorageConfig config = entry.getConfig();
     String cfg = path + ".config";
-    io.varve.core.partitioning.TimePartition partition = timePartition(config.getTimePartition(), cfg + ".timePartition");
-    Consistency consistency = new Consistency(
-        config.getConsistencyScope().isEmpty() ? Consistency.DEFAULT.scope()
-            : Consistency.parseScope(cfg + ".consistencyScope", config.getConsistencyScope()),
-        config.getConsistencyTarget().isEmpty() ? Consistency.DEFAULT.target()
-            : Consistency.parseTarget(cfg + ".consistencyTarget", config.getConsistencyTarget()));
-    Duration acceptLimit = config.hasAcceptLimit()
-        ? ConfigDurations.bounded(cfg + ".acceptLimit", config.getAcceptLimit()) : NamespaceSettings.DEFAULT_ACCEPT_LIMIT;
+    io.varve.core.partitioning.TimePartition partition =
+        timePartition(config.getTimePartition(), cfg + ".timePartition");
+    Consistency consistency =
+        new Consistency(
+            config.getConsistencyScope().isEmpty()
+                ? Consistency.DEFAULT.scope()
+                : Consistency.parseScope(cfg + ".consistencyScope", config.getConsistencyScope()),
+            config.getConsistencyTarget().isEmpty()
+                ? Consistency.DEFAULT.target()
+                : Consistency.parseTarget(
+                    cfg + ".consistencyTarget", config.getConsistencyTarget()));
+    Duration acceptLimit =
+        config.hasAcceptLimit()
+            ? ConfigDurations.bounded(cfg + ".acceptLimit", config.getAcceptLimit())
+            : NamespaceSettings.DEFAULT_ACCEPT_LIMIT;
     QueueBuffering buffering = config.getQueueBuffering();
-    Duration coalesce = buffering.hasCoalesce()
-        ? ConfigDurations.positive(cfg + ".queueBuffering.coalesce", buffering.getCoalesce()) : NamespaceSettings.DEFAULT_COALESCE;
+    Duration coalesce =
+        buffering.hasCoalesce()
+            ? ConfigDurations.positive(cfg + ".queueBuffering.coalesce", buffering.getCoalesce())
+            : NamespaceSettings.DEFAULT_COALESCE;
     if (coalesce.compareTo(NamespaceBounds.MAX_COALESCE) > 0) {
-      throw new InvalidFieldException(cfg + ".queueBuffering.coalesce", InvalidFieldException.shown(coalesce.toMillis() + "ms"),
+      throw new InvalidFieldException(
+          cfg + ".queueBuffering.coalesce",
+          InvalidFieldException.shown(coalesce.toMillis() + "ms"),
           "at most " + NamespaceBounds.MAX_COALESCE.toSeconds() + "s");
     }
-    long capacity = buffering.hasBufferCapacity() ? buffering.getBufferCapacity() : NamespaceSettings.DEFAULT_BUFFER_CAPACITY;
+    long capacity =
+        buffering.hasBufferCapacity()
+            ? buffering.getBufferCapacity()
+            : NamespaceSettings.DEFAULT_BUFFER_CAPACITY;
     if (capacity < 1 || capacity > NamespaceBounds.MAX_BUFFER_CAPACITY) {
-      throw new InvalidFieldException(cfg + ".queueBuffering.bufferCapacity", capacity,
+      throw new InvalidFieldException(
+          cfg + ".queueBuffering.bufferCapacity",
+          capacity,
           "1.." + NamespaceBounds.MAX_BUFFER_CAPACITY + " bytes");
     }
     if (config.hasIndexConfig()) {
-      throw InvalidFieldException.of(cfg + ".indexConfig", "not allowed in " + PRIMARY + " (expected: in the "
-          + INDEX + " entry)");
+      throw InvalidFieldException.of(
+          cfg + ".indexConfig",
+          "not allowed in " + PRIMARY + " (expected: in the " + INDEX + " entry)");
     }
     Retention retention = retention(entry.getLifecycleConfigs(), path + ".lifecycleConfigs");
     Optional<Duration> closesAt = retention.closeAfter().or(retention::deleteAfter);
     if (closesAt.isPresent() && acceptLimit.compareTo(closesAt.get()) > 0) {
-      throw new InvalidFieldException(cfg + ".acceptLimit", InvalidFieldException.shown(acceptLimit.toSeconds() + "s"),
-          "at most the retention's " + (retention.closeAfter().isPresent() ? "close_after" : "delete_after") + " ("
-          + closesAt.get().toSeconds() + "s): older events would land in closed slices");
+      throw new InvalidFieldException(
+          cfg + ".acceptLimit",
+          InvalidFieldException.shown(acceptLimit.toSeconds() + "s"),
+          "at most the retention's "
+              + (retention.closeAfter().isPresent() ? "close_after" : "delete_after")
+              + " ("
+              + closesAt.get().toSeconds()
+              + "s): older events would land in closed slices");
     }
-    NamespaceBounds.window(cfg + ".acceptLimit", acceptLimit, futureLimit, partition.secondsPerTimeSlice(),
-        NamespaceBounds.MAX_WRITE_WINDOW_SLICES, "time slices");
+    NamespaceBounds.window(
+        cfg + ".acceptLimit",
+        acceptLimit,
+        futureLimit,
+        partition.secondsPerTimeSlice(),
+        NamespaceBounds.MAX_WRITE_WINDOW_SLICES,
+        "time slices");
     if (retention.deleteAfter().isPresent()) {
-      NamespaceBounds.retained(deleteAfterPath(entry.getLifecycleConfigs(), path + ".lifecycleConfigs"),
-          retention.deleteAfter().get(), acceptLimit, futureLimit, partition.secondsPerTimeSlice(),
-          NamespaceBounds.MAX_RETAINED_SLICES, "time slices");
+      NamespaceBounds.retained(
+          deleteAfterPath(entry.getLifecycleConfigs(), path + ".lifecycleConfigs"),
+          retention.deleteAfter().get(),
+          acceptLimit,
+          futureLimit,
+          partition.secondsPerTimeSlice(),
+          NamespaceBounds.MAX_RETAINED_SLICES,
+          "time slices");
     }
 
-    NamespaceSettings settings = new NamespaceSettings(namespace, keyspace, partition, consistency, acceptLimit,
-        retention, coalesce, capacity);
-    PersistenceConfiguration normalized = PersistenceConfiguration.newBuilder()
-        .setId(PRIMARY)
-        .setPhysicalStorage(storage.toBuilder().setType(type).setDataset(keyspace))
-        .setConfig(StorageConfig.newBuilder()
-            .setTimePartition(TimePartition.newBuilder()
-                .setSecondsPerTimeSlice(partition.secondsPerTimeSlice())
-                .setSecondsPerTimeBucket(partition.secondsPerTimeBucket())
-                .setEventBuckets(partition.eventBuckets()))
-            .setQueueBuffering(QueueBuffering.newBuilder()
-                .setCoalesce(ConfigDurations.of(coalesce)).setBufferCapacity(capacity))
-            .setConsistencyScope(consistency.scope().name())
-            .setConsistencyTarget(consistency.target().name())
-            .setAcceptLimit(ConfigDurations.of(acceptLimit)))
-        .setLifecycleConfigs(entry.getLifecycleConfigs())
-        .build();
+    NamespaceSettings settings =
+        new NamespaceSettings(
+            namespace,
+            keyspace,
+            partition,
+            consistency,
+            acceptLimit,
+            retention,
+            coalesce,
+            capacity);
+    PersistenceConfiguration normalized =
+        PersistenceConfiguration.newBuilder()
+            .setId(PRIMARY)
+            .setPhysicalStorage(storage.toBuilder().setType(type).setDataset(keyspace))
+            .setConfig(
+                StorageConfig.newBuilder()
+                    .setTimePartition(
+                        TimePartition.newBuilder()
+                            .setSecondsPerTimeSlice(partition.secondsPerTimeSlice())
+                            .setSecondsPerTimeBucket(partition.secondsPerTimeBucket())
+                            .setEventBuckets(partition.eventBuckets()))
+                    .setQueueBuffering(
+                        QueueBuffering.newBuilder()
+                            .setCoalesce(ConfigDurations.of(coalesce))
+                            .setBufferCapacity(capacity))
+                    .setConsistencyScope(consistency.scope().name())
+                    .setConsistencyTarget(consistency.target().name())
+                    .setAcceptLimit(ConfigDurations.of(acceptLimit)))
+            .setLifecycleConfigs(entry.getLifecycleConfigs())
+            .build();
     return new Mapped(settings, List.of(normalized), Optional.empty());
   }
 
   static io.varve.core.partitioning.TimePartition timePartition(TimePartition p, String path) {
     io.varve.core.partitioning.TimePartition d = io.varve.core.partitioning.TimePartition.DEFAULT;
     long slice = p.hasSecondsPerTimeSlice() ? p.getSecondsPerTimeSlice() : d.secondsPerTimeSlice();
-    if (p.hasSecondPerTimeBucket() && p.hasSecondsPerTimeBucket()
+    if (p.hasSecondPerTimeBucket()
+        && p.hasSecondsPerTimeBucket()
         && p.getSecondPerTimeBucket() != p.getSecondsPerTimeBucket()) {
-      throw InvalidFieldException.of(path + ".secondsPerTimeBucket", p.getSecondsPerTimeBucket()
-          + " differs from secondPerTimeBucket " + p.getSecondPerTimeBucket() + " (expected: one of the two, or equal)");
+      throw InvalidFieldException.of(
+          path + ".secondsPerTimeBucket",
+          p.getSecondsPerTimeBucket()
+              + " differs from secondPerTimeBucket "
+              + p.getSecondPerTimeBucket()
+              + " (expected: one of the two, or equal)");
     }
-    long bucket = p.hasSecondsPerTimeBucket() ? p.getSecondsPerTimeBucket()
-        : p.hasSecondPerTimeBucket() ? p.getSecondPerTimeBucket()
-        : Math.min(d.secondsPerTimeBucket(), slice);
+    long bucket =
+        p.hasSecondsPerTimeBucket()
+            ? p.getSecondsPerTimeBucket()
+            : p.hasSecondPerTimeBucket()
+                ? p.getSecondPerTimeBucket()
+                : Math.min(d.secondsPerTimeBucket(), slice);
     int eventBuckets = p.hasEventBuckets() ? p.getEventBuckets() : d.eventBuckets();
     if (p.hasSecondsPerSlice()) {
-      throw InvalidFieldException.of(path + ".secondsPerSlice", "not allowed in " + PRIMARY
-          + " (expected: secondsPerTimeSlice)");
+      throw InvalidFieldException.of(
+          path + ".secondsPerSlice",
+          "not allowed in " + PRIMARY + " (expected: secondsPerTimeSlice)");
     }
-    String bucketKey = !p.hasSecondsPerTimeBucket() && p.hasSecondPerTimeBucket() ? "secondPerTimeBucket"
-        : "secondsPerTimeBucket";
+    String bucketKey =
+        !p.hasSecondsPerTimeBucket() && p.hasSecondPerTimeBucket()
+            ? "secondPerTimeBucket"
+            : "secondsPerTimeBucket";
     io.varve.core.partitioning.TimePartition.validate(path, bucketKey, slice, bucket, eventBuckets);
     return new io.varve.core.partitioning.TimePartition(slice, bucket, eventBuckets);
   }
@@ -236,16 +314,25 @@ public final class NamespaceConfigMapper {
         throw new InvalidFieldException(itemPath + ".type", config.getType(), "retention");
       }
       if (seen) {
-        throw InvalidFieldException.of(itemPath, "a second retention entry (expected: at most one)");
+        throw InvalidFieldException.of(
+            itemPath, "a second retention entry (expected: at most one)");
       }
       seen = true;
       RetentionConfig r = config.getConfig();
-      Optional<Duration> close = r.hasCloseAfter()
-          ? Optional.of(ConfigDurations.bounded(itemPath + ".config.close_after", r.getCloseAfter())) : Optional.empty();
-      Optional<Duration> delete = r.hasDeleteAfter()
-          ? Optional.of(ConfigDurations.bounded(itemPath + ".config.delete_after", r.getDeleteAfter())) : Optional.empty();
+      Optional<Duration> close =
+          r.hasCloseAfter()
+              ? Optional.of(
+                  ConfigDurations.bounded(itemPath + ".config.close_after", r.getCloseAfter()))
+              : Optional.empty();
+      Optional<Duration> delete =
+          r.hasDeleteAfter()
+              ? Optional.of(
+                  ConfigDurations.bounded(itemPath + ".config.delete_after", r.getDeleteAfter()))
+              : Optional.empty();
       if (close.isPresent() && delete.isPresent() && delete.get().compareTo(close.get()) < 0) {
-        throw new InvalidFieldException(itemPath + ".config.delete_after", Durations.toString(r.getDeleteAfter()),
+        throw new InvalidFieldException(
+            itemPath + ".config.delete_after",
+            Durations.toString(r.getDeleteAfter()),
             "at least close_after (" + Durations.toString(r.getCloseAfter()) + ")");
       }
       retention = new Retention(close, delete);
@@ -255,6 +342,9 @@ public final class NamespaceConfigMapper {
 
   /** The path of the delete_after key of a validated retention (it has at most one entry). */
   static String deleteAfterPath(LifecycleConfigs configs, String path) {
-    return path + ".lifecycleConfig[" + (configs.getLifecycleConfigCount() - 1) + "].config.delete_after";
+    return path
+        + ".lifecycleConfig["
+        + (configs.getLifecycleConfigCount() - 1)
+        + "].config.delete_after";
   }
 }

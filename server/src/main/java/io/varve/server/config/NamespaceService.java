@@ -10,9 +10,9 @@ import java.util.Optional;
 
 /**
  * The service a namespace belongs to. The request's {@code service} field says it; when empty, the
- * configuration's shape does: keys only a KeyValue namespace has (a {@code CACHE} entry,
- * {@code physical_storage.table}, {@code .regions} or {@code .config}, {@code config.clustering_order}
- * or {@code config.default_cache_ttl}) make it KEY_VALUE; otherwise it is TIME_SERIES, which is also
+ * configuration's shape does: keys only a KeyValue namespace has (a {@code CACHE} entry, {@code
+ * physical_storage.table}, {@code .regions} or {@code .config}, {@code config.clustering_order} or
+ * {@code config.default_cache_ttl}) make it KEY_VALUE; otherwise it is TIME_SERIES, which is also
  * what every namespace stored before KeyValue existed is. A configuration holding keys of both, or
  * keys of the other service than the one named, is refused naming the first such key.
  */
@@ -29,15 +29,24 @@ public enum NamespaceService {
     if (!explicit.isEmpty()) {
       NamespaceService named = parse(explicit);
       Optional<String> foreign = named == KEY_VALUE ? ts : kv;
-      foreign.ifPresent(field -> {
-        throw InvalidFieldException.of(field, "set in a " + named + " namespace (expected: only keys of "
-            + named + ", docs/namespace-configuration.md)");
-      });
+      foreign.ifPresent(
+          field -> {
+            throw InvalidFieldException.of(
+                field,
+                "set in a "
+                    + named
+                    + " namespace (expected: only keys of "
+                    + named
+                    + ", docs/namespace-configuration.md)");
+          });
       return named;
     }
     if (kv.isPresent() && ts.isPresent()) {
-      throw InvalidFieldException.of(kv.get(), "a KEY_VALUE key in a configuration that also has the TIME_SERIES key "
-          + ts.get() + " (expected: the keys of one service; `service` says which)");
+      throw InvalidFieldException.of(
+          kv.get(),
+          "a KEY_VALUE key in a configuration that also has the TIME_SERIES key "
+              + ts.get()
+              + " (expected: the keys of one service; `service` says which)");
     }
     return kv.isPresent() ? KEY_VALUE : TIME_SERIES;
   }

@@ -30,15 +30,16 @@ import java.util.stream.Collectors;
 
 /**
  * The server's configuration, read from a YAML file. Every key is declared once, with its type,
- * default, range and doc line, in {@link ConfigFile#OPTIONS} ({@link ServerOptions},
- * {@link CassandraOptions}, {@link OpenSearchOptions}, {@link TimeSeriesOptions}, {@link KvOptions}); the parser refuses
- * any other key, and the bundled {@code varve-reference.yaml} and the tables of
+ * default, range and doc line, in {@link ConfigFile#OPTIONS} ({@link ServerOptions}, {@link
+ * CassandraOptions}, {@link OpenSearchOptions}, {@link TimeSeriesOptions}, {@link KvOptions}); the
+ * parser refuses any other key, and the bundled {@code varve-reference.yaml} and the tables of
  * docs/server-configuration.md are generated from it ({@code ReferenceConfigTest}).
  *
  * @param host address to bind; 127.0.0.1 unless set
  * @param port port of gRPC, HTTP/JSON, docs, health and metrics
  * @param tls server TLS, when configured
- * @param auth the accepted bearer tokens and their permissions; when it has none, no call needs a token
+ * @param auth the accepted bearer tokens and their permissions; when it has none, no call needs a
+ *     token
  * @param cassandra how to reach the cluster
  * @param readFanout initial partitions read in parallel per read
  * @param maxReadFanout upper bound of the adaptive fan-out
@@ -85,16 +86,28 @@ public record ServerSettings(
     return parse(root, System::getenv);
   }
 
-  /** Reads the file's tree, with {@code environment} for the tokens read from environment variables. */
+  /**
+   * Reads the file's tree, with {@code environment} for the tokens read from environment variables.
+   */
   static ServerSettings parse(JsonNode root, UnaryOperator<String> environment) {
     OptionValues v = read(root);
     if (!v.isSet(ServerOptions.CERTIFICATE_CHAIN) && v.isSet(ServerOptions.PRIVATE_KEY)) {
-      throw InvalidFieldException.of(v.key(ServerOptions.CERTIFICATE_CHAIN), "missing (expected: a PEM"
-          + " certificate chain to go with privateKey)");
+      throw InvalidFieldException.of(
+          v.key(ServerOptions.CERTIFICATE_CHAIN),
+          "missing (expected: a PEM" + " certificate chain to go with privateKey)");
     }
-    Optional<Tls> tls = v.optional(ServerOptions.CERTIFICATE_CHAIN).map(cert -> new Tls(cert,
-        v.optional(ServerOptions.PRIVATE_KEY).orElseThrow(() -> InvalidFieldException.of(
-            v.key(ServerOptions.PRIVATE_KEY), "missing (expected: a PEM file)"))));
+    Optional<Tls> tls =
+        v.optional(ServerOptions.CERTIFICATE_CHAIN)
+            .map(
+                cert ->
+                    new Tls(
+                        cert,
+                        v.optional(ServerOptions.PRIVATE_KEY)
+                            .orElseThrow(
+                                () ->
+                                    InvalidFieldException.of(
+                                        v.key(ServerOptions.PRIVATE_KEY),
+                                        "missing (expected: a PEM file)"))));
     return new ServerSettings(
         v.get(ServerOptions.HOST),
         v.get(ServerOptions.PORT),
@@ -107,15 +120,22 @@ public record ServerSettings(
         TimeSeriesOptions.limits(v),
         OpenSearchOptions.settings(v),
         TimeSeriesOptions.search(v),
-        new AdmissionSettings(v.get(ServerOptions.WRITE_BYTES).orElseGet(AdmissionSettings::autoWriteBytes),
+        new AdmissionSettings(
+            v.get(ServerOptions.WRITE_BYTES).orElseGet(AdmissionSettings::autoWriteBytes),
             v.get(ServerOptions.READ_BYTES).orElseGet(AdmissionSettings::autoReadBytes),
             v.get(ServerOptions.MAX_WRITE_QUEUE_DELAY)),
         KvOptions.limits(v));
   }
 
-  /** The options of a file's tree; a wrong key or value is an {@link InvalidFieldException} naming it. */
+  /**
+   * The options of a file's tree; a wrong key or value is an {@link InvalidFieldException} naming
+   * it.
+   */
   private static OptionValues read(JsonNode root) {
-    Object tree = root == null || root.isMissingNode() || root.isNull() ? null : YAML.convertValue(root, Object.class);
+    Object tree =
+        root == null || root.isMissingNode() || root.isNull()
+            ? null
+            : YAML.convertValue(root, Object.class);
     try {
       return OptionValues.fromTree(ConfigFile.OPTIONS, "", tree);
     } catch (OptionException e) {
@@ -127,7 +147,8 @@ public record ServerSettings(
   public static URI url(String key, String value) {
     try {
       URI uri = new URI(value);
-      if ((!"http".equals(uri.getScheme()) && !"https".equals(uri.getScheme())) || uri.getHost() == null
+      if ((!"http".equals(uri.getScheme()) && !"https".equals(uri.getScheme()))
+          || uri.getHost() == null
           || uri.getPort() < 1) {
         throw new URISyntaxException(value, "not http(s)://host:port");
       }
@@ -155,56 +176,129 @@ public record ServerSettings(
   }
 
   /**
-   * The effective settings as one line for the log: every option of {@link ConfigFile#OPTIONS} in order,
-   * secrets (passwords, tokens) redacted.
+   * The effective settings as one line for the log: every option of {@link ConfigFile#OPTIONS} in
+   * order, secrets (passwords, tokens) redacted.
    */
   public String describe() {
-    EffectiveConfig config = new EffectiveConfig(ConfigFile.OPTIONS)
-        .put(ServerOptions.HOST, host).put(ServerOptions.PORT, port)
-        .put(ServerOptions.CERTIFICATE_CHAIN, tls.map(Tls::certificateChain))
-        .put(ServerOptions.PRIVATE_KEY, tls.map(Tls::privateKey))
-        .put(ServerOptions.BEARER_TOKENS, auth.tokens().stream().filter(t -> t.name().startsWith("bearerTokens["))
-            .map(TokenGrant::name).toList())
-        .describe(ServerOptions.TOKENS, auth.tokens().isEmpty() ? "off" : auth.tokens().stream()
-            .map(TokenGrant::toString).collect(Collectors.joining("; ", "[", "]")) + " (secrets redacted)")
-        .put(ServerOptions.AUTHENTICATE_METRICS, auth.authenticateMetrics())
-        .put(ServerOptions.AUTHENTICATE_DOCS, auth.authenticateDocs())
-        .put(ServerOptions.WRITE_BYTES, OptionalLong.of(admission.writeBytes()))
-        .put(ServerOptions.READ_BYTES, OptionalLong.of(admission.readBytes()))
-        .put(ServerOptions.MAX_WRITE_QUEUE_DELAY, admission.maxWriteQueueDelay());
+    EffectiveConfig config =
+        new EffectiveConfig(ConfigFile.OPTIONS)
+            .put(ServerOptions.HOST, host)
+            .put(ServerOptions.PORT, port)
+            .put(ServerOptions.CERTIFICATE_CHAIN, tls.map(Tls::certificateChain))
+            .put(ServerOptions.PRIVATE_KEY, tls.map(Tls::privateKey))
+            .put(
+                ServerOptions.BEARER_TOKENS,
+                auth.tokens().stream()
+                    .filter(t -> t.name().startsWith("bearerTokens["))
+                    .map(TokenGrant::name)
+                    .toList())
+            .describe(
+                ServerOptions.TOKENS,
+                auth.tokens().isEmpty()
+                    ? "off"
+                    : auth.tokens().stream()
+                            .map(TokenGrant::toString)
+                            .collect(Collectors.joining("; ", "[", "]"))
+                        + " (secrets redacted)")
+            .put(ServerOptions.AUTHENTICATE_METRICS, auth.authenticateMetrics())
+            .put(ServerOptions.AUTHENTICATE_DOCS, auth.authenticateDocs())
+            .put(ServerOptions.WRITE_BYTES, OptionalLong.of(admission.writeBytes()))
+            .put(ServerOptions.READ_BYTES, OptionalLong.of(admission.readBytes()))
+            .put(ServerOptions.MAX_WRITE_QUEUE_DELAY, admission.maxWriteQueueDelay());
     CassandraOptions.effective(cassandra, config);
     OpenSearchOptions.effective(opensearch, config);
-    TimeSeriesOptions.effective(readFanout, maxReadFanout, sliceMaintenanceInterval, limits, search, config);
+    TimeSeriesOptions.effective(
+        readFanout, maxReadFanout, sliceMaintenanceInterval, limits, search, config);
     KvOptions.effective(kv, config);
     return config.line();
   }
 
   /** The same settings with other Cassandra contact points (used by the CLI and tests). */
   public ServerSettings withCassandra(CassandraSettings other) {
-    return new ServerSettings(host, port, tls, auth, other, readFanout, maxReadFanout,
-        sliceMaintenanceInterval, limits, opensearch, search, admission, kv);
+    return new ServerSettings(
+        host,
+        port,
+        tls,
+        auth,
+        other,
+        readFanout,
+        maxReadFanout,
+        sliceMaintenanceInterval,
+        limits,
+        opensearch,
+        search,
+        admission,
+        kv);
   }
 
   /** The same settings with other admission budgets (used by tests). */
   public ServerSettings withAdmission(AdmissionSettings other) {
-    return new ServerSettings(host, port, tls, auth, cassandra, readFanout, maxReadFanout,
-        sliceMaintenanceInterval, limits, opensearch, search, other, kv);
+    return new ServerSettings(
+        host,
+        port,
+        tls,
+        auth,
+        cassandra,
+        readFanout,
+        maxReadFanout,
+        sliceMaintenanceInterval,
+        limits,
+        opensearch,
+        search,
+        other,
+        kv);
   }
 
   /** The same settings with other KeyValue limits (used by tests). */
   public ServerSettings withKv(io.varve.core.kv.KvLimits other) {
-    return new ServerSettings(host, port, tls, auth, cassandra, readFanout, maxReadFanout,
-        sliceMaintenanceInterval, limits, opensearch, search, admission, other);
+    return new ServerSettings(
+        host,
+        port,
+        tls,
+        auth,
+        cassandra,
+        readFanout,
+        maxReadFanout,
+        sliceMaintenanceInterval,
+        limits,
+        opensearch,
+        search,
+        admission,
+        other);
   }
 
   public ServerSettings withPort(int newPort) {
-    return new ServerSettings(host, newPort, tls, auth, cassandra, readFanout, maxReadFanout,
-        sliceMaintenanceInterval, limits, opensearch, search, admission, kv);
+    return new ServerSettings(
+        host,
+        newPort,
+        tls,
+        auth,
+        cassandra,
+        readFanout,
+        maxReadFanout,
+        sliceMaintenanceInterval,
+        limits,
+        opensearch,
+        search,
+        admission,
+        kv);
   }
 
   /** The same settings with other index store endpoints (used by the CLI and tests). */
   public ServerSettings withOpenSearchUrls(List<URI> urls) {
-    return new ServerSettings(host, port, tls, auth, cassandra, readFanout, maxReadFanout,
-        sliceMaintenanceInterval, limits, opensearch.withUrls(urls), search, admission, kv);
+    return new ServerSettings(
+        host,
+        port,
+        tls,
+        auth,
+        cassandra,
+        readFanout,
+        maxReadFanout,
+        sliceMaintenanceInterval,
+        limits,
+        opensearch.withUrls(urls),
+        search,
+        admission,
+        kv);
   }
 }

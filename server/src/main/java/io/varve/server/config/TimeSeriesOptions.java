@@ -10,147 +10,215 @@ import io.varve.options.Section;
 import io.varve.options.Types;
 import java.time.Duration;
 
-/** The options of the {@code timeseries} section: read fan-out, maintenance, data-plane and search limits. */
+/**
+ * The options of the {@code timeseries} section: read fan-out, maintenance, data-plane and search
+ * limits.
+ */
 public final class TimeSeriesOptions {
 
   private static final Limits L = Limits.DEFAULT;
   private static final SearchLimits S = SearchLimits.DEFAULT;
   private static final Options.Builder OPTIONS = Options.builder();
 
-  public static final Section TIMESERIES = OPTIONS.section("timeseries",
-      "The TimeSeries service: read fan-out, background maintenance, limits.");
-  public static final Option<Integer> READ_FANOUT = OPTIONS.option("timeseries.readFanout", Types.integer(1, 256))
-      .defaultValue(8)
-      .doc("Partitions a read of a new namespace scans in parallel. The fan-out then adapts per namespace to"
-          + " what reads actually needed.");
-  public static final Option<Integer> MAX_READ_FANOUT = OPTIONS.option("timeseries.maxReadFanout",
-          Types.integer(1, 1024))
-      .atLeast(READ_FANOUT)
-      .defaultFrom(v -> Math.max(32, v.get(READ_FANOUT)), "`32` (when absent: the larger of 32 and `readFanout`)")
-      .doc("Upper bound of the adaptive fan-out. Higher finds sparse events sooner at the cost of more"
-          + " concurrent reads.");
-  public static final Option<Duration> SLICE_MAINTENANCE_INTERVAL = OPTIONS.option(
-          "timeseries.sliceMaintenanceInterval", Types.duration())
-      .defaultValue(Duration.ofSeconds(30))
-      .doc("Period of the background task that creates time slices ahead of time and applies retention, and of"
-          + " the reload of namespaces changed by other servers. Keep it well below the narrowest"
-          + " `secondsPerTimeSlice`. A background worker that has not completed a cycle for ten intervals (at"
-          + " least 10 minutes) is reported by `/health` ([api.md](api.md#the-browsable-page-health-and-metrics)).");
+  public static final Section TIMESERIES =
+      OPTIONS.section(
+          "timeseries", "The TimeSeries service: read fan-out, background maintenance, limits.");
+  public static final Option<Integer> READ_FANOUT =
+      OPTIONS
+          .option("timeseries.readFanout", Types.integer(1, 256))
+          .defaultValue(8)
+          .doc(
+              "Partitions a read of a new namespace scans in parallel. The fan-out then adapts per namespace to"
+                  + " what reads actually needed.");
+  public static final Option<Integer> MAX_READ_FANOUT =
+      OPTIONS
+          .option("timeseries.maxReadFanout", Types.integer(1, 1024))
+          .atLeast(READ_FANOUT)
+          .defaultFrom(
+              v -> Math.max(32, v.get(READ_FANOUT)),
+              "`32` (when absent: the larger of 32 and `readFanout`)")
+          .doc(
+              "Upper bound of the adaptive fan-out. Higher finds sparse events sooner at the cost of more"
+                  + " concurrent reads.");
+  public static final Option<Duration> SLICE_MAINTENANCE_INTERVAL =
+      OPTIONS
+          .option("timeseries.sliceMaintenanceInterval", Types.duration())
+          .defaultValue(Duration.ofSeconds(30))
+          .doc(
+              "Period of the background task that creates time slices ahead of time and applies retention, and of"
+                  + " the reload of namespaces changed by other servers. Keep it well below the narrowest"
+                  + " `secondsPerTimeSlice`. A background worker that has not completed a cycle for ten intervals (at"
+                  + " least 10 minutes) is reported by `/health` ([api.md](api.md#the-browsable-page-health-and-metrics)).");
 
-  public static final Section LIMITS = OPTIONS.section("timeseries.limits",
-      "Data-plane limits; [limits.md](limits.md) says what a client gets when it crosses one.");
-  public static final Option<Integer> MAX_REQUEST_BYTES = OPTIONS.option("timeseries.limits.maxRequestBytes",
-          Types.bytes(1024, 256 * Limits.MIB))
-      .defaultValue(L.maxRequestBytes())
-      .doc("Size of one HTTP request body or gRPC message.");
-  public static final Option<Integer> MAX_EVENTS_PER_BATCH = OPTIONS.option("timeseries.limits.maxEventsPerBatch",
-          Types.integer(1, 100_000))
-      .defaultValue(L.maxEventsPerBatch())
-      .doc("Events in one write request.");
-  public static final Option<Integer> MAX_ITEMS_PER_EVENT = OPTIONS.option("timeseries.limits.maxItemsPerEvent",
-          Types.integer(1, 10_000))
-      .defaultValue(L.maxItemsPerEvent())
-      .doc("Items in one event.");
-  public static final Option<Integer> MAX_ITEM_KEY_BYTES = OPTIONS.option("timeseries.limits.maxItemKeyBytes",
-          Types.bytes(1, 65_535))
-      .defaultValue(L.maxItemKeyBytes())
-      .doc("Size of one item key.");
-  public static final Option<Integer> MAX_ITEM_VALUE_BYTES = OPTIONS.option("timeseries.limits.maxItemValueBytes",
-          Types.bytes(1, 64 * Limits.MIB))
-      .defaultValue(L.maxItemValueBytes())
-      .doc("Size of one item value, before compression.");
-  public static final Option<Integer> MAX_EVENT_BYTES = OPTIONS.option("timeseries.limits.maxEventBytes",
-          Types.bytes(1, 64 * Limits.MIB))
-      .defaultValue(L.maxEventBytes())
-      .doc("Keys plus values of all items of one event.");
-  public static final Option<Integer> MAX_TIME_SERIES_ID_BYTES = OPTIONS.option(
-          "timeseries.limits.maxTimeSeriesIdBytes", Types.bytes(1, 65_535))
-      .defaultValue(L.maxTimeSeriesIdBytes())
-      .doc("UTF-8 size of a `timeSeriesId`.");
-  public static final Option<Integer> MAX_EVENT_ID_BYTES = OPTIONS.option("timeseries.limits.maxEventIdBytes",
-          Types.bytes(1, 65_535))
-      .defaultValue(L.maxEventIdBytes())
-      .doc("UTF-8 size of an `eventId`.");
-  public static final Option<Integer> MAX_PAGE_SIZE = OPTIONS.option("timeseries.limits.maxPageSize",
-          Types.integer(1, 100_000))
-      .defaultValue(L.maxPageSize())
-      .doc("Largest `pageSize` of a read.");
-  public static final Option<Integer> DEFAULT_PAGE_SIZE = OPTIONS.option("timeseries.limits.defaultPageSize",
-          Types.integer(1, 100_000))
-      .atMost(MAX_PAGE_SIZE)
-      .defaultFrom(v -> Math.min(L.defaultPageSize(), v.get(MAX_PAGE_SIZE)),
-          "`" + L.defaultPageSize() + "` (or `maxPageSize` when smaller)")
-      .doc("Page size of a read that gives none.");
-  public static final Option<Integer> MAX_EVENT_FILTERS = OPTIONS.option("timeseries.limits.maxEventFilters",
-          Types.integer(0, 1000))
-      .defaultValue(L.maxEventFilters())
-      .doc("`eventFilters` in one read.");
-  public static final Option<Duration> FUTURE_LIMIT = OPTIONS.option("timeseries.limits.futureLimit",
-          Types.duration())
-      .defaultValue(L.futureLimit())
-      .doc("How far ahead of the server's clock an `eventTime` may be. Also how far ahead slices are created,"
-          + " so it counts in every namespace's bound of slices per write window"
-          + " ([limits.md](limits.md#namespace-configuration-bounds)): raising it far may leave stored"
-          + " namespaces outside the bounds, which are then reported and not served.");
+  public static final Section LIMITS =
+      OPTIONS.section(
+          "timeseries.limits",
+          "Data-plane limits; [limits.md](limits.md) says what a client gets when it crosses one.");
+  public static final Option<Integer> MAX_REQUEST_BYTES =
+      OPTIONS
+          .option("timeseries.limits.maxRequestBytes", Types.bytes(1024, 256 * Limits.MIB))
+          .defaultValue(L.maxRequestBytes())
+          .doc("Size of one HTTP request body or gRPC message.");
+  public static final Option<Integer> MAX_EVENTS_PER_BATCH =
+      OPTIONS
+          .option("timeseries.limits.maxEventsPerBatch", Types.integer(1, 100_000))
+          .defaultValue(L.maxEventsPerBatch())
+          .doc("Events in one write request.");
+  public static final Option<Integer> MAX_ITEMS_PER_EVENT =
+      OPTIONS
+          .option("timeseries.limits.maxItemsPerEvent", Types.integer(1, 10_000))
+          .defaultValue(L.maxItemsPerEvent())
+          .doc("Items in one event.");
+  public static final Option<Integer> MAX_ITEM_KEY_BYTES =
+      OPTIONS
+          .option("timeseries.limits.maxItemKeyBytes", Types.bytes(1, 65_535))
+          .defaultValue(L.maxItemKeyBytes())
+          .doc("Size of one item key.");
+  public static final Option<Integer> MAX_ITEM_VALUE_BYTES =
+      OPTIONS
+          .option("timeseries.limits.maxItemValueBytes", Types.bytes(1, 64 * Limits.MIB))
+          .defaultValue(L.maxItemValueBytes())
+          .doc("Size of one item value, before compression.");
+  public static final Option<Integer> MAX_EVENT_BYTES =
+      OPTIONS
+          .option("timeseries.limits.maxEventBytes", Types.bytes(1, 64 * Limits.MIB))
+          .defaultValue(L.maxEventBytes())
+          .doc("Keys plus values of all items of one event.");
+  public static final Option<Integer> MAX_TIME_SERIES_ID_BYTES =
+      OPTIONS
+          .option("timeseries.limits.maxTimeSeriesIdBytes", Types.bytes(1, 65_535))
+          .defaultValue(L.maxTimeSeriesIdBytes())
+          .doc("UTF-8 size of a `timeSeriesId`.");
+  public static final Option<Integer> MAX_EVENT_ID_BYTES =
+      OPTIONS
+          .option("timeseries.limits.maxEventIdBytes", Types.bytes(1, 65_535))
+          .defaultValue(L.maxEventIdBytes())
+          .doc("UTF-8 size of an `eventId`.");
+  public static final Option<Integer> MAX_PAGE_SIZE =
+      OPTIONS
+          .option("timeseries.limits.maxPageSize", Types.integer(1, 100_000))
+          .defaultValue(L.maxPageSize())
+          .doc("Largest `pageSize` of a read.");
+  public static final Option<Integer> DEFAULT_PAGE_SIZE =
+      OPTIONS
+          .option("timeseries.limits.defaultPageSize", Types.integer(1, 100_000))
+          .atMost(MAX_PAGE_SIZE)
+          .defaultFrom(
+              v -> Math.min(L.defaultPageSize(), v.get(MAX_PAGE_SIZE)),
+              "`" + L.defaultPageSize() + "` (or `maxPageSize` when smaller)")
+          .doc("Page size of a read that gives none.");
+  public static final Option<Integer> MAX_EVENT_FILTERS =
+      OPTIONS
+          .option("timeseries.limits.maxEventFilters", Types.integer(0, 1000))
+          .defaultValue(L.maxEventFilters())
+          .doc("`eventFilters` in one read.");
+  public static final Option<Duration> FUTURE_LIMIT =
+      OPTIONS
+          .option("timeseries.limits.futureLimit", Types.duration())
+          .defaultValue(L.futureLimit())
+          .doc(
+              "How far ahead of the server's clock an `eventTime` may be. Also how far ahead slices are created,"
+                  + " so it counts in every namespace's bound of slices per write window"
+                  + " ([limits.md](limits.md#namespace-configuration-bounds)): raising it far may leave stored"
+                  + " namespaces outside the bounds, which are then reported and not served.");
 
-  public static final Section SEARCH = OPTIONS.section("timeseries.search",
-      "Limits of SearchEventRecords and AggregateEventRecords.");
-  public static final Option<Duration> MAX_INTERVAL = OPTIONS.option("timeseries.search.maxInterval",
-          Types.duration())
-      .defaultValue(S.maxInterval())
-      .doc("Widest `timeInterval` of one SearchEventRecords or AggregateEventRecords request.");
-  public static final Option<Integer> SEARCH_MAX_PAGE_SIZE = OPTIONS.option("timeseries.search.maxPageSize",
-          Types.integer(1, 10_000))
-      .defaultValue(S.maxPageSize())
-      .doc("Largest search `pageSize` and `distinct.pageSize`.");
-  public static final Option<Integer> SEARCH_DEFAULT_PAGE_SIZE = OPTIONS.option(
-          "timeseries.search.defaultPageSize", Types.integer(1, 10_000))
-      .atMost(SEARCH_MAX_PAGE_SIZE)
-      .defaultFrom(v -> Math.min(S.defaultPageSize(), v.get(SEARCH_MAX_PAGE_SIZE)),
-          "`" + S.defaultPageSize() + "` (or `maxPageSize` when smaller)")
-      .doc("Events in a search page (and distinct values in an aggregate page) when the request gives no"
-          + " `pageSize`.");
-  public static final Option<Integer> MAX_QUERY_DEPTH = OPTIONS.option("timeseries.search.maxQueryDepth",
-          Types.integer(1, 32))
-      .defaultValue(S.maxDepth())
-      .doc("Deepest nesting of `booleanQuery`.");
-  public static final Option<Integer> MAX_QUERY_CLAUSES = OPTIONS.option("timeseries.search.maxQueryClauses",
-          Types.integer(1, 1024))
-      .defaultValue(S.maxClauses())
-      .doc("Queries in one `booleanQuery`.");
-  public static final Option<Integer> MAX_TIME_BUCKETS = OPTIONS.option("timeseries.search.maxTimeBuckets",
-          Types.integer(1, 100_000))
-      .defaultValue(S.maxTimeBuckets())
-      .doc("Buckets of one `countByTime` aggregation (interval width / `bucketWidth`).");
+  public static final Section SEARCH =
+      OPTIONS.section(
+          "timeseries.search", "Limits of SearchEventRecords and AggregateEventRecords.");
+  public static final Option<Duration> MAX_INTERVAL =
+      OPTIONS
+          .option("timeseries.search.maxInterval", Types.duration())
+          .defaultValue(S.maxInterval())
+          .doc("Widest `timeInterval` of one SearchEventRecords or AggregateEventRecords request.");
+  public static final Option<Integer> SEARCH_MAX_PAGE_SIZE =
+      OPTIONS
+          .option("timeseries.search.maxPageSize", Types.integer(1, 10_000))
+          .defaultValue(S.maxPageSize())
+          .doc("Largest search `pageSize` and `distinct.pageSize`.");
+  public static final Option<Integer> SEARCH_DEFAULT_PAGE_SIZE =
+      OPTIONS
+          .option("timeseries.search.defaultPageSize", Types.integer(1, 10_000))
+          .atMost(SEARCH_MAX_PAGE_SIZE)
+          .defaultFrom(
+              v -> Math.min(S.defaultPageSize(), v.get(SEARCH_MAX_PAGE_SIZE)),
+              "`" + S.defaultPageSize() + "` (or `maxPageSize` when smaller)")
+          .doc(
+              "Events in a search page (and distinct values in an aggregate page) when the request gives no"
+                  + " `pageSize`.");
+  public static final Option<Integer> MAX_QUERY_DEPTH =
+      OPTIONS
+          .option("timeseries.search.maxQueryDepth", Types.integer(1, 32))
+          .defaultValue(S.maxDepth())
+          .doc("Deepest nesting of `booleanQuery`.");
+  public static final Option<Integer> MAX_QUERY_CLAUSES =
+      OPTIONS
+          .option("timeseries.search.maxQueryClauses", Types.integer(1, 1024))
+          .defaultValue(S.maxClauses())
+          .doc("Queries in one `booleanQuery`.");
+  public static final Option<Integer> MAX_TIME_BUCKETS =
+      OPTIONS
+          .option("timeseries.search.maxTimeBuckets", Types.integer(1, 100_000))
+          .defaultValue(S.maxTimeBuckets())
+          .doc("Buckets of one `countByTime` aggregation (interval width / `bucketWidth`).");
 
   public static final Options ALL = OPTIONS.build();
 
   private TimeSeriesOptions() {}
 
   static Limits limits(OptionValues v) {
-    return new Limits(v.get(MAX_REQUEST_BYTES), v.get(MAX_EVENTS_PER_BATCH), v.get(MAX_ITEMS_PER_EVENT),
-        v.get(MAX_ITEM_KEY_BYTES), v.get(MAX_ITEM_VALUE_BYTES), v.get(MAX_EVENT_BYTES),
-        v.get(MAX_TIME_SERIES_ID_BYTES), v.get(MAX_EVENT_ID_BYTES), v.get(MAX_PAGE_SIZE), v.get(DEFAULT_PAGE_SIZE),
-        v.get(MAX_EVENT_FILTERS), v.get(FUTURE_LIMIT));
+    return new Limits(
+        v.get(MAX_REQUEST_BYTES),
+        v.get(MAX_EVENTS_PER_BATCH),
+        v.get(MAX_ITEMS_PER_EVENT),
+        v.get(MAX_ITEM_KEY_BYTES),
+        v.get(MAX_ITEM_VALUE_BYTES),
+        v.get(MAX_EVENT_BYTES),
+        v.get(MAX_TIME_SERIES_ID_BYTES),
+        v.get(MAX_EVENT_ID_BYTES),
+        v.get(MAX_PAGE_SIZE),
+        v.get(DEFAULT_PAGE_SIZE),
+        v.get(MAX_EVENT_FILTERS),
+        v.get(FUTURE_LIMIT));
   }
 
   static SearchLimits search(OptionValues v) {
-    return new SearchLimits(v.get(MAX_INTERVAL), v.get(SEARCH_DEFAULT_PAGE_SIZE), v.get(SEARCH_MAX_PAGE_SIZE),
-        v.get(MAX_QUERY_DEPTH), v.get(MAX_QUERY_CLAUSES), v.get(MAX_TIME_BUCKETS));
+    return new SearchLimits(
+        v.get(MAX_INTERVAL),
+        v.get(SEARCH_DEFAULT_PAGE_SIZE),
+        v.get(SEARCH_MAX_PAGE_SIZE),
+        v.get(MAX_QUERY_DEPTH),
+        v.get(MAX_QUERY_CLAUSES),
+        v.get(MAX_TIME_BUCKETS));
   }
 
-  static void effective(int readFanout, int maxReadFanout, Duration maintenance, Limits l, SearchLimits s,
+  static void effective(
+      int readFanout,
+      int maxReadFanout,
+      Duration maintenance,
+      Limits l,
+      SearchLimits s,
       EffectiveConfig config) {
-    config.put(READ_FANOUT, readFanout).put(MAX_READ_FANOUT, maxReadFanout)
+    config
+        .put(READ_FANOUT, readFanout)
+        .put(MAX_READ_FANOUT, maxReadFanout)
         .put(SLICE_MAINTENANCE_INTERVAL, maintenance)
-        .put(MAX_REQUEST_BYTES, l.maxRequestBytes()).put(MAX_EVENTS_PER_BATCH, l.maxEventsPerBatch())
-        .put(MAX_ITEMS_PER_EVENT, l.maxItemsPerEvent()).put(MAX_ITEM_KEY_BYTES, l.maxItemKeyBytes())
-        .put(MAX_ITEM_VALUE_BYTES, l.maxItemValueBytes()).put(MAX_EVENT_BYTES, l.maxEventBytes())
-        .put(MAX_TIME_SERIES_ID_BYTES, l.maxTimeSeriesIdBytes()).put(MAX_EVENT_ID_BYTES, l.maxEventIdBytes())
-        .put(MAX_PAGE_SIZE, l.maxPageSize()).put(DEFAULT_PAGE_SIZE, l.defaultPageSize())
-        .put(MAX_EVENT_FILTERS, l.maxEventFilters()).put(FUTURE_LIMIT, l.futureLimit())
-        .put(MAX_INTERVAL, s.maxInterval()).put(SEARCH_MAX_PAGE_SIZE, s.maxPageSize())
-        .put(SEARCH_DEFAULT_PAGE_SIZE, s.defaultPageSize()).put(MAX_QUERY_DEPTH, s.maxDepth())
-        .put(MAX_QUERY_CLAUSES, s.maxClauses()).put(MAX_TIME_BUCKETS, s.maxTimeBuckets());
+        .put(MAX_REQUEST_BYTES, l.maxRequestBytes())
+        .put(MAX_EVENTS_PER_BATCH, l.maxEventsPerBatch())
+        .put(MAX_ITEMS_PER_EVENT, l.maxItemsPerEvent())
+        .put(MAX_ITEM_KEY_BYTES, l.maxItemKeyBytes())
+        .put(MAX_ITEM_VALUE_BYTES, l.maxItemValueBytes())
+        .put(MAX_EVENT_BYTES, l.maxEventBytes())
+        .put(MAX_TIME_SERIES_ID_BYTES, l.maxTimeSeriesIdBytes())
+        .put(MAX_EVENT_ID_BYTES, l.maxEventIdBytes())
+        .put(MAX_PAGE_SIZE, l.maxPageSize())
+        .put(DEFAULT_PAGE_SIZE, l.defaultPageSize())
+        .put(MAX_EVENT_FILTERS, l.maxEventFilters())
+        .put(FUTURE_LIMIT, l.futureLimit())
+        .put(MAX_INTERVAL, s.maxInterval())
+        .put(SEARCH_MAX_PAGE_SIZE, s.maxPageSize())
+        .put(SEARCH_DEFAULT_PAGE_SIZE, s.defaultPageSize())
+        .put(MAX_QUERY_DEPTH, s.maxDepth())
+        .put(MAX_QUERY_CLAUSES, s.maxClauses())
+        .put(MAX_TIME_BUCKETS, s.maxTimeBuckets());
   }
 }

@@ -9,6 +9,8 @@ import io.varve.api.timeseries.v1.Namespace;
 import io.varve.api.timeseries.v1.UpdateNamespaceRequest;
 import io.varve.core.error.InvalidFieldException;
 import io.varve.core.error.VarveException;
+import io.varve.core.index.FieldType;
+import io.varve.core.index.IndexSpec;
 import io.varve.core.kv.ItemTables;
 import io.varve.core.namespace.Names;
 import io.varve.core.partitioning.TimeSlice;
@@ -16,8 +18,6 @@ import io.varve.core.store.MetadataStore;
 import io.varve.core.store.NamespaceRecord;
 import io.varve.core.store.SliceTables;
 import io.varve.server.config.NamespaceConfigMapper;
-import io.varve.core.index.FieldType;
-import io.varve.core.index.IndexSpec;
 import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
@@ -46,8 +46,15 @@ public final class ControlPlaneHandler {
   private final Clock clock;
   private final Duration initialSliceWait;
 
-  public ControlPlaneHandler(MetadataStore store, SliceTables tables, ItemTables itemTables, NamespaceRegistry registry,
-      SliceMaintainer maintainer, NamespaceConfigMapper mapper, Clock clock, Duration initialSliceWait) {
+  public ControlPlaneHandler(
+      MetadataStore store,
+      SliceTables tables,
+      ItemTables itemTables,
+      NamespaceRegistry registry,
+      SliceMaintainer maintainer,
+      NamespaceConfigMapper mapper,
+      Clock clock,
+      Duration initialSliceWait) {
     this.store = store;
     this.tables = tables;
     this.itemTables = itemTables;
@@ -59,20 +66,35 @@ public final class ControlPlaneHandler {
   }
 
   public CompletionStage<Namespace> create(CreateNamespaceRequest request) {
-    NamespaceConfigMapper.Mapped mapped = mapper.map(request.getNamespace(), request.getService(),
-        request.getPersistenceConfigurationList());
+    NamespaceConfigMapper.Mapped mapped =
+        mapper.map(
+            request.getNamespace(),
+            request.getService(),
+            request.getPersistenceConfigurationList());
     Instant now = clock.instant();
-    NamespaceRecord record = new NamespaceRecord(request.getNamespace(),
-        NamespaceDocuments.write(request.getNamespace(), mapped.service(), mapped.normalized()), 1, now, now);
-    return tables.createKeyspaceIfMissing(mapped.keyspace())
-        .thenCompose(v -> mapped.keyValue().isPresent() ? itemTables.create(mapped.keyValue().get())
-            : CompletableFuture.<Void>completedFuture(null))
+    NamespaceRecord record =
+        new NamespaceRecord(
+            request.getNamespace(),
+            NamespaceDocuments.write(request.getNamespace(), mapped.service(), mapped.normalized()),
+            1,
+            now,
+            now);
+    return tables
+        .createKeyspaceIfMissing(mapped.keyspace())
+        .thenCompose(
+            v ->
+                mapped.keyValue().isPresent()
+                    ? itemTables.create(mapped.keyValue().get())
+                    : CompletableFuture.<Void>completedFuture(null))
         .thenCompose(v -> store.create(record))
-        .thenCompose(v -> {
-          NamespaceEntry entry = registry.put(registry.entry(record));
-          return maintainer.maintain(entry).toCompletableFuture()
-              .completeOnTimeout(entry, initialSliceWait.toMillis(), TimeUnit.MILLISECONDS);
-        })
+        .thenCompose(
+            v -> {
+              NamespaceEntry entry = registry.put(registry.entry(record));
+              return maintainer
+                  .maintain(entry)
+                  .toCompletableFuture()
+                  .completeOnTimeout(entry, initialSliceWait.toMillis(), TimeUnit.MILLISECONDS);
+            })
         .thenApply(entry -> toProto(entry, true));
   }
 
@@ -82,11 +104,17 @@ public final class ControlPlaneHandler {
   }
 
   public CompletionStage<ListNamespacesResponse> list(ListNamespacesRequest request) {
-    return registry.refresh().thenApply(entries -> ListNamespacesResponse.newBuilder()
-        .addAllNamespaces(entries.stream()
-            .sorted(java.util.Comparator.comparing(e -> e.record().namespace()))
-            .map(e -> toProto(e, false)).toList())
-        .build());
+    return registry
+        .refresh()
+        .thenApply(
+            entries ->
+                ListNamespacesResponse.newBuilder()
+                    .addAllNamespaces(
+                        entries.stream()
+                            .sorted(java.util.Comparator.comparing(e -> e.record().namespace()))
+                            .map(e -> toProto(e, false))
+                            .toList())
+                    .build());
   }
 
   /**
@@ -94,70 +122,118 @@ public final class ControlPlaneHandler {
    * index name) or slice width (which would orphan the existing indices). Fields may be added;
    * events indexed before get them by a backfill.
    */
-  private static void checkIndexChange(UpdateNamespaceRequest request, IndexSpec current, IndexSpec next) {
+  private static void checkIndexChange(
+      UpdateNamespaceRequest request, IndexSpec current, IndexSpec next) {
     int entry = 0;
-    while (!request.getPersistenceConfiguration(entry).getId().equals(NamespaceConfigMapper.INDEX)) {
+    while (!request
+        .getPersistenceConfiguration(entry)
+        .getId()
+        .equals(NamespaceConfigMapper.INDEX)) {
       entry++;
     }
     String path = "persistence_configuration[" + entry + "]";
     if (!next.dataset().equals(current.dataset())) {
-      throw new InvalidFieldException(path + ".physicalStorage.dataset", next.dataset(),
+      throw new InvalidFieldException(
+          path + ".physicalStorage.dataset",
+          next.dataset(),
           "the namespace's base index name '" + current.dataset() + "' (it cannot change)");
     }
     if (next.secondsPerSlice() != current.secondsPerSlice()) {
-      throw new InvalidFieldException(path + ".config.timePartition.secondsPerSlice", next.secondsPerSlice(),
+      throw new InvalidFieldException(
+          path + ".config.timePartition.secondsPerSlice",
+          next.secondsPerSlice(),
           current.secondsPerSlice() + " (the index slice width cannot change)");
     }
-    current.fields().forEach((field, type) -> {
-      FieldType changed = next.fields().get(field);
-      if (changed != null && changed != type) {
-        throw new InvalidFieldException(path + ".config.indexConfig.fieldMapping." + field, changed.name(),
-            type + " (existing indices map it so; a field's type cannot change, index it under a new key instead)");
-      }
-    });
+    current
+        .fields()
+        .forEach(
+            (field, type) -> {
+              FieldType changed = next.fields().get(field);
+              if (changed != null && changed != type) {
+                throw new InvalidFieldException(
+                    path + ".config.indexConfig.fieldMapping." + field,
+                    changed.name(),
+                    type
+                        + " (existing indices map it so; a field's type cannot change, index it under a new key instead)");
+              }
+            });
   }
 
   public CompletionStage<Namespace> update(UpdateNamespaceRequest request) {
-    NamespaceConfigMapper.Mapped mapped = mapper.map(request.getNamespace(), request.getService(),
-        request.getPersistenceConfigurationList());
-    return registry.inspect(request.getNamespace()).thenCompose(current -> {
-      long version = current.record().version();
-      if (request.hasExpectedVersion() && request.getExpectedVersion() != version) {
-        throw VarveException.failedPrecondition("namespace '" + request.getNamespace() + "' is at version " + version
-            + ", not the expected_version " + request.getExpectedVersion());
-      }
-      if (mapped.service() != current.service()) {
-        throw new InvalidFieldException("service", mapped.service().name(), "the namespace's service "
-            + current.service() + " (it cannot change)");
-      }
-      if (current.keyValue().isPresent()) {
-        KvNamespaceChanges.check(request, current.keyValue().get(), mapped.keyValue().orElseThrow());
-      }
-      String keyspace = keyspace(current);
-      if (!mapped.keyspace().equals(keyspace)) {
-        int primary = 0;
-        while (!request.getPersistenceConfiguration(primary).getId().equals(NamespaceConfigMapper.PRIMARY)) {
-          primary++;
-        }
-        throw new InvalidFieldException("persistence_configuration[" + primary + "].physicalStorage.dataset",
-            mapped.keyspace(), "the namespace's keyspace '" + keyspace + "' (it cannot change)");
-      }
-      if (current.index().isPresent() && mapped.index().isPresent()) {
-        checkIndexChange(request, current.index().get(), mapped.index().get());
-      }
-      NamespaceRecord record = new NamespaceRecord(request.getNamespace(),
-          NamespaceDocuments.write(request.getNamespace(), mapped.service(), mapped.normalized()), version + 1,
-          current.record().createTime(), clock.instant());
-      return store.update(record).thenCompose(applied -> {
-        if (!applied) {
-          throw VarveException.failedPrecondition("namespace '" + request.getNamespace()
-              + "' was changed concurrently; read it again and retry");
-        }
-        NamespaceEntry entry = registry.put(registry.entry(record).withSlices(current.slices()));
-        return maintainer.maintain(entry).toCompletableFuture()
-            .completeOnTimeout(entry, initialSliceWait.toMillis(), TimeUnit.MILLISECONDS);
-      });
-    }).thenApply(entry -> toProto(entry, true));
+    NamespaceConfigMapper.Mapped mapped =
+        mapper.map(
+            request.getNamespace(),
+            request.getService(),
+            request.getPersistenceConfigurationList());
+    return registry
+        .inspect(request.getNamespace())
+        .thenCompose(
+            current -> {
+              long version = current.record().version();
+              if (request.hasExpectedVersion() && request.getExpectedVersion() != version) {
+                throw VarveException.failedPrecondition(
+                    "namespace '"
+                        + request.getNamespace()
+                        + "' is at version "
+                        + version
+                        + ", not the expected_version "
+                        + request.getExpectedVersion());
+              }
+              if (mapped.service() != current.service()) {
+                throw new InvalidFieldException(
+                    "service",
+                    mapped.service().name(),
+                    "the namespace's service " + current.service() + " (it cannot change)");
+              }
+              if (current.keyValue().isPresent()) {
+                KvNamespaceChanges.check(
+                    request, current.keyValue().get(), mapped.keyValue().orElseThrow());
+              }
+              String keyspace = keyspace(current);
+              if (!mapped.keyspace().equals(keyspace)) {
+                int primary = 0;
+                while (!request
+                    .getPersistenceConfiguration(primary)
+                    .getId()
+                    .equals(NamespaceConfigMapper.PRIMARY)) {
+                  primary++;
+                }
+                throw new InvalidFieldException(
+                    "persistence_configuration[" + primary + "].physicalStorage.dataset",
+                    mapped.keyspace(),
+                    "the namespace's keyspace '" + keyspace + "' (it cannot change)");
+              }
+              if (current.index().isPresent() && mapped.index().isPresent()) {
+                checkIndexChange(request, current.index().get(), mapped.index().get());
+              }
+              NamespaceRecord record =
+                  new NamespaceRecord(
+                      request.getNamespace(),
+                      NamespaceDocuments.write(
+                          request.getNamespace(), mapped.service(), mapped.normalized()),
+                      version + 1,
+                      current.record().createTime(),
+                      clock.instant());
+              return store
+                  .update(record)
+                  .thenCompose(
+                      applied -> {
+                        if (!applied) {
+                          throw VarveException.failedPrecondition(
+                              "namespace '"
+                                  + request.getNamespace()
+                                  + "' was changed concurrently; read it again and retry");
+                        }
+                        NamespaceEntry entry =
+                            registry.put(registry.entry(record).withSlices(current.slices()));
+                        return maintainer
+                            .maintain(entry)
+                            .toCompletableFuture()
+                            .completeOnTimeout(
+                                entry, initialSliceWait.toMillis(), TimeUnit.MILLISECONDS);
+                      });
+            })
+        .thenApply(entry -> toProto(entry, true));
   }
 
   /**
@@ -171,37 +247,44 @@ public final class ControlPlaneHandler {
     if (entry.served()) {
       return entry.settings().keyspace();
     }
-    return entry.config().stream().filter(c -> c.getId().equals(NamespaceConfigMapper.PRIMARY))
-        .map(c -> c.getPhysicalStorage().getDataset()).filter(d -> !d.isEmpty()).findFirst()
+    return entry.config().stream()
+        .filter(c -> c.getId().equals(NamespaceConfigMapper.PRIMARY))
+        .map(c -> c.getPhysicalStorage().getDataset())
+        .filter(d -> !d.isEmpty())
+        .findFirst()
         .orElse(entry.record().namespace());
   }
 
   static Namespace toProto(NamespaceEntry entry, boolean withSlices) {
-    Namespace.Builder ns = Namespace.newBuilder()
-        .setNamespace(entry.record().namespace())
-        .setService(entry.service().name())
-        .addAllPersistenceConfiguration(entry.config())
-        .setVersion(entry.record().version())
-        .setCreateTime(timestamp(entry.record().createTime()))
-        .setUpdateTime(timestamp(entry.record().updateTime()));
+    Namespace.Builder ns =
+        Namespace.newBuilder()
+            .setNamespace(entry.record().namespace())
+            .setService(entry.service().name())
+            .addAllPersistenceConfiguration(entry.config())
+            .setVersion(entry.record().version())
+            .setCreateTime(timestamp(entry.record().createTime()))
+            .setUpdateTime(timestamp(entry.record().updateTime()));
     entry.invalid().ifPresent(ns::setInvalidConfiguration);
     if (withSlices) {
       List<TimeSlice> slices = entry.slices();
       for (TimeSlice slice : slices) {
-        ns.addTimeSlices(io.varve.api.timeseries.v1.TimeSlice.newBuilder()
-            .setStartTime(timestamp(slice.start()))
-            .setEndTime(timestamp(slice.end()))
-            .setTable(slice.table())
-            .setSecondsPerTimeBucket(slice.secondsPerTimeBucket())
-            .setEventBuckets(slice.eventBuckets())
-            .setStatus(slice.status().name()));
+        ns.addTimeSlices(
+            io.varve.api.timeseries.v1.TimeSlice.newBuilder()
+                .setStartTime(timestamp(slice.start()))
+                .setEndTime(timestamp(slice.end()))
+                .setTable(slice.table())
+                .setSecondsPerTimeBucket(slice.secondsPerTimeBucket())
+                .setEventBuckets(slice.eventBuckets())
+                .setStatus(slice.status().name()));
       }
     }
     return ns.build();
   }
 
   static Timestamp timestamp(Instant instant) {
-    return Timestamp.newBuilder().setSeconds(instant.getEpochSecond()).setNanos(instant.getNano()).build();
+    return Timestamp.newBuilder()
+        .setSeconds(instant.getEpochSecond())
+        .setNanos(instant.getNano())
+        .build();
   }
-
 }

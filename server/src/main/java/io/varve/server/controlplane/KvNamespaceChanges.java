@@ -16,17 +16,24 @@ final class KvNamespaceChanges {
 
   static void check(UpdateNamespaceRequest request, KvNamespace current, KvNamespace next) {
     int primary = 0;
-    while (!request.getPersistenceConfiguration(primary).getId().equals(NamespaceConfigMapper.PRIMARY)) {
+    while (!request
+        .getPersistenceConfiguration(primary)
+        .getId()
+        .equals(NamespaceConfigMapper.PRIMARY)) {
       primary++;
     }
     String path = "persistence_configuration[" + primary + "].physicalStorage";
     if (!next.table().equals(current.table())) {
-      throw new InvalidFieldException(path + ".table", next.table(), "the namespace's table '" + current.table()
-          + "' (it cannot change)");
+      throw new InvalidFieldException(
+          path + ".table",
+          next.table(),
+          "the namespace's table '" + current.table() + "' (it cannot change)");
     }
     if (next.order() != current.order()) {
-      throw new InvalidFieldException(path + ".config.clusteringOrder", next.order().name(), current.order().name()
-          + " (the table's clustering order cannot change)");
+      throw new InvalidFieldException(
+          path + ".config.clusteringOrder",
+          next.order().name(),
+          current.order().name() + " (the table's clustering order cannot change)");
     }
   }
 }

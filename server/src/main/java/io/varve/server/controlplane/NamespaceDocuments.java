@@ -7,16 +7,22 @@ import io.varve.api.timeseries.v1.PersistenceConfiguration;
 import io.varve.server.config.NamespaceService;
 import java.util.List;
 
-/** The stored form of a namespace configuration: the JSON of its effective persistence configuration. */
+/**
+ * The stored form of a namespace configuration: the JSON of its effective persistence
+ * configuration.
+ */
 final class NamespaceDocuments {
 
   private NamespaceDocuments() {}
 
   /** The stored JSON; a TimeSeries document has no {@code service}, as before KeyValue existed. */
-  static String write(String namespace, NamespaceService service, List<PersistenceConfiguration> config) {
+  static String write(
+      String namespace, NamespaceService service, List<PersistenceConfiguration> config) {
     try {
-      CreateNamespaceRequest.Builder document = CreateNamespaceRequest.newBuilder().setNamespace(namespace)
-          .addAllPersistenceConfiguration(config);
+      CreateNamespaceRequest.Builder document =
+          CreateNamespaceRequest.newBuilder()
+              .setNamespace(namespace)
+              .addAllPersistenceConfiguration(config);
       if (service == NamespaceService.KEY_VALUE) {
         document.setService(service.name());
       }
@@ -32,7 +38,8 @@ final class NamespaceDocuments {
       JsonFormat.parser().ignoringUnknownFields().merge(json, builder);
       return builder.build();
     } catch (InvalidProtocolBufferException e) {
-      throw new IllegalStateException("stored namespace configuration unreadable: " + e.getMessage(), e);
+      throw new IllegalStateException(
+          "stored namespace configuration unreadable: " + e.getMessage(), e);
     }
   }
 }

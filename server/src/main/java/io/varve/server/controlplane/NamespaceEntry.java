@@ -3,12 +3,12 @@ package io.varve.server.controlplane;
 import io.varve.api.timeseries.v1.PersistenceConfiguration;
 import io.varve.core.error.InvalidFieldException;
 import io.varve.core.error.VarveException;
+import io.varve.core.index.IndexSpec;
 import io.varve.core.kv.KvNamespace;
 import io.varve.core.namespace.NamespaceSettings;
 import io.varve.core.partitioning.TimeSlice;
 import io.varve.core.read.FanoutController;
 import io.varve.core.store.NamespaceRecord;
-import io.varve.core.index.IndexSpec;
 import io.varve.server.config.NamespaceService;
 import java.util.List;
 import java.util.Optional;
@@ -20,24 +20,51 @@ import java.util.Optional;
  *
  * <p>A namespace whose stored configuration does not pass today's validation (stored by an older
  * version under looser bounds) is <em>unserved</em>: {@code invalid} says why, {@code settings} is
- * null, {@code index} empty and {@code config} the stored configuration as read. Nothing acts on it:
- * the registry refuses it to the data plane and the maintainers skip it.
+ * null, {@code index} empty and {@code config} the stored configuration as read. Nothing acts on
+ * it: the registry refuses it to the data plane and the maintainers skip it.
  *
  * <p>A KeyValue namespace has {@code keyValue} and neither {@code settings} nor slices.
  */
-public record NamespaceEntry(NamespaceRecord record, NamespaceSettings settings, List<PersistenceConfiguration> config,
-    Optional<IndexSpec> index, List<TimeSlice> slices, FanoutController fanout, Optional<String> invalid,
-    NamespaceService service, Optional<KvNamespace> keyValue) {
+public record NamespaceEntry(
+    NamespaceRecord record,
+    NamespaceSettings settings,
+    List<PersistenceConfiguration> config,
+    Optional<IndexSpec> index,
+    List<TimeSlice> slices,
+    FanoutController fanout,
+    Optional<String> invalid,
+    NamespaceService service,
+    Optional<KvNamespace> keyValue) {
 
   /** A namespace whose stored configuration is outside the bounds, with the reason. */
-  static NamespaceEntry unserved(NamespaceRecord record, List<PersistenceConfiguration> stored, String reason,
-      FanoutController fanout, NamespaceService service) {
-    return new NamespaceEntry(record, null, stored, Optional.empty(), List.of(), fanout, Optional.of(reason), service,
+  static NamespaceEntry unserved(
+      NamespaceRecord record,
+      List<PersistenceConfiguration> stored,
+      String reason,
+      FanoutController fanout,
+      NamespaceService service) {
+    return new NamespaceEntry(
+        record,
+        null,
+        stored,
+        Optional.empty(),
+        List.of(),
+        fanout,
+        Optional.of(reason),
+        service,
         Optional.empty());
   }
 
   public NamespaceEntry withSlices(List<TimeSlice> newSlices) {
-    return new NamespaceEntry(record, settings, config, index, List.copyOf(newSlices), fanout, invalid, service,
+    return new NamespaceEntry(
+        record,
+        settings,
+        config,
+        index,
+        List.copyOf(newSlices),
+        fanout,
+        invalid,
+        service,
         keyValue);
   }
 
@@ -49,9 +76,13 @@ public record NamespaceEntry(NamespaceRecord record, NamespaceSettings settings,
   /** This entry when served; FAILED_PRECONDITION saying why and how to fix it otherwise. */
   public NamespaceEntry requireServed() {
     if (invalid.isPresent()) {
-      throw VarveException.failedPrecondition("namespace '" + record.namespace() + "' is not served: its stored"
-          + " configuration is outside this server's bounds: " + invalid.get()
-          + "; UpdateNamespace with valid values serves it again");
+      throw VarveException.failedPrecondition(
+          "namespace '"
+              + record.namespace()
+              + "' is not served: its stored"
+              + " configuration is outside this server's bounds: "
+              + invalid.get()
+              + "; UpdateNamespace with valid values serves it again");
     }
     return this;
   }
@@ -62,8 +93,15 @@ public record NamespaceEntry(NamespaceRecord record, NamespaceSettings settings,
    */
   public NamespaceEntry requireService(NamespaceService expected) {
     if (service != expected) {
-      throw new InvalidFieldException("namespace", record.namespace(), "a " + expected + " namespace; this one"
-          + " belongs to the " + service + " service, whose RPCs serve it");
+      throw new InvalidFieldException(
+          "namespace",
+          record.namespace(),
+          "a "
+              + expected
+              + " namespace; this one"
+              + " belongs to the "
+              + service
+              + " service, whose RPCs serve it");
     }
     return requireServed();
   }

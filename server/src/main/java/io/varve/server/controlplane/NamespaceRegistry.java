@@ -29,9 +29,9 @@ import org.slf4j.LoggerFactory;
  *
  * <p>A stored configuration is validated as a new one would be. One that fails (stored by an older
  * version under looser bounds) never fails a load or a refresh: it becomes an unserved entry
- * ({@link NamespaceEntry#served()}), logged once per version, counted in the gauge
- * {@code varve_namespaces_unserved}, refused by {@link #get} and {@link #load} and shown by
- * {@link #inspect} for the control plane to report and fix.
+ * ({@link NamespaceEntry#served()}), logged once per version, counted in the gauge {@code
+ * varve_namespaces_unserved}, refused by {@link #get} and {@link #load} and shown by {@link
+ * #inspect} for the control plane to report and fix.
  */
 public final class NamespaceRegistry {
 
@@ -44,20 +44,28 @@ public final class NamespaceRegistry {
   private final ConcurrentMap<String, NamespaceEntry> entries = new ConcurrentHashMap<>();
   private final ConcurrentMap<String, Long> reported = new ConcurrentHashMap<>();
 
-  public NamespaceRegistry(MetadataStore store, NamespaceConfigMapper mapper, int fanout, int maxFanout,
+  public NamespaceRegistry(
+      MetadataStore store,
+      NamespaceConfigMapper mapper,
+      int fanout,
+      int maxFanout,
       MeterRegistry metrics) {
     this.store = store;
     this.mapper = mapper;
     this.fanout = fanout;
     this.maxFanout = maxFanout;
-    Gauge.builder("varve.namespaces.unserved", entries, e -> e.values().stream().filter(n -> !n.served()).count())
-        .description("Namespaces whose stored configuration is outside the bounds: not served, not maintained")
+    Gauge.builder(
+            "varve.namespaces.unserved",
+            entries,
+            e -> e.values().stream().filter(n -> !n.served()).count())
+        .description(
+            "Namespaces whose stored configuration is outside the bounds: not served, not maintained")
         .register(metrics);
   }
 
   /**
-   * The served TimeSeries namespace, from the cache or else the store; NOT_FOUND, FAILED_PRECONDITION
-   * or (a KeyValue namespace) INVALID_ARGUMENT otherwise.
+   * The served TimeSeries namespace, from the cache or else the store; NOT_FOUND,
+   * FAILED_PRECONDITION or (a KeyValue namespace) INVALID_ARGUMENT otherwise.
    */
   public CompletionStage<NamespaceEntry> get(String namespace) {
     return get(namespace, NamespaceService.TIME_SERIES);
@@ -79,12 +87,17 @@ public final class NamespaceRegistry {
 
   /** As {@link #load}, but an unserved namespace too (the control plane reports and updates it). */
   public CompletionStage<NamespaceEntry> inspect(String namespace) {
-    return store.get(namespace).thenCompose(record -> {
-      if (record.isEmpty()) {
-        throw VarveException.notFound("namespace '" + namespace + "' does not exist");
-      }
-      return store.slices(namespace).thenApply(slices -> put(entry(record.get()).withSlices(slices)));
-    });
+    return store
+        .get(namespace)
+        .thenCompose(
+            record -> {
+              if (record.isEmpty()) {
+                throw VarveException.notFound("namespace '" + namespace + "' does not exist");
+              }
+              return store
+                  .slices(namespace)
+                  .thenApply(slices -> put(entry(record.get()).withSlices(slices)));
+            });
   }
 
   /**
@@ -92,17 +105,28 @@ public final class NamespaceRegistry {
    * uses them, and an older version may have recorded many.
    */
   public CompletionStage<Collection<NamespaceEntry>> refresh() {
-    return store.list().thenCompose(records -> {
-      List<CompletableFuture<NamespaceEntry>> loads = records.stream().map(r -> {
-        NamespaceEntry fresh = entry(r);
-        CompletionStage<List<TimeSlice>> slices = fresh.served() ? store.slices(r.namespace())
-            : CompletableFuture.completedFuture(List.of());
-        return slices.thenApply(s -> put(fresh.withSlices(s))).toCompletableFuture();
-      }).toList();
-      entries.keySet().retainAll(records.stream().map(NamespaceRecord::namespace).toList());
-      return CompletableFuture.allOf(loads.toArray(CompletableFuture[]::new))
-          .thenApply(v -> loads.stream().map(CompletableFuture::join).toList());
-    });
+    return store
+        .list()
+        .thenCompose(
+            records -> {
+              List<CompletableFuture<NamespaceEntry>> loads =
+                  records.stream()
+                      .map(
+                          r -> {
+                            NamespaceEntry fresh = entry(r);
+                            CompletionStage<List<TimeSlice>> slices =
+                                fresh.served()
+                                    ? store.slices(r.namespace())
+                                    : CompletableFuture.completedFuture(List.of());
+                            return slices
+                                .thenApply(s -> put(fresh.withSlices(s)))
+                                .toCompletableFuture();
+                          })
+                      .toList();
+              entries.keySet().retainAll(records.stream().map(NamespaceRecord::namespace).toList());
+              return CompletableFuture.allOf(loads.toArray(CompletableFuture[]::new))
+                  .thenApply(v -> loads.stream().map(CompletableFuture::join).toList());
+            });
   }
 
   /**
@@ -111,27 +135,46 @@ public final class NamespaceRegistry {
    */
   public NamespaceEntry entry(NamespaceRecord record) {
     NamespaceEntry previous = entries.get(record.namespace());
-    FanoutController controller = previous != null ? previous.fanout() : new FanoutController(fanout, maxFanout);
+    FanoutController controller =
+        previous != null ? previous.fanout() : new FanoutController(fanout, maxFanout);
     List<PersistenceConfiguration> stored = List.of();
     String service = "";
     try {
-      io.varve.api.timeseries.v1.CreateNamespaceRequest document = NamespaceDocuments.read(record.configJson());
+      io.varve.api.timeseries.v1.CreateNamespaceRequest document =
+          NamespaceDocuments.read(record.configJson());
       stored = document.getPersistenceConfigurationList();
       service = document.getService();
       NamespaceConfigMapper.Mapped mapped = mapper.map(record.namespace(), service, stored);
-      return new NamespaceEntry(record, mapped.settings(), mapped.normalized(), mapped.index(), List.of(), controller,
-          Optional.empty(), mapped.service(), mapped.keyValue());
+      return new NamespaceEntry(
+          record,
+          mapped.settings(),
+          mapped.normalized(),
+          mapped.index(),
+          List.of(),
+          controller,
+          Optional.empty(),
+          mapped.service(),
+          mapped.keyValue());
     } catch (RuntimeException e) {
       // whatever the stored document holds, it must not stop the server or its other namespaces
       String reason = e.getMessage() == null ? e.toString() : e.getMessage();
       Long logged = reported.put(record.namespace(), record.version());
       if (logged == null || logged != record.version()) {
-        log.warn("namespace {} (version {}) is not served and not maintained: its stored configuration is outside"
-            + " this server's bounds: {}; UpdateNamespace with valid values serves it again", record.namespace(),
-            record.version(), reason);
+        log.warn(
+            "namespace {} (version {}) is not served and not maintained: its stored configuration is outside"
+                + " this server's bounds: {}; UpdateNamespace with valid values serves it again",
+            record.namespace(),
+            record.version(),
+            reason);
       }
-      return NamespaceEntry.unserved(record, stored, reason, controller,
-          service.equals(NamespaceService.KEY_VALUE.name()) ? NamespaceService.KEY_VALUE : NamespaceService.TIME_SERIES);
+      return NamespaceEntry.unserved(
+          record,
+          stored,
+          reason,
+          controller,
+          service.equals(NamespaceService.KEY_VALUE.name())
+              ? NamespaceService.KEY_VALUE
+              : NamespaceService.TIME_SERIES);
     }
   }
 
@@ -143,7 +186,8 @@ public final class NamespaceRegistry {
   /** The names of the cached namespaces that are not served, with the reason. */
   public Map<String, String> unserved() {
     Map<String, String> found = new TreeMap<>();
-    entries.values().stream().filter(e -> !e.served())
+    entries.values().stream()
+        .filter(e -> !e.served())
         .forEach(e -> found.put(e.record().namespace(), e.invalid().orElseThrow()));
     return found;
   }

@@ -6,6 +6,7 @@ import io.varve.core.partitioning.SliceStatus;
 import io.varve.core.partitioning.TimeSlice;
 import io.varve.core.store.MetadataStore;
 import io.varve.core.store.SliceTables;
+import io.varve.server.health.BackgroundWorker;
 import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
@@ -17,24 +18,24 @@ import java.util.concurrent.CompletionStage;
 import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
-import io.varve.server.health.BackgroundWorker;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
  * The control plane's background task. For every namespace, on every cycle:
+ *
  * <ol>
- *   <li>creates the slice tables that must exist to cover {@code [now - acceptLimit,
- *       now + futureLimit + one slice)}: the slice holding now first, then later ones, then
- *       earlier ones; a table is created before its slice is recorded, so a recorded slice
- *       always has its table;</li>
- *   <li>applies retention: a slice whose end is older than {@code close_after} becomes CLOSED,
- *       one older than {@code delete_after} has its table dropped and becomes DELETED.</li>
+ *   <li>creates the slice tables that must exist to cover {@code [now - acceptLimit, now +
+ *       futureLimit + one slice)}: the slice holding now first, then later ones, then earlier ones;
+ *       a table is created before its slice is recorded, so a recorded slice always has its table;
+ *   <li>applies retention: a slice whose end is older than {@code close_after} becomes CLOSED, one
+ *       older than {@code delete_after} has its table dropped and becomes DELETED.
  * </ol>
+ *
  * Writes never create tables; an event whose slice does not exist yet is refused as UNAVAILABLE.
  * Several servers may run this at once: every step is idempotent. A namespace whose stored
- * configuration is outside the bounds is skipped. Failures of any kind are recorded in the
- * {@link BackgroundWorker} and the task keeps its schedule.
+ * configuration is outside the bounds is skipped. Failures of any kind are recorded in the {@link
+ * BackgroundWorker} and the task keeps its schedule.
  */
 public final class SliceMaintainer implements AutoCloseable {
 
@@ -46,17 +47,24 @@ public final class SliceMaintainer implements AutoCloseable {
   private final Clock clock;
   private final Duration futureLimit;
   private final BackgroundWorker worker;
-  private final ScheduledExecutorService scheduler = Executors.newSingleThreadScheduledExecutor(r -> {
-    Thread t = new Thread(r, "varve-slice-maintainer");
-    t.setDaemon(true);
-    return t;
-  });
+  private final ScheduledExecutorService scheduler =
+      Executors.newSingleThreadScheduledExecutor(
+          r -> {
+            Thread t = new Thread(r, "varve-slice-maintainer");
+            t.setDaemon(true);
+            return t;
+          });
 
   /**
    * @param worker where each cycle's completion and failures are recorded (metrics and health)
    */
-  public SliceMaintainer(NamespaceRegistry registry, MetadataStore store, SliceTables tables, Clock clock,
-      Duration futureLimit, BackgroundWorker worker) {
+  public SliceMaintainer(
+      NamespaceRegistry registry,
+      MetadataStore store,
+      SliceTables tables,
+      Clock clock,
+      Duration futureLimit,
+      BackgroundWorker worker) {
     this.worker = worker;
     this.registry = registry;
     this.store = store;
@@ -77,60 +85,93 @@ public final class SliceMaintainer implements AutoCloseable {
    * recorded and retried next cycle.
    */
   void cycle() {
-    worker.run(() -> {
-      for (NamespaceEntry entry : registry.refresh().toCompletableFuture().join()) {
-        if (!entry.served()) {
-          continue; // reported by the registry; acting on it is what its bounds forbid
-        }
-        try {
-          maintain(entry).toCompletableFuture().join();
-        } catch (Throwable t) {
-          worker.failed("namespace " + entry.record().namespace(), t);
-        }
-      }
-    });
+    worker.run(
+        () -> {
+          for (NamespaceEntry entry : registry.refresh().toCompletableFuture().join()) {
+            if (!entry.served()) {
+              continue; // reported by the registry; acting on it is what its bounds forbid
+            }
+            try {
+              maintain(entry).toCompletableFuture().join();
+            } catch (Throwable t) {
+              worker.failed("namespace " + entry.record().namespace(), t);
+            }
+          }
+        });
   }
 
   /** Brings one namespace's slices up to date; completes with the refreshed entry. */
   public CompletionStage<NamespaceEntry> maintain(NamespaceEntry entry) {
     if (!entry.served() || entry.keyValue().isPresent()) {
-      return CompletableFuture.completedFuture(entry); // a KeyValue namespace has one table and no slices
+      return CompletableFuture.completedFuture(
+          entry); // a KeyValue namespace has one table and no slices
     }
     NamespaceSettings s = entry.settings();
     Instant now = clock.instant();
     Instant from = now.minus(s.acceptLimit());
     Instant to = now.plus(futureLimit).plusSeconds(s.partition().secondsPerTimeSlice());
-    List<TimeSlice> missing = new ArrayList<>(SlicePlanner.missing(s.namespace(), s.partition(), entry.slices(), from, to));
+    List<TimeSlice> missing =
+        new ArrayList<>(
+            SlicePlanner.missing(s.namespace(), s.partition(), entry.slices(), from, to));
     long nowMillis = now.toEpochMilli();
-    missing.sort(Comparator.comparingLong(slice -> slice.end().toEpochMilli() <= nowMillis
-        ? Long.MAX_VALUE - slice.end().toEpochMilli() : slice.start().toEpochMilli()));
-    CompletionStage<Void> chain = missing.isEmpty() ? CompletableFuture.completedFuture(null)
-        : tables.createKeyspaceIfMissing(s.keyspace());
+    missing.sort(
+        Comparator.comparingLong(
+            slice ->
+                slice.end().toEpochMilli() <= nowMillis
+                    ? Long.MAX_VALUE - slice.end().toEpochMilli()
+                    : slice.start().toEpochMilli()));
+    CompletionStage<Void> chain =
+        missing.isEmpty()
+            ? CompletableFuture.completedFuture(null)
+            : tables.createKeyspaceIfMissing(s.keyspace());
     for (TimeSlice slice : missing) {
-      chain = chain.thenCompose(v -> tables.create(s.keyspace(), slice.table()))
-          .thenCompose(v -> store.putSlice(slice))
-          .thenRun(() -> log.info("created time slice {}.{} [{}, {})", s.keyspace(), slice.table(), slice.start(),
-              slice.end()));
+      chain =
+          chain
+              .thenCompose(v -> tables.create(s.keyspace(), slice.table()))
+              .thenCompose(v -> store.putSlice(slice))
+              .thenRun(
+                  () ->
+                      log.info(
+                          "created time slice {}.{} [{}, {})",
+                          s.keyspace(),
+                          slice.table(),
+                          slice.start(),
+                          slice.end()));
     }
     for (TimeSlice slice : entry.slices()) {
       chain = chain.thenCompose(v -> retire(s, slice, now));
     }
-    return chain.thenCompose(v -> store.slices(s.namespace()))
+    return chain
+        .thenCompose(v -> store.slices(s.namespace()))
         .thenApply(slices -> registry.put(entry.withSlices(slices)));
   }
 
   private CompletionStage<Void> retire(NamespaceSettings s, TimeSlice slice, Instant now) {
-    if (slice.status() != SliceStatus.DELETED && s.retention().deleteAfter().isPresent()
+    if (slice.status() != SliceStatus.DELETED
+        && s.retention().deleteAfter().isPresent()
         && slice.end().isBefore(now.minus(s.retention().deleteAfter().get()))) {
-      return store.setSliceStatus(slice, SliceStatus.CLOSED)
+      return store
+          .setSliceStatus(slice, SliceStatus.CLOSED)
           .thenCompose(v -> tables.drop(s.keyspace(), slice.table()))
           .thenCompose(v -> store.setSliceStatus(slice, SliceStatus.DELETED))
-          .thenRun(() -> log.info("dropped time slice {}.{} (retention delete_after)", s.keyspace(), slice.table()));
+          .thenRun(
+              () ->
+                  log.info(
+                      "dropped time slice {}.{} (retention delete_after)",
+                      s.keyspace(),
+                      slice.table()));
     }
-    if (slice.status() == SliceStatus.ACTIVE && s.retention().closeAfter().isPresent()
+    if (slice.status() == SliceStatus.ACTIVE
+        && s.retention().closeAfter().isPresent()
         && slice.end().isBefore(now.minus(s.retention().closeAfter().get()))) {
-      return store.setSliceStatus(slice, SliceStatus.CLOSED)
-          .thenRun(() -> log.info("closed time slice {}.{} (retention close_after)", s.keyspace(), slice.table()));
+      return store
+          .setSliceStatus(slice, SliceStatus.CLOSED)
+          .thenRun(
+              () ->
+                  log.info(
+                      "closed time slice {}.{} (retention close_after)",
+                      s.keyspace(),
+                      slice.table()));
     }
     return CompletableFuture.completedFuture(null);
   }

@@ -21,19 +21,19 @@ import io.varve.core.write.WritePlan;
 import io.varve.core.write.WritePlanner;
 import io.varve.server.controlplane.NamespaceRegistry;
 import io.varve.server.error.ErrorMapping;
+import io.varve.server.index.Indexer;
 import java.time.Clock;
 import java.util.ArrayList;
 import java.util.IdentityHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
-import io.varve.server.index.Indexer;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionStage;
 
 /**
- * The data plane's RPCs: validates requests, plans them with core and runs them on the event
- * store. Never touches the metadata store on a request's path (the registry caches it).
+ * The data plane's RPCs: validates requests, plans them with core and runs them on the event store.
+ * Never touches the metadata store on a request's path (the registry caches it).
  */
 public final class DataPlaneHandler {
 
@@ -52,7 +52,12 @@ public final class DataPlaneHandler {
    * @param indexer where durably written events of namespaces with INDEX_STORAGE go; empty when the
    *     server has no index store
    */
-  public DataPlaneHandler(NamespaceRegistry registry, EventStore events, PageTokens tokens, Limits limits, Clock clock,
+  public DataPlaneHandler(
+      NamespaceRegistry registry,
+      EventStore events,
+      PageTokens tokens,
+      Limits limits,
+      Clock clock,
       Optional<Indexer> indexer) {
     this.registry = registry;
     this.indexer = indexer;
@@ -70,26 +75,38 @@ public final class DataPlaneHandler {
       batch.add(EventMapping.toCore(request.getEvents(i), i));
     }
     validator.validate(batch);
-    return registry.get(request.getNamespace()).thenCompose(ns -> {
-      WritePlan plan = WritePlanner.plan(ns.settings(), ns.slices(), batch, clock.instant(), limits.futureLimit());
-      return events.write(ns.settings().keyspace(), plan.partitions(), ns.settings().consistency())
-          .thenApply(failures -> {
-            WriteEventRecordsResponse response = writeResponse(batch, plan, failures);
-            if (indexer.isPresent() && ns.index().isPresent()) {
-              indexer.get().offer(ns.index().get(),
-                  response.getWrittenIndexesList().stream().map(batch::get).toList());
-            }
-            return response;
-          });
-    });
+    return registry
+        .get(request.getNamespace())
+        .thenCompose(
+            ns -> {
+              WritePlan plan =
+                  WritePlanner.plan(
+                      ns.settings(), ns.slices(), batch, clock.instant(), limits.futureLimit());
+              return events
+                  .write(ns.settings().keyspace(), plan.partitions(), ns.settings().consistency())
+                  .thenApply(
+                      failures -> {
+                        WriteEventRecordsResponse response = writeResponse(batch, plan, failures);
+                        if (indexer.isPresent() && ns.index().isPresent()) {
+                          indexer
+                              .get()
+                              .offer(
+                                  ns.index().get(),
+                                  response.getWrittenIndexesList().stream()
+                                      .map(batch::get)
+                                      .toList());
+                        }
+                        return response;
+                      });
+            });
   }
 
   /**
    * The answer to a write: the events written, and for each other one, its code and message as
    * {@link ErrorMapping} makes them, from the planner's rejection or the store's failure.
    */
-  private static WriteEventRecordsResponse writeResponse(List<Event> batch, WritePlan plan,
-      Map<Integer, VarveException> failures) {
+  private static WriteEventRecordsResponse writeResponse(
+      List<Event> batch, WritePlan plan, Map<Integer, VarveException> failures) {
     WriteEventRecordsResponse.Builder response = WriteEventRecordsResponse.newBuilder();
     boolean[] failed = new boolean[batch.size()];
     List<EventError> errors = new ArrayList<>();
@@ -99,13 +116,23 @@ public final class DataPlaneHandler {
     }
     // the events of one store batch share its failure: mapped (and logged, if INTERNAL) once
     Map<VarveException, ErrorMapping.Failure> mapped = new IdentityHashMap<>();
-    failures.forEach((index, cause) -> {
-      failed[index] = true;
-      Event e = batch.get(index);
-      ErrorMapping.Failure failure = mapped.computeIfAbsent(cause, ErrorMapping::of).ofEvent("events[" + index
-          + "] (timeSeriesId=" + e.timeSeriesId() + ", eventId=" + e.eventId() + ")");
-      errors.add(error(index, e, failure));
-    });
+    failures.forEach(
+        (index, cause) -> {
+          failed[index] = true;
+          Event e = batch.get(index);
+          ErrorMapping.Failure failure =
+              mapped
+                  .computeIfAbsent(cause, ErrorMapping::of)
+                  .ofEvent(
+                      "events["
+                          + index
+                          + "] (timeSeriesId="
+                          + e.timeSeriesId()
+                          + ", eventId="
+                          + e.eventId()
+                          + ")");
+          errors.add(error(index, e, failure));
+        });
     errors.sort(java.util.Comparator.comparingInt(EventError::getIndex));
     for (int i = 0; i < failed.length; i++) {
       if (!failed[i]) {
@@ -116,15 +143,22 @@ public final class DataPlaneHandler {
   }
 
   private static EventError error(int index, Event e, ErrorMapping.Failure failure) {
-    return EventError.newBuilder().setIndex(index).setTimeSeriesId(e.timeSeriesId()).setEventId(e.eventId())
-        .setEventTime(EventMapping.timestamp(e.eventTimeMillis())).setCode(failure.kind().name())
-        .setMessage(failure.message()).build();
+    return EventError.newBuilder()
+        .setIndex(index)
+        .setTimeSeriesId(e.timeSeriesId())
+        .setEventId(e.eventId())
+        .setEventTime(EventMapping.timestamp(e.eventTimeMillis()))
+        .setCode(failure.kind().name())
+        .setMessage(failure.message())
+        .build();
   }
 
   public CompletionStage<ReadEventRecordsResponse> read(ReadEventRecordsRequest request) {
     ReadQuery query = ReadQuery.of(request, limits);
-    PageTokens.Position position = request.getPageToken().isEmpty() ? null
-        : tokens.decode(query.fingerprint(), request.getPageToken());
+    PageTokens.Position position =
+        request.getPageToken().isEmpty()
+            ? null
+            : tokens.decode(query.fingerprint(), request.getPageToken());
     int returned = position == null ? 0 : position.returnedSoFar();
     Cursor cursor = position == null ? null : position.cursor();
     int pageSize = query.pageSize();
@@ -135,31 +169,51 @@ public final class DataPlaneHandler {
       }
     }
     int wanted = pageSize;
-    return registry.get(request.getNamespace()).thenCompose(ns -> {
-      List<BucketScan> plan = ReadPlanner.plan(ns.slices(), query.fromMillis(), query.toMillis(), cursor,
-          MAX_PARTITIONS_PER_READ);
-      int eventBuckets = plan.stream().mapToInt(BucketScan::eventBuckets).max().orElse(1);
-      return ScatterGather.run(events.reader(ns.settings().keyspace(), request.getTimeSeriesId(),
-              ns.settings().consistency()), plan, cursor, query.filters(), wanted + 1,
-              ns.fanout().window(eventBuckets))
-          .thenApply(result -> {
-            ns.fanout().record(result.partitionsUsed());
-            return page(result.events(), wanted, returned, query);
-          });
-    });
+    return registry
+        .get(request.getNamespace())
+        .thenCompose(
+            ns -> {
+              List<BucketScan> plan =
+                  ReadPlanner.plan(
+                      ns.slices(),
+                      query.fromMillis(),
+                      query.toMillis(),
+                      cursor,
+                      MAX_PARTITIONS_PER_READ);
+              int eventBuckets = plan.stream().mapToInt(BucketScan::eventBuckets).max().orElse(1);
+              return ScatterGather.run(
+                      events.reader(
+                          ns.settings().keyspace(),
+                          request.getTimeSeriesId(),
+                          ns.settings().consistency()),
+                      plan,
+                      cursor,
+                      query.filters(),
+                      wanted + 1,
+                      ns.fanout().window(eventBuckets))
+                  .thenApply(
+                      result -> {
+                        ns.fanout().record(result.partitionsUsed());
+                        return page(result.events(), wanted, returned, query);
+                      });
+            });
   }
 
-  private ReadEventRecordsResponse page(List<Event> found, int wanted, int returnedBefore, ReadQuery query) {
+  private ReadEventRecordsResponse page(
+      List<Event> found, int wanted, int returnedBefore, ReadQuery query) {
     ReadEventRecordsResponse.Builder response = ReadEventRecordsResponse.newBuilder();
     int count = Math.min(found.size(), wanted);
     for (int i = 0; i < count; i++) {
       response.addEvents(EventMapping.toProto(found.get(i)));
     }
-    boolean more = found.size() > wanted
-        && (query.totalLimit() <= 0 || returnedBefore + count < query.totalLimit());
+    boolean more =
+        found.size() > wanted
+            && (query.totalLimit() <= 0 || returnedBefore + count < query.totalLimit());
     if (more) {
-      response.setNextPageToken(tokens.encode(query.fingerprint(),
-          new PageTokens.Position(Cursor.after(found.get(count - 1)), returnedBefore + count)));
+      response.setNextPageToken(
+          tokens.encode(
+              query.fingerprint(),
+              new PageTokens.Position(Cursor.after(found.get(count - 1)), returnedBefore + count)));
     }
     return response.build();
   }

@@ -58,8 +58,13 @@ public final class SearchHandler {
   private final SearchLimits limits;
   private final Clock clock;
 
-  public SearchHandler(NamespaceRegistry registry, Optional<IndexStore> index, EventStore events, PageTokens tokens,
-      SearchLimits limits, Clock clock) {
+  public SearchHandler(
+      NamespaceRegistry registry,
+      Optional<IndexStore> index,
+      EventStore events,
+      PageTokens tokens,
+      SearchLimits limits,
+      Clock clock) {
     this.registry = registry;
     this.index = index;
     this.events = events;
@@ -70,13 +75,28 @@ public final class SearchHandler {
 
   /** The namespace's index settings and the store; FAILED_PRECONDITION when either is missing. */
   private CompletionStage<Target> target(String namespace) {
-    return registry.get(namespace).thenApply(ns -> {
-      IndexSpec spec = ns.index().orElseThrow(() -> VarveException.failedPrecondition("namespace '" + namespace
-          + "' has no INDEX_STORAGE entry, so it cannot be searched (add one with UpdateNamespace, then backfill)"));
-      IndexStore store = index.orElseThrow(() -> VarveException.failedPrecondition("this server has no index store"
-          + " configured (opensearch.urls), so namespace '" + namespace + "' cannot be searched"));
-      return new Target(ns, spec, store);
-    });
+    return registry
+        .get(namespace)
+        .thenApply(
+            ns -> {
+              IndexSpec spec =
+                  ns.index()
+                      .orElseThrow(
+                          () ->
+                              VarveException.failedPrecondition(
+                                  "namespace '"
+                                      + namespace
+                                      + "' has no INDEX_STORAGE entry, so it cannot be searched (add one with UpdateNamespace, then backfill)"));
+              IndexStore store =
+                  index.orElseThrow(
+                      () ->
+                          VarveException.failedPrecondition(
+                              "this server has no index store"
+                                  + " configured (opensearch.urls), so namespace '"
+                                  + namespace
+                                  + "' cannot be searched"));
+              return new Target(ns, spec, store);
+            });
   }
 
   private record Target(NamespaceEntry ns, IndexSpec spec, IndexStore store) {}
@@ -84,8 +104,12 @@ public final class SearchHandler {
   private long[] interval(boolean present, io.varve.api.timeseries.v1.TimeInterval interval) {
     long[] range = RequestTimes.interval(present, interval);
     if (range[1] - range[0] > limits.maxInterval().toMillis()) {
-      throw InvalidFieldException.of("timeInterval", Duration.ofMillis(range[1] - range[0]).toSeconds()
-          + "s wide (expected: at most " + limits.maxInterval().toSeconds() + "s)");
+      throw InvalidFieldException.of(
+          "timeInterval",
+          Duration.ofMillis(range[1] - range[0]).toSeconds()
+              + "s wide (expected: at most "
+              + limits.maxInterval().toSeconds()
+              + "s)");
     }
     return range;
   }
@@ -102,59 +126,98 @@ public final class SearchHandler {
     Names.namespace("namespace", r.getNamespace());
     SearchQueries.checkDepth(r.hasSearchQuery(), r.getSearchQuery(), limits.maxDepth());
     long[] range = interval(r.hasTimeInterval(), r.getTimeInterval());
-    int pageSize = EventMapping.pageSize("pageSize", r.hasPageSize(), r.getPageSize(), limits.defaultPageSize(),
-        limits.maxPageSize());
+    int pageSize =
+        EventMapping.pageSize(
+            "pageSize",
+            r.hasPageSize(),
+            r.getPageSize(),
+            limits.defaultPageSize(),
+            limits.maxPageSize());
     int total = EventMapping.totalRecordLimit(r.hasTotalRecordLimit(), r.getTotalRecordLimit());
-    byte[] fingerprint = PageTokens.fingerprint("search", r.getNamespace(), Long.toString(range[0]),
-        Long.toString(range[1]), Integer.toString(total),
-        Base64.getEncoder().encodeToString(r.getSearchQuery().toByteArray()));
-    return target(r.getNamespace()).thenCompose(t -> {
-      SearchQuery query = SearchQueries.of(r.hasSearchQuery(), r.getSearchQuery(), t.spec(), limits);
-      Optional<SearchCursor> after = Optional.empty();
-      int returned = 0;
-      if (!r.getPageToken().isEmpty()) {
-        ByteBuffer body = ByteBuffer.wrap(tokens.open(fingerprint, SEARCH_TOKEN, r.getPageToken()));
-        returned = body.getInt();
-        after = Optional.of(new SearchCursor(body.getLong(), string(body), string(body)));
-      }
-      int wanted = total > 0 ? Math.min(pageSize, total - returned) : pageSize;
-      if (wanted <= 0) {
-        return CompletableFuture.completedFuture(SearchEventRecordsResponse.getDefaultInstance());
-      }
-      int returnedBefore = returned;
-      IndexStore.Search search = new IndexStore.Search(t.spec(), indices(t.spec(), range[0], range[1]), range[0],
-          range[1], query, after, wanted + 1);
-      if (search.indices().isEmpty()) {
-        return CompletableFuture.completedFuture(SearchEventRecordsResponse.getDefaultInstance());
-      }
-      return t.store().search(search).thenCompose(hits -> {
-        List<IndexStore.Hit> page = hits.subList(0, Math.min(wanted, hits.size()));
-        boolean more = hits.size() > wanted && (total == 0 || returnedBefore + page.size() < total);
-        return events(t.ns(), page).thenApply(found -> {
-          SearchEventRecordsResponse.Builder response = SearchEventRecordsResponse.newBuilder();
-          found.forEach(e -> response.addEvents(EventMapping.toProto(e)));
-          if (more) {
-            IndexStore.Hit last = page.get(page.size() - 1);
-            response.setNextPageToken(searchToken(fingerprint, returnedBefore + page.size(), last));
-          }
-          return response.build();
-        });
-      });
-    });
+    byte[] fingerprint =
+        PageTokens.fingerprint(
+            "search",
+            r.getNamespace(),
+            Long.toString(range[0]),
+            Long.toString(range[1]),
+            Integer.toString(total),
+            Base64.getEncoder().encodeToString(r.getSearchQuery().toByteArray()));
+    return target(r.getNamespace())
+        .thenCompose(
+            t -> {
+              SearchQuery query =
+                  SearchQueries.of(r.hasSearchQuery(), r.getSearchQuery(), t.spec(), limits);
+              Optional<SearchCursor> after = Optional.empty();
+              int returned = 0;
+              if (!r.getPageToken().isEmpty()) {
+                ByteBuffer body =
+                    ByteBuffer.wrap(tokens.open(fingerprint, SEARCH_TOKEN, r.getPageToken()));
+                returned = body.getInt();
+                after = Optional.of(new SearchCursor(body.getLong(), string(body), string(body)));
+              }
+              int wanted = total > 0 ? Math.min(pageSize, total - returned) : pageSize;
+              if (wanted <= 0) {
+                return CompletableFuture.completedFuture(
+                    SearchEventRecordsResponse.getDefaultInstance());
+              }
+              int returnedBefore = returned;
+              IndexStore.Search search =
+                  new IndexStore.Search(
+                      t.spec(),
+                      indices(t.spec(), range[0], range[1]),
+                      range[0],
+                      range[1],
+                      query,
+                      after,
+                      wanted + 1);
+              if (search.indices().isEmpty()) {
+                return CompletableFuture.completedFuture(
+                    SearchEventRecordsResponse.getDefaultInstance());
+              }
+              return t.store()
+                  .search(search)
+                  .thenCompose(
+                      hits -> {
+                        List<IndexStore.Hit> page = hits.subList(0, Math.min(wanted, hits.size()));
+                        boolean more =
+                            hits.size() > wanted
+                                && (total == 0 || returnedBefore + page.size() < total);
+                        return events(t.ns(), page)
+                            .thenApply(
+                                found -> {
+                                  SearchEventRecordsResponse.Builder response =
+                                      SearchEventRecordsResponse.newBuilder();
+                                  found.forEach(e -> response.addEvents(EventMapping.toProto(e)));
+                                  if (more) {
+                                    IndexStore.Hit last = page.get(page.size() - 1);
+                                    response.setNextPageToken(
+                                        searchToken(
+                                            fingerprint, returnedBefore + page.size(), last));
+                                  }
+                                  return response.build();
+                                });
+                      });
+            });
   }
 
   private String searchToken(byte[] fingerprint, int returned, IndexStore.Hit last) {
     byte[] id = last.eventId().getBytes(StandardCharsets.UTF_8);
     byte[] series = last.timeSeriesId().getBytes(StandardCharsets.UTF_8);
     ByteBuffer body = ByteBuffer.allocate(4 + 8 + 4 + id.length + 4 + series.length);
-    body.putInt(returned).putLong(last.eventTimeMillis()).putInt(id.length).put(id).putInt(series.length).put(series);
+    body.putInt(returned)
+        .putLong(last.eventTimeMillis())
+        .putInt(id.length)
+        .put(id)
+        .putInt(series.length)
+        .put(series);
     return tokens.seal(fingerprint, SEARCH_TOKEN, body.array());
   }
 
   private static String string(ByteBuffer body) {
     int length = body.getInt();
     if (length < 0 || length > body.remaining()) {
-      throw InvalidFieldException.of("pageToken", "malformed (expected: a nextPageToken returned for this same request)");
+      throw InvalidFieldException.of(
+          "pageToken", "malformed (expected: a nextPageToken returned for this same request)");
     }
     byte[] bytes = new byte[length];
     body.get(bytes);
@@ -165,13 +228,20 @@ public final class SearchHandler {
   private CompletionStage<List<Event>> events(NamespaceEntry ns, List<IndexStore.Hit> hits) {
     List<CompletableFuture<Optional<Event>>> reads = new ArrayList<>();
     for (IndexStore.Hit hit : hits) {
-      reads.add(hit.items().isPresent()
-          ? CompletableFuture.completedFuture(Optional.of(new Event(hit.timeSeriesId(), hit.eventTimeMillis(),
-              hit.eventId(), hit.items().get())))
-          : primary(ns, hit).toCompletableFuture());
+      reads.add(
+          hit.items().isPresent()
+              ? CompletableFuture.completedFuture(
+                  Optional.of(
+                      new Event(
+                          hit.timeSeriesId(),
+                          hit.eventTimeMillis(),
+                          hit.eventId(),
+                          hit.items().get())))
+              : primary(ns, hit).toCompletableFuture());
     }
     return CompletableFuture.allOf(reads.toArray(CompletableFuture[]::new))
-        .thenApply(v -> reads.stream().map(CompletableFuture::join).flatMap(Optional::stream).toList());
+        .thenApply(
+            v -> reads.stream().map(CompletableFuture::join).flatMap(Optional::stream).toList());
   }
 
   private CompletionStage<Optional<Event>> primary(NamespaceEntry ns, IndexStore.Hit hit) {
@@ -181,10 +251,13 @@ public final class SearchHandler {
       return CompletableFuture.completedFuture(Optional.empty());
     }
     BucketScan bucket = plan.get(0);
-    int eventBucket = EventBuckets.of(hit.timeSeriesId(), time, hit.eventId(), bucket.eventBuckets());
-    return events.reader(ns.settings().keyspace(), hit.timeSeriesId(), ns.settings().consistency())
+    int eventBucket =
+        EventBuckets.of(hit.timeSeriesId(), time, hit.eventId(), bucket.eventBuckets());
+    return events
+        .reader(ns.settings().keyspace(), hit.timeSeriesId(), ns.settings().consistency())
         .read(new PartitionScan(bucket, eventBucket), null, List.of(), 1000)
-        .thenApply(found -> found.stream().filter(e -> e.eventId().equals(hit.eventId())).findFirst());
+        .thenApply(
+            found -> found.stream().filter(e -> e.eventId().equals(hit.eventId())).findFirst());
   }
 
   public CompletionStage<AggregateEventRecordsResponse> aggregate(AggregateEventRecordsRequest r) {
@@ -193,89 +266,148 @@ public final class SearchHandler {
     long[] range = interval(r.hasTimeInterval(), r.getTimeInterval());
     AggregationQuery aq = r.getAggregationQuery();
     if (!aq.hasDistinct() && !aq.hasCount() && !aq.hasCountByTime()) {
-      throw InvalidFieldException.of("aggregationQuery", "missing or empty (expected: at least one of distinct,"
-          + " count, countByTime)");
+      throw InvalidFieldException.of(
+          "aggregationQuery",
+          "missing or empty (expected: at least one of distinct," + " count, countByTime)");
     }
     Optional<Duration> width = Optional.empty();
     if (aq.hasCountByTime()) {
-      Duration d = RequestTimes.duration(aq.getCountByTime().getBucketWidth(), "aggregationQuery.countByTime.bucketWidth");
+      Duration d =
+          RequestTimes.duration(
+              aq.getCountByTime().getBucketWidth(), "aggregationQuery.countByTime.bucketWidth");
       if (d.toMillis() < 1 || d.getNano() % 1_000_000 != 0) {
-        throw InvalidFieldException.of("aggregationQuery.countByTime.bucketWidth", (aq.getCountByTime().hasBucketWidth()
-            ? d.toString() : "missing") + " (expected: a positive whole number of milliseconds, e.g. \"3600s\")");
+        throw InvalidFieldException.of(
+            "aggregationQuery.countByTime.bucketWidth",
+            (aq.getCountByTime().hasBucketWidth() ? d.toString() : "missing")
+                + " (expected: a positive whole number of milliseconds, e.g. \"3600s\")");
       }
       if ((range[1] - range[0]) / d.toMillis() > limits.maxTimeBuckets()) {
-        throw InvalidFieldException.of("aggregationQuery.countByTime.bucketWidth", d.toSeconds() + "s makes more than "
-            + limits.maxTimeBuckets() + " buckets over the interval (expected: a wider bucket)");
+        throw InvalidFieldException.of(
+            "aggregationQuery.countByTime.bucketWidth",
+            d.toSeconds()
+                + "s makes more than "
+                + limits.maxTimeBuckets()
+                + " buckets over the interval (expected: a wider bucket)");
       }
       width = Optional.of(d);
     }
-    int distinctSize = !aq.hasDistinct() ? 0 : EventMapping.pageSize("aggregationQuery.distinct.pageSize",
-        aq.getDistinct().hasPageSize(), aq.getDistinct().getPageSize(), limits.defaultPageSize(), limits.maxPageSize());
+    int distinctSize =
+        !aq.hasDistinct()
+            ? 0
+            : EventMapping.pageSize(
+                "aggregationQuery.distinct.pageSize",
+                aq.getDistinct().hasPageSize(),
+                aq.getDistinct().getPageSize(),
+                limits.defaultPageSize(),
+                limits.maxPageSize());
     Optional<Duration> bucketWidth = width;
-    byte[] fingerprint = PageTokens.fingerprint("distinct", r.getNamespace(), Long.toString(range[0]),
-        Long.toString(range[1]), Base64.getEncoder().encodeToString(r.getSearchQuery().toByteArray()),
-        aq.getDistinct().getEventItemKey());
-    return target(r.getNamespace()).thenCompose(t -> {
-      SearchQuery query = SearchQueries.of(r.hasSearchQuery(), r.getSearchQuery(), t.spec(), limits);
-      Optional<String> field = Optional.empty();
-      Optional<Object> after = Optional.empty();
-      if (aq.hasDistinct()) {
-        String path = "aggregationQuery.distinct.eventItemKey";
-        if (aq.getDistinct().getEventItemKey().isEmpty()) {
-          throw InvalidFieldException.of(path, "missing (expected: an indexed item key as text)");
-        }
-        String key = SearchQueries.known(aq.getDistinct().getEventItemKey(), t.spec(), path);
-        if (t.spec().fields().get(key) == FieldType.TEXT) {
-          throw InvalidFieldException.of(path, "'" + key + "' is a TEXT field (expected: a field of type KEYWORD,"
-              + " INTEGER, LONG, DOUBLE, BOOLEAN or TIMESTAMP; TEXT values are analyzed into words)");
-        }
-        field = Optional.of(key);
-        if (!aq.getDistinct().getPageToken().isEmpty()) {
-          after = Optional.of(afterValue(tokens.open(fingerprint, DISTINCT_TOKEN, aq.getDistinct().getPageToken(),
-              "aggregationQuery.distinct.pageToken")));
-        }
-      }
-      IndexStore.Search search = new IndexStore.Search(t.spec(), indices(t.spec(), range[0], range[1]), range[0],
-          range[1], query, Optional.empty(), 0);
-      IndexStore.Aggregation aggregation = new IndexStore.Aggregation(field, after, distinctSize, aq.hasCount(),
-          bucketWidth);
-      CompletionStage<IndexStore.Aggregates> result = search.indices().isEmpty()
-          ? CompletableFuture.completedFuture(new IndexStore.Aggregates(List.of(), false, 0, List.of()))
-          : t.store().aggregate(search, aggregation);
-      Optional<String> distinctField = field;
-      return result.thenApply(a -> {
-        AggregateEventRecordsResponse.Builder response = AggregateEventRecordsResponse.newBuilder();
-        if (distinctField.isPresent()) {
-          FieldType type = t.spec().fields().get(distinctField.get());
-          DistinctValues.Builder values = DistinctValues.newBuilder();
-          for (IndexStore.ValueCount v : a.distinct()) {
-            values.addValues(DistinctValue.newBuilder()
-                .setEventItemValue(com.google.protobuf.ByteString.copyFromUtf8(render(type, v.value())))
-                .setCount(v.count()));
-          }
-          if (a.moreDistinct()) {
-            values.setNextPageToken(tokens.seal(fingerprint, DISTINCT_TOKEN,
-                afterBytes(a.distinct().get(a.distinct().size() - 1).value())));
-          }
-          response.setDistinct(values);
-        }
-        if (aq.hasCount()) {
-          response.setCount(a.count());
-        }
-        for (IndexStore.BucketCount b : a.buckets()) {
-          response.addCountByTime(TimeBucketCount.newBuilder().setStart(EventMapping.timestamp(b.startMillis()))
-              .setCount(b.count()));
-        }
-        return response.build();
-      });
-    });
+    byte[] fingerprint =
+        PageTokens.fingerprint(
+            "distinct",
+            r.getNamespace(),
+            Long.toString(range[0]),
+            Long.toString(range[1]),
+            Base64.getEncoder().encodeToString(r.getSearchQuery().toByteArray()),
+            aq.getDistinct().getEventItemKey());
+    return target(r.getNamespace())
+        .thenCompose(
+            t -> {
+              SearchQuery query =
+                  SearchQueries.of(r.hasSearchQuery(), r.getSearchQuery(), t.spec(), limits);
+              Optional<String> field = Optional.empty();
+              Optional<Object> after = Optional.empty();
+              if (aq.hasDistinct()) {
+                String path = "aggregationQuery.distinct.eventItemKey";
+                if (aq.getDistinct().getEventItemKey().isEmpty()) {
+                  throw InvalidFieldException.of(
+                      path, "missing (expected: an indexed item key as text)");
+                }
+                String key =
+                    SearchQueries.known(aq.getDistinct().getEventItemKey(), t.spec(), path);
+                if (t.spec().fields().get(key) == FieldType.TEXT) {
+                  throw InvalidFieldException.of(
+                      path,
+                      "'"
+                          + key
+                          + "' is a TEXT field (expected: a field of type KEYWORD,"
+                          + " INTEGER, LONG, DOUBLE, BOOLEAN or TIMESTAMP; TEXT values are analyzed into words)");
+                }
+                field = Optional.of(key);
+                if (!aq.getDistinct().getPageToken().isEmpty()) {
+                  after =
+                      Optional.of(
+                          afterValue(
+                              tokens.open(
+                                  fingerprint,
+                                  DISTINCT_TOKEN,
+                                  aq.getDistinct().getPageToken(),
+                                  "aggregationQuery.distinct.pageToken")));
+                }
+              }
+              IndexStore.Search search =
+                  new IndexStore.Search(
+                      t.spec(),
+                      indices(t.spec(), range[0], range[1]),
+                      range[0],
+                      range[1],
+                      query,
+                      Optional.empty(),
+                      0);
+              IndexStore.Aggregation aggregation =
+                  new IndexStore.Aggregation(
+                      field, after, distinctSize, aq.hasCount(), bucketWidth);
+              CompletionStage<IndexStore.Aggregates> result =
+                  search.indices().isEmpty()
+                      ? CompletableFuture.completedFuture(
+                          new IndexStore.Aggregates(List.of(), false, 0, List.of()))
+                      : t.store().aggregate(search, aggregation);
+              Optional<String> distinctField = field;
+              return result.thenApply(
+                  a -> {
+                    AggregateEventRecordsResponse.Builder response =
+                        AggregateEventRecordsResponse.newBuilder();
+                    if (distinctField.isPresent()) {
+                      FieldType type = t.spec().fields().get(distinctField.get());
+                      DistinctValues.Builder values = DistinctValues.newBuilder();
+                      for (IndexStore.ValueCount v : a.distinct()) {
+                        values.addValues(
+                            DistinctValue.newBuilder()
+                                .setEventItemValue(
+                                    com.google.protobuf.ByteString.copyFromUtf8(
+                                        render(type, v.value())))
+                                .setCount(v.count()));
+                      }
+                      if (a.moreDistinct()) {
+                        values.setNextPageToken(
+                            tokens.seal(
+                                fingerprint,
+                                DISTINCT_TOKEN,
+                                afterBytes(a.distinct().get(a.distinct().size() - 1).value())));
+                      }
+                      response.setDistinct(values);
+                    }
+                    if (aq.hasCount()) {
+                      response.setCount(a.count());
+                    }
+                    for (IndexStore.BucketCount b : a.buckets()) {
+                      response.addCountByTime(
+                          TimeBucketCount.newBuilder()
+                              .setStart(EventMapping.timestamp(b.startMillis()))
+                              .setCount(b.count()));
+                    }
+                    return response.build();
+                  });
+            });
   }
 
   /** A distinct value as the index store returns it, in the field's canonical text. */
   static String render(FieldType type, Object value) {
     return switch (type) {
-      case BOOLEAN -> value instanceof Boolean b ? b.toString()
-          : Boolean.toString(value instanceof Number n ? n.longValue() != 0 : "true".equals(value));
+      case BOOLEAN ->
+          value instanceof Boolean b
+              ? b.toString()
+              : Boolean.toString(
+                  value instanceof Number n ? n.longValue() != 0 : "true".equals(value));
       case TIMESTAMP -> type.render(((Number) value).longValue());
       case INTEGER, LONG -> Long.toString(((Number) value).longValue());
       default -> value.toString();
@@ -283,7 +415,10 @@ public final class SearchHandler {
   }
 
   private static byte[] afterBytes(Object value) {
-    char tag = value instanceof String ? 's' : value instanceof Boolean ? 'b' : value instanceof Double ? 'd' : 'l';
+    char tag =
+        value instanceof String
+            ? 's'
+            : value instanceof Boolean ? 'b' : value instanceof Double ? 'd' : 'l';
     return (tag + value.toString()).getBytes(StandardCharsets.UTF_8);
   }
 

@@ -3,8 +3,8 @@ package io.varve.server.error;
 import com.google.protobuf.InvalidProtocolBufferException;
 import com.linecorp.armeria.common.HttpStatus;
 import io.grpc.Status;
-import io.varve.core.error.InvalidFieldException;
 import io.varve.core.error.Causes;
+import io.varve.core.error.InvalidFieldException;
 import io.varve.core.error.PermissionDeniedException;
 import io.varve.core.error.StorageException;
 import io.varve.core.error.VarveException;
@@ -13,12 +13,12 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * The one place that turns a failure into what the caller sees: a gRPC status, an HTTP status
- * with a JSON error body {@code {"error": {"code": ..., "field": ..., "message": ...}}}, or the
- * code and message of one event of a write batch that was not written. Storage failures arrive
- * classified by the store's adapter ({@link StorageException}); their message gets the advice that
- * goes with their kind: UNAVAILABLE is safe to retry (every write is idempotent), FAILED_PRECONDITION
- * is not until the store is repaired. INTERNAL failures, and anything unexpected, are logged once here.
+ * The one place that turns a failure into what the caller sees: a gRPC status, an HTTP status with
+ * a JSON error body {@code {"error": {"code": ..., "field": ..., "message": ...}}}, or the code and
+ * message of one event of a write batch that was not written. Storage failures arrive classified by
+ * the store's adapter ({@link StorageException}); their message gets the advice that goes with
+ * their kind: UNAVAILABLE is safe to retry (every write is idempotent), FAILED_PRECONDITION is not
+ * until the store is repaired. INTERNAL failures, and anything unexpected, are logged once here.
  */
 public final class ErrorMapping {
 
@@ -27,23 +27,27 @@ public final class ErrorMapping {
   /** A failure as the caller sees it. */
   public record Failure(VarveException.Kind kind, String field, String message) {
 
-    /** This failure as that of one event of a write batch, named by {@code event} ({@code events[3] (...)}). */
+    /**
+     * This failure as that of one event of a write batch, named by {@code event} ({@code events[3]
+     * (...)}).
+     */
     public Failure ofEvent(String event) {
       return new Failure(kind, "", event + " was not written: " + message);
     }
 
     public Status grpcStatus() {
-      Status status = switch (kind) {
-        case INVALID_ARGUMENT -> Status.INVALID_ARGUMENT;
-        case NOT_FOUND -> Status.NOT_FOUND;
-        case ALREADY_EXISTS -> Status.ALREADY_EXISTS;
-        case FAILED_PRECONDITION -> Status.FAILED_PRECONDITION;
-        case UNAVAILABLE -> Status.UNAVAILABLE;
-        case UNAUTHENTICATED -> Status.UNAUTHENTICATED;
-        case PERMISSION_DENIED -> Status.PERMISSION_DENIED;
-        case RESOURCE_EXHAUSTED -> Status.RESOURCE_EXHAUSTED;
-        case INTERNAL -> Status.INTERNAL;
-      };
+      Status status =
+          switch (kind) {
+            case INVALID_ARGUMENT -> Status.INVALID_ARGUMENT;
+            case NOT_FOUND -> Status.NOT_FOUND;
+            case ALREADY_EXISTS -> Status.ALREADY_EXISTS;
+            case FAILED_PRECONDITION -> Status.FAILED_PRECONDITION;
+            case UNAVAILABLE -> Status.UNAVAILABLE;
+            case UNAUTHENTICATED -> Status.UNAUTHENTICATED;
+            case PERMISSION_DENIED -> Status.PERMISSION_DENIED;
+            case RESOURCE_EXHAUSTED -> Status.RESOURCE_EXHAUSTED;
+            case INTERNAL -> Status.INTERNAL;
+          };
       return status.withDescription(message);
     }
 
@@ -66,9 +70,9 @@ public final class ErrorMapping {
 
   /**
    * The gRPC status of a failure raised by the gRPC layer before a service sees the request: a
-   * message protobuf cannot decode (malformed, or nested past protobuf's recursion limit of 100)
-   * is the client's error, INVALID_ARGUMENT, as is JSON on a gRPC path that the JSON codec
-   * refuses (its message names the field); {@code null} for anything else (gRPC's own mapping).
+   * message protobuf cannot decode (malformed, or nested past protobuf's recursion limit of 100) is
+   * the client's error, INVALID_ARGUMENT, as is JSON on a gRPC path that the JSON codec refuses
+   * (its message names the field); {@code null} for anything else (gRPC's own mapping).
    */
   public static Status grpcDecodingFailure(Throwable cause) {
     for (Throwable t = cause; t != null; t = t.getCause()) {
@@ -76,8 +80,10 @@ public final class ErrorMapping {
         return of(e).grpcStatus();
       }
       if (t instanceof InvalidProtocolBufferException e) {
-        return Status.INVALID_ARGUMENT.withDescription("body: not a valid protobuf message (expected: a well-formed"
-            + " message nested at most 100 levels deep): " + e.getMessage());
+        return Status.INVALID_ARGUMENT.withDescription(
+            "body: not a valid protobuf message (expected: a well-formed"
+                + " message nested at most 100 levels deep): "
+                + e.getMessage());
       }
     }
     return null;
@@ -95,7 +101,8 @@ public final class ErrorMapping {
       if (e.kind() == VarveException.Kind.INTERNAL) {
         log.error("internal failure", e);
       }
-      return new Failure(e.kind(), "", e.getMessage() + (e instanceof StorageException s ? advice(s) : ""));
+      return new Failure(
+          e.kind(), "", e.getMessage() + (e instanceof StorageException s ? advice(s) : ""));
     }
     log.error("unexpected failure", t);
     return new Failure(VarveException.Kind.INTERNAL, "", "internal error: " + t);
@@ -112,9 +119,12 @@ public final class ErrorMapping {
   /** What a caller of the API can do about a failure of a store. */
   private static String advice(StorageException e) {
     return switch (e.kind()) {
-      case UNAVAILABLE -> e.store() == StorageException.Store.INDEX ? "; retry later (writes are not affected)"
-          : "; retrying is safe";
-      case FAILED_PRECONDITION -> "; retrying as is fails the same way until an operator repairs the store";
+      case UNAVAILABLE ->
+          e.store() == StorageException.Store.INDEX
+              ? "; retry later (writes are not affected)"
+              : "; retrying is safe";
+      case FAILED_PRECONDITION ->
+          "; retrying as is fails the same way until an operator repairs the store";
       default -> "";
     };
   }

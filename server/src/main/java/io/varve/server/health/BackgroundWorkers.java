@@ -51,8 +51,8 @@ public final class BackgroundWorkers implements HealthChecker {
   }
 
   /**
-   * How long a worker cycling every {@code interval} may go without completing a cycle before it
-   * is reported: ten intervals, and never less than ten minutes, since one cycle may create many
+   * How long a worker cycling every {@code interval} may go without completing a cycle before it is
+   * reported: ten intervals, and never less than ten minutes, since one cycle may create many
    * tables.
    */
   public static Duration staleAfter(Duration interval) {

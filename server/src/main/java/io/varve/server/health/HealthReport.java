@@ -15,8 +15,8 @@ import java.util.function.Supplier;
 
 /**
  * {@code /health}: Armeria's health check service (200 while serving, 503 when a checker fails or
- * the server stops, long-polling for Armeria clients) with a body that says why:
- * {@code {"healthy", "status": "UP"|"DEGRADED"|"DOWN", "workers": {...}, "unservedNamespaces": {...}}}.
+ * the server stops, long-polling for Armeria clients) with a body that says why: {@code {"healthy",
+ * "status": "UP"|"DEGRADED"|"DOWN", "workers": {...}, "unservedNamespaces": {...}}}.
  */
 public final class HealthReport {
 
@@ -24,21 +24,29 @@ public final class HealthReport {
 
   private HealthReport() {}
 
-  /** The /health service over {@code workers}, listing {@code unserved} namespaces (name to reason). */
-  public static HttpService service(BackgroundWorkers workers, Supplier<Map<String, String>> unserved) {
+  /**
+   * The /health service over {@code workers}, listing {@code unserved} namespaces (name to reason).
+   */
+  public static HttpService service(
+      BackgroundWorkers workers, Supplier<Map<String, String>> unserved) {
     HttpService checks = HealthCheckService.builder().checkers(workers).build();
-    return checks.decorate((delegate, ctx, req) -> {
-      HttpResponse response = delegate.serve(ctx, req);
-      // long-polling requests (Armeria's client-side health checking) keep the service's own answers
-      if (req.method() != HttpMethod.GET || req.headers().contains(HttpHeaderNames.PREFER)
-          || req.headers().contains(HttpHeaderNames.IF_NONE_MATCH)) {
-        return response;
-      }
-      return HttpResponse.of(response.aggregate().thenApply(r -> body(r, workers, unserved.get())));
-    });
+    return checks.decorate(
+        (delegate, ctx, req) -> {
+          HttpResponse response = delegate.serve(ctx, req);
+          // long-polling requests (Armeria's client-side health checking) keep the service's own
+          // answers
+          if (req.method() != HttpMethod.GET
+              || req.headers().contains(HttpHeaderNames.PREFER)
+              || req.headers().contains(HttpHeaderNames.IF_NONE_MATCH)) {
+            return response;
+          }
+          return HttpResponse.of(
+              response.aggregate().thenApply(r -> body(r, workers, unserved.get())));
+        });
   }
 
-  private static HttpResponse body(AggregatedHttpResponse r, BackgroundWorkers workers, Map<String, String> unserved) {
+  private static HttpResponse body(
+      AggregatedHttpResponse r, BackgroundWorkers workers, Map<String, String> unserved) {
     boolean healthy = r.status().equals(HttpStatus.OK);
     ObjectNode root = JSON.createObjectNode();
     root.put("healthy", healthy);

@@ -12,8 +12,8 @@ import io.varve.core.partitioning.TimeSlice;
 import io.varve.core.store.EventStore;
 import io.varve.server.controlplane.NamespaceEntry;
 import io.varve.server.controlplane.NamespaceRegistry;
-import io.varve.server.request.RequestTimes;
 import io.varve.server.error.ErrorMapping;
+import io.varve.server.request.RequestTimes;
 import java.time.Clock;
 import java.time.Instant;
 import java.util.Comparator;
@@ -30,8 +30,8 @@ import org.slf4j.LoggerFactory;
  * scan per overlapping slice, oldest first) and indexes them in bulk, bypassing the indexing queue.
  * Events in index slices closed by the index's retention are skipped; the index's acceptLimit does
  * not apply (a backfill may reach further back than live writes). Indexing is idempotent (document
- * ids are derived from event identity), so a backfill may overlap live indexing or another backfill.
- * Ends with a refresh, so every backfilled event is searchable when the call returns.
+ * ids are derived from event identity), so a backfill may overlap live indexing or another
+ * backfill. Ends with a refresh, so every backfilled event is searchable when the call returns.
  */
 public final class Backfill {
 
@@ -42,7 +42,8 @@ public final class Backfill {
   private final Optional<Indexer> indexer;
   private final Clock clock;
 
-  public Backfill(NamespaceRegistry registry, EventStore events, Optional<Indexer> indexer, Clock clock) {
+  public Backfill(
+      NamespaceRegistry registry, EventStore events, Optional<Indexer> indexer, Clock clock) {
     this.registry = registry;
     this.events = events;
     this.indexer = indexer;
@@ -52,26 +53,39 @@ public final class Backfill {
   public CompletionStage<BackfillIndexResponse> run(BackfillIndexRequest r) {
     Names.namespace("namespace", r.getNamespace());
     long[] range = interval(r);
-    return registry.load(r.getNamespace()).thenCompose(ns -> {
-      IndexSpec spec = ns.index().orElseThrow(() -> VarveException.failedPrecondition("namespace '"
-          + r.getNamespace() + "' has no INDEX_STORAGE entry, so there is nothing to backfill"));
-      Indexer target = indexer.orElseThrow(() -> VarveException.failedPrecondition("this server has no index store"
-          + " configured (opensearch.urls)"));
-      return backfill(ns, spec, target, range[0], range[1]);
-    });
+    return registry
+        .load(r.getNamespace())
+        .thenCompose(
+            ns -> {
+              IndexSpec spec =
+                  ns.index()
+                      .orElseThrow(
+                          () ->
+                              VarveException.failedPrecondition(
+                                  "namespace '"
+                                      + r.getNamespace()
+                                      + "' has no INDEX_STORAGE entry, so there is nothing to backfill"));
+              Indexer target =
+                  indexer.orElseThrow(
+                      () ->
+                          VarveException.failedPrecondition(
+                              "this server has no index store" + " configured (opensearch.urls)"));
+              return backfill(ns, spec, target, range[0], range[1]);
+            });
   }
 
   private static long[] interval(BackfillIndexRequest r) {
     return RequestTimes.interval(r.hasTimeInterval(), r.getTimeInterval());
   }
 
-  private CompletionStage<BackfillIndexResponse> backfill(NamespaceEntry ns, IndexSpec spec, Indexer target,
-      long from, long to) {
-    List<TimeSlice> slices = ns.slices().stream()
-        .filter(s -> s.status() != SliceStatus.DELETED)
-        .filter(s -> s.start().toEpochMilli() < to && s.end().toEpochMilli() > from)
-        .sorted(Comparator.comparing(TimeSlice::start))
-        .toList();
+  private CompletionStage<BackfillIndexResponse> backfill(
+      NamespaceEntry ns, IndexSpec spec, Indexer target, long from, long to) {
+    List<TimeSlice> slices =
+        ns.slices().stream()
+            .filter(s -> s.status() != SliceStatus.DELETED)
+            .filter(s -> s.start().toEpochMilli() < to && s.end().toEpochMilli() > from)
+            .sorted(Comparator.comparing(TimeSlice::start))
+            .toList();
     AtomicLong read = new AtomicLong();
     AtomicLong indexed = new AtomicLong();
     AtomicLong failed = new AtomicLong();
@@ -80,30 +94,70 @@ public final class Backfill {
     int batch = 1000 * Math.max(1, target.concurrency());
     CompletionStage<Void> chain = CompletableFuture.completedFuture(null);
     for (TimeSlice slice : slices) {
-      chain = chain.thenCompose(v -> events.scan(ns.settings().keyspace(), slice.table(), from, to,
-          ns.settings().consistency(), batch, found -> {
-            read.addAndGet(found.size());
-            List<Event> open = found.stream().filter(e -> !IndexSlices.closed(spec, IndexSlices.sliceStart(spec, e.eventTimeMillis()), now)).toList();
-            return target.indexNow(spec, open).thenAccept(o -> {
-              indexed.addAndGet(o.indexed());
-              failed.addAndGet(o.failed());
-              unparsable.addAndGet(o.unparsable());
-            });
-          }).thenAccept(n -> log.info("backfill of {}: slice {} scanned, {} events in range", ns.record().namespace(),
-              slice.table(), n)));
+      chain =
+          chain.thenCompose(
+              v ->
+                  events
+                      .scan(
+                          ns.settings().keyspace(),
+                          slice.table(),
+                          from,
+                          to,
+                          ns.settings().consistency(),
+                          batch,
+                          found -> {
+                            read.addAndGet(found.size());
+                            List<Event> open =
+                                found.stream()
+                                    .filter(
+                                        e ->
+                                            !IndexSlices.closed(
+                                                spec,
+                                                IndexSlices.sliceStart(spec, e.eventTimeMillis()),
+                                                now))
+                                    .toList();
+                            return target
+                                .indexNow(spec, open)
+                                .thenAccept(
+                                    o -> {
+                                      indexed.addAndGet(o.indexed());
+                                      failed.addAndGet(o.failed());
+                                      unparsable.addAndGet(o.unparsable());
+                                    });
+                          })
+                      .thenAccept(
+                          n ->
+                              log.info(
+                                  "backfill of {}: slice {} scanned, {} events in range",
+                                  ns.record().namespace(),
+                                  slice.table(),
+                                  n)));
     }
     return chain
         .thenCompose(v -> target.store().refresh(IndexSlices.covering(spec, from, to)))
-        .handle((v, error) -> {
-          if (error != null) {
-            // the code and the advice (retry or not) are those of the failure that stopped it
-            ErrorMapping.Failure failure = ErrorMapping.of(error);
-            throw new VarveException(failure.kind(), "backfill of namespace '" + ns.record().namespace()
-                + "' stopped after " + read.get() + " events read and " + indexed.get() + " indexed: "
-                + failure.message(), error);
-          }
-          return BackfillIndexResponse.newBuilder().setEventsRead(read.get()).setEventsIndexed(indexed.get())
-              .setEventsFailed(failed.get()).setUnparsableValues(unparsable.get()).build();
-        });
+        .handle(
+            (v, error) -> {
+              if (error != null) {
+                // the code and the advice (retry or not) are those of the failure that stopped it
+                ErrorMapping.Failure failure = ErrorMapping.of(error);
+                throw new VarveException(
+                    failure.kind(),
+                    "backfill of namespace '"
+                        + ns.record().namespace()
+                        + "' stopped after "
+                        + read.get()
+                        + " events read and "
+                        + indexed.get()
+                        + " indexed: "
+                        + failure.message(),
+                    error);
+              }
+              return BackfillIndexResponse.newBuilder()
+                  .setEventsRead(read.get())
+                  .setEventsIndexed(indexed.get())
+                  .setEventsFailed(failed.get())
+                  .setUnparsableValues(unparsable.get())
+                  .build();
+            });
   }
 }

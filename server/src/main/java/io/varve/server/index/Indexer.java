@@ -10,6 +10,7 @@ import io.varve.core.index.IndexSlices;
 import io.varve.core.index.IndexSpec;
 import io.varve.core.index.IndexStore;
 import io.varve.core.index.IndexedEvent;
+import io.varve.server.health.BackgroundWorker;
 import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
@@ -25,20 +26,19 @@ import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.Semaphore;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicLong;
-import io.varve.server.health.BackgroundWorker;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * Feeds the index store after durable primary writes: a bounded queue drained in bulk requests,
- * a bounded number in flight. Never blocks or fails a write: when the queue is full (index store
- * down or slower than the writes) further events are dropped and counted, and a backfill indexes
- * them later. A bulk request the store could not take (unreachable, overloaded) is retried with
- * backoff until it succeeds or the server stops. Thread-safe.
+ * Feeds the index store after durable primary writes: a bounded queue drained in bulk requests, a
+ * bounded number in flight. Never blocks or fails a write: when the queue is full (index store down
+ * or slower than the writes) further events are dropped and counted, and a backfill indexes them
+ * later. A bulk request the store could not take (unreachable, overloaded) is retried with backoff
+ * until it succeeds or the server stops. Thread-safe.
  *
  * <p>Metrics: {@code varve_index_queue_events} (gauge), {@code varve_index_indexed_events_total},
- * {@code varve_index_dropped_events_total}, {@code varve_index_failed_events_total},
- * {@code varve_index_skipped_events_total} (older than the index's acceptLimit, or in a closed index
+ * {@code varve_index_dropped_events_total}, {@code varve_index_failed_events_total}, {@code
+ * varve_index_skipped_events_total} (older than the index's acceptLimit, or in a closed index
  * slice), {@code varve_index_unparsable_values_total}; the dropped, skipped and unparsable counters
  * are tagged with the namespace (unparsable also with the field).
  */
@@ -66,9 +66,16 @@ public final class Indexer implements AutoCloseable {
 
   /**
    * @param worker where the drainer's progress and failures are recorded (metrics and health): it
-   *     completes a cycle on every poll of the queue, so it goes stale when all bulk slots stay taken
+   *     completes a cycle on every poll of the queue, so it goes stale when all bulk slots stay
+   *     taken
    */
-  public Indexer(IndexStore store, MeterRegistry metrics, Clock clock, int capacity, int bulkMax, int concurrency,
+  public Indexer(
+      IndexStore store,
+      MeterRegistry metrics,
+      Clock clock,
+      int capacity,
+      int bulkMax,
+      int concurrency,
       BackgroundWorker worker) {
     this.worker = worker;
     this.store = store;
@@ -118,9 +125,9 @@ public final class Indexer implements AutoCloseable {
   }
 
   /**
-   * The drainer's loop. Nothing but an interrupt (close) ends it: a failure of any kind loses at most
-   * the batch in hand (counted as failed events; a backfill indexes them), is recorded, and the loop
-   * goes on after a pause.
+   * The drainer's loop. Nothing but an interrupt (close) ends it: a failure of any kind loses at
+   * most the batch in hand (counted as failed events; a backfill indexes them), is recorded, and
+   * the loop goes on after a pause.
    */
   private void drain() {
     List<Pending> batch = new ArrayList<>(bulkMax);
@@ -165,40 +172,61 @@ public final class Indexer implements AutoCloseable {
   }
 
   private CompletionStage<Outcome> withRetry(List<Pending> batch, Duration backoff, boolean first) {
-    return index(batch, first).handle((outcome, error) -> {
-      if (error == null || closed) {
-        return CompletableFuture.completedFuture(outcome);
-      }
-      Throwable cause = Causes.unwrap(error);
-      if (!(cause instanceof StorageException failure && failure.retryable())) {
-        // not the store's availability: retrying would fail the same way and hold a bulk slot forever
-        log.error("indexing {} events failed and is not retried (a backfill indexes them): {}", batch.size(),
-            cause.toString());
-        metrics.counter("varve.index.failed.events").increment(batch.size());
-        return CompletableFuture.completedFuture(new Outcome(0, batch.size(), 0));
-      }
-      log.warn("indexing {} events failed, retrying in {} ms: {}", batch.size(), backoff.toMillis(), error.toString());
-      Duration next = backoff.multipliedBy(2).compareTo(MAX_BACKOFF) > 0 ? MAX_BACKOFF : backoff.multipliedBy(2);
-      return CompletableFuture.supplyAsync(() -> null, CompletableFuture.delayedExecutor(backoff.toMillis(),
-          TimeUnit.MILLISECONDS)).thenCompose(v -> withRetry(batch, next, false));
-    }).thenCompose(stage -> stage);
+    return index(batch, first)
+        .handle(
+            (outcome, error) -> {
+              if (error == null || closed) {
+                return CompletableFuture.completedFuture(outcome);
+              }
+              Throwable cause = Causes.unwrap(error);
+              if (!(cause instanceof StorageException failure && failure.retryable())) {
+                // not the store's availability: retrying would fail the same way and hold a bulk
+                // slot forever
+                log.error(
+                    "indexing {} events failed and is not retried (a backfill indexes them): {}",
+                    batch.size(),
+                    cause.toString());
+                metrics.counter("varve.index.failed.events").increment(batch.size());
+                return CompletableFuture.completedFuture(new Outcome(0, batch.size(), 0));
+              }
+              log.warn(
+                  "indexing {} events failed, retrying in {} ms: {}",
+                  batch.size(),
+                  backoff.toMillis(),
+                  error.toString());
+              Duration next =
+                  backoff.multipliedBy(2).compareTo(MAX_BACKOFF) > 0
+                      ? MAX_BACKOFF
+                      : backoff.multipliedBy(2);
+              return CompletableFuture.supplyAsync(
+                      () -> null,
+                      CompletableFuture.delayedExecutor(backoff.toMillis(), TimeUnit.MILLISECONDS))
+                  .thenCompose(v -> withRetry(batch, next, false));
+            })
+        .thenCompose(stage -> stage);
   }
 
   /**
    * Indexes events now, bypassing the queue (the backfill's path): creates missing index slices,
-   * sends one bulk request per {@code bulkMax} events, {@code concurrency} at a time. Fails when the
-   * store could not be reached or asked to retry.
+   * sends one bulk request per {@code bulkMax} events, {@code concurrency} at a time. Fails when
+   * the store could not be reached or asked to retry.
    */
   public CompletionStage<Outcome> indexNow(IndexSpec spec, List<Event> events) {
     List<Pending> pending = events.stream().map(e -> new Pending(spec, e)).toList();
     CompletableFuture<Outcome> total = CompletableFuture.completedFuture(new Outcome(0, 0, 0));
     List<CompletableFuture<Outcome>> parts = new ArrayList<>();
     for (int i = 0; i < pending.size(); i += bulkMax) {
-      parts.add(index(pending.subList(i, Math.min(pending.size(), i + bulkMax)), false).toCompletableFuture());
+      parts.add(
+          index(pending.subList(i, Math.min(pending.size(), i + bulkMax)), false)
+              .toCompletableFuture());
     }
     for (CompletableFuture<Outcome> part : parts) {
-      total = total.thenCombine(part, (a, b) -> new Outcome(a.indexed + b.indexed, a.failed + b.failed,
-          a.unparsable + b.unparsable));
+      total =
+          total.thenCombine(
+              part,
+              (a, b) ->
+                  new Outcome(
+                      a.indexed + b.indexed, a.failed + b.failed, a.unparsable + b.unparsable));
     }
     return total;
   }
@@ -210,7 +238,8 @@ public final class Indexer implements AutoCloseable {
 
   /**
    * One bulk request; {@code countUnparsable}: record unparsable values in the metric and log (on
-   * the first attempt of a live batch, not on retries nor in a backfill, which reports its own count).
+   * the first attempt of a live batch, not on retries nor in a backfill, which reports its own
+   * count).
    */
   private CompletionStage<Outcome> index(List<Pending> batch, boolean countUnparsable) {
     List<IndexDocument> documents = new ArrayList<>(batch.size());
@@ -228,34 +257,54 @@ public final class Indexer implements AutoCloseable {
       }
     }
     long unparsableValues = unparsable;
-    CompletableFuture<?>[] prepared = indices.entrySet().stream()
-        .map(e -> store.prepare(e.getKey(), e.getValue()).toCompletableFuture()).toArray(CompletableFuture[]::new);
+    CompletableFuture<?>[] prepared =
+        indices.entrySet().stream()
+            .map(e -> store.prepare(e.getKey(), e.getValue()).toCompletableFuture())
+            .toArray(CompletableFuture[]::new);
     IndexSpec anySpec = batch.get(0).spec();
-    return CompletableFuture.allOf(prepared).thenCompose(v -> store.bulk(documents, anySpec)).thenApply(outcome -> {
-      if (outcome.retryable()) {
-        throw new StorageException(StorageException.Store.INDEX, StorageException.Reason.OVERLOADED,
-            "refused documents for now, e.g. " + outcome.failures().get(0), null);
-      }
-      if (!outcome.failures().isEmpty()) {
-        log.warn("index store refused {} of {} documents, e.g. {}", outcome.failures().size(), documents.size(),
-            outcome.failures().get(0));
-        metrics.counter("varve.index.failed.events").increment(outcome.failures().size());
-      }
-      metrics.counter("varve.index.indexed.events").increment(outcome.indexed());
-      return new Outcome(outcome.indexed(), outcome.failures().size(), unparsableValues);
-    });
+    return CompletableFuture.allOf(prepared)
+        .thenCompose(v -> store.bulk(documents, anySpec))
+        .thenApply(
+            outcome -> {
+              if (outcome.retryable()) {
+                throw new StorageException(
+                    StorageException.Store.INDEX,
+                    StorageException.Reason.OVERLOADED,
+                    "refused documents for now, e.g. " + outcome.failures().get(0),
+                    null);
+              }
+              if (!outcome.failures().isEmpty()) {
+                log.warn(
+                    "index store refused {} of {} documents, e.g. {}",
+                    outcome.failures().size(),
+                    documents.size(),
+                    outcome.failures().get(0));
+                metrics.counter("varve.index.failed.events").increment(outcome.failures().size());
+              }
+              metrics.counter("varve.index.indexed.events").increment(outcome.indexed());
+              return new Outcome(outcome.indexed(), outcome.failures().size(), unparsableValues);
+            });
   }
 
   private void unparsable(IndexSpec spec, String field, Event event) {
-    Counter.builder("varve.index.unparsable.values").tag("namespace", spec.namespace()).tag("field", field)
-        .register(metrics).increment();
-    AtomicLong last = lastWarning.computeIfAbsent(spec.namespace() + '\0' + field, k -> new AtomicLong());
+    Counter.builder("varve.index.unparsable.values")
+        .tag("namespace", spec.namespace())
+        .tag("field", field)
+        .register(metrics)
+        .increment();
+    AtomicLong last =
+        lastWarning.computeIfAbsent(spec.namespace() + '\0' + field, k -> new AtomicLong());
     long now = System.nanoTime();
     long previous = last.get();
     if (now - previous > TimeUnit.SECONDS.toNanos(10) && last.compareAndSet(previous, now)) {
-      log.warn("namespace {}: item '{}' of event (timeSeriesId={}, eventId={}) does not parse as {}; left out of the"
-          + " index (counted in varve_index_unparsable_values_total; further ones logged at most every 10 s)",
-          spec.namespace(), field, event.timeSeriesId(), event.eventId(), spec.fields().get(field));
+      log.warn(
+          "namespace {}: item '{}' of event (timeSeriesId={}, eventId={}) does not parse as {}; left out of the"
+              + " index (counted in varve_index_unparsable_values_total; further ones logged at most every 10 s)",
+          spec.namespace(),
+          field,
+          event.timeSeriesId(),
+          event.eventId(),
+          spec.fields().get(field));
     }
   }
 

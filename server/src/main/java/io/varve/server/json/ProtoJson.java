@@ -26,28 +26,28 @@ import java.util.concurrent.ConcurrentHashMap;
 import java.util.stream.Collectors;
 
 /**
- * The JSON form of the API's protobuf messages, following the proto3 JSON mapping, with errors
- * that name the offending field by its path as written ({@code events[2].eventTime}).
+ * The JSON form of the API's protobuf messages, following the proto3 JSON mapping, with errors that
+ * name the offending field by its path as written ({@code events[2].eventTime}).
  *
- * <p>Accepted beyond the strict mapping, so that configuration snippets can be pasted as
- * written: {@code //} and {@code /* *}{@code /} comments, trailing commas, and durations with the
- * units ms, s, m, h, d ({@code "129600s"}, {@code "36h"}). Unknown fields are refused.
+ * <p>Accepted beyond the strict mapping, so that configuration snippets can be pasted as written:
+ * {@code //} and {@code /* *}{@code /} comments, trailing commas, and durations with the units ms,
+ * s, m, h, d ({@code "129600s"}, {@code "36h"}). Unknown fields are refused.
  *
- * <p>The parser's limits are set here, not inherited: {@link #MAX_NESTING_DEPTH},
- * {@link #MAX_NUMBER_LENGTH}, {@link #MAX_NAME_LENGTH}, and strings as long as the largest body
- * the server takes. A body over one is refused as {@code body: over a limit of the JSON reader}.
+ * <p>The parser's limits are set here, not inherited: {@link #MAX_NESTING_DEPTH}, {@link
+ * #MAX_NUMBER_LENGTH}, {@link #MAX_NAME_LENGTH}, and strings as long as the largest body the server
+ * takes. A body over one is refused as {@code body: over a limit of the JSON reader}.
  *
- * <p>Printed: lowerCamelCase names, and every field that has no presence even at its default
- * value ({@code 0}, {@code false}, {@code ""}, {@code []}, {@code {}}, an enum's first value), so
- * that a client needs no default of its own (an event error at index 0 carries
- * {@code "index":0}). A field with presence (a message, a proto3 {@code optional} scalar, a member
- * of a {@code oneof}) is printed only when set, so its absence still says "not set".
+ * <p>Printed: lowerCamelCase names, and every field that has no presence even at its default value
+ * ({@code 0}, {@code false}, {@code ""}, {@code []}, {@code {}}, an enum's first value), so that a
+ * client needs no default of its own (an event error at index 0 carries {@code "index":0}). A field
+ * with presence (a message, a proto3 {@code optional} scalar, a member of a {@code oneof}) is
+ * printed only when set, so its absence still says "not set".
  */
 public final class ProtoJson {
 
   /**
-   * Deepest nesting of JSON objects and arrays in a body. The deepest valid request, a search
-   * query with boolean queries nested to the largest {@code maxQueryDepth} (32), needs about 100.
+   * Deepest nesting of JSON objects and arrays in a body. The deepest valid request, a search query
+   * with boolean queries nested to the largest {@code maxQueryDepth} (32), needs about 100.
    */
   public static final int MAX_NESTING_DEPTH = 128;
 
@@ -58,7 +58,8 @@ public final class ProtoJson {
   public static final int MAX_NAME_LENGTH = 50_000;
 
   private static final ObjectMapper DEFAULT_MAPPER = mapper(Limits.DEFAULT.maxRequestBytes());
-  private static final Map<Descriptor, Map<String, FieldDescriptor>> FIELDS = new ConcurrentHashMap<>();
+  private static final Map<Descriptor, Map<String, FieldDescriptor>> FIELDS =
+      new ConcurrentHashMap<>();
 
   // includingDefaultValueFields() leaves out unset fields with presence (messages, optional, oneof)
   private static final JsonFormat.Printer PRINTER =
@@ -72,7 +73,10 @@ public final class ProtoJson {
    * field's own limit, with its name.
    */
   public ProtoJson(int maxRequestBytes) {
-    this.mapper = maxRequestBytes == Limits.DEFAULT.maxRequestBytes() ? DEFAULT_MAPPER : mapper(maxRequestBytes);
+    this.mapper =
+        maxRequestBytes == Limits.DEFAULT.maxRequestBytes()
+            ? DEFAULT_MAPPER
+            : mapper(maxRequestBytes);
   }
 
   /** As {@link #ProtoJson(int)} with the default {@code maxRequestBytes}. */
@@ -83,12 +87,13 @@ public final class ProtoJson {
   private static ObjectMapper mapper(int maxStringLength) {
     // set explicitly rather than inherited from Jackson's defaults, which change between versions;
     // documents and token counts need no limit of their own: the body size bounds them
-    StreamReadConstraints constraints = StreamReadConstraints.builder()
-        .maxNestingDepth(MAX_NESTING_DEPTH)
-        .maxNumberLength(MAX_NUMBER_LENGTH)
-        .maxNameLength(MAX_NAME_LENGTH)
-        .maxStringLength(maxStringLength)
-        .build();
+    StreamReadConstraints constraints =
+        StreamReadConstraints.builder()
+            .maxNestingDepth(MAX_NESTING_DEPTH)
+            .maxNumberLength(MAX_NUMBER_LENGTH)
+            .maxNameLength(MAX_NAME_LENGTH)
+            .maxStringLength(maxStringLength)
+            .build();
     JsonFactory factory = JsonFactory.builder().streamReadConstraints(constraints).build();
     return JsonMapper.builder(factory)
         .enable(JsonParser.Feature.ALLOW_COMMENTS)
@@ -106,14 +111,17 @@ public final class ProtoJson {
   }
 
   /**
-   * Parses {@code json} into a message of {@code prototype}'s type, with the parser limits of
-   * the default {@code maxRequestBytes}.
+   * Parses {@code json} into a message of {@code prototype}'s type, with the parser limits of the
+   * default {@code maxRequestBytes}.
    */
   public static <T extends Message> T parse(String json, T prototype) {
     return parse(DEFAULT_MAPPER, json, prototype);
   }
 
-  /** Parses {@code json} into a message of {@code prototype}'s type, with this codec's parser limits. */
+  /**
+   * Parses {@code json} into a message of {@code prototype}'s type, with this codec's parser
+   * limits.
+   */
   public <T extends Message> T read(String json, T prototype) {
     return parse(mapper, json, prototype);
   }
@@ -123,12 +131,21 @@ public final class ProtoJson {
     try {
       node = mapper.readTree(json.isBlank() ? "{}" : json);
     } catch (StreamConstraintsException e) {
-      throw InvalidFieldException.of("body", "over a limit of the JSON reader: "
-          + e.getOriginalMessage().replaceAll(", from `[^`]*`", "") + at(e.getLocation())
-          + " (limits: nesting " + MAX_NESTING_DEPTH + " levels, numbers " + MAX_NUMBER_LENGTH + " characters, keys "
-          + MAX_NAME_LENGTH + " characters)");
+      throw InvalidFieldException.of(
+          "body",
+          "over a limit of the JSON reader: "
+              + e.getOriginalMessage().replaceAll(", from `[^`]*`", "")
+              + at(e.getLocation())
+              + " (limits: nesting "
+              + MAX_NESTING_DEPTH
+              + " levels, numbers "
+              + MAX_NUMBER_LENGTH
+              + " characters, keys "
+              + MAX_NAME_LENGTH
+              + " characters)");
     } catch (JsonProcessingException e) {
-      throw InvalidFieldException.of("body", "not valid JSON: " + e.getOriginalMessage() + at(e.getLocation()));
+      throw InvalidFieldException.of(
+          "body", "not valid JSON: " + e.getOriginalMessage() + at(e.getLocation()));
     }
     Message.Builder builder = prototype.newBuilderForType();
     merge(node, builder, "");
@@ -139,13 +156,18 @@ public final class ProtoJson {
 
   /** Where the parser stopped, when it says (it does not for every failure). */
   private static String at(JsonLocation location) {
-    return location == null ? "" : " at line " + location.getLineNr() + ", column " + location.getColumnNr();
+    return location == null
+        ? ""
+        : " at line " + location.getLineNr() + ", column " + location.getColumnNr();
   }
 
   private static void merge(JsonNode node, Message.Builder builder, String path) {
     Descriptor type = builder.getDescriptorForType();
     if (!node.isObject()) {
-      throw new InvalidFieldException(path.isEmpty() ? "body" : path, InvalidFieldException.shown(node.toString()), "a JSON object");
+      throw new InvalidFieldException(
+          path.isEmpty() ? "body" : path,
+          InvalidFieldException.shown(node.toString()),
+          "a JSON object");
     }
     Map<String, FieldDescriptor> fields = FIELDS.computeIfAbsent(type, ProtoJson::fieldsByName);
     Iterator<Map.Entry<String, JsonNode>> it = node.fields();
@@ -154,8 +176,13 @@ public final class ProtoJson {
       String fieldPath = path.isEmpty() ? entry.getKey() : path + "." + entry.getKey();
       FieldDescriptor field = fields.get(entry.getKey());
       if (field == null) {
-        throw InvalidFieldException.of(fieldPath, "unknown field (expected one of: " + type.getFields().stream()
-            .map(FieldDescriptor::getJsonName).collect(Collectors.joining(", ")) + ")");
+        throw InvalidFieldException.of(
+            fieldPath,
+            "unknown field (expected one of: "
+                + type.getFields().stream()
+                    .map(FieldDescriptor::getJsonName)
+                    .collect(Collectors.joining(", "))
+                + ")");
       }
       JsonNode value = entry.getValue();
       if (value.isNull()) {
@@ -165,10 +192,12 @@ public final class ProtoJson {
         mergeMap(value, builder, field, fieldPath);
       } else if (field.isRepeated()) {
         if (!value.isArray()) {
-          throw new InvalidFieldException(fieldPath, InvalidFieldException.shown(value.toString()), "a JSON array");
+          throw new InvalidFieldException(
+              fieldPath, InvalidFieldException.shown(value.toString()), "a JSON array");
         }
         for (int i = 0; i < value.size(); i++) {
-          builder.addRepeatedField(field, convert(value.get(i), builder, field, fieldPath + "[" + i + "]"));
+          builder.addRepeatedField(
+              field, convert(value.get(i), builder, field, fieldPath + "[" + i + "]"));
         }
       } else {
         builder.setField(field, convert(value, builder, field, fieldPath));
@@ -176,9 +205,11 @@ public final class ProtoJson {
     }
   }
 
-  private static void mergeMap(JsonNode value, Message.Builder builder, FieldDescriptor field, String path) {
+  private static void mergeMap(
+      JsonNode value, Message.Builder builder, FieldDescriptor field, String path) {
     if (!value.isObject()) {
-      throw new InvalidFieldException(path, InvalidFieldException.shown(value.toString()), "a JSON object");
+      throw new InvalidFieldException(
+          path, InvalidFieldException.shown(value.toString()), "a JSON object");
     }
     FieldDescriptor keyField = field.getMessageType().findFieldByName("key");
     FieldDescriptor valueField = field.getMessageType().findFieldByName("value");
@@ -192,7 +223,8 @@ public final class ProtoJson {
     }
   }
 
-  private static Object convert(JsonNode value, Message.Builder parent, FieldDescriptor field, String path) {
+  private static Object convert(
+      JsonNode value, Message.Builder parent, FieldDescriptor field, String path) {
     switch (field.getJavaType()) {
       case MESSAGE:
         return message(value, parent.newBuilderForField(field), path);
@@ -204,13 +236,16 @@ public final class ProtoJson {
         if (value.isBoolean()) {
           return value.booleanValue();
         }
-        if (value.isTextual() && (value.asText().equals("true") || value.asText().equals("false"))) {
+        if (value.isTextual()
+            && (value.asText().equals("true") || value.asText().equals("false"))) {
           return Boolean.parseBoolean(value.asText());
         }
-        throw new InvalidFieldException(path, InvalidFieldException.shown(value.toString()), "true or false");
+        throw new InvalidFieldException(
+            path, InvalidFieldException.shown(value.toString()), "true or false");
       case STRING:
         if (!value.isTextual()) {
-          throw new InvalidFieldException(path, InvalidFieldException.shown(value.toString()), "a string");
+          throw new InvalidFieldException(
+              path, InvalidFieldException.shown(value.toString()), "a string");
         }
         return wellFormed(value.textValue(), path);
       case BYTE_STRING:
@@ -223,7 +258,10 @@ public final class ProtoJson {
         if (value.isTextual() && field.getEnumType().findValueByName(value.textValue()) != null) {
           return field.getEnumType().findValueByName(value.textValue());
         }
-        throw new InvalidFieldException(path, InvalidFieldException.shown(value.toString()), "one of " + field.getEnumType().getValues());
+        throw new InvalidFieldException(
+            path,
+            InvalidFieldException.shown(value.toString()),
+            "one of " + field.getEnumType().getValues());
       default:
         throw new IllegalStateException("unsupported field type " + field.getJavaType());
     }
@@ -250,18 +288,22 @@ public final class ProtoJson {
       }
       return v;
     } catch (ArithmeticException e) {
-      throw new InvalidFieldException(path, InvalidFieldException.shown(value.toString()), "an integer in " + min + ".." + max);
+      throw new InvalidFieldException(
+          path, InvalidFieldException.shown(value.toString()), "an integer in " + min + ".." + max);
     }
   }
 
   private static BigDecimal decimal(JsonNode value, String path) {
-    if (value.isNumber() && !(value.isFloatingPointNumber() && !Double.isFinite(value.doubleValue()))) {
+    if (value.isNumber()
+        && !(value.isFloatingPointNumber() && !Double.isFinite(value.doubleValue()))) {
       // a JSON number beyond double's range (1e400) reads as infinity, which no field takes
       return value.decimalValue();
     }
     if (value.isTextual() && value.textValue().length() > MAX_NUMBER_LENGTH) {
       // parsing a long run of digits costs time quadratic in its length: refuse it unread
-      throw new InvalidFieldException(path, InvalidFieldException.shown(value.textValue()),
+      throw new InvalidFieldException(
+          path,
+          InvalidFieldException.shown(value.textValue()),
           "a number of at most " + MAX_NUMBER_LENGTH + " characters");
     }
     if (value.isTextual()) {
@@ -271,17 +313,22 @@ public final class ProtoJson {
         // fall through
       }
     }
-    throw new InvalidFieldException(path, InvalidFieldException.shown(value.toString()), "a number (a JSON number or a string holding one)");
+    throw new InvalidFieldException(
+        path,
+        InvalidFieldException.shown(value.toString()),
+        "a number (a JSON number or a string holding one)");
   }
 
   private static ByteString bytes(JsonNode value, String path) {
     if (!value.isTextual()) {
-      throw new InvalidFieldException(path, InvalidFieldException.shown(value.toString()), "a base64 string");
+      throw new InvalidFieldException(
+          path, InvalidFieldException.shown(value.toString()), "a base64 string");
     }
     String text = value.textValue();
     try {
       boolean urlSafe = text.indexOf('-') >= 0 || text.indexOf('_') >= 0;
-      return ByteString.copyFrom((urlSafe ? Base64.getUrlDecoder() : Base64.getDecoder()).decode(text));
+      return ByteString.copyFrom(
+          (urlSafe ? Base64.getUrlDecoder() : Base64.getDecoder()).decode(text));
     } catch (IllegalArgumentException e) {
       throw new InvalidFieldException(path, text, "a base64 string");
     }
@@ -305,11 +352,17 @@ public final class ProtoJson {
   static String wellFormed(String text, String path) {
     for (int i = 0; i < text.length(); i++) {
       char c = text.charAt(i);
-      if (Character.isHighSurrogate(c) && i + 1 < text.length() && Character.isLowSurrogate(text.charAt(i + 1))) {
+      if (Character.isHighSurrogate(c)
+          && i + 1 < text.length()
+          && Character.isLowSurrogate(text.charAt(i + 1))) {
         i++;
       } else if (Character.isSurrogate(c)) {
-        throw InvalidFieldException.of(path, String.format("an unpaired surrogate \\u%04X at character %d"
-            + " (expected: well-formed Unicode text)", (int) c, i));
+        throw InvalidFieldException.of(
+            path,
+            String.format(
+                "an unpaired surrogate \\u%04X at character %d"
+                    + " (expected: well-formed Unicode text)",
+                (int) c, i));
       }
     }
     return text;

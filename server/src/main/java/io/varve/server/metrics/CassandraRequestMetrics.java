@@ -27,7 +27,9 @@ public final class CassandraRequestMetrics implements RequestTracker {
 
   /** The operation a request performs, from its statement. */
   enum Operation {
-    READ, WRITE, OTHER;
+    READ,
+    WRITE,
+    OTHER;
 
     static Operation of(Request request) {
       if (request instanceof BatchStatement) {
@@ -65,31 +67,42 @@ public final class CassandraRequestMetrics implements RequestTracker {
   public CassandraRequestMetrics(MeterRegistry registry) {
     for (Operation operation : Operation.values()) {
       for (boolean success : new boolean[] {true, false}) {
-        timers[operation.ordinal()][success ? 0 : 1] = Timer.builder("varve.cassandra.requests")
-            .description("CQL requests of the server, as long as the driver waited for them")
-            .tag("operation", operation.name().toLowerCase(java.util.Locale.ROOT))
-            .tag("outcome", success ? "success" : "error")
-            .publishPercentiles(QUANTILES)
-            .distributionStatisticExpiry(Duration.ofMinutes(3))
-            .register(registry);
+        timers[operation.ordinal()][success ? 0 : 1] =
+            Timer.builder("varve.cassandra.requests")
+                .description("CQL requests of the server, as long as the driver waited for them")
+                .tag("operation", operation.name().toLowerCase(java.util.Locale.ROOT))
+                .tag("outcome", success ? "success" : "error")
+                .publishPercentiles(QUANTILES)
+                .distributionStatisticExpiry(Duration.ofMinutes(3))
+                .register(registry);
       }
     }
   }
 
   @Override
-  public void onSuccess(Request request, long latencyNanos, DriverExecutionProfile profile, Node node,
+  public void onSuccess(
+      Request request,
+      long latencyNanos,
+      DriverExecutionProfile profile,
+      Node node,
       String logPrefix) {
     record(request, latencyNanos, true);
   }
 
   @Override
-  public void onError(Request request, Throwable error, long latencyNanos, DriverExecutionProfile profile, Node node,
+  public void onError(
+      Request request,
+      Throwable error,
+      long latencyNanos,
+      DriverExecutionProfile profile,
+      Node node,
       String logPrefix) {
     record(request, latencyNanos, false);
   }
 
   private void record(Request request, long latencyNanos, boolean success) {
-    timers[Operation.of(request).ordinal()][success ? 0 : 1].record(latencyNanos, TimeUnit.NANOSECONDS);
+    timers[Operation.of(request).ordinal()][success ? 0 : 1].record(
+        latencyNanos, TimeUnit.NANOSECONDS);
   }
 
   @Override

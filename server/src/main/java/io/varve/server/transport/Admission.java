@@ -26,11 +26,11 @@ import org.reactivestreams.Subscription;
 
 /**
  * Admits an API request only when its budget ({@link AdmissionControl}) has room for what it will
- * hold in flight: at once from its Content-Length, else chunk by chunk as the body streams in
- * (the body is then read in full here, counted, before the service sees it). A refused request
- * gets RESOURCE_EXHAUSTED: HTTP 429 with a JSON error and {@code Retry-After}, or a gRPC status.
- * What a request holds is given back when its exchange is over, whether it completed, failed or
- * was cancelled.
+ * hold in flight: at once from its Content-Length, else chunk by chunk as the body streams in (the
+ * body is then read in full here, counted, before the service sees it). A refused request gets
+ * RESOURCE_EXHAUSTED: HTTP 429 with a JSON error and {@code Retry-After}, or a gRPC status. What a
+ * request holds is given back when its exchange is over, whether it completed, failed or was
+ * cancelled.
  */
 final class Admission implements DecoratingHttpServiceFunction {
 
@@ -43,7 +43,8 @@ final class Admission implements DecoratingHttpServiceFunction {
   }
 
   @Override
-  public HttpResponse serve(HttpService delegate, ServiceRequestContext ctx, HttpRequest req) throws Exception {
+  public HttpResponse serve(HttpService delegate, ServiceRequestContext ctx, HttpRequest req)
+      throws Exception {
     String path = ctx.path();
     ByteBudget budget = control.budgetOf(path.substring(path.lastIndexOf('/') + 1));
     Optional<AdmissionRefusedException> backlog = control.backlog(budget, transport);
@@ -61,51 +62,65 @@ final class Admission implements DecoratingHttpServiceFunction {
     if (declared >= 0) {
       return delegate.serve(ctx, req);
     }
-    HttpRequest counted = new FilteredHttpRequest(req) {
-      @Override
-      protected HttpObject filter(HttpObject obj) {
-        if (obj instanceof HttpData data && !permit.tryAdd(transport.cost(data.length()))) {
-          throw control.refuse(budget, transport, "streamed");
-        }
-        return obj;
-      }
-    };
-    return HttpResponse.of(counted.aggregate().handle((body, error) -> {
-      if (error != null) {
-        permit.close();
-        Throwable cause = Causes.unwrap(error);
-        if (cause instanceof AdmissionRefusedException refused) {
-          return refusal(ctx, req, refused, false);
-        }
-        return HttpResponse.ofFailure(cause);
-      }
-      HttpRequest whole = body.toHttpRequest();
-      ctx.updateRequest(whole);
-      try {
-        return delegate.serve(ctx, whole);
-      } catch (Exception e) {
-        return Exceptions.throwUnsafely(e);
-      }
-    }));
+    HttpRequest counted =
+        new FilteredHttpRequest(req) {
+          @Override
+          protected HttpObject filter(HttpObject obj) {
+            if (obj instanceof HttpData data && !permit.tryAdd(transport.cost(data.length()))) {
+              throw control.refuse(budget, transport, "streamed");
+            }
+            return obj;
+          }
+        };
+    return HttpResponse.of(
+        counted
+            .aggregate()
+            .handle(
+                (body, error) -> {
+                  if (error != null) {
+                    permit.close();
+                    Throwable cause = Causes.unwrap(error);
+                    if (cause instanceof AdmissionRefusedException refused) {
+                      return refusal(ctx, req, refused, false);
+                    }
+                    return HttpResponse.ofFailure(cause);
+                  }
+                  HttpRequest whole = body.toHttpRequest();
+                  ctx.updateRequest(whole);
+                  try {
+                    return delegate.serve(ctx, whole);
+                  } catch (Exception e) {
+                    return Exceptions.throwUnsafely(e);
+                  }
+                }));
   }
 
   /**
    * The refusal, in the caller's protocol. An unread body is drained first (not kept): an HTTP/1
    * client still sending it would otherwise see the connection reset instead of the answer.
    */
-  private HttpResponse refusal(ServiceRequestContext ctx, HttpRequest req, AdmissionRefusedException refused,
+  private HttpResponse refusal(
+      ServiceRequestContext ctx,
+      HttpRequest req,
+      AdmissionRefusedException refused,
       boolean drain) {
     ErrorMapping.Failure failure = ErrorMapping.of(refused);
     MediaType type = req.contentType();
     HttpResponse response;
     if (type != null && type.subtype().startsWith("grpc")) {
-      response = HttpResponse.of(ResponseHeaders.builder(HttpStatus.OK).contentType(type)
-          .add("grpc-status", Integer.toString(failure.grpcStatus().getCode().value()))
-          .add("grpc-message", percentEncoded(failure.message()))
-          .add(HttpHeaderNames.RETRY_AFTER, JsonErrors.RETRY_AFTER_SECONDS)
-          .endOfStream(true).build());
+      response =
+          HttpResponse.of(
+              ResponseHeaders.builder(HttpStatus.OK)
+                  .contentType(type)
+                  .add("grpc-status", Integer.toString(failure.grpcStatus().getCode().value()))
+                  .add("grpc-message", percentEncoded(failure.message()))
+                  .add(HttpHeaderNames.RETRY_AFTER, JsonErrors.RETRY_AFTER_SECONDS)
+                  .endOfStream(true)
+                  .build());
     } else {
-      response = JsonErrors.response(failure.httpStatus(), failure.kind().name(), failure.field(), failure.message());
+      response =
+          JsonErrors.response(
+              failure.httpStatus(), failure.kind().name(), failure.field(), failure.message());
     }
     if (!drain) {
       return response;

@@ -13,17 +13,22 @@ import java.util.function.Predicate;
 
 /**
  * One RPC of the API as written in {@link ApiCalls}: the generated gRPC method it serves, the one
- * permission it needs and the handler that answers it. Made only by {@link #needs} or
- * {@link #lists}, both of which take the permission: no RPC is open by default.
+ * permission it needs and the handler that answers it. Made only by {@link #needs} or {@link
+ * #lists}, both of which take the permission: no RPC is open by default.
  *
  * @param method the method of a service in {@link Transports#SERVICES}
  * @param permission the permission the caller needs, on the namespace {@link #scope} says
- * @param scope whether the permission is checked on the request's namespace or on each namespace of the answer
+ * @param scope whether the permission is checked on the request's namespace or on each namespace of
+ *     the answer
  * @param guard the permission check around a call of the handler
  * @param handler the handler's method that answers the RPC, given the server's handlers
  */
-record ApiCall<Q extends Message, R extends Message>(MethodDescriptor<Q, R> method, Permission permission,
-    Scope scope, Guard<Q, R> guard, Function<ApiHandlers, Function<Q, CompletionStage<R>>> handler) {
+record ApiCall<Q extends Message, R extends Message>(
+    MethodDescriptor<Q, R> method,
+    Permission permission,
+    Scope scope,
+    Guard<Q, R> guard,
+    Function<ApiHandlers, Function<Q, CompletionStage<R>>> handler) {
 
   /** Which namespaces the permission is checked on. */
   enum Scope {
@@ -39,13 +44,17 @@ record ApiCall<Q extends Message, R extends Message>(MethodDescriptor<Q, R> meth
   }
 
   /** An RPC that needs {@code permission} on the namespace its request names. */
-  static <Q extends Message, R extends Message> ApiCall<Q, R> needs(Permission permission,
-      MethodDescriptor<Q, R> method, Function<Q, String> namespace,
+  static <Q extends Message, R extends Message> ApiCall<Q, R> needs(
+      Permission permission,
+      MethodDescriptor<Q, R> method,
+      Function<Q, String> namespace,
       Function<ApiHandlers, Function<Q, CompletionStage<R>>> handler) {
-    Guard<Q, R> guard = (caller, request, call) -> {
-      ApiPermissions.check(caller, method.getBareMethodName(), permission, namespace.apply(request));
-      return call.apply(request);
-    };
+    Guard<Q, R> guard =
+        (caller, request, call) -> {
+          ApiPermissions.check(
+              caller, method.getBareMethodName(), permission, namespace.apply(request));
+          return call.apply(request);
+        };
     return new ApiCall<>(method, permission, Scope.REQUEST_NAMESPACE, guard, handler);
   }
 
@@ -53,17 +62,23 @@ record ApiCall<Q extends Message, R extends Message>(MethodDescriptor<Q, R> meth
    * An RPC that lists namespaces: any caller may make it, and {@code keep} leaves in its answer
    * only the namespaces the caller has {@code permission} on.
    */
-  static <Q extends Message, R extends Message> ApiCall<Q, R> lists(Permission permission,
-      MethodDescriptor<Q, R> method, BiFunction<R, Predicate<String>, R> keep,
+  static <Q extends Message, R extends Message> ApiCall<Q, R> lists(
+      Permission permission,
+      MethodDescriptor<Q, R> method,
+      BiFunction<R, Predicate<String>, R> keep,
       Function<ApiHandlers, Function<Q, CompletionStage<R>>> handler) {
-    Guard<Q, R> guard = (caller, request, call) -> call.apply(request)
-        .thenApply(answer -> keep.apply(answer, namespace -> caller.allows(permission, namespace)));
+    Guard<Q, R> guard =
+        (caller, request, call) ->
+            call.apply(request)
+                .thenApply(
+                    answer ->
+                        keep.apply(answer, namespace -> caller.allows(permission, namespace)));
     return new ApiCall<>(method, permission, Scope.ANSWER_NAMESPACES, guard, handler);
   }
 
   /**
-   * The RPC answered by its handler among {@code handlers}; behind its permission check when
-   * {@code authenticated}, with the caller {@link TokenAuthentication} put in the request context.
+   * The RPC answered by its handler among {@code handlers}; behind its permission check when {@code
+   * authenticated}, with the caller {@link TokenAuthentication} put in the request context.
    */
   Rpc<Q, R> bind(ApiHandlers handlers, boolean authenticated) {
     Function<Q, CompletionStage<R>> call = handler.apply(handlers);
@@ -72,7 +87,10 @@ record ApiCall<Q extends Message, R extends Message>(MethodDescriptor<Q, R> meth
 
   private static TokenGrant caller() {
     // the authentication decorator always sets it; refusing here keeps a wiring mistake closed
-    return TokenAuthentication.caller().orElseThrow(() -> new VarveException(VarveException.Kind.UNAUTHENTICATED,
-        "no authenticated caller for this call"));
+    return TokenAuthentication.caller()
+        .orElseThrow(
+            () ->
+                new VarveException(
+                    VarveException.Kind.UNAUTHENTICATED, "no authenticated caller for this call"));
   }
 }

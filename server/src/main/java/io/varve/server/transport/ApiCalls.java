@@ -36,28 +36,68 @@ import java.util.function.Predicate;
 final class ApiCalls {
 
   /** The table: one line per RPC, by service in the proto's order. */
-  static final List<ApiCall<?, ?>> ALL = List.of(
-      needs(Permission.ADMIN, ControlPlaneGrpc.getCreateNamespaceMethod(), CreateNamespaceRequest::getNamespace,
-          h -> h.control()::create),
-      needs(Permission.READ, ControlPlaneGrpc.getGetNamespaceMethod(), GetNamespaceRequest::getNamespace,
-          h -> h.control()::get),
-      lists(Permission.READ, ControlPlaneGrpc.getListNamespacesMethod(), ApiCalls::keep, h -> h.control()::list),
-      needs(Permission.ADMIN, ControlPlaneGrpc.getUpdateNamespaceMethod(), UpdateNamespaceRequest::getNamespace,
-          h -> h.control()::update),
-      needs(Permission.ADMIN, ControlPlaneGrpc.getBackfillIndexMethod(), BackfillIndexRequest::getNamespace,
-          h -> h.backfill()::run),
-      needs(Permission.WRITE, TimeSeriesGrpc.getWriteEventRecordsSyncMethod(), WriteEventRecordsRequest::getNamespace,
-          h -> h.data()::writeSync),
-      needs(Permission.READ, TimeSeriesGrpc.getReadEventRecordsMethod(), ReadEventRecordsRequest::getNamespace,
-          h -> h.data()::read),
-      needs(Permission.READ, TimeSeriesGrpc.getSearchEventRecordsMethod(), SearchEventRecordsRequest::getNamespace,
-          h -> h.search()::search),
-      needs(Permission.READ, TimeSeriesGrpc.getAggregateEventRecordsMethod(),
-          AggregateEventRecordsRequest::getNamespace, h -> h.search()::aggregate),
-      needs(Permission.WRITE, KeyValueGrpc.getPutItemsMethod(), PutItemsRequest::getNamespace, h -> h.kv()::put),
-      needs(Permission.READ, KeyValueGrpc.getGetItemsMethod(), GetItemsRequest::getNamespace, h -> h.kv()::get),
-      needs(Permission.WRITE, KeyValueGrpc.getDeleteItemsMethod(), DeleteItemsRequest::getNamespace,
-          h -> h.kv()::delete));
+  static final List<ApiCall<?, ?>> ALL =
+      List.of(
+          needs(
+              Permission.ADMIN,
+              ControlPlaneGrpc.getCreateNamespaceMethod(),
+              CreateNamespaceRequest::getNamespace,
+              h -> h.control()::create),
+          needs(
+              Permission.READ,
+              ControlPlaneGrpc.getGetNamespaceMethod(),
+              GetNamespaceRequest::getNamespace,
+              h -> h.control()::get),
+          lists(
+              Permission.READ,
+              ControlPlaneGrpc.getListNamespacesMethod(),
+              ApiCalls::keep,
+              h -> h.control()::list),
+          needs(
+              Permission.ADMIN,
+              ControlPlaneGrpc.getUpdateNamespaceMethod(),
+              UpdateNamespaceRequest::getNamespace,
+              h -> h.control()::update),
+          needs(
+              Permission.ADMIN,
+              ControlPlaneGrpc.getBackfillIndexMethod(),
+              BackfillIndexRequest::getNamespace,
+              h -> h.backfill()::run),
+          needs(
+              Permission.WRITE,
+              TimeSeriesGrpc.getWriteEventRecordsSyncMethod(),
+              WriteEventRecordsRequest::getNamespace,
+              h -> h.data()::writeSync),
+          needs(
+              Permission.READ,
+              TimeSeriesGrpc.getReadEventRecordsMethod(),
+              ReadEventRecordsRequest::getNamespace,
+              h -> h.data()::read),
+          needs(
+              Permission.READ,
+              TimeSeriesGrpc.getSearchEventRecordsMethod(),
+              SearchEventRecordsRequest::getNamespace,
+              h -> h.search()::search),
+          needs(
+              Permission.READ,
+              TimeSeriesGrpc.getAggregateEventRecordsMethod(),
+              AggregateEventRecordsRequest::getNamespace,
+              h -> h.search()::aggregate),
+          needs(
+              Permission.WRITE,
+              KeyValueGrpc.getPutItemsMethod(),
+              PutItemsRequest::getNamespace,
+              h -> h.kv()::put),
+          needs(
+              Permission.READ,
+              KeyValueGrpc.getGetItemsMethod(),
+              GetItemsRequest::getNamespace,
+              h -> h.kv()::get),
+          needs(
+              Permission.WRITE,
+              KeyValueGrpc.getDeleteItemsMethod(),
+              DeleteItemsRequest::getNamespace,
+              h -> h.kv()::delete));
 
   private ApiCalls() {}
 
@@ -68,21 +108,33 @@ final class ApiCalls {
    * @throws IllegalStateException when the table does not bind each method of {@code services}
    *     exactly once, or two services share an RPC name ({@code /v1/<RpcName>} would be ambiguous)
    */
-  static List<Rpc<?, ?>> bind(List<ServiceDescriptor> services, List<ApiCall<?, ?>> table, ApiHandlers handlers,
+  static List<Rpc<?, ?>> bind(
+      List<ServiceDescriptor> services,
+      List<ApiCall<?, ?>> table,
+      ApiHandlers handlers,
       boolean authenticated) {
     check(services, table);
     return table.stream().<Rpc<?, ?>>map(call -> call.bind(handlers, authenticated)).toList();
   }
 
-  /** Refuses a table that does not bind each method of {@code services} exactly once, by a unique name. */
+  /**
+   * Refuses a table that does not bind each method of {@code services} exactly once, by a unique
+   * name.
+   */
   static void check(List<ServiceDescriptor> services, List<ApiCall<?, ?>> table) {
     Map<String, MethodDescriptor<?, ?>> served = new HashMap<>();
     for (ServiceDescriptor service : services) {
       for (MethodDescriptor<?, ?> method : service.getMethods()) {
         MethodDescriptor<?, ?> other = served.put(method.getBareMethodName(), method);
         if (other != null) {
-          throw new IllegalStateException("two RPCs are named " + method.getBareMethodName() + ": "
-              + other.getFullMethodName() + " and " + method.getFullMethodName() + " (POST /v1/<RpcName> needs one)");
+          throw new IllegalStateException(
+              "two RPCs are named "
+                  + method.getBareMethodName()
+                  + ": "
+                  + other.getFullMethodName()
+                  + " and "
+                  + method.getFullMethodName()
+                  + " (POST /v1/<RpcName> needs one)");
         }
       }
     }
@@ -96,17 +148,24 @@ final class ApiCalls {
         throw new IllegalStateException("RPC " + name + " is bound twice");
       }
     }
-    served.values().stream().filter(method -> !bound.containsKey(method.getFullMethodName())).findFirst()
-        .ifPresent(method -> {
-          throw new IllegalStateException("RPC " + method.getFullMethodName()
-              + " has no handler and permission in ApiCalls");
-        });
+    served.values().stream()
+        .filter(method -> !bound.containsKey(method.getFullMethodName()))
+        .findFirst()
+        .ifPresent(
+            method -> {
+              throw new IllegalStateException(
+                  "RPC "
+                      + method.getFullMethodName()
+                      + " has no handler and permission in ApiCalls");
+            });
   }
 
   /** The namespaces of a ListNamespaces answer that {@code visible} accepts. */
-  private static ListNamespacesResponse keep(ListNamespacesResponse all, Predicate<String> visible) {
+  private static ListNamespacesResponse keep(
+      ListNamespacesResponse all, Predicate<String> visible) {
     return ListNamespacesResponse.newBuilder()
-        .addAllNamespaces(all.getNamespacesList().stream().filter(n -> visible.test(n.getNamespace())).toList())
+        .addAllNamespaces(
+            all.getNamespacesList().stream().filter(n -> visible.test(n.getNamespace())).toList())
         .build();
   }
 }

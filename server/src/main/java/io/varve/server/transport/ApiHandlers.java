@@ -6,6 +6,12 @@ import io.varve.server.dataplane.SearchHandler;
 import io.varve.server.index.Backfill;
 import io.varve.server.kv.KeyValueHandler;
 
-/** The server's handlers, whose methods answer the RPCs (which one answers which: {@link ApiCalls}). */
-record ApiHandlers(ControlPlaneHandler control, Backfill backfill, DataPlaneHandler data, SearchHandler search,
+/**
+ * The server's handlers, whose methods answer the RPCs (which one answers which: {@link ApiCalls}).
+ */
+record ApiHandlers(
+    ControlPlaneHandler control,
+    Backfill backfill,
+    DataPlaneHandler data,
+    SearchHandler search,
     KeyValueHandler kv) {}

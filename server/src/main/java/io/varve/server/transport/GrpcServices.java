@@ -10,9 +10,9 @@ import java.util.List;
 import java.util.concurrent.CompletionStage;
 
 /**
- * The gRPC binding of the API: each service of {@link Transports#SERVICES}, its methods answered
- * by the RPCs of {@link ApiCalls}. Built on the generated service descriptors, which carry the
- * proto schema (the {@code /docs/} page reads it).
+ * The gRPC binding of the API: each service of {@link Transports#SERVICES}, its methods answered by
+ * the RPCs of {@link ApiCalls}. Built on the generated service descriptors, which carry the proto
+ * schema (the {@code /docs/} page reads it).
  */
 final class GrpcServices {
 
@@ -24,20 +24,29 @@ final class GrpcServices {
    * @throws IllegalStateException for a method of a service without an RPC (gRPC's own check)
    */
   static List<ServerServiceDefinition> of(List<ServiceDescriptor> services, List<Rpc<?, ?>> rpcs) {
-    return services.stream().map(service -> {
-      ServerServiceDefinition.Builder definition = ServerServiceDefinition.builder(service);
-      rpcs.stream().filter(rpc -> rpc.method().getServiceName().equals(service.getName()))
-          .forEach(rpc -> add(definition, rpc));
-      return definition.build();
-    }).toList();
+    return services.stream()
+        .map(
+            service -> {
+              ServerServiceDefinition.Builder definition = ServerServiceDefinition.builder(service);
+              rpcs.stream()
+                  .filter(rpc -> rpc.method().getServiceName().equals(service.getName()))
+                  .forEach(rpc -> add(definition, rpc));
+              return definition.build();
+            })
+        .toList();
   }
 
   private static <Q extends Message, R extends Message> void add(
       ServerServiceDefinition.Builder definition, Rpc<Q, R> rpc) {
-    definition.addMethod(rpc.method(), ServerCalls.asyncUnaryCall((request, observer) -> reply(rpc, request, observer)));
+    definition.addMethod(
+        rpc.method(),
+        ServerCalls.asyncUnaryCall((request, observer) -> reply(rpc, request, observer)));
   }
 
-  /** Completes a unary call from the RPC's asynchronous result; a failure becomes its status ({@link ErrorMapping}). */
+  /**
+   * Completes a unary call from the RPC's asynchronous result; a failure becomes its status ({@link
+   * ErrorMapping}).
+   */
   private static <Q extends Message, R extends Message> void reply(
       Rpc<Q, R> rpc, Q request, StreamObserver<R> observer) {
     CompletionStage<R> stage;
@@ -47,13 +56,14 @@ final class GrpcServices {
       observer.onError(ErrorMapping.of(e).grpcStatus().asRuntimeException());
       return;
     }
-    stage.whenComplete((value, error) -> {
-      if (error != null) {
-        observer.onError(ErrorMapping.of(error).grpcStatus().asRuntimeException());
-      } else {
-        observer.onNext(value);
-        observer.onCompleted();
-      }
-    });
+    stage.whenComplete(
+        (value, error) -> {
+          if (error != null) {
+            observer.onError(ErrorMapping.of(error).grpcStatus().asRuntimeException());
+          } else {
+            observer.onNext(value);
+            observer.onCompleted();
+          }
+        });
   }
 }

@@ -5,13 +5,13 @@ import com.fasterxml.jackson.databind.node.ObjectNode;
 import com.linecorp.armeria.common.AggregatedHttpResponse;
 import com.linecorp.armeria.common.HttpData;
 import com.linecorp.armeria.common.HttpHeaderNames;
-import com.linecorp.armeria.common.ResponseHeaders;
-import com.linecorp.armeria.common.ResponseHeadersBuilder;
-import com.linecorp.armeria.server.RequestTimeoutException;
 import com.linecorp.armeria.common.HttpResponse;
 import com.linecorp.armeria.common.HttpStatus;
 import com.linecorp.armeria.common.MediaType;
 import com.linecorp.armeria.common.RequestHeaders;
+import com.linecorp.armeria.common.ResponseHeaders;
+import com.linecorp.armeria.common.ResponseHeadersBuilder;
+import com.linecorp.armeria.server.RequestTimeoutException;
 import com.linecorp.armeria.server.ServerErrorHandler;
 import com.linecorp.armeria.server.ServiceConfig;
 import com.linecorp.armeria.server.ServiceRequestContext;
@@ -37,8 +37,10 @@ final class JsonErrors implements ServerErrorHandler {
     return aggregated(status, code, field, message).toHttpResponse();
   }
 
-  private static AggregatedHttpResponse aggregated(HttpStatus status, String code, String field, String message) {
-    ResponseHeadersBuilder headers = ResponseHeaders.builder(status).contentType(MediaType.JSON_UTF_8);
+  private static AggregatedHttpResponse aggregated(
+      HttpStatus status, String code, String field, String message) {
+    ResponseHeadersBuilder headers =
+        ResponseHeaders.builder(status).contentType(MediaType.JSON_UTF_8);
     if (status == HttpStatus.TOO_MANY_REQUESTS) {
       headers.add(HttpHeaderNames.RETRY_AFTER, RETRY_AFTER_SECONDS);
     }
@@ -62,35 +64,51 @@ final class JsonErrors implements ServerErrorHandler {
   }
 
   @Override
-  public AggregatedHttpResponse renderStatus(ServiceRequestContext ctx, ServiceConfig config, RequestHeaders headers,
-      HttpStatus status, String description, Throwable cause) {
+  public AggregatedHttpResponse renderStatus(
+      ServiceRequestContext ctx,
+      ServiceConfig config,
+      RequestHeaders headers,
+      HttpStatus status,
+      String description,
+      Throwable cause) {
     // no headers: the request was refused while decoding (an invalid path such as /v1/../health or
     // one with NUL), before its path was known; it is answered with the JSON body too, as if under
     // /v1/, since returning null here would leave the connection closed without a response
     // a gRPC call refused by the HTTP layer (a message over the request length, the timeout) gets a
     // gRPC status, not an HTTP error page a gRPC client can only report as UNKNOWN
-    boolean grpc = headers != null && headers.contentType() != null
-        && headers.contentType().subtype().startsWith("grpc");
+    boolean grpc =
+        headers != null
+            && headers.contentType() != null
+            && headers.contentType().subtype().startsWith("grpc");
     if (headers != null && !grpc && !headers.path().startsWith("/v1/")) {
       return null;
     }
     String message;
     if (status == HttpStatus.REQUEST_ENTITY_TOO_LARGE) {
-      message = "request body larger than " + maxRequestBytes + " bytes (the server's maxRequestBytes)";
+      message =
+          "request body larger than " + maxRequestBytes + " bytes (the server's maxRequestBytes)";
     } else if (status == HttpStatus.REQUEST_TIMEOUT || cause instanceof RequestTimeoutException) {
-      message = "no answer within the server's request timeout of " + Transports.REQUEST_TIMEOUT.toSeconds()
-          + " s; the request may or may not have been applied (writes are idempotent: retrying is safe)";
+      message =
+          "no answer within the server's request timeout of "
+              + Transports.REQUEST_TIMEOUT.toSeconds()
+              + " s; the request may or may not have been applied (writes are idempotent: retrying is safe)";
     } else if (status == HttpStatus.BAD_REQUEST || status == HttpStatus.NOT_FOUND) {
-      message = headers != null && status == HttpStatus.NOT_FOUND
-          ? "no RPC at " + headers.path() + " (expected: POST /v1/<RpcName>, e.g. /v1/ReadEventRecords)"
-          : (description != null ? description : status.reasonPhrase()) + (headers != null ? ""
-          : " (expected: a request path such as /v1/ReadEventRecords, without dot segments or control characters)");
+      message =
+          headers != null && status == HttpStatus.NOT_FOUND
+              ? "no RPC at "
+                  + headers.path()
+                  + " (expected: POST /v1/<RpcName>, e.g. /v1/ReadEventRecords)"
+              : (description != null ? description : status.reasonPhrase())
+                  + (headers != null
+                      ? ""
+                      : " (expected: a request path such as /v1/ReadEventRecords, without dot segments or control characters)");
     } else {
       message = description != null ? description : status.reasonPhrase();
     }
     // one status for the server's timeout, whether it struck while the body was arriving (Armeria's
     // 408) or while the request was served (Armeria's 503): 504, DEADLINE_EXCEEDED
-    boolean timeout = status == HttpStatus.REQUEST_TIMEOUT || cause instanceof RequestTimeoutException;
+    boolean timeout =
+        status == HttpStatus.REQUEST_TIMEOUT || cause instanceof RequestTimeoutException;
     HttpStatus shown = timeout ? HttpStatus.GATEWAY_TIMEOUT : status;
     if (grpc) {
       return grpcStatus(codeOf(shown), message);
@@ -100,11 +118,12 @@ final class JsonErrors implements ServerErrorHandler {
 
   /** A trailers-only gRPC response: HTTP 200 carrying the status in {@code grpc-status}. */
   static AggregatedHttpResponse grpcStatus(String code, String message) {
-    return AggregatedHttpResponse.of(ResponseHeaders.builder(HttpStatus.OK)
-        .contentType(MediaType.parse("application/grpc"))
-        .add("grpc-status", Integer.toString(io.grpc.Status.Code.valueOf(code).value()))
-        .add("grpc-message", percentEncoded(message))
-        .build());
+    return AggregatedHttpResponse.of(
+        ResponseHeaders.builder(HttpStatus.OK)
+            .contentType(MediaType.parse("application/grpc"))
+            .add("grpc-status", Integer.toString(io.grpc.Status.Code.valueOf(code).value()))
+            .add("grpc-message", percentEncoded(message))
+            .build());
   }
 
   /** The grpc-message form of a text: UTF-8, bytes outside printable ASCII and '%' as %XX. */
@@ -115,7 +134,8 @@ final class JsonErrors implements ServerErrorHandler {
       if (c >= 0x20 && c < 0x7f && c != '%') {
         out.append((char) c);
       } else {
-        out.append('%').append(Character.toUpperCase(Character.forDigit(c >> 4, 16)))
+        out.append('%')
+            .append(Character.toUpperCase(Character.forDigit(c >> 4, 16)))
             .append(Character.toUpperCase(Character.forDigit(c & 0xf, 16)));
       }
     }

@@ -7,9 +7,9 @@ import com.linecorp.armeria.common.HttpRequest;
 import com.linecorp.armeria.common.HttpResponse;
 import com.linecorp.armeria.common.HttpStatus;
 import com.linecorp.armeria.common.MediaType;
+import com.linecorp.armeria.common.util.SafeCloseable;
 import com.linecorp.armeria.server.HttpService;
 import com.linecorp.armeria.server.ServiceRequestContext;
-import com.linecorp.armeria.common.util.SafeCloseable;
 import io.varve.core.error.InvalidFieldException;
 import io.varve.server.error.ErrorMapping;
 import io.varve.server.json.ProtoJson;
@@ -22,16 +22,19 @@ import java.util.concurrent.Executor;
 
 /**
  * HTTP/JSON binding of every RPC: {@code POST /v1/<RpcName>} with the JSON form of the request;
- * answers 200 with the JSON form of the response, or an error status with
- * {@code {"error": {"code", "field", "message"}}}. The routes are the RPCs of {@link ApiCalls},
- * named as in their proto services.
+ * answers 200 with the JSON form of the response, or an error status with {@code {"error": {"code",
+ * "field", "message"}}}. The routes are the RPCs of {@link ApiCalls}, named as in their proto
+ * services.
  */
 final class JsonRpcService implements HttpService {
 
   /** The {@code service} tag of the metrics of a call to no RPC. */
   private static final String UNKNOWN_RPC_SERVICE = "varve.timeseries.v1.http";
 
-  /** Bodies up to this size are decoded on the shared blocking pool; larger ones on {@link #largeBodies}. */
+  /**
+   * Bodies up to this size are decoded on the shared blocking pool; larger ones on {@link
+   * #largeBodies}.
+   */
   static final int SMALL_BODY_BYTES = 64 * 1024;
 
   private final Map<String, Rpc<?, ?>> rpcs = new LinkedHashMap<>();
@@ -55,18 +58,32 @@ final class JsonRpcService implements HttpService {
   public HttpResponse serve(ServiceRequestContext ctx, HttpRequest req) {
     String name = ctx.pathParam("rpc");
     Rpc<?, ?> rpc = rpcs.get(name);
-    ctx.logBuilder().name(rpc == null ? UNKNOWN_RPC_SERVICE : metricsService(rpc), rpc == null ? "unknown" : name);
+    ctx.logBuilder()
+        .name(
+            rpc == null ? UNKNOWN_RPC_SERVICE : metricsService(rpc),
+            rpc == null ? "unknown" : name);
     if (rpc == null) {
-      return error(HttpStatus.NOT_FOUND, "NOT_FOUND", "", "no RPC named '" + name + "' (expected one of: "
-          + String.join(", ", rpcs.keySet()) + ")");
+      return error(
+          HttpStatus.NOT_FOUND,
+          "NOT_FOUND",
+          "",
+          "no RPC named '"
+              + name
+              + "' (expected one of: "
+              + String.join(", ", rpcs.keySet())
+              + ")");
     }
     if (req.method() != HttpMethod.POST) {
       return error(HttpStatus.METHOD_NOT_ALLOWED, "INVALID_ARGUMENT", "", "use POST /v1/" + name);
     }
     // parsing a body of megabytes must not hold an event loop: other connections' answers (a
     // refusal at admission, a small read) would wait behind it
-    return HttpResponse.of(req.aggregate().thenCompose(body -> CompletableFuture
-        .supplyAsync(() -> call(ctx, rpc, body), decoderOf(ctx, body)).thenCompose(answer -> answer)));
+    return HttpResponse.of(
+        req.aggregate()
+            .thenCompose(
+                body ->
+                    CompletableFuture.supplyAsync(() -> call(ctx, rpc, body), decoderOf(ctx, body))
+                        .thenCompose(answer -> answer)));
   }
 
   /**
@@ -79,10 +96,11 @@ final class JsonRpcService implements HttpService {
     return body.content().length() > SMALL_BODY_BYTES ? largeBodies : ctx.blockingTaskExecutor();
   }
 
-  private <Q extends Message> CompletableFuture<HttpResponse> call(ServiceRequestContext ctx, Rpc<Q, ?> rpc,
-      AggregatedHttpRequest body) {
+  private <Q extends Message> CompletableFuture<HttpResponse> call(
+      ServiceRequestContext ctx, Rpc<Q, ?> rpc, AggregatedHttpRequest body) {
     CompletionStage<? extends Message> result;
-    // the call runs with the request's context current, as gRPC calls do: the permission check reads it
+    // the call runs with the request's context current, as gRPC calls do: the permission check
+    // reads it
     try (SafeCloseable ignored = ctx.push()) {
       MediaType type = body.contentType();
       if (type != null && !type.is(MediaType.JSON) && !type.subtype().endsWith("json")) {
@@ -92,18 +110,25 @@ final class JsonRpcService implements HttpService {
     } catch (RuntimeException e) {
       result = CompletableFuture.failedFuture(e);
     }
-    return result.handle((message, error) -> {
-      if (error != null) {
-        ErrorMapping.Failure failure = ErrorMapping.of(error);
-        return error(failure.httpStatus(), failure.kind().name(), failure.field(), failure.message());
-      }
-      return HttpResponse.of(HttpStatus.OK, MediaType.JSON_UTF_8, json.print(message));
-    }).toCompletableFuture();
+    return result
+        .handle(
+            (message, error) -> {
+              if (error != null) {
+                ErrorMapping.Failure failure = ErrorMapping.of(error);
+                return error(
+                    failure.httpStatus(),
+                    failure.kind().name(),
+                    failure.field(),
+                    failure.message());
+              }
+              return HttpResponse.of(HttpStatus.OK, MediaType.JSON_UTF_8, json.print(message));
+            })
+        .toCompletableFuture();
   }
 
   /**
-   * The {@code service} tag of an RPC's metrics: its proto package and {@code http}
-   * ({@code varve.timeseries.v1.http}), beside the gRPC services' full names.
+   * The {@code service} tag of an RPC's metrics: its proto package and {@code http} ({@code
+   * varve.timeseries.v1.http}), beside the gRPC services' full names.
    */
   private static String metricsService(Rpc<?, ?> rpc) {
     String service = rpc.method().getServiceName();

@@ -10,13 +10,13 @@ import java.io.OutputStream;
 import java.nio.charset.StandardCharsets;
 
 /**
- * The JSON form of gRPC messages sent to the gRPC paths (unframed JSON, as the {@code /docs/}
- * page posts it, and {@code application/grpc+json}): the codec of {@code POST /v1/<Rpc>}, so a
- * body is read with the same rules and limits and refused with the same field-naming error,
- * whichever path it was posted to.
+ * The JSON form of gRPC messages sent to the gRPC paths (unframed JSON, as the {@code /docs/} page
+ * posts it, and {@code application/grpc+json}): the codec of {@code POST /v1/<Rpc>}, so a body is
+ * read with the same rules and limits and refused with the same field-naming error, whichever path
+ * it was posted to.
  *
- * <p>A body that does not parse raises {@link io.varve.core.error.InvalidFieldException};
- * {@link io.varve.server.error.ErrorMapping#grpcDecodingFailure} turns it into INVALID_ARGUMENT.
+ * <p>A body that does not parse raises {@link io.varve.core.error.InvalidFieldException}; {@link
+ * io.varve.server.error.ErrorMapping#grpcDecodingFailure} turns it into INVALID_ARGUMENT.
  */
 final class ProtoJsonMarshaller implements GrpcJsonMarshaller {
 
@@ -27,13 +27,14 @@ final class ProtoJsonMarshaller implements GrpcJsonMarshaller {
   }
 
   @Override
-  public <T> void serializeMessage(MethodDescriptor.Marshaller<T> marshaller, T message, OutputStream out)
-      throws IOException {
+  public <T> void serializeMessage(
+      MethodDescriptor.Marshaller<T> marshaller, T message, OutputStream out) throws IOException {
     out.write(codec.print((Message) message).getBytes(StandardCharsets.UTF_8));
   }
 
   @Override
-  public <T> T deserializeMessage(MethodDescriptor.Marshaller<T> marshaller, InputStream in) throws IOException {
+  public <T> T deserializeMessage(MethodDescriptor.Marshaller<T> marshaller, InputStream in)
+      throws IOException {
     // every method of the API is generated with protobuf marshallers, which carry their prototype
     if (!(marshaller instanceof MethodDescriptor.PrototypeMarshaller<T> typed)
         || !(typed.getMessagePrototype() instanceof Message prototype)) {

@@ -9,7 +9,8 @@ import java.util.function.Function;
  * One RPC as both transports serve it: the generated gRPC method and the call that answers it,
  * permission check included ({@link ApiCall#bind}).
  */
-record Rpc<Q extends Message, R extends Message>(MethodDescriptor<Q, R> method, Function<Q, CompletionStage<R>> call) {
+record Rpc<Q extends Message, R extends Message>(
+    MethodDescriptor<Q, R> method, Function<Q, CompletionStage<R>> call) {
 
   /** The name in {@code POST /v1/<name>}: the method's name in its proto service. */
   String name() {

@@ -1,5 +1,6 @@
 package io.varve.server.transport;
 
+import com.linecorp.armeria.common.HttpData;
 import com.linecorp.armeria.common.HttpHeaderNames;
 import com.linecorp.armeria.common.HttpRequest;
 import com.linecorp.armeria.common.HttpResponse;
@@ -7,7 +8,6 @@ import com.linecorp.armeria.common.MediaType;
 import com.linecorp.armeria.common.RequestHeaders;
 import com.linecorp.armeria.common.ResponseHeaders;
 import com.linecorp.armeria.common.ResponseHeadersBuilder;
-import com.linecorp.armeria.common.HttpData;
 import com.linecorp.armeria.server.HttpService;
 import com.linecorp.armeria.server.ServiceRequestContext;
 import com.linecorp.armeria.server.SimpleDecoratingHttpService;
@@ -25,14 +25,15 @@ import java.util.Optional;
 import java.util.function.Function;
 
 /**
- * Authentication of HTTP requests by bearer token: the decorators of the API (gRPC and
- * {@code /v1/}) and, when configured, of {@code /metrics} and {@code /docs/}. An API call's
- * token grant is kept in its request context for {@link ApiCalls}, which checks permissions.
- * A missing or unknown token is answered 401 ({@code UNAUTHENTICATED}) before the request is read.
+ * Authentication of HTTP requests by bearer token: the decorators of the API (gRPC and {@code
+ * /v1/}) and, when configured, of {@code /metrics} and {@code /docs/}. An API call's token grant is
+ * kept in its request context for {@link ApiCalls}, which checks permissions. A missing or unknown
+ * token is answered 401 ({@code UNAUTHENTICATED}) before the request is read.
  */
 public final class TokenAuthentication {
 
-  static final AttributeKey<TokenGrant> CALLER = AttributeKey.valueOf(TokenAuthentication.class, "caller");
+  static final AttributeKey<TokenGrant> CALLER =
+      AttributeKey.valueOf(TokenAuthentication.class, "caller");
 
   private final AuthSettings settings;
   private final TokenVerifier verifier;
@@ -51,17 +52,19 @@ public final class TokenAuthentication {
   }
 
   /**
-   * The decorator of {@code /metrics} ({@link Permission#METRICS}) or {@code /docs/}
-   * ({@link Permission#DOCS}): a token with that permission, sent as a bearer token or as the
-   * password of HTTP basic authentication (which browsers prompt for); none unless
-   * {@code server.auth.authenticateMetrics} / {@code authenticateDocs} is on.
+   * The decorator of {@code /metrics} ({@link Permission#METRICS}) or {@code /docs/} ({@link
+   * Permission#DOCS}): a token with that permission, sent as a bearer token or as the password of
+   * HTTP basic authentication (which browsers prompt for); none unless {@code
+   * server.auth.authenticateMetrics} / {@code authenticateDocs} is on.
    */
   public Function<? super HttpService, ? extends HttpService> page(Permission permission) {
-    boolean on = switch (permission) {
-      case METRICS -> settings.authenticateMetrics();
-      case DOCS -> settings.authenticateDocs();
-      default -> throw new IllegalArgumentException(permission + " is not the permission of a page");
-    };
+    boolean on =
+        switch (permission) {
+          case METRICS -> settings.authenticateMetrics();
+          case DOCS -> settings.authenticateDocs();
+          default ->
+              throw new IllegalArgumentException(permission + " is not the permission of a page");
+        };
     return on ? delegate -> new Guard(delegate, permission) : Function.identity();
   }
 
@@ -84,16 +87,29 @@ public final class TokenAuthentication {
     public HttpResponse serve(ServiceRequestContext ctx, HttpRequest req) throws Exception {
       Optional<TokenGrant> caller = verifier.verify(presented(req.headers(), page != null));
       if (caller.isEmpty()) {
-        String expected = page == null ? "an Authorization: Bearer <token> header"
-            : "a token with the " + page.configName() + " permission, as Authorization: Bearer <token> or as the"
-                + " password of basic authentication";
-        return refuse(new VarveException(VarveException.Kind.UNAUTHENTICATED,
-            "missing or unknown bearer token (expected: " + expected + ")"),
+        String expected =
+            page == null
+                ? "an Authorization: Bearer <token> header"
+                : "a token with the "
+                    + page.configName()
+                    + " permission, as Authorization: Bearer <token> or as the"
+                    + " password of basic authentication";
+        return refuse(
+            new VarveException(
+                VarveException.Kind.UNAUTHENTICATED,
+                "missing or unknown bearer token (expected: " + expected + ")"),
             page == null ? "Bearer realm=\"varve\"" : "Basic realm=\"varve\", charset=\"UTF-8\"");
       }
       if (page != null && !caller.get().allows(page)) {
-        return refuse(new PermissionDeniedException("", ctx.path() + " needs a token with the " + page.configName()
-            + " permission; token " + caller.get()), null);
+        return refuse(
+            new PermissionDeniedException(
+                "",
+                ctx.path()
+                    + " needs a token with the "
+                    + page.configName()
+                    + " permission; token "
+                    + caller.get()),
+            null);
       }
       ctx.setAttr(CALLER, caller.get());
       return unwrap().serve(ctx, req);
@@ -103,12 +119,13 @@ public final class TokenAuthentication {
   /** A 401 (with {@code challenge} as WWW-Authenticate) or 403 answer with the JSON error body. */
   private static HttpResponse refuse(VarveException failure, String challenge) {
     ErrorMapping.Failure f = ErrorMapping.of(failure);
-    ResponseHeadersBuilder headers = ResponseHeaders.builder(f.httpStatus()).contentType(MediaType.JSON_UTF_8);
+    ResponseHeadersBuilder headers =
+        ResponseHeaders.builder(f.httpStatus()).contentType(MediaType.JSON_UTF_8);
     if (challenge != null) {
       headers.add(HttpHeaderNames.WWW_AUTHENTICATE, challenge);
     }
-    return HttpResponse.of(headers.build(), HttpData.ofUtf8(
-        JsonErrors.body(f.kind().name(), f.field(), f.message())));
+    return HttpResponse.of(
+        headers.build(), HttpData.ofUtf8(JsonErrors.body(f.kind().name(), f.field(), f.message())));
   }
 
   /** The token of an Authorization header: a bearer token, or (when allowed) a basic password. */
@@ -128,7 +145,8 @@ public final class TokenAuthentication {
     }
     if (basic && scheme.equalsIgnoreCase("Basic")) {
       try {
-        String decoded = new String(Base64.getDecoder().decode(credentials), StandardCharsets.UTF_8);
+        String decoded =
+            new String(Base64.getDecoder().decode(credentials), StandardCharsets.UTF_8);
         int colon = decoded.indexOf(':');
         return colon < 0 ? null : decoded.substring(colon + 1);
       } catch (IllegalArgumentException e) {

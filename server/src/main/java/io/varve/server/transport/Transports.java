@@ -16,18 +16,18 @@ import io.varve.server.dataplane.DataPlaneHandler;
 import io.varve.server.dataplane.SearchHandler;
 import io.varve.server.error.ErrorMapping;
 import io.varve.server.index.Backfill;
-import io.varve.server.kv.KeyValueHandler;
 import io.varve.server.json.ProtoJson;
+import io.varve.server.kv.KeyValueHandler;
 import java.time.Duration;
 import java.util.List;
 import java.util.concurrent.Executor;
 import java.util.function.Function;
 
 /**
- * Registers the API on a server: gRPC services (with gRPC-Web and unframed JSON for the docs
- * page) and the HTTP/JSON routes {@code POST /v1/<RpcName>}, both behind bearer-token
- * authentication when tokens are configured ({@link TokenAuthentication}), both made from the
- * same permission-checked RPCs of {@link ApiCalls}.
+ * Registers the API on a server: gRPC services (with gRPC-Web and unframed JSON for the docs page)
+ * and the HTTP/JSON routes {@code POST /v1/<RpcName>}, both behind bearer-token authentication when
+ * tokens are configured ({@link TokenAuthentication}), both made from the same permission-checked
+ * RPCs of {@link ApiCalls}.
  */
 public final class Transports {
 
@@ -38,51 +38,72 @@ public final class Transports {
   public static final Duration REQUEST_TIMEOUT = Duration.ofSeconds(60);
 
   /**
-   * The gRPC services of the API, as generated from the protos. Every method of each is served
-   * over gRPC and at {@code POST /v1/<RpcName>}, answered as {@link ApiCalls} says.
+   * The gRPC services of the API, as generated from the protos. Every method of each is served over
+   * gRPC and at {@code POST /v1/<RpcName>}, answered as {@link ApiCalls} says.
    */
   public static final List<ServiceDescriptor> SERVICES =
-      List.of(ControlPlaneGrpc.getServiceDescriptor(), TimeSeriesGrpc.getServiceDescriptor(),
+      List.of(
+          ControlPlaneGrpc.getServiceDescriptor(),
+          TimeSeriesGrpc.getServiceDescriptor(),
           KeyValueGrpc.getServiceDescriptor());
 
   private Transports() {}
 
-  public static void register(ServerBuilder sb, ControlPlaneHandler control, Backfill backfill, DataPlaneHandler data,
-      SearchHandler search, KeyValueHandler kv, ServerSettings settings, AdmissionControl admission,
+  public static void register(
+      ServerBuilder sb,
+      ControlPlaneHandler control,
+      Backfill backfill,
+      DataPlaneHandler data,
+      SearchHandler search,
+      KeyValueHandler kv,
+      ServerSettings settings,
+      AdmissionControl admission,
       Executor largeBodies) {
     TokenAuthentication authentication = new TokenAuthentication(settings.auth());
-    List<Rpc<?, ?>> rpcs = ApiCalls.bind(SERVICES, ApiCalls.ALL, new ApiHandlers(control, backfill, data, search, kv),
-        settings.auth().enabled());
+    List<Rpc<?, ?>> rpcs =
+        ApiCalls.bind(
+            SERVICES,
+            ApiCalls.ALL,
+            new ApiHandlers(control, backfill, data, search, kv),
+            settings.auth().enabled());
     ProtoJson codec = new ProtoJson(settings.limits().maxRequestBytes());
     ProtoJsonMarshaller jsonOnGrpcPaths = new ProtoJsonMarshaller(codec);
-    GrpcService grpc = GrpcService.builder()
-        .addServiceDefinitions(GrpcServices.of(SERVICES, rpcs))
-        .maxRequestMessageLength(settings.limits().maxRequestBytes())
-        .exceptionHandler((ctx, status, cause, metadata) -> ErrorMapping.grpcDecodingFailure(cause))
-        .maxResponseMessageLength(Integer.MAX_VALUE)
-        .enableUnframedRequests(true)
-        // JSON on the gRPC paths is read and written as on /v1/: same rules, limits and errors
-        .jsonMarshallerFactory(service -> jsonOnGrpcPaths)
-        // decoding a message of megabytes must not hold an event loop (see JsonRpcService)
-        .useBlockingTaskExecutor(true)
-        .build();
+    GrpcService grpc =
+        GrpcService.builder()
+            .addServiceDefinitions(GrpcServices.of(SERVICES, rpcs))
+            .maxRequestMessageLength(settings.limits().maxRequestBytes())
+            .exceptionHandler(
+                (ctx, status, cause, metadata) -> ErrorMapping.grpcDecodingFailure(cause))
+            .maxResponseMessageLength(Integer.MAX_VALUE)
+            .enableUnframedRequests(true)
+            // JSON on the gRPC paths is read and written as on /v1/: same rules, limits and errors
+            .jsonMarshallerFactory(service -> jsonOnGrpcPaths)
+            // decoding a message of megabytes must not hold an event loop (see JsonRpcService)
+            .useBlockingTaskExecutor(true)
+            .build();
     JsonRpcService json = new JsonRpcService(rpcs, codec, largeBodies);
     Function<? super HttpService, ? extends HttpService> auth = authentication.api();
     Function<? super HttpService, MetricCollectingService> metrics =
         MetricCollectingService.newDecorator(MeterIdPrefixFunction.ofDefault("varve.api"));
     int limit = settings.limits().maxRequestBytes();
-    // gRPC answers RESOURCE_EXHAUSTED itself when a message exceeds its limit: leave room for framing
+    // gRPC answers RESOURCE_EXHAUSTED itself when a message exceeds its limit: leave room for
+    // framing
     sb.maxRequestLength(limit + 1024 * 1024)
         .errorHandler(new JsonErrors(limit))
         .service(grpc, admitted(admission, AdmissionControl.Transport.GRPC), auth, metrics);
-    sb.route().post("/v1/{rpc}").maxRequestLength(limit).decorator(admitted(admission, AdmissionControl.Transport.JSON))
-        .decorator(metrics).decorator(auth).build(json);
+    sb.route()
+        .post("/v1/{rpc}")
+        .maxRequestLength(limit)
+        .decorator(admitted(admission, AdmissionControl.Transport.JSON))
+        .decorator(metrics)
+        .decorator(auth)
+        .build(json);
     sb.route().get("/v1/{rpc}").decorator(auth).build(json);
   }
 
   /** Admission runs after authentication: an unauthenticated caller holds none of the budget. */
-  private static Function<? super HttpService, ? extends HttpService> admitted(AdmissionControl admission,
-      AdmissionControl.Transport transport) {
+  private static Function<? super HttpService, ? extends HttpService> admitted(
+      AdmissionControl admission, AdmissionControl.Transport transport) {
     Admission decorator = new Admission(admission, transport);
     return service -> service.decorate(decorator);
   }

@@ -77,18 +77,20 @@ class ByteBudgetTest {
     ExecutorService pool = Executors.newFixedThreadPool(8);
     List<Future<Integer>> admitted = new ArrayList<>();
     for (int t = 0; t < 8; t++) {
-      admitted.add(pool.submit(() -> {
-        int n = 0;
-        for (int i = 0; i < 20_000; i++) {
-          try (ByteBudget.Permit p = budget.open()) {
-            if (p.tryAdd(100) && p.tryAdd(50)) {
-              n++;
-            }
-            assertThat(budget.inFlight()).isLessThanOrEqualTo(1_000);
-          }
-        }
-        return n;
-      }));
+      admitted.add(
+          pool.submit(
+              () -> {
+                int n = 0;
+                for (int i = 0; i < 20_000; i++) {
+                  try (ByteBudget.Permit p = budget.open()) {
+                    if (p.tryAdd(100) && p.tryAdd(50)) {
+                      n++;
+                    }
+                    assertThat(budget.inFlight()).isLessThanOrEqualTo(1_000);
+                  }
+                }
+                return n;
+              }));
     }
     int total = 0;
     for (Future<Integer> f : admitted) {

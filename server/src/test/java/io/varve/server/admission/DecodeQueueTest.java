@@ -19,18 +19,20 @@ class DecodeQueueTest {
       CountDownLatch release = new CountDownLatch(1);
       List<Integer> order = new CopyOnWriteArrayList<>();
       CountDownLatch done = new CountDownLatch(3);
-      queue.execute(() -> {
-        running.countDown();
-        await(release);
-        done.countDown();
-      });
+      queue.execute(
+          () -> {
+            running.countDown();
+            await(release);
+            done.countDown();
+          });
       assertThat(running.await(5, TimeUnit.SECONDS)).isTrue();
       for (int i = 1; i <= 2; i++) {
         int n = i;
-        queue.execute(() -> {
-          order.add(n);
-          done.countDown();
-        });
+        queue.execute(
+            () -> {
+              order.add(n);
+              done.countDown();
+            });
       }
       Thread.sleep(120);
       assertThat(queue.waiting()).isEqualTo(2);

@@ -30,20 +30,25 @@ import org.junit.jupiter.params.provider.MethodSource;
  */
 class DocExamplesTest {
 
-  private static final List<String> PAGES = List.of("api.md", "namespace-configuration.md", "search.md",
-      "limits.md", "key-value.md");
+  private static final List<String> PAGES =
+      List.of("api.md", "namespace-configuration.md", "search.md", "limits.md", "key-value.md");
+
   /** A curl command, its lines joined by trailing backslashes. */
   private static final Pattern CURL = Pattern.compile("curl (?:[^\\n]*\\\\\\n)*[^\\n]*");
+
   private static final Pattern URL = Pattern.compile("http://127\\.0\\.0\\.1:8080/v1/(\\w+)");
-  private static final Pattern INLINE_BODY = Pattern.compile("(?:-d|--data|--data-binary) '([^']*)'");
+  private static final Pattern INLINE_BODY =
+      Pattern.compile("(?:-d|--data|--data-binary) '([^']*)'");
   private static final Pattern HEREDOC_BODY = Pattern.compile("\\n(.*?)\\nEOF\\n", Pattern.DOTALL);
-  private static final Pattern MARKED = Pattern.compile("<!-- example: (\\w+) -->\\s*```json\\n(.*?)\\n```",
-      Pattern.DOTALL);
+  private static final Pattern MARKED =
+      Pattern.compile("<!-- example: (\\w+) -->\\s*```json\\n(.*?)\\n```", Pattern.DOTALL);
 
   private record Example(String where, String name, String json) {}
 
   private static List<MethodDescriptor<?, ?>> methods() {
-    return Transports.SERVICES.stream().<MethodDescriptor<?, ?>>flatMap(s -> s.getMethods().stream()).toList();
+    return Transports.SERVICES.stream()
+        .<MethodDescriptor<?, ?>>flatMap(s -> s.getMethods().stream())
+        .toList();
   }
 
   private static Message prototype(MethodDescriptor.Marshaller<?> marshaller) {
@@ -63,9 +68,13 @@ class DocExamplesTest {
         }
         Matcher inline = INLINE_BODY.matcher(curl.group());
         Matcher heredoc = HEREDOC_BODY.matcher(text).region(curl.end(), text.length());
-        String body = curl.group().contains("<<'EOF'") && heredoc.lookingAt() ? heredoc.group(1)
-            : inline.find() ? inline.group(1) : null;
-        assertThat(body).as("the body of the curl example of %s in %s", url.group(1), page).isNotNull();
+        String body =
+            curl.group().contains("<<'EOF'") && heredoc.lookingAt()
+                ? heredoc.group(1)
+                : inline.find() ? inline.group(1) : null;
+        assertThat(body)
+            .as("the body of the curl example of %s in %s", url.group(1), page)
+            .isNotNull();
         all.add(new Example(page + " curl " + url.group(1), url.group(1), body));
       }
     }
@@ -77,7 +86,10 @@ class DocExamplesTest {
     Map<String, Message> messages = new HashMap<>();
     for (MethodDescriptor<?, ?> method : methods()) {
       requests.put(method.getBareMethodName(), prototype(method.getRequestMarshaller()));
-      for (Message message : List.of(prototype(method.getRequestMarshaller()), prototype(method.getResponseMarshaller()))) {
+      for (Message message :
+          List.of(
+              prototype(method.getRequestMarshaller()),
+              prototype(method.getResponseMarshaller()))) {
         messages.put(message.getDescriptorForType().getName(), message);
       }
     }
@@ -88,7 +100,11 @@ class DocExamplesTest {
     for (String page : PAGES) {
       Matcher marked = MARKED.matcher(Files.readString(ReferenceConfigTest.docs(page)));
       while (marked.find()) {
-        all.add(Arguments.of(page + " example " + marked.group(1), messages.get(marked.group(1)), marked.group(2)));
+        all.add(
+            Arguments.of(
+                page + " example " + marked.group(1),
+                messages.get(marked.group(1)),
+                marked.group(2)));
       }
     }
     return all.stream();
@@ -97,7 +113,9 @@ class DocExamplesTest {
   @ParameterizedTest(name = "[{index}] {0}")
   @MethodSource("examples")
   void example_is_a_valid_message(String where, Message prototype, String json) {
-    assertThat(prototype).as("a served RPC, or a request or response message, at " + where).isNotNull();
+    assertThat(prototype)
+        .as("a served RPC, or a request or response message, at " + where)
+        .isNotNull();
 
     Message message = ProtoJson.parse(json, prototype);
 
@@ -106,16 +124,34 @@ class DocExamplesTest {
     }
     NamespaceConfigMapper mapper = new NamespaceConfigMapper("varve");
     if (message instanceof CreateNamespaceRequest create) {
-      assertThat(mapper.map(create.getNamespace(), create.getService(), create.getPersistenceConfigurationList())
-          .keyspace()).isNotEmpty();
+      assertThat(
+              mapper
+                  .map(
+                      create.getNamespace(),
+                      create.getService(),
+                      create.getPersistenceConfigurationList())
+                  .keyspace())
+          .isNotEmpty();
     }
     if (message instanceof UpdateNamespaceRequest update) {
-      assertThat(mapper.map(update.getNamespace(), update.getService(), update.getPersistenceConfigurationList())
-          .keyspace()).isNotEmpty();
+      assertThat(
+              mapper
+                  .map(
+                      update.getNamespace(),
+                      update.getService(),
+                      update.getPersistenceConfigurationList())
+                  .keyspace())
+          .isNotEmpty();
     }
     if (message instanceof Namespace namespace) {
-      assertThat(mapper.map(namespace.getNamespace(), namespace.getService(),
-          namespace.getPersistenceConfigurationList()).keyspace()).isNotEmpty();
+      assertThat(
+              mapper
+                  .map(
+                      namespace.getNamespace(),
+                      namespace.getService(),
+                      namespace.getPersistenceConfigurationList())
+                  .keyspace())
+          .isNotEmpty();
     }
   }
 
@@ -126,6 +162,9 @@ class DocExamplesTest {
   @ParameterizedTest(name = "{0}")
   @MethodSource("rpcs")
   void every_rpc_has_a_curl_example(String rpc) throws IOException {
-    assertThat(curls()).as("curl examples in docs/ " + PAGES).extracting(Example::name).contains(rpc);
+    assertThat(curls())
+        .as("curl examples in docs/ " + PAGES)
+        .extracting(Example::name)
+        .contains(rpc);
   }
 }

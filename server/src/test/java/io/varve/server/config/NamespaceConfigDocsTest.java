@@ -32,15 +32,14 @@ import java.util.stream.Stream;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
-import org.junit.jupiter.params.provider.Arguments;
 import org.junit.jupiter.params.provider.MethodSource;
 import org.junit.jupiter.params.provider.ValueSource;
 
 /**
- * Ties the tables of docs/namespace-configuration.md to the code: every key of the
- * {@code PersistenceConfiguration} message has a row in each entry's tables (or is under one), each
- * row names a real key with its type, each default is what {@link NamespaceConfigMapper} fills in,
- * and every bound of {@link NamespaceBounds} and {@link TimePartition} is shown in the row of the key
+ * Ties the tables of docs/namespace-configuration.md to the code: every key of the {@code
+ * PersistenceConfiguration} message has a row in each entry's tables (or is under one), each row
+ * names a real key with its type, each default is what {@link NamespaceConfigMapper} fills in, and
+ * every bound of {@link NamespaceBounds} and {@link TimePartition} is shown in the row of the key
  * it bounds, which refuses a value just past it. A new key or bound cannot miss the docs.
  */
 class NamespaceConfigDocsTest {
@@ -48,12 +47,16 @@ class NamespaceConfigDocsTest {
   private static final String PRIMARY = NamespaceConfigMapper.PRIMARY;
   private static final String INDEX = NamespaceConfigMapper.INDEX;
   private static final String NAMESPACE = "docs_ns";
-  private static final String INDEX_ENTRY = "\"id\": \"INDEX_STORAGE\", \"physicalStorage\": {\"type\": \"OPENSEARCH\","
-      + " \"dataset\": \"docs_idx\"}";
+  private static final String INDEX_ENTRY =
+      "\"id\": \"INDEX_STORAGE\", \"physicalStorage\": {\"type\": \"OPENSEARCH\","
+          + " \"dataset\": \"docs_idx\"}";
+
   /** Defaults the docs give in words, since they come from elsewhere. */
-  private static final Map<String, String> DERIVED = Map.of(
-      PRIMARY + " physicalStorage.dataset", "the namespace name",
-      INDEX + " config.acceptLimit", "the primary's `acceptLimit`");
+  private static final Map<String, String> DERIVED =
+      Map.of(
+          PRIMARY + " physicalStorage.dataset", "the namespace name",
+          INDEX + " config.acceptLimit", "the primary's `acceptLimit`");
+
   private static final Pattern CODE = Pattern.compile("`([^`]+)`");
 
   /** A table row of one entry's section: its keys and its cells by column heading. */
@@ -72,12 +75,22 @@ class NamespaceConfigDocsTest {
   @ValueSource(strings = {PRIMARY, INDEX})
   void every_key_has_a_row_and_every_row_names_a_key(String entry) {
     Map<String, String> keys = keys(PersistenceConfiguration.getDescriptor(), "");
-    Set<String> documented = ROWS.get(entry).stream().flatMap(r -> r.keys().stream()).collect(Collectors.toSet());
+    Set<String> documented =
+        ROWS.get(entry).stream().flatMap(r -> r.keys().stream()).collect(Collectors.toSet());
 
-    List<String> missing = keys.entrySet().stream().filter(k -> !k.getValue().equals("mapping"))
-        .map(Map.Entry::getKey).filter(k -> documented.stream().noneMatch(d -> k.equals(d)
-            || k.startsWith(d + ".") || k.startsWith(d + "["))).toList();
-    assertThat(missing).as("keys of %s without a row in docs/namespace-configuration.md", entry).isEmpty();
+    List<String> missing =
+        keys.entrySet().stream()
+            .filter(k -> !k.getValue().equals("mapping"))
+            .map(Map.Entry::getKey)
+            .filter(
+                k ->
+                    documented.stream()
+                        .noneMatch(
+                            d -> k.equals(d) || k.startsWith(d + ".") || k.startsWith(d + "[")))
+            .toList();
+    assertThat(missing)
+        .as("keys of %s without a row in docs/namespace-configuration.md", entry)
+        .isEmpty();
     assertThat(documented).as("rows of %s naming no key", entry).isSubsetOf(keys.keySet());
   }
 
@@ -95,9 +108,12 @@ class NamespaceConfigDocsTest {
 
   @ParameterizedTest(name = "{0}")
   @ValueSource(strings = {PRIMARY, INDEX})
-  void each_default_is_the_one_the_server_fills_in(String entry) throws InvalidProtocolBufferException {
-    List<PersistenceConfiguration> normalized = new NamespaceConfigMapper("varve")
-        .map(NAMESPACE, List.of(entry("\"id\": \"PRIMARY_STORAGE\""), entry(INDEX_ENTRY))).normalized();
+  void each_default_is_the_one_the_server_fills_in(String entry)
+      throws InvalidProtocolBufferException {
+    List<PersistenceConfiguration> normalized =
+        new NamespaceConfigMapper("varve")
+            .map(NAMESPACE, List.of(entry("\"id\": \"PRIMARY_STORAGE\""), entry(INDEX_ENTRY)))
+            .normalized();
     Map<String, String> defaults = new LinkedHashMap<>();
     values(normalized.get(entry.equals(PRIMARY) ? 0 : 1), "", defaults);
     defaults.remove("id");
@@ -106,16 +122,21 @@ class NamespaceConfigDocsTest {
     }
 
     assertThat(defaults).as("the defaults filled in").containsKey("config.acceptLimit");
-    defaults.forEach((key, value) -> {
-      String cell = row(entry, key).cells().get("Default");
-      String expected = DERIVED.getOrDefault(entry + " " + key, "`" + value + "`");
-      assertThat(cell).as("%s default of %s", entry, key).contains(expected);
-    });
-    ROWS.get(entry).forEach(row -> assertThat(row.cells().get("Default")).as("%s default", row.keys()).isNotBlank());
+    defaults.forEach(
+        (key, value) -> {
+          String cell = row(entry, key).cells().get("Default");
+          String expected = DERIVED.getOrDefault(entry + " " + key, "`" + value + "`");
+          assertThat(cell).as("%s default of %s", entry, key).contains(expected);
+        });
+    ROWS.get(entry)
+        .forEach(
+            row ->
+                assertThat(row.cells().get("Default")).as("%s default", row.keys()).isNotBlank());
   }
 
   /** A bound, the entry and key it bounds, and a configuration of that entry just past it. */
-  record Bound(Class<?> owner, String constant, String entry, String key, LongFunction<String> pastIt) {
+  record Bound(
+      Class<?> owner, String constant, String entry, String key, LongFunction<String> pastIt) {
     @Override
     public String toString() {
       return owner.getSimpleName() + "." + constant + " -> " + entry + " " + key;
@@ -127,93 +148,221 @@ class NamespaceConfigDocsTest {
     Class<?> tp = TimePartition.class;
     String timePartition = "config.timePartition.";
     return Stream.of(
-        new Bound(nb, "MIN_SECONDS_PER_TIME_SLICE", PRIMARY, timePartition + "secondsPerTimeSlice",
+        new Bound(
+            nb,
+            "MIN_SECONDS_PER_TIME_SLICE",
+            PRIMARY,
+            timePartition + "secondsPerTimeSlice",
             v -> "\"config\": {\"timePartition\": {\"secondsPerTimeSlice\": " + (v - 1) + "}}"),
-        new Bound(tp, "MAX_SECONDS_PER_TIME_SLICE", PRIMARY, timePartition + "secondsPerTimeSlice",
+        new Bound(
+            tp,
+            "MAX_SECONDS_PER_TIME_SLICE",
+            PRIMARY,
+            timePartition + "secondsPerTimeSlice",
             v -> "\"config\": {\"timePartition\": {\"secondsPerTimeSlice\": " + (v + 1) + "}}"),
-        new Bound(nb, "MIN_SECONDS_PER_TIME_BUCKET", PRIMARY, timePartition + "secondsPerTimeBucket",
+        new Bound(
+            nb,
+            "MIN_SECONDS_PER_TIME_BUCKET",
+            PRIMARY,
+            timePartition + "secondsPerTimeBucket",
             v -> "\"config\": {\"timePartition\": {\"secondsPerTimeBucket\": " + (v - 1) + "}}"),
-        new Bound(nb, "MAX_TIME_BUCKETS_PER_SLICE", PRIMARY, timePartition + "secondsPerTimeBucket",
-            v -> "\"config\": {\"timePartition\": {\"secondsPerTimeSlice\": " + 60 * (v + 1)
-                + ", \"secondsPerTimeBucket\": 60}}"),
-        new Bound(tp, "MAX_EVENT_BUCKETS", PRIMARY, timePartition + "eventBuckets",
+        new Bound(
+            nb,
+            "MAX_TIME_BUCKETS_PER_SLICE",
+            PRIMARY,
+            timePartition + "secondsPerTimeBucket",
+            v ->
+                "\"config\": {\"timePartition\": {\"secondsPerTimeSlice\": "
+                    + 60 * (v + 1)
+                    + ", \"secondsPerTimeBucket\": 60}}"),
+        new Bound(
+            tp,
+            "MAX_EVENT_BUCKETS",
+            PRIMARY,
+            timePartition + "eventBuckets",
             v -> "\"config\": {\"timePartition\": {\"eventBuckets\": " + (v + 1) + "}}"),
-        new Bound(nb, "MAX_COALESCE", PRIMARY, "config.queueBuffering.coalesce",
+        new Bound(
+            nb,
+            "MAX_COALESCE",
+            PRIMARY,
+            "config.queueBuffering.coalesce",
             v -> "\"config\": {\"queueBuffering\": {\"coalesce\": \"" + (v + 1) + "s\"}}"),
-        new Bound(nb, "MAX_BUFFER_CAPACITY", PRIMARY, "config.queueBuffering.bufferCapacity",
+        new Bound(
+            nb,
+            "MAX_BUFFER_CAPACITY",
+            PRIMARY,
+            "config.queueBuffering.bufferCapacity",
             v -> "\"config\": {\"queueBuffering\": {\"bufferCapacity\": " + (v + 1) + "}}"),
-        new Bound(nb, "MAX_CLUSTER_NAME_LENGTH", PRIMARY, "physicalStorage.cluster",
+        new Bound(
+            nb,
+            "MAX_CLUSTER_NAME_LENGTH",
+            PRIMARY,
+            "physicalStorage.cluster",
             v -> "\"physicalStorage\": {\"cluster\": \"" + "c".repeat((int) v + 1) + "\"}"),
-        new Bound(nb, "MAX_DURATION", PRIMARY, "config.acceptLimit",
+        new Bound(
+            nb,
+            "MAX_DURATION",
+            PRIMARY,
+            "config.acceptLimit",
             v -> "\"config\": {\"acceptLimit\": \"" + (v + 1) + "s\"}"),
-        new Bound(nb, "MAX_DURATION", PRIMARY, "lifecycleConfigs.lifecycleConfig[0].config.close_after",
+        new Bound(
+            nb,
+            "MAX_DURATION",
+            PRIMARY,
+            "lifecycleConfigs.lifecycleConfig[0].config.close_after",
             v -> retention("close_after", v + 1)),
-        new Bound(nb, "MAX_WRITE_WINDOW_SLICES", PRIMARY, "config.acceptLimit",
-            v -> "\"config\": {\"timePartition\": {\"secondsPerTimeSlice\": 3600}, \"acceptLimit\": \"" + (v + 1) * 3600
-                + "s\"}"),
-        new Bound(nb, "MAX_RETAINED_SLICES", PRIMARY, "lifecycleConfigs.lifecycleConfig[0].config.delete_after",
-            v -> "\"config\": {\"timePartition\": {\"secondsPerTimeSlice\": 3600}}, " + retention("delete_after",
-                v * 3600)),
-        new Bound(nb, "MIN_SECONDS_PER_INDEX_SLICE", INDEX, timePartition + "secondsPerSlice",
-            v -> INDEX_ENTRY + ", \"config\": {\"timePartition\": {\"secondsPerSlice\": " + (v - 1) + "}}"),
-        new Bound(nb, "MAX_SECONDS_PER_INDEX_SLICE", INDEX, timePartition + "secondsPerSlice",
-            v -> INDEX_ENTRY + ", \"config\": {\"timePartition\": {\"secondsPerSlice\": " + (v + 1) + "}}"),
-        new Bound(nb, "MAX_INDEX_WINDOW_SLICES", INDEX, "config.acceptLimit",
-            v -> INDEX_ENTRY + ", \"config\": {\"timePartition\": {\"secondsPerSlice\": 3600}, \"acceptLimit\": \""
-                + v * 3600 + "s\"}"),
-        new Bound(nb, "MAX_RETAINED_INDEX_SLICES", INDEX, "lifecycleConfigs",
-            v -> INDEX_ENTRY + ", \"config\": {\"timePartition\": {\"secondsPerSlice\": 3600}}, "
-                + retention("delete_after", v * 3600)),
-        new Bound(nb, "MAX_DURATION", INDEX, "config.indexConfig.refreshInterval",
-            v -> INDEX_ENTRY + ", \"config\": {\"indexConfig\": {\"refreshInterval\": \"" + (v + 1) + "s\"}}"),
-        new Bound(nb, "MIN_REFRESH_INTERVAL", INDEX, "config.indexConfig.refreshInterval",
-            v -> INDEX_ENTRY + ", \"config\": {\"indexConfig\": {\"refreshInterval\": \"" + (v * 1000 - 1) / 1000.0
-                + "s\"}}"),
-        new Bound(nb, "MAX_INDEX_FIELDS", INDEX, "config.indexConfig.fieldMapping",
-            v -> INDEX_ENTRY + ", \"config\": {\"indexConfig\": {\"fieldMapping\": {" + Stream.iterate(0, i -> i + 1)
-                .limit(v + 1).map(i -> "\"f" + i + "\": \"KEYWORD\"").collect(Collectors.joining(", ")) + "}}}"));
+        new Bound(
+            nb,
+            "MAX_WRITE_WINDOW_SLICES",
+            PRIMARY,
+            "config.acceptLimit",
+            v ->
+                "\"config\": {\"timePartition\": {\"secondsPerTimeSlice\": 3600}, \"acceptLimit\": \""
+                    + (v + 1) * 3600
+                    + "s\"}"),
+        new Bound(
+            nb,
+            "MAX_RETAINED_SLICES",
+            PRIMARY,
+            "lifecycleConfigs.lifecycleConfig[0].config.delete_after",
+            v ->
+                "\"config\": {\"timePartition\": {\"secondsPerTimeSlice\": 3600}}, "
+                    + retention("delete_after", v * 3600)),
+        new Bound(
+            nb,
+            "MIN_SECONDS_PER_INDEX_SLICE",
+            INDEX,
+            timePartition + "secondsPerSlice",
+            v ->
+                INDEX_ENTRY
+                    + ", \"config\": {\"timePartition\": {\"secondsPerSlice\": "
+                    + (v - 1)
+                    + "}}"),
+        new Bound(
+            nb,
+            "MAX_SECONDS_PER_INDEX_SLICE",
+            INDEX,
+            timePartition + "secondsPerSlice",
+            v ->
+                INDEX_ENTRY
+                    + ", \"config\": {\"timePartition\": {\"secondsPerSlice\": "
+                    + (v + 1)
+                    + "}}"),
+        new Bound(
+            nb,
+            "MAX_INDEX_WINDOW_SLICES",
+            INDEX,
+            "config.acceptLimit",
+            v ->
+                INDEX_ENTRY
+                    + ", \"config\": {\"timePartition\": {\"secondsPerSlice\": 3600}, \"acceptLimit\": \""
+                    + v * 3600
+                    + "s\"}"),
+        new Bound(
+            nb,
+            "MAX_RETAINED_INDEX_SLICES",
+            INDEX,
+            "lifecycleConfigs",
+            v ->
+                INDEX_ENTRY
+                    + ", \"config\": {\"timePartition\": {\"secondsPerSlice\": 3600}}, "
+                    + retention("delete_after", v * 3600)),
+        new Bound(
+            nb,
+            "MAX_DURATION",
+            INDEX,
+            "config.indexConfig.refreshInterval",
+            v ->
+                INDEX_ENTRY
+                    + ", \"config\": {\"indexConfig\": {\"refreshInterval\": \""
+                    + (v + 1)
+                    + "s\"}}"),
+        new Bound(
+            nb,
+            "MIN_REFRESH_INTERVAL",
+            INDEX,
+            "config.indexConfig.refreshInterval",
+            v ->
+                INDEX_ENTRY
+                    + ", \"config\": {\"indexConfig\": {\"refreshInterval\": \""
+                    + (v * 1000 - 1) / 1000.0
+                    + "s\"}}"),
+        new Bound(
+            nb,
+            "MAX_INDEX_FIELDS",
+            INDEX,
+            "config.indexConfig.fieldMapping",
+            v ->
+                INDEX_ENTRY
+                    + ", \"config\": {\"indexConfig\": {\"fieldMapping\": {"
+                    + Stream.iterate(0, i -> i + 1)
+                        .limit(v + 1)
+                        .map(i -> "\"f" + i + "\": \"KEYWORD\"")
+                        .collect(Collectors.joining(", "))
+                    + "}}}"));
   }
 
   @ParameterizedTest(name = "{0}")
   @MethodSource("bounds")
-  void every_bound_is_shown_in_the_row_of_its_key_which_refuses_a_value_past_it(Bound bound) throws Exception {
+  void every_bound_is_shown_in_the_row_of_its_key_which_refuses_a_value_past_it(Bound bound)
+      throws Exception {
     Object value = bound.owner().getField(bound.constant()).get(null);
-    String shown = value instanceof Duration d ? (d.toSeconds() % 86_400 == 0 ? d.toDays() + "d" : d.toSeconds() + "s")
-        : value.toString();
+    String shown =
+        value instanceof Duration d
+            ? (d.toSeconds() % 86_400 == 0 ? d.toDays() + "d" : d.toSeconds() + "s")
+            : value.toString();
     long number = value instanceof Duration d ? d.toSeconds() : ((Number) value).longValue();
     String rules = row(bound.entry(), camel(bound.key())).cells().get("Rules");
 
-    assertThat(rules).as("rules of %s", bound.key()).containsPattern("(?<![0-9A-Za-z])" + Pattern.quote(shown)
-        + "(?![0-9A-Za-z])");
-    List<PersistenceConfiguration> entries = bound.entry().equals(PRIMARY)
-        ? List.of(entry("\"id\": \"PRIMARY_STORAGE\", " + bound.pastIt().apply(number)))
-        : List.of(entry("\"id\": \"PRIMARY_STORAGE\""), entry(bound.pastIt().apply(number)));
-    String path = NamespaceConfigMapper.ROOT + "[" + (bound.entry().equals(PRIMARY) ? 0 : 1) + "]." + bound.key();
+    assertThat(rules)
+        .as("rules of %s", bound.key())
+        .containsPattern("(?<![0-9A-Za-z])" + Pattern.quote(shown) + "(?![0-9A-Za-z])");
+    List<PersistenceConfiguration> entries =
+        bound.entry().equals(PRIMARY)
+            ? List.of(entry("\"id\": \"PRIMARY_STORAGE\", " + bound.pastIt().apply(number)))
+            : List.of(entry("\"id\": \"PRIMARY_STORAGE\""), entry(bound.pastIt().apply(number)));
+    String path =
+        NamespaceConfigMapper.ROOT
+            + "["
+            + (bound.entry().equals(PRIMARY) ? 0 : 1)
+            + "]."
+            + bound.key();
     assertThatThrownBy(() -> new NamespaceConfigMapper("varve").map(NAMESPACE, entries))
-        .isInstanceOfSatisfying(InvalidFieldException.class, e -> assertThat(e.field()).startsWith(path));
+        .isInstanceOfSatisfying(
+            InvalidFieldException.class, e -> assertThat(e.field()).startsWith(path));
   }
 
   @Test
   void every_bound_of_the_code_is_in_the_table_above() {
-    Set<String> covered = bounds().map(b -> b.owner().getSimpleName() + "." + b.constant())
-        .collect(Collectors.toCollection(TreeSet::new));
+    Set<String> covered =
+        bounds()
+            .map(b -> b.owner().getSimpleName() + "." + b.constant())
+            .collect(Collectors.toCollection(TreeSet::new));
     Set<String> declared = new TreeSet<>();
     for (Class<?> owner : List.of(NamespaceBounds.class, TimePartition.class)) {
       for (Field f : owner.getFields()) {
-        boolean constant = Modifier.isStatic(f.getModifiers()) && Modifier.isFinal(f.getModifiers());
-        if (constant && (f.getType() == long.class || f.getType() == int.class || f.getType() == Duration.class)) {
+        boolean constant =
+            Modifier.isStatic(f.getModifiers()) && Modifier.isFinal(f.getModifiers());
+        if (constant
+            && (f.getType() == long.class
+                || f.getType() == int.class
+                || f.getType() == Duration.class)) {
           declared.add(owner.getSimpleName() + "." + f.getName());
         }
       }
     }
 
-    assertThat(covered).as("bounds tied to a docs row (add a new one to bounds() and to the docs)")
+    assertThat(covered)
+        .as("bounds tied to a docs row (add a new one to bounds() and to the docs)")
         .containsExactlyElementsOf(declared);
   }
 
   private static String retention(String key, long seconds) {
-    return "\"lifecycleConfigs\": {\"lifecycleConfig\": [{\"type\": \"retention\", \"config\": {\"" + key + "\": \""
-        + seconds + "s\"}}]}";
+    return "\"lifecycleConfigs\": {\"lifecycleConfig\": [{\"type\": \"retention\", \"config\": {\""
+        + key
+        + "\": \""
+        + seconds
+        + "s\"}}]}";
   }
 
   private static PersistenceConfiguration entry(String jsonFields) {
@@ -243,11 +392,13 @@ class NamespaceConfigDocsTest {
         out.put(path, field.isRepeated() ? "list" : "mapping");
         out.putAll(keys(field.getMessageType(), path + (field.isRepeated() ? "[0]." : ".")));
       } else {
-        out.put(path, switch (field.getJavaType()) {
-          case INT, LONG -> "integer";
-          case STRING -> "string";
-          default -> field.getJavaType().name().toLowerCase();
-        });
+        out.put(
+            path,
+            switch (field.getJavaType()) {
+              case INT, LONG -> "integer";
+              case STRING -> "string";
+              default -> field.getJavaType().name().toLowerCase();
+            });
       }
     }
     return out;
@@ -255,20 +406,25 @@ class NamespaceConfigDocsTest {
 
   /** The set scalar and duration fields of a message, by key path, as the docs write them. */
   private static void values(Message message, String prefix, Map<String, String> out) {
-    message.getAllFields().forEach((field, value) -> {
-      String path = prefix + field.getJsonName();
-      if (value instanceof com.google.protobuf.Duration d) {
-        out.put(path, Durations.toString(d));
-      } else if (value instanceof Message m) {
-        values(m, path + ".", out);
-      } else if (!field.isRepeated()) {
-        out.put(path, String.valueOf(value));
-      }
-    });
+    message
+        .getAllFields()
+        .forEach(
+            (field, value) -> {
+              String path = prefix + field.getJsonName();
+              if (value instanceof com.google.protobuf.Duration d) {
+                out.put(path, Durations.toString(d));
+              } else if (value instanceof Message m) {
+                values(m, path + ".", out);
+              } else if (!field.isRepeated()) {
+                out.put(path, String.valueOf(value));
+              }
+            });
   }
 
   private static Row row(String entry, String key) {
-    return ROWS.get(entry).stream().filter(r -> r.keys().contains(key)).findFirst()
+    return ROWS.get(entry).stream()
+        .filter(r -> r.keys().contains(key))
+        .findFirst()
         .orElseThrow(() -> new AssertionError("no row of " + entry + " names " + key));
   }
 
@@ -285,8 +441,10 @@ class NamespaceConfigDocsTest {
         heading = null;
         continue;
       }
-      List<String> cells = List.of(line.substring(1, line.length() - 1).split(" \\| ", -1)).stream()
-          .map(String::trim).toList();
+      List<String> cells =
+          List.of(line.substring(1, line.length() - 1).split(" \\| ", -1)).stream()
+              .map(String::trim)
+              .toList();
       if (heading == null) {
         heading = cells.get(0).equals("Key") ? cells : List.of();
       } else if (!heading.isEmpty() && !cells.get(0).startsWith("---")) {

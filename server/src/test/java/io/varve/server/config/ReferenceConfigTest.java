@@ -28,21 +28,25 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
 /**
- * Keeps the option declarations ({@link ConfigFile#OPTIONS}), the parser, the bundled
- * {@code varve-reference.yaml} and docs/server-configuration.md in step: the reference file and the
- * docs tables are what the declarations generate (run with {@code -Dvarve.generate=true} to write
- * them), the reference loads to the defaults, and it lists exactly the keys the parser knows (found
- * by asking the parser itself, not the declarations).
+ * Keeps the option declarations ({@link ConfigFile#OPTIONS}), the parser, the bundled {@code
+ * varve-reference.yaml} and docs/server-configuration.md in step: the reference file and the docs
+ * tables are what the declarations generate (run with {@code -Dvarve.generate=true} to write them),
+ * the reference loads to the defaults, and it lists exactly the keys the parser knows (found by
+ * asking the parser itself, not the declarations).
  */
 class ReferenceConfigTest {
 
   private static final ObjectMapper YAML = new ObjectMapper(new YAMLFactory());
+
   /** A commented-out setting: "#key: value" at the key's own indentation, no space after '#'. */
-  private static final Pattern COMMENTED_KEY = Pattern.compile("^(\\s*)#([A-Za-z][A-Za-z0-9_]*:.*)$");
+  private static final Pattern COMMENTED_KEY =
+      Pattern.compile("^(\\s*)#([A-Za-z][A-Za-z0-9_]*:.*)$");
+
   private static final String PROBE = "zz_probe";
 
   private static Path reference;
   private static String referenceText;
+
   /** Every key path the parser knows, sections included, mapped to whether it is a section. */
   private static Map<String, Boolean> known;
 
@@ -66,18 +70,23 @@ class ReferenceConfigTest {
 
     ServerSettings settings = ServerSettings.load(enabled);
 
-    assertThat(settings.tls()).hasValueSatisfying(tls -> {
-      assertThat(tls.certificateChain()).hasFileName("server-chain.pem");
-      assertThat(tls.privateKey()).hasFileName("server-key.pem");
-    });
+    assertThat(settings.tls())
+        .hasValueSatisfying(
+            tls -> {
+              assertThat(tls.certificateChain()).hasFileName("server-chain.pem");
+              assertThat(tls.privateKey()).hasFileName("server-key.pem");
+            });
     assertThat(settings.cassandra().username()).contains("varve");
     assertThat(settings.cassandra().password()).isPresent();
-    assertThat(settings.cassandra().tls()).hasValueSatisfying(tls -> {
-      assertThat(tls.truststore()).hasFileName("truststore.p12");
-      assertThat(tls.keystore()).hasValueSatisfying(k -> assertThat(k).hasFileName("keystore.p12"));
-      assertThat(tls.keystorePassword()).isPresent();
-      assertThat(tls.hostnameValidation()).isTrue();
-    });
+    assertThat(settings.cassandra().tls())
+        .hasValueSatisfying(
+            tls -> {
+              assertThat(tls.truststore()).hasFileName("truststore.p12");
+              assertThat(tls.keystore())
+                  .hasValueSatisfying(k -> assertThat(k).hasFileName("keystore.p12"));
+              assertThat(tls.keystorePassword()).isPresent();
+              assertThat(tls.hostnameValidation()).isTrue();
+            });
   }
 
   @Test
@@ -91,15 +100,19 @@ class ReferenceConfigTest {
   @Test
   void discovery_finds_sections_and_leaves() {
     // guards the probing itself: were it to find nothing, the other tests would prove nothing
-    assertThat(known).containsEntry("server.tls", true).containsEntry("timeseries.limits", true)
-        .containsEntry("cassandra.tls.truststore", false).containsEntry("timeseries.limits.futureLimit", false)
+    assertThat(known)
+        .containsEntry("server.tls", true)
+        .containsEntry("timeseries.limits", true)
+        .containsEntry("cassandra.tls.truststore", false)
+        .containsEntry("timeseries.limits.futureLimit", false)
         .containsEntry("cassandra.replication", false);
     assertThat(known).hasSizeGreaterThan(40);
   }
 
   @Test
   void the_reference_file_is_generated_from_the_declarations() throws IOException {
-    GeneratedFiles.verify(Path.of("src/main/resources/varve-reference.yaml"), ConfigFile.reference());
+    GeneratedFiles.verify(
+        Path.of("src/main/resources/varve-reference.yaml"), ConfigFile.reference());
   }
 
   @Test
@@ -108,13 +121,19 @@ class ReferenceConfigTest {
     Options all = ConfigFile.OPTIONS;
     OptionValues defaults = OptionValues.defaults(all);
     Map<String, String> tables = new java.util.LinkedHashMap<>();
-    for (String section : List.of("server", "cassandra", "opensearch", "timeseries.limits", "timeseries.search")) {
+    for (String section :
+        List.of("server", "cassandra", "opensearch", "timeseries.limits", "timeseries.search")) {
       tables.put(section, OptionsTable.render(all.under(section), "Key", defaults));
     }
-    tables.put("timeseries", OptionsTable.render(all.under("timeseries").without("timeseries.limits")
-        .without("timeseries.search"), "Key", defaults));
-    tables.put("server.auth.tokens", OptionsTable.render(TokenOptions.ALL, "Key",
-        OptionValues.defaults(TokenOptions.ALL)));
+    tables.put(
+        "timeseries",
+        OptionsTable.render(
+            all.under("timeseries").without("timeseries.limits").without("timeseries.search"),
+            "Key",
+            defaults));
+    tables.put(
+        "server.auth.tokens",
+        OptionsTable.render(TokenOptions.ALL, "Key", OptionValues.defaults(TokenOptions.ALL)));
 
     GeneratedFiles.verify(page, GeneratedFiles.update(Files.readString(page), tables));
   }
@@ -139,8 +158,8 @@ class ReferenceConfigTest {
   }
 
   /**
-   * Finds the keys of the section at {@code path} by giving it an unknown key and reading the
-   * list of expected keys from the error; a key is a section when it refuses an unknown key too.
+   * Finds the keys of the section at {@code path} by giving it an unknown key and reading the list
+   * of expected keys from the error; a key is a section when it refuses an unknown key too.
    */
   private static void discover(List<String> path) {
     String prefix = path.isEmpty() ? "" : String.join(".", path) + ".";
@@ -148,7 +167,9 @@ class ReferenceConfigTest {
     assertThat(e).as("section %s refuses an unknown key", path).isNotNull();
     assertThat(e.field()).isEqualTo(prefix + PROBE);
     String message = e.getMessage();
-    String list = message.substring(message.indexOf("one of: ") + "one of: ".length(), message.lastIndexOf(')'));
+    String list =
+        message.substring(
+            message.indexOf("one of: ") + "one of: ".length(), message.lastIndexOf(')'));
     for (String key : list.split(", ")) {
       List<String> child = new ArrayList<>(path);
       child.add(key);

@@ -18,8 +18,9 @@ class ServerSettingsFixesTest {
   }
 
   private static void refused(String yaml, String field) {
-    assertThatThrownBy(() -> parse(yaml)).isInstanceOfSatisfying(InvalidFieldException.class,
-        e -> assertThat(e.field()).isEqualTo(field));
+    assertThatThrownBy(() -> parse(yaml))
+        .isInstanceOfSatisfying(
+            InvalidFieldException.class, e -> assertThat(e.field()).isEqualTo(field));
   }
 
   @Test

@@ -24,15 +24,16 @@ class ErrorMappingTest {
 
   @ParameterizedTest
   @CsvSource({
-      "PRIMARY, TIMEOUT, UNAVAILABLE, 503, '; retrying is safe'",
-      "PRIMARY, UNAVAILABLE, UNAVAILABLE, 503, '; retrying is safe'",
-      "PRIMARY, OVERLOADED, UNAVAILABLE, 503, '; retrying is safe'",
-      "PRIMARY, REFUSED, FAILED_PRECONDITION, 412, '; retrying as is fails the same way until an operator repairs'",
-      "PRIMARY, INTERNAL, INTERNAL, 500, ''",
-      "INDEX, TIMEOUT, UNAVAILABLE, 503, '; retry later (writes are not affected)'",
-      "INDEX, REFUSED, FAILED_PRECONDITION, 412, '; retrying as is fails the same way until an operator repairs'"})
-  void a_storage_failure_gets_the_code_and_advice_of_its_kind(Store store, Reason reason, Kind kind, int http,
-      String advice) {
+    "PRIMARY, TIMEOUT, UNAVAILABLE, 503, '; retrying is safe'",
+    "PRIMARY, UNAVAILABLE, UNAVAILABLE, 503, '; retrying is safe'",
+    "PRIMARY, OVERLOADED, UNAVAILABLE, 503, '; retrying is safe'",
+    "PRIMARY, REFUSED, FAILED_PRECONDITION, 412, '; retrying as is fails the same way until an operator repairs'",
+    "PRIMARY, INTERNAL, INTERNAL, 500, ''",
+    "INDEX, TIMEOUT, UNAVAILABLE, 503, '; retry later (writes are not affected)'",
+    "INDEX, REFUSED, FAILED_PRECONDITION, 412, '; retrying as is fails the same way until an operator repairs'"
+  })
+  void a_storage_failure_gets_the_code_and_advice_of_its_kind(
+      Store store, Reason reason, Kind kind, int http, String advice) {
     StorageException failure = new StorageException(store, reason, "the store's words", null);
 
     ErrorMapping.Failure mapped = ErrorMapping.of(new CompletionException(failure));
@@ -41,30 +42,39 @@ class ErrorMappingTest {
     assertThat(mapped.httpStatus().code()).isEqualTo(http);
     assertThat(mapped.grpcStatus().getCode()).isEqualTo(Status.Code.valueOf(kind.name()));
     assertThat(mapped.message()).startsWith(failure.getMessage() + advice);
-    assertThat(mapped.message().substring(failure.getMessage().length())).doesNotContain(
-        kind == Kind.UNAVAILABLE ? "repairs" : "retrying is safe");
+    assertThat(mapped.message().substring(failure.getMessage().length()))
+        .doesNotContain(kind == Kind.UNAVAILABLE ? "repairs" : "retrying is safe");
   }
 
   @Test
   void one_event_failing_in_storage_carries_the_same_code_and_advice_as_a_whole_request() {
-    StorageException dropped = new StorageException(Store.PRIMARY, Reason.REFUSED, "unconfigured table slice_1", null);
+    StorageException dropped =
+        new StorageException(Store.PRIMARY, Reason.REFUSED, "unconfigured table slice_1", null);
     ErrorMapping.Failure request = ErrorMapping.of(dropped);
     ErrorMapping.Failure event = request.ofEvent("events[2] (timeSeriesId=s, eventId=e)");
 
     assertThat(event.kind()).isEqualTo(Kind.FAILED_PRECONDITION).isEqualTo(request.kind());
-    assertThat(event.message()).isEqualTo("events[2] (timeSeriesId=s, eventId=e) was not written: "
-        + request.message()).doesNotContain("retrying is safe");
+    assertThat(event.message())
+        .isEqualTo("events[2] (timeSeriesId=s, eventId=e) was not written: " + request.message())
+        .doesNotContain("retrying is safe");
 
-    StorageException timeout = new StorageException(Store.PRIMARY, Reason.TIMEOUT, "write timed out", null);
-    assertThat(ErrorMapping.of(timeout).ofEvent("events[0]").message()).endsWith("; retrying is safe");
+    StorageException timeout =
+        new StorageException(Store.PRIMARY, Reason.TIMEOUT, "write timed out", null);
+    assertThat(ErrorMapping.of(timeout).ofEvent("events[0]").message())
+        .endsWith("; retrying is safe");
     assertThat(ErrorMapping.of(timeout).ofEvent("events[0]").kind()).isEqualTo(Kind.UNAVAILABLE);
   }
 
   @Test
   void a_rejection_keeps_its_kind_and_message() {
     Event event = new Event("s", 0, "e", List.of());
-    ErrorMapping.Failure failure = ErrorMapping.of(new Rejection(1, event, Kind.UNAVAILABLE,
-        "events[1] (...) falls in no time slice yet; slices are being created, retry shortly"));
+    ErrorMapping.Failure failure =
+        ErrorMapping.of(
+            new Rejection(
+                1,
+                event,
+                Kind.UNAVAILABLE,
+                "events[1] (...) falls in no time slice yet; slices are being created, retry shortly"));
 
     assertThat(failure.kind()).isEqualTo(Kind.UNAVAILABLE);
     assertThat(failure.httpStatus()).isEqualTo(HttpStatus.SERVICE_UNAVAILABLE);

@@ -1,7 +1,5 @@
 package io.varve.server.health;
 
-import io.varve.server.MovableClock;
-
 import static org.assertj.core.api.Assertions.assertThat;
 
 import com.fasterxml.jackson.databind.JsonNode;
@@ -13,6 +11,7 @@ import io.varve.core.partitioning.TimeSlice;
 import io.varve.core.store.MetadataStore;
 import io.varve.core.store.NamespaceRecord;
 import io.varve.core.store.SliceTables;
+import io.varve.server.MovableClock;
 import io.varve.server.config.NamespaceConfigMapper;
 import io.varve.server.controlplane.NamespaceRegistry;
 import io.varve.server.controlplane.SliceMaintainer;
@@ -38,7 +37,9 @@ import org.junit.jupiter.api.Test;
  */
 class BackgroundWorkerSurvivalTest {
 
-  /** A metadata store whose listing throws OutOfMemoryError while {@code failing}; empty otherwise. */
+  /**
+   * A metadata store whose listing throws OutOfMemoryError while {@code failing}; empty otherwise.
+   */
   static final class ExhaustedStore implements MetadataStore {
     final AtomicInteger listings = new AtomicInteger();
     final AtomicBoolean failing = new AtomicBoolean(true);
@@ -88,26 +89,28 @@ class BackgroundWorkerSurvivalTest {
     }
   }
 
-  static final SliceTables NO_TABLES = new SliceTables() {
-    @Override
-    public CompletionStage<Void> createKeyspaceIfMissing(String keyspace) {
-      throw new UnsupportedOperationException();
-    }
+  static final SliceTables NO_TABLES =
+      new SliceTables() {
+        @Override
+        public CompletionStage<Void> createKeyspaceIfMissing(String keyspace) {
+          throw new UnsupportedOperationException();
+        }
 
-    @Override
-    public CompletionStage<Void> create(String keyspace, String table) {
-      throw new UnsupportedOperationException();
-    }
+        @Override
+        public CompletionStage<Void> create(String keyspace, String table) {
+          throw new UnsupportedOperationException();
+        }
 
-    @Override
-    public CompletionStage<Void> drop(String keyspace, String table) {
-      throw new UnsupportedOperationException();
-    }
-  };
+        @Override
+        public CompletionStage<Void> drop(String keyspace, String table) {
+          throw new UnsupportedOperationException();
+        }
+      };
 
   private static final ObjectMapper JSON = new ObjectMapper();
 
-  private static void await(String what, java.util.function.BooleanSupplier condition) throws InterruptedException {
+  private static void await(String what, java.util.function.BooleanSupplier condition)
+      throws InterruptedException {
     long deadline = System.nanoTime() + Duration.ofSeconds(20).toNanos();
     while (!condition.getAsBoolean()) {
       assertThat(System.nanoTime()).as(what).isLessThan(deadline);
@@ -116,9 +119,13 @@ class BackgroundWorkerSurvivalTest {
   }
 
   private static HttpResponse<String> health(Server server) throws Exception {
-    return HttpClient.newHttpClient().send(HttpRequest.newBuilder(
-        URI.create("http://127.0.0.1:" + server.activeLocalPort() + "/health")).GET().build(),
-        HttpResponse.BodyHandlers.ofString());
+    return HttpClient.newHttpClient()
+        .send(
+            HttpRequest.newBuilder(
+                    URI.create("http://127.0.0.1:" + server.activeLocalPort() + "/health"))
+                .GET()
+                .build(),
+            HttpResponse.BodyHandlers.ofString());
   }
 
   @Test
@@ -127,16 +134,28 @@ class BackgroundWorkerSurvivalTest {
     MovableClock wall = new MovableClock();
     BackgroundWorkers workers = new BackgroundWorkers(metrics, wall);
     ExhaustedStore store = new ExhaustedStore();
-    NamespaceRegistry registry = new NamespaceRegistry(store, new NamespaceConfigMapper("varve"), 8, 32, metrics);
-    Server server = Server.builder().http(0)
-        .service("/health", HealthReport.service(workers, Map::of)).build();
+    NamespaceRegistry registry =
+        new NamespaceRegistry(store, new NamespaceConfigMapper("varve"), 8, 32, metrics);
+    Server server =
+        Server.builder().http(0).service("/health", HealthReport.service(workers, Map::of)).build();
     server.start().join();
-    try (SliceMaintainer maintainer = new SliceMaintainer(registry, store, NO_TABLES, Clock.systemUTC(),
-        Duration.ofHours(1), workers.register("slice-maintainer", true, Duration.ofMinutes(10)))) {
+    try (SliceMaintainer maintainer =
+        new SliceMaintainer(
+            registry,
+            store,
+            NO_TABLES,
+            Clock.systemUTC(),
+            Duration.ofHours(1),
+            workers.register("slice-maintainer", true, Duration.ofMinutes(10)))) {
       maintainer.start(Duration.ofMillis(20));
 
       await("five cycles, each throwing OutOfMemoryError", () -> store.listings.get() >= 5);
-      assertThat(metrics.get("varve.background.failures").tag("worker", "slice-maintainer").counter().count())
+      assertThat(
+              metrics
+                  .get("varve.background.failures")
+                  .tag("worker", "slice-maintainer")
+                  .counter()
+                  .count())
           .isGreaterThanOrEqualTo(4);
       assertThat(workers.isHealthy()).as("failing, but within its bound").isTrue();
 
@@ -152,7 +171,9 @@ class BackgroundWorkerSurvivalTest {
 
       store.failing.set(false);
       int before = store.listings.get();
-      await("cycles completing again", () -> store.listings.get() > before + 2 && workers.isHealthy());
+      await(
+          "cycles completing again",
+          () -> store.listings.get() > before + 2 && workers.isHealthy());
       HttpResponse<String> up = health(server);
       assertThat(up.statusCode()).isEqualTo(200);
       assertThat(JSON.readTree(up.body()).path("status").asText()).isEqualTo("UP");
@@ -167,22 +188,30 @@ class BackgroundWorkerSurvivalTest {
     BackgroundWorkers workers = new BackgroundWorkers(new SimpleMeterRegistry(), wall);
     BackgroundWorker indexer = workers.register("indexer", false, Duration.ofMinutes(10));
 
-    assertThat(indexer.run(() -> {
-      throw new StackOverflowError("test");
-    })).isFalse();
+    assertThat(
+            indexer.run(
+                () -> {
+                  throw new StackOverflowError("test");
+                }))
+        .isFalse();
     wall.advance(Duration.ofMinutes(11));
 
     assertThat(workers.isHealthy()).isTrue();
     assertThat(workers.degraded()).isTrue();
-    assertThat(workers.statuses()).singleElement().satisfies(s -> {
-      assertThat(s.stale()).isTrue();
-      assertThat(s.failures()).isEqualTo(1);
-    });
+    assertThat(workers.statuses())
+        .singleElement()
+        .satisfies(
+            s -> {
+              assertThat(s.stale()).isTrue();
+              assertThat(s.failures()).isEqualTo(1);
+            });
   }
 
   @Test
   void stale_bound_is_ten_cycles_and_at_least_ten_minutes() {
-    assertThat(BackgroundWorkers.staleAfter(Duration.ofSeconds(30))).isEqualTo(Duration.ofMinutes(10));
-    assertThat(BackgroundWorkers.staleAfter(Duration.ofMinutes(5))).isEqualTo(Duration.ofMinutes(50));
+    assertThat(BackgroundWorkers.staleAfter(Duration.ofSeconds(30)))
+        .isEqualTo(Duration.ofMinutes(10));
+    assertThat(BackgroundWorkers.staleAfter(Duration.ofMinutes(5)))
+        .isEqualTo(Duration.ofMinutes(50));
   }
 }

@@ -25,38 +25,49 @@ class ApiDocsTest {
 
   /** Tests run in the module's directory, beside the repository's docs/ and api/. */
   private static final Path ROOT = Path.of("..");
+
   private static final Pattern CODE = Pattern.compile("`([^`]*)`");
 
   @Test
   void api_md_lists_every_service_and_rpc_with_its_route() throws IOException {
     List<String> rows = new ArrayList<>();
     String service = "";
-    for (List<String> row : table(Files.readString(ROOT.resolve("docs/api.md")), "| Service | RPC | HTTP | Does |")) {
+    for (List<String> row :
+        table(Files.readString(ROOT.resolve("docs/api.md")), "| Service | RPC | HTTP | Does |")) {
       service = row.get(0).isEmpty() ? service : code(row.get(0));
       rows.add(service + "/" + code(row.get(1)) + " " + code(row.get(2)));
     }
 
-    assertThat(rows).containsExactlyElementsOf(methods().stream()
-        .map(m -> m.getFullMethodName() + " POST /v1/" + m.getBareMethodName()).toList());
+    assertThat(rows)
+        .containsExactlyElementsOf(
+            methods().stream()
+                .map(m -> m.getFullMethodName() + " POST /v1/" + m.getBareMethodName())
+                .toList());
   }
 
   @Test
   void api_md_gives_the_permission_each_rpc_needs() throws IOException {
     Map<String, String> documented = new LinkedHashMap<>();
-    for (List<String> row : table(Files.readString(ROOT.resolve("docs/api.md")),
-        "| RPC | Needs, on the request's `namespace` |")) {
-      Arrays.stream(row.get(0).split(",")).map(ApiDocsTest::code).forEach(rpc -> documented.put(rpc, row.get(1)));
+    for (List<String> row :
+        table(
+            Files.readString(ROOT.resolve("docs/api.md")),
+            "| RPC | Needs, on the request's `namespace` |")) {
+      Arrays.stream(row.get(0).split(","))
+          .map(ApiDocsTest::code)
+          .forEach(rpc -> documented.put(rpc, row.get(1)));
     }
 
-    assertThat(documented.keySet()).containsExactlyInAnyOrderElementsOf(
-        ApiCalls.ALL.stream().map(call -> call.method().getBareMethodName()).toList());
+    assertThat(documented.keySet())
+        .containsExactlyInAnyOrderElementsOf(
+            ApiCalls.ALL.stream().map(call -> call.method().getBareMethodName()).toList());
     for (ApiCall<?, ?> call : ApiCalls.ALL) {
       String needs = documented.get(call.method().getBareMethodName());
       String permission = "`" + call.permission().configName() + "`";
       if (call.scope() == ApiCall.Scope.REQUEST_NAMESPACE) {
         assertThat(needs).as(call.method().getBareMethodName()).isEqualTo(permission);
       } else {
-        assertThat(needs).as(call.method().getBareMethodName())
+        assertThat(needs)
+            .as(call.method().getBareMethodName())
             .isEqualTo("nothing; it answers only the namespaces the token may " + permission);
       }
     }
@@ -64,25 +75,41 @@ class ApiDocsTest {
 
   @Test
   void api_readme_lists_every_service_with_its_proto_file_and_rpcs() throws IOException {
-    Matcher line = Pattern.compile("- `(\\w+\\.proto)` — service `([\\w.]+)`: ([\\w, ]+)\\.")
-        .matcher(Files.readString(ROOT.resolve("api/README.md")));
+    Matcher line =
+        Pattern.compile("- `(\\w+\\.proto)` — service `([\\w.]+)`: ([\\w, ]+)\\.")
+            .matcher(Files.readString(ROOT.resolve("api/README.md")));
     List<String> listed = new ArrayList<>();
     while (line.find()) {
       listed.add(line.group(1) + " " + line.group(2) + ": " + line.group(3));
     }
 
-    assertThat(listed).containsExactlyElementsOf(Transports.SERVICES.stream().map(service -> file(service) + " "
-        + service.getName() + ": " + String.join(", ", service.getMethods().stream()
-        .map(MethodDescriptor::getBareMethodName).toList())).toList());
+    assertThat(listed)
+        .containsExactlyElementsOf(
+            Transports.SERVICES.stream()
+                .map(
+                    service ->
+                        file(service)
+                            + " "
+                            + service.getName()
+                            + ": "
+                            + String.join(
+                                ", ",
+                                service.getMethods().stream()
+                                    .map(MethodDescriptor::getBareMethodName)
+                                    .toList()))
+                .toList());
   }
 
   private static List<MethodDescriptor<?, ?>> methods() {
-    return Transports.SERVICES.stream().<MethodDescriptor<?, ?>>flatMap(s -> s.getMethods().stream()).toList();
+    return Transports.SERVICES.stream()
+        .<MethodDescriptor<?, ?>>flatMap(s -> s.getMethods().stream())
+        .toList();
   }
 
   /** The proto file that declares the service, without its directory. */
   private static String file(ServiceDescriptor service) {
-    String name = ((ProtoFileDescriptorSupplier) service.getSchemaDescriptor()).getFileDescriptor().getName();
+    String name =
+        ((ProtoFileDescriptorSupplier) service.getSchemaDescriptor()).getFileDescriptor().getName();
     return name.substring(name.lastIndexOf('/') + 1);
   }
 
@@ -91,8 +118,12 @@ class ApiDocsTest {
     int start = page.indexOf(header + "\n");
     assertThat(start).as("a table with the header " + header).isNotNegative();
     List<List<String>> rows = new ArrayList<>();
-    for (String line : page.substring(start).lines().skip(2).takeWhile(l -> l.startsWith("|")).toList()) {
-      rows.add(Arrays.stream(line.substring(1, line.length() - 1).split("\\|", -1)).map(String::strip).toList());
+    for (String line :
+        page.substring(start).lines().skip(2).takeWhile(l -> l.startsWith("|")).toList()) {
+      rows.add(
+          Arrays.stream(line.substring(1, line.length() - 1).split("\\|", -1))
+              .map(String::strip)
+              .toList());
     }
     return rows;
   }

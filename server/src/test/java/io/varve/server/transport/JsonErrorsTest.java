@@ -23,7 +23,11 @@ class JsonErrorsTest {
     return Stream.of(
         Arguments.of(HttpStatus.INTERNAL_SERVER_ERROR, null, 500, "INTERNAL"),
         Arguments.of(HttpStatus.SERVICE_UNAVAILABLE, null, 503, "UNAVAILABLE"),
-        Arguments.of(HttpStatus.SERVICE_UNAVAILABLE, RequestTimeoutException.get(), 504, "DEADLINE_EXCEEDED"),
+        Arguments.of(
+            HttpStatus.SERVICE_UNAVAILABLE,
+            RequestTimeoutException.get(),
+            504,
+            "DEADLINE_EXCEEDED"),
         Arguments.of(HttpStatus.REQUEST_TIMEOUT, null, 504, "DEADLINE_EXCEEDED"),
         Arguments.of(HttpStatus.REQUEST_ENTITY_TOO_LARGE, null, 413, "RESOURCE_EXHAUSTED"),
         Arguments.of(HttpStatus.TOO_MANY_REQUESTS, null, 429, "RESOURCE_EXHAUSTED"),
@@ -38,12 +42,14 @@ class JsonErrorsTest {
 
   @ParameterizedTest
   @MethodSource("statuses")
-  void an_error_status_is_rendered_with_a_grpc_code_name_never_a_number(HttpStatus status, Throwable cause,
-      int shown, String code) throws Exception {
-    ServiceRequestContext ctx = ServiceRequestContext.of(HttpRequest.of(HttpMethod.POST, "/v1/ReadEventRecords"));
+  void an_error_status_is_rendered_with_a_grpc_code_name_never_a_number(
+      HttpStatus status, Throwable cause, int shown, String code) throws Exception {
+    ServiceRequestContext ctx =
+        ServiceRequestContext.of(HttpRequest.of(HttpMethod.POST, "/v1/ReadEventRecords"));
 
-    AggregatedHttpResponse response = new JsonErrors(1024).renderStatus(ctx, ctx.config(),
-        ctx.request().headers(), status, null, cause);
+    AggregatedHttpResponse response =
+        new JsonErrors(1024)
+            .renderStatus(ctx, ctx.config(), ctx.request().headers(), status, null, cause);
 
     JsonNode body = JSON.readTree(response.contentUtf8());
     assertThat(response.status().code()).isEqualTo(shown);
@@ -53,7 +59,8 @@ class JsonErrorsTest {
 
   @ParameterizedTest
   @MethodSource("statuses")
-  void a_refusal_at_capacity_asks_to_retry_after_a_second(HttpStatus status, Throwable cause, int shown, String code) {
+  void a_refusal_at_capacity_asks_to_retry_after_a_second(
+      HttpStatus status, Throwable cause, int shown, String code) {
     AggregatedHttpResponse response = JsonErrors.response(status, code, "", "m").aggregate().join();
 
     assertThat(response.headers().get("retry-after")).isEqualTo(shown == 429 ? "1" : null);
@@ -61,15 +68,19 @@ class JsonErrorsTest {
 
   @ParameterizedTest
   @MethodSource("statuses")
-  void a_grpc_call_refused_by_the_http_layer_gets_a_grpc_status(HttpStatus status, Throwable cause, int shown,
-      String code) {
-    HttpRequest grpc = HttpRequest.of(com.linecorp.armeria.common.RequestHeaders.builder(HttpMethod.POST,
-        "/varve.timeseries.v1.TimeSeries/WriteEventRecordsSync").contentType(
-            com.linecorp.armeria.common.MediaType.parse("application/grpc+proto")).build());
+  void a_grpc_call_refused_by_the_http_layer_gets_a_grpc_status(
+      HttpStatus status, Throwable cause, int shown, String code) {
+    HttpRequest grpc =
+        HttpRequest.of(
+            com.linecorp.armeria.common.RequestHeaders.builder(
+                    HttpMethod.POST, "/varve.timeseries.v1.TimeSeries/WriteEventRecordsSync")
+                .contentType(com.linecorp.armeria.common.MediaType.parse("application/grpc+proto"))
+                .build());
     ServiceRequestContext ctx = ServiceRequestContext.of(grpc);
 
-    AggregatedHttpResponse response = new JsonErrors(1024).renderStatus(ctx, ctx.config(), grpc.headers(), status,
-        "too big: 100% of it", cause);
+    AggregatedHttpResponse response =
+        new JsonErrors(1024)
+            .renderStatus(ctx, ctx.config(), grpc.headers(), status, "too big: 100% of it", cause);
 
     assertThat(response.status().code()).isEqualTo(200);
     assertThat(response.headers().get("grpc-status"))

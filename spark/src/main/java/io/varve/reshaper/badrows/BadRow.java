@@ -3,9 +3,9 @@ package io.varve.reshaper.badrows;
 import java.io.Serializable;
 
 /**
- * A target row that could not be written, as data: the CQL statement that writes it (an
- * {@code INSERT}, or an unlogged batch of them when its cells have different writetimes) and
- * the error of its last attempt. Travels from a Spark task to the driver in the range result.
+ * A target row that could not be written, as data: the CQL statement that writes it (an {@code
+ * INSERT}, or an unlogged batch of them when its cells have different writetimes) and the error of
+ * its last attempt. Travels from a Spark task to the driver in the range result.
  *
  * @param statement the CQL statement, without its final {@code ;}
  * @param error the error, on one line, e.g. {@code InvalidQueryException: Key length ...}

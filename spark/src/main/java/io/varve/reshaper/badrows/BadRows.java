@@ -5,9 +5,9 @@ import java.util.List;
 
 /**
  * The bad rows of one Spark task, every one of them: they go back to the driver in the task's
- * result, which writes them to the bad-rows file once the range is committed. A task stops
- * reading once it holds more than {@code failures.maxBadRows}, which bounds the list. Rows are
- * added from the driver's completion threads; thread-safe.
+ * result, which writes them to the bad-rows file once the range is committed. A task stops reading
+ * once it holds more than {@code failures.maxBadRows}, which bounds the list. Rows are added from
+ * the driver's completion threads; thread-safe.
  */
 public final class BadRows {
   private final List<BadRow> rows = new ArrayList<>();

@@ -11,8 +11,8 @@ import java.util.ArrayList;
 import java.util.List;
 
 /**
- * The bad-rows file of a job: a CQL script that writes every bad row again. Each run that meets
- * bad rows appends a comment line naming itself, then per row a comment with its error and the
+ * The bad-rows file of a job: a CQL script that writes every bad row again. Each run that meets bad
+ * rows appends a comment line naming itself, then per row a comment with its error and the
  * statement, ended by {@code ;} at the end of a line:
  *
  * <pre>
@@ -21,9 +21,9 @@ import java.util.List;
  * INSERT INTO ks.b (k, v) VALUES (1, 'x');
  * </pre>
  *
- * <p>So the file can be fed to {@code cqlsh -f}, or to {@code varve migrate replay}, which
- * {@link #read reads} it back. A value may span lines (a text with a line break); a statement
- * ends at a {@code ;} that closes a line outside quotes. Not thread-safe.
+ * <p>So the file can be fed to {@code cqlsh -f}, or to {@code varve migrate replay}, which {@link
+ * #read reads} it back. A value may span lines (a text with a line break); a statement ends at a
+ * {@code ;} that closes a line outside quotes. Not thread-safe.
  */
 public final class BadRowsFile {
   private final Path file;
@@ -55,8 +55,8 @@ public final class BadRowsFile {
     rows.forEach(r -> text.append(format(r)));
     try {
       Files.createDirectories(file.toAbsolutePath().getParent());
-      Files.writeString(file, text, StandardCharsets.UTF_8, StandardOpenOption.CREATE,
-          StandardOpenOption.APPEND);
+      Files.writeString(
+          file, text, StandardCharsets.UTF_8, StandardOpenOption.CREATE, StandardOpenOption.APPEND);
     } catch (IOException e) {
       throw new UncheckedIOException("cannot write bad rows to " + file, e);
     }
@@ -64,8 +64,8 @@ public final class BadRowsFile {
   }
 
   /**
-   * Replaces the file atomically with {@code rows} under this run's header; removes it when
-   * there are none.
+   * Replaces the file atomically with {@code rows} under this run's header; removes it when there
+   * are none.
    */
   public void replaceWith(List<BadRow> rows) {
     try {
@@ -77,8 +77,8 @@ public final class BadRowsFile {
       rows.forEach(r -> text.append(format(r)));
       Path temporary = file.resolveSibling(file.getFileName() + ".tmp");
       Files.writeString(temporary, text, StandardCharsets.UTF_8);
-      Files.move(temporary, file, StandardCopyOption.ATOMIC_MOVE,
-          StandardCopyOption.REPLACE_EXISTING);
+      Files.move(
+          temporary, file, StandardCopyOption.ATOMIC_MOVE, StandardCopyOption.REPLACE_EXISTING);
     } catch (IOException e) {
       throw new UncheckedIOException("cannot write bad rows to " + file, e);
     }

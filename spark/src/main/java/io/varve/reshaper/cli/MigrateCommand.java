@@ -11,9 +11,12 @@ import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
 
 /** {@code migrate --config job.yaml}: copies the source table to the target. */
-@Command(name = "migrate", mixinStandardHelpOptions = true,
-    description = "Copies (and renames, reshapes) a table as the job file says; resumes from"
-        + " its savepoint. See docs/reshaper.md.",
+@Command(
+    name = "migrate",
+    mixinStandardHelpOptions = true,
+    description =
+        "Copies (and renames, reshapes) a table as the job file says; resumes from"
+            + " its savepoint. See docs/reshaper.md.",
     subcommands = {ValidateCommand.class, ReplayCommand.class})
 final class MigrateCommand implements Callable<Integer> {
 
@@ -31,7 +34,8 @@ final class MigrateCommand implements Callable<Integer> {
 
   static int run(Path file, ReshapeJob.Kind kind, boolean copyMissing) {
     JobConfig job = load(file, kind.verb());
-    return job == null ? ExitStatus.INVALID_INPUT.code()
+    return job == null
+        ? ExitStatus.INVALID_INPUT.code()
         : exitStatus(new ReshapeJob(job, System.out, System.err).run(kind, copyMissing)).code();
   }
 
@@ -47,9 +51,9 @@ final class MigrateCommand implements Callable<Integer> {
   }
 
   /**
-   * The exit status of a job's outcome, the one place where the two meet: rows left in the
-   * bad-rows file and differences found by a validation complete with errors; too many bad rows
-   * and a conflict under {@code onConflict: fail} are thresholds.
+   * The exit status of a job's outcome, the one place where the two meet: rows left in the bad-rows
+   * file and differences found by a validation complete with errors; too many bad rows and a
+   * conflict under {@code onConflict: fail} are thresholds.
    */
   static ExitStatus exitStatus(io.varve.reshaper.job.ExitStatus outcome) {
     return switch (outcome) {

@@ -6,12 +6,14 @@ import picocli.CommandLine;
 import picocli.CommandLine.Command;
 
 /**
- * The reshaper's entry point: {@code varve migrate ...} runs it with its arguments, and
- * {@code spark-submit} runs it as the main class. Exit statuses are those of
- * {@link io.varve.command.ExitStatus} (docs/exit-status.md); a job's outcome becomes one in
- * {@link MigrateCommand#exitStatus}.
+ * The reshaper's entry point: {@code varve migrate ...} runs it with its arguments, and {@code
+ * spark-submit} runs it as the main class. Exit statuses are those of {@link
+ * io.varve.command.ExitStatus} (docs/exit-status.md); a job's outcome becomes one in {@link
+ * MigrateCommand#exitStatus}.
  */
-@Command(name = "varve", mixinStandardHelpOptions = true,
+@Command(
+    name = "varve",
+    mixinStandardHelpOptions = true,
     description = "Copies, renames and reshapes Cassandra/ScyllaDB tables with Spark.",
     subcommands = MigrateCommand.class)
 public final class ReshaperCli {
@@ -26,7 +28,8 @@ public final class ReshaperCli {
 
   /** Runs the command line in this JVM and returns the exit status. */
   public static int execute(String... args) {
-    return ExitStatusMapper.install(new CommandLine(new ReshaperCli()), "varve", ConfigException.class)
+    return ExitStatusMapper.install(
+            new CommandLine(new ReshaperCli()), "varve", ConfigException.class)
         .execute(args);
   }
 }

@@ -7,9 +7,12 @@ import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
 
 /** {@code migrate validate --config job.yaml [--copy-missing]}. */
-@Command(name = "validate", mixinStandardHelpOptions = true,
-    description = "Compares source and target through the renames and the reshape rule;"
-        + " reports missing and mismatched rows with samples. Exit 1 when they differ.")
+@Command(
+    name = "validate",
+    mixinStandardHelpOptions = true,
+    description =
+        "Compares source and target through the renames and the reshape rule;"
+            + " reports missing and mismatched rows with samples. Exit 1 when they differ.")
 final class ValidateCommand implements Callable<Integer> {
 
   @Option(names = "--config", required = true, description = "the job's YAML file")

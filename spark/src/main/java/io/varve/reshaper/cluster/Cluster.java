@@ -14,8 +14,8 @@ import java.util.stream.Collectors;
 import org.apache.spark.SparkConf;
 
 /**
- * One side of the job as the connector sees it: a serializable {@link CassandraConnector}
- * whose sessions are cached per JVM, built from the side's settings.
+ * One side of the job as the connector sees it: a serializable {@link CassandraConnector} whose
+ * sessions are cached per JVM, built from the side's settings.
  */
 public final class Cluster {
   private final ConnectionSettings settings;
@@ -32,9 +32,8 @@ public final class Cluster {
   }
 
   /**
-   * The {@code spark.cassandra.*} options of the whole job: those of its {@code spark}
-   * section, below those given to Spark itself ({@code spark-submit --conf} or system
-   * properties).
+   * The {@code spark.cassandra.*} options of the whole job: those of its {@code spark} section,
+   * below those given to Spark itself ({@code spark-submit --conf} or system properties).
    */
   public static Map<String, String> commonOptions(Map<String, String> sparkSection) {
     Map<String, String> common = new LinkedHashMap<>(sparkSection);
@@ -65,16 +64,17 @@ public final class Cluster {
       while (root.getCause() != null) {
         root = root.getCause();
       }
-      throw new ConfigException(settings.side() + ".host",
+      throw new ConfigException(
+          settings.side() + ".host",
           settings.hosts() + ":" + settings.port() + " unreachable (" + root.getMessage() + ")",
           "a reachable Cassandra or ScyllaDB node; check host, port, credentials and sslOptions");
     }
   }
 
   /**
-   * The side's table, or an error naming what is missing. A session is cached per JVM and learns
-   * of schema changes a moment late, so a table created just before the job is looked up again
-   * after a schema refresh before it counts as missing.
+   * The side's table, or an error naming what is missing. A session is cached per JVM and learns of
+   * schema changes a moment late, so a table created just before the job is looked up again after a
+   * schema refresh before it counts as missing.
    */
   public TableMetadata table(CqlSession session) {
     CqlIdentifier ks = CqlIdentifier.fromCql(settings.keyspace());
@@ -83,13 +83,28 @@ public final class Cluster {
     if (metadata.getKeyspace(ks).flatMap(k -> k.getTable(name)).isEmpty()) {
       metadata = session.refreshSchema();
     }
-    KeyspaceMetadata keyspace = metadata.getKeyspace(ks).orElseThrow(() ->
-        new ConfigException(settings.side() + ".keyspace", settings.keyspace(),
-            "an existing keyspace"));
-    return keyspace.getTable(name).orElseThrow(() ->
-        new ConfigException(settings.side() + ".table", settings.qualifiedTable()
-            + " does not exist", "an existing table; keyspace " + settings.keyspace() + " has: "
-            + keyspace.getTables().keySet().stream().map(id -> id.asCql(true)).sorted()
-                .collect(Collectors.joining(", "))));
+    KeyspaceMetadata keyspace =
+        metadata
+            .getKeyspace(ks)
+            .orElseThrow(
+                () ->
+                    new ConfigException(
+                        settings.side() + ".keyspace",
+                        settings.keyspace(),
+                        "an existing keyspace"));
+    return keyspace
+        .getTable(name)
+        .orElseThrow(
+            () ->
+                new ConfigException(
+                    settings.side() + ".table",
+                    settings.qualifiedTable() + " does not exist",
+                    "an existing table; keyspace "
+                        + settings.keyspace()
+                        + " has: "
+                        + keyspace.getTables().keySet().stream()
+                            .map(id -> id.asCql(true))
+                            .sorted()
+                            .collect(Collectors.joining(", "))));
   }
 }

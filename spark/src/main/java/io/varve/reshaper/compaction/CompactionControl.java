@@ -12,11 +12,10 @@ import java.util.TreeMap;
 import java.util.stream.Collectors;
 
 /**
- * Turns the target table's compaction off for the load and back on afterwards. Cassandra keeps
- * its strategy with {@code 'enabled': 'false'}; ScyllaDB switches to
- * {@code NullCompactionStrategy}. The original setting is saved to a file beside the savepoint
- * before it is changed, so a job killed while compaction is off restores the right setting on
- * its next run.
+ * Turns the target table's compaction off for the load and back on afterwards. Cassandra keeps its
+ * strategy with {@code 'enabled': 'false'}; ScyllaDB switches to {@code NullCompactionStrategy}.
+ * The original setting is saved to a file beside the savepoint before it is changed, so a job
+ * killed while compaction is off restores the right setting on its next run.
  */
 public final class CompactionControl {
   private final CqlSession session;
@@ -78,7 +77,13 @@ public final class CompactionControl {
 
   static String cqlMap(Map<String, String> options) {
     return options.entrySet().stream()
-        .map(e -> "'" + e.getKey().replace("'", "''") + "': '" + e.getValue().replace("'", "''") + "'")
+        .map(
+            e ->
+                "'"
+                    + e.getKey().replace("'", "''")
+                    + "': '"
+                    + e.getValue().replace("'", "''")
+                    + "'")
         .collect(Collectors.joining(", ", "{", "}"));
   }
 }

@@ -1,9 +1,9 @@
 package io.varve.reshaper.config;
 
 /**
- * A job configuration or a schema does not allow the job to run. Thrown before anything is
- * written; the message names the full key, the value and what was expected, in the form
- * {@code renames[0].from: dat (expected: a column of ks.t: partnerid, id, date)}.
+ * A job configuration or a schema does not allow the job to run. Thrown before anything is written;
+ * the message names the full key, the value and what was expected, in the form {@code
+ * renames[0].from: dat (expected: a column of ks.t: partnerid, id, date)}.
  */
 public final class ConfigException extends RuntimeException {
   private static final long serialVersionUID = 1L;

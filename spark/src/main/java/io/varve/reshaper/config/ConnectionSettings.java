@@ -27,13 +27,13 @@ import java.util.List;
 import java.util.Map;
 
 /**
- * One side of the job, the {@code source} or {@code target} section: where the database is,
- * how to reach it and which table to read or write. Keys are those of the ScyllaDB migrator;
- * each is described, with its default and range, by its option in {@link JobOptions}.
+ * One side of the job, the {@code source} or {@code target} section: where the database is, how to
+ * reach it and which table to read or write. Keys are those of the ScyllaDB migrator; each is
+ * described, with its default and range, by its option in {@link JobOptions}.
  *
  * @param side {@code source} or {@code target}
- * @param type {@code type}: {@code cassandra} or {@code scylla} (same behaviour but for
- *     compaction control)
+ * @param type {@code type}: {@code cassandra} or {@code scylla} (same behaviour but for compaction
+ *     control)
  * @param hosts {@code host}: one address or several separated by commas
  * @param port {@code port}: CQL port, default 9042
  * @param localDC {@code localDC}: the data center to talk to; default: the driver's inference
@@ -46,13 +46,13 @@ import java.util.Map;
  * @param connections {@code connections}: connections per host, default 1 (driver default)
  * @param fetchSize {@code fetchSize}: at most this many rows per page on reads, default 5000
  *     (source only); pages are also kept near 4 MiB
- * @param splitCount {@code splitCount}: token ranges the ring is cut into; 0 = sized to the
- *     cluster (source only)
+ * @param splitCount {@code splitCount}: token ranges the ring is cut into; 0 = sized to the cluster
+ *     (source only)
  * @param preserveTimestamps {@code preserveTimestamps}: keep writetime and TTL (source only)
  * @param where {@code where}: a CQL condition on the source rows (source only)
  * @param writeTtlSeconds {@code writeTTLInS}: a TTL for every written cell, 0 = none (target)
- * @param writeTimestampMicros {@code writeWritetimestampInuS}: a write timestamp for every
- *     written cell, 0 = the server's time (target)
+ * @param writeTimestampMicros {@code writeWritetimestampInuS}: a write timestamp for every written
+ *     cell, 0 = the server's time (target)
  * @param options {@code options}: any {@code spark.cassandra.*} option for this side only
  */
 public record ConnectionSettings(
@@ -74,7 +74,8 @@ public record ConnectionSettings(
     String where,
     long writeTtlSeconds,
     long writeTimestampMicros,
-    Map<String, String> options) implements Serializable {
+    Map<String, String> options)
+    implements Serializable {
 
   /**
    * The side {@code side} from its section's values; adds a warning for each key that has no
@@ -85,24 +86,42 @@ public record ConnectionSettings(
     boolean source = side.equals("source");
     for (Option<?> option : (source ? JobOptions.TARGET_ONLY : JobOptions.SOURCE_ONLY).options()) {
       if (s.isSet(option)) {
-        throw new ConfigException(s.key(option), s.optional(option).orElseThrow(),
+        throw new ConfigException(
+            s.key(option),
+            s.optional(option).orElseThrow(),
             "no value: this key belongs to the " + (source ? "target" : "source") + " section");
       }
     }
     String username = value(s, USERNAME);
     String password = value(s, PASSWORD);
     if ((username == null) != (password == null)) {
-      throw new ConfigException(s.prefix() + ".credentials", username == null ? "password only"
-          : "username only", "both username and password, or neither");
+      throw new ConfigException(
+          s.prefix() + ".credentials",
+          username == null ? "password only" : "username only",
+          "both username and password, or neither");
     }
     // keys of the other side were refused above, so here they read as their defaults
     String where = value(s, WHERE);
-    return new ConnectionSettings(side, value(s, TYPE), value(s, HOST), value(s, PORT),
-        value(s, LOCAL_DC), username, password, SslSettings.read(s), value(s, KEYSPACE),
-        value(s, TABLE), value(s, CONSISTENCY_LEVEL), value(s, CONNECTIONS), value(s, FETCH_SIZE),
-        value(s, SPLIT_COUNT), value(s, PRESERVE_TIMESTAMPS),
-        where == null || where.isBlank() ? null : where.trim(), value(s, WRITE_TTL),
-        value(s, WRITE_TIMESTAMP), value(s, CONNECTOR_OPTIONS));
+    return new ConnectionSettings(
+        side,
+        value(s, TYPE),
+        value(s, HOST),
+        value(s, PORT),
+        value(s, LOCAL_DC),
+        username,
+        password,
+        SslSettings.read(s),
+        value(s, KEYSPACE),
+        value(s, TABLE),
+        value(s, CONSISTENCY_LEVEL),
+        value(s, CONNECTIONS),
+        value(s, FETCH_SIZE),
+        value(s, SPLIT_COUNT),
+        value(s, PRESERVE_TIMESTAMPS),
+        where == null || where.isBlank() ? null : where.trim(),
+        value(s, WRITE_TTL),
+        value(s, WRITE_TIMESTAMP),
+        value(s, CONNECTOR_OPTIONS));
   }
 
   /** {@code keyspace.table} as written in the configuration. */
@@ -116,17 +135,18 @@ public record ConnectionSettings(
   }
 
   /**
-   * The connector options of this side: {@code common} ({@code spark.cassandra.*} options of
-   * the whole job) overridden by this section's keys and its {@code options}.
+   * The connector options of this side: {@code common} ({@code spark.cassandra.*} options of the
+   * whole job) overridden by this section's keys and its {@code options}.
    */
   public Map<String, String> connectorOptions(Map<String, String> common) {
     Map<String, String> o = new LinkedHashMap<>();
     o.put("spark.cassandra.connection.compression", "LZ4");
-    common.forEach((k, v) -> {
-      if (k.startsWith("spark.cassandra.")) {
-        o.put(k, v);
-      }
-    });
+    common.forEach(
+        (k, v) -> {
+          if (k.startsWith("spark.cassandra.")) {
+            o.put(k, v);
+          }
+        });
     o.put("spark.cassandra.connection.host", hosts);
     o.put("spark.cassandra.connection.port", Integer.toString(port));
     if (localDC != null) {
@@ -146,9 +166,24 @@ public record ConnectionSettings(
 
   /** This section for logs: every value but passwords. */
   public String redacted() {
-    return side + ": {type: " + type + ", host: " + hosts + ", port: " + port + ", localDC: "
-        + localDC + ", credentials: " + (username == null ? "none" : username + "/****")
-        + ", ssl: " + ssl.enabled() + ", table: " + qualifiedTable() + ", consistencyLevel: "
-        + consistencyLevel + (where == null ? "" : ", where: " + where) + "}";
+    return side
+        + ": {type: "
+        + type
+        + ", host: "
+        + hosts
+        + ", port: "
+        + port
+        + ", localDC: "
+        + localDC
+        + ", credentials: "
+        + (username == null ? "none" : username + "/****")
+        + ", ssl: "
+        + ssl.enabled()
+        + ", table: "
+        + qualifiedTable()
+        + ", consistencyLevel: "
+        + consistencyLevel
+        + (where == null ? "" : ", where: " + where)
+        + "}";
   }
 }

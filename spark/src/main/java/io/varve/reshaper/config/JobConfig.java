@@ -6,8 +6,8 @@ import java.util.List;
 import java.util.Map;
 
 /**
- * A whole reshaper job, as read from its YAML file by {@link JobConfigLoader}. Every key, its
- * type, range, default and documentation is an option of {@link JobOptions}. Immutable.
+ * A whole reshaper job, as read from its YAML file by {@link JobConfigLoader}. Every key, its type,
+ * range, default and documentation is an option of {@link JobOptions}. Immutable.
  *
  * @param source where rows are read
  * @param target where rows are written
@@ -20,13 +20,13 @@ import java.util.Map;
  * @param failures {@code failures}: bad rows, their file and the threshold
  * @param writer {@code writer}: in-flight writes and batching per Spark task
  * @param compaction {@code compaction}: target compaction during and after the load
- * @param nonFrozenCollections {@code timestamps.nonFrozenCollections}: what preserving
- *     timestamps does with non-frozen collections
- * @param progressIntervalSeconds {@code progress.intervalSeconds}: seconds between progress
- *     lines, 0 = none
+ * @param nonFrozenCollections {@code timestamps.nonFrozenCollections}: what preserving timestamps
+ *     does with non-frozen collections
+ * @param progressIntervalSeconds {@code progress.intervalSeconds}: seconds between progress lines,
+ *     0 = none
  * @param validation {@code validation}: how {@code migrate validate} reports
- * @param spark {@code spark}: Spark options (any {@code spark.*} key) for the embedded mode and
- *     the {@code spark.cassandra.*} options of both sides
+ * @param spark {@code spark}: Spark options (any {@code spark.*} key) for the embedded mode and the
+ *     {@code spark.cassandra.*} options of both sides
  * @param warnings keys that were accepted but have no effect
  */
 public record JobConfig(
@@ -45,7 +45,8 @@ public record JobConfig(
     int progressIntervalSeconds,
     Validation validation,
     Map<String, String> spark,
-    List<String> warnings) implements Serializable {
+    List<String> warnings)
+    implements Serializable {
 
   /** One {@code renames} entry. */
   public record Rename(String from, String to) implements Serializable {}
@@ -60,18 +61,24 @@ public record JobConfig(
   public record RateLimit(long rowsPerSecond, double megabytesPerSecond) implements Serializable {}
 
   /** The {@code failures} section. */
-  public record Failures(long maxBadRows, String badRowsPath, int retries) implements Serializable {}
+  public record Failures(long maxBadRows, String badRowsPath, int retries)
+      implements Serializable {}
 
   /**
-   * The {@code writer} section, per Spark task: requests in flight, and the bounds of one
-   * unlogged batch (rows, value bytes, partitions sharing their replicas).
+   * The {@code writer} section, per Spark task: requests in flight, and the bounds of one unlogged
+   * batch (rows, value bytes, partitions sharing their replicas).
    */
   public record Writer(int maxInFlight, int batchRows, int batchBytes, int batchPartitions)
       implements Serializable {}
 
   /** The {@code compaction} section. */
-  public record Compaction(boolean disableDuringLoad, boolean majorCompactionAfter, int jmxPort,
-      String jmxUsername, String jmxPassword) implements Serializable {}
+  public record Compaction(
+      boolean disableDuringLoad,
+      boolean majorCompactionAfter,
+      int jmxPort,
+      String jmxUsername,
+      String jmxPassword)
+      implements Serializable {}
 
   /** The {@code validation} section. */
   public record Validation(int failuresToFetch) implements Serializable {}
@@ -96,11 +103,12 @@ public record JobConfig(
   }
 
   /**
-   * The bad-rows file: {@code failures.badRowsPath}, by default
-   * {@code <savepoints.path>/<job name>.bad-rows}.
+   * The bad-rows file: {@code failures.badRowsPath}, by default {@code <savepoints.path>/<job
+   * name>.bad-rows}.
    */
   public Path badRowsPath() {
-    return failures.badRowsPath() != null ? Path.of(failures.badRowsPath())
+    return failures.badRowsPath() != null
+        ? Path.of(failures.badRowsPath())
         : Path.of(savepoints.path()).resolve(jobName() + ".bad-rows");
   }
 

@@ -46,8 +46,8 @@ import org.yaml.snakeyaml.error.YAMLException;
  * Reads and checks a job's YAML file: SnakeYAML parses it, the {@code options} module reads the
  * tree through the options of {@link JobOptions} (unknown keys, sections that are not mappings,
  * values of the wrong type or range), and this class adds the checks across keys. Every refusal is
- * a {@link ConfigException} naming the key, the value and what was expected; the checks against
- * the schemas are the planner's.
+ * a {@link ConfigException} naming the key, the value and what was expected; the checks against the
+ * schemas are the planner's.
  */
 public final class JobConfigLoader {
 
@@ -89,24 +89,38 @@ public final class JobConfigLoader {
     OnConflict rule = value(s, ON_CONFLICT);
     String ruleColumn = value(s, RULE_COLUMN);
     if (rule != null && rule.needsColumn() && ruleColumn == null) {
-      throw new ConfigException(s.key(RULE_COLUMN), "missing",
-          "a target column name, for onConflict: " + rule);
+      throw new ConfigException(
+          s.key(RULE_COLUMN), "missing", "a target column name, for onConflict: " + rule);
     }
     if (rule != null && !rule.needsColumn() && ruleColumn != null) {
-      throw new ConfigException(s.key(RULE_COLUMN), ruleColumn,
-          "no column: onConflict: " + rule + " compares no column");
+      throw new ConfigException(
+          s.key(RULE_COLUMN), ruleColumn, "no column: onConflict: " + rule + " compares no column");
     }
-    return new JobConfig(source, target, value(s, RENAMES), value(s, DROP), value(s, CONSTANTS),
+    return new JobConfig(
+        source,
+        target,
+        value(s, RENAMES),
+        value(s, DROP),
+        value(s, CONSTANTS),
         new JobConfig.Reshape(rule, ruleColumn),
         new JobConfig.Savepoints(value(s, SAVEPOINTS_PATH), value(s, SAVEPOINTS_INTERVAL)),
         new JobConfig.RateLimit(value(s, ROWS_PER_SECOND), value(s, MEGABYTES_PER_SECOND)),
         new JobConfig.Failures(value(s, MAX_BAD_ROWS), value(s, BAD_ROWS_PATH), value(s, RETRIES)),
-        new JobConfig.Writer(value(s, MAX_IN_FLIGHT), value(s, BATCH_ROWS), value(s, BATCH_BYTES),
+        new JobConfig.Writer(
+            value(s, MAX_IN_FLIGHT),
+            value(s, BATCH_ROWS),
+            value(s, BATCH_BYTES),
             value(s, BATCH_PARTITIONS)),
-        new JobConfig.Compaction(value(s, DISABLE_COMPACTION), value(s, MAJOR_COMPACTION),
-            value(s, JMX_PORT), value(s, JMX_USERNAME), value(s, JMX_PASSWORD)),
-        value(s, NON_FROZEN_COLLECTIONS), value(s, PROGRESS_INTERVAL),
-        new JobConfig.Validation(value(s, FAILURES_TO_FETCH)), value(s, SPARK),
+        new JobConfig.Compaction(
+            value(s, DISABLE_COMPACTION),
+            value(s, MAJOR_COMPACTION),
+            value(s, JMX_PORT),
+            value(s, JMX_USERNAME),
+            value(s, JMX_PASSWORD)),
+        value(s, NON_FROZEN_COLLECTIONS),
+        value(s, PROGRESS_INTERVAL),
+        new JobConfig.Validation(value(s, FAILURES_TO_FETCH)),
+        value(s, SPARK),
         List.copyOf(warnings));
   }
 }

@@ -22,19 +22,21 @@ import java.util.Set;
 
 /**
  * Every key of the job file, in the order of the reference docs: the one place a key, its type,
- * range, default and documentation are written, as options of the {@code options} module.
- * {@link JobConfigLoader} reads the file through them ({@link #value}), and
- * {@code docs/reshaper.md}'s key tables are generated from them (a test keeps the two equal).
+ * range, default and documentation are written, as options of the {@code options} module. {@link
+ * JobConfigLoader} reads the file through them ({@link #value}), and {@code docs/reshaper.md}'s key
+ * tables are generated from them (a test keeps the two equal).
  *
- * <p>The {@code source} and {@code target} sections share one registry, {@link #SIDE}: keys of
- * both sides, then those of the source only ({@link #SOURCE_ONLY}) and of the target only
- * ({@link #TARGET_ONLY}). The ScyllaDB migrator's keys that have no effect here are declared too,
- * so that they are accepted, with a warning ({@link #IGNORED_JOB}, {@link #IGNORED_SIDE}).
+ * <p>The {@code source} and {@code target} sections share one registry, {@link #SIDE}: keys of both
+ * sides, then those of the source only ({@link #SOURCE_ONLY}) and of the target only ({@link
+ * #TARGET_ONLY}). The ScyllaDB migrator's keys that have no effect here are declared too, so that
+ * they are accepted, with a warning ({@link #IGNORED_JOB}, {@link #IGNORED_SIDE}).
  */
 public final class JobOptions {
   /** The options without a default that must be set; the others read as null when absent. */
   private static final Set<Option<?>> REQUIRED = new HashSet<>();
-  private static final String NO_EFFECT = "Accepted for compatibility with the ScyllaDB migrator; no effect.";
+
+  private static final String NO_EFFECT =
+      "Accepted for compatibility with the ScyllaDB migrator; no effect.";
   private static final Options.Builder SIDES = Options.builder();
   private static final Options.Builder SOURCE_SIDE = Options.builder();
   private static final Options.Builder TARGET_SIDE = Options.builder();
@@ -44,76 +46,145 @@ public final class JobOptions {
   private static final Options.Builder RENAME = Options.builder();
 
   // source and target
-  public static final Option<String> TYPE = SIDES.option("type",
-      oneOf("cassandra or scylla", List.of("cassandra", "scylla"))).defaultValue("cassandra")
-      .doc("Only changes how compaction is disabled.");
-  public static final Option<String> HOST = required(SIDES.option("host",
-      nonBlank("an address like 10.0.0.1 or a list like 10.0.0.1,10.0.0.2"))
-      .doc("One address or several separated by commas (contact points)."));
-  public static final Option<Integer> PORT = SIDES.option("port", integer(1, 65535)).defaultValue(9042)
-      .doc("CQL port.");
-  public static final Option<String> LOCAL_DC = SIDES.option("localDC", text())
-      .defaultDoc("driver's inference").doc("The data center to read from / write to.");
-  public static final Option<String> USERNAME = SIDES.option("credentials.username", text())
-      .doc("Password authentication: the user name. Give both or neither.");
-  public static final Option<String> PASSWORD = SIDES.option("credentials.password", text())
-      .doc("Its password.");
-  public static final Option<Boolean> SSL_ENABLED = SIDES.option("sslOptions.enabled", bool())
-      .defaultValue(false).doc("TLS to the database.");
-  public static final Option<String> TRUST_STORE_PATH = SIDES.option("sslOptions.trustStorePath", text())
-      .doc("The trust store that validates the servers.");
-  public static final Option<String> TRUST_STORE_PASSWORD = SIDES.option("sslOptions.trustStorePassword",
-      text()).doc("Its password.");
-  public static final Option<String> TRUST_STORE_TYPE = SIDES.option("sslOptions.trustStoreType", text())
-      .defaultDoc("`JKS`").doc("Its type.");
-  public static final Option<Boolean> CLIENT_AUTH = SIDES.option("sslOptions.clientAuthEnabled", bool())
-      .defaultValue(false).doc("Mutual TLS; then `sslOptions.keyStorePath` is required.");
-  public static final Option<String> KEY_STORE_PATH = SIDES.option("sslOptions.keyStorePath", text())
-      .doc("The client's key store.");
-  public static final Option<String> KEY_STORE_PASSWORD = SIDES.option("sslOptions.keyStorePassword", text())
-      .doc("Its password.");
-  public static final Option<String> KEY_STORE_TYPE = SIDES.option("sslOptions.keyStoreType", text())
-      .defaultDoc("`JKS`").doc("Its type.");
-  public static final Option<String> TLS_PROTOCOL = SIDES.option("sslOptions.protocol", text())
-      .defaultDoc("`TLS`").doc("TLS protocol name.");
-  public static final Option<List<String>> TLS_ALGORITHMS = SIDES.option("sslOptions.enabledAlgorithms",
-      textList()).defaultValue(List.of()).defaultDoc("JVM's").doc("Cipher suites.");
-  public static final Option<String> KEYSPACE = required(SIDES.option("keyspace",
-      nonBlank("a keyspace name"))
-      .doc("The table's keyspace. Written as in CQL: unquoted names are case-insensitive."));
-  public static final Option<String> TABLE = required(SIDES.option("table", nonBlank("a table name"))
-      .doc("The table. Written as in CQL."));
-  public static final Option<String> CONSISTENCY_LEVEL = SIDES.option("consistencyLevel",
-      oneOf("ANY", "ONE", "TWO", "THREE", "QUORUM", "ALL", "LOCAL_QUORUM", "EACH_QUORUM", "LOCAL_ONE"))
-      .defaultValue("LOCAL_QUORUM").doc("Of reads (source) or writes (target).");
-  public static final Option<Integer> CONNECTIONS = SIDES.option("connections", integer(1, 64))
-      .defaultValue(1).doc("Connections per host per executor JVM.");
-  public static final Option<Map<String, String>> CONNECTOR_OPTIONS = SIDES.option("options",
-      mapping("spark.cassandra.", "a mapping of spark.cassandra.* options", "a spark.cassandra.* option"))
-      .defaultValue(Map.of()).defaultDoc("none")
-      .doc("Any `spark.cassandra.*` connector option for this side only, e.g."
-          + " `spark.cassandra.read.timeoutMS: 240000`.");
-  public static final Option<Integer> FETCH_SIZE = SOURCE_SIDE.option("fetchSize", integer(1, 100_000))
-      .defaultValue(5000).doc("At most this many rows per page when reading. Pages are"
-          + " also kept near 4 MiB: after each page, the next asks for fewer rows when the rows"
-          + " are large. Migrator files often say `1000`; with 5000 the benchmark's reshape ran"
-          + " about 20 % faster and its copy a few per cent.");
-  public static final Option<Integer> SPLIT_COUNT = SOURCE_SIDE.option("splitCount", integer(0, 1_000_000))
-      .defaultValue(0).defaultDoc("`max(64, 256 × nodes)`").doc("How many equal token ranges the ring"
-          + " is cut into: the unit of work, progress and resume. 0 = the default.");
-  public static final Option<String> WHERE = SOURCE_SIDE.option("where", text())
-      .doc("A CQL condition added to every range scan (with `ALLOW FILTERING`), e.g."
-          + " `date > '2020-01-01'`.");
-  public static final Option<Boolean> PRESERVE_TIMESTAMPS = SOURCE_SIDE.option("preserveTimestamps", bool())
-      .defaultValue(false).doc("Keep each cell's writetime and TTL; see"
-          + " [Writetime and TTL](#writetime-and-ttl).");
-  public static final Option<Long> WRITE_TTL = TARGET_SIDE.option("writeTTLInS",
-      longInteger(0, Integer.MAX_VALUE)).defaultValue(0L).defaultDoc("`0` (none)")
-      .doc("A TTL in seconds for every written cell, when timestamps are not preserved.");
-  public static final Option<Long> WRITE_TIMESTAMP = TARGET_SIDE.option("writeWritetimestampInuS",
-      longInteger(0, Long.MAX_VALUE)).defaultValue(0L).defaultDoc("`0` (server's time)")
-      .doc("A write timestamp in microseconds for every written cell, when timestamps are not"
-          + " preserved.");
+  public static final Option<String> TYPE =
+      SIDES
+          .option("type", oneOf("cassandra or scylla", List.of("cassandra", "scylla")))
+          .defaultValue("cassandra")
+          .doc("Only changes how compaction is disabled.");
+  public static final Option<String> HOST =
+      required(
+          SIDES
+              .option("host", nonBlank("an address like 10.0.0.1 or a list like 10.0.0.1,10.0.0.2"))
+              .doc("One address or several separated by commas (contact points)."));
+  public static final Option<Integer> PORT =
+      SIDES.option("port", integer(1, 65535)).defaultValue(9042).doc("CQL port.");
+  public static final Option<String> LOCAL_DC =
+      SIDES
+          .option("localDC", text())
+          .defaultDoc("driver's inference")
+          .doc("The data center to read from / write to.");
+  public static final Option<String> USERNAME =
+      SIDES
+          .option("credentials.username", text())
+          .doc("Password authentication: the user name. Give both or neither.");
+  public static final Option<String> PASSWORD =
+      SIDES.option("credentials.password", text()).doc("Its password.");
+  public static final Option<Boolean> SSL_ENABLED =
+      SIDES.option("sslOptions.enabled", bool()).defaultValue(false).doc("TLS to the database.");
+  public static final Option<String> TRUST_STORE_PATH =
+      SIDES
+          .option("sslOptions.trustStorePath", text())
+          .doc("The trust store that validates the servers.");
+  public static final Option<String> TRUST_STORE_PASSWORD =
+      SIDES.option("sslOptions.trustStorePassword", text()).doc("Its password.");
+  public static final Option<String> TRUST_STORE_TYPE =
+      SIDES.option("sslOptions.trustStoreType", text()).defaultDoc("`JKS`").doc("Its type.");
+  public static final Option<Boolean> CLIENT_AUTH =
+      SIDES
+          .option("sslOptions.clientAuthEnabled", bool())
+          .defaultValue(false)
+          .doc("Mutual TLS; then `sslOptions.keyStorePath` is required.");
+  public static final Option<String> KEY_STORE_PATH =
+      SIDES.option("sslOptions.keyStorePath", text()).doc("The client's key store.");
+  public static final Option<String> KEY_STORE_PASSWORD =
+      SIDES.option("sslOptions.keyStorePassword", text()).doc("Its password.");
+  public static final Option<String> KEY_STORE_TYPE =
+      SIDES.option("sslOptions.keyStoreType", text()).defaultDoc("`JKS`").doc("Its type.");
+  public static final Option<String> TLS_PROTOCOL =
+      SIDES.option("sslOptions.protocol", text()).defaultDoc("`TLS`").doc("TLS protocol name.");
+  public static final Option<List<String>> TLS_ALGORITHMS =
+      SIDES
+          .option("sslOptions.enabledAlgorithms", textList())
+          .defaultValue(List.of())
+          .defaultDoc("JVM's")
+          .doc("Cipher suites.");
+  public static final Option<String> KEYSPACE =
+      required(
+          SIDES
+              .option("keyspace", nonBlank("a keyspace name"))
+              .doc(
+                  "The table's keyspace. Written as in CQL: unquoted names are case-insensitive."));
+  public static final Option<String> TABLE =
+      required(
+          SIDES.option("table", nonBlank("a table name")).doc("The table. Written as in CQL."));
+  public static final Option<String> CONSISTENCY_LEVEL =
+      SIDES
+          .option(
+              "consistencyLevel",
+              oneOf(
+                  "ANY",
+                  "ONE",
+                  "TWO",
+                  "THREE",
+                  "QUORUM",
+                  "ALL",
+                  "LOCAL_QUORUM",
+                  "EACH_QUORUM",
+                  "LOCAL_ONE"))
+          .defaultValue("LOCAL_QUORUM")
+          .doc("Of reads (source) or writes (target).");
+  public static final Option<Integer> CONNECTIONS =
+      SIDES
+          .option("connections", integer(1, 64))
+          .defaultValue(1)
+          .doc("Connections per host per executor JVM.");
+  public static final Option<Map<String, String>> CONNECTOR_OPTIONS =
+      SIDES
+          .option(
+              "options",
+              mapping(
+                  "spark.cassandra.",
+                  "a mapping of spark.cassandra.* options",
+                  "a spark.cassandra.* option"))
+          .defaultValue(Map.of())
+          .defaultDoc("none")
+          .doc(
+              "Any `spark.cassandra.*` connector option for this side only, e.g."
+                  + " `spark.cassandra.read.timeoutMS: 240000`.");
+  public static final Option<Integer> FETCH_SIZE =
+      SOURCE_SIDE
+          .option("fetchSize", integer(1, 100_000))
+          .defaultValue(5000)
+          .doc(
+              "At most this many rows per page when reading. Pages are"
+                  + " also kept near 4 MiB: after each page, the next asks for fewer rows when the rows"
+                  + " are large. Migrator files often say `1000`; with 5000 the benchmark's reshape ran"
+                  + " about 20 % faster and its copy a few per cent.");
+  public static final Option<Integer> SPLIT_COUNT =
+      SOURCE_SIDE
+          .option("splitCount", integer(0, 1_000_000))
+          .defaultValue(0)
+          .defaultDoc("`max(64, 256 × nodes)`")
+          .doc(
+              "How many equal token ranges the ring"
+                  + " is cut into: the unit of work, progress and resume. 0 = the default.");
+  public static final Option<String> WHERE =
+      SOURCE_SIDE
+          .option("where", text())
+          .doc(
+              "A CQL condition added to every range scan (with `ALLOW FILTERING`), e.g."
+                  + " `date > '2020-01-01'`.");
+  public static final Option<Boolean> PRESERVE_TIMESTAMPS =
+      SOURCE_SIDE
+          .option("preserveTimestamps", bool())
+          .defaultValue(false)
+          .doc(
+              "Keep each cell's writetime and TTL; see"
+                  + " [Writetime and TTL](#writetime-and-ttl).");
+  public static final Option<Long> WRITE_TTL =
+      TARGET_SIDE
+          .option("writeTTLInS", longInteger(0, Integer.MAX_VALUE))
+          .defaultValue(0L)
+          .defaultDoc("`0` (none)")
+          .doc("A TTL in seconds for every written cell, when timestamps are not preserved.");
+  public static final Option<Long> WRITE_TIMESTAMP =
+      TARGET_SIDE
+          .option("writeWritetimestampInuS", longInteger(0, Long.MAX_VALUE))
+          .defaultValue(0L)
+          .defaultDoc("`0` (server's time)")
+          .doc(
+              "A write timestamp in microseconds for every written cell, when timestamps are not"
+                  + " preserved.");
 
   static {
     IGNORED_SIDES.option("stripTrailingZerosForDecimals", JobTypes.ignored()).doc(NO_EFFECT);
@@ -122,128 +193,210 @@ public final class JobOptions {
 
   /** The keys of the source only. */
   public static final Options SOURCE_ONLY = SOURCE_SIDE.build();
+
   /** The keys of the target only. */
   public static final Options TARGET_ONLY = TARGET_SIDE.build();
+
   /** The migrator's keys of {@code source} and {@code target} that have no effect. */
   public static final Options IGNORED_SIDE = IGNORED_SIDES.build();
+
   /** Every key of {@code source} and of {@code target}. */
-  public static final Options SIDE = Options.of(SIDES.build(), SOURCE_ONLY, TARGET_ONLY, IGNORED_SIDE);
+  public static final Options SIDE =
+      Options.of(SIDES.build(), SOURCE_ONLY, TARGET_ONLY, IGNORED_SIDE);
 
   // the sections of the two sides
-  public static final Option<OptionValues> SOURCE = required(JOB.option("source",
-      JobTypes.section(SIDE, "a section with type, host, keyspace and table"))
-      .doc("Where rows are read: the database, how to reach it, the table."));
-  public static final Option<OptionValues> TARGET = required(JOB.option("target",
-      JobTypes.section(SIDE, "a section with type, host, keyspace and table"))
-      .doc("Where rows are written: the database, how to reach it, the table."));
+  public static final Option<OptionValues> SOURCE =
+      required(
+          JOB.option(
+                  "source", JobTypes.section(SIDE, "a section with type, host, keyspace and table"))
+              .doc("Where rows are read: the database, how to reach it, the table."));
+  public static final Option<OptionValues> TARGET =
+      required(
+          JOB.option(
+                  "target", JobTypes.section(SIDE, "a section with type, host, keyspace and table"))
+              .doc("Where rows are written: the database, how to reach it, the table."));
 
   // columns
-  static final Option<String> RENAME_FROM = required(RENAME.option("from",
-      nonBlank("a source column name")).doc("The source column."));
-  static final Option<String> RENAME_TO = required(RENAME.option("to",
-      nonBlank("a target column name")).doc("The target column it is written to."));
-  public static final Option<List<JobConfig.Rename>> RENAMES = JOB.option("renames",
-      JobTypes.entries(RENAME.build(), "a list of {from: source column, to: target column}",
-          entry -> new JobConfig.Rename(value(entry, RENAME_FROM), value(entry, RENAME_TO))))
-      .defaultValue(List.of()).defaultDoc("none")
-      .doc("Source columns written to a target column of another name.");
-  public static final Option<List<String>> DROP = JOB.option("drop", textList()).defaultValue(List.of())
-      .defaultDoc("none").doc("Source columns that are not copied.");
-  public static final Option<Map<String, String>> CONSTANTS = JOB.option("constants",
-      mapping("", "a mapping of target columns to CQL literals", "a CQL literal"))
-      .defaultValue(Map.of()).defaultDoc("none")
-      .doc("`<target column>: <CQL literal>` — fills a target column that no source column fills,"
-          + " e.g. `region: eu-west`, `version: 2`, `created: '2024-01-01T00:00:00Z'`. Strings"
-          + " may be written without CQL quotes.");
+  static final Option<String> RENAME_FROM =
+      required(RENAME.option("from", nonBlank("a source column name")).doc("The source column."));
+  static final Option<String> RENAME_TO =
+      required(
+          RENAME
+              .option("to", nonBlank("a target column name"))
+              .doc("The target column it is written to."));
+  public static final Option<List<JobConfig.Rename>> RENAMES =
+      JOB.option(
+              "renames",
+              JobTypes.entries(
+                  RENAME.build(),
+                  "a list of {from: source column, to: target column}",
+                  entry ->
+                      new JobConfig.Rename(value(entry, RENAME_FROM), value(entry, RENAME_TO))))
+          .defaultValue(List.of())
+          .defaultDoc("none")
+          .doc("Source columns written to a target column of another name.");
+  public static final Option<List<String>> DROP =
+      JOB.option("drop", textList())
+          .defaultValue(List.of())
+          .defaultDoc("none")
+          .doc("Source columns that are not copied.");
+  public static final Option<Map<String, String>> CONSTANTS =
+      JOB.option(
+              "constants",
+              mapping("", "a mapping of target columns to CQL literals", "a CQL literal"))
+          .defaultValue(Map.of())
+          .defaultDoc("none")
+          .doc(
+              "`<target column>: <CQL literal>` — fills a target column that no source column fills,"
+                  + " e.g. `region: eu-west`, `version: 2`, `created: '2024-01-01T00:00:00Z'`. Strings"
+                  + " may be written without CQL quotes.");
 
   // reshape
-  public static final Option<OnConflict> ON_CONFLICT = JOB.option("reshape.onConflict",
-      oneOf(OnConflict.values()))
-      .doc("Which of the source rows that land on one target primary key is written.");
-  public static final Option<String> RULE_COLUMN = JOB.option("reshape.column", text()).defaultDoc("—")
-      .doc("The **target** column that `keepMax` / `keepMin` compare (any ordered type:"
-          + " numbers, text, timestamp, date, time, uuid, inet, boolean, blob).");
+  public static final Option<OnConflict> ON_CONFLICT =
+      JOB.option("reshape.onConflict", oneOf(OnConflict.values()))
+          .doc("Which of the source rows that land on one target primary key is written.");
+  public static final Option<String> RULE_COLUMN =
+      JOB.option("reshape.column", text())
+          .defaultDoc("—")
+          .doc(
+              "The **target** column that `keepMax` / `keepMin` compare (any ordered type:"
+                  + " numbers, text, timestamp, date, time, uuid, inet, boolean, blob).");
 
   // savepoints, failures, progress
-  public static final Option<String> SAVEPOINTS_PATH = JOB.option("savepoints.path", text())
-      .defaultValue("savepoints").doc("Directory of the savepoint file"
-          + " `<source ks.table>-to-<target ks.table>.savepoint` (relative paths are relative to"
-          + " the working directory of the driver).");
-  public static final Option<Integer> SAVEPOINTS_INTERVAL = JOB.option("savepoints.intervalSeconds",
-      integer(0, 86_400)).defaultValue(10).doc("How often the savepoint file is rewritten while the job runs"
-          + " (0 = as soon as a range finishes). It is also written at the end and when the job"
-          + " stops.");
-  public static final Option<Long> MAX_BAD_ROWS = JOB.option("failures.maxBadRows",
-      longInteger(0, Long.MAX_VALUE)).defaultValue(100L)
-      .doc("Bad rows tolerated; one more stops the job with status 3.");
-  public static final Option<String> BAD_ROWS_PATH = JOB.option("failures.badRowsPath", text())
-      .defaultDoc("`<savepoints.path>/<job>.bad-rows`").doc("File every bad row is appended to, as"
-          + " the CQL statement that writes it after a comment with its error; see"
-          + " [Bad rows and replay](#bad-rows-and-replay).");
-  public static final Option<Integer> RETRIES = JOB.option("failures.retries", integer(0, 100))
-      .defaultValue(3).doc("Retries of a failed write (50, 100, 200 ms apart) before its rows are retried"
-          + " one by one and, if they still fail, counted as bad.");
-  public static final Option<Integer> PROGRESS_INTERVAL = JOB.option("progress.intervalSeconds",
-      integer(0, 3600)).defaultValue(5).doc("Seconds between progress lines; 0 = none.");
+  public static final Option<String> SAVEPOINTS_PATH =
+      JOB.option("savepoints.path", text())
+          .defaultValue("savepoints")
+          .doc(
+              "Directory of the savepoint file"
+                  + " `<source ks.table>-to-<target ks.table>.savepoint` (relative paths are relative to"
+                  + " the working directory of the driver).");
+  public static final Option<Integer> SAVEPOINTS_INTERVAL =
+      JOB.option("savepoints.intervalSeconds", integer(0, 86_400))
+          .defaultValue(10)
+          .doc(
+              "How often the savepoint file is rewritten while the job runs"
+                  + " (0 = as soon as a range finishes). It is also written at the end and when the job"
+                  + " stops.");
+  public static final Option<Long> MAX_BAD_ROWS =
+      JOB.option("failures.maxBadRows", longInteger(0, Long.MAX_VALUE))
+          .defaultValue(100L)
+          .doc("Bad rows tolerated; one more stops the job with status 3.");
+  public static final Option<String> BAD_ROWS_PATH =
+      JOB.option("failures.badRowsPath", text())
+          .defaultDoc("`<savepoints.path>/<job>.bad-rows`")
+          .doc(
+              "File every bad row is appended to, as"
+                  + " the CQL statement that writes it after a comment with its error; see"
+                  + " [Bad rows and replay](#bad-rows-and-replay).");
+  public static final Option<Integer> RETRIES =
+      JOB.option("failures.retries", integer(0, 100))
+          .defaultValue(3)
+          .doc(
+              "Retries of a failed write (50, 100, 200 ms apart) before its rows are retried"
+                  + " one by one and, if they still fail, counted as bad.");
+  public static final Option<Integer> PROGRESS_INTERVAL =
+      JOB.option("progress.intervalSeconds", integer(0, 3600))
+          .defaultValue(5)
+          .doc("Seconds between progress lines; 0 = none.");
 
   // rateLimit, writer
-  public static final Option<Long> ROWS_PER_SECOND = JOB.option("rateLimit.rowsPerSecond",
-      longInteger(0, Long.MAX_VALUE)).defaultValue(0L).defaultDoc("`0` (none)")
-      .doc("Cap on rows written per second by the whole job.");
-  public static final Option<Double> MEGABYTES_PER_SECOND = JOB.option("rateLimit.megabytesPerSecond",
-      decimal(0)).defaultValue(0.0).defaultDoc("`0` (none)").doc("Cap on encoded value"
-          + " bytes written per second by the whole job (MB = 10^6 bytes).");
-  public static final Option<Integer> MAX_IN_FLIGHT = JOB.option("writer.maxInFlight", integer(1, 4096))
-      .defaultValue(128).doc("Write requests outstanding per Spark task.");
-  public static final Option<Integer> BATCH_ROWS = JOB.option("writer.batchRows", integer(1, 1000))
-      .defaultValue(100).doc("At most this many rows per unlogged batch.");
-  public static final Option<Integer> BATCH_BYTES = JOB.option("writer.batchBytes", integer(1, 1 << 20))
-      .defaultValue(4096).doc("At most this many value bytes per batch (Cassandra warns above"
-          + " 5 KiB by default).");
-  public static final Option<Integer> BATCH_PARTITIONS = JOB.option("writer.batchPartitions",
-      integer(1, 100)).defaultValue(10).doc("At most this many target partitions per batch, all with the"
-          + " same replicas (Cassandra warns above 10 by default,"
-          + " `unlogged_batch_across_partitions_warn_threshold`); `1` = one partition per"
-          + " batch.");
+  public static final Option<Long> ROWS_PER_SECOND =
+      JOB.option("rateLimit.rowsPerSecond", longInteger(0, Long.MAX_VALUE))
+          .defaultValue(0L)
+          .defaultDoc("`0` (none)")
+          .doc("Cap on rows written per second by the whole job.");
+  public static final Option<Double> MEGABYTES_PER_SECOND =
+      JOB.option("rateLimit.megabytesPerSecond", decimal(0))
+          .defaultValue(0.0)
+          .defaultDoc("`0` (none)")
+          .doc(
+              "Cap on encoded value"
+                  + " bytes written per second by the whole job (MB = 10^6 bytes).");
+  public static final Option<Integer> MAX_IN_FLIGHT =
+      JOB.option("writer.maxInFlight", integer(1, 4096))
+          .defaultValue(128)
+          .doc("Write requests outstanding per Spark task.");
+  public static final Option<Integer> BATCH_ROWS =
+      JOB.option("writer.batchRows", integer(1, 1000))
+          .defaultValue(100)
+          .doc("At most this many rows per unlogged batch.");
+  public static final Option<Integer> BATCH_BYTES =
+      JOB.option("writer.batchBytes", integer(1, 1 << 20))
+          .defaultValue(4096)
+          .doc(
+              "At most this many value bytes per batch (Cassandra warns above"
+                  + " 5 KiB by default).");
+  public static final Option<Integer> BATCH_PARTITIONS =
+      JOB.option("writer.batchPartitions", integer(1, 100))
+          .defaultValue(10)
+          .doc(
+              "At most this many target partitions per batch, all with the"
+                  + " same replicas (Cassandra warns above 10 by default,"
+                  + " `unlogged_batch_across_partitions_warn_threshold`); `1` = one partition per"
+                  + " batch.");
 
   // compaction, timestamps, validation, spark
-  public static final Option<Boolean> DISABLE_COMPACTION = JOB.option("compaction.disableDuringLoad", bool())
-      .defaultValue(false).doc("Disable the target's compaction during"
-          + " the copy and restore it afterwards.");
-  public static final Option<Boolean> MAJOR_COMPACTION = JOB.option("compaction.majorCompactionAfter",
-      bool()).defaultValue(false).doc("After a successful copy, run a major compaction of the target"
-          + " table on every node over JMX.");
-  public static final Option<Integer> JMX_PORT = JOB.option("compaction.jmxPort", integer(1, 65535))
-      .defaultValue(7199).doc("JMX port of the nodes, for the major compaction.");
-  public static final Option<String> JMX_USERNAME = JOB.option("compaction.jmxUsername", text())
-      .doc("JMX user, if JMX asks for one.");
-  public static final Option<String> JMX_PASSWORD = JOB.option("compaction.jmxPassword", text())
-      .doc("Its password.");
-  public static final Option<JobConfig.CollectionTimestamps> NON_FROZEN_COLLECTIONS = JOB.option(
-      "timestamps.nonFrozenCollections", oneOf(JobConfig.CollectionTimestamps.values()))
-      .defaultValue(JobConfig.CollectionTimestamps.FAIL).doc("With `preserveTimestamps`, what to do with"
-          + " non-frozen collections and UDTs: `fail` (refuse the job) or `currentTime` (copy"
-          + " them written at the job's time).");
-  public static final Option<Integer> FAILURES_TO_FETCH = JOB.option("validation.failuresToFetch",
-      integer(0, 100_000)).defaultValue(10).doc("How many differences `validate` prints.");
-  public static final Option<Map<String, String>> SPARK = JOB.option("spark",
-      mapping("spark.", "a mapping of Spark options", "a Spark option whose name starts with spark."))
-      .defaultValue(Map.of()).defaultDoc("none")
-      .doc("Spark options (`spark.*`), e.g. `spark.master: local[8,3]` for the embedded mode or"
-          + " `spark.cassandra.connection.compression: SNAPPY`. `spark.cassandra.*` options apply"
-          + " to both sides, below each side's own keys; options given on the `spark-submit`"
-          + " command line win over this section.");
+  public static final Option<Boolean> DISABLE_COMPACTION =
+      JOB.option("compaction.disableDuringLoad", bool())
+          .defaultValue(false)
+          .doc("Disable the target's compaction during" + " the copy and restore it afterwards.");
+  public static final Option<Boolean> MAJOR_COMPACTION =
+      JOB.option("compaction.majorCompactionAfter", bool())
+          .defaultValue(false)
+          .doc(
+              "After a successful copy, run a major compaction of the target"
+                  + " table on every node over JMX.");
+  public static final Option<Integer> JMX_PORT =
+      JOB.option("compaction.jmxPort", integer(1, 65535))
+          .defaultValue(7199)
+          .doc("JMX port of the nodes, for the major compaction.");
+  public static final Option<String> JMX_USERNAME =
+      JOB.option("compaction.jmxUsername", text()).doc("JMX user, if JMX asks for one.");
+  public static final Option<String> JMX_PASSWORD =
+      JOB.option("compaction.jmxPassword", text()).doc("Its password.");
+  public static final Option<JobConfig.CollectionTimestamps> NON_FROZEN_COLLECTIONS =
+      JOB.option("timestamps.nonFrozenCollections", oneOf(JobConfig.CollectionTimestamps.values()))
+          .defaultValue(JobConfig.CollectionTimestamps.FAIL)
+          .doc(
+              "With `preserveTimestamps`, what to do with"
+                  + " non-frozen collections and UDTs: `fail` (refuse the job) or `currentTime` (copy"
+                  + " them written at the job's time).");
+  public static final Option<Integer> FAILURES_TO_FETCH =
+      JOB.option("validation.failuresToFetch", integer(0, 100_000))
+          .defaultValue(10)
+          .doc("How many differences `validate` prints.");
+  public static final Option<Map<String, String>> SPARK =
+      JOB.option(
+              "spark",
+              mapping(
+                  "spark.",
+                  "a mapping of Spark options",
+                  "a Spark option whose name starts with spark."))
+          .defaultValue(Map.of())
+          .defaultDoc("none")
+          .doc(
+              "Spark options (`spark.*`), e.g. `spark.master: local[8,3]` for the embedded mode or"
+                  + " `spark.cassandra.connection.compression: SNAPPY`. `spark.cassandra.*` options apply"
+                  + " to both sides, below each side's own keys; options given on the `spark-submit`"
+                  + " command line win over this section.");
 
   static {
-    for (String key : List.of("skipTokenRanges", "skipSegments", "validation.compareTimestamps",
-        "validation.ttlToleranceMillis", "validation.writetimeToleranceMillis",
-        "validation.floatingPointTolerance", "validation.timestampMsTolerance")) {
+    for (String key :
+        List.of(
+            "skipTokenRanges",
+            "skipSegments",
+            "validation.compareTimestamps",
+            "validation.ttlToleranceMillis",
+            "validation.writetimeToleranceMillis",
+            "validation.floatingPointTolerance",
+            "validation.timestampMsTolerance")) {
       IGNORED.option(key, JobTypes.ignored()).doc(NO_EFFECT);
     }
   }
 
   /** The migrator's keys of the job's own sections that have no effect. */
   public static final Options IGNORED_JOB = IGNORED.build();
+
   /** Every key of the job file: the two sides, then the job's own sections. */
   public static final Options FILE = Options.of(JOB.build(), IGNORED_JOB);
 
@@ -252,13 +405,15 @@ public final class JobOptions {
   /** Every option the docs tables show, in their order: the two sides', then the job's. */
   public static List<Option<?>> documented() {
     return Options.of(SIDE, FILE).options().stream()
-        .filter(o -> o != SOURCE && o != TARGET && !IGNORED_SIDE.contains(o) && !IGNORED_JOB.contains(o))
+        .filter(
+            o ->
+                o != SOURCE && o != TARGET && !IGNORED_SIDE.contains(o) && !IGNORED_JOB.contains(o))
         .toList();
   }
 
   /**
-   * The value of {@code option} in {@code values}: the value set, else its default, else (absent and
-   * without a default) null; a required option that is absent is refused as missing.
+   * The value of {@code option} in {@code values}: the value set, else its default, else (absent
+   * and without a default) null; a required option that is absent is refused as missing.
    */
   static <T> T value(OptionValues values, Option<T> option) {
     Optional<T> set = values.optional(option);
@@ -273,8 +428,13 @@ public final class JobOptions {
 
   /** A warning for each key of {@code ignored} that {@code values} sets. */
   static List<String> warnings(OptionValues values, Options ignored) {
-    return ignored.options().stream().filter(values::isSet).map(o -> values.key(o)
-        + " is accepted for compatibility with the ScyllaDB migrator but has no effect").toList();
+    return ignored.options().stream()
+        .filter(values::isSet)
+        .map(
+            o ->
+                values.key(o)
+                    + " is accepted for compatibility with the ScyllaDB migrator but has no effect")
+        .toList();
   }
 
   /** The default as the docs write it: {@code required}, {@code none}, a value or a rule. */
@@ -292,7 +452,8 @@ public final class JobOptions {
    * one side only.
    */
   public static String documentedKey(Option<?> option) {
-    return SOURCE_ONLY.contains(option) ? "source." + option.key()
+    return SOURCE_ONLY.contains(option)
+        ? "source." + option.key()
         : TARGET_ONLY.contains(option) ? "target." + option.key() : option.key();
   }
 

@@ -6,7 +6,6 @@ import io.varve.options.Options;
 import io.varve.options.RejectedValue;
 import io.varve.options.Types;
 import io.varve.options.ValueType;
-import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -25,13 +24,16 @@ final class JobTypes {
 
   /** {@code base}, described as {@code expected}, its refusals showing the value as written. */
   static <T> ValueType<T> phrased(ValueType<T> base, String expected) {
-    return ValueType.of(expected, (raw, key) -> {
-      try {
-        return base.parse(raw, key);
-      } catch (RejectedValue e) {
-        throw refused(raw, expected);
-      }
-    }, base::format);
+    return ValueType.of(
+        expected,
+        (raw, key) -> {
+          try {
+            return base.parse(raw, key);
+          } catch (RejectedValue e) {
+            throw refused(raw, expected);
+          }
+        },
+        base::format);
   }
 
   /** An integer between {@code min} and {@code max}, both included. */
@@ -41,24 +43,29 @@ final class JobTypes {
 
   /** An integer between {@code min} and {@code max}, both included. */
   static ValueType<Long> longInteger(long min, long max) {
-    return phrased(Types.longInteger(min, max),
+    return phrased(
+        Types.longInteger(min, max),
         max == Long.MAX_VALUE ? "an integer >= " + min : "an integer " + min + ".." + max);
   }
 
   /** A finite decimal number of at least {@code min}. */
   static ValueType<Double> decimal(double min) {
     String expected = "a number >= " + (min == Math.rint(min) ? Long.toString((long) min) : min);
-    return ValueType.of(expected, (raw, key) -> {
-      try {
-        double d = raw instanceof Number n ? n.doubleValue() : Double.parseDouble(String.valueOf(raw));
-        if (d >= min && Double.isFinite(d)) {
-          return d;
-        }
-      } catch (NumberFormatException e) {
-        // refused below
-      }
-      throw refused(raw, expected);
-    }, String::valueOf);
+    return ValueType.of(
+        expected,
+        (raw, key) -> {
+          try {
+            double d =
+                raw instanceof Number n ? n.doubleValue() : Double.parseDouble(String.valueOf(raw));
+            if (d >= min && Double.isFinite(d)) {
+              return d;
+            }
+          } catch (NumberFormatException e) {
+            // refused below
+          }
+          throw refused(raw, expected);
+        },
+        String::valueOf);
   }
 
   /** {@code true} or {@code false}. */
@@ -79,19 +86,23 @@ final class JobTypes {
   /** One scalar value that is not blank, trimmed; {@code expected} says what it should name. */
   static ValueType<String> nonBlank(String expected) {
     ValueType<String> text = text(expected);
-    return ValueType.of(expected, (raw, key) -> {
-      String s = text.parse(raw, key);
-      if (s.isBlank()) {
-        throw RejectedValue.showing("'" + s + "'", expected);
-      }
-      return s.trim();
-    }, text::format);
+    return ValueType.of(
+        expected,
+        (raw, key) -> {
+          String s = text.parse(raw, key);
+          if (s.isBlank()) {
+            throw RejectedValue.showing("'" + s + "'", expected);
+          }
+          return s.trim();
+        },
+        text::format);
   }
 
   /** One of {@code values}, matched ignoring case, as the value's {@code toString()}. */
   @SafeVarargs
   static <T> ValueType<T> oneOf(T... values) {
-    return oneOf("one of " + List.of(values).stream().map(String::valueOf).collect(Collectors.joining(", ")),
+    return oneOf(
+        "one of " + List.of(values).stream().map(String::valueOf).collect(Collectors.joining(", ")),
         List.of(values));
   }
 
@@ -99,7 +110,8 @@ final class JobTypes {
   static <T> ValueType<T> oneOf(String expected, List<T> values) {
     Map<String, T> byName = new LinkedHashMap<>();
     values.forEach(v -> byName.put(v.toString(), v));
-    ValueType<String> names = phrased(Types.oneOfIgnoringCase(byName.keySet().toArray(String[]::new)), expected);
+    ValueType<String> names =
+        phrased(Types.oneOfIgnoringCase(byName.keySet().toArray(String[]::new)), expected);
     return ValueType.of(expected, (raw, key) -> byName.get(names.parse(raw, key)), String::valueOf);
   }
 
@@ -112,41 +124,57 @@ final class JobTypes {
    * A mapping of names starting with {@code prefix} to scalar values; an entry that breaks this is
    * refused under its own key, as {@code entryExpected}.
    */
-  static ValueType<Map<String, String>> mapping(String prefix, String expected, String entryExpected) {
-    return ValueType.of(expected, (raw, key) -> {
-      if (!(raw instanceof Map<?, ?> map)) {
-        throw refused(raw, expected);
-      }
-      Map<String, String> out = new LinkedHashMap<>();
-      map.forEach((k, value) -> {
-        String name = String.valueOf(k);
-        if (!name.startsWith(prefix) || value == null || value instanceof Map || value instanceof List) {
-          throw new OptionException(key + "." + name, String.valueOf(value), entryExpected);
-        }
-        out.put(name, String.valueOf(value));
-      });
-      return Map.copyOf(out);
-    }, String::valueOf);
+  static ValueType<Map<String, String>> mapping(
+      String prefix, String expected, String entryExpected) {
+    return ValueType.of(
+        expected,
+        (raw, key) -> {
+          if (!(raw instanceof Map<?, ?> map)) {
+            throw refused(raw, expected);
+          }
+          Map<String, String> out = new LinkedHashMap<>();
+          map.forEach(
+              (k, value) -> {
+                String name = String.valueOf(k);
+                if (!name.startsWith(prefix)
+                    || value == null
+                    || value instanceof Map
+                    || value instanceof List) {
+                  throw new OptionException(key + "." + name, String.valueOf(value), entryExpected);
+                }
+                out.put(name, String.valueOf(value));
+              });
+          return Map.copyOf(out);
+        },
+        String::valueOf);
   }
 
   /**
    * A list of mappings, each read with the options of {@code entry} and named {@code key[i]}, then
    * turned into {@code T} by {@code read}.
    */
-  static <T> ValueType<List<T>> entries(Options entry, String expected, Function<OptionValues, T> read) {
+  static <T> ValueType<List<T>> entries(
+      Options entry, String expected, Function<OptionValues, T> read) {
     ValueType<List<OptionValues>> mappings = phrased(Types.mappings(entry), expected);
-    return ValueType.of(expected, (raw, key) -> mappings.parse(raw, key).stream().map(read).toList(),
+    return ValueType.of(
+        expected,
+        (raw, key) -> mappings.parse(raw, key).stream().map(read).toList(),
         list -> list.isEmpty() ? "[]" : "[...]");
   }
 
   /** A mapping read with the options of {@code section}; an empty one counts as missing. */
   static ValueType<OptionValues> section(Options section, String expected) {
-    return ValueType.of(expected, (raw, key) -> {
-      if (!(raw instanceof Map<?, ?> map) || map.isEmpty()) {
-        throw raw instanceof Map ? RejectedValue.showing("missing", expected) : refused(raw, expected);
-      }
-      return OptionValues.fromTree(section, key, map);
-    }, values -> "{...}");
+    return ValueType.of(
+        expected,
+        (raw, key) -> {
+          if (!(raw instanceof Map<?, ?> map) || map.isEmpty()) {
+            throw raw instanceof Map
+                ? RejectedValue.showing("missing", expected)
+                : refused(raw, expected);
+          }
+          return OptionValues.fromTree(section, key, map);
+        },
+        values -> "{...}");
   }
 
   /** A key that is accepted for compatibility and has no effect: any value. */

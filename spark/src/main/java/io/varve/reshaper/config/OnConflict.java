@@ -1,9 +1,9 @@
 package io.varve.reshaper.config;
 
 /**
- * Which row wins when several source rows land on the same target primary key
- * ({@code reshape.onConflict}). Ties are broken by comparing the rest of the row (see
- * {@code docs/reshaper.md}), so the result never depends on read or write order.
+ * Which row wins when several source rows land on the same target primary key ({@code
+ * reshape.onConflict}). Ties are broken by comparing the rest of the row (see {@code
+ * docs/reshaper.md}), so the result never depends on read or write order.
  */
 public enum OnConflict {
   /** The row with the greatest value of {@code reshape.column}. */

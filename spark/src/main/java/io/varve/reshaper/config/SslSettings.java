@@ -43,17 +43,26 @@ public record SslSettings(
     String keyStorePassword,
     String keyStoreType,
     String protocol,
-    List<String> enabledAlgorithms) implements Serializable {
+    List<String> enabledAlgorithms)
+    implements Serializable {
 
   /** The {@code sslOptions} of {@code side}, the values of one side's section. */
   static SslSettings read(OptionValues side) {
-    SslSettings ssl = new SslSettings(value(side, SSL_ENABLED), value(side, CLIENT_AUTH),
-        value(side, TRUST_STORE_PATH), value(side, TRUST_STORE_PASSWORD), value(side, TRUST_STORE_TYPE),
-        value(side, KEY_STORE_PATH), value(side, KEY_STORE_PASSWORD), value(side, KEY_STORE_TYPE),
-        value(side, TLS_PROTOCOL), value(side, TLS_ALGORITHMS));
+    SslSettings ssl =
+        new SslSettings(
+            value(side, SSL_ENABLED),
+            value(side, CLIENT_AUTH),
+            value(side, TRUST_STORE_PATH),
+            value(side, TRUST_STORE_PASSWORD),
+            value(side, TRUST_STORE_TYPE),
+            value(side, KEY_STORE_PATH),
+            value(side, KEY_STORE_PASSWORD),
+            value(side, KEY_STORE_TYPE),
+            value(side, TLS_PROTOCOL),
+            value(side, TLS_ALGORITHMS));
     if (ssl.clientAuthEnabled && ssl.keyStorePath == null) {
-      throw new ConfigException(side.key(KEY_STORE_PATH), "missing",
-          "a key store path when clientAuthEnabled is true");
+      throw new ConfigException(
+          side.key(KEY_STORE_PATH), "missing", "a key store path when clientAuthEnabled is true");
     }
     return ssl;
   }

@@ -4,10 +4,9 @@ import java.util.LinkedHashMap;
 import java.util.Map;
 
 /**
- * Resolves collisions inside one source partition ({@code CopyMode.IN_PARTITION}): rows are
- * held until the source partition ends, one per target key, then passed on. A conflict under
- * {@code reshape.onConflict: fail} is kept, not thrown: the caller stops at it. Not
- * thread-safe.
+ * Resolves collisions inside one source partition ({@code CopyMode.IN_PARTITION}): rows are held
+ * until the source partition ends, one per target key, then passed on. A conflict under {@code
+ * reshape.onConflict: fail} is kept, not thrown: the caller stops at it. Not thread-safe.
  */
 final class PartitionResolver {
   private final ConflictRule rule;

@@ -11,20 +11,19 @@ import io.varve.reshaper.plan.TokenRange;
 import java.nio.ByteBuffer;
 import java.util.Iterator;
 import java.util.NoSuchElementException;
-import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionException;
 import java.util.concurrent.CompletionStage;
 
 /**
- * The source rows of one token range, in token order (so the rows of a partition come
- * together). The next page is requested as soon as the current one arrives, so reading
- * overlaps the work done on each page. Pages hold at most {@code fetchSize} rows and about
- * {@value #PAGE_BYTES} bytes: when a page's rows are large, the next page asks for fewer rows.
- * Not thread-safe.
+ * The source rows of one token range, in token order (so the rows of a partition come together).
+ * The next page is requested as soon as the current one arrives, so reading overlaps the work done
+ * on each page. Pages hold at most {@code fetchSize} rows and about {@value #PAGE_BYTES} bytes:
+ * when a page's rows are large, the next page asks for fewer rows. Not thread-safe.
  */
 final class RangeScan implements Iterator<Row> {
   /** The size a page is kept near, whatever the size of the rows. */
   static final int PAGE_BYTES = 4 << 20;
+
   private static final int MIN_PAGE_ROWS = 10;
 
   private final CqlSession session;
@@ -36,7 +35,11 @@ final class RangeScan implements Iterator<Row> {
   private Iterator<Row> rows;
   private CompletionStage<AsyncResultSet> next;
 
-  RangeScan(CqlSession session, PreparedStatement select, TokenRange range, int fetchSize,
+  RangeScan(
+      CqlSession session,
+      PreparedStatement select,
+      TokenRange range,
+      int fetchSize,
       String consistency) {
     this.session = session;
     this.select = select;
@@ -48,15 +51,23 @@ final class RangeScan implements Iterator<Row> {
   }
 
   private BoundStatement page(ByteBuffer pagingState) {
-    return select.bind(range.start(), range.end()).setPagingState(pagingState)
-        .setPageSize(pageRows).setConsistencyLevel(consistency).setIdempotent(true);
+    return select
+        .bind(range.start(), range.end())
+        .setPagingState(pagingState)
+        .setPageSize(pageRows)
+        .setConsistencyLevel(consistency)
+        .setIdempotent(true);
   }
 
   private void accept(AsyncResultSet result) {
     next = null;
     if (result.hasMorePages()) {
-      int size = nextPageRows(result.getExecutionInfo().getResponseSizeInBytes(),
-          result.remaining(), fetchSize, pageRows);
+      int size =
+          nextPageRows(
+              result.getExecutionInfo().getResponseSizeInBytes(),
+              result.remaining(),
+              fetchSize,
+              pageRows);
       if (size == pageRows) {
         next = result.fetchNextPage();
       } else {
@@ -68,9 +79,9 @@ final class RangeScan implements Iterator<Row> {
   }
 
   /**
-   * The rows to ask for in the next page, given the size of the page just read: as many as
-   * fit {@value #PAGE_BYTES} bytes at its average row size, between {@value #MIN_PAGE_ROWS} and
-   * {@code fetchSize}; {@code current} when the page says nothing of its size.
+   * The rows to ask for in the next page, given the size of the page just read: as many as fit
+   * {@value #PAGE_BYTES} bytes at its average row size, between {@value #MIN_PAGE_ROWS} and {@code
+   * fetchSize}; {@code current} when the page says nothing of its size.
    */
   static int nextPageRows(int pageBytes, int pageRows, int fetchSize, int current) {
     if (pageBytes <= 0 || pageRows <= 0) {

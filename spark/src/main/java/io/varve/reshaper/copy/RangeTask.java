@@ -19,10 +19,10 @@ import java.util.List;
 import scala.Tuple2;
 
 /**
- * The work of one Spark task: read a token range of the source and write (or check) the
- * target rows it yields, and say what happened in a {@link RangeResult}. A task stops early at
- * a conflict or once it holds more than {@code failures.maxBadRows} bad rows, since the job
- * stops then anyway. Serializable; sessions come from the connector's per-executor cache.
+ * The work of one Spark task: read a token range of the source and write (or check) the target rows
+ * it yields, and say what happened in a {@link RangeResult}. A task stops early at a conflict or
+ * once it holds more than {@code failures.maxBadRows} bad rows, since the job stops then anyway.
+ * Serializable; sessions come from the connector's per-executor cache.
  */
 public final class RangeTask implements Serializable {
   private static final long serialVersionUID = 1L;
@@ -37,8 +37,13 @@ public final class RangeTask implements Serializable {
    * @param rowsPerSecond this task's share of {@code rateLimit.rowsPerSecond}, 0 = none
    * @param bytesPerSecond this task's share of {@code rateLimit.megabytesPerSecond}, in bytes
    */
-  public RangeTask(CassandraConnector source, CassandraConnector target, MigrationPlan plan,
-      JobConfig config, double rowsPerSecond, double bytesPerSecond) {
+  public RangeTask(
+      CassandraConnector source,
+      CassandraConnector target,
+      MigrationPlan plan,
+      JobConfig config,
+      double rowsPerSecond,
+      double bytesPerSecond) {
     this.source = source;
     this.target = target;
     this.plan = plan;
@@ -49,33 +54,46 @@ public final class RangeTask implements Serializable {
 
   /** Copies one range (modes DIRECT and IN_PARTITION). */
   public RangeResult copy(TokenRange range) {
-    try (CqlSession in = source.openSession(); CqlSession out = target.openSession()) {
+    try (CqlSession in = source.openSession();
+        CqlSession out = target.openSession()) {
       BadRows bad = new BadRows();
       TargetWriter writer = newWriter(out, bad);
       Scanned scanned = scan(in, range, writer, bad);
       writer.finish();
-      return new RangeResult(range.index(), scanned.complete(), scanned.read,
-          writer.written(), bad.all(), scanned.conflict, Differences.NONE);
+      return new RangeResult(
+          range.index(),
+          scanned.complete(),
+          scanned.read,
+          writer.written(),
+          bad.all(),
+          scanned.conflict,
+          Differences.NONE);
     }
   }
 
   /** Validates one range against the target, copying missing rows when asked. */
   public RangeResult validate(TokenRange range, boolean copyMissing) {
-    try (CqlSession in = source.openSession(); CqlSession out = target.openSession()) {
+    try (CqlSession in = source.openSession();
+        CqlSession out = target.openSession()) {
       BadRows bad = new BadRows();
       TargetWriter writer = copyMissing ? newWriter(out, bad) : null;
       TargetChecker checker = newChecker(out, writer);
       Scanned scanned = scan(in, range, checker, bad);
       checker.finish();
-      return new RangeResult(range.index(), scanned.complete(), scanned.read,
-          writer == null ? 0 : writer.written(), bad.all(), scanned.conflict,
+      return new RangeResult(
+          range.index(),
+          scanned.complete(),
+          scanned.read,
+          writer == null ? 0 : writer.written(),
+          bad.all(),
+          scanned.conflict,
           checker.differences());
     }
   }
 
   /**
-   * Reads one range as (target key, row) pairs for a shuffle (mode SHUFFLE). The range is held
-   * in memory: give such jobs a splitCount that keeps ranges small.
+   * Reads one range as (target key, row) pairs for a shuffle (mode SHUFFLE). The range is held in
+   * memory: give such jobs a splitCount that keeps ranges small.
    */
   public List<Tuple2<RowKey, Resolved>> readKeyed(TokenRange range) {
     List<Tuple2<RowKey, Resolved>> rows = new ArrayList<>();
@@ -90,11 +108,11 @@ public final class RangeTask implements Serializable {
   }
 
   /**
-   * Writes or validates the rows resolved by a shuffle; the rows read are those the resolved
-   * rows were chosen from.
+   * Writes or validates the rows resolved by a shuffle; the rows read are those the resolved rows
+   * were chosen from.
    */
-  public RangeResult handleResolved(Iterator<Resolved> rows, boolean validate,
-      boolean copyMissing) {
+  public RangeResult handleResolved(
+      Iterator<Resolved> rows, boolean validate, boolean copyMissing) {
     try (CqlSession out = target.openSession()) {
       BadRows bad = new BadRows();
       TargetWriter writer = !validate || copyMissing ? newWriter(out, bad) : null;
@@ -111,9 +129,14 @@ public final class RangeTask implements Serializable {
         }
       }
       sink.finish();
-      return new RangeResult(-1, scanned.complete(), scanned.read,
-          writer == null ? 0 : writer.written(), bad.all(),
-          scanned.conflict, validate ? checker.differences() : Differences.NONE);
+      return new RangeResult(
+          -1,
+          scanned.complete(),
+          scanned.read,
+          writer == null ? 0 : writer.written(),
+          bad.all(),
+          scanned.conflict,
+          validate ? checker.differences() : Differences.NONE);
     }
   }
 
@@ -150,8 +173,8 @@ public final class RangeTask implements Serializable {
       }
       return scanned;
     }
-    PartitionResolver resolver = new PartitionResolver(rule(), plan.target().primaryKeyCount(),
-        sink);
+    PartitionResolver resolver =
+        new PartitionResolver(rule(), plan.target().primaryKeyCount(), sink);
     ByteBuffer[] partition = null;
     while (scan.hasNext() && !scanned.stopsBefore(bad)) {
       Row row = scan.next();
@@ -174,8 +197,12 @@ public final class RangeTask implements Serializable {
   }
 
   private RangeScan newScan(CqlSession in, TokenRange range) {
-    return new RangeScan(in, in.prepare(plan.source().selectCql()), range,
-        config.source().fetchSize(), config.source().consistencyLevel());
+    return new RangeScan(
+        in,
+        in.prepare(plan.source().selectCql()),
+        range,
+        config.source().fetchSize(),
+        config.source().consistencyLevel());
   }
 
   private TargetWriter newWriter(CqlSession out, BadRows bad) {
@@ -183,8 +210,12 @@ public final class RangeTask implements Serializable {
   }
 
   private TargetChecker newChecker(CqlSession out, TargetWriter writer) {
-    return new TargetChecker(out, plan,
+    return new TargetChecker(
+        out,
+        plan,
         DefaultConsistencyLevel.valueOf(config.target().consistencyLevel()),
-        config.validation().failuresToFetch(), config.writer().maxInFlight(), writer);
+        config.validation().failuresToFetch(),
+        config.writer().maxInFlight(),
+        writer);
   }
 }

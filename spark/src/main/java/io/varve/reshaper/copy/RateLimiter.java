@@ -6,8 +6,8 @@ import java.util.function.LongConsumer;
 import java.util.function.LongSupplier;
 
 /**
- * Spreads permits evenly over time: {@code acquire(n)} returns once the caller's share of the
- * rate allows {@code n} more. A rate of 0 or less never waits. Thread-safe.
+ * Spreads permits evenly over time: {@code acquire(n)} returns once the caller's share of the rate
+ * allows {@code n} more. A rate of 0 or less never waits. Thread-safe.
  */
 final class RateLimiter {
   private static final long CARRY_OVER = TimeUnit.SECONDS.toNanos(1);

@@ -34,7 +34,13 @@ final class TargetChecker implements RowSink {
   private final Queue<TargetRow> toCopy = new ConcurrentLinkedQueue<>();
   private volatile RuntimeException failure;
 
-  TargetChecker(CqlSession session, MigrationPlan plan, ConsistencyLevel consistency, int sampleLimit, int maxInFlight, RowSink missingWriter) {
+  TargetChecker(
+      CqlSession session,
+      MigrationPlan plan,
+      ConsistencyLevel consistency,
+      int sampleLimit,
+      int maxInFlight,
+      RowSink missingWriter) {
     this.session = session;
     this.plan = plan;
     this.lookup = session.prepare(plan.target().lookupCql());
@@ -55,18 +61,20 @@ final class TargetChecker implements RowSink {
       b.setBytesUnsafe(i, ByteBuffer.wrap(expected.values[i]));
     }
     inFlight.acquireUninterruptibly();
-    session.executeAsync(b.setConsistencyLevel(consistency).setIdempotence(true).build())
-        .whenComplete((rs, error) -> {
-          try {
-            if (error != null) {
-              failure = new IllegalStateException("validation lookup failed: " + error, error);
-            } else {
-              compare(expected, rs.one());
-            }
-          } finally {
-            inFlight.release();
-          }
-        });
+    session
+        .executeAsync(b.setConsistencyLevel(consistency).setIdempotence(true).build())
+        .whenComplete(
+            (rs, error) -> {
+              try {
+                if (error != null) {
+                  failure = new IllegalStateException("validation lookup failed: " + error, error);
+                } else {
+                  compare(expected, rs.one());
+                }
+              } finally {
+                inFlight.release();
+              }
+            });
   }
 
   private void compare(TargetRow expected, Row actual) {
@@ -84,8 +92,12 @@ final class TargetChecker implements RowSink {
       byte[] got = TargetRow.bytes(actual.getBytesUnsafe(i));
       if (!Arrays.equals(expected.values[i], got)) {
         var column = plan.target().columns().get(i);
-        differences.add(column.name() + " expected " + TargetRow.format(column, expected.values[i])
-            + " got " + TargetRow.format(column, got));
+        differences.add(
+            column.name()
+                + " expected "
+                + TargetRow.format(column, expected.values[i])
+                + " got "
+                + TargetRow.format(column, got));
       }
     }
     if (!differences.isEmpty()) {

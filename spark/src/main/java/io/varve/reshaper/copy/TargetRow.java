@@ -17,6 +17,7 @@ import java.util.List;
  */
 public final class TargetRow implements Serializable {
   private static final long serialVersionUID = 1L;
+
   /** Marks a cell without a known writetime. */
   public static final long NO_WRITETIME = Long.MIN_VALUE;
 
@@ -42,8 +43,10 @@ public final class TargetRow implements Serializable {
       TargetColumn c = columns.get(i);
       values[i] = c.sourceIndex() >= 0 ? bytes(row.getBytesUnsafe(c.sourceIndex())) : c.constant();
       if (keepTimes) {
-        writetimes[i] = c.writetimeIndex() >= 0 && !row.isNull(c.writetimeIndex())
-            ? row.getLong(c.writetimeIndex()) : NO_WRITETIME;
+        writetimes[i] =
+            c.writetimeIndex() >= 0 && !row.isNull(c.writetimeIndex())
+                ? row.getLong(c.writetimeIndex())
+                : NO_WRITETIME;
         ttls[i] = c.ttlIndex() >= 0 && !row.isNull(c.ttlIndex()) ? row.getInt(c.ttlIndex()) : 0;
       }
     }
@@ -106,8 +109,7 @@ public final class TargetRow implements Serializable {
     StringBuilder out = new StringBuilder("{");
     for (int i = 0; i < columnCount; i++) {
       TargetColumn c = plan.target().columns().get(i);
-      out.append(i == 0 ? "" : ", ").append(c.name()).append('=')
-          .append(format(c, values[i]));
+      out.append(i == 0 ? "" : ", ").append(c.name()).append('=').append(format(c, values[i]));
     }
     return out.append('}').toString();
   }

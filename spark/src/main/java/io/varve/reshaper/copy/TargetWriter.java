@@ -12,13 +12,13 @@ import com.datastax.oss.driver.api.core.cql.PreparedStatement;
 import com.datastax.oss.driver.api.core.cql.Statement;
 import com.datastax.oss.driver.api.core.metadata.Node;
 import com.datastax.oss.driver.api.core.metadata.TokenMap;
-import io.varve.reshaper.badrows.BadRow;
-import io.varve.reshaper.badrows.BadRows;
-import io.varve.reshaper.config.JobConfig;
 import io.varve.packing.Batch;
 import io.varve.packing.PackingLimits;
 import io.varve.packing.Placement;
 import io.varve.packing.ReplicaPacker;
+import io.varve.reshaper.badrows.BadRow;
+import io.varve.reshaper.badrows.BadRows;
+import io.varve.reshaper.config.JobConfig;
 import io.varve.reshaper.plan.MigrationPlan;
 import java.nio.ByteBuffer;
 import java.util.ArrayList;
@@ -29,15 +29,15 @@ import java.util.concurrent.Semaphore;
 import java.util.concurrent.atomic.AtomicInteger;
 
 /**
- * Writes target rows with asynchronous upserts: consecutive rows go in one unlogged batch as
- * long as their partitions (at most {@code writer.batchPartitions} of them) have the same
- * replicas, so the coordinator the driver picks for the batch is a replica of every row in it
- * and the batch costs the cluster what its single-partition parts would, in one request (the
- * packing is {@link ReplicaPacker}'s, in order, answered from the driver's token map). At most {@code writer.maxInFlight} requests are outstanding, failed requests are
- * retried, and rows that still fail are kept as bad rows, in the CQL text that writes them. Rows
- * are upserts with no read before write, so writing a row twice leaves the same result. Without
- * the driver's token map each batch holds one partition. One thread calls {@link #accept};
- * completions run on driver threads.
+ * Writes target rows with asynchronous upserts: consecutive rows go in one unlogged batch as long
+ * as their partitions (at most {@code writer.batchPartitions} of them) have the same replicas, so
+ * the coordinator the driver picks for the batch is a replica of every row in it and the batch
+ * costs the cluster what its single-partition parts would, in one request (the packing is {@link
+ * ReplicaPacker}'s, in order, answered from the driver's token map). At most {@code
+ * writer.maxInFlight} requests are outstanding, failed requests are retried, and rows that still
+ * fail are kept as bad rows, in the CQL text that writes them. Rows are upserts with no read before
+ * write, so writing a row twice leaves the same result. Without the driver's token map each batch
+ * holds one partition. One thread calls {@link #accept}; completions run on driver threads.
  */
 final class TargetWriter implements RowSink {
   private final CqlSession session;
@@ -55,8 +55,13 @@ final class TargetWriter implements RowSink {
   private final ReplicaPacker<TargetRow> packer;
   private long written;
 
-  TargetWriter(CqlSession session, MigrationPlan plan, JobConfig config, double rowsPerSecond,
-      double bytesPerSecond, BadRows badRows) {
+  TargetWriter(
+      CqlSession session,
+      MigrationPlan plan,
+      JobConfig config,
+      double rowsPerSecond,
+      double bytesPerSecond,
+      BadRows badRows) {
     this.session = session;
     this.plan = plan;
     this.insert = session.prepare(plan.target().insertCql());
@@ -64,21 +69,25 @@ final class TargetWriter implements RowSink {
     this.consistency = DefaultConsistencyLevel.valueOf(config.target().consistencyLevel());
     this.limits = config.writer();
     this.retries = config.failures().retries();
-    this.upserts = new Upserts(plan, config.target().writeTimestampMicros(),
-        (int) config.target().writeTtlSeconds());
+    this.upserts =
+        new Upserts(
+            plan, config.target().writeTimestampMicros(), (int) config.target().writeTtlSeconds());
     this.rows = new RateLimiter(rowsPerSecond);
     this.bytes = new RateLimiter(bytesPerSecond);
     this.badRows = badRows;
     this.inFlight = new Semaphore(limits.maxInFlight());
-    Optional<TokenMap> tokens = limits.batchPartitions() > 1 ? session.getMetadata().getTokenMap()
-        : Optional.empty();
+    Optional<TokenMap> tokens =
+        limits.batchPartitions() > 1 ? session.getMetadata().getTokenMap() : Optional.empty();
     CqlIdentifier keyspace = CqlIdentifier.fromInternal(config.target().keyspace());
     int partitionKey = plan.target().partitionKeyCount();
-    this.packer = new ReplicaPacker<>(
-        new PackingLimits(limits.batchRows(), limits.batchPartitions(), limits.batchBytes()),
-        Placement.of(TargetRow::sizeBytes, (previous, next) -> previous.samePrefix(next, partitionKey),
-            row -> tokens.map(t -> replicas(t, keyspace, row, partitionKey)).orElse(null)),
-        this::send);
+    this.packer =
+        new ReplicaPacker<>(
+            new PackingLimits(limits.batchRows(), limits.batchPartitions(), limits.batchBytes()),
+            Placement.of(
+                TargetRow::sizeBytes,
+                (previous, next) -> previous.samePrefix(next, partitionKey),
+                row -> tokens.map(t -> replicas(t, keyspace, row, partitionKey)).orElse(null)),
+            this::send);
   }
 
   @Override
@@ -115,28 +124,34 @@ final class TargetWriter implements RowSink {
     for (Pending p : group) {
       p.upserts().forEach(u -> statements.add(bind(u, p.row())));
     }
-    Statement<?> statement = statements.size() == 1 ? statements.get(0)
-        : BatchStatement.newInstance(BatchType.UNLOGGED).addAll(statements);
+    Statement<?> statement =
+        statements.size() == 1
+            ? statements.get(0)
+            : BatchStatement.newInstance(BatchType.UNLOGGED).addAll(statements);
     Retries.execute(session, statement.setConsistencyLevel(consistency), retries)
-        .thenAccept(error -> {
-          if (error == null) {
-            done.run();
-          } else if (group.size() > 1) {
-            // One bad row must not fail its neighbours: each is tried alone, once more.
-            AtomicInteger left = new AtomicInteger(group.size());
-            for (Pending p : group) {
-              send(List.of(p), 0, () -> {
-                if (left.decrementAndGet() == 0) {
-                  done.run();
+        .thenAccept(
+            error -> {
+              if (error == null) {
+                done.run();
+              } else if (group.size() > 1) {
+                // One bad row must not fail its neighbours: each is tried alone, once more.
+                AtomicInteger left = new AtomicInteger(group.size());
+                for (Pending p : group) {
+                  send(
+                      List.of(p),
+                      0,
+                      () -> {
+                        if (left.decrementAndGet() == 0) {
+                          done.run();
+                        }
+                      });
                 }
-              });
-            }
-          } else {
-            Pending p = group.get(0);
-            badRows.add(BadRow.of(upserts.cql(p.row(), p.upserts()), error));
-            done.run();
-          }
-        });
+              } else {
+                Pending p = group.get(0);
+                badRows.add(BadRow.of(upserts.cql(p.row(), p.upserts()), error));
+                done.run();
+              }
+            });
   }
 
   /** Binds key columns and the upsert's others; a missing value stays unset (no tombstone). */
@@ -155,8 +170,8 @@ final class TargetWriter implements RowSink {
   }
 
   /** Null for a row without a complete partition key (it fails alone, as a bad row). */
-  private static Set<Node> replicas(TokenMap tokens, CqlIdentifier keyspace, TargetRow row,
-      int partitionKeyCount) {
+  private static Set<Node> replicas(
+      TokenMap tokens, CqlIdentifier keyspace, TargetRow row, int partitionKeyCount) {
     ByteBuffer[] key = new ByteBuffer[partitionKeyCount];
     for (int i = 0; i < key.length; i++) {
       if (row.values[i] == null) {

@@ -8,15 +8,15 @@ import java.util.List;
 import java.util.Map;
 
 /**
- * The upserts that write one target row: one per distinct (writetime, TTL) of its cells when
- * they are kept, else one, at the job's fixed timestamp and TTL if any. The writer binds them;
- * a row that cannot be written is kept as their CQL text. Thread-safe.
+ * The upserts that write one target row: one per distinct (writetime, TTL) of its cells when they
+ * are kept, else one, at the job's fixed timestamp and TTL if any. The writer binds them; a row
+ * that cannot be written is kept as their CQL text. Thread-safe.
  */
 final class Upserts {
 
   /**
-   * One upsert: the key columns and {@code columns} (all when null), with their values if
-   * present (a missing value stays unset: no tombstone).
+   * One upsert: the key columns and {@code columns} (all when null), with their values if present
+   * (a missing value stays unset: no tombstone).
    *
    * @param timed whether it says {@code USING TIMESTAMP timestamp AND TTL ttl}
    */
@@ -46,15 +46,20 @@ final class Upserts {
       if (fixedTimestamp == 0 && fixedTtl == 0) {
         return List.of(new Upsert(null, false, 0, 0));
       }
-      return List.of(new Upsert(null, true,
-          fixedTimestamp == 0 ? System.currentTimeMillis() * 1000 : fixedTimestamp, fixedTtl));
+      return List.of(
+          new Upsert(
+              null,
+              true,
+              fixedTimestamp == 0 ? System.currentTimeMillis() * 1000 : fixedTimestamp,
+              fixedTtl));
     }
     int keys = plan.target().primaryKeyCount();
     Map<List<Long>, List<Integer>> groups = new LinkedHashMap<>();
     for (int i = keys; i < n; i++) {
       if (row.values[i] != null && row.writetimes[i] != TargetRow.NO_WRITETIME) {
-        groups.computeIfAbsent(List.of(row.writetimes[i], (long) row.ttls[i]),
-            k -> new ArrayList<>()).add(i);
+        groups
+            .computeIfAbsent(List.of(row.writetimes[i], (long) row.ttls[i]), k -> new ArrayList<>())
+            .add(i);
       }
     }
     List<Upsert> out = new ArrayList<>();
@@ -95,11 +100,18 @@ final class Upserts {
           values.add(TargetRow.format(column, row.values[i]));
         }
       }
-      statements.add("INSERT INTO " + plan.target().table() + " (" + String.join(", ", names)
-          + ") VALUES (" + String.join(", ", values) + ")"
-          + (u.timed() ? " USING TIMESTAMP " + u.timestamp() + " AND TTL " + u.ttl() : ""));
+      statements.add(
+          "INSERT INTO "
+              + plan.target().table()
+              + " ("
+              + String.join(", ", names)
+              + ") VALUES ("
+              + String.join(", ", values)
+              + ")"
+              + (u.timed() ? " USING TIMESTAMP " + u.timestamp() + " AND TTL " + u.ttl() : ""));
     }
-    return statements.size() == 1 ? statements.get(0)
+    return statements.size() == 1
+        ? statements.get(0)
         : "BEGIN UNLOGGED BATCH " + String.join("; ", statements) + "; APPLY BATCH";
   }
 }

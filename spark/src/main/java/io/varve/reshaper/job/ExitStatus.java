@@ -1,8 +1,8 @@
 package io.varve.reshaper.job;
 
 /**
- * The outcome of a job. {@code varve migrate} turns it into the process's exit status in one
- * place, {@code cli.MigrateCommand.exitStatus} (docs/exit-status.md).
+ * The outcome of a job. {@code varve migrate} turns it into the process's exit status in one place,
+ * {@code cli.MigrateCommand.exitStatus} (docs/exit-status.md).
  */
 public enum ExitStatus {
   /** Every range done; validation found no difference. */

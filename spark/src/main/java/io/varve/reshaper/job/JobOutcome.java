@@ -1,8 +1,8 @@
 package io.varve.reshaper.job;
 
 /**
- * Chooses a job's {@link ExitStatus}: the one place that turns how a run ended and what it
- * counted into a status.
+ * Chooses a job's {@link ExitStatus}: the one place that turns how a run ended and what it counted
+ * into a status.
  */
 final class JobOutcome {
 
@@ -21,13 +21,13 @@ final class JobOutcome {
   private JobOutcome() {}
 
   /**
-   * The status of a run: a refusal, then a conflict, then more than {@code maxBadRows} bad
-   * rows (whether the run was stopped for them or finished), then a failure; a finished copy
-   * is OK unless it met bad rows, a finished validation unless it found differences (missing
-   * rows do not count when they were copied) or bad rows.
+   * The status of a run: a refusal, then a conflict, then more than {@code maxBadRows} bad rows
+   * (whether the run was stopped for them or finished), then a failure; a finished copy is OK
+   * unless it met bad rows, a finished validation unless it found differences (missing rows do not
+   * count when they were copied) or bad rows.
    */
-  static ExitStatus status(ReshapeJob.Kind kind, boolean copyMissing, long maxBadRows,
-      Ending ending, Totals totals) {
+  static ExitStatus status(
+      ReshapeJob.Kind kind, boolean copyMissing, long maxBadRows, Ending ending, Totals totals) {
     if (ending == Ending.REFUSED) {
       return ExitStatus.INVALID_INPUT;
     }
@@ -44,8 +44,8 @@ final class JobOutcome {
       return ExitStatus.FATAL;
     }
     if (kind == ReshapeJob.Kind.VALIDATE) {
-      boolean differs = totals.mismatched() > 0 || (totals.missing() > 0 && !copyMissing)
-          || totals.badRows() > 0;
+      boolean differs =
+          totals.mismatched() > 0 || (totals.missing() > 0 && !copyMissing) || totals.badRows() > 0;
       return differs ? ExitStatus.DIFFERENCES_FOUND : ExitStatus.OK;
     }
     return totals.badRows() > 0 ? ExitStatus.COMPLETED_WITH_BAD_ROWS : ExitStatus.OK;

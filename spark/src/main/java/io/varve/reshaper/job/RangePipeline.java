@@ -10,9 +10,9 @@ import org.apache.spark.api.java.JavaSparkContext;
 import org.apache.spark.util.LongAccumulator;
 
 /**
- * The Spark work of a run: one task per token range that returns its {@link RangeResult}, or
- * in {@code SHUFFLE} mode a read stage whose rows are grouped by target key and resolved,
- * then written by tasks that each return one result.
+ * The Spark work of a run: one task per token range that returns its {@link RangeResult}, or in
+ * {@code SHUFFLE} mode a read stage whose rows are grouped by target key and resolved, then written
+ * by tasks that each return one result.
  */
 final class RangePipeline {
 
@@ -25,35 +25,45 @@ final class RangePipeline {
   private RangePipeline() {}
 
   /** The results of {@code todo} in modes DIRECT and IN_PARTITION: partition i is range i. */
-  static JavaRDD<RangeResult> perRange(JavaSparkContext jsc, RangeTask task,
-      List<TokenRange> todo, boolean validate, boolean copyMissing) {
+  static JavaRDD<RangeResult> perRange(
+      JavaSparkContext jsc,
+      RangeTask task,
+      List<TokenRange> todo,
+      boolean validate,
+      boolean copyMissing) {
     return jsc.parallelize(todo, todo.size())
         .map(r -> validate ? task.validate(r, copyMissing) : task.copy(r));
   }
 
   /** The results of {@code todo} in mode SHUFFLE, with the read stage's live progress. */
-  static JavaRDD<RangeResult> shuffled(JavaSparkContext jsc, RangeTask task,
-      List<TokenRange> todo, boolean validate, boolean copyMissing, int partitions,
+  static JavaRDD<RangeResult> shuffled(
+      JavaSparkContext jsc,
+      RangeTask task,
+      List<TokenRange> todo,
+      boolean validate,
+      boolean copyMissing,
+      int partitions,
       ReadProgress progress) {
     ConflictRule rule = task.rule();
     LongAccumulator rangesRead = progress.ranges();
     LongAccumulator rowsRead = progress.rows();
     return jsc.parallelize(todo, todo.size())
-        .flatMapToPair(r -> {
-          var keyed = task.readKeyed(r);
-          rangesRead.add(1);
-          rowsRead.add(keyed.size());
-          return keyed.iterator();
-        })
+        .flatMapToPair(
+            r -> {
+              var keyed = task.readKeyed(r);
+              rangesRead.add(1);
+              rowsRead.add(keyed.size());
+              return keyed.iterator();
+            })
         .reduceByKey(rule::merge, partitions)
         .values()
-        .mapPartitions(rows -> List.of(task.handleResolved(rows, validate, copyMissing))
-            .iterator());
+        .mapPartitions(
+            rows -> List.of(task.handleResolved(rows, validate, copyMissing)).iterator());
   }
 
   /** Accumulators for {@link #shuffled}'s progress. */
   static ReadProgress readProgress(JavaSparkContext jsc) {
-    return new ReadProgress(jsc.sc().longAccumulator("varve ranges read"),
-        jsc.sc().longAccumulator("varve rows read"));
+    return new ReadProgress(
+        jsc.sc().longAccumulator("varve ranges read"), jsc.sc().longAccumulator("varve rows read"));
   }
 }

@@ -17,8 +17,8 @@ import org.apache.spark.api.java.JavaSparkContext;
 
 /**
  * The driver side of a run: starts the Spark job of the ranges still to do and, while it runs,
- * takes each task's result as it commits, prints progress, rewrites the savepoint and cancels
- * the job at a conflict or past {@code failures.maxBadRows} bad rows.
+ * takes each task's result as it commits, prints progress, rewrites the savepoint and cancels the
+ * job at a conflict or past {@code failures.maxBadRows} bad rows.
  */
 final class RangeRun {
   private static final long POLL_MILLIS = 200;
@@ -40,7 +40,11 @@ final class RangeRun {
   private final PreparedJob job;
   private final PrintStream err;
 
-  RangeRun(JobConfig config, ReshapeJob.Kind kind, boolean copyMissing, PreparedJob job,
+  RangeRun(
+      JobConfig config,
+      ReshapeJob.Kind kind,
+      boolean copyMissing,
+      PreparedJob job,
       PrintStream err) {
     this.config = config;
     this.kind = kind;
@@ -51,46 +55,74 @@ final class RangeRun {
   }
 
   Result run(Cluster source, Cluster target) {
-    JavaSparkContext jsc = JavaSparkContext.fromSparkContext(
-        SparkSupport.session(config.spark()).sparkContext());
+    JavaSparkContext jsc =
+        JavaSparkContext.fromSparkContext(SparkSupport.session(config.spark()).sparkContext());
     int parallelism = Math.max(1, jsc.defaultParallelism());
-    RangeTask task = new RangeTask(source.connector(), target.connector(), job.plan(), config,
-        config.rateLimit().rowsPerSecond() / (double) parallelism,
-        config.rateLimit().megabytesPerSecond() * 1e6 / parallelism);
+    RangeTask task =
+        new RangeTask(
+            source.connector(),
+            target.connector(),
+            job.plan(),
+            config,
+            config.rateLimit().rowsPerSecond() / (double) parallelism,
+            config.rateLimit().megabytesPerSecond() * 1e6 / parallelism);
     boolean shuffle = job.plan().mode() == CopyMode.SHUFFLE;
     Savepoint savepoint = job.savepoint();
-    ResultCollector results = new ResultCollector(new BadRowsFile(config.badRowsPath(),
-        "varve " + verb + " " + config.jobName() + " at " + Instant.now() + ": each bad row is"
-            + " a CQL statement after its error; replay with varve migrate replay or cqlsh -f"),
-        shuffle ? null : savepoint, config.validation().failuresToFetch());
+    ResultCollector results =
+        new ResultCollector(
+            new BadRowsFile(
+                config.badRowsPath(),
+                "varve "
+                    + verb
+                    + " "
+                    + config.jobName()
+                    + " at "
+                    + Instant.now()
+                    + ": each bad row is"
+                    + " a CQL statement after its error; replay with varve migrate replay or cqlsh -f"),
+            shuffle ? null : savepoint,
+            config.validation().failuresToFetch());
     boolean validate = kind == ReshapeJob.Kind.VALIDATE;
     JavaRDD<RangeResult> rdd;
     Progress progress;
     if (shuffle) {
       RangePipeline.ReadProgress read = RangePipeline.readProgress(jsc);
-      rdd = RangePipeline.shuffled(jsc, task, job.todo(), validate, copyMissing,
-          Math.max(parallelism * 4, job.todo().size() / 4), read);
+      rdd =
+          RangePipeline.shuffled(
+              jsc,
+              task,
+              job.todo(),
+              validate,
+              copyMissing,
+              Math.max(parallelism * 4, job.todo().size() / 4),
+              read);
       progress = progress(read.ranges()::value, read.rows()::value);
     } else {
       rdd = RangePipeline.perRange(jsc, task, job.todo(), validate, copyMissing);
-      progress = progress(() -> results.totals().rangesCompleted(),
-          () -> results.totals().rowsRead());
+      progress =
+          progress(() -> results.totals().rangesCompleted(), () -> results.totals().rowsRead());
     }
-    SparkResults spark = SparkResults.submit(jsc, rdd, "varve-" + UUID.randomUUID(),
-        "varve " + verb + " " + config.jobName());
+    SparkResults spark =
+        SparkResults.submit(
+            jsc, rdd, "varve-" + UUID.randomUUID(), "varve " + verb + " " + config.jobName());
     Throwable failure = await(spark, results, progress, savepoint);
     Totals totals = results.totals();
     if (savepoint != null) {
-      boolean finished = failure == null && totals.conflict() == null
-          && totals.badRows() <= config.failures().maxBadRows();
+      boolean finished =
+          failure == null
+              && totals.conflict() == null
+              && totals.badRows() <= config.failures().maxBadRows();
       if (shuffle && finished) {
         // a target row may depend on any range: ranges count as done only all together
         job.todo().forEach(r -> savepoint.markDone(r.index()));
       }
       savepoint.flush();
     }
-    return new Result(failure == null ? JobOutcome.Ending.RAN : JobOutcome.Ending.BROKE, totals,
-        failure == null ? null : firstLine(failure), progress.elapsedSeconds());
+    return new Result(
+        failure == null ? JobOutcome.Ending.RAN : JobOutcome.Ending.BROKE,
+        totals,
+        failure == null ? null : firstLine(failure),
+        progress.elapsedSeconds());
   }
 
   private Progress progress(LongSupplier rangesDone, LongSupplier rowsRead) {
@@ -98,8 +130,8 @@ final class RangeRun {
   }
 
   /** Takes results until the job ends; returns the error that ended it, or null. */
-  private Throwable await(SparkResults spark, ResultCollector results, Progress progress,
-      Savepoint savepoint) {
+  private Throwable await(
+      SparkResults spark, ResultCollector results, Progress progress, Savepoint savepoint) {
     long lastProgress = System.nanoTime();
     long lastSave = System.nanoTime();
     boolean cancelled = false;
@@ -107,8 +139,7 @@ final class RangeRun {
       boolean done = spark.done(); // before draining: then the last drain sees every result
       spark.drain().forEach(e -> results.add(e.getKey(), e.getValue()));
       Totals t = results.totals();
-      if (!cancelled && (t.conflict() != null
-          || t.badRows() > config.failures().maxBadRows())) {
+      if (!cancelled && (t.conflict() != null || t.badRows() > config.failures().maxBadRows())) {
         spark.cancel();
         cancelled = true;
       }
@@ -116,13 +147,13 @@ final class RangeRun {
         return spark.failure();
       }
       long now = System.nanoTime();
-      if (config.progressIntervalSeconds() > 0 && now - lastProgress
-          >= TimeUnit.SECONDS.toNanos(config.progressIntervalSeconds())) {
+      if (config.progressIntervalSeconds() > 0
+          && now - lastProgress >= TimeUnit.SECONDS.toNanos(config.progressIntervalSeconds())) {
         progress.print(err);
         lastProgress = now;
       }
-      if (savepoint != null && now - lastSave
-          >= TimeUnit.SECONDS.toNanos(config.savepoints().intervalSeconds())) {
+      if (savepoint != null
+          && now - lastSave >= TimeUnit.SECONDS.toNanos(config.savepoints().intervalSeconds())) {
         savepoint.flush();
         lastSave = now;
       }

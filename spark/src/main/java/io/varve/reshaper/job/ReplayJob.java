@@ -20,12 +20,12 @@ import java.util.Locale;
 import java.util.concurrent.Semaphore;
 
 /**
- * {@code migrate replay}: writes the rows of a bad-rows file to the target again, once their
- * cause is fixed. Runs on the driver, without Spark: each statement at the target's
- * consistency level, {@code writer.maxInFlight} at once, with {@code failures.retries}
- * retries. The file is then replaced by the rows that still fail, with their new errors, or
- * removed when every row was written; so replaying again retries exactly those. Every
- * statement is an upsert, so a row replayed twice is written once.
+ * {@code migrate replay}: writes the rows of a bad-rows file to the target again, once their cause
+ * is fixed. Runs on the driver, without Spark: each statement at the target's consistency level,
+ * {@code writer.maxInFlight} at once, with {@code failures.retries} retries. The file is then
+ * replaced by the rows that still fail, with their new errors, or removed when every row was
+ * written; so replaying again retries exactly those. Every statement is an upsert, so a row
+ * replayed twice is written once.
  */
 public final class ReplayJob {
   private static final String VERB = "replay";
@@ -54,14 +54,29 @@ public final class ReplayJob {
       List<BadRow> rows = read(path);
       long start = System.nanoTime();
       List<BadRow> failed = write(rows);
-      new BadRowsFile(path, "varve migrate replay " + config.jobName() + " at " + Instant.now()
-          + ": rows that still fail, each a CQL statement after its error").replaceWith(failed);
-      Totals totals = new Totals(0, rows.size(), rows.size() - failed.size(), failed.size(),
-          null, 0, 0, List.of());
-      out.printf(Locale.ROOT, "%s: done: rows %,d, written %,d, bad rows %,d, %.1f s%n", VERB,
-          rows.size(), totals.rowsWritten(), failed.size(), (System.nanoTime() - start) / 1e9);
-      out.println(failed.isEmpty() ? VERB + ": every row was written; " + path + " is removed"
-          : VERB + ": the rows that still fail are in " + path);
+      new BadRowsFile(
+              path,
+              "varve migrate replay "
+                  + config.jobName()
+                  + " at "
+                  + Instant.now()
+                  + ": rows that still fail, each a CQL statement after its error")
+          .replaceWith(failed);
+      Totals totals =
+          new Totals(
+              0, rows.size(), rows.size() - failed.size(), failed.size(), null, 0, 0, List.of());
+      out.printf(
+          Locale.ROOT,
+          "%s: done: rows %,d, written %,d, bad rows %,d, %.1f s%n",
+          VERB,
+          rows.size(),
+          totals.rowsWritten(),
+          failed.size(),
+          (System.nanoTime() - start) / 1e9);
+      out.println(
+          failed.isEmpty()
+              ? VERB + ": every row was written; " + path + " is removed"
+              : VERB + ": the rows that still fail are in " + path);
       return status(JobOutcome.Ending.RAN, totals);
     } catch (ConfigException e) {
       err.println(VERB + ": error: " + e.getMessage());
@@ -92,14 +107,17 @@ public final class ReplayJob {
     try (CqlSession session = target.open()) {
       for (BadRow row : rows) {
         inFlight.acquireUninterruptibly();
-        Retries.execute(session, SimpleStatement.newInstance(row.statement())
-                .setConsistencyLevel(consistency), config.failures().retries())
-            .thenAccept(error -> {
-              if (error != null) {
-                failed.add(BadRow.of(row.statement(), error));
-              }
-              inFlight.release();
-            });
+        Retries.execute(
+                session,
+                SimpleStatement.newInstance(row.statement()).setConsistencyLevel(consistency),
+                config.failures().retries())
+            .thenAccept(
+                error -> {
+                  if (error != null) {
+                    failed.add(BadRow.of(row.statement(), error));
+                  }
+                  inFlight.release();
+                });
       }
       inFlight.acquireUninterruptibly(maxInFlight);
     }
@@ -109,7 +127,7 @@ public final class ReplayJob {
   }
 
   private ExitStatus status(JobOutcome.Ending ending, Totals totals) {
-    return JobOutcome.status(ReshapeJob.Kind.COPY, false, config.failures().maxBadRows(), ending,
-        totals);
+    return JobOutcome.status(
+        ReshapeJob.Kind.COPY, false, config.failures().maxBadRows(), ending, totals);
   }
 }

@@ -10,10 +10,10 @@ import java.util.Locale;
 import java.util.Map;
 
 /**
- * Runs one job in named steps: connect and plan ({@link PreparedJob}, before anything is
- * written), turn the target's compaction off if asked, run the ranges not yet done on Spark
- * ({@link RangeRun}), choose the exit status ({@link JobOutcome}), print the summary and run
- * the major compaction if asked. Progress goes to {@code err}, the summary to {@code out}.
+ * Runs one job in named steps: connect and plan ({@link PreparedJob}, before anything is written),
+ * turn the target's compaction off if asked, run the ranges not yet done on Spark ({@link
+ * RangeRun}), choose the exit status ({@link JobOutcome}), print the summary and run the major
+ * compaction if asked. Progress goes to {@code err}, the summary to {@code out}.
  */
 public final class ReshapeJob {
 
@@ -55,24 +55,31 @@ public final class ReshapeJob {
     Map<String, String> common = Cluster.commonOptions(config.spark());
     Cluster source = new Cluster(config.source(), common);
     Cluster target = new Cluster(config.target(), common);
-    try (CqlSession in = source.open(); CqlSession outSession = target.open()) {
+    try (CqlSession in = source.open();
+        CqlSession outSession = target.open()) {
       PreparedJob job = PreparedJob.prepare(config, kind, source, target, in, outSession);
       printPlan(verb, job);
       if (job.todo().isEmpty()) {
-        out.println(verb + ": nothing to do: all " + job.ranges().size() + " token ranges are"
-            + " recorded as done in " + job.savepoint().file() + "; delete it to copy again");
+        out.println(
+            verb
+                + ": nothing to do: all "
+                + job.ranges().size()
+                + " token ranges are"
+                + " recorded as done in "
+                + job.savepoint().file()
+                + "; delete it to copy again");
         return status(kind, copyMissing, JobOutcome.Ending.NOTHING_TO_DO, Totals.NONE);
       }
       RangeRun.Result run;
-      try (TargetCompaction compaction = TargetCompaction.disableIfAsked(config,
-          kind == Kind.COPY, outSession, job.targetTable(), err)) {
+      try (TargetCompaction compaction =
+          TargetCompaction.disableIfAsked(
+              config, kind == Kind.COPY, outSession, job.targetTable(), err)) {
         run = new RangeRun(config, kind, copyMissing, job, err).run(source, target);
       }
       ExitStatus status = status(kind, copyMissing, run.ending(), run.totals());
-      new Summary(config, verb, out).print(kind, copyMissing, status, run, job.ranges().size(),
-          job.alreadyDone());
-      if (kind == Kind.COPY && status.code() <= 1
-          && config.compaction().majorCompactionAfter()) {
+      new Summary(config, verb, out)
+          .print(kind, copyMissing, status, run, job.ranges().size(), job.alreadyDone());
+      if (kind == Kind.COPY && status.code() <= 1 && config.compaction().majorCompactionAfter()) {
         TargetCompaction.major(config, outSession, err);
       }
       return status;
@@ -87,17 +94,23 @@ public final class ReshapeJob {
     }
   }
 
-  private ExitStatus status(Kind kind, boolean copyMissing, JobOutcome.Ending ending,
-      Totals totals) {
+  private ExitStatus status(
+      Kind kind, boolean copyMissing, JobOutcome.Ending ending, Totals totals) {
     return JobOutcome.status(kind, copyMissing, config.failures().maxBadRows(), ending, totals);
   }
 
   private void printPlan(String verb, PreparedJob job) {
     var plan = job.plan();
-    err.printf(Locale.ROOT, "%s: plan: mode %s, %d token ranges, %d already done (%s)%s%n",
-        verb, plan.mode(), job.ranges().size(), job.alreadyDone(),
+    err.printf(
+        Locale.ROOT,
+        "%s: plan: mode %s, %d token ranges, %d already done (%s)%s%n",
+        verb,
+        plan.mode(),
+        job.ranges().size(),
+        job.alreadyDone(),
         job.savepoint() == null ? "no savepoint" : job.savepoint().file(),
-        plan.resolution().onConflict() == null ? ""
+        plan.resolution().onConflict() == null
+            ? ""
             : ", onConflict " + plan.resolution().onConflict());
   }
 }

@@ -9,10 +9,10 @@ import java.util.List;
 import java.util.Set;
 
 /**
- * Takes the results of a run's tasks on the driver, once per task: a result delivered again
- * for the same partition (by a task tried again or run twice) is ignored. Each result's bad
- * rows are appended to the bad-rows file before its range is recorded in the savepoint, so
- * the file holds every bad row of every recorded range. Thread-safe.
+ * Takes the results of a run's tasks on the driver, once per task: a result delivered again for the
+ * same partition (by a task tried again or run twice) is ignored. Each result's bad rows are
+ * appended to the bad-rows file before its range is recorded in the savepoint, so the file holds
+ * every bad row of every recorded range. Thread-safe.
  */
 final class ResultCollector {
   private final BadRowsFile badRowsFile;
@@ -68,7 +68,14 @@ final class ResultCollector {
 
   /** The sums of the results counted so far. */
   synchronized Totals totals() {
-    return new Totals(rangesCompleted, rowsRead, rowsWritten, badRows, conflict, missing,
-        mismatched, List.copyOf(samples));
+    return new Totals(
+        rangesCompleted,
+        rowsRead,
+        rowsWritten,
+        badRows,
+        conflict,
+        missing,
+        mismatched,
+        List.copyOf(samples));
   }
 }

@@ -19,9 +19,9 @@ import scala.runtime.AbstractFunction2;
 import scala.runtime.BoxedUnit;
 
 /**
- * A Spark job of one {@link RangeResult} per partition whose results reach the driver as each
- * task commits, not all at the end: Spark hands the result of a partition to the driver once,
- * when the first attempt that succeeds for it ends. The driver drains them with {@link #drain}.
+ * A Spark job of one {@link RangeResult} per partition whose results reach the driver as each task
+ * commits, not all at the end: Spark hands the result of a partition to the driver once, when the
+ * first attempt that succeeds for it ends. The driver drains them with {@link #drain}.
  */
 final class SparkResults {
   private final JavaSparkContext jsc;
@@ -29,8 +29,8 @@ final class SparkResults {
   private final Queue<Map.Entry<Integer, RangeResult>> arrived = new ConcurrentLinkedQueue<>();
   private final SimpleFutureAction<BoxedUnit> job;
 
-  private SparkResults(JavaSparkContext jsc, JavaRDD<RangeResult> results, String group,
-      String description) {
+  private SparkResults(
+      JavaSparkContext jsc, JavaRDD<RangeResult> results, String group, String description) {
     this.jsc = jsc;
     this.group = group;
     jsc.setJobGroup(group, description, true);
@@ -39,26 +39,30 @@ final class SparkResults {
       partitions.add(i);
     }
     RDD<RangeResult> rdd = results.rdd();
-    this.job = jsc.sc().submitJob(rdd, new OnlyResult(),
-        JavaConverters.asScalaBuffer(partitions).toSeq(),
-        new AbstractFunction2<Object, RangeResult, BoxedUnit>() {
-          @Override
-          public BoxedUnit apply(Object partition, RangeResult result) {
-            arrived.add(Map.entry((Integer) partition, result));
-            return BoxedUnit.UNIT;
-          }
-        },
-        new AbstractFunction0<BoxedUnit>() {
-          @Override
-          public BoxedUnit apply() {
-            return BoxedUnit.UNIT;
-          }
-        });
+    this.job =
+        jsc.sc()
+            .submitJob(
+                rdd,
+                new OnlyResult(),
+                JavaConverters.asScalaBuffer(partitions).toSeq(),
+                new AbstractFunction2<Object, RangeResult, BoxedUnit>() {
+                  @Override
+                  public BoxedUnit apply(Object partition, RangeResult result) {
+                    arrived.add(Map.entry((Integer) partition, result));
+                    return BoxedUnit.UNIT;
+                  }
+                },
+                new AbstractFunction0<BoxedUnit>() {
+                  @Override
+                  public BoxedUnit apply() {
+                    return BoxedUnit.UNIT;
+                  }
+                });
   }
 
   /** Starts {@code results} as a job of group {@code group}. */
-  static SparkResults submit(JavaSparkContext jsc, JavaRDD<RangeResult> results, String group,
-      String description) {
+  static SparkResults submit(
+      JavaSparkContext jsc, JavaRDD<RangeResult> results, String group, String description) {
     return new SparkResults(jsc, results, group, description);
   }
 
@@ -88,8 +92,8 @@ final class SparkResults {
   }
 
   /** The task's work: a partition holds one result. */
-  private static final class OnlyResult extends AbstractFunction1<Iterator<RangeResult>, RangeResult>
-      implements Serializable {
+  private static final class OnlyResult
+      extends AbstractFunction1<Iterator<RangeResult>, RangeResult> implements Serializable {
     private static final long serialVersionUID = 1L;
 
     @Override

@@ -23,8 +23,13 @@ final class Summary {
    * @param ranges the job's token ranges
    * @param already the ranges done by earlier runs
    */
-  void print(ReshapeJob.Kind kind, boolean copyMissing, ExitStatus status, RangeRun.Result run,
-      int ranges, int already) {
+  void print(
+      ReshapeJob.Kind kind,
+      boolean copyMissing,
+      ExitStatus status,
+      RangeRun.Result run,
+      int ranges,
+      int already) {
     Path badRows = config.badRowsPath();
     Totals t = run.totals();
     long maxBadRows = config.failures().maxBadRows();
@@ -34,8 +39,13 @@ final class Summary {
     }
     if (run.ending() == JobOutcome.Ending.BROKE) {
       if (status == ExitStatus.TOO_MANY_BAD_ROWS) {
-        out.printf(Locale.ROOT, "%s: aborted: %,d bad rows, more than failures.maxBadRows=%d;"
-            + " see %s%n", verb, t.badRows(), maxBadRows, badRows);
+        out.printf(
+            Locale.ROOT,
+            "%s: aborted: %,d bad rows, more than failures.maxBadRows=%d;" + " see %s%n",
+            verb,
+            t.badRows(),
+            maxBadRows,
+            badRows);
       } else {
         out.println(verb + ": failed: " + run.failure());
         out.println(verb + ": finished ranges are recorded; rerun the same command to resume");
@@ -44,22 +54,39 @@ final class Summary {
     }
     double seconds = run.seconds();
     if (kind == ReshapeJob.Kind.COPY) {
-      out.printf(Locale.ROOT, "migrate: done: ranges %d/%d (%d done by earlier runs), rows read"
-          + " %,d, rows written %,d, bad rows %,d, %.1f s, %,.0f rows/s%n", ranges, ranges,
-          already, t.rowsRead(), t.rowsWritten(), t.badRows(), seconds,
+      out.printf(
+          Locale.ROOT,
+          "migrate: done: ranges %d/%d (%d done by earlier runs), rows read"
+              + " %,d, rows written %,d, bad rows %,d, %.1f s, %,.0f rows/s%n",
+          ranges,
+          ranges,
+          already,
+          t.rowsRead(),
+          t.rowsWritten(),
+          t.badRows(),
+          seconds,
           t.rowsRead() / Math.max(seconds, 0.001));
     } else {
-      out.printf(Locale.ROOT, "validate: done: rows checked %,d, missing %,d, mismatched %,d%s,"
-          + " %.1f s%n", t.rowsRead(), t.missing(), t.mismatched(),
-          copyMissing ? ", missing rows copied " + t.rowsWritten() : "", seconds);
+      out.printf(
+          Locale.ROOT,
+          "validate: done: rows checked %,d, missing %,d, mismatched %,d%s," + " %.1f s%n",
+          t.rowsRead(),
+          t.missing(),
+          t.mismatched(),
+          copyMissing ? ", missing rows copied " + t.rowsWritten() : "",
+          seconds);
       t.samples().forEach(s -> out.println("validate:   " + s));
     }
     if (t.badRows() > 0) {
       out.println(verb + ": bad rows are in " + badRows);
     }
     if (status == ExitStatus.TOO_MANY_BAD_ROWS) {
-      out.printf(Locale.ROOT, "%s: %,d bad rows, more than failures.maxBadRows=%d%n", verb,
-          t.badRows(), maxBadRows);
+      out.printf(
+          Locale.ROOT,
+          "%s: %,d bad rows, more than failures.maxBadRows=%d%n",
+          verb,
+          t.badRows(),
+          maxBadRows);
     }
   }
 }

@@ -14,8 +14,15 @@ import java.util.List;
  * @param mismatched validation: target rows that differ
  * @param samples validation: differences, described, at most {@code validation.failuresToFetch}
  */
-record Totals(long rangesCompleted, long rowsRead, long rowsWritten, long badRows,
-    String conflict, long missing, long mismatched, List<String> samples) {
+record Totals(
+    long rangesCompleted,
+    long rowsRead,
+    long rowsWritten,
+    long badRows,
+    String conflict,
+    long missing,
+    long mismatched,
+    List<String> samples) {
 
   /** Nothing yet. */
   static final Totals NONE = new Totals(0, 0, 0, 0, null, 0, 0, List.of());

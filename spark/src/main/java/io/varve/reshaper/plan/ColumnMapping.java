@@ -19,16 +19,16 @@ import java.util.Map;
 import java.util.Set;
 
 /**
- * The first step of a plan: which source column fills which target column (after
- * {@code renames} and {@code drop}), and the encoded {@code constants} of the others. Checks
- * that every copied column reaches a target column of the same type.
+ * The first step of a plan: which source column fills which target column (after {@code renames}
+ * and {@code drop}), and the encoded {@code constants} of the others. Checks that every copied
+ * column reaches a target column of the same type.
  *
- * @param sourceToTarget each copied source column and the target column it fills, in source
- *     column order
+ * @param sourceToTarget each copied source column and the target column it fills, in source column
+ *     order
  * @param constants target columns filled with a constant, encoded
  */
-record ColumnMapping(Map<CqlIdentifier, CqlIdentifier> sourceToTarget,
-    Map<CqlIdentifier, byte[]> constants) {
+record ColumnMapping(
+    Map<CqlIdentifier, CqlIdentifier> sourceToTarget, Map<CqlIdentifier, byte[]> constants) {
 
   static ColumnMapping of(JobConfig config, TableSchema source, TableSchema target) {
     Map<CqlIdentifier, CqlIdentifier> renames = renames(config, source, target);
@@ -40,19 +40,35 @@ record ColumnMapping(Map<CqlIdentifier, CqlIdentifier> sourceToTarget,
         continue;
       }
       CqlIdentifier to = renames.getOrDefault(c.name(), c.name());
-      Column t = target.column(to).orElseThrow(() -> new ConfigException(
-          "source column " + c.cql(), "no target column " + to.asCql(true),
-          "a column of target table " + config.target().qualifiedTable() + " ("
-              + names(target.columns()) + "): add a renames entry, or list it under drop"));
+      Column t =
+          target
+              .column(to)
+              .orElseThrow(
+                  () ->
+                      new ConfigException(
+                          "source column " + c.cql(),
+                          "no target column " + to.asCql(true),
+                          "a column of target table "
+                              + config.target().qualifiedTable()
+                              + " ("
+                              + names(target.columns())
+                              + "): add a renames entry, or list it under drop"));
       if (!sameType(c.type(), t.type())) {
-        throw new ConfigException("target column " + t.cql(), t.type().asCql(true, true),
-            "the type of source column " + c.cql() + ", " + c.type().asCql(true, true)
+        throw new ConfigException(
+            "target column " + t.cql(),
+            t.type().asCql(true, true),
+            "the type of source column "
+                + c.cql()
+                + ", "
+                + c.type().asCql(true, true)
                 + " (type mismatch)");
       }
       CqlIdentifier other = filled.put(to, c.name());
       if (other != null) {
-        throw new ConfigException("target column " + t.cql(), "filled by source columns "
-            + other.asCql(true) + " and " + c.cql(), "one source column");
+        throw new ConfigException(
+            "target column " + t.cql(),
+            "filled by source columns " + other.asCql(true) + " and " + c.cql(),
+            "one source column");
       }
       mapping.put(c.name(), to);
     }
@@ -69,8 +85,8 @@ record ColumnMapping(Map<CqlIdentifier, CqlIdentifier> sourceToTarget,
     return null;
   }
 
-  private static Map<CqlIdentifier, CqlIdentifier> renames(JobConfig config, TableSchema source,
-      TableSchema target) {
+  private static Map<CqlIdentifier, CqlIdentifier> renames(
+      JobConfig config, TableSchema source, TableSchema target) {
     Map<CqlIdentifier, CqlIdentifier> renames = new LinkedHashMap<>();
     List<JobConfig.Rename> list = config.renames();
     for (int i = 0; i < list.size(); i++) {
@@ -78,54 +94,82 @@ record ColumnMapping(Map<CqlIdentifier, CqlIdentifier> sourceToTarget,
       CqlIdentifier from = CqlIdentifier.fromCql(r.from());
       CqlIdentifier to = CqlIdentifier.fromCql(r.to());
       if (source.column(from).isEmpty()) {
-        throw new ConfigException("renames[" + i + "].from", r.from(), "a column of source table "
-            + config.source().qualifiedTable() + ": " + names(source.columns()));
+        throw new ConfigException(
+            "renames[" + i + "].from",
+            r.from(),
+            "a column of source table "
+                + config.source().qualifiedTable()
+                + ": "
+                + names(source.columns()));
       }
       if (target.column(to).isEmpty()) {
-        throw new ConfigException("renames[" + i + "].to", r.to(), "a column of target table "
-            + config.target().qualifiedTable() + ": " + names(target.columns()));
+        throw new ConfigException(
+            "renames[" + i + "].to",
+            r.to(),
+            "a column of target table "
+                + config.target().qualifiedTable()
+                + ": "
+                + names(target.columns()));
       }
       if (renames.put(from, to) != null) {
-        throw new ConfigException("renames[" + i + "].from", r.from(),
-            "a column renamed only once");
+        throw new ConfigException(
+            "renames[" + i + "].from", r.from(), "a column renamed only once");
       }
     }
     return renames;
   }
 
-  private static Set<CqlIdentifier> dropped(JobConfig config, TableSchema source,
-      Map<CqlIdentifier, CqlIdentifier> renames) {
+  private static Set<CqlIdentifier> dropped(
+      JobConfig config, TableSchema source, Map<CqlIdentifier, CqlIdentifier> renames) {
     Set<CqlIdentifier> dropped = new HashSet<>();
     for (int i = 0; i < config.drop().size(); i++) {
       CqlIdentifier d = CqlIdentifier.fromCql(config.drop().get(i));
       if (source.column(d).isEmpty()) {
-        throw new ConfigException("drop[" + i + "]", config.drop().get(i),
-            "a column of source table " + config.source().qualifiedTable() + ": "
+        throw new ConfigException(
+            "drop[" + i + "]",
+            config.drop().get(i),
+            "a column of source table "
+                + config.source().qualifiedTable()
+                + ": "
                 + names(source.columns()));
       }
       if (renames.containsKey(d)) {
-        throw new ConfigException("drop[" + i + "]", config.drop().get(i),
-            "a column that is not also renamed");
+        throw new ConfigException(
+            "drop[" + i + "]", config.drop().get(i), "a column that is not also renamed");
       }
       dropped.add(d);
     }
     return dropped;
   }
 
-  private static Map<CqlIdentifier, byte[]> constants(JobConfig config, TableSchema target,
-      Map<CqlIdentifier, CqlIdentifier> mapping) {
+  private static Map<CqlIdentifier, byte[]> constants(
+      JobConfig config, TableSchema target, Map<CqlIdentifier, CqlIdentifier> mapping) {
     Map<CqlIdentifier, byte[]> encoded = new LinkedHashMap<>();
-    config.constants().forEach((name, literal) -> {
-      CqlIdentifier id = CqlIdentifier.fromCql(name);
-      Column t = target.column(id).orElseThrow(() -> new ConfigException(
-          "constants." + name, literal, "a column of target table "
-              + config.target().qualifiedTable() + ": " + names(target.columns())));
-      if (mapping.containsValue(id)) {
-        throw new ConfigException("constants." + name, literal,
-            "a target column that no source column fills already");
-      }
-      encoded.put(id, encode(t.type(), name, literal));
-    });
+    config
+        .constants()
+        .forEach(
+            (name, literal) -> {
+              CqlIdentifier id = CqlIdentifier.fromCql(name);
+              Column t =
+                  target
+                      .column(id)
+                      .orElseThrow(
+                          () ->
+                              new ConfigException(
+                                  "constants." + name,
+                                  literal,
+                                  "a column of target table "
+                                      + config.target().qualifiedTable()
+                                      + ": "
+                                      + names(target.columns())));
+              if (mapping.containsValue(id)) {
+                throw new ConfigException(
+                    "constants." + name,
+                    literal,
+                    "a target column that no source column fills already");
+              }
+              encoded.put(id, encode(t.type(), name, literal));
+            });
     return encoded;
   }
 
@@ -139,8 +183,8 @@ record ColumnMapping(Map<CqlIdentifier, CqlIdentifier> sourceToTarget,
       try {
         value = codec.parse("'" + literal.replace("'", "''") + "'");
       } catch (RuntimeException second) {
-        throw new ConfigException("constants." + name, literal,
-            "a CQL literal of type " + type.asCql(true, true));
+        throw new ConfigException(
+            "constants." + name, literal, "a CQL literal of type " + type.asCql(true, true));
       }
     }
     ByteBuffer bytes = codec.encode(value, ProtocolVersion.DEFAULT);
@@ -152,7 +196,8 @@ record ColumnMapping(Map<CqlIdentifier, CqlIdentifier> sourceToTarget,
   private static boolean sameType(DataType a, DataType b) {
     if (a instanceof UserDefinedType ua && b instanceof UserDefinedType ub) {
       return ua.getFieldNames().equals(ub.getFieldNames())
-          && ua.getFieldTypes().equals(ub.getFieldTypes()) && ua.isFrozen() == ub.isFrozen();
+          && ua.getFieldTypes().equals(ub.getFieldTypes())
+          && ua.isFrozen() == ub.isFrozen();
     }
     return a.equals(b);
   }

@@ -5,8 +5,8 @@ public enum CopyMode {
   /** Every source key column is in the target key: no two rows can collide; rows stream. */
   DIRECT,
   /**
-   * Rows can collide, but only rows of one source partition (every source partition-key column
-   * is in the target key): conflicts are resolved while the partition is read, with no shuffle.
+   * Rows can collide, but only rows of one source partition (every source partition-key column is
+   * in the target key): conflicts are resolved while the partition is read, with no shuffle.
    */
   IN_PARTITION,
   /** Rows of different source partitions can collide: Spark groups rows by target key. */

@@ -11,8 +11,9 @@ import java.io.Serializable;
  * @param resolution how rows travel and which of colliding rows wins
  * @param fingerprint identifies the job's data movement in savepoints
  */
-public record MigrationPlan(SourceScan source, TargetLayout target, Resolution resolution,
-    String fingerprint) implements Serializable {
+public record MigrationPlan(
+    SourceScan source, TargetLayout target, Resolution resolution, String fingerprint)
+    implements Serializable {
 
   /** The mode, see {@link CopyMode}. */
   public CopyMode mode() {

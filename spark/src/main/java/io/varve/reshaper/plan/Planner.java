@@ -9,10 +9,10 @@ import java.security.NoSuchAlgorithmException;
 import java.util.HexFormat;
 
 /**
- * Checks a job against the source and target schemas and builds its {@link MigrationPlan} in
- * four steps: the column mapping, the select list, the target layout and the resolution of
- * colliding rows. Every refusal is a {@link ConfigException} naming the key, the value and
- * what was expected, raised before anything is written. Pure: no database, no Spark.
+ * Checks a job against the source and target schemas and builds its {@link MigrationPlan} in four
+ * steps: the column mapping, the select list, the target layout and the resolution of colliding
+ * rows. Every refusal is a {@link ConfigException} naming the key, the value and what was expected,
+ * raised before anything is written. Pure: no database, no Spark.
  */
 public final class Planner {
 
@@ -30,18 +30,26 @@ public final class Planner {
   /** Checks everything and returns the plan. */
   public MigrationPlan plan() {
     if (isCounterTable(source) || isCounterTable(target)) {
-      throw new ConfigException("target.table", config.target().qualifiedTable(),
+      throw new ConfigException(
+          "target.table",
+          config.target().qualifiedTable(),
           "a table without counter columns (counter tables are not supported)");
     }
     ColumnMapping mapping = ColumnMapping.of(config, source, target);
     SelectList select = SelectList.of(config, source, mapping);
-    TargetLayout layout = TargetLayout.of(target, mapping, select,
-        config.source().preserveTimestamps());
+    TargetLayout layout =
+        TargetLayout.of(target, mapping, select, config.source().preserveTimestamps());
     Resolution resolution = Resolution.of(config, source, target, mapping, layout, select);
     SourceScan scan = select.scan(source, config.source().where());
-    return new MigrationPlan(scan, layout, resolution, fingerprint(config.source().keyspace()
-        + "." + config.source().table(), scan.selectCql(), layout.insertCql(),
-        String.valueOf(resolution.onConflict())));
+    return new MigrationPlan(
+        scan,
+        layout,
+        resolution,
+        fingerprint(
+            config.source().keyspace() + "." + config.source().table(),
+            scan.selectCql(),
+            layout.insertCql(),
+            String.valueOf(resolution.onConflict())));
   }
 
   private static boolean isCounterTable(TableSchema table) {
@@ -49,8 +57,8 @@ public final class Planner {
   }
 
   /**
-   * Identifies the data movement in savepoints; part of the savepoint format, so a plan that
-   * moves the same data keeps the same fingerprint from one version to the next.
+   * Identifies the data movement in savepoints; part of the savepoint format, so a plan that moves
+   * the same data keeps the same fingerprint from one version to the next.
    */
   static String fingerprint(String... parts) {
     try {

@@ -25,27 +25,41 @@ import java.util.stream.Collectors;
  * @param newestWritetimeIndexes select-list positions of every writetime the rule
  *     keepNewestWritetime compares
  */
-public record Resolution(CopyMode mode, OnConflict onConflict, int ruleColumn, DataType ruleType,
-    int[] newestWritetimeIndexes) implements Serializable {
+public record Resolution(
+    CopyMode mode,
+    OnConflict onConflict,
+    int ruleColumn,
+    DataType ruleType,
+    int[] newestWritetimeIndexes)
+    implements Serializable {
 
-  static Resolution of(JobConfig config, TableSchema source, TableSchema target,
-      ColumnMapping mapping, TargetLayout layout, SelectList select) {
-    Set<CqlIdentifier> targetKey = target.primaryKey().stream().map(Column::name)
-        .collect(Collectors.toSet());
+  static Resolution of(
+      JobConfig config,
+      TableSchema source,
+      TableSchema target,
+      ColumnMapping mapping,
+      TargetLayout layout,
+      SelectList select) {
+    Set<CqlIdentifier> targetKey =
+        target.primaryKey().stream().map(Column::name).collect(Collectors.toSet());
     var toTarget = mapping.sourceToTarget();
-    boolean allSourceKeysInTargetKey = source.primaryKey().stream()
-        .allMatch(c -> targetKey.contains(toTarget.get(c.name())));
-    boolean sourcePartitionInTargetKey = source.partitionKey().stream()
-        .allMatch(c -> targetKey.contains(toTarget.get(c.name())));
+    boolean allSourceKeysInTargetKey =
+        source.primaryKey().stream().allMatch(c -> targetKey.contains(toTarget.get(c.name())));
+    boolean sourcePartitionInTargetKey =
+        source.partitionKey().stream().allMatch(c -> targetKey.contains(toTarget.get(c.name())));
     OnConflict rule = config.reshape().onConflict();
     if (allSourceKeysInTargetKey) {
       return new Resolution(CopyMode.DIRECT, null, -1, null, new int[0]);
     }
     if (rule == null) {
-      throw new ConfigException("reshape.onConflict", "missing",
+      throw new ConfigException(
+          "reshape.onConflict",
+          "missing",
           "a rule (keepMax, keepMin, keepNewestWritetime or fail): the target primary key ("
-              + names(target.primaryKey()) + ") does not hold every source primary-key column ("
-              + names(source.primaryKey()) + "), so several source rows can land on one"
+              + names(target.primaryKey())
+              + ") does not hold every source primary-key column ("
+              + names(source.primaryKey())
+              + "), so several source rows can land on one"
               + " target row");
     }
     CopyMode mode = sourcePartitionInTargetKey ? CopyMode.IN_PARTITION : CopyMode.SHUFFLE;
@@ -53,15 +67,27 @@ public record Resolution(CopyMode mode, OnConflict onConflict, int ruleColumn, D
     DataType ruleType = null;
     if (rule.needsColumn()) {
       CqlIdentifier id = CqlIdentifier.fromCql(config.reshape().column());
-      Column column = target.column(id).orElseThrow(() -> new ConfigException(
-          "reshape.column", config.reshape().column(), "a column of target table "
-              + config.target().qualifiedTable() + ": " + names(target.columns())));
+      Column column =
+          target
+              .column(id)
+              .orElseThrow(
+                  () ->
+                      new ConfigException(
+                          "reshape.column",
+                          config.reshape().column(),
+                          "a column of target table "
+                              + config.target().qualifiedTable()
+                              + ": "
+                              + names(target.columns())));
       ruleType = column.type();
       Class<?> javaType = CodecRegistry.DEFAULT.codecFor(ruleType).getJavaType().getRawType();
       if (!Comparable.class.isAssignableFrom(javaType) || ruleType.equals(DataTypes.DURATION)) {
-        throw new ConfigException("reshape.column", config.reshape().column(),
+        throw new ConfigException(
+            "reshape.column",
+            config.reshape().column(),
             "a column of an ordered type (number, text, timestamp, date, time, uuid, inet,"
-                + " boolean, blob), but it is " + ruleType.asCql(true, true));
+                + " boolean, blob), but it is "
+                + ruleType.asCql(true, true));
       }
       for (int i = 0; i < layout.columns().size(); i++) {
         if (layout.columns().get(i).name().equals(column.cql())) {
@@ -69,9 +95,10 @@ public record Resolution(CopyMode mode, OnConflict onConflict, int ruleColumn, D
         }
       }
     }
-    int[] newest = rule == OnConflict.KEEP_NEWEST_WRITETIME
-        ? select.writetimeIndex().values().stream().mapToInt(Integer::intValue).toArray()
-        : new int[0];
+    int[] newest =
+        rule == OnConflict.KEEP_NEWEST_WRITETIME
+            ? select.writetimeIndex().values().stream().mapToInt(Integer::intValue).toArray()
+            : new int[0];
     return new Resolution(mode, rule, ruleColumn, ruleType, newest);
   }
 }

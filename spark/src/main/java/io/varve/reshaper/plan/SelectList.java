@@ -26,12 +26,18 @@ import java.util.stream.Collectors;
  * @param writetimeIndex the select position of each column's {@code WRITETIME}
  * @param ttlIndex the select position of each column's {@code TTL}
  */
-record SelectList(List<CqlIdentifier> columns, List<String> expressions,
-    Map<CqlIdentifier, Integer> writetimeIndex, Map<CqlIdentifier, Integer> ttlIndex) {
+record SelectList(
+    List<CqlIdentifier> columns,
+    List<String> expressions,
+    Map<CqlIdentifier, Integer> writetimeIndex,
+    Map<CqlIdentifier, Integer> ttlIndex) {
 
   static SelectList of(JobConfig config, TableSchema source, ColumnMapping mapping) {
-    List<CqlIdentifier> selected = source.columns().stream().map(Column::name)
-        .filter(mapping.sourceToTarget()::containsKey).toList();
+    List<CqlIdentifier> selected =
+        source.columns().stream()
+            .map(Column::name)
+            .filter(mapping.sourceToTarget()::containsKey)
+            .toList();
     List<CqlIdentifier> columns = new ArrayList<>();
     source.partitionKey().forEach(c -> columns.add(c.name()));
     selected.stream().filter(c -> !columns.contains(c)).forEach(columns::add);
@@ -50,9 +56,14 @@ record SelectList(List<CqlIdentifier> columns, List<String> expressions,
       DataType type = source.column(c).orElseThrow().type();
       if (isNonFrozenMultiCell(type)) {
         if (preserve && config.nonFrozenCollections() == JobConfig.CollectionTimestamps.FAIL) {
-          throw new ConfigException("source.preserveTimestamps", "true",
-              "no non-frozen collection or UDT columns, but " + c.asCql(true) + " is "
-                  + type.asCql(true, true) + ": its elements have a writetime each."
+          throw new ConfigException(
+              "source.preserveTimestamps",
+              "true",
+              "no non-frozen collection or UDT columns, but "
+                  + c.asCql(true)
+                  + " is "
+                  + type.asCql(true, true)
+                  + ": its elements have a writetime each."
                   + " Set timestamps.nonFrozenCollections: currentTime to write it at the job's"
                   + " time, or set preserveTimestamps: false");
         }
@@ -64,8 +75,11 @@ record SelectList(List<CqlIdentifier> columns, List<String> expressions,
       expressions.add("TTL(" + c.asCql(true) + ")");
     }
     if (newestRule && writetimes.isEmpty()) {
-      throw new ConfigException("reshape.onConflict", rule,
-          "a rule that needs no writetime: source table " + config.source().qualifiedTable()
+      throw new ConfigException(
+          "reshape.onConflict",
+          rule,
+          "a rule that needs no writetime: source table "
+              + config.source().qualifiedTable()
               + " has no copied regular column whose writetime can be read (keepMax/keepMin)");
     }
     return new SelectList(List.copyOf(columns), List.copyOf(expressions), writetimes, ttls);
@@ -78,11 +92,19 @@ record SelectList(List<CqlIdentifier> columns, List<String> expressions,
 
   /** The scan of one token range of {@code source}, filtered by {@code where} when given. */
   SourceScan scan(TableSchema source, String where) {
-    String partition = source.partitionKey().stream().map(Column::cql)
-        .collect(Collectors.joining(", "));
-    String cql = "SELECT " + String.join(", ", expressions) + " FROM " + source.qualified()
-        + " WHERE token(" + partition + ") > ? AND token(" + partition + ") <= ?"
-        + (where == null ? "" : " AND " + where + " ALLOW FILTERING");
+    String partition =
+        source.partitionKey().stream().map(Column::cql).collect(Collectors.joining(", "));
+    String cql =
+        "SELECT "
+            + String.join(", ", expressions)
+            + " FROM "
+            + source.qualified()
+            + " WHERE token("
+            + partition
+            + ") > ? AND token("
+            + partition
+            + ") <= ?"
+            + (where == null ? "" : " AND " + where + " ALLOW FILTERING");
     return new SourceScan(cql, source.partitionKey().size());
   }
 

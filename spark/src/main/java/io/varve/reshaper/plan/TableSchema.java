@@ -19,8 +19,12 @@ import java.util.stream.Collectors;
  * @param clustering the clustering columns, in order
  * @param others every other column (static and regular), in the metadata's order
  */
-public record TableSchema(CqlIdentifier keyspace, CqlIdentifier name, List<Column> partitionKey,
-    List<Column> clustering, List<Column> others) {
+public record TableSchema(
+    CqlIdentifier keyspace,
+    CqlIdentifier name,
+    List<Column> partitionKey,
+    List<Column> clustering,
+    List<Column> others) {
 
   /** One column. */
   public record Column(CqlIdentifier name, DataType type) {
@@ -44,9 +48,12 @@ public record TableSchema(CqlIdentifier keyspace, CqlIdentifier name, List<Colum
         others.add(column(c));
       }
     }
-    return new TableSchema(table.getKeyspace(), table.getName(),
+    return new TableSchema(
+        table.getKeyspace(),
+        table.getName(),
         table.getPartitionKey().stream().map(TableSchema::column).toList(),
-        table.getClusteringColumns().keySet().stream().map(TableSchema::column).toList(), others);
+        table.getClusteringColumns().keySet().stream().map(TableSchema::column).toList(),
+        others);
   }
 
   private static Column column(ColumnMetadata c) {

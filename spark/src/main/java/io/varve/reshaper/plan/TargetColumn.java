@@ -10,9 +10,10 @@ import java.io.Serializable;
  * @param type its type
  * @param sourceIndex the position of the source column in the scan's select list, or -1
  * @param constant the encoded constant, or null
- * @param writetimeIndex the position of {@code WRITETIME(source column)} in the select list,
- *     or -1 when its timestamp is not read
+ * @param writetimeIndex the position of {@code WRITETIME(source column)} in the select list, or -1
+ *     when its timestamp is not read
  * @param ttlIndex the position of {@code TTL(source column)}, or -1
  */
-public record TargetColumn(String name, DataType type, int sourceIndex, byte[] constant,
-    int writetimeIndex, int ttlIndex) implements Serializable {}
+public record TargetColumn(
+    String name, DataType type, int sourceIndex, byte[] constant, int writetimeIndex, int ttlIndex)
+    implements Serializable {}

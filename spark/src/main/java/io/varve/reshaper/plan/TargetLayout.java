@@ -9,8 +9,8 @@ import java.util.List;
 import java.util.stream.Collectors;
 
 /**
- * How a job writes its target: where each target column's value comes from, and the upserts.
- * Built by the third step of a plan ({@link #of}).
+ * How a job writes its target: where each target column's value comes from, and the upserts. Built
+ * by the third step of a plan ({@link #of}).
  *
  * @param table the target table in CQL form, {@code keyspace.table}
  * @param columns the target columns, partition key first, then clustering, then others
@@ -19,37 +19,54 @@ import java.util.stream.Collectors;
  * @param insertCql the upsert of one target row, with every target column
  * @param insertWithTimestampCql the same with {@code USING TIMESTAMP ? AND TTL ?}
  */
-public record TargetLayout(String table, List<TargetColumn> columns, int partitionKeyCount,
-    int primaryKeyCount, String insertCql, String insertWithTimestampCql)
+public record TargetLayout(
+    String table,
+    List<TargetColumn> columns,
+    int partitionKeyCount,
+    int primaryKeyCount,
+    String insertCql,
+    String insertWithTimestampCql)
     implements Serializable {
 
   /**
    * Fills every target column from a source column of the select list or a constant, keeping
    * writetime and TTL of regular columns when {@code preserveTimestamps}.
    */
-  static TargetLayout of(TableSchema target, ColumnMapping mapping, SelectList select,
-      boolean preserveTimestamps) {
+  static TargetLayout of(
+      TableSchema target, ColumnMapping mapping, SelectList select, boolean preserveTimestamps) {
     List<TargetColumn> columns = new ArrayList<>();
     for (Column t : target.columns()) {
       CqlIdentifier from = mapping.sourceOf(t.name());
       byte[] constant = mapping.constants().get(t.name());
       if (from == null && constant == null) {
-        throw new ConfigException("target column " + t.cql(), "no source",
+        throw new ConfigException(
+            "target column " + t.cql(),
+            "no source",
             (target.isKey(t.name()) ? "a value for this primary-key column: " : "a value: ")
-                + "a source column of the same name, a renames entry with to: " + t.cql()
+                + "a source column of the same name, a renames entry with to: "
+                + t.cql()
                 + ", or a constants entry");
       }
       boolean keepTimes = preserveTimestamps && from != null && !target.isKey(t.name());
-      columns.add(new TargetColumn(t.cql(), t.type(), from == null ? -1 : select.indexOf(from),
-          constant, keepTimes ? select.writetimeIndex().getOrDefault(from, -1) : -1,
-          keepTimes ? select.ttlIndex().getOrDefault(from, -1) : -1));
+      columns.add(
+          new TargetColumn(
+              t.cql(),
+              t.type(),
+              from == null ? -1 : select.indexOf(from),
+              constant,
+              keepTimes ? select.writetimeIndex().getOrDefault(from, -1) : -1,
+              keepTimes ? select.ttlIndex().getOrDefault(from, -1) : -1));
     }
     String names = columns.stream().map(TargetColumn::name).collect(Collectors.joining(", "));
     String markers = columns.stream().map(c -> "?").collect(Collectors.joining(", "));
-    String insert = "INSERT INTO " + target.qualified() + " (" + names + ") VALUES (" + markers
-        + ")";
-    return new TargetLayout(target.qualified(), List.copyOf(columns),
-        target.partitionKey().size(), target.primaryKey().size(), insert,
+    String insert =
+        "INSERT INTO " + target.qualified() + " (" + names + ") VALUES (" + markers + ")";
+    return new TargetLayout(
+        target.qualified(),
+        List.copyOf(columns),
+        target.partitionKey().size(),
+        target.primaryKey().size(),
+        insert,
         insert + " USING TIMESTAMP ? AND TTL ?");
   }
 

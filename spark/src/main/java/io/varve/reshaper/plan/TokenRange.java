@@ -15,8 +15,8 @@ import java.util.List;
 public record TokenRange(int index, long start, long end) implements Serializable {
 
   /**
-   * The ring cut into {@code count} ranges of equal width, covering every token. The cut
-   * depends on {@code count} only, so a rerun finds the same ranges whatever the topology.
+   * The ring cut into {@code count} ranges of equal width, covering every token. The cut depends on
+   * {@code count} only, so a rerun finds the same ranges whatever the topology.
    */
   public static List<TokenRange> split(int count) {
     if (count < 1) {
@@ -27,9 +27,11 @@ public record TokenRange(int index, long start, long end) implements Serializabl
     List<TokenRange> ranges = new ArrayList<>(count);
     long start = Long.MIN_VALUE;
     for (int i = 0; i < count; i++) {
-      long end = i == count - 1 ? Long.MAX_VALUE
-          : min.add(width.multiply(BigInteger.valueOf(i + 1)).divide(BigInteger.valueOf(count)))
-              .longValueExact();
+      long end =
+          i == count - 1
+              ? Long.MAX_VALUE
+              : min.add(width.multiply(BigInteger.valueOf(i + 1)).divide(BigInteger.valueOf(count)))
+                  .longValueExact();
       ranges.add(new TokenRange(i, start, end));
       start = end;
     }

@@ -13,12 +13,12 @@ import java.util.List;
 import java.util.Properties;
 
 /**
- * The token ranges of one job that are finished, kept in a small properties file
- * {@code <savepoints.path>/<job name>.savepoint}. The file is replaced atomically (written
- * beside, then renamed), so a crash at any moment leaves either the old or the new content.
- * A range is recorded only after all its writes were acknowledged; a range that was running
- * when the job died is done again on the next run, which is harmless because every write is
- * an idempotent upsert. Thread-safe.
+ * The token ranges of one job that are finished, kept in a small properties file {@code
+ * <savepoints.path>/<job name>.savepoint}. The file is replaced atomically (written beside, then
+ * renamed), so a crash at any moment leaves either the old or the new content. A range is recorded
+ * only after all its writes were acknowledged; a range that was running when the job died is done
+ * again on the next run, which is harmless because every write is an idempotent upsert.
+ * Thread-safe.
  */
 public final class Savepoint {
   private final Path file;
@@ -38,8 +38,7 @@ public final class Savepoint {
    * Opens the savepoint of a job, or an empty one. Refuses a file that belongs to another job
    * (another plan or split count), since its ranges would mean something else.
    */
-  public static Savepoint open(Path directory, String jobName, String fingerprint,
-      int rangeCount) {
+  public static Savepoint open(Path directory, String jobName, String fingerprint, int rangeCount) {
     Path file = directory.resolve(jobName + ".savepoint");
     BitSet done = new BitSet(rangeCount);
     if (Files.exists(file)) {
@@ -52,9 +51,15 @@ public final class Savepoint {
       String expected = fingerprint + "/" + rangeCount;
       String found = p.getProperty("job") + "/" + p.getProperty("ranges");
       if (!expected.equals(found)) {
-        throw new ConfigException("savepoints.path", file, "the savepoint of this job (plan "
-            + expected + "), but it records plan " + found + ": the tables, columns, where,"
-            + " reshape or splitCount changed. Delete the file to start over");
+        throw new ConfigException(
+            "savepoints.path",
+            file,
+            "the savepoint of this job (plan "
+                + expected
+                + "), but it records plan "
+                + found
+                + ": the tables, columns, where,"
+                + " reshape or splitCount changed. Delete the file to start over");
       }
       String list = p.getProperty("done", "").trim();
       if (!list.isEmpty()) {
@@ -103,14 +108,21 @@ public final class Savepoint {
     }
     StringBuilder list = new StringBuilder();
     done.stream().forEach(i -> list.append(list.isEmpty() ? "" : ",").append(i));
-    String text = "# Varve reshaper savepoint: token ranges finished by this job.\n"
-        + "job=" + fingerprint + "\nranges=" + rangeCount + "\ndone=" + list + "\n";
+    String text =
+        "# Varve reshaper savepoint: token ranges finished by this job.\n"
+            + "job="
+            + fingerprint
+            + "\nranges="
+            + rangeCount
+            + "\ndone="
+            + list
+            + "\n";
     try {
       Files.createDirectories(file.toAbsolutePath().getParent());
       Path temporary = file.resolveSibling(file.getFileName() + ".tmp");
       Files.writeString(temporary, text, StandardCharsets.UTF_8);
-      Files.move(temporary, file, StandardCopyOption.ATOMIC_MOVE,
-          StandardCopyOption.REPLACE_EXISTING);
+      Files.move(
+          temporary, file, StandardCopyOption.ATOMIC_MOVE, StandardCopyOption.REPLACE_EXISTING);
     } catch (IOException e) {
       throw new UncheckedIOException("cannot write savepoint " + file, e);
     }

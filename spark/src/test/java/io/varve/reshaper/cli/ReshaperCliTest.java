@@ -10,8 +10,8 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
 /**
- * Command-line mistakes exit with status 2 before anything connects or runs; a job's outcomes
- * map onto the exit-status table (the ITs of the job package run each one for real).
+ * Command-line mistakes exit with status 2 before anything connects or runs; a job's outcomes map
+ * onto the exit-status table (the ITs of the job package run each one for real).
  */
 class ReshaperCliTest {
   @TempDir Path dir;
@@ -30,28 +30,42 @@ class ReshaperCliTest {
 
   @Test
   void every_job_outcome_has_its_exit_status() {
-    Map<io.varve.reshaper.job.ExitStatus, ExitStatus> expected = Map.of(
-        io.varve.reshaper.job.ExitStatus.OK, ExitStatus.OK,
-        io.varve.reshaper.job.ExitStatus.COMPLETED_WITH_BAD_ROWS, ExitStatus.COMPLETED_WITH_ERRORS,
-        io.varve.reshaper.job.ExitStatus.DIFFERENCES_FOUND, ExitStatus.COMPLETED_WITH_ERRORS,
-        io.varve.reshaper.job.ExitStatus.INVALID_INPUT, ExitStatus.INVALID_INPUT,
-        io.varve.reshaper.job.ExitStatus.TOO_MANY_BAD_ROWS, ExitStatus.ABORTED_TOO_MANY_ERRORS,
-        io.varve.reshaper.job.ExitStatus.RESHAPE_CONFLICT, ExitStatus.ABORTED_TOO_MANY_ERRORS,
-        io.varve.reshaper.job.ExitStatus.FATAL, ExitStatus.ABORTED_FATAL_ERROR);
+    Map<io.varve.reshaper.job.ExitStatus, ExitStatus> expected =
+        Map.of(
+            io.varve.reshaper.job.ExitStatus.OK, ExitStatus.OK,
+            io.varve.reshaper.job.ExitStatus.COMPLETED_WITH_BAD_ROWS,
+                ExitStatus.COMPLETED_WITH_ERRORS,
+            io.varve.reshaper.job.ExitStatus.DIFFERENCES_FOUND, ExitStatus.COMPLETED_WITH_ERRORS,
+            io.varve.reshaper.job.ExitStatus.INVALID_INPUT, ExitStatus.INVALID_INPUT,
+            io.varve.reshaper.job.ExitStatus.TOO_MANY_BAD_ROWS, ExitStatus.ABORTED_TOO_MANY_ERRORS,
+            io.varve.reshaper.job.ExitStatus.RESHAPE_CONFLICT, ExitStatus.ABORTED_TOO_MANY_ERRORS,
+            io.varve.reshaper.job.ExitStatus.FATAL, ExitStatus.ABORTED_FATAL_ERROR);
     assertThat(expected).containsOnlyKeys(io.varve.reshaper.job.ExitStatus.values());
-    expected.forEach((outcome, status) ->
-        assertThat(MigrateCommand.exitStatus(outcome)).as(outcome.name()).isEqualTo(status));
+    expected.forEach(
+        (outcome, status) ->
+            assertThat(MigrateCommand.exitStatus(outcome)).as(outcome.name()).isEqualTo(status));
   }
 
   @Test
   void replay_refuses_a_missing_file_it_was_given_and_has_nothing_to_do_without_one()
       throws Exception {
-    Path job = Files.writeString(dir.resolve("job.yaml"), "source: {host: 10.0.0.1, keyspace:"
-        + " ks, table: a}\ntarget: {host: 10.0.0.1, keyspace: ks, table: b}\nsavepoints: {path: "
-        + dir.resolve("sp") + "}\n");
+    Path job =
+        Files.writeString(
+            dir.resolve("job.yaml"),
+            "source: {host: 10.0.0.1, keyspace:"
+                + " ks, table: a}\ntarget: {host: 10.0.0.1, keyspace: ks, table: b}\nsavepoints: {path: "
+                + dir.resolve("sp")
+                + "}\n");
     assertThat(ReshaperCli.execute("migrate", "replay")).isEqualTo(2);
-    assertThat(ReshaperCli.execute("migrate", "replay", "--config", job.toString(),
-        "--bad-rows", dir.resolve("none.bad-rows").toString())).isEqualTo(2);
+    assertThat(
+            ReshaperCli.execute(
+                "migrate",
+                "replay",
+                "--config",
+                job.toString(),
+                "--bad-rows",
+                dir.resolve("none.bad-rows").toString()))
+        .isEqualTo(2);
     // no bad-rows file at the job's path: no row failed, nothing to replay
     assertThat(ReshaperCli.execute("migrate", "replay", "--config", job.toString())).isZero();
   }

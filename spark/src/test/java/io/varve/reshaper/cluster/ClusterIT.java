@@ -29,7 +29,8 @@ class ClusterIT {
   }
 
   private static Cluster target(String table) {
-    JobConfig config = JobConfigLoader.parse(db.side("source", "existing", "") + db.side("target", table, ""));
+    JobConfig config =
+        JobConfigLoader.parse(db.side("source", "existing", "") + db.side("target", table, ""));
     return new Cluster(config.target(), Map.of());
   }
 
@@ -37,7 +38,9 @@ class ClusterIT {
   void finds_a_table_created_just_before_the_lookup_through_a_session_that_was_already_open() {
     Cluster target = target("created_late");
     try (CqlSession session = target.open()) {
-      assertThat(session.getMetadata().getKeyspace(db.keyspace)).as("the session's schema").isPresent();
+      assertThat(session.getMetadata().getKeyspace(db.keyspace))
+          .as("the session's schema")
+          .isPresent();
       db.execute("CREATE TABLE " + db.keyspace + ".created_late (k int PRIMARY KEY, v text)");
       // The open session hears of the new table from a schema event it debounces for about a
       // second; the lookup must not depend on that.
@@ -49,8 +52,10 @@ class ClusterIT {
   void refuses_a_missing_table_naming_the_key_and_the_tables_that_exist() {
     Cluster target = target("nowhere");
     try (CqlSession session = target.open()) {
-      assertThatThrownBy(() -> target.table(session)).isInstanceOf(ConfigException.class)
-          .hasMessageContaining("target.table").hasMessageContaining("nowhere does not exist")
+      assertThatThrownBy(() -> target.table(session))
+          .isInstanceOf(ConfigException.class)
+          .hasMessageContaining("target.table")
+          .hasMessageContaining("nowhere does not exist")
           .hasMessageContaining("existing");
     }
   }

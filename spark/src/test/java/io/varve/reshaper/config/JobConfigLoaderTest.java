@@ -8,16 +8,19 @@ import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.CsvSource;
 
 class JobConfigLoaderTest {
-  private static final String SIDES = "source:\n  type: cassandra\n  host: 10.0.0.1\n"
-      + "  keyspace: ks\n  table: ids_by_partnerid\n"
-      + "target:\n  type: scylla\n  host: 10.0.0.2\n  keyspace: ks\n  table: compact\n";
+  private static final String SIDES =
+      "source:\n  type: cassandra\n  host: 10.0.0.1\n"
+          + "  keyspace: ks\n  table: ids_by_partnerid\n"
+          + "target:\n  type: scylla\n  host: 10.0.0.2\n  keyspace: ks\n  table: compact\n";
 
   @Test
   void reads_a_scylla_migrator_file_with_its_defaults() {
-    JobConfig c = JobConfigLoader.parse(SIDES
-        + "renames:\n  - from: date\n    to: seen_date\n"
-        + "savepoints:\n  path: /app/savepoints\n  intervalSeconds: 300\n"
-        + "skipTokenRanges: []\n");
+    JobConfig c =
+        JobConfigLoader.parse(
+            SIDES
+                + "renames:\n  - from: date\n    to: seen_date\n"
+                + "savepoints:\n  path: /app/savepoints\n  intervalSeconds: 300\n"
+                + "skipTokenRanges: []\n");
     assertThat(c.source().port()).isEqualTo(9042);
     assertThat(c.source().consistencyLevel()).isEqualTo("LOCAL_QUORUM");
     assertThat(c.target().consistencyLevel()).isEqualTo("LOCAL_QUORUM");
@@ -32,15 +35,19 @@ class JobConfigLoaderTest {
 
   @Test
   void maps_credentials_tls_and_pass_through_options_to_connector_options() {
-    JobConfig c = JobConfigLoader.parse(SIDES.replace("  table: ids_by_partnerid\n",
-        "  table: ids_by_partnerid\n  credentials:\n    username: reader\n    password: s3cret\n"
-            + "  sslOptions:\n    enabled: true\n    trustStorePath: /tls/trust.jks\n"
-            + "    trustStorePassword: changeit\n    clientAuthEnabled: true\n"
-            + "    keyStorePath: /tls/key.jks\n    keyStorePassword: changeit\n"
-            + "  options:\n    spark.cassandra.read.timeoutMS: 240000\n")
-        + "spark:\n  spark.cassandra.connection.compression: SNAPPY\n");
+    JobConfig c =
+        JobConfigLoader.parse(
+            SIDES.replace(
+                    "  table: ids_by_partnerid\n",
+                    "  table: ids_by_partnerid\n  credentials:\n    username: reader\n    password: s3cret\n"
+                        + "  sslOptions:\n    enabled: true\n    trustStorePath: /tls/trust.jks\n"
+                        + "    trustStorePassword: changeit\n    clientAuthEnabled: true\n"
+                        + "    keyStorePath: /tls/key.jks\n    keyStorePassword: changeit\n"
+                        + "  options:\n    spark.cassandra.read.timeoutMS: 240000\n")
+                + "spark:\n  spark.cassandra.connection.compression: SNAPPY\n");
     var o = c.source().connectorOptions(c.spark());
-    assertThat(o).containsEntry("spark.cassandra.auth.username", "reader")
+    assertThat(o)
+        .containsEntry("spark.cassandra.auth.username", "reader")
         .containsEntry("spark.cassandra.auth.password", "s3cret")
         .containsEntry("spark.cassandra.connection.ssl.enabled", "true")
         .containsEntry("spark.cassandra.connection.ssl.trustStore.path", "/tls/trust.jks")
@@ -63,28 +70,31 @@ class JobConfigLoaderTest {
   }
 
   @ParameterizedTest
-  @CsvSource(delimiter = '|', value = {
-      "source:\\n  host: h\\n  keyspace: k\\n  table: t\\n|target: missing (expected: a section",
-      "SIDES  port: 0\\n|target.port: 0 (expected: an integer 1..65535)",
-      "SIDES  consistencyLevel: QUORATE\\n|target.consistencyLevel: QUORATE (expected: one of ANY",
-      "SIDES  type: mongo\\n|target.type: mongo (expected: cassandra or scylla)",
-      "SIDESreshape:\\n  onConflict: keepLatest\\n|reshape.onConflict: keepLatest (expected: one of keepMax, keepMin, keepNewestWritetime, fail)",
-      "SIDESreshape:\\n  onConflict: keepMax\\n|reshape.column: missing (expected: a target column name, for onConflict: keepMax)",
-      "SIDESreshape:\\n  onConflict: fail\\n  column: x\\n|reshape.column: x (expected: no column",
-      "SIDESrenames:\\n  - from: a\\n|renames[0].to: missing (expected: a target column name)",
-      "SIDESrateLimit:\\n  rowsPerSecond: lots\\n|rateLimit.rowsPerSecond: lots (expected: an integer",
-      "SIDESspark:\\n  cassandra.x: 1\\n|spark.cassandra.x: 1 (expected: a Spark option",
-      "SIDEStimestamps:\\n  nonFrozenCollections: drop\\n|timestamps.nonFrozenCollections: drop (expected: one of fail, currentTime)",
-      "SIDES  credentials:\\n    username: u\\n|target.credentials: username only (expected: both username and password",
-      "SIDESrenamez: []\\n|renamez: unknown key (expected one of: source, target, renames, drop, constants,",
-      "SIDES  sslOptions:\\n    enabeld: true\\n|target.sslOptions.enabeld: unknown key (expected one of: enabled,",
-      "SIDES  credentials: [u]\\n|target.credentials: [\"u\"] (expected: a mapping)",
-      "SIDESsavepoints: [1]\\n|savepoints: [1] (expected: a mapping",
-      "SIDESwriter:\\n  batchPartitions: 0\\n|writer.batchPartitions: 0 (expected: an integer 1..100)",
-  })
+  @CsvSource(
+      delimiter = '|',
+      value = {
+        "source:\\n  host: h\\n  keyspace: k\\n  table: t\\n|target: missing (expected: a section",
+        "SIDES  port: 0\\n|target.port: 0 (expected: an integer 1..65535)",
+        "SIDES  consistencyLevel: QUORATE\\n|target.consistencyLevel: QUORATE (expected: one of ANY",
+        "SIDES  type: mongo\\n|target.type: mongo (expected: cassandra or scylla)",
+        "SIDESreshape:\\n  onConflict: keepLatest\\n|reshape.onConflict: keepLatest (expected: one of keepMax, keepMin, keepNewestWritetime, fail)",
+        "SIDESreshape:\\n  onConflict: keepMax\\n|reshape.column: missing (expected: a target column name, for onConflict: keepMax)",
+        "SIDESreshape:\\n  onConflict: fail\\n  column: x\\n|reshape.column: x (expected: no column",
+        "SIDESrenames:\\n  - from: a\\n|renames[0].to: missing (expected: a target column name)",
+        "SIDESrateLimit:\\n  rowsPerSecond: lots\\n|rateLimit.rowsPerSecond: lots (expected: an integer",
+        "SIDESspark:\\n  cassandra.x: 1\\n|spark.cassandra.x: 1 (expected: a Spark option",
+        "SIDEStimestamps:\\n  nonFrozenCollections: drop\\n|timestamps.nonFrozenCollections: drop (expected: one of fail, currentTime)",
+        "SIDES  credentials:\\n    username: u\\n|target.credentials: username only (expected: both username and password",
+        "SIDESrenamez: []\\n|renamez: unknown key (expected one of: source, target, renames, drop, constants,",
+        "SIDES  sslOptions:\\n    enabeld: true\\n|target.sslOptions.enabeld: unknown key (expected one of: enabled,",
+        "SIDES  credentials: [u]\\n|target.credentials: [\"u\"] (expected: a mapping)",
+        "SIDESsavepoints: [1]\\n|savepoints: [1] (expected: a mapping",
+        "SIDESwriter:\\n  batchPartitions: 0\\n|writer.batchPartitions: 0 (expected: an integer 1..100)",
+      })
   void names_the_key_the_value_and_what_was_expected(String yaml, String message) {
     String text = yaml.replace("\\n", "\n").replace("SIDES", SIDES);
-    assertThatThrownBy(() -> JobConfigLoader.parse(text)).isInstanceOf(ConfigException.class)
+    assertThatThrownBy(() -> JobConfigLoader.parse(text))
+        .isInstanceOf(ConfigException.class)
         .hasMessageContaining(message);
   }
 }

@@ -19,44 +19,59 @@ class JobOptionsTest {
     List<Option<?>> options = JobOptions.documented();
     assertThat(options).hasSizeGreaterThan(50);
     for (Option<?> option : options) {
-      String side = JobOptions.SOURCE_ONLY.contains(option) ? "source"
-          : JobOptions.SIDE.contains(option) ? "target" : "";
+      String side =
+          JobOptions.SOURCE_ONLY.contains(option)
+              ? "source"
+              : JobOptions.SIDE.contains(option) ? "target" : "";
       String fullKey = side.isEmpty() ? option.key() : side + "." + option.key();
       ConfigException refused = null;
       Object bad = null;
       // a scalar that is no number, boolean or choice; then a mapping, which no text accepts
       for (Object candidate : List.of("nope", Map.of("a", 1))) {
         bad = candidate;
-        refused = catchThrowableOfType(ConfigException.class,
-            () -> JobConfigLoader.parse(jobWith(side, option.key(), candidate)));
+        refused =
+            catchThrowableOfType(
+                ConfigException.class,
+                () -> JobConfigLoader.parse(jobWith(side, option.key(), candidate)));
         if (refused != null && refused.getMessage().startsWith(fullKey + ": " + candidate)) {
           break;
         }
       }
       assertThat(refused).as(option + " refuses a bad value").isNotNull();
-      assertThat(refused.getMessage()).as(option.toString())
+      assertThat(refused.getMessage())
+          .as(option.toString())
           .isEqualTo(fullKey + ": " + bad + " (expected: " + option.typeDoc() + ")");
     }
   }
 
   @Test
   void keys_of_one_side_are_refused_in_the_other() {
-    assertThat(catchThrowableOfType(ConfigException.class, () -> JobConfigLoader.parse(
-        jobWith("target", "splitCount", 8)))).hasMessage("target.splitCount: 8 (expected: no"
-            + " value: this key belongs to the source section)");
-    assertThat(catchThrowableOfType(ConfigException.class, () -> JobConfigLoader.parse(
-        jobWith("source", "writeTTLInS", 60)))).hasMessage("source.writeTTLInS: 60 (expected:"
-            + " no value: this key belongs to the target section)");
+    assertThat(
+            catchThrowableOfType(
+                ConfigException.class,
+                () -> JobConfigLoader.parse(jobWith("target", "splitCount", 8))))
+        .hasMessage(
+            "target.splitCount: 8 (expected: no"
+                + " value: this key belongs to the source section)");
+    assertThat(
+            catchThrowableOfType(
+                ConfigException.class,
+                () -> JobConfigLoader.parse(jobWith("source", "writeTTLInS", 60))))
+        .hasMessage(
+            "source.writeTTLInS: 60 (expected:"
+                + " no value: this key belongs to the target section)");
   }
 
   @Test
   void the_migrators_keys_without_effect_are_accepted_with_a_warning() {
     assertThat(JobConfigLoader.parse(jobWith("target", "dropNullPrimaryKeys", true)).warnings())
-        .containsExactly("target.dropNullPrimaryKeys is accepted for compatibility with the ScyllaDB"
-            + " migrator but has no effect");
+        .containsExactly(
+            "target.dropNullPrimaryKeys is accepted for compatibility with the ScyllaDB"
+                + " migrator but has no effect");
     assertThat(JobConfigLoader.parse(jobWith("", "validation.compareTimestamps", true)).warnings())
-        .containsExactly("validation.compareTimestamps is accepted for compatibility with the ScyllaDB"
-            + " migrator but has no effect");
+        .containsExactly(
+            "validation.compareTimestamps is accepted for compatibility with the ScyllaDB"
+                + " migrator but has no effect");
   }
 
   @Test

@@ -20,23 +20,34 @@ import java.util.Random;
 import org.junit.jupiter.api.Test;
 
 class ConflictRuleTest {
-  private static final List<TargetColumn> COLUMNS = List.of(
-      new TargetColumn("partnerid", DataTypes.TEXT, 0, null, -1, -1),
-      new TargetColumn("id", DataTypes.TEXT, 1, null, -1, -1),
-      new TargetColumn("seen_date", DataTypes.TIMESTAMP, 2, null, -1, -1),
-      new TargetColumn("note", DataTypes.TEXT, 3, null, -1, -1));
+  private static final List<TargetColumn> COLUMNS =
+      List.of(
+          new TargetColumn("partnerid", DataTypes.TEXT, 0, null, -1, -1),
+          new TargetColumn("id", DataTypes.TEXT, 1, null, -1, -1),
+          new TargetColumn("seen_date", DataTypes.TIMESTAMP, 2, null, -1, -1),
+          new TargetColumn("note", DataTypes.TEXT, 3, null, -1, -1));
 
   private static MigrationPlan plan(OnConflict rule) {
-    return new MigrationPlan(new SourceScan("", 1),
+    return new MigrationPlan(
+        new SourceScan("", 1),
         new TargetLayout("ks.t", COLUMNS, 1, 2, "", ""),
-        new Resolution(CopyMode.IN_PARTITION, rule, rule.needsColumn() ? 2 : -1,
-            rule.needsColumn() ? DataTypes.TIMESTAMP : null, new int[0]), "f");
+        new Resolution(
+            CopyMode.IN_PARTITION,
+            rule,
+            rule.needsColumn() ? 2 : -1,
+            rule.needsColumn() ? DataTypes.TIMESTAMP : null,
+            new int[0]),
+        "f");
   }
 
   private static TargetRow row(long seenMillis, String note, long writetime) {
-    byte[][] values = {bytes("p"), bytes("i"),
-        TargetRow.bytes(TypeCodecs.TIMESTAMP.encode(Instant.ofEpochMilli(seenMillis),
-            ProtocolVersion.DEFAULT)), note == null ? null : bytes(note)};
+    byte[][] values = {
+      bytes("p"),
+      bytes("i"),
+      TargetRow.bytes(
+          TypeCodecs.TIMESTAMP.encode(Instant.ofEpochMilli(seenMillis), ProtocolVersion.DEFAULT)),
+      note == null ? null : bytes(note)
+    };
     return new TargetRow(values, null, null, writetime);
   }
 
@@ -55,10 +66,12 @@ class ConflictRuleTest {
 
   @Test
   void the_winner_does_not_depend_on_the_order_rows_arrive_in() {
-    List<TargetRow> rows = new ArrayList<>(List.of(row(5, "a", 1), row(9, "b", 3),
-        row(9, "c", 2), row(1, "d", 9), row(9, null, 4)));
-    for (OnConflict rule : List.of(OnConflict.KEEP_MAX, OnConflict.KEEP_MIN,
-        OnConflict.KEEP_NEWEST_WRITETIME)) {
+    List<TargetRow> rows =
+        new ArrayList<>(
+            List.of(
+                row(5, "a", 1), row(9, "b", 3), row(9, "c", 2), row(1, "d", 9), row(9, null, 4)));
+    for (OnConflict rule :
+        List.of(OnConflict.KEEP_MAX, OnConflict.KEEP_MIN, OnConflict.KEEP_NEWEST_WRITETIME)) {
       ConflictRule conflictRule = new ConflictRule(plan(rule));
       TargetRow first = resolve(conflictRule, rows);
       Random random = new Random(1);
@@ -95,8 +108,9 @@ class ConflictRuleTest {
 
     Resolved conflict = rule.merge(Resolved.of(row(1, "a", 1)), Resolved.of(row(2, "a", 1)));
     assertThat(conflict.row()).isNull();
-    assertThat(conflict.conflict()).startsWith("reshape conflict: source rows {partnerid='p',"
-        + " id='i'").endsWith("land on the same target key (reshape.onConflict: fail)");
+    assertThat(conflict.conflict())
+        .startsWith("reshape conflict: source rows {partnerid='p'," + " id='i'")
+        .endsWith("land on the same target key (reshape.onConflict: fail)");
     // the conflict outlives later rows, and every source row is still counted
     Resolved later = rule.merge(Resolved.of(row(3, "b", 1)), conflict);
     assertThat(later.conflict()).isEqualTo(conflict.conflict());

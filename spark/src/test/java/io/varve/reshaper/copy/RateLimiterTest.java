@@ -16,10 +16,13 @@ class RateLimiterTest {
     final List<Long> sleeps = new ArrayList<>();
 
     RateLimiter limiter(double permitsPerSecond) {
-      return new RateLimiter(permitsPerSecond, () -> now, nanos -> {
-        sleeps.add(nanos);
-        now += nanos;
-      });
+      return new RateLimiter(
+          permitsPerSecond,
+          () -> now,
+          nanos -> {
+            sleeps.add(nanos);
+            now += nanos;
+          });
     }
   }
 

@@ -26,7 +26,8 @@ class FeaturesIT {
     String ks = db.keyspace;
     db.execute("CREATE TABLE " + ks + ".cells (k int PRIMARY KEY, a text, b text)");
     db.execute("CREATE TABLE " + ks + ".cells_copy (k int PRIMARY KEY, a text, b text)");
-    db.execute("INSERT INTO " + ks + ".cells (k, a) VALUES (1, 'x') USING TIMESTAMP 1000 AND TTL 86400");
+    db.execute(
+        "INSERT INTO " + ks + ".cells (k, a) VALUES (1, 'x') USING TIMESTAMP 1000 AND TTL 86400");
     db.execute("UPDATE " + ks + ".cells USING TIMESTAMP 2000 SET b = 'y' WHERE k = 1");
     db.execute("INSERT INTO " + ks + ".cells (k, a, b) VALUES (2, 'z', 'w') USING TIMESTAMP 3000");
 
@@ -35,29 +36,62 @@ class FeaturesIT {
     db.execute("INSERT INTO " + ks + ".tagged (k, tags) VALUES (1, {'a', 'b'})");
 
     db.execute("CREATE TABLE " + ks + ".legacy (k int PRIMARY KEY, a text, old text)");
-    db.execute("CREATE TABLE " + ks + ".regional (region text, k int, a text,"
-        + " PRIMARY KEY ((region), k))");
+    db.execute(
+        "CREATE TABLE "
+            + ks
+            + ".regional (region text, k int, a text,"
+            + " PRIMARY KEY ((region), k))");
     for (int k = 0; k < 20; k++) {
-      db.execute("INSERT INTO " + ks + ".legacy (k, a, old) VALUES (" + k + ", '"
-          + (k % 2 == 0 ? "even" : "odd") + "', 'gone')");
+      db.execute(
+          "INSERT INTO "
+              + ks
+              + ".legacy (k, a, old) VALUES ("
+              + k
+              + ", '"
+              + (k % 2 == 0 ? "even" : "odd")
+              + "', 'gone')");
     }
 
     db.execute("CREATE TABLE " + ks + ".notes (k int PRIMARY KEY, note text)");
     db.execute("CREATE TABLE " + ks + ".notes_by_note (k int, note text, PRIMARY KEY ((k), note))");
     String huge = "n".repeat(70_000);
     for (int k = 0; k < 30; k++) {
-      db.execute("INSERT INTO " + ks + ".notes (k, note) VALUES (" + k + ", '"
-          + (k < 3 ? huge : "note " + k) + "')");
+      db.execute(
+          "INSERT INTO "
+              + ks
+              + ".notes (k, note) VALUES ("
+              + k
+              + ", '"
+              + (k < 3 ? huge : "note " + k)
+              + "')");
     }
 
-    db.execute("CREATE TABLE " + ks + ".events (p text, t int, id text, v text,"
-        + " PRIMARY KEY ((p), t, id))");
-    db.execute("CREATE TABLE " + ks + ".latest (p text, id text, t int, v text,"
-        + " PRIMARY KEY ((p), id))");
-    db.execute("INSERT INTO " + ks + ".events (p, t, id, v) VALUES ('p', 1, 'a', 'old-but-newest-write') USING TIMESTAMP 9000");
-    db.execute("INSERT INTO " + ks + ".events (p, t, id, v) VALUES ('p', 5, 'a', 'max-t') USING TIMESTAMP 5000");
-    db.execute("INSERT INTO " + ks + ".events (p, t, id, v) VALUES ('p', 3, 'a', 'middle') USING TIMESTAMP 1000");
-    db.execute("INSERT INTO " + ks + ".events (p, t, id, v) VALUES ('p', 2, 'b', 'alone') USING TIMESTAMP 1000");
+    db.execute(
+        "CREATE TABLE "
+            + ks
+            + ".events (p text, t int, id text, v text,"
+            + " PRIMARY KEY ((p), t, id))");
+    db.execute(
+        "CREATE TABLE "
+            + ks
+            + ".latest (p text, id text, t int, v text,"
+            + " PRIMARY KEY ((p), id))");
+    db.execute(
+        "INSERT INTO "
+            + ks
+            + ".events (p, t, id, v) VALUES ('p', 1, 'a', 'old-but-newest-write') USING TIMESTAMP 9000");
+    db.execute(
+        "INSERT INTO "
+            + ks
+            + ".events (p, t, id, v) VALUES ('p', 5, 'a', 'max-t') USING TIMESTAMP 5000");
+    db.execute(
+        "INSERT INTO "
+            + ks
+            + ".events (p, t, id, v) VALUES ('p', 3, 'a', 'middle') USING TIMESTAMP 1000");
+    db.execute(
+        "INSERT INTO "
+            + ks
+            + ".events (p, t, id, v) VALUES ('p', 2, 'b', 'alone') USING TIMESTAMP 1000");
   }
 
   @AfterAll
@@ -65,18 +99,29 @@ class FeaturesIT {
     db.close();
   }
 
-  private static CassandraFixture.Run migrate(String name, String source, String target,
-      String extra, String... more) throws Exception {
-    return migrateWith(name, source, "  splitCount: 4\n"
-        + (extra.contains("preserveTimestamps") ? "  preserveTimestamps: true\n" : ""), target,
-        extra.replace("preserveTimestamps\n", ""), more);
+  private static CassandraFixture.Run migrate(
+      String name, String source, String target, String extra, String... more) throws Exception {
+    return migrateWith(
+        name,
+        source,
+        "  splitCount: 4\n"
+            + (extra.contains("preserveTimestamps") ? "  preserveTimestamps: true\n" : ""),
+        target,
+        extra.replace("preserveTimestamps\n", ""),
+        more);
   }
 
   /** Runs {@code migrate} with these lines in the source section and {@code extra} after it. */
-  private static CassandraFixture.Run migrateWith(String name, String source, String sourceExtra,
-      String target, String extra, String... more) throws Exception {
-    String yaml = db.side("source", source, sourceExtra) + db.side("target", target, "")
-        + "savepoints:\n  path: " + dir.resolve("sp-" + name) + "\n" + extra;
+  private static CassandraFixture.Run migrateWith(
+      String name, String source, String sourceExtra, String target, String extra, String... more)
+      throws Exception {
+    String yaml =
+        db.side("source", source, sourceExtra)
+            + db.side("target", target, "")
+            + "savepoints:\n  path: "
+            + dir.resolve("sp-" + name)
+            + "\n"
+            + extra;
     Path file = CassandraFixture.jobFile(dir, name, yaml);
     String[] args = new String[more.length + 3];
     System.arraycopy(more, 0, args, 0, more.length);
@@ -90,16 +135,21 @@ class FeaturesIT {
   void preserves_writetime_and_ttl_of_each_cell() throws Exception {
     CassandraFixture.Run run = migrate("cells", "cells", "cells_copy", "preserveTimestamps\n");
     assertThat(run.status()).as(run.all()).isZero();
-    Row one = db.rows("SELECT a, writetime(a), ttl(a), b, writetime(b), ttl(b) FROM "
-        + db.keyspace + ".cells_copy WHERE k = 1").get(0);
+    Row one =
+        db.rows(
+                "SELECT a, writetime(a), ttl(a), b, writetime(b), ttl(b) FROM "
+                    + db.keyspace
+                    + ".cells_copy WHERE k = 1")
+            .get(0);
     assertThat(one.getString(0)).isEqualTo("x");
     assertThat(one.getLong(1)).isEqualTo(1000);
     assertThat(one.getInt(2)).isBetween(80_000, 86_400);
     assertThat(one.getString(3)).isEqualTo("y");
     assertThat(one.getLong(4)).isEqualTo(2000);
     assertThat(one.isNull(5)).isTrue();
-    Row two = db.rows("SELECT writetime(a), writetime(b) FROM " + db.keyspace
-        + ".cells_copy WHERE k = 2").get(0);
+    Row two =
+        db.rows("SELECT writetime(a), writetime(b) FROM " + db.keyspace + ".cells_copy WHERE k = 2")
+            .get(0);
     assertThat(two.getLong(0)).isEqualTo(3000);
     assertThat(two.getLong(1)).isEqualTo(3000);
   }
@@ -108,68 +158,103 @@ class FeaturesIT {
   void non_frozen_collections_need_an_explicit_choice_to_preserve_timestamps() throws Exception {
     CassandraFixture.Run refused = migrate("tags", "tagged", "tagged_copy", "preserveTimestamps\n");
     assertThat(refused.status()).isEqualTo(2);
-    assertThat(refused.err()).contains("source.preserveTimestamps: true (expected: no non-frozen"
-        + " collection or UDT columns, but tags is set<text>")
+    assertThat(refused.err())
+        .contains(
+            "source.preserveTimestamps: true (expected: no non-frozen"
+                + " collection or UDT columns, but tags is set<text>")
         .contains("timestamps.nonFrozenCollections: currentTime");
     assertThat(db.rows("SELECT * FROM " + db.keyspace + ".tagged_copy")).isEmpty();
 
-    CassandraFixture.Run run = migrate("tags2", "tagged", "tagged_copy",
-        "preserveTimestamps\ntimestamps:\n  nonFrozenCollections: currentTime\n");
+    CassandraFixture.Run run =
+        migrate(
+            "tags2",
+            "tagged",
+            "tagged_copy",
+            "preserveTimestamps\ntimestamps:\n  nonFrozenCollections: currentTime\n");
     assertThat(run.status()).as(run.all()).isZero();
-    assertThat(db.rows("SELECT tags FROM " + db.keyspace + ".tagged_copy WHERE k = 1").get(0)
-        .getSet(0, String.class)).containsExactlyInAnyOrder("a", "b");
+    assertThat(
+            db.rows("SELECT tags FROM " + db.keyspace + ".tagged_copy WHERE k = 1")
+                .get(0)
+                .getSet(0, String.class))
+        .containsExactlyInAnyOrder("a", "b");
   }
 
   @Test
   void adds_constants_drops_columns_and_filters_with_where() throws Exception {
-    CassandraFixture.Run run = migrateWith("legacy", "legacy",
-        "  splitCount: 4\n  where: a = 'even'\n", "regional",
-        "constants:\n  region: eu-west\ndrop: [old]\n");
+    CassandraFixture.Run run =
+        migrateWith(
+            "legacy",
+            "legacy",
+            "  splitCount: 4\n  where: a = 'even'\n",
+            "regional",
+            "constants:\n  region: eu-west\ndrop: [old]\n");
     assertThat(run.status()).as(run.all()).isZero();
     List<Row> rows = db.rows("SELECT region, k, a FROM " + db.keyspace + ".regional");
-    assertThat(rows).hasSize(10).allSatisfy(r -> {
-      assertThat(r.getString(0)).isEqualTo("eu-west");
-      assertThat(r.getInt(1) % 2).isZero();
-      assertThat(r.getString(2)).isEqualTo("even");
-    });
+    assertThat(rows)
+        .hasSize(10)
+        .allSatisfy(
+            r -> {
+              assertThat(r.getString(0)).isEqualTo("eu-west");
+              assertThat(r.getInt(1) % 2).isZero();
+              assertThat(r.getString(2)).isEqualTo("even");
+            });
   }
 
   @Test
   void bad_rows_are_counted_written_to_a_file_and_stop_the_job_past_the_threshold()
       throws Exception {
     Path badRows = dir.resolve("bad-rows.txt");
-    CassandraFixture.Run tolerated = migrate("notes", "notes", "notes_by_note",
-        "failures:\n  maxBadRows: 5\n  retries: 1\n  badRowsPath: " + badRows + "\n");
+    CassandraFixture.Run tolerated =
+        migrate(
+            "notes",
+            "notes",
+            "notes_by_note",
+            "failures:\n  maxBadRows: 5\n  retries: 1\n  badRowsPath: " + badRows + "\n");
     assertThat(tolerated.status()).as(tolerated.all()).isEqualTo(1);
     assertThat(tolerated.out()).contains("rows written 30, bad rows 3");
     List<BadRow> bad = BadRowsFile.read(badRows);
-    assertThat(bad).hasSize(3).allSatisfy(r -> {
-      assertThat(r.statement()).startsWith("INSERT INTO " + db.keyspace + ".notes_by_note (k,"
-          + " note) VALUES (");
-      assertThat(r.error()).contains("InvalidQueryException");
-    });
+    assertThat(bad)
+        .hasSize(3)
+        .allSatisfy(
+            r -> {
+              assertThat(r.statement())
+                  .startsWith(
+                      "INSERT INTO " + db.keyspace + ".notes_by_note (k," + " note) VALUES (");
+              assertThat(r.error()).contains("InvalidQueryException");
+            });
     assertThat(db.rows("SELECT k FROM " + db.keyspace + ".notes_by_note")).hasSize(27);
 
     // a replay fails for the same reason, and the file keeps exactly the rows that still fail
-    CassandraFixture.Run replay = CassandraFixture.cli("migrate", "replay", "--config",
-        dir.resolve("notes.yaml").toString());
+    CassandraFixture.Run replay =
+        CassandraFixture.cli("migrate", "replay", "--config", dir.resolve("notes.yaml").toString());
     assertThat(replay.status()).as(replay.all()).isEqualTo(1);
     assertThat(replay.out()).contains("rows 3, written 0, bad rows 3");
-    assertThat(BadRowsFile.read(badRows)).extracting(BadRow::statement)
+    assertThat(BadRowsFile.read(badRows))
+        .extracting(BadRow::statement)
         .containsExactlyInAnyOrderElementsOf(bad.stream().map(BadRow::statement).toList());
 
     // Packed with neighbouring partitions, a bad row fails alone: its batch is retried row by
     // row, so the other 27 rows still arrive.
     db.execute("TRUNCATE " + db.keyspace + ".notes_by_note");
-    CassandraFixture.Run packed = migrate("notes-packed", "notes", "notes_by_note",
-        "failures:\n  maxBadRows: 5\n  retries: 0\n  badRowsPath: " + badRows + "\n"
-            + "writer:\n  batchBytes: 1048576\n  batchPartitions: 30\n");
+    CassandraFixture.Run packed =
+        migrate(
+            "notes-packed",
+            "notes",
+            "notes_by_note",
+            "failures:\n  maxBadRows: 5\n  retries: 0\n  badRowsPath: "
+                + badRows
+                + "\n"
+                + "writer:\n  batchBytes: 1048576\n  batchPartitions: 30\n");
     assertThat(packed.status()).as(packed.all()).isEqualTo(1);
     assertThat(packed.out()).contains("rows written 30, bad rows 3");
     assertThat(db.rows("SELECT k FROM " + db.keyspace + ".notes_by_note")).hasSize(27);
 
-    CassandraFixture.Run aborted = migrate("notes-strict", "notes", "notes_by_note",
-        "failures:\n  maxBadRows: 1\n  retries: 0\n  badRowsPath: " + badRows + "\n");
+    CassandraFixture.Run aborted =
+        migrate(
+            "notes-strict",
+            "notes",
+            "notes_by_note",
+            "failures:\n  maxBadRows: 1\n  retries: 0\n  badRowsPath: " + badRows + "\n");
     assertThat(aborted.status()).as(aborted.all()).isEqualTo(3);
     assertThat(aborted.out()).contains("more than failures.maxBadRows=1");
   }
@@ -189,38 +274,43 @@ class FeaturesIT {
     }
     // one range of 200 rows: 100 rows of 64 KiB make a 6.5 MB first page, so the later pages
     // ask for 64 rows each (about 4 MiB)
-    CassandraFixture.Run run = migrateWith("blobs", "blobs",
-        "  splitCount: 1\n  fetchSize: 100\n", "blobs_copy", "");
+    CassandraFixture.Run run =
+        migrateWith("blobs", "blobs", "  splitCount: 1\n  fetchSize: 100\n", "blobs_copy", "");
     assertThat(run.status()).as(run.all()).isZero();
     assertThat(run.out()).contains("rows written 200");
     List<Row> copied = db.rows("SELECT k, c, v FROM " + ks + ".blobs_copy");
-    assertThat(copied).hasSize(200).allSatisfy(r -> {
-      var v = r.getByteBuffer(2);
-      assertThat(v.remaining()).isEqualTo(64 * 1024);
-      assertThat(v.get(v.position() + 65_535)).isEqualTo((byte) (r.getInt(0) * 100 + r.getInt(1)));
-    });
+    assertThat(copied)
+        .hasSize(200)
+        .allSatisfy(
+            r -> {
+              var v = r.getByteBuffer(2);
+              assertThat(v.remaining()).isEqualTo(64 * 1024);
+              assertThat(v.get(v.position() + 65_535))
+                  .isEqualTo((byte) (r.getInt(0) * 100 + r.getInt(1)));
+            });
   }
 
   @Test
   void conflict_rules_pick_by_column_by_writetime_or_fail() throws Exception {
     String rename = "";
-    CassandraFixture.Run min = migrate("min", "events", "latest",
-        "reshape:\n  onConflict: keepMin\n  column: t\n" + rename);
+    CassandraFixture.Run min =
+        migrate(
+            "min", "events", "latest", "reshape:\n  onConflict: keepMin\n  column: t\n" + rename);
     assertThat(min.status()).as(min.all()).isZero();
     assertThat(latest()).containsEntry("a", "1 old-but-newest-write").containsEntry("b", "2 alone");
 
-    CassandraFixture.Run max = migrate("max", "events", "latest",
-        "reshape:\n  onConflict: keepMax\n  column: t\n");
+    CassandraFixture.Run max =
+        migrate("max", "events", "latest", "reshape:\n  onConflict: keepMax\n  column: t\n");
     assertThat(max.status()).isZero();
     assertThat(latest()).containsEntry("a", "5 max-t");
 
-    CassandraFixture.Run newest = migrate("newest", "events", "latest",
-        "reshape:\n  onConflict: keepNewestWritetime\n");
+    CassandraFixture.Run newest =
+        migrate("newest", "events", "latest", "reshape:\n  onConflict: keepNewestWritetime\n");
     assertThat(newest.status()).as(newest.all()).isZero();
     assertThat(latest()).containsEntry("a", "1 old-but-newest-write");
 
-    CassandraFixture.Run fail = migrate("fail", "events", "latest",
-        "reshape:\n  onConflict: fail\n");
+    CassandraFixture.Run fail =
+        migrate("fail", "events", "latest", "reshape:\n  onConflict: fail\n");
     assertThat(fail.status()).as(fail.all()).isEqualTo(3);
     assertThat(fail.out()).contains("reshape conflict: source rows {p='p', id='a'");
   }
@@ -236,25 +326,41 @@ class FeaturesIT {
   @Test
   void compaction_is_disabled_for_the_load_restored_and_followed_by_a_major_compaction()
       throws Exception {
-    db.execute("CREATE TABLE " + db.keyspace + ".cells_compacted (k int PRIMARY KEY, a text,"
-        + " b text) WITH compaction = {'class': 'SizeTieredCompactionStrategy',"
-        + " 'min_threshold': '6'}");
+    db.execute(
+        "CREATE TABLE "
+            + db.keyspace
+            + ".cells_compacted (k int PRIMARY KEY, a text,"
+            + " b text) WITH compaction = {'class': 'SizeTieredCompactionStrategy',"
+            + " 'min_threshold': '6'}");
     Map<String, String> before = compaction("cells_compacted");
-    CassandraFixture.Run run = migrate("compaction", "cells", "cells_compacted",
-        "compaction:\n  disableDuringLoad: true\n  majorCompactionAfter: true\n"
-            + "  jmxPort: 17199\n");
+    CassandraFixture.Run run =
+        migrate(
+            "compaction",
+            "cells",
+            "cells_compacted",
+            "compaction:\n  disableDuringLoad: true\n  majorCompactionAfter: true\n"
+                + "  jmxPort: 17199\n");
     assertThat(run.status()).as(run.all()).isZero();
-    assertThat(run.err()).contains("compaction of " + db.keyspace + ".cells_compacted disabled")
-        .contains("'min_threshold': '6'").contains("restored")
+    assertThat(run.err())
+        .contains("compaction of " + db.keyspace + ".cells_compacted disabled")
+        .contains("'min_threshold': '6'")
+        .contains("restored")
         .contains("major compaction done");
     assertThat(compaction("cells_compacted")).isEqualTo(before).containsEntry("min_threshold", "6");
-    assertThat(dir.resolve("sp-compaction").resolve(db.keyspace + ".cells-to-" + db.keyspace
-        + ".cells_compacted.compaction")).doesNotExist();
+    assertThat(
+            dir.resolve("sp-compaction")
+                .resolve(db.keyspace + ".cells-to-" + db.keyspace + ".cells_compacted.compaction"))
+        .doesNotExist();
   }
 
   private static Map<String, String> compaction(String table) {
-    return db.rows("SELECT compaction FROM system_schema.tables WHERE keyspace_name = '"
-        + db.keyspace + "' AND table_name = '" + table + "'").get(0)
+    return db.rows(
+            "SELECT compaction FROM system_schema.tables WHERE keyspace_name = '"
+                + db.keyspace
+                + "' AND table_name = '"
+                + table
+                + "'")
+        .get(0)
         .getMap(0, String.class, String.class);
   }
 }

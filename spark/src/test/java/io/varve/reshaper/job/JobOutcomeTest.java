@@ -15,37 +15,48 @@ import org.junit.jupiter.api.Test;
 class JobOutcomeTest {
   private static final long MAX_BAD_ROWS = 10;
 
-  private record Row(ReshapeJob.Kind kind, boolean copyMissing, JobOutcome.Ending ending,
-      long badRows, String conflict, long missing, long mismatched, ExitStatus expected) {}
+  private record Row(
+      ReshapeJob.Kind kind,
+      boolean copyMissing,
+      JobOutcome.Ending ending,
+      long badRows,
+      String conflict,
+      long missing,
+      long mismatched,
+      ExitStatus expected) {}
 
   @Test
   void chooses_the_status_of_each_way_a_run_ends() {
-    List<Row> table = List.of(
-        new Row(COPY, false, REFUSED, 0, null, 0, 0, ExitStatus.INVALID_INPUT),
-        new Row(VALIDATE, false, REFUSED, 0, null, 0, 0, ExitStatus.INVALID_INPUT),
-        new Row(COPY, false, NOTHING_TO_DO, 0, null, 0, 0, ExitStatus.OK),
-        new Row(COPY, false, RAN, 0, null, 0, 0, ExitStatus.OK),
-        new Row(COPY, false, RAN, 10, null, 0, 0, ExitStatus.COMPLETED_WITH_BAD_ROWS),
-        new Row(COPY, false, RAN, 11, null, 0, 0, ExitStatus.TOO_MANY_BAD_ROWS),
-        // cancelled for its bad rows: the cancellation is not a failure
-        new Row(COPY, false, BROKE, 11, null, 0, 0, ExitStatus.TOO_MANY_BAD_ROWS),
-        // cancelled at a conflict, which wins over bad rows met on the way
-        new Row(COPY, false, BROKE, 11, "reshape conflict: ...", 0, 0,
-            ExitStatus.RESHAPE_CONFLICT),
-        new Row(COPY, false, RAN, 0, "reshape conflict: ...", 0, 0, ExitStatus.RESHAPE_CONFLICT),
-        new Row(COPY, false, BROKE, 3, null, 0, 0, ExitStatus.FATAL),
-        new Row(VALIDATE, false, RAN, 0, null, 0, 0, ExitStatus.OK),
-        new Row(VALIDATE, false, RAN, 0, null, 1, 0, ExitStatus.DIFFERENCES_FOUND),
-        new Row(VALIDATE, true, RAN, 0, null, 1, 0, ExitStatus.OK),
-        new Row(VALIDATE, true, RAN, 0, null, 1, 1, ExitStatus.DIFFERENCES_FOUND),
-        new Row(VALIDATE, true, RAN, 1, null, 1, 0, ExitStatus.DIFFERENCES_FOUND),
-        new Row(VALIDATE, true, RAN, 11, null, 1, 0, ExitStatus.TOO_MANY_BAD_ROWS),
-        new Row(VALIDATE, false, BROKE, 0, null, 0, 0, ExitStatus.FATAL));
+    List<Row> table =
+        List.of(
+            new Row(COPY, false, REFUSED, 0, null, 0, 0, ExitStatus.INVALID_INPUT),
+            new Row(VALIDATE, false, REFUSED, 0, null, 0, 0, ExitStatus.INVALID_INPUT),
+            new Row(COPY, false, NOTHING_TO_DO, 0, null, 0, 0, ExitStatus.OK),
+            new Row(COPY, false, RAN, 0, null, 0, 0, ExitStatus.OK),
+            new Row(COPY, false, RAN, 10, null, 0, 0, ExitStatus.COMPLETED_WITH_BAD_ROWS),
+            new Row(COPY, false, RAN, 11, null, 0, 0, ExitStatus.TOO_MANY_BAD_ROWS),
+            // cancelled for its bad rows: the cancellation is not a failure
+            new Row(COPY, false, BROKE, 11, null, 0, 0, ExitStatus.TOO_MANY_BAD_ROWS),
+            // cancelled at a conflict, which wins over bad rows met on the way
+            new Row(
+                COPY, false, BROKE, 11, "reshape conflict: ...", 0, 0, ExitStatus.RESHAPE_CONFLICT),
+            new Row(
+                COPY, false, RAN, 0, "reshape conflict: ...", 0, 0, ExitStatus.RESHAPE_CONFLICT),
+            new Row(COPY, false, BROKE, 3, null, 0, 0, ExitStatus.FATAL),
+            new Row(VALIDATE, false, RAN, 0, null, 0, 0, ExitStatus.OK),
+            new Row(VALIDATE, false, RAN, 0, null, 1, 0, ExitStatus.DIFFERENCES_FOUND),
+            new Row(VALIDATE, true, RAN, 0, null, 1, 0, ExitStatus.OK),
+            new Row(VALIDATE, true, RAN, 0, null, 1, 1, ExitStatus.DIFFERENCES_FOUND),
+            new Row(VALIDATE, true, RAN, 1, null, 1, 0, ExitStatus.DIFFERENCES_FOUND),
+            new Row(VALIDATE, true, RAN, 11, null, 1, 0, ExitStatus.TOO_MANY_BAD_ROWS),
+            new Row(VALIDATE, false, BROKE, 0, null, 0, 0, ExitStatus.FATAL));
     for (Row r : table) {
-      Totals totals = new Totals(0, 100, 100, r.badRows(), r.conflict(), r.missing(),
-          r.mismatched(), List.of());
+      Totals totals =
+          new Totals(
+              0, 100, 100, r.badRows(), r.conflict(), r.missing(), r.mismatched(), List.of());
       assertThat(JobOutcome.status(r.kind(), r.copyMissing(), MAX_BAD_ROWS, r.ending(), totals))
-          .as(r.toString()).isEqualTo(r.expected());
+          .as(r.toString())
+          .isEqualTo(r.expected());
     }
   }
 }

@@ -17,11 +17,21 @@ class ResultCollectorTest {
   @TempDir Path dir;
 
   private static RangeResult result(int range, boolean complete, int badRows) {
-    List<BadRow> bad = java.util.stream.IntStream.range(0, badRows)
-        .mapToObj(i -> new BadRow("INSERT INTO ks.t (k) VALUES (" + (range * 100 + i) + ")",
-            "WriteTimeoutException: timeout"))
-        .toList();
-    return new RangeResult(range, complete, 50, 50, bad, null,
+    List<BadRow> bad =
+        java.util.stream.IntStream.range(0, badRows)
+            .mapToObj(
+                i ->
+                    new BadRow(
+                        "INSERT INTO ks.t (k) VALUES (" + (range * 100 + i) + ")",
+                        "WriteTimeoutException: timeout"))
+            .toList();
+    return new RangeResult(
+        range,
+        complete,
+        50,
+        50,
+        bad,
+        null,
         new Differences(1, 0, List.of("missing: {k=" + range + "}")));
   }
 

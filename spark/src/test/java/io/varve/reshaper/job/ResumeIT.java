@@ -20,8 +20,8 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
 /**
- * A job killed with SIGKILL after some ranges were recorded resumes on rerun: finished ranges
- * are not read again, and the target ends with exactly the source's rows.
+ * A job killed with SIGKILL after some ranges were recorded resumes on rerun: finished ranges are
+ * not read again, and the target ends with exactly the source's rows.
  */
 class ResumeIT {
   private static final int SPLITS = 32;
@@ -33,7 +33,8 @@ class ResumeIT {
   static void createTables() {
     db = new CassandraFixture("reshaper_resume_it");
     db.execute("CREATE TABLE " + db.keyspace + ".ids_by_partnerid " + UsersCase.HISTORY_DDL);
-    db.execute("CREATE TABLE " + db.keyspace + ".ids_by_partnerid_history " + UsersCase.HISTORY_DDL);
+    db.execute(
+        "CREATE TABLE " + db.keyspace + ".ids_by_partnerid_history " + UsersCase.HISTORY_DDL);
     rows = UsersCase.generate(600, 5);
     UsersCase.insert(db, "ids_by_partnerid", rows);
   }
@@ -45,20 +46,27 @@ class ResumeIT {
 
   @Test
   void rerun_after_kill_9_skips_finished_ranges_and_loses_nothing() throws Exception {
-    String common = db.side("source", "ids_by_partnerid", "  splitCount: " + SPLITS + "\n")
-        + db.side("target", "ids_by_partnerid_history", "")
-        + "savepoints:\n  path: " + dir.resolve("savepoints") + "\n  intervalSeconds: 0\n";
-    Path slow = CassandraFixture.jobFile(dir, "slow", common + "rateLimit:\n  rowsPerSecond: 500\n");
+    String common =
+        db.side("source", "ids_by_partnerid", "  splitCount: " + SPLITS + "\n")
+            + db.side("target", "ids_by_partnerid_history", "")
+            + "savepoints:\n  path: "
+            + dir.resolve("savepoints")
+            + "\n  intervalSeconds: 0\n";
+    Path slow =
+        CassandraFixture.jobFile(dir, "slow", common + "rateLimit:\n  rowsPerSecond: 500\n");
     Path fast = CassandraFixture.jobFile(dir, "fast", common);
-    Path savepoint = dir.resolve("savepoints")
-        .resolve(db.keyspace + ".ids_by_partnerid-to-" + db.keyspace
-            + ".ids_by_partnerid_history.savepoint");
+    Path savepoint =
+        dir.resolve("savepoints")
+            .resolve(
+                db.keyspace
+                    + ".ids_by_partnerid-to-"
+                    + db.keyspace
+                    + ".ids_by_partnerid_history.savepoint");
 
     Process child = startChild(slow);
     try {
       long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(150);
-      while (doneRanges(savepoint).size() < 4 && System.nanoTime() < deadline
-          && child.isAlive()) {
+      while (doneRanges(savepoint).size() < 4 && System.nanoTime() < deadline && child.isAlive()) {
         Thread.sleep(100);
       }
       assertThat(child.isAlive()).as("the job still runs when it is killed").isTrue();
@@ -72,21 +80,31 @@ class ResumeIT {
     List<TokenRange> ranges = TokenRange.split(SPLITS);
     for (int index : done) {
       TokenRange r = ranges.get(index);
-      rowsInDoneRanges += db.session.execute("SELECT count(*) FROM " + db.keyspace
-          + ".ids_by_partnerid WHERE token(partnerid) > ? AND token(partnerid) <= ?",
-          r.start(), r.end()).one().getLong(0);
+      rowsInDoneRanges +=
+          db.session
+              .execute(
+                  "SELECT count(*) FROM "
+                      + db.keyspace
+                      + ".ids_by_partnerid WHERE token(partnerid) > ? AND token(partnerid) <= ?",
+                  r.start(),
+                  r.end())
+              .one()
+              .getLong(0);
     }
 
     CassandraFixture.Run rerun = CassandraFixture.cli("migrate", "--config", fast.toString());
 
     Set<UsersCase.Row> expected = new HashSet<>(rows);
     assertThat(rerun.status()).as(rerun.all()).isZero();
-    assertThat(rerun.out()).contains("(" + done.size() + " done by earlier runs)")
+    assertThat(rerun.out())
+        .contains("(" + done.size() + " done by earlier runs)")
         .contains(String.format("rows read %,d,", expected.size() - rowsInDoneRanges));
-    Set<UsersCase.Row> copied = db.rows("SELECT partnerid, id, date FROM " + db.keyspace
-        + ".ids_by_partnerid_history").stream()
-        .map(r -> new UsersCase.Row(r.getString(0), r.getString(1), r.getInstant(2)))
-        .collect(Collectors.toSet());
+    Set<UsersCase.Row> copied =
+        db
+            .rows("SELECT partnerid, id, date FROM " + db.keyspace + ".ids_by_partnerid_history")
+            .stream()
+            .map(r -> new UsersCase.Row(r.getString(0), r.getString(1), r.getInstant(2)))
+            .collect(Collectors.toSet());
     assertThat(copied).isEqualTo(expected);
     assertThat(doneRanges(savepoint)).hasSize(SPLITS);
   }
@@ -101,10 +119,18 @@ class ResumeIT {
         command.add(line.trim());
       }
     }
-    command.addAll(List.of("-cp", jar + ":" + jar.getParent().resolve("lib") + "/*",
-        "io.varve.reshaper.cli.ReshaperCli", "migrate", "--config", job.toString()));
-    return new ProcessBuilder(command).redirectErrorStream(true)
-        .redirectOutput(dir.resolve("child.log").toFile()).start();
+    command.addAll(
+        List.of(
+            "-cp",
+            jar + ":" + jar.getParent().resolve("lib") + "/*",
+            "io.varve.reshaper.cli.ReshaperCli",
+            "migrate",
+            "--config",
+            job.toString()));
+    return new ProcessBuilder(command)
+        .redirectErrorStream(true)
+        .redirectOutput(dir.resolve("child.log").toFile())
+        .start();
   }
 
   private static List<Integer> doneRanges(Path savepoint) throws Exception {

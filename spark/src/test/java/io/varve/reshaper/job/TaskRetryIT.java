@@ -19,28 +19,39 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
 /**
- * Embedded Spark tries a failed task again (each task up to 3 times): the task's result is
- * still counted once, and its bad rows are written once.
+ * Embedded Spark tries a failed task again (each task up to 3 times): the task's result is still
+ * counted once, and its bad rows are written once.
  */
 class TaskRetryIT {
   /** Task attempts; the tasks run in this JVM. */
   static final AtomicInteger ATTEMPTS = new AtomicInteger();
+
   @TempDir Path dir;
 
   @Test
   void a_task_tried_again_counts_once_and_writes_its_bad_rows_once() throws Exception {
-    JavaSparkContext jsc = JavaSparkContext.fromSparkContext(
-        SparkSupport.session(Map.of()).sparkContext());
-    JavaRDD<RangeResult> tasks = jsc.parallelize(List.of(0, 1, 2, 3), 4).map(range -> {
-      ATTEMPTS.incrementAndGet();
-      List<BadRow> bad = IntStream.range(0, 2).mapToObj(i -> new BadRow(
-          "INSERT INTO ks.t (k) VALUES (" + (range * 10 + i) + ")", "E: failed")).toList();
-      if (range % 2 == 1 && TaskContext.get().attemptNumber() == 0) {
-        // the rows of this range were handled, then the task was lost
-        throw new IllegalStateException("connection lost after the writes of range " + range);
-      }
-      return new RangeResult(range, true, 100, 98, bad, null, Differences.NONE);
-    });
+    JavaSparkContext jsc =
+        JavaSparkContext.fromSparkContext(SparkSupport.session(Map.of()).sparkContext());
+    JavaRDD<RangeResult> tasks =
+        jsc.parallelize(List.of(0, 1, 2, 3), 4)
+            .map(
+                range -> {
+                  ATTEMPTS.incrementAndGet();
+                  List<BadRow> bad =
+                      IntStream.range(0, 2)
+                          .mapToObj(
+                              i ->
+                                  new BadRow(
+                                      "INSERT INTO ks.t (k) VALUES (" + (range * 10 + i) + ")",
+                                      "E: failed"))
+                          .toList();
+                  if (range % 2 == 1 && TaskContext.get().attemptNumber() == 0) {
+                    // the rows of this range were handled, then the task was lost
+                    throw new IllegalStateException(
+                        "connection lost after the writes of range " + range);
+                  }
+                  return new RangeResult(range, true, 100, 98, bad, null, Differences.NONE);
+                });
     Path file = dir.resolve("job.bad-rows");
     Savepoint savepoint = Savepoint.open(dir, "job", "f", 4);
     ResultCollector results = new ResultCollector(new BadRowsFile(file, "retry"), savepoint, 0);

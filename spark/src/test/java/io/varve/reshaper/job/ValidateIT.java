@@ -31,37 +31,52 @@ class ValidateIT {
 
   @Test
   void finds_a_deleted_and_an_altered_row_and_copies_the_missing_one() throws Exception {
-    String yaml = db.side("source", "ids_by_partnerid", "  splitCount: 8\n")
-        + db.side("target", "compact", "") + "savepoints:\n  path: " + dir.resolve("sp") + "\n"
-        + "renames:\n  - from: date\n    to: seen_date\n"
-        + "reshape:\n  onConflict: keepMax\n  column: seen_date\n";
+    String yaml =
+        db.side("source", "ids_by_partnerid", "  splitCount: 8\n")
+            + db.side("target", "compact", "")
+            + "savepoints:\n  path: "
+            + dir.resolve("sp")
+            + "\n"
+            + "renames:\n  - from: date\n    to: seen_date\n"
+            + "reshape:\n  onConflict: keepMax\n  column: seen_date\n";
     Path file = CassandraFixture.jobFile(dir, "job", yaml);
     assertThat(CassandraFixture.cli("migrate", "--config", file.toString()).status()).isZero();
-    CassandraFixture.Run clean = CassandraFixture.cli("migrate", "validate", "--config",
-        file.toString());
+    CassandraFixture.Run clean =
+        CassandraFixture.cli("migrate", "validate", "--config", file.toString());
     assertThat(clean.status()).as(clean.all()).isZero();
     assertThat(clean.out()).contains("missing 0, mismatched 0");
 
     String table = db.keyspace + ".compact";
-    db.execute("DELETE FROM " + table + " WHERE partnerid = 'partner-3' AND id IN ("
-        + "'" + firstId("partner-3") + "')");
+    db.execute(
+        "DELETE FROM "
+            + table
+            + " WHERE partnerid = 'partner-3' AND id IN ("
+            + "'"
+            + firstId("partner-3")
+            + "')");
     String altered = firstId("partner-7");
-    db.execute("UPDATE " + table + " SET seen_date = '1999-01-01T00:00:00Z' WHERE"
-        + " partnerid = 'partner-7' AND id = '" + altered + "'");
+    db.execute(
+        "UPDATE "
+            + table
+            + " SET seen_date = '1999-01-01T00:00:00Z' WHERE"
+            + " partnerid = 'partner-7' AND id = '"
+            + altered
+            + "'");
 
-    CassandraFixture.Run found = CassandraFixture.cli("migrate", "validate", "--config",
-        file.toString());
+    CassandraFixture.Run found =
+        CassandraFixture.cli("migrate", "validate", "--config", file.toString());
     assertThat(found.status()).as(found.all()).isEqualTo(1);
-    assertThat(found.out()).contains("missing 1, mismatched 1")
+    assertThat(found.out())
+        .contains("missing 1, mismatched 1")
         .contains("missing: {partnerid='partner-3', id='" + firstIdDeleted + "'}")
         .contains("mismatched: {partnerid='partner-7', id='" + altered + "'} seen_date expected")
         .contains("got '1999-01-01T00:00:00.000Z'");
 
-    CassandraFixture.Run copy = CassandraFixture.cli("migrate", "validate", "--config",
-        file.toString(), "--copy-missing");
+    CassandraFixture.Run copy =
+        CassandraFixture.cli("migrate", "validate", "--config", file.toString(), "--copy-missing");
     assertThat(copy.out()).contains("missing 1, mismatched 1, missing rows copied 1");
-    CassandraFixture.Run after = CassandraFixture.cli("migrate", "validate", "--config",
-        file.toString());
+    CassandraFixture.Run after =
+        CassandraFixture.cli("migrate", "validate", "--config", file.toString());
     assertThat(after.out()).contains("missing 0, mismatched 1");
     assertThat(after.status()).isEqualTo(1);
   }
@@ -69,8 +84,13 @@ class ValidateIT {
   private static String firstIdDeleted;
 
   private static String firstId(String partner) {
-    List<com.datastax.oss.driver.api.core.cql.Row> rows = db.rows("SELECT id FROM "
-        + db.keyspace + ".compact WHERE partnerid = '" + partner + "' LIMIT 1");
+    List<com.datastax.oss.driver.api.core.cql.Row> rows =
+        db.rows(
+            "SELECT id FROM "
+                + db.keyspace
+                + ".compact WHERE partnerid = '"
+                + partner
+                + "' LIMIT 1");
     String id = rows.get(0).getString(0);
     if (partner.equals("partner-3")) {
       firstIdDeleted = id;

@@ -32,7 +32,8 @@ class SavepointTest {
     s.flush();
     assertThatThrownBy(() -> Savepoint.open(dir, "job", "plan2", 8))
         .isInstanceOf(ConfigException.class)
-        .hasMessageContaining("savepoints.path: ").hasMessageContaining("Delete the file");
+        .hasMessageContaining("savepoints.path: ")
+        .hasMessageContaining("Delete the file");
     assertThatThrownBy(() -> Savepoint.open(dir, "job", "plan1", 16))
         .isInstanceOf(ConfigException.class);
   }

@@ -24,10 +24,10 @@ import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.TimeUnit;
 
 /**
- * Sends fuzz cases to a server over HTTP/JSON and gRPC, as a client would, and tells an answer
- * from a dropped connection. JSON requests are written on a plain socket, byte for byte as
- * generated (paths are not normalized, headers not checked), one connection each; gRPC requests
- * are sent as raw bytes, so that malformed messages reach the server.
+ * Sends fuzz cases to a server over HTTP/JSON and gRPC, as a client would, and tells an answer from
+ * a dropped connection. JSON requests are written on a plain socket, byte for byte as generated
+ * (paths are not normalized, headers not checked), one connection each; gRPC requests are sent as
+ * raw bytes, so that malformed messages reach the server.
  */
 public final class ApiClient implements AutoCloseable {
 
@@ -36,28 +36,36 @@ public final class ApiClient implements AutoCloseable {
   private final URI server;
   private final io.grpc.Channel channel;
   private final Map<String, MethodDescriptor<byte[], byte[]>> methods = new ConcurrentHashMap<>();
-  private final HttpClient http = HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(10)).build();
+  private final HttpClient http =
+      HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(10)).build();
 
   public ApiClient(URI server) {
     this.server = server;
-    TimeSeriesGrpc.TimeSeriesBlockingStub stub = GrpcClients.builder(server.toString())
-        .maxResponseLength(0)
-        .maxRequestMessageLength(-1)
-        .maxResponseMessageLength(-1)
-        .responseTimeout(TIMEOUT)
-        .build(TimeSeriesGrpc.TimeSeriesBlockingStub.class);
+    TimeSeriesGrpc.TimeSeriesBlockingStub stub =
+        GrpcClients.builder(server.toString())
+            .maxResponseLength(0)
+            .maxRequestMessageLength(-1)
+            .maxResponseMessageLength(-1)
+            .responseTimeout(TIMEOUT)
+            .build(TimeSeriesGrpc.TimeSeriesBlockingStub.class);
     this.channel = stub.getChannel();
   }
 
   /** Sends one case and waits for the answer. */
   public Outcome send(FuzzCase c) {
-    return c.transport() == FuzzCase.Transport.GRPC ? grpc(c) : raw(c.method(), c.path(), c.headers(), c.body());
+    return c.transport() == FuzzCase.Transport.GRPC
+        ? grpc(c)
+        : raw(c.method(), c.path(), c.headers(), c.body());
   }
 
   /** A plain {@code POST /v1/<rpc>} with a JSON body, through the JDK's HTTP client. */
   public Outcome postJson(String rpc, String json) {
-    return send(HttpRequest.newBuilder(server.resolve("/v1/" + rpc)).timeout(TIMEOUT)
-        .header("Content-Type", "application/json").POST(HttpRequest.BodyPublishers.ofString(json)).build());
+    return send(
+        HttpRequest.newBuilder(server.resolve("/v1/" + rpc))
+            .timeout(TIMEOUT)
+            .header("Content-Type", "application/json")
+            .POST(HttpRequest.BodyPublishers.ofString(json))
+            .build());
   }
 
   /** {@code GET path}. */
@@ -78,20 +86,32 @@ public final class ApiClient implements AutoCloseable {
   }
 
   private Outcome grpc(FuzzCase c) {
-    MethodDescriptor<byte[], byte[]> method = methods.computeIfAbsent(c.rpc(), rpc ->
-        MethodDescriptor.<byte[], byte[]>newBuilder().setType(MethodDescriptor.MethodType.UNARY)
-            .setFullMethodName(ApiGrammar.RPCS.get(rpc) + "/" + rpc)
-            .setRequestMarshaller(BYTES).setResponseMarshaller(BYTES).build());
+    MethodDescriptor<byte[], byte[]> method =
+        methods.computeIfAbsent(
+            c.rpc(),
+            rpc ->
+                MethodDescriptor.<byte[], byte[]>newBuilder()
+                    .setType(MethodDescriptor.MethodType.UNARY)
+                    .setFullMethodName(ApiGrammar.RPCS.get(rpc) + "/" + rpc)
+                    .setRequestMarshaller(BYTES)
+                    .setResponseMarshaller(BYTES)
+                    .build());
     try {
-      byte[] answer = ClientCalls.blockingUnaryCall(channel, method,
-          CallOptions.DEFAULT.withDeadlineAfter(TIMEOUT.toSeconds(), TimeUnit.SECONDS), c.body());
+      byte[] answer =
+          ClientCalls.blockingUnaryCall(
+              channel,
+              method,
+              CallOptions.DEFAULT.withDeadlineAfter(TIMEOUT.toSeconds(), TimeUnit.SECONDS),
+              c.body());
       return new Outcome("OK", answer, null);
     } catch (StatusRuntimeException e) {
       String code = e.getStatus().getCode().name();
       String description = e.getStatus().getDescription();
       Throwable cause = e.getStatus().getCause();
-      // UNAVAILABLE or UNKNOWN raised by the client itself (connection refused or reset) is a dropped connection
-      if (cause != null && (code.equals("UNAVAILABLE") || code.equals("UNKNOWN") || code.equals("CANCELLED"))) {
+      // UNAVAILABLE or UNKNOWN raised by the client itself (connection refused or reset) is a
+      // dropped connection
+      if (cause != null
+          && (code.equals("UNAVAILABLE") || code.equals("UNKNOWN") || code.equals("CANCELLED"))) {
         return Outcome.transport(code + ": " + cause);
       }
       return new Outcome(code, new byte[0], description);
@@ -121,7 +141,8 @@ public final class ApiClient implements AutoCloseable {
       OutputStream out = socket.getOutputStream();
       out.write(head.toString().getBytes(StandardCharsets.ISO_8859_1));
       if (chunked) {
-        out.write((Integer.toHexString(body.length) + "\r\n").getBytes(StandardCharsets.ISO_8859_1));
+        out.write(
+            (Integer.toHexString(body.length) + "\r\n").getBytes(StandardCharsets.ISO_8859_1));
         out.write(body);
         out.write("\r\n0\r\n\r\n".getBytes(StandardCharsets.ISO_8859_1));
       } else {
@@ -148,7 +169,8 @@ public final class ApiClient implements AutoCloseable {
       try {
         n = in.read(buffer);
       } catch (IOException e) {
-        // a reset after a complete answer (the server closing a connection whose body it did not read) is fine
+        // a reset after a complete answer (the server closing a connection whose body it did not
+        // read) is fine
         if (headEnd > 0) {
           break;
         }
@@ -172,8 +194,12 @@ public final class ApiClient implements AutoCloseable {
     byte[] bytes = all.toByteArray();
     int end = headerEnd(bytes);
     if (end < 0) {
-      return Outcome.transport(bytes.length == 0 ? "connection closed without a response"
-          : "connection closed in the middle of the response head (" + bytes.length + " bytes)");
+      return Outcome.transport(
+          bytes.length == 0
+              ? "connection closed without a response"
+              : "connection closed in the middle of the response head ("
+                  + bytes.length
+                  + " bytes)");
     }
     String head = new String(bytes, 0, end, StandardCharsets.ISO_8859_1);
     String[] statusLine = head.split("\r\n", 2)[0].split(" ");
@@ -182,14 +208,17 @@ public final class ApiClient implements AutoCloseable {
     }
     // a 1xx interim answer (100 Continue): the final one follows
     if (statusLine[1].startsWith("1") && end + 4 < bytes.length) {
-      return readResponse(new ByteArrayInputStream(java.util.Arrays.copyOfRange(bytes, end + 4, bytes.length)));
+      return readResponse(
+          new ByteArrayInputStream(java.util.Arrays.copyOfRange(bytes, end + 4, bytes.length)));
     }
     byte[] body = java.util.Arrays.copyOfRange(bytes, end + 4, bytes.length);
     return new Outcome(statusLine[1], body, null);
   }
 
   private static long contentLength(byte[] bytes, int headEnd) {
-    String head = new String(bytes, 0, headEnd, StandardCharsets.ISO_8859_1).toLowerCase(java.util.Locale.ROOT);
+    String head =
+        new String(bytes, 0, headEnd, StandardCharsets.ISO_8859_1)
+            .toLowerCase(java.util.Locale.ROOT);
     int i = head.indexOf("\r\ncontent-length:");
     if (i < 0) {
       return -1;
@@ -211,21 +240,22 @@ public final class ApiClient implements AutoCloseable {
     return -1;
   }
 
-  private static final MethodDescriptor.Marshaller<byte[]> BYTES = new MethodDescriptor.Marshaller<>() {
-    @Override
-    public InputStream stream(byte[] value) {
-      return new ByteArrayInputStream(value);
-    }
+  private static final MethodDescriptor.Marshaller<byte[]> BYTES =
+      new MethodDescriptor.Marshaller<>() {
+        @Override
+        public InputStream stream(byte[] value) {
+          return new ByteArrayInputStream(value);
+        }
 
-    @Override
-    public byte[] parse(InputStream stream) {
-      try {
-        return stream.readAllBytes();
-      } catch (IOException e) {
-        throw new IllegalStateException(e);
-      }
-    }
-  };
+        @Override
+        public byte[] parse(InputStream stream) {
+          try {
+            return stream.readAllBytes();
+          } catch (IOException e) {
+            throw new IllegalStateException(e);
+          }
+        }
+      };
 
   @Override
   public void close() {

@@ -20,37 +20,68 @@ import net.jqwik.api.sessions.JqwikSession;
 public final class ApiFuzzer {
 
   /** What a run is given. */
-  public record Settings(URI server, long seed, int requests, boolean grpc, String prefix, Instant baseTime) {
+  public record Settings(
+      URI server, long seed, int requests, boolean grpc, String prefix, Instant baseTime) {
 
     /** A prefix and base time for a new run: namespaces unique to it, times around now. */
     public static Settings fresh(URI server, long seed, int requests, boolean grpc) {
-      String prefix = "fz" + Long.toString(System.currentTimeMillis() / 1000 % 1_000_000_000L, 36) + "_";
-      return new Settings(server, seed, requests, grpc, prefix, Instant.now().truncatedTo(ChronoUnit.SECONDS));
+      String prefix =
+          "fz" + Long.toString(System.currentTimeMillis() / 1000 % 1_000_000_000L, 36) + "_";
+      return new Settings(
+          server, seed, requests, grpc, prefix, Instant.now().truncatedTo(ChronoUnit.SECONDS));
     }
   }
 
   /** One request that failed a check, with enough to send it again. */
   public record Failure(int index, FuzzCase request, Outcome outcome) {
     public String describe(int maxChars) {
-      return "case " + index + " " + request.rpc() + " over " + request.transport() + " (" + request.kind() + ": "
-          + request.description() + ") answered " + outcome.status() + " " + Readback.text(outcome)
-          + " | request: " + request.reproduction(maxChars);
+      return "case "
+          + index
+          + " "
+          + request.rpc()
+          + " over "
+          + request.transport()
+          + " ("
+          + request.kind()
+          + ": "
+          + request.description()
+          + ") answered "
+          + outcome.status()
+          + " "
+          + Readback.text(outcome)
+          + " | request: "
+          + request.reproduction(maxChars);
     }
 
     /** Failures alike enough to be one defect: same RPC, status and start of the answer. */
     String signature() {
       String text = Readback.text(outcome).replaceAll("[0-9]+", "N");
-      return request.rpc() + " " + outcome.status() + " " + (text.length() > 80 ? text.substring(0, 80) : text);
+      return request.rpc()
+          + " "
+          + outcome.status()
+          + " "
+          + (text.length() > 80 ? text.substring(0, 80) : text);
     }
   }
 
   /** The result of a run. */
-  public record Result(Settings settings, int sent, Map<String, Integer> byStatus, Map<String, Integer> byRpc,
-      Map<String, Integer> byKind, List<Failure> requestFailures, List<String> checkFailures, String health,
-      int rowsChecked, int namespacesChecked, long millis) {
+  public record Result(
+      Settings settings,
+      int sent,
+      Map<String, Integer> byStatus,
+      Map<String, Integer> byRpc,
+      Map<String, Integer> byKind,
+      List<Failure> requestFailures,
+      List<String> checkFailures,
+      String health,
+      int rowsChecked,
+      int namespacesChecked,
+      long millis) {
 
     public boolean passed() {
-      return requestFailures.isEmpty() && checkFailures.isEmpty() && health.equals("200")
+      return requestFailures.isEmpty()
+          && checkFailures.isEmpty()
+          && health.equals("200")
           && byRpc.size() == FuzzPlan.rpcNames().size();
     }
 
@@ -96,7 +127,13 @@ public final class ApiFuzzer {
       }
       int i = 0;
       for (Map.Entry<String, List<Failure>> e : distinct().entrySet()) {
-        out.add("fuzz.failure." + (++i) + "=" + e.getValue().size() + "x " + e.getValue().get(0).describe(1500));
+        out.add(
+            "fuzz.failure."
+                + (++i)
+                + "="
+                + e.getValue().size()
+                + "x "
+                + e.getValue().get(0).describe(1500));
       }
       int j = 0;
       for (String c : checkFailures) {
@@ -106,7 +143,9 @@ public final class ApiFuzzer {
         }
         out.add("fuzz.readback.failure." + j + "=" + c);
       }
-      out.add("fuzz.failures=" + (requestFailures.size() + checkFailures.size() + (health.equals("200") ? 0 : 1)));
+      out.add(
+          "fuzz.failures="
+              + (requestFailures.size() + checkFailures.size() + (health.equals("200") ? 0 : 1)));
       out.add("fuzz.result=" + (passed() ? "PASS" : "FAIL"));
       return out;
     }
@@ -156,21 +195,46 @@ public final class ApiFuzzer {
         }
         model.record(i, c, o);
         if ((i + 1) % 1000 == 0) {
-          progress.println("fuzz: " + (i + 1) + "/" + s.requests() + " requests, " + failures.size() + " failures, "
-              + (System.nanoTime() - start) / 1_000_000_000L + " s");
+          progress.println(
+              "fuzz: "
+                  + (i + 1)
+                  + "/"
+                  + s.requests()
+                  + " requests, "
+                  + failures.size()
+                  + " failures, "
+                  + (System.nanoTime() - start) / 1_000_000_000L
+                  + " s");
         }
       }
     } finally {
       JqwikSession.finish();
     }
-    millisByRpc.forEach((rpc, ms) -> progress.println("fuzz: " + rpc + " took " + ms + " ms in all"));
+    millisByRpc.forEach(
+        (rpc, ms) -> progress.println("fuzz: " + rpc + " took " + ms + " ms in all"));
     Outcome health = client.get("/health");
     long readbackStart = System.nanoTime();
     Readback readback = new Readback(client, model, checks::add);
     readback.run(world.namespaces());
-    progress.println("fuzz: read back " + readback.rowsChecked + " rows in " + readback.reads + " reads, "
-        + (System.nanoTime() - readbackStart) / 1_000_000L + " ms");
-    return new Result(s, s.requests(), byStatus, byRpc, byKind, failures, checks, health.status(),
-        readback.rowsChecked, readback.namespacesChecked, (System.nanoTime() - start) / 1_000_000L);
+    progress.println(
+        "fuzz: read back "
+            + readback.rowsChecked
+            + " rows in "
+            + readback.reads
+            + " reads, "
+            + (System.nanoTime() - readbackStart) / 1_000_000L
+            + " ms");
+    return new Result(
+        s,
+        s.requests(),
+        byStatus,
+        byRpc,
+        byKind,
+        failures,
+        checks,
+        health.status(),
+        readback.rowsChecked,
+        readback.namespacesChecked,
+        (System.nanoTime() - start) / 1_000_000L);
   }
 }

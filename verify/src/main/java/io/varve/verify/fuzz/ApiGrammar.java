@@ -10,6 +10,7 @@ import io.varve.api.timeseries.v1.CreateNamespaceRequest;
 import io.varve.api.timeseries.v1.Event;
 import io.varve.api.timeseries.v1.EventItem;
 import io.varve.api.timeseries.v1.GetNamespaceRequest;
+import io.varve.api.timeseries.v1.IndexConfig;
 import io.varve.api.timeseries.v1.LifecycleConfig;
 import io.varve.api.timeseries.v1.LifecycleConfigs;
 import io.varve.api.timeseries.v1.ListNamespacesRequest;
@@ -22,7 +23,6 @@ import io.varve.api.timeseries.v1.SearchEventRecordsRequest;
 import io.varve.api.timeseries.v1.StorageConfig;
 import io.varve.api.timeseries.v1.TimeInterval;
 import io.varve.api.timeseries.v1.TimePartition;
-import io.varve.api.timeseries.v1.IndexConfig;
 import io.varve.api.timeseries.v1.UpdateNamespaceRequest;
 import io.varve.api.timeseries.v1.WriteEventRecordsRequest;
 import java.nio.charset.StandardCharsets;
@@ -39,25 +39,27 @@ import net.jqwik.api.Tuple;
 
 /**
  * Well-formed requests of every RPC of the ControlPlane and TimeSeries services: the structure
- * comes from the protobuf descriptors ({@link MessageArbitraries}), the values from the
- * {@link FuzzWorld} and the documented rules, so that most of them are accepted and do real work.
+ * comes from the protobuf descriptors ({@link MessageArbitraries}), the values from the {@link
+ * FuzzWorld} and the documented rules, so that most of them are accepted and do real work.
  */
 final class ApiGrammar {
 
   /** The RPCs, as named in {@code POST /v1/<Rpc>}, with the service serving each over gRPC. */
-  static final Map<String, String> RPCS = Map.of(
-      "CreateNamespace", "varve.timeseries.v1.ControlPlane",
-      "GetNamespace", "varve.timeseries.v1.ControlPlane",
-      "ListNamespaces", "varve.timeseries.v1.ControlPlane",
-      "UpdateNamespace", "varve.timeseries.v1.ControlPlane",
-      "BackfillIndex", "varve.timeseries.v1.ControlPlane",
-      "WriteEventRecordsSync", "varve.timeseries.v1.TimeSeries",
-      "ReadEventRecords", "varve.timeseries.v1.TimeSeries",
-      "SearchEventRecords", "varve.timeseries.v1.TimeSeries",
-      "AggregateEventRecords", "varve.timeseries.v1.TimeSeries");
+  static final Map<String, String> RPCS =
+      Map.of(
+          "CreateNamespace", "varve.timeseries.v1.ControlPlane",
+          "GetNamespace", "varve.timeseries.v1.ControlPlane",
+          "ListNamespaces", "varve.timeseries.v1.ControlPlane",
+          "UpdateNamespace", "varve.timeseries.v1.ControlPlane",
+          "BackfillIndex", "varve.timeseries.v1.ControlPlane",
+          "WriteEventRecordsSync", "varve.timeseries.v1.TimeSeries",
+          "ReadEventRecords", "varve.timeseries.v1.TimeSeries",
+          "SearchEventRecords", "varve.timeseries.v1.TimeSeries",
+          "AggregateEventRecords", "varve.timeseries.v1.TimeSeries");
 
   /** Item keys the indexed namespace maps, with the kind of value each takes. */
-  static final List<String> INDEXED_KEYS = List.of("deviceType", "duration", "enabled", "note", "score");
+  static final List<String> INDEXED_KEYS =
+      List.of("deviceType", "duration", "enabled", "note", "score");
 
   private static final String P = "varve.timeseries.v1.";
 
@@ -86,23 +88,30 @@ final class ApiGrammar {
         .override(P + "DistinctAggregation.event_item_key", Arbitraries.of(INDEXED_KEYS))
         .override(P + "DistinctAggregation.page_size", optionalInt(1, 1000))
         .override(P + "DistinctAggregation.page_token", Arbitraries.just(null))
-        .override(P + "CountByTimeAggregation.bucket_width", Arbitraries.of(60L, 600L, 3600L)
-            .map(s -> Duration.newBuilder().setSeconds(s).build()))
+        .override(
+            P + "CountByTimeAggregation.bucket_width",
+            Arbitraries.of(60L, 600L, 3600L).map(s -> Duration.newBuilder().setSeconds(s).build()))
         .override(P + "EqualsQuery.event_item_key", indexedKeys())
         .override(P + "EqualsQuery.event_item_value", itemValuesSmall())
         .override(P + "RangeQuery.event_item_key", indexedKeys())
-        .override(P + "RangeBound.event_item_value", Arbitraries.of("0", "5", "12", "x", "")
-            .map(ByteString::copyFromUtf8))
+        .override(
+            P + "RangeBound.event_item_value",
+            Arbitraries.of("0", "5", "12", "x", "").map(ByteString::copyFromUtf8))
         .override(P + "BooleanQuery.operator", Arbitraries.of("AND", "OR", "NOT", ""))
         .override(P + "CreateNamespaceRequest.namespace", namespaces())
         .override(P + "UpdateNamespaceRequest.namespace", namespaces())
-        .override(P + "UpdateNamespaceRequest.expected_version", Arbitraries.frequencyOf(
-            Tuple.of(4, Arbitraries.just(null)), Tuple.of(1, Arbitraries.longs().between(0, 20))))
+        .override(
+            P + "UpdateNamespaceRequest.expected_version",
+            Arbitraries.frequencyOf(
+                Tuple.of(4, Arbitraries.just(null)),
+                Tuple.of(1, Arbitraries.longs().between(0, 20))))
         .override(P + "GetNamespaceRequest.namespace", namespaces())
         .override(P + "BackfillIndexRequest.namespace", namespaces())
         .override(P + "BackfillIndexRequest.time_interval", intervals());
-    grammar.override(P + "CreateNamespaceRequest.persistence_configuration", Arbitraries.just(null));
-    grammar.override(P + "UpdateNamespaceRequest.persistence_configuration", Arbitraries.just(null));
+    grammar.override(
+        P + "CreateNamespaceRequest.persistence_configuration", Arbitraries.just(null));
+    grammar.override(
+        P + "UpdateNamespaceRequest.persistence_configuration", Arbitraries.just(null));
   }
 
   private final Map<String, Arbitrary<Message>> requests = new java.util.HashMap<>();
@@ -114,17 +123,25 @@ final class ApiGrammar {
 
   private Arbitrary<Message> build(String rpc) {
     return switch (rpc) {
-      case "CreateNamespace" -> Combinators.combine(grammar.of(CreateNamespaceRequest.getDefaultInstance()),
-          configurations(null)).as((r, c) -> withConfig(r, c));
-      case "UpdateNamespace" -> Combinators.combine(grammar.of(UpdateNamespaceRequest.getDefaultInstance()),
-          configurations(null)).as((r, c) -> withConfig(r, c));
+      case "CreateNamespace" ->
+          Combinators.combine(
+                  grammar.of(CreateNamespaceRequest.getDefaultInstance()), configurations(null))
+              .as((r, c) -> withConfig(r, c));
+      case "UpdateNamespace" ->
+          Combinators.combine(
+                  grammar.of(UpdateNamespaceRequest.getDefaultInstance()), configurations(null))
+              .as((r, c) -> withConfig(r, c));
       case "GetNamespace" -> grammar.of(GetNamespaceRequest.getDefaultInstance()).map(m -> m);
       case "ListNamespaces" -> grammar.of(ListNamespacesRequest.getDefaultInstance()).map(m -> m);
       case "BackfillIndex" -> grammar.of(BackfillIndexRequest.getDefaultInstance()).map(m -> m);
-      case "WriteEventRecordsSync" -> grammar.of(WriteEventRecordsRequest.getDefaultInstance()).map(m -> m);
-      case "ReadEventRecords" -> grammar.of(ReadEventRecordsRequest.getDefaultInstance()).map(m -> m);
-      case "SearchEventRecords" -> grammar.of(SearchEventRecordsRequest.getDefaultInstance()).map(m -> m);
-      case "AggregateEventRecords" -> grammar.of(AggregateEventRecordsRequest.getDefaultInstance()).map(m -> m);
+      case "WriteEventRecordsSync" ->
+          grammar.of(WriteEventRecordsRequest.getDefaultInstance()).map(m -> m);
+      case "ReadEventRecords" ->
+          grammar.of(ReadEventRecordsRequest.getDefaultInstance()).map(m -> m);
+      case "SearchEventRecords" ->
+          grammar.of(SearchEventRecordsRequest.getDefaultInstance()).map(m -> m);
+      case "AggregateEventRecords" ->
+          grammar.of(AggregateEventRecordsRequest.getDefaultInstance()).map(m -> m);
       default -> throw new IllegalArgumentException(rpc);
     };
   }
@@ -132,12 +149,19 @@ final class ApiGrammar {
   private Message withConfig(Message request, List<PersistenceConfiguration> config) {
     Message.Builder b = request.toBuilder();
     var field = request.getDescriptorForType().findFieldByName("persistence_configuration");
-    String ns = (String) request.getField(request.getDescriptorForType().findFieldByName("namespace"));
+    String ns =
+        (String) request.getField(request.getDescriptorForType().findFieldByName("namespace"));
     for (PersistenceConfiguration c : config) {
-      // The keyspace is the namespace's own (or absent, which means the same): a generated run never
+      // The keyspace is the namespace's own (or absent, which means the same): a generated run
+      // never
       // creates keyspaces outside its prefix.
-      if (c.getId().equals("PRIMARY_STORAGE") && c.hasPhysicalStorage() && !c.getPhysicalStorage().getDataset().isEmpty()) {
-        c = c.toBuilder().setPhysicalStorage(c.getPhysicalStorage().toBuilder().setDataset(ns)).build();
+      if (c.getId().equals("PRIMARY_STORAGE")
+          && c.hasPhysicalStorage()
+          && !c.getPhysicalStorage().getDataset().isEmpty()) {
+        c =
+            c.toBuilder()
+                .setPhysicalStorage(c.getPhysicalStorage().toBuilder().setDataset(ns))
+                .build();
       }
       b.addRepeatedField(field, c);
     }
@@ -146,13 +170,25 @@ final class ApiGrammar {
 
   /** The configuration the run's namespaces are created with. */
   static CreateNamespaceRequest initialNamespace(FuzzWorld world, String ns) {
-    CreateNamespaceRequest.Builder b = CreateNamespaceRequest.newBuilder().setNamespace(ns)
-        .addPersistenceConfiguration(PersistenceConfiguration.newBuilder().setId("PRIMARY_STORAGE")
-            .setPhysicalStorage(PhysicalStorage.newBuilder().setType("CASSANDRA").setCluster("local").setDataset(ns))
-            .setConfig(StorageConfig.newBuilder()
-                .setTimePartition(TimePartition.newBuilder().setSecondsPerTimeSlice(86400).setSecondsPerTimeBucket(3600)
-                    .setEventBuckets(4))
-                .setAcceptLimit(Duration.newBuilder().setSeconds(129600))));
+    CreateNamespaceRequest.Builder b =
+        CreateNamespaceRequest.newBuilder()
+            .setNamespace(ns)
+            .addPersistenceConfiguration(
+                PersistenceConfiguration.newBuilder()
+                    .setId("PRIMARY_STORAGE")
+                    .setPhysicalStorage(
+                        PhysicalStorage.newBuilder()
+                            .setType("CASSANDRA")
+                            .setCluster("local")
+                            .setDataset(ns))
+                    .setConfig(
+                        StorageConfig.newBuilder()
+                            .setTimePartition(
+                                TimePartition.newBuilder()
+                                    .setSecondsPerTimeSlice(86400)
+                                    .setSecondsPerTimeBucket(3600)
+                                    .setEventBuckets(4))
+                            .setAcceptLimit(Duration.newBuilder().setSeconds(129600))));
     if (ns.equals(world.indexedNamespace())) {
       b.addPersistenceConfiguration(indexStorage(world));
     }
@@ -160,16 +196,24 @@ final class ApiGrammar {
   }
 
   private static PersistenceConfiguration indexStorage(FuzzWorld world) {
-    return PersistenceConfiguration.newBuilder().setId("INDEX_STORAGE")
-        .setPhysicalStorage(PhysicalStorage.newBuilder().setType("OPENSEARCH").setCluster("local")
-            .setDataset(world.indexDataset()))
-        .setConfig(StorageConfig.newBuilder()
-            .setTimePartition(TimePartition.newBuilder().setSecondsPerSlice(86400))
-            .setIndexConfig(IndexConfig.newBuilder()
-                .putFieldMapping("deviceType", "KEYWORD").putFieldMapping("duration", "INTEGER")
-                .putFieldMapping("enabled", "BOOLEAN").putFieldMapping("note", "TEXT")
-                .putFieldMapping("score", "DOUBLE")
-                .setRefreshInterval(Duration.newBuilder().setSeconds(1))))
+    return PersistenceConfiguration.newBuilder()
+        .setId("INDEX_STORAGE")
+        .setPhysicalStorage(
+            PhysicalStorage.newBuilder()
+                .setType("OPENSEARCH")
+                .setCluster("local")
+                .setDataset(world.indexDataset()))
+        .setConfig(
+            StorageConfig.newBuilder()
+                .setTimePartition(TimePartition.newBuilder().setSecondsPerSlice(86400))
+                .setIndexConfig(
+                    IndexConfig.newBuilder()
+                        .putFieldMapping("deviceType", "KEYWORD")
+                        .putFieldMapping("duration", "INTEGER")
+                        .putFieldMapping("enabled", "BOOLEAN")
+                        .putFieldMapping("note", "TEXT")
+                        .putFieldMapping("score", "DOUBLE")
+                        .setRefreshInterval(Duration.newBuilder().setSeconds(1))))
         .build();
   }
 
@@ -184,49 +228,91 @@ final class ApiGrammar {
     Arbitrary<Long> bucket = Arbitraries.of(600L, 3600L, 7200L, 86400L);
     Arbitrary<Integer> eventBuckets = Arbitraries.of(1, 4, 16);
     Arbitrary<Long> accept = Arbitraries.of(3600L, 21600L, 86400L, 129600L, 604800L);
-    Arbitrary<TimePartition> partition = Combinators.combine(slice, bucket, eventBuckets, Arbitraries.of(true, false))
-        .as((s, b, e, both) -> {
-          TimePartition.Builder t = TimePartition.newBuilder().setSecondsPerTimeSlice(s).setEventBuckets(e);
-          long bucketWidth = Math.min(b, s);
-          if (both) {
-            t.setSecondPerTimeBucket(bucketWidth).setSecondsPerTimeBucket(bucketWidth);
-          } else {
-            t.setSecondsPerTimeBucket(bucketWidth);
-          }
-          return t.build();
-        });
-    Arbitrary<StorageConfig> config = Combinators.combine(partition, accept,
-        Arbitraries.of("", "LOCAL", "GLOBAL"), Arbitraries.of("", "EVENTUAL", "STRONG"), Arbitraries.of(true, false))
-        .as((t, a, scope, target, queue) -> {
-          StorageConfig.Builder c = StorageConfig.newBuilder().setTimePartition(t)
-              .setAcceptLimit(Duration.newBuilder().setSeconds(Math.min(a, 24 * t.getSecondsPerTimeSlice())))
-              .setConsistencyScope(scope).setConsistencyTarget(target);
-          if (queue) {
-            c.setQueueBuffering(QueueBuffering.newBuilder().setCoalesce(Duration.newBuilder().setSeconds(2))
-                .setBufferCapacity(1 << 20));
-          }
-          return c.build();
-        });
-    Arbitrary<LifecycleConfigs> lifecycle = Arbitraries.of(0, 30, 365).map(days -> days == 0
-        ? LifecycleConfigs.getDefaultInstance()
-        : LifecycleConfigs.newBuilder().addLifecycleConfig(LifecycleConfig.newBuilder().setType("retention")
-            .setConfig(RetentionConfig.newBuilder()
-                .setCloseAfter(Duration.newBuilder().setSeconds(days * 86400L))
-                .setDeleteAfter(Duration.newBuilder().setSeconds(days * 2 * 86400L)))).build());
-    Arbitrary<PersistenceConfiguration> primary = Combinators.combine(config, lifecycle,
-        Arbitraries.of("CASSANDRA", "SCYLLADB"), Arbitraries.of(true, false))
-        .as((c, l, type, dataset) -> PersistenceConfiguration.newBuilder().setId("PRIMARY_STORAGE")
-            .setPhysicalStorage(PhysicalStorage.newBuilder().setType(type).setCluster("local")
-                .setDataset(dataset ? "keep" : ""))
-            .setConfig(c).setLifecycleConfigs(l).build());
-    return Combinators.combine(primary, Arbitraries.of(true, false)).as((p, index) -> {
-      List<PersistenceConfiguration> list = new ArrayList<>();
-      list.add(p);
-      if (index) {
-        list.add(indexStorage(world));
-      }
-      return list;
-    });
+    Arbitrary<TimePartition> partition =
+        Combinators.combine(slice, bucket, eventBuckets, Arbitraries.of(true, false))
+            .as(
+                (s, b, e, both) -> {
+                  TimePartition.Builder t =
+                      TimePartition.newBuilder().setSecondsPerTimeSlice(s).setEventBuckets(e);
+                  long bucketWidth = Math.min(b, s);
+                  if (both) {
+                    t.setSecondPerTimeBucket(bucketWidth).setSecondsPerTimeBucket(bucketWidth);
+                  } else {
+                    t.setSecondsPerTimeBucket(bucketWidth);
+                  }
+                  return t.build();
+                });
+    Arbitrary<StorageConfig> config =
+        Combinators.combine(
+                partition,
+                accept,
+                Arbitraries.of("", "LOCAL", "GLOBAL"),
+                Arbitraries.of("", "EVENTUAL", "STRONG"),
+                Arbitraries.of(true, false))
+            .as(
+                (t, a, scope, target, queue) -> {
+                  StorageConfig.Builder c =
+                      StorageConfig.newBuilder()
+                          .setTimePartition(t)
+                          .setAcceptLimit(
+                              Duration.newBuilder()
+                                  .setSeconds(Math.min(a, 24 * t.getSecondsPerTimeSlice())))
+                          .setConsistencyScope(scope)
+                          .setConsistencyTarget(target);
+                  if (queue) {
+                    c.setQueueBuffering(
+                        QueueBuffering.newBuilder()
+                            .setCoalesce(Duration.newBuilder().setSeconds(2))
+                            .setBufferCapacity(1 << 20));
+                  }
+                  return c.build();
+                });
+    Arbitrary<LifecycleConfigs> lifecycle =
+        Arbitraries.of(0, 30, 365)
+            .map(
+                days ->
+                    days == 0
+                        ? LifecycleConfigs.getDefaultInstance()
+                        : LifecycleConfigs.newBuilder()
+                            .addLifecycleConfig(
+                                LifecycleConfig.newBuilder()
+                                    .setType("retention")
+                                    .setConfig(
+                                        RetentionConfig.newBuilder()
+                                            .setCloseAfter(
+                                                Duration.newBuilder().setSeconds(days * 86400L))
+                                            .setDeleteAfter(
+                                                Duration.newBuilder()
+                                                    .setSeconds(days * 2 * 86400L))))
+                            .build());
+    Arbitrary<PersistenceConfiguration> primary =
+        Combinators.combine(
+                config,
+                lifecycle,
+                Arbitraries.of("CASSANDRA", "SCYLLADB"),
+                Arbitraries.of(true, false))
+            .as(
+                (c, l, type, dataset) ->
+                    PersistenceConfiguration.newBuilder()
+                        .setId("PRIMARY_STORAGE")
+                        .setPhysicalStorage(
+                            PhysicalStorage.newBuilder()
+                                .setType(type)
+                                .setCluster("local")
+                                .setDataset(dataset ? "keep" : ""))
+                        .setConfig(c)
+                        .setLifecycleConfigs(l)
+                        .build());
+    return Combinators.combine(primary, Arbitraries.of(true, false))
+        .as(
+            (p, index) -> {
+              List<PersistenceConfiguration> list = new ArrayList<>();
+              list.add(p);
+              if (index) {
+                list.add(indexStorage(world));
+              }
+              return list;
+            });
   }
 
   private Arbitrary<String> namespaces() {
@@ -247,11 +333,18 @@ final class ApiGrammar {
   }
 
   private Arbitrary<TimeInterval> intervals() {
-    Arbitrary<Instant> start = Arbitraries.of(world.readFrom(), world.baseTime().minusSeconds(3600),
-        world.baseTime().minusSeconds(600), world.baseTime().minusSeconds(40L * 86400));
-    Arbitrary<Instant> end = Arbitraries.of(world.readTo(), world.baseTime(), world.baseTime().plusMillis(1));
-    return Combinators.combine(start, end).as((s, e) -> TimeInterval.newBuilder()
-        .setStart(timestamp(s)).setEnd(timestamp(e)).build());
+    Arbitrary<Instant> start =
+        Arbitraries.of(
+            world.readFrom(),
+            world.baseTime().minusSeconds(3600),
+            world.baseTime().minusSeconds(600),
+            world.baseTime().minusSeconds(40L * 86400));
+    Arbitrary<Instant> end =
+        Arbitraries.of(world.readTo(), world.baseTime(), world.baseTime().plusMillis(1));
+    return Combinators.combine(start, end)
+        .as(
+            (s, e) ->
+                TimeInterval.newBuilder().setStart(timestamp(s)).setEnd(timestamp(e)).build());
   }
 
   private Arbitrary<ByteString> indexedKeys() {
@@ -259,22 +352,30 @@ final class ApiGrammar {
   }
 
   private static Arbitrary<Integer> optionalInt(int min, int max) {
-    return Arbitraries.frequencyOf(Tuple.of(2, Arbitraries.just(null)),
-        Tuple.of(3, Arbitraries.integers().between(min, max)), Tuple.of(1, Arbitraries.of(min, max)));
+    return Arbitraries.frequencyOf(
+        Tuple.of(2, Arbitraries.just(null)),
+        Tuple.of(3, Arbitraries.integers().between(min, max)),
+        Tuple.of(1, Arbitraries.of(min, max)));
   }
 
   private Arbitrary<List<io.varve.api.timeseries.v1.EventFilter>> filters() {
-    Arbitrary<io.varve.api.timeseries.v1.EventFilter> filter = Combinators.combine(itemKeys(), itemValuesSmall())
-        .as((k, v) -> io.varve.api.timeseries.v1.EventFilter.newBuilder().setMatchEventItemKey(k)
-            .setMatchEventItemValue(v).build());
-    return Arbitraries.frequencyOf(Tuple.of(5, Arbitraries.just(List.of())), Tuple.of(1, filter.list().ofMaxSize(3)));
+    Arbitrary<io.varve.api.timeseries.v1.EventFilter> filter =
+        Combinators.combine(itemKeys(), itemValuesSmall())
+            .as(
+                (k, v) ->
+                    io.varve.api.timeseries.v1.EventFilter.newBuilder()
+                        .setMatchEventItemKey(k)
+                        .setMatchEventItemValue(v)
+                        .build());
+    return Arbitraries.frequencyOf(
+        Tuple.of(5, Arbitraries.just(List.of())), Tuple.of(1, filter.list().ofMaxSize(3)));
   }
 
   private Arbitrary<ByteString> itemKeys() {
     return Arbitraries.frequencyOf(
-        Tuple.of(6, Arbitraries.of(INDEXED_KEYS)),
-        Tuple.of(2, Arbitraries.of("payload", "k\u00e9y", "a")),
-        Tuple.of(1, Arbitraries.just("k".repeat(1024))))
+            Tuple.of(6, Arbitraries.of(INDEXED_KEYS)),
+            Tuple.of(2, Arbitraries.of("payload", "k\u00e9y", "a")),
+            Tuple.of(1, Arbitraries.just("k".repeat(1024))))
         .map(ByteString::copyFromUtf8);
   }
 
@@ -290,12 +391,26 @@ final class ApiGrammar {
    */
   static Arbitrary<ByteString> itemValues() {
     return Arbitraries.frequencyOf(
-        Tuple.of(16, Arbitraries.of("ios", "android", "7", "12", "-3", "true", "false", "3.5", "quick brown fox", "small")
-            .map(ByteString::copyFromUtf8)),
+        Tuple.of(
+            16,
+            Arbitraries.of(
+                    "ios",
+                    "android",
+                    "7",
+                    "12",
+                    "-3",
+                    "true",
+                    "false",
+                    "3.5",
+                    "quick brown fox",
+                    "small")
+                .map(ByteString::copyFromUtf8)),
         Tuple.of(1, Arbitraries.just(ByteString.EMPTY)),
         Tuple.of(2, randomBytes(1, 300).map(ByteString::copyFrom)),
         Tuple.of(1, Arbitraries.just(ByteString.copyFrom(new byte[10_000]))),
-        Tuple.of(1, Arbitraries.integers().between(1, 65536).map(n -> ByteString.copyFrom(new byte[n]))));
+        Tuple.of(
+            1,
+            Arbitraries.integers().between(1, 65536).map(n -> ByteString.copyFrom(new byte[n]))));
   }
 
   /**
@@ -303,11 +418,13 @@ final class ApiGrammar {
    * (generating per byte costs more than sending).
    */
   static Arbitrary<byte[]> randomBytes(int min, int max) {
-    return Combinators.combine(Arbitraries.integers().between(min, max), Arbitraries.longs()).as((n, seed) -> {
-      byte[] b = new byte[n];
-      new java.util.Random(seed).nextBytes(b);
-      return b;
-    });
+    return Combinators.combine(Arbitraries.integers().between(min, max), Arbitraries.longs())
+        .as(
+            (n, seed) -> {
+              byte[] b = new byte[n];
+              new java.util.Random(seed).nextBytes(b);
+              return b;
+            });
   }
 
   private Arbitrary<EventItem> items() {
@@ -316,24 +433,45 @@ final class ApiGrammar {
   }
 
   private Arbitrary<Event> event() {
-    Arbitrary<List<EventItem>> items = items().list().ofMinSize(1).ofMaxSize(4).map(ApiGrammar::distinctKeys);
-    return Combinators.combine(Arbitraries.of(world.seriesIds()), times(), Arbitraries.of(world.eventIds()), items)
-        .as((series, time, id, list) -> Event.newBuilder().setTimeSeriesId(series).setEventTime(time)
-            .setEventId(id).addAllEventItems(list).build());
+    Arbitrary<List<EventItem>> items =
+        items().list().ofMinSize(1).ofMaxSize(4).map(ApiGrammar::distinctKeys);
+    return Combinators.combine(
+            Arbitraries.of(world.seriesIds()), times(), Arbitraries.of(world.eventIds()), items)
+        .as(
+            (series, time, id, list) ->
+                Event.newBuilder()
+                    .setTimeSeriesId(series)
+                    .setEventTime(time)
+                    .setEventId(id)
+                    .addAllEventItems(list)
+                    .build());
   }
 
-  /** Batches of 1..8 events, distinct identities within a batch (the order of duplicates is unspecified). */
+  /**
+   * Batches of 1..8 events, distinct identities within a batch (the order of duplicates is
+   * unspecified).
+   */
   private Arbitrary<List<Event>> events() {
-    return event().list().ofMinSize(1).ofMaxSize(8).map(list -> {
-      List<Event> out = new ArrayList<>();
-      Set<String> seen = new HashSet<>();
-      for (Event e : list) {
-        if (seen.add(e.getTimeSeriesId() + '\u0000' + e.getEventTime() + '\u0000' + e.getEventId())) {
-          out.add(e);
-        }
-      }
-      return out;
-    });
+    return event()
+        .list()
+        .ofMinSize(1)
+        .ofMaxSize(8)
+        .map(
+            list -> {
+              List<Event> out = new ArrayList<>();
+              Set<String> seen = new HashSet<>();
+              for (Event e : list) {
+                if (seen.add(
+                    e.getTimeSeriesId()
+                        + '\u0000'
+                        + e.getEventTime()
+                        + '\u0000'
+                        + e.getEventId())) {
+                  out.add(e);
+                }
+              }
+              return out;
+            });
   }
 
   private static List<EventItem> distinctKeys(List<EventItem> items) {

@@ -6,45 +6,62 @@ import java.net.URI;
 import java.time.Instant;
 import java.util.concurrent.Callable;
 import picocli.CommandLine.Command;
+import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.Spec;
-import picocli.CommandLine.Model.CommandSpec;
 
 /**
- * {@code varve verify fuzz}: fuzzes the HTTP/JSON (and gRPC) API of a running server with
- * generated requests, then checks answers, health and stored data. Exits with
- * {@code COMPLETED_WITH_ERRORS} on any failure, {@code ABORTED_FATAL_ERROR} when the server does
- * not answer at all before the first request.
+ * {@code varve verify fuzz}: fuzzes the HTTP/JSON (and gRPC) API of a running server with generated
+ * requests, then checks answers, health and stored data. Exits with {@code COMPLETED_WITH_ERRORS}
+ * on any failure, {@code ABORTED_FATAL_ERROR} when the server does not answer at all before the
+ * first request.
  */
-@Command(name = "fuzz", mixinStandardHelpOptions = true,
-    description = {"Fuzz the API of a running server: valid, mutated, oversized and garbage requests of every RPC,",
-        "then check: no 5xx, no dropped connection, /health 200, stored data as acknowledged.",
-        "Prints key=value results; exits 1 on any failure, 4 when the server cannot be reached.",
-        "The same --seed, --requests, --prefix and --base-time send the same requests."})
+@Command(
+    name = "fuzz",
+    mixinStandardHelpOptions = true,
+    description = {
+      "Fuzz the API of a running server: valid, mutated, oversized and garbage requests of every RPC,",
+      "then check: no 5xx, no dropped connection, /health 200, stored data as acknowledged.",
+      "Prints key=value results; exits 1 on any failure, 4 when the server cannot be reached.",
+      "The same --seed, --requests, --prefix and --base-time send the same requests."
+    })
 public final class FuzzCommand implements Callable<Integer> {
 
-  @Spec
-  CommandSpec spec;
+  @Spec CommandSpec spec;
 
-  @Option(names = "--server", required = true, description = "Base URL of the server, e.g. http://127.0.0.1:8080.")
+  @Option(
+      names = "--server",
+      required = true,
+      description = "Base URL of the server, e.g. http://127.0.0.1:8080.")
   URI server;
 
-  @Option(names = "--grpc", description = "Send requests over gRPC too (each request over one of the two).")
+  @Option(
+      names = "--grpc",
+      description = "Send requests over gRPC too (each request over one of the two).")
   boolean grpc;
 
   @Option(names = "--seed", description = "Seed of the generator (default: drawn, and printed).")
   Long seed;
 
-  @Option(names = "--requests", defaultValue = "10000", description = "Number of requests (default ${DEFAULT-VALUE}).")
+  @Option(
+      names = "--requests",
+      defaultValue = "10000",
+      description = "Number of requests (default ${DEFAULT-VALUE}).")
   int requests;
 
-  @Option(names = "--prefix", description = "Prefix of the namespaces the run creates (default: new for each run).")
+  @Option(
+      names = "--prefix",
+      description = "Prefix of the namespaces the run creates (default: new for each run).")
   String prefix;
 
-  @Option(names = "--base-time", description = "Time the generated event times are relative to (default: now).")
+  @Option(
+      names = "--base-time",
+      description = "Time the generated event times are relative to (default: now).")
   Instant baseTime;
 
-  @Option(names = "--show-case", description = "Print request number N of the run (counting from 0) and exit.")
+  @Option(
+      names = "--show-case",
+      description = "Print request number N of the run (counting from 0) and exit.")
   Integer showCase;
 
   @Override
@@ -52,8 +69,14 @@ public final class FuzzCommand implements Callable<Integer> {
     PrintWriter out = spec.commandLine().getOut();
     long s = seed != null ? seed : new java.security.SecureRandom().nextLong();
     ApiFuzzer.Settings fresh = ApiFuzzer.Settings.fresh(server, s, requests, grpc);
-    ApiFuzzer.Settings settings = new ApiFuzzer.Settings(server, s, requests, grpc,
-        prefix != null ? prefix : fresh.prefix(), baseTime != null ? baseTime : fresh.baseTime());
+    ApiFuzzer.Settings settings =
+        new ApiFuzzer.Settings(
+            server,
+            s,
+            requests,
+            grpc,
+            prefix != null ? prefix : fresh.prefix(),
+            baseTime != null ? baseTime : fresh.baseTime());
     if (showCase != null) {
       FuzzCase c = ApiFuzzer.caseAt(settings, showCase);
       out.println("fuzz.case=" + showCase);
@@ -63,11 +86,13 @@ public final class FuzzCommand implements Callable<Integer> {
       out.flush();
       return ExitStatus.OK.code();
     }
-    // Every request would fail alike: say so once, as an error of the environment rather than of the server.
+    // Every request would fail alike: say so once, as an error of the environment rather than of
+    // the server.
     try (ApiClient probe = new ApiClient(server)) {
       Outcome health = probe.get("/health");
       if (health.transportFailure()) {
-        throw new IllegalStateException("cannot reach the server at " + server + ": " + health.error());
+        throw new IllegalStateException(
+            "cannot reach the server at " + server + ": " + health.error());
       }
     }
     out.println("fuzz.seed=" + s);

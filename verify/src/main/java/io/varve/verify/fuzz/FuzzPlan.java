@@ -37,12 +37,21 @@ import net.jqwik.api.sessions.JqwikSession;
 public final class FuzzPlan {
 
   private static final int GEN_SIZE = 1000;
-  private static final List<String> RPC_NAMES = List.of("CreateNamespace", "GetNamespace", "ListNamespaces",
-      "UpdateNamespace", "BackfillIndex", "WriteEventRecordsSync", "ReadEventRecords", "SearchEventRecords",
-      "AggregateEventRecords");
+  private static final List<String> RPC_NAMES =
+      List.of(
+          "CreateNamespace",
+          "GetNamespace",
+          "ListNamespaces",
+          "UpdateNamespace",
+          "BackfillIndex",
+          "WriteEventRecordsSync",
+          "ReadEventRecords",
+          "SearchEventRecords",
+          "AggregateEventRecords");
 
   private static final Arbitrary<JsonMutations.Mutation> JSON_MUTATIONS = JsonMutations.mutations();
-  private static final Arbitrary<ProtoMutations.Mutation> PROTO_MUTATIONS = ProtoMutations.mutations();
+  private static final Arbitrary<ProtoMutations.Mutation> PROTO_MUTATIONS =
+      ProtoMutations.mutations();
 
   private final FuzzWorld world;
   private final boolean grpc;
@@ -84,8 +93,11 @@ public final class FuzzPlan {
 
   private Arbitrary<List<FuzzCase>> step() {
     return Arbitraries.frequencyOf(
-        Tuple.of(30, rpcs().flatMap(rpc -> validByRpc.computeIfAbsent(rpc, this::valid)).map(List::of)),
-        Tuple.of(36, rpcs().flatMap(rpc -> mutatedByRpc.computeIfAbsent(rpc, this::mutated)).map(List::of)),
+        Tuple.of(
+            30, rpcs().flatMap(rpc -> validByRpc.computeIfAbsent(rpc, this::valid)).map(List::of)),
+        Tuple.of(
+            36,
+            rpcs().flatMap(rpc -> mutatedByRpc.computeIfAbsent(rpc, this::mutated)).map(List::of)),
         Tuple.of(4, hostileSize().map(List::of)),
         Tuple.of(8, garbage().map(List::of)),
         Tuple.of(6, headers().map(List::of)),
@@ -117,168 +129,277 @@ public final class FuzzPlan {
 
   private Arbitrary<FuzzCase> mutated(String rpc) {
     return Combinators.combine(grammar.request(rpc), transports(), JSON_MUTATIONS, PROTO_MUTATIONS)
-        .as((m, t, jm, pm) -> {
-          if (t == Transport.GRPC) {
-            ProtoMutations.Mutated mutated = ProtoMutations.apply(m, pm);
-            if (mutated.message() != null && !safeNamespaceRequest(mutated.message())) {
-              return encode(rpc, Kind.VALID, "valid (mutation " + mutated.description() + " withheld: too many slices)", t, m, false);
-            }
-            return new FuzzCase(rpc, Kind.MUTATED, mutated.description(), t, null, null, Map.of(), mutated.bytes(),
-                mutated.message(), m);
-          }
-          JsonNode tree = JsonMutations.JSON.valueToTree(parseTree(print(m, false)));
-          JsonMutations.Mutated mutated = JsonMutations.apply(tree, jm);
-          if (!NamespaceSafety.safe(lenientTree(mutated.json()))) {
-            return encode(rpc, Kind.VALID, "valid (mutation " + mutated.description() + " withheld: too many slices)", t, m, false);
-          }
-          return jsonCase(rpc, Kind.MUTATED, mutated.description(), mutated.json().getBytes(StandardCharsets.UTF_8),
-              Map.of("Content-Type", "application/json"), "/v1/" + rpc, "POST", intendedFromJson(rpc, mutated.json()), m);
-        });
+        .as(
+            (m, t, jm, pm) -> {
+              if (t == Transport.GRPC) {
+                ProtoMutations.Mutated mutated = ProtoMutations.apply(m, pm);
+                if (mutated.message() != null && !safeNamespaceRequest(mutated.message())) {
+                  return encode(
+                      rpc,
+                      Kind.VALID,
+                      "valid (mutation " + mutated.description() + " withheld: too many slices)",
+                      t,
+                      m,
+                      false);
+                }
+                return new FuzzCase(
+                    rpc,
+                    Kind.MUTATED,
+                    mutated.description(),
+                    t,
+                    null,
+                    null,
+                    Map.of(),
+                    mutated.bytes(),
+                    mutated.message(),
+                    m);
+              }
+              JsonNode tree = JsonMutations.JSON.valueToTree(parseTree(print(m, false)));
+              JsonMutations.Mutated mutated = JsonMutations.apply(tree, jm);
+              if (!NamespaceSafety.safe(lenientTree(mutated.json()))) {
+                return encode(
+                    rpc,
+                    Kind.VALID,
+                    "valid (mutation " + mutated.description() + " withheld: too many slices)",
+                    t,
+                    m,
+                    false);
+              }
+              return jsonCase(
+                  rpc,
+                  Kind.MUTATED,
+                  mutated.description(),
+                  mutated.json().getBytes(StandardCharsets.UTF_8),
+                  Map.of("Content-Type", "application/json"),
+                  "/v1/" + rpc,
+                  "POST",
+                  intendedFromJson(rpc, mutated.json()),
+                  m);
+            });
   }
 
   private Arbitrary<FuzzCase> hostileSize() {
-    return Combinators.combine(Arbitraries.of(sizes), transports()).as((s, t) -> {
-      if (s.request() != null) {
-        return encode(s.rpc(), Kind.HOSTILE_SIZE, s.description(), t, s.request().get(), false);
-      }
-      return t == Transport.GRPC
-          ? new FuzzCase(s.rpc(), Kind.HOSTILE_SIZE, s.description(), t, null, null, Map.of(), s.proto().get(), null, null)
-          : jsonCase(s.rpc(), Kind.HOSTILE_SIZE, s.description(), s.json().get().getBytes(StandardCharsets.UTF_8),
-              Map.of("Content-Type", "application/json"), "/v1/" + s.rpc(), "POST", null, null);
-    });
+    return Combinators.combine(Arbitraries.of(sizes), transports())
+        .as(
+            (s, t) -> {
+              if (s.request() != null) {
+                return encode(
+                    s.rpc(), Kind.HOSTILE_SIZE, s.description(), t, s.request().get(), false);
+              }
+              return t == Transport.GRPC
+                  ? new FuzzCase(
+                      s.rpc(),
+                      Kind.HOSTILE_SIZE,
+                      s.description(),
+                      t,
+                      null,
+                      null,
+                      Map.of(),
+                      s.proto().get(),
+                      null,
+                      null)
+                  : jsonCase(
+                      s.rpc(),
+                      Kind.HOSTILE_SIZE,
+                      s.description(),
+                      s.json().get().getBytes(StandardCharsets.UTF_8),
+                      Map.of("Content-Type", "application/json"),
+                      "/v1/" + s.rpc(),
+                      "POST",
+                      null,
+                      null);
+            });
   }
 
-  /** Bodies that are not JSON or not a protobuf message: random bytes, cut JSON, odd top-level values. */
+  /**
+   * Bodies that are not JSON or not a protobuf message: random bytes, cut JSON, odd top-level
+   * values.
+   */
   private Arbitrary<FuzzCase> garbage() {
     Arbitrary<byte[]> randomBytes = ApiGrammar.randomBytes(0, 2000);
-    Arbitrary<FuzzCase> jsonGarbage = Combinators.combine(rpcs(), grammar.request("WriteEventRecordsSync"),
-        Arbitraries.integers().between(0, 20), randomBytes, Arbitraries.integers().between(0, 100_000))
-        .as((rpc, valid, kind, bytes, cut) -> {
-          String text = print(valid, false);
-          byte[] body;
-          String what;
-          switch (kind) {
-            case 0, 1, 2 -> {
-              body = bytes;
-              what = "random bytes";
-            }
-            case 3, 4, 5 -> {
-              int at = cut % Math.max(1, text.length());
-              body = text.substring(0, at).getBytes(StandardCharsets.UTF_8);
-              what = "JSON cut at " + at + " of " + text.length();
-            }
-            case 6 -> {
-              body = "[".repeat(100_000).getBytes(StandardCharsets.UTF_8);
-              what = "100000 [";
-            }
-            case 7 -> {
-              body = "{\"a\":".repeat(50_000).getBytes(StandardCharsets.UTF_8);
-              what = "objects nested 50000 deep";
-            }
-            case 8 -> {
-              body = ("{\"namespace\":\"" + "x".repeat(20 << 20) + "\"}").getBytes(StandardCharsets.UTF_8);
-              what = "20 MiB string field";
-            }
-            case 9 -> {
-              body = (text + "}}garbage").getBytes(StandardCharsets.UTF_8);
-              what = "trailing bytes after the JSON";
-            }
-            case 10 -> {
-              body = new byte[] {(byte) 0xEF, (byte) 0xBB, (byte) 0xBF, '{', '}'};
-              what = "UTF-8 byte order mark";
-            }
-            case 11 -> {
-              body = ("{\"namespace\":\"" + world.dataNamespaces().get(0) + "\u00ff\u00fe\"}").getBytes(StandardCharsets.ISO_8859_1);
-              what = "invalid UTF-8 in a string";
-            }
-            case 12 -> {
-              body = new byte[0];
-              what = "empty body";
-            }
-            case 13 -> {
-              body = "null".getBytes(StandardCharsets.UTF_8);
-              what = "null body";
-            }
-            case 14 -> {
-              body = "[{}]".getBytes(StandardCharsets.UTF_8);
-              what = "array body";
-            }
-            case 15 -> {
-              body = ("/* c */" + text.replaceFirst("\\}$", ",}")).getBytes(StandardCharsets.UTF_8);
-              what = "comment and trailing comma";
-            }
-            case 16 -> {
-              body = text.replace("\"", "'").getBytes(StandardCharsets.UTF_8);
-              what = "single quotes";
-            }
-            case 17 -> {
-              body = ("{\"namespace\":\"" + "\\u0000".repeat(1000) + "\"}").getBytes(StandardCharsets.UTF_8);
-              what = "escaped NULs";
-            }
-            default -> {
-              body = ("\"" + "\\".repeat(cut % 5000) + "\"").getBytes(StandardCharsets.UTF_8);
-              what = "backslashes";
-            }
-          }
-          return jsonCase(rpc, Kind.GARBAGE, what, body, Map.of("Content-Type", "application/json"), "/v1/" + rpc, "POST", null, null);
-        });
+    Arbitrary<FuzzCase> jsonGarbage =
+        Combinators.combine(
+                rpcs(),
+                grammar.request("WriteEventRecordsSync"),
+                Arbitraries.integers().between(0, 20),
+                randomBytes,
+                Arbitraries.integers().between(0, 100_000))
+            .as(
+                (rpc, valid, kind, bytes, cut) -> {
+                  String text = print(valid, false);
+                  byte[] body;
+                  String what;
+                  switch (kind) {
+                    case 0, 1, 2 -> {
+                      body = bytes;
+                      what = "random bytes";
+                    }
+                    case 3, 4, 5 -> {
+                      int at = cut % Math.max(1, text.length());
+                      body = text.substring(0, at).getBytes(StandardCharsets.UTF_8);
+                      what = "JSON cut at " + at + " of " + text.length();
+                    }
+                    case 6 -> {
+                      body = "[".repeat(100_000).getBytes(StandardCharsets.UTF_8);
+                      what = "100000 [";
+                    }
+                    case 7 -> {
+                      body = "{\"a\":".repeat(50_000).getBytes(StandardCharsets.UTF_8);
+                      what = "objects nested 50000 deep";
+                    }
+                    case 8 -> {
+                      body =
+                          ("{\"namespace\":\"" + "x".repeat(20 << 20) + "\"}")
+                              .getBytes(StandardCharsets.UTF_8);
+                      what = "20 MiB string field";
+                    }
+                    case 9 -> {
+                      body = (text + "}}garbage").getBytes(StandardCharsets.UTF_8);
+                      what = "trailing bytes after the JSON";
+                    }
+                    case 10 -> {
+                      body = new byte[] {(byte) 0xEF, (byte) 0xBB, (byte) 0xBF, '{', '}'};
+                      what = "UTF-8 byte order mark";
+                    }
+                    case 11 -> {
+                      body =
+                          ("{\"namespace\":\"" + world.dataNamespaces().get(0) + "\u00ff\u00fe\"}")
+                              .getBytes(StandardCharsets.ISO_8859_1);
+                      what = "invalid UTF-8 in a string";
+                    }
+                    case 12 -> {
+                      body = new byte[0];
+                      what = "empty body";
+                    }
+                    case 13 -> {
+                      body = "null".getBytes(StandardCharsets.UTF_8);
+                      what = "null body";
+                    }
+                    case 14 -> {
+                      body = "[{}]".getBytes(StandardCharsets.UTF_8);
+                      what = "array body";
+                    }
+                    case 15 -> {
+                      body =
+                          ("/* c */" + text.replaceFirst("\\}$", ",}"))
+                              .getBytes(StandardCharsets.UTF_8);
+                      what = "comment and trailing comma";
+                    }
+                    case 16 -> {
+                      body = text.replace("\"", "'").getBytes(StandardCharsets.UTF_8);
+                      what = "single quotes";
+                    }
+                    case 17 -> {
+                      body =
+                          ("{\"namespace\":\"" + "\\u0000".repeat(1000) + "\"}")
+                              .getBytes(StandardCharsets.UTF_8);
+                      what = "escaped NULs";
+                    }
+                    default -> {
+                      body =
+                          ("\"" + "\\".repeat(cut % 5000) + "\"").getBytes(StandardCharsets.UTF_8);
+                      what = "backslashes";
+                    }
+                  }
+                  return jsonCase(
+                      rpc,
+                      Kind.GARBAGE,
+                      what,
+                      body,
+                      Map.of("Content-Type", "application/json"),
+                      "/v1/" + rpc,
+                      "POST",
+                      null,
+                      null);
+                });
     if (!grpc) {
       return jsonGarbage;
     }
-    Arbitrary<FuzzCase> grpcGarbage = Combinators.combine(rpcs(), randomBytes).as((rpc, bytes) ->
-        new FuzzCase(rpc, Kind.GARBAGE, "random bytes", Transport.GRPC, null, null, Map.of(), bytes, null, null));
+    Arbitrary<FuzzCase> grpcGarbage =
+        Combinators.combine(rpcs(), randomBytes)
+            .as(
+                (rpc, bytes) ->
+                    new FuzzCase(
+                        rpc,
+                        Kind.GARBAGE,
+                        "random bytes",
+                        Transport.GRPC,
+                        null,
+                        null,
+                        Map.of(),
+                        bytes,
+                        null,
+                        null));
     return Arbitraries.oneOf(jsonGarbage, grpcGarbage);
   }
 
   /** Valid bodies sent with odd paths, methods, content types and headers. */
   private Arbitrary<FuzzCase> headers() {
-    Arbitrary<String[]> variants = Arbitraries.of(
-        new String[] {"POST", "/v1/../health", "application/json", ""},
-        new String[] {"POST", "/v1/%2e%2e/health", "application/json", ""},
-        new String[] {"POST", "/v1/..%2fhealth", "application/json", ""},
-        new String[] {"POST", "/v1/NoSuchRpc", "application/json", ""},
-        new String[] {"POST", "/v1/", "application/json", ""},
-        new String[] {"POST", "/v1/{rpc}/extra", "application/json", ""},
-        new String[] {"POST", "/v1/{rpc}?a=b&a=c", "application/json", ""},
-        new String[] {"POST", "//v1//{rpc}", "application/json", ""},
-        new String[] {"POST", "/V1/{rpc}", "application/json", ""},
-        new String[] {"GET", "/v1/{rpc}", "", ""},
-        new String[] {"PUT", "/v1/{rpc}", "application/json", ""},
-        new String[] {"DELETE", "/v1/{rpc}", "", ""},
-        new String[] {"POST", "/v1/{rpc}", "", ""},
-        new String[] {"POST", "/v1/{rpc}", "text/plain", ""},
-        new String[] {"POST", "/v1/{rpc}", "application/json; charset=utf-16", ""},
-        new String[] {"POST", "/v1/{rpc}", "application/x-protobuf", ""},
-        new String[] {"POST", "/v1/{rpc}", "application/grpc", ""},
-        new String[] {"POST", "/v1/{rpc}", "application/json;;;", ""},
-        new String[] {"POST", "/v1/{rpc}", "*/*", ""},
-        new String[] {"POST", "/v1/{rpc}", "application/json", "Content-Encoding: gzip"},
-        new String[] {"POST", "/v1/{rpc}", "application/json", "Content-Encoding: br"},
-        new String[] {"POST", "/v1/{rpc}", "application/json", "Authorization: Bearer \u00ff\u00fe"},
-        new String[] {"POST", "/v1/{rpc}", "application/json", "Authorization: Basic Zm9vOmJhcg=="},
-        new String[] {"POST", "/v1/{rpc}", "application/json", "Accept: application/xml"},
-        new String[] {"POST", "/v1/{rpc}", "application/json", "X-Huge: " + "h".repeat(60_000)},
-        new String[] {"POST", "/v1/{rpc}", "application/json", "Expect: 100-continue"},
-        new String[] {"POST", "/v1/{rpc}", "application/json", "Grpc-Timeout: 1n"},
-        new String[] {"POST", "/v1/{rpc}", "application/json", "Transfer-Encoding: chunked"});
-    return Combinators.combine(rpcs().flatMap(rpc -> grammar.request(rpc).map(m -> Map.entry(rpc, m))), variants)
-        .as((request, v) -> {
-          String rpc = request.getKey();
-          Map<String, String> headers = new LinkedHashMap<>();
-          if (!v[2].isEmpty()) {
-            headers.put("Content-Type", v[2]);
-          }
-          if (!v[3].isEmpty()) {
-            int colon = v[3].indexOf(':');
-            headers.put(v[3].substring(0, colon), v[3].substring(colon + 2));
-          }
-          byte[] body = v[0].equals("GET") || v[0].equals("DELETE") ? new byte[0]
-              : print(request.getValue(), false).getBytes(StandardCharsets.UTF_8);
-          String path = v[1].replace("{rpc}", rpc);
-          // the body is the valid request unchanged: if the server takes it, it took that request
-          return jsonCase(rpc, Kind.HEADERS, v[0] + " " + path + " " + headers.keySet(), body, headers, path, v[0],
-              body.length == 0 ? null : request.getValue(), request.getValue());
-        });
+    Arbitrary<String[]> variants =
+        Arbitraries.of(
+            new String[] {"POST", "/v1/../health", "application/json", ""},
+            new String[] {"POST", "/v1/%2e%2e/health", "application/json", ""},
+            new String[] {"POST", "/v1/..%2fhealth", "application/json", ""},
+            new String[] {"POST", "/v1/NoSuchRpc", "application/json", ""},
+            new String[] {"POST", "/v1/", "application/json", ""},
+            new String[] {"POST", "/v1/{rpc}/extra", "application/json", ""},
+            new String[] {"POST", "/v1/{rpc}?a=b&a=c", "application/json", ""},
+            new String[] {"POST", "//v1//{rpc}", "application/json", ""},
+            new String[] {"POST", "/V1/{rpc}", "application/json", ""},
+            new String[] {"GET", "/v1/{rpc}", "", ""},
+            new String[] {"PUT", "/v1/{rpc}", "application/json", ""},
+            new String[] {"DELETE", "/v1/{rpc}", "", ""},
+            new String[] {"POST", "/v1/{rpc}", "", ""},
+            new String[] {"POST", "/v1/{rpc}", "text/plain", ""},
+            new String[] {"POST", "/v1/{rpc}", "application/json; charset=utf-16", ""},
+            new String[] {"POST", "/v1/{rpc}", "application/x-protobuf", ""},
+            new String[] {"POST", "/v1/{rpc}", "application/grpc", ""},
+            new String[] {"POST", "/v1/{rpc}", "application/json;;;", ""},
+            new String[] {"POST", "/v1/{rpc}", "*/*", ""},
+            new String[] {"POST", "/v1/{rpc}", "application/json", "Content-Encoding: gzip"},
+            new String[] {"POST", "/v1/{rpc}", "application/json", "Content-Encoding: br"},
+            new String[] {
+              "POST", "/v1/{rpc}", "application/json", "Authorization: Bearer \u00ff\u00fe"
+            },
+            new String[] {
+              "POST", "/v1/{rpc}", "application/json", "Authorization: Basic Zm9vOmJhcg=="
+            },
+            new String[] {"POST", "/v1/{rpc}", "application/json", "Accept: application/xml"},
+            new String[] {"POST", "/v1/{rpc}", "application/json", "X-Huge: " + "h".repeat(60_000)},
+            new String[] {"POST", "/v1/{rpc}", "application/json", "Expect: 100-continue"},
+            new String[] {"POST", "/v1/{rpc}", "application/json", "Grpc-Timeout: 1n"},
+            new String[] {"POST", "/v1/{rpc}", "application/json", "Transfer-Encoding: chunked"});
+    return Combinators.combine(
+            rpcs().flatMap(rpc -> grammar.request(rpc).map(m -> Map.entry(rpc, m))), variants)
+        .as(
+            (request, v) -> {
+              String rpc = request.getKey();
+              Map<String, String> headers = new LinkedHashMap<>();
+              if (!v[2].isEmpty()) {
+                headers.put("Content-Type", v[2]);
+              }
+              if (!v[3].isEmpty()) {
+                int colon = v[3].indexOf(':');
+                headers.put(v[3].substring(0, colon), v[3].substring(colon + 2));
+              }
+              byte[] body =
+                  v[0].equals("GET") || v[0].equals("DELETE")
+                      ? new byte[0]
+                      : print(request.getValue(), false).getBytes(StandardCharsets.UTF_8);
+              String path = v[1].replace("{rpc}", rpc);
+              // the body is the valid request unchanged: if the server takes it, it took that
+              // request
+              return jsonCase(
+                  rpc,
+                  Kind.HEADERS,
+                  v[0] + " " + path + " " + headers.keySet(),
+                  body,
+                  headers,
+                  path,
+                  v[0],
+                  body.length == 0 ? null : request.getValue(),
+                  request.getValue());
+            });
   }
 
   /**
@@ -287,55 +408,135 @@ public final class FuzzPlan {
    */
   private Arbitrary<List<FuzzCase>> overwriteSequence() {
     Arbitrary<Instant> times = Arbitraries.of(world.eventTimes().subList(0, 12));
-    return Combinators.combine(Arbitraries.of(world.spareNamespaces()), Arbitraries.of(world.seriesIds()), times,
-        Arbitraries.of(world.eventIds()), ApiGrammar.itemValues(), ApiGrammar.itemValues(), transports(), transports())
-        .as((ns, series, time, id, first, second, t1, t2) -> {
-          List<FuzzCase> steps = new ArrayList<>();
-          steps.add(encode("CreateNamespace", Kind.SEQUENCE, "overwrite sequence: create", t1,
-              ApiGrammar.initialNamespace(world, ns), false));
-          ByteString big = ByteString.copyFrom(new byte[10_000]);
-          for (ByteString value : new ByteString[] {big, first, second, ByteString.copyFromUtf8("small")}) {
-            Event e = Event.newBuilder().setTimeSeriesId(series).setEventTime(ApiGrammar.timestamp(time)).setEventId(id)
-                .addEventItems(EventItem.newBuilder().setEventItemKey(ByteString.copyFromUtf8("payload")).setEventItemValue(value))
-                .build();
-            steps.add(encode("WriteEventRecordsSync", Kind.SEQUENCE, "overwrite sequence: value of " + value.size() + " bytes",
-                t2, WriteEventRecordsRequest.newBuilder().setNamespace(ns).addEvents(e).build(), false));
-            steps.add(encode("ReadEventRecords", Kind.SEQUENCE, "overwrite sequence: read", t1,
-                ReadEventRecordsRequest.newBuilder().setNamespace(ns).setTimeSeriesId(series)
-                    .setTimeInterval(HostileSizes.interval(world.readFrom(), world.readTo())).build(), false));
-          }
-          return steps;
-        });
+    return Combinators.combine(
+            Arbitraries.of(world.spareNamespaces()),
+            Arbitraries.of(world.seriesIds()),
+            times,
+            Arbitraries.of(world.eventIds()),
+            ApiGrammar.itemValues(),
+            ApiGrammar.itemValues(),
+            transports(),
+            transports())
+        .as(
+            (ns, series, time, id, first, second, t1, t2) -> {
+              List<FuzzCase> steps = new ArrayList<>();
+              steps.add(
+                  encode(
+                      "CreateNamespace",
+                      Kind.SEQUENCE,
+                      "overwrite sequence: create",
+                      t1,
+                      ApiGrammar.initialNamespace(world, ns),
+                      false));
+              ByteString big = ByteString.copyFrom(new byte[10_000]);
+              for (ByteString value :
+                  new ByteString[] {big, first, second, ByteString.copyFromUtf8("small")}) {
+                Event e =
+                    Event.newBuilder()
+                        .setTimeSeriesId(series)
+                        .setEventTime(ApiGrammar.timestamp(time))
+                        .setEventId(id)
+                        .addEventItems(
+                            EventItem.newBuilder()
+                                .setEventItemKey(ByteString.copyFromUtf8("payload"))
+                                .setEventItemValue(value))
+                        .build();
+                steps.add(
+                    encode(
+                        "WriteEventRecordsSync",
+                        Kind.SEQUENCE,
+                        "overwrite sequence: value of " + value.size() + " bytes",
+                        t2,
+                        WriteEventRecordsRequest.newBuilder().setNamespace(ns).addEvents(e).build(),
+                        false));
+                steps.add(
+                    encode(
+                        "ReadEventRecords",
+                        Kind.SEQUENCE,
+                        "overwrite sequence: read",
+                        t1,
+                        ReadEventRecordsRequest.newBuilder()
+                            .setNamespace(ns)
+                            .setTimeSeriesId(series)
+                            .setTimeInterval(
+                                HostileSizes.interval(world.readFrom(), world.readTo()))
+                            .build(),
+                        false));
+              }
+              return steps;
+            });
   }
 
-  /** An update of the config namespace with a mutated configuration, then a read of it and a write to it. */
+  /**
+   * An update of the config namespace with a mutated configuration, then a read of it and a write
+   * to it.
+   */
   private Arbitrary<List<FuzzCase>> hostileConfigSequence() {
-    return Combinators.combine(grammar.configurations(null), JSON_MUTATIONS, transports(),
-        grammar.request("WriteEventRecordsSync")).as((config, mutation, t, write) -> {
-          String ns = world.configNamespace();
-          List<PersistenceConfiguration> withDataset = new ArrayList<>();
-          for (PersistenceConfiguration c : config) {
-            withDataset.add(c.getId().equals("PRIMARY_STORAGE") ? c.toBuilder()
-                .setPhysicalStorage(c.getPhysicalStorage().toBuilder().setDataset(ns)).build() : c);
-          }
-          UpdateNamespaceRequest update = UpdateNamespaceRequest.newBuilder().setNamespace(ns)
-              .addAllPersistenceConfiguration(withDataset).build();
-          List<FuzzCase> steps = new ArrayList<>();
-          JsonNode tree = parseTree(print(update, false));
-          // the mutation lands inside the configuration
-          JsonMutations.Mutated mutated = JsonMutations.apply(tree, mutation);
-          if (NamespaceSafety.safe(lenientTree(mutated.json()))) {
-            steps.add(jsonCase("UpdateNamespace", Kind.SEQUENCE, "hostile config: " + mutated.description(),
-                mutated.json().getBytes(StandardCharsets.UTF_8), Map.of("Content-Type", "application/json"),
-                "/v1/UpdateNamespace", "POST", null, update));
-          }
-          steps.add(encode("UpdateNamespace", Kind.SEQUENCE, "hostile config: valid update", t, update, false));
-          steps.add(encode("GetNamespace", Kind.SEQUENCE, "hostile config: get", t,
-              GetNamespaceRequest.newBuilder().setNamespace(ns).build(), false));
-          steps.add(encode("WriteEventRecordsSync", Kind.SEQUENCE, "hostile config: write", t,
-              ((WriteEventRecordsRequest) write).toBuilder().setNamespace(ns).build(), false));
-          return steps;
-        });
+    return Combinators.combine(
+            grammar.configurations(null),
+            JSON_MUTATIONS,
+            transports(),
+            grammar.request("WriteEventRecordsSync"))
+        .as(
+            (config, mutation, t, write) -> {
+              String ns = world.configNamespace();
+              List<PersistenceConfiguration> withDataset = new ArrayList<>();
+              for (PersistenceConfiguration c : config) {
+                withDataset.add(
+                    c.getId().equals("PRIMARY_STORAGE")
+                        ? c.toBuilder()
+                            .setPhysicalStorage(c.getPhysicalStorage().toBuilder().setDataset(ns))
+                            .build()
+                        : c);
+              }
+              UpdateNamespaceRequest update =
+                  UpdateNamespaceRequest.newBuilder()
+                      .setNamespace(ns)
+                      .addAllPersistenceConfiguration(withDataset)
+                      .build();
+              List<FuzzCase> steps = new ArrayList<>();
+              JsonNode tree = parseTree(print(update, false));
+              // the mutation lands inside the configuration
+              JsonMutations.Mutated mutated = JsonMutations.apply(tree, mutation);
+              if (NamespaceSafety.safe(lenientTree(mutated.json()))) {
+                steps.add(
+                    jsonCase(
+                        "UpdateNamespace",
+                        Kind.SEQUENCE,
+                        "hostile config: " + mutated.description(),
+                        mutated.json().getBytes(StandardCharsets.UTF_8),
+                        Map.of("Content-Type", "application/json"),
+                        "/v1/UpdateNamespace",
+                        "POST",
+                        null,
+                        update));
+              }
+              steps.add(
+                  encode(
+                      "UpdateNamespace",
+                      Kind.SEQUENCE,
+                      "hostile config: valid update",
+                      t,
+                      update,
+                      false));
+              steps.add(
+                  encode(
+                      "GetNamespace",
+                      Kind.SEQUENCE,
+                      "hostile config: get",
+                      t,
+                      GetNamespaceRequest.newBuilder().setNamespace(ns).build(),
+                      false));
+              steps.add(
+                  encode(
+                      "WriteEventRecordsSync",
+                      Kind.SEQUENCE,
+                      "hostile config: write",
+                      t,
+                      ((WriteEventRecordsRequest) write).toBuilder().setNamespace(ns).build(),
+                      false));
+              return steps;
+            });
   }
 
   private static boolean safeNamespaceRequest(Message m) {
@@ -348,21 +549,39 @@ public final class FuzzPlan {
     return true;
   }
 
-  private FuzzCase encode(String rpc, Kind kind, String description, Transport t, Message m, boolean snake) {
+  private FuzzCase encode(
+      String rpc, Kind kind, String description, Transport t, Message m, boolean snake) {
     if (t == Transport.GRPC) {
       return new FuzzCase(rpc, kind, description, t, null, null, Map.of(), m.toByteArray(), m, m);
     }
-    return jsonCase(rpc, kind, description, print(m, snake).getBytes(StandardCharsets.UTF_8),
-        Map.of("Content-Type", "application/json"), "/v1/" + rpc, "POST", m, m);
+    return jsonCase(
+        rpc,
+        kind,
+        description,
+        print(m, snake).getBytes(StandardCharsets.UTF_8),
+        Map.of("Content-Type", "application/json"),
+        "/v1/" + rpc,
+        "POST",
+        m,
+        m);
   }
 
   private FuzzCase json(String rpc, Kind kind, String description, Message m) {
     return encode(rpc, kind, description, Transport.JSON, m, false);
   }
 
-  private static FuzzCase jsonCase(String rpc, Kind kind, String description, byte[] body, Map<String, String> headers,
-      String path, String method, Message intended, Message origin) {
-    return new FuzzCase(rpc, kind, description, Transport.JSON, path, method, headers, body, intended, origin);
+  private static FuzzCase jsonCase(
+      String rpc,
+      Kind kind,
+      String description,
+      byte[] body,
+      Map<String, String> headers,
+      String path,
+      String method,
+      Message intended,
+      Message origin) {
+    return new FuzzCase(
+        rpc, kind, description, Transport.JSON, path, method, headers, body, intended, origin);
   }
 
   static String print(Message m, boolean snake) {

@@ -26,7 +26,10 @@ final class JsonMutations {
   record Mutation(int node, String kind, JsonNode value, String duplicateOf) {
     String describe(String path) {
       String shown = value == null ? "" : value.toString().replace("\\u0001deep\\u0001", "nested ");
-      shown = shown.length() > 120 ? shown.substring(0, 120) + "...(" + shown.length() + " chars)" : shown;
+      shown =
+          shown.length() > 120
+              ? shown.substring(0, 120) + "...(" + shown.length() + " chars)"
+              : shown;
       return kind + " at " + path + (value == null ? "" : ": " + shown);
     }
   }
@@ -36,32 +39,97 @@ final class JsonMutations {
 
   static Arbitrary<Mutation> mutations() {
     Arbitrary<Integer> node = Arbitraries.integers().between(0, 10_000);
-    Arbitrary<String[]> kindAndValue = Arbitraries.frequencyOf(List.of(
-        weighted(3, "wrong type", "{}", "[]", "true", "123", "\"text\"", "null", "[1,2]", "{\"a\":1}"),
-        weighted(3, "out of range", "-1", "0", "2147483648", "-2147483649", "9223372036854775808",
-            "-9223372036854775809", "1e308", "1.5", "\"1e400\"", "\"-0\"", "99999999999999999999999999"),
-        weighted(2, "negative", "-1", "\"-1\"", "-9223372036854775808", "\"-129600s\""),
-        weighted(2, "nan", "\"NaN\"", "\"Infinity\"", "\"-Infinity\""),
-        weighted(3, "empty", "\"\"", "[]", "{}"),
-        weighted(3, "unicode", "\"\\u0000\"", "\"\\ud800\"", "\"\\udfff\\ud800\"", "\"\\u202e\\u2603\"",
-            "\"\\uffff\\ufffe\"", "\"e\\u0301\\u0301\\u0301\"", "\"\\ud83d\\ude00\"", "\"A\\u0000B\""),
-        weighted(3, "bad base64", "\"not base64!!\"", "\"YQ\"", "\"====\"", "\"YW=Jj\"", "\"-_-_\"", "\"\\u00e9\"",
-            "\"YWJj\\n\""),
-        weighted(4, "bad timestamp", "\"2025-02-30T00:00:00Z\"", "\"2025-01-01T24:00:00Z\"",
-            "\"2025-01-01T00:00:00+25:00\"", "\"0000-01-01T00:00:00Z\"", "\"10000-01-01T00:00:00Z\"",
-            "\"2025-01-01\"", "\"1700000000\"", "\"2025-01-01T00:00:00.123456789Z\"", "\"2025-01-01T00:00:60Z\"",
-            "\"1969-12-31T23:59:59Z\"", "\"2025-13-01T00:00:00Z\"", "\"2025-01-01T00:00:00\"", "1700000000000"),
-        weighted(2, "bad duration", "\"-5s\"", "\"0s\"", "\"1.5.5s\"", "\"s\"", "\"1y\"", "\"315576000001s\"",
-            "\"100000000000d\"", "\"PT1H\"", "\"1e9s\""),
-        weighted(2, "unknown field", ""),
-        weighted(2, "duplicate key", "\"dup\"", "1", "\"\"", "{}"),
-        Tuple2.weighted(2, "huge", Arbitraries.of(1, 70_000, 1 << 20, 3 << 20)),
-        Tuple2.weighted(2, "deep nesting", Arbitraries.of(64, 200, 1000, 5000))));
-    return Combinators.combine(node, kindAndValue).as((n, kv) -> {
-      String kind = kv[0];
-      JsonNode value = kv[1].isEmpty() ? null : value(kind, kv[1]);
-      return new Mutation(n, kind, value, kind.equals("duplicate key") ? "dup" : null);
-    });
+    Arbitrary<String[]> kindAndValue =
+        Arbitraries.frequencyOf(
+            List.of(
+                weighted(
+                    3,
+                    "wrong type",
+                    "{}",
+                    "[]",
+                    "true",
+                    "123",
+                    "\"text\"",
+                    "null",
+                    "[1,2]",
+                    "{\"a\":1}"),
+                weighted(
+                    3,
+                    "out of range",
+                    "-1",
+                    "0",
+                    "2147483648",
+                    "-2147483649",
+                    "9223372036854775808",
+                    "-9223372036854775809",
+                    "1e308",
+                    "1.5",
+                    "\"1e400\"",
+                    "\"-0\"",
+                    "99999999999999999999999999"),
+                weighted(2, "negative", "-1", "\"-1\"", "-9223372036854775808", "\"-129600s\""),
+                weighted(2, "nan", "\"NaN\"", "\"Infinity\"", "\"-Infinity\""),
+                weighted(3, "empty", "\"\"", "[]", "{}"),
+                weighted(
+                    3,
+                    "unicode",
+                    "\"\\u0000\"",
+                    "\"\\ud800\"",
+                    "\"\\udfff\\ud800\"",
+                    "\"\\u202e\\u2603\"",
+                    "\"\\uffff\\ufffe\"",
+                    "\"e\\u0301\\u0301\\u0301\"",
+                    "\"\\ud83d\\ude00\"",
+                    "\"A\\u0000B\""),
+                weighted(
+                    3,
+                    "bad base64",
+                    "\"not base64!!\"",
+                    "\"YQ\"",
+                    "\"====\"",
+                    "\"YW=Jj\"",
+                    "\"-_-_\"",
+                    "\"\\u00e9\"",
+                    "\"YWJj\\n\""),
+                weighted(
+                    4,
+                    "bad timestamp",
+                    "\"2025-02-30T00:00:00Z\"",
+                    "\"2025-01-01T24:00:00Z\"",
+                    "\"2025-01-01T00:00:00+25:00\"",
+                    "\"0000-01-01T00:00:00Z\"",
+                    "\"10000-01-01T00:00:00Z\"",
+                    "\"2025-01-01\"",
+                    "\"1700000000\"",
+                    "\"2025-01-01T00:00:00.123456789Z\"",
+                    "\"2025-01-01T00:00:60Z\"",
+                    "\"1969-12-31T23:59:59Z\"",
+                    "\"2025-13-01T00:00:00Z\"",
+                    "\"2025-01-01T00:00:00\"",
+                    "1700000000000"),
+                weighted(
+                    2,
+                    "bad duration",
+                    "\"-5s\"",
+                    "\"0s\"",
+                    "\"1.5.5s\"",
+                    "\"s\"",
+                    "\"1y\"",
+                    "\"315576000001s\"",
+                    "\"100000000000d\"",
+                    "\"PT1H\"",
+                    "\"1e9s\""),
+                weighted(2, "unknown field", ""),
+                weighted(2, "duplicate key", "\"dup\"", "1", "\"\"", "{}"),
+                Tuple2.weighted(2, "huge", Arbitraries.of(1, 70_000, 1 << 20, 3 << 20)),
+                Tuple2.weighted(2, "deep nesting", Arbitraries.of(64, 200, 1000, 5000))));
+    return Combinators.combine(node, kindAndValue)
+        .as(
+            (n, kv) -> {
+              String kind = kv[0];
+              JsonNode value = kv[1].isEmpty() ? null : value(kind, kv[1]);
+              return new Mutation(n, kind, value, kind.equals("duplicate key") ? "dup" : null);
+            });
   }
 
   private static JsonNode value(String kind, String spec) {
@@ -69,7 +137,8 @@ final class JsonMutations {
       return F.textNode("x".repeat(Integer.parseInt(spec)));
     }
     if (kind.equals("deep nesting")) {
-      // a placeholder: the nested text is put in after printing (a JSON tree this deep cannot be printed)
+      // a placeholder: the nested text is put in after printing (a JSON tree this deep cannot be
+      // printed)
       return F.textNode(DEEP + spec);
     }
     try {
@@ -79,14 +148,17 @@ final class JsonMutations {
     }
   }
 
-  private static net.jqwik.api.Tuple.Tuple2<Integer, Arbitrary<String[]>> weighted(int weight, String kind, String... values) {
+  private static net.jqwik.api.Tuple.Tuple2<Integer, Arbitrary<String[]>> weighted(
+      int weight, String kind, String... values) {
     return net.jqwik.api.Tuple.of(weight, Arbitraries.of(values).map(v -> new String[] {kind, v}));
   }
 
   /** Helpers for kinds whose value is a size. */
   private static final class Tuple2 {
-    static net.jqwik.api.Tuple.Tuple2<Integer, Arbitrary<String[]>> weighted(int weight, String kind, Arbitrary<Integer> sizes) {
-      return net.jqwik.api.Tuple.of(weight, sizes.map(v -> new String[] {kind, Integer.toString(v)}));
+    static net.jqwik.api.Tuple.Tuple2<Integer, Arbitrary<String[]>> weighted(
+        int weight, String kind, Arbitrary<Integer> sizes) {
+      return net.jqwik.api.Tuple.of(
+          weight, sizes.map(v -> new String[] {kind, Integer.toString(v)}));
     }
   }
 
@@ -117,8 +189,10 @@ final class JsonMutations {
         }
         String key = target.fieldNames().next();
         target.set("\u0001dup\u0001", m.value());
-        String text = root.toString().replace("\"\\u0001dup\\u0001\"", JSON.valueToTree(key).toString());
-        return new Mutated(text, "duplicate key " + key + " in " + path + " (second value " + m.value() + ")");
+        String text =
+            root.toString().replace("\"\\u0001dup\\u0001\"", JSON.valueToTree(key).toString());
+        return new Mutated(
+            text, "duplicate key " + key + " in " + path + " (second value " + m.value() + ")");
       }
       default -> {
         if (parent == null) {
@@ -156,15 +230,18 @@ final class JsonMutations {
   }
 
   private static ObjectNode objectAt(JsonNode root, JsonNode parent, Object slot) {
-    JsonNode node = parent == null ? root : parent instanceof ObjectNode o ? o.get((String) slot)
-        : parent.get((Integer) slot);
+    JsonNode node =
+        parent == null
+            ? root
+            : parent instanceof ObjectNode o ? o.get((String) slot) : parent.get((Integer) slot);
     if (node instanceof ObjectNode o) {
       return o;
     }
     return (ObjectNode) root;
   }
 
-  private static void collect(JsonNode node, String path, List<String> paths, List<JsonNode> parents, List<Object> slots) {
+  private static void collect(
+      JsonNode node, String path, List<String> paths, List<JsonNode> parents, List<Object> slots) {
     if (node instanceof ObjectNode o) {
       var it = o.fields();
       while (it.hasNext()) {

@@ -30,8 +30,8 @@ final class MessageArbitraries {
   private final Map<String, Arbitrary<?>> overrides = new HashMap<>();
 
   /**
-   * Values for one field, by full name ({@code varve.timeseries.v1.Event.event_id}). For a
-   * repeated field the arbitrary gives the whole list; {@code null} values leave the field unset.
+   * Values for one field, by full name ({@code varve.timeseries.v1.Event.event_id}). For a repeated
+   * field the arbitrary gives the whole list; {@code null} values leave the field unset.
    */
   MessageArbitraries override(String fieldFullName, Arbitrary<?> values) {
     overrides.put(fieldFullName, values);
@@ -40,15 +40,17 @@ final class MessageArbitraries {
 
   /** Messages of {@code prototype}'s type. */
   <T extends Message> Arbitrary<T> of(T prototype) {
-    return messages(prototype.getDescriptorForType(), 0).map(dynamic -> {
-      try {
-        @SuppressWarnings("unchecked")
-        T typed = (T) prototype.getParserForType().parseFrom(dynamic.toByteString());
-        return typed;
-      } catch (com.google.protobuf.InvalidProtocolBufferException e) {
-        throw new IllegalStateException(e);
-      }
-    });
+    return messages(prototype.getDescriptorForType(), 0)
+        .map(
+            dynamic -> {
+              try {
+                @SuppressWarnings("unchecked")
+                T typed = (T) prototype.getParserForType().parseFrom(dynamic.toByteString());
+                return typed;
+              } catch (com.google.protobuf.InvalidProtocolBufferException e) {
+                throw new IllegalStateException(e);
+              }
+            });
   }
 
   private Arbitrary<Message> messages(Descriptor type, int depth) {
@@ -68,26 +70,32 @@ final class MessageArbitraries {
       if (field.getRealContainingOneof() != null) {
         continue;
       }
-      if (field.getJavaType() == FieldDescriptor.JavaType.MESSAGE && depth >= MAX_DEPTH
+      if (field.getJavaType() == FieldDescriptor.JavaType.MESSAGE
+          && depth >= MAX_DEPTH
           && !overrides.containsKey(field.getFullName())) {
         continue;
       }
       Arbitrary<FieldValue> value = field(field, depth);
       // Most fields are set; an unset field exercises the defaults.
-      parts.add(overrides.containsKey(field.getFullName()) ? value
-          : Arbitraries.frequencyOf(net.jqwik.api.Tuple.of(4, value),
-              net.jqwik.api.Tuple.of(1, Arbitraries.just(new FieldValue(field, null)))));
+      parts.add(
+          overrides.containsKey(field.getFullName())
+              ? value
+              : Arbitraries.frequencyOf(
+                  net.jqwik.api.Tuple.of(4, value),
+                  net.jqwik.api.Tuple.of(1, Arbitraries.just(new FieldValue(field, null)))));
     }
     if (parts.isEmpty()) {
       return Arbitraries.just(DynamicMessage.getDefaultInstance(type));
     }
-    return Combinators.combine(parts).as(values -> {
-      DynamicMessage.Builder builder = DynamicMessage.newBuilder(type);
-      for (FieldValue v : values) {
-        v.setOn(builder);
-      }
-      return builder.build();
-    });
+    return Combinators.combine(parts)
+        .as(
+            values -> {
+              DynamicMessage.Builder builder = DynamicMessage.newBuilder(type);
+              for (FieldValue v : values) {
+                v.setOn(builder);
+              }
+              return builder.build();
+            });
   }
 
   private Arbitrary<FieldValue> field(FieldDescriptor field, int depth) {
@@ -110,15 +118,18 @@ final class MessageArbitraries {
   private Arbitrary<?> single(FieldDescriptor field, int depth) {
     switch (field.getJavaType()) {
       case STRING:
-        return Arbitraries.oneOf(Arbitraries.strings().alpha().numeric().ofMaxLength(12),
+        return Arbitraries.oneOf(
+            Arbitraries.strings().alpha().numeric().ofMaxLength(12),
             Arbitraries.strings().all().ofMaxLength(8));
       case BYTE_STRING:
         return ApiGrammar.randomBytes(0, 24).map(ByteString::copyFrom);
       case INT:
-        return Arbitraries.oneOf(Arbitraries.integers().between(-2, 2000),
+        return Arbitraries.oneOf(
+            Arbitraries.integers().between(-2, 2000),
             Arbitraries.of(0, 1, -1, Integer.MAX_VALUE, Integer.MIN_VALUE));
       case LONG:
-        return Arbitraries.oneOf(Arbitraries.longs().between(-2, 1_000_000),
+        return Arbitraries.oneOf(
+            Arbitraries.longs().between(-2, 1_000_000),
             Arbitraries.of(0L, 1L, -1L, Long.MAX_VALUE, Long.MIN_VALUE));
       case BOOLEAN:
         return Arbitraries.of(true, false);

@@ -9,11 +9,11 @@ import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 
 /**
- * Keeps generated namespace configurations from asking the server for an unbounded amount of
- * work: a namespace configuration that could be accepted and would need more than a day of
- * one-hour slices (or buckets narrower than ten minutes) is not sent. Such configurations are a
- * resource question with its own documented limits and tests, not something a fuzz run should
- * spend the test machine on. Conservative: any value that could be read as such a number counts.
+ * Keeps generated namespace configurations from asking the server for an unbounded amount of work:
+ * a namespace configuration that could be accepted and would need more than a day of one-hour
+ * slices (or buckets narrower than ten minutes) is not sent. Such configurations are a resource
+ * question with its own documented limits and tests, not something a fuzz run should spend the test
+ * machine on. Conservative: any value that could be read as such a number counts.
  */
 final class NamespaceSafety {
 
@@ -22,7 +22,8 @@ final class NamespaceSafety {
   static final long MAX_SLICES_IN_WINDOW = 24;
   private static final long DEFAULT_SLICE = 86400;
   private static final long DEFAULT_ACCEPT = 129600;
-  private static final Pattern DURATION = Pattern.compile("^\\s*([-+0-9.eE]+)\\s*(ms|s|m|h|d)?\\s*$");
+  private static final Pattern DURATION =
+      Pattern.compile("^\\s*([-+0-9.eE]+)\\s*(ms|s|m|h|d)?\\s*$");
 
   private NamespaceSafety() {}
 
@@ -30,15 +31,19 @@ final class NamespaceSafety {
     for (PersistenceConfiguration c : configs) {
       var t = c.getConfig().getTimePartition();
       double slice = t.hasSecondsPerTimeSlice() ? t.getSecondsPerTimeSlice() : DEFAULT_SLICE;
-      double bucket = t.hasSecondsPerTimeBucket() ? t.getSecondsPerTimeBucket()
-          : t.hasSecondPerTimeBucket() ? t.getSecondPerTimeBucket() : Math.min(3600, slice);
+      double bucket =
+          t.hasSecondsPerTimeBucket()
+              ? t.getSecondsPerTimeBucket()
+              : t.hasSecondPerTimeBucket() ? t.getSecondPerTimeBucket() : Math.min(3600, slice);
       double indexSlice = t.hasSecondsPerSlice() ? t.getSecondsPerSlice() : DEFAULT_SLICE;
       var a = c.getConfig().getAcceptLimit();
-      double accept = c.getConfig().hasAcceptLimit() ? a.getSeconds() + a.getNanos() / 1e9 : DEFAULT_ACCEPT;
+      double accept =
+          c.getConfig().hasAcceptLimit() ? a.getSeconds() + a.getNanos() / 1e9 : DEFAULT_ACCEPT;
       if (!safe(slice, bucket, indexSlice, accept)) {
         return false;
       }
-      if (t.hasSecondPerTimeBucket() && !safe(slice, t.getSecondPerTimeBucket(), indexSlice, accept)) {
+      if (t.hasSecondPerTimeBucket()
+          && !safe(slice, t.getSecondPerTimeBucket(), indexSlice, accept)) {
         return false;
       }
     }
@@ -46,11 +51,13 @@ final class NamespaceSafety {
   }
 
   private static boolean safe(double slice, double bucket, double indexSlice, double accept) {
-    if (slice > 0 && slice < MIN_SLICE_SECONDS || bucket > 0 && bucket < MIN_BUCKET_SECONDS
+    if (slice > 0 && slice < MIN_SLICE_SECONDS
+        || bucket > 0 && bucket < MIN_BUCKET_SECONDS
         || indexSlice > 0 && indexSlice < MIN_SLICE_SECONDS) {
       return false;
     }
-    double width = Math.min(slice > 0 ? slice : DEFAULT_SLICE, indexSlice > 0 ? indexSlice : DEFAULT_SLICE);
+    double width =
+        Math.min(slice > 0 ? slice : DEFAULT_SLICE, indexSlice > 0 ? indexSlice : DEFAULT_SLICE);
     return !(accept > 0 && accept / width > MAX_SLICES_IN_WINDOW) && !Double.isNaN(accept);
   }
 
@@ -74,8 +81,14 @@ final class NamespaceSafety {
     if (config != null && config.isObject()) {
       JsonNode t = field(config, "timePartition", "time_partition");
       double slice = number(t, DEFAULT_SLICE, "secondsPerTimeSlice", "seconds_per_time_slice");
-      double bucket = number(t, Double.NaN, "secondsPerTimeBucket", "seconds_per_time_bucket",
-          "secondPerTimeBucket", "second_per_time_bucket");
+      double bucket =
+          number(
+              t,
+              Double.NaN,
+              "secondsPerTimeBucket",
+              "seconds_per_time_bucket",
+              "secondPerTimeBucket",
+              "second_per_time_bucket");
       double indexSlice = number(t, DEFAULT_SLICE, "secondsPerSlice", "seconds_per_slice");
       double accept = duration(field(config, "acceptLimit", "accept_limit"));
       if (Double.isNaN(bucket)) {
@@ -106,7 +119,9 @@ final class NamespaceSafety {
     return null;
   }
 
-  /** The smallest positive number any of the fields may be read as; {@code absent} when none is set. */
+  /**
+   * The smallest positive number any of the fields may be read as; {@code absent} when none is set.
+   */
   private static double number(JsonNode t, double absent, String... names) {
     double smallest = Double.NaN;
     if (t == null || !t.isObject()) {
@@ -144,13 +159,14 @@ final class NamespaceSafety {
     }
     double n = parse(m.group(1));
     String unit = m.group(2) == null ? "s" : m.group(2);
-    return n * switch (unit) {
-      case "ms" -> 0.001;
-      case "m" -> 60;
-      case "h" -> 3600;
-      case "d" -> 86400;
-      default -> 1;
-    };
+    return n
+        * switch (unit) {
+          case "ms" -> 0.001;
+          case "m" -> 60;
+          case "h" -> 3600;
+          case "d" -> 86400;
+          default -> 1;
+        };
   }
 
   private static double parse(String s) {

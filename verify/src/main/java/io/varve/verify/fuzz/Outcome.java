@@ -13,7 +13,8 @@ public record Outcome(String status, byte[] body, String error) {
 
   /** A gRPC status code that stands for a server fault (the codes HTTP/gRPC maps to 5xx). */
   private static final java.util.Set<String> GRPC_SERVER_FAULTS =
-      java.util.Set.of("INTERNAL", "UNKNOWN", "DATA_LOSS", "UNAVAILABLE", "DEADLINE_EXCEEDED", "UNIMPLEMENTED");
+      java.util.Set.of(
+          "INTERNAL", "UNKNOWN", "DATA_LOSS", "UNAVAILABLE", "DEADLINE_EXCEEDED", "UNIMPLEMENTED");
 
   static Outcome transport(String what) {
     return new Outcome("transport", new byte[0], what);

@@ -15,8 +15,8 @@ import net.jqwik.api.Combinators;
 /**
  * One-field mutations of a valid request in protobuf form, for gRPC: a field set to a hostile value
  * of its own type (huge, empty, odd unicode, negative, extreme numbers, timestamps and durations
- * out of range or finer than milliseconds, a repeated element copied many times), an unknown
- * field, a field sent with the wrong wire type, or the encoding cut or damaged.
+ * out of range or finer than milliseconds, a repeated element copied many times), an unknown field,
+ * a field sent with the wrong wire type, or the encoding cut or damaged.
  */
 final class ProtoMutations {
 
@@ -25,14 +25,16 @@ final class ProtoMutations {
   record Mutated(byte[] bytes, Message message, String description) {}
 
   static Arbitrary<Mutation> mutations() {
-    return Combinators.combine(Arbitraries.integers().between(0, 10_000), Arbitraries.integers().between(0, 10_000),
-        Arbitraries.frequencyOf(
-            net.jqwik.api.Tuple.of(8, Arbitraries.just("field value")),
-            net.jqwik.api.Tuple.of(1, Arbitraries.just("unknown field")),
-            net.jqwik.api.Tuple.of(1, Arbitraries.just("wrong wire type")),
-            net.jqwik.api.Tuple.of(1, Arbitraries.just("truncated")),
-            net.jqwik.api.Tuple.of(1, Arbitraries.just("damaged byte")),
-            net.jqwik.api.Tuple.of(1, Arbitraries.just("deep nesting"))))
+    return Combinators.combine(
+            Arbitraries.integers().between(0, 10_000),
+            Arbitraries.integers().between(0, 10_000),
+            Arbitraries.frequencyOf(
+                net.jqwik.api.Tuple.of(8, Arbitraries.just("field value")),
+                net.jqwik.api.Tuple.of(1, Arbitraries.just("unknown field")),
+                net.jqwik.api.Tuple.of(1, Arbitraries.just("wrong wire type")),
+                net.jqwik.api.Tuple.of(1, Arbitraries.just("truncated")),
+                net.jqwik.api.Tuple.of(1, Arbitraries.just("damaged byte")),
+                net.jqwik.api.Tuple.of(1, Arbitraries.just("deep nesting"))))
         .as(Mutation::new);
   }
 
@@ -42,7 +44,9 @@ final class ProtoMutations {
     byte[] valid = request.toByteArray();
     switch (m.kind()) {
       case "unknown field" -> {
-        return new Mutated(concat(valid, varintField(4000 + m.variant() % 100, m.variant())), null,
+        return new Mutated(
+            concat(valid, varintField(4000 + m.variant() % 100, m.variant())),
+            null,
             "unknown field " + (4000 + m.variant() % 100));
       }
       case "wrong wire type" -> {
@@ -51,14 +55,18 @@ final class ProtoMutations {
       }
       case "truncated" -> {
         int cut = valid.length == 0 ? 0 : m.variant() % valid.length;
-        return new Mutated(java.util.Arrays.copyOf(valid, cut), null, "cut to " + cut + " of " + valid.length + " bytes");
+        return new Mutated(
+            java.util.Arrays.copyOf(valid, cut),
+            null,
+            "cut to " + cut + " of " + valid.length + " bytes");
       }
       case "damaged byte" -> {
         byte[] copy = valid.clone();
         if (copy.length > 0) {
           copy[m.field() % copy.length] ^= (byte) (1 + m.variant() % 255);
         }
-        return new Mutated(copy, null, "byte " + (copy.length == 0 ? 0 : m.field() % copy.length) + " damaged");
+        return new Mutated(
+            copy, null, "byte " + (copy.length == 0 ? 0 : m.field() % copy.length) + " damaged");
       }
       case "deep nesting" -> {
         int depth = new int[] {20, 101, 3000}[m.variant() % 3];
@@ -75,7 +83,8 @@ final class ProtoMutations {
     List<Site> sites = new ArrayList<>();
     collect(root, "", sites);
     if (sites.isEmpty()) {
-      return new Mutated(concat(request.toByteArray(), varintField(4000, 1)), null, "unknown field 4000");
+      return new Mutated(
+          concat(request.toByteArray(), varintField(4000, 1)), null, "unknown field 4000");
     }
     Site site = sites.get(m.field() % sites.size());
     FieldDescriptor f = site.field();
@@ -101,16 +110,36 @@ final class ProtoMutations {
   }
 
   private static String show(Object value) {
-    String s = value instanceof ByteString b ? b.size() + " bytes" : String.valueOf(value).replace('\n', ' ');
+    String s =
+        value instanceof ByteString b
+            ? b.size() + " bytes"
+            : String.valueOf(value).replace('\n', ' ');
     return s.length() > 120 ? s.substring(0, 120) + "...(" + s.length() + " chars)" : s;
   }
 
   private static Object hostile(FieldDescriptor f, int v) {
     return switch (f.getJavaType()) {
-      case STRING -> new String[] {"", "x".repeat(1 << 20), "\u0000", "\u202e\u2603", "\ud83d\ude00".repeat(200),
-          "A\uFFFFB", "NaN", "-1", "system"}[v % 9];
-      case BYTE_STRING -> new ByteString[] {ByteString.EMPTY, ByteString.copyFrom(new byte[70_000]),
-          ByteString.copyFrom(new byte[] {(byte) 0xff, (byte) 0xfe}), ByteString.copyFrom(new byte[(2 << 20) + 1])}[v % 4];
+      case STRING ->
+          new String[] {
+                "",
+                "x".repeat(1 << 20),
+                "\u0000",
+                "\u202e\u2603",
+                "\ud83d\ude00".repeat(200),
+                "A\uFFFFB",
+                "NaN",
+                "-1",
+                "system"
+              }
+              [v % 9];
+      case BYTE_STRING ->
+          new ByteString[] {
+                ByteString.EMPTY,
+                ByteString.copyFrom(new byte[70_000]),
+                ByteString.copyFrom(new byte[] {(byte) 0xff, (byte) 0xfe}),
+                ByteString.copyFrom(new byte[(2 << 20) + 1])
+              }
+              [v % 4];
       case INT -> new int[] {-1, 0, Integer.MAX_VALUE, Integer.MIN_VALUE, 1001}[v % 5];
       case LONG -> new long[] {-1, 0, Long.MAX_VALUE, Long.MIN_VALUE, 316224001L}[v % 5];
       case BOOLEAN -> v % 2 == 0;
@@ -122,15 +151,30 @@ final class ProtoMutations {
   private static Message hostileMessage(FieldDescriptor f, int v) {
     String type = f.getMessageType().getFullName();
     if (type.equals("google.protobuf.Timestamp")) {
-      long[][] choices = {{-62135596801L, 0}, {253402300800L, 0}, {1700000000L, -1}, {1700000000L, 1_000_000_000},
-          {1700000000L, 1}, {-1, 0}, {Long.MAX_VALUE, 0}};
+      long[][] choices = {
+        {-62135596801L, 0},
+        {253402300800L, 0},
+        {1700000000L, -1},
+        {1700000000L, 1_000_000_000},
+        {1700000000L, 1},
+        {-1, 0},
+        {Long.MAX_VALUE, 0}
+      };
       long[] c = choices[v % choices.length];
-      return com.google.protobuf.Timestamp.newBuilder().setSeconds(c[0]).setNanos((int) c[1]).buildPartial();
+      return com.google.protobuf.Timestamp.newBuilder()
+          .setSeconds(c[0])
+          .setNanos((int) c[1])
+          .buildPartial();
     }
     if (type.equals("google.protobuf.Duration")) {
-      long[][] choices = {{-5, 0}, {0, 0}, {315576000001L, 0}, {Long.MAX_VALUE, 0}, {1, -1}, {0, 1}};
+      long[][] choices = {
+        {-5, 0}, {0, 0}, {315576000001L, 0}, {Long.MAX_VALUE, 0}, {1, -1}, {0, 1}
+      };
       long[] c = choices[v % choices.length];
-      return com.google.protobuf.Duration.newBuilder().setSeconds(c[0]).setNanos((int) c[1]).buildPartial();
+      return com.google.protobuf.Duration.newBuilder()
+          .setSeconds(c[0])
+          .setNanos((int) c[1])
+          .buildPartial();
     }
     return com.google.protobuf.DynamicMessage.getDefaultInstance(f.getMessageType());
   }
@@ -174,7 +218,9 @@ final class ProtoMutations {
     }
   }
 
-  /** Field 3 of a request holding a message whose field 1 holds a message ... {@code depth} deep. */
+  /**
+   * Field 3 of a request holding a message whose field 1 holds a message ... {@code depth} deep.
+   */
   private static byte[] nested(int depth) {
     ByteString inner = ByteString.EMPTY;
     for (int i = 0; i < depth; i++) {

@@ -53,20 +53,34 @@ final class Readback {
       if (s != null && s.uncertain) {
         continue;
       }
-      Outcome o = client.postJson("GetNamespace", print(GetNamespaceRequest.newBuilder().setNamespace(ns).build()));
+      Outcome o =
+          client.postJson(
+              "GetNamespace", print(GetNamespaceRequest.newBuilder().setNamespace(ns).build()));
       namespacesChecked++;
       boolean acknowledged = s != null && s.acknowledged != null;
       if (!acknowledged) {
         // absent (404), or a name the server refuses to look up (400): either way not stored
         if (o.accepted() || o.serverFault()) {
-          failure.accept("namespace " + ns + ": no create was acknowledged, but GetNamespace answered " + o.status()
-              + " " + text(o));
+          failure.accept(
+              "namespace "
+                  + ns
+                  + ": no create was acknowledged, but GetNamespace answered "
+                  + o.status()
+                  + " "
+                  + text(o));
         }
         continue;
       }
       if (!o.accepted()) {
-        failure.accept("namespace " + ns + ": acknowledged (case " + s.lastCase + "), GetNamespace answered "
-            + o.status() + " " + text(o));
+        failure.accept(
+            "namespace "
+                + ns
+                + ": acknowledged (case "
+                + s.lastCase
+                + "), GetNamespace answered "
+                + o.status()
+                + " "
+                + text(o));
         continue;
       }
       Namespace stored = parseNamespace(o);
@@ -75,11 +89,22 @@ final class Readback {
         continue;
       }
       if (stored.getVersion() != s.acknowledged.getVersion()
-          || !stored.getPersistenceConfigurationList().equals(s.acknowledged.getPersistenceConfigurationList())) {
-        failure.accept("namespace " + ns + ": stored version " + stored.getVersion() + " configuration "
-            + oneLine(stored.getPersistenceConfigurationList().toString()) + ", but the last acknowledged (case "
-            + s.lastCase + ") was version " + s.acknowledged.getVersion() + " configuration "
-            + oneLine(s.acknowledged.getPersistenceConfigurationList().toString()));
+          || !stored
+              .getPersistenceConfigurationList()
+              .equals(s.acknowledged.getPersistenceConfigurationList())) {
+        failure.accept(
+            "namespace "
+                + ns
+                + ": stored version "
+                + stored.getVersion()
+                + " configuration "
+                + oneLine(stored.getPersistenceConfigurationList().toString())
+                + ", but the last acknowledged (case "
+                + s.lastCase
+                + ") was version "
+                + s.acknowledged.getVersion()
+                + " configuration "
+                + oneLine(s.acknowledged.getPersistenceConfigurationList().toString()));
       }
     }
   }
@@ -88,8 +113,11 @@ final class Readback {
     // one read per (namespace, series, event time): narrow, so no read meets a partition limit
     Map<String, List<StoreModel.RowKey>> byRead = new LinkedHashMap<>();
     for (StoreModel.RowKey k : model.rows.keySet()) {
-      byRead.computeIfAbsent(k.namespace() + '\u0000' + k.series() + '\u0000' + k.seconds() + '\u0000' + k.nanos(),
-          x -> new ArrayList<>()).add(k);
+      byRead
+          .computeIfAbsent(
+              k.namespace() + '\u0000' + k.series() + '\u0000' + k.seconds() + '\u0000' + k.nanos(),
+              x -> new ArrayList<>())
+          .add(k);
     }
     for (List<StoreModel.RowKey> keys : byRead.values()) {
       StoreModel.RowKey first = keys.get(0);
@@ -98,7 +126,8 @@ final class Readback {
       if (found == null) {
         continue;
       }
-      boolean opaque = model.opaqueWrites.contains(first.namespace()) || model.opaqueWrites.contains("*");
+      boolean opaque =
+          model.opaqueWrites.contains(first.namespace()) || model.opaqueWrites.contains("*");
       for (StoreModel.RowKey k : keys) {
         StoreModel.RowState s = model.rows.get(k);
         rowsChecked++;
@@ -108,15 +137,33 @@ final class Readback {
         ByteString value = found.get(k);
         if (s.acknowledged) {
           if (value == null) {
-            failure.accept("row " + k + ": acknowledged (last by case " + s.lastCase + ") but not found");
+            failure.accept(
+                "row " + k + ": acknowledged (last by case " + s.lastCase + ") but not found");
           } else if (!opaque && !value.equals(s.value)) {
-            failure.accept("row " + k + ": stored value of " + value.size() + " bytes " + preview(value)
-                + ", but the last acknowledged write (case " + s.lastCase + ") was " + s.value.size() + " bytes "
-                + preview(s.value));
+            failure.accept(
+                "row "
+                    + k
+                    + ": stored value of "
+                    + value.size()
+                    + " bytes "
+                    + preview(value)
+                    + ", but the last acknowledged write (case "
+                    + s.lastCase
+                    + ") was "
+                    + s.value.size()
+                    + " bytes "
+                    + preview(s.value));
           }
         } else if (value != null && !opaque) {
-          failure.accept("row " + k + ": only ever refused (last by case " + s.lastCase + "), yet stored with "
-              + value.size() + " bytes " + preview(value));
+          failure.accept(
+              "row "
+                  + k
+                  + ": only ever refused (last by case "
+                  + s.lastCase
+                  + "), yet stored with "
+                  + value.size()
+                  + " bytes "
+                  + preview(value));
         }
       }
     }
@@ -133,22 +180,37 @@ final class Readback {
     }
     String token = "";
     do {
-      ReadEventRecordsRequest.Builder r = ReadEventRecordsRequest.newBuilder().setNamespace(at.namespace())
-          .setTimeSeriesId(at.series()).setPageSize(1000)
-          .setTimeInterval(TimeInterval.newBuilder().setStart(at.time()).setEnd(end)).setPageToken(token);
+      ReadEventRecordsRequest.Builder r =
+          ReadEventRecordsRequest.newBuilder()
+              .setNamespace(at.namespace())
+              .setTimeSeriesId(at.series())
+              .setPageSize(1000)
+              .setTimeInterval(TimeInterval.newBuilder().setStart(at.time()).setEnd(end))
+              .setPageToken(token);
       Outcome o = client.postJson("ReadEventRecords", print(r.build()));
       reads++;
       if (!o.accepted()) {
         if (mustExist || o.serverFault()) {
-          failure.accept("read back " + at.namespace() + "/" + at.series() + "@" + Timestamps.toString(at.time())
-              + " answered " + o.status() + " " + text(o));
+          failure.accept(
+              "read back "
+                  + at.namespace()
+                  + "/"
+                  + at.series()
+                  + "@"
+                  + Timestamps.toString(at.time())
+                  + " answered "
+                  + o.status()
+                  + " "
+                  + text(o));
         }
         return null;
       }
       ReadEventRecordsResponse page;
       try {
         ReadEventRecordsResponse.Builder b = ReadEventRecordsResponse.newBuilder();
-        JsonFormat.parser().ignoringUnknownFields().merge(new String(o.body(), StandardCharsets.UTF_8), b);
+        JsonFormat.parser()
+            .ignoringUnknownFields()
+            .merge(new String(o.body(), StandardCharsets.UTF_8), b);
         page = b.build();
       } catch (Exception e) {
         failure.accept("read back " + at + ": answer does not parse: " + text(o));
@@ -156,7 +218,9 @@ final class Readback {
       }
       for (Event e : page.getEventsList()) {
         for (EventItem item : e.getEventItemsList()) {
-          found.put(StoreModel.RowKey.of(at.namespace(), e, item.getEventItemKey()), item.getEventItemValue());
+          found.put(
+              StoreModel.RowKey.of(at.namespace(), e, item.getEventItemKey()),
+              item.getEventItemValue());
         }
       }
       token = page.getNextPageToken();
@@ -167,7 +231,9 @@ final class Readback {
   private static Namespace parseNamespace(Outcome o) {
     try {
       Namespace.Builder b = Namespace.newBuilder();
-      JsonFormat.parser().ignoringUnknownFields().merge(new String(o.body(), StandardCharsets.UTF_8), b);
+      JsonFormat.parser()
+          .ignoringUnknownFields()
+          .merge(new String(o.body(), StandardCharsets.UTF_8), b);
       return b.build();
     } catch (Exception e) {
       return null;
@@ -188,7 +254,10 @@ final class Readback {
   }
 
   private static String preview(ByteString v) {
-    String s = v.size() <= 16 ? v.toString(StandardCharsets.UTF_8) : v.substring(0, 16).toString(StandardCharsets.UTF_8) + "...";
+    String s =
+        v.size() <= 16
+            ? v.toString(StandardCharsets.UTF_8)
+            : v.substring(0, 16).toString(StandardCharsets.UTF_8) + "...";
     return "(" + s.replaceAll("\\p{Cntrl}", "?") + ")";
   }
 }

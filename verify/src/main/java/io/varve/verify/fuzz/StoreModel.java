@@ -26,10 +26,21 @@ import java.util.Set;
 final class StoreModel {
 
   /** One stored row's identity. */
-  record RowKey(String namespace, String series, long seconds, int nanos, String eventId, ByteString itemKey) {
+  record RowKey(
+      String namespace,
+      String series,
+      long seconds,
+      int nanos,
+      String eventId,
+      ByteString itemKey) {
     static RowKey of(String ns, Event e, ByteString key) {
-      return new RowKey(ns, onTheWire(e.getTimeSeriesId()), e.getEventTime().getSeconds(),
-          e.getEventTime().getNanos(), onTheWire(e.getEventId()), key);
+      return new RowKey(
+          ns,
+          onTheWire(e.getTimeSeriesId()),
+          e.getEventTime().getSeconds(),
+          e.getEventTime().getNanos(),
+          onTheWire(e.getEventId()),
+          key);
     }
 
     /**
@@ -47,8 +58,15 @@ final class StoreModel {
     @Override
     public String toString() {
       // ids may hold any character: escaped, so a failure stays on one line of the key=value output
-      return namespace + "/" + escaped(series) + "@" + com.google.protobuf.util.Timestamps.toString(time()) + "/"
-          + escaped(eventId) + "/" + escaped(itemKey.toString(StandardCharsets.UTF_8));
+      return namespace
+          + "/"
+          + escaped(series)
+          + "@"
+          + com.google.protobuf.util.Timestamps.toString(time())
+          + "/"
+          + escaped(eventId)
+          + "/"
+          + escaped(itemKey.toString(StandardCharsets.UTF_8));
     }
   }
 
@@ -70,14 +88,17 @@ final class StoreModel {
 
   final Map<RowKey, RowState> rows = new LinkedHashMap<>();
   final Map<String, NamespaceState> namespaces = new LinkedHashMap<>();
-  /** Namespaces that took a write the model cannot read: their rows are checked for presence only. */
+
+  /**
+   * Namespaces that took a write the model cannot read: their rows are checked for presence only.
+   */
   final Set<String> opaqueWrites = new HashSet<>();
 
   void record(int index, FuzzCase c, Outcome o) {
     switch (c.rpc()) {
       case "WriteEventRecordsSync" -> write(index, c, o);
       case "CreateNamespace", "UpdateNamespace" -> namespace(index, c, o);
-      default -> { }
+      default -> {}
     }
   }
 
@@ -88,8 +109,20 @@ final class StoreModel {
           opaqueWrites.add(origin.getNamespace());
         } else {
           // refused whole: none of the rows it was made from may have been stored by it
-          record(index, new FuzzCase(c.rpc(), c.kind(), c.description(), c.transport(), c.path(), c.method(),
-              c.headers(), c.body(), origin, origin), o);
+          record(
+              index,
+              new FuzzCase(
+                  c.rpc(),
+                  c.kind(),
+                  c.description(),
+                  c.transport(),
+                  c.path(),
+                  c.method(),
+                  c.headers(),
+                  c.body(),
+                  origin,
+                  origin),
+              o);
         }
       } else if (o.accepted()) {
         opaqueWrites.add("*");
@@ -109,7 +142,8 @@ final class StoreModel {
     for (int i = 0; i < request.getEventsCount(); i++) {
       Event e = request.getEvents(i);
       for (EventItem item : e.getEventItemsList()) {
-        RowState s = rows.computeIfAbsent(RowKey.of(ns, e, item.getEventItemKey()), k -> new RowState());
+        RowState s =
+            rows.computeIfAbsent(RowKey.of(ns, e, item.getEventItemKey()), k -> new RowState());
         if (o.serverFault()) {
           s.uncertain = true;
         } else if (written.contains(i)) {
@@ -131,14 +165,17 @@ final class StoreModel {
         // accepted without the fuzzer knowing the name: read it from the answer
         Namespace answer = parse(c, o, Namespace.newBuilder());
         if (answer != null) {
-          NamespaceState s = namespaces.computeIfAbsent(answer.getNamespace(), k -> new NamespaceState());
+          NamespaceState s =
+              namespaces.computeIfAbsent(answer.getNamespace(), k -> new NamespaceState());
           s.acknowledged = answer;
           s.uncertain = false;
           s.lastCase = index;
         }
       } else if (o.serverFault() && c.origin() != null) {
         // the request was made from a valid one: the server may have read that namespace from it
-        String origin = (String) c.origin().getField(c.origin().getDescriptorForType().findFieldByName("namespace"));
+        String origin =
+            (String)
+                c.origin().getField(c.origin().getDescriptorForType().findFieldByName("namespace"));
         namespaces.computeIfAbsent(origin, k -> new NamespaceState()).uncertain = true;
       }
       return;
@@ -169,7 +206,9 @@ final class StoreModel {
       if (c.transport() == FuzzCase.Transport.GRPC) {
         builder.mergeFrom(o.body());
       } else {
-        JsonFormat.parser().ignoringUnknownFields().merge(new String(o.body(), StandardCharsets.UTF_8), builder);
+        JsonFormat.parser()
+            .ignoringUnknownFields()
+            .merge(new String(o.body(), StandardCharsets.UTF_8), builder);
       }
       return (T) builder.build();
     } catch (InvalidProtocolBufferException | RuntimeException e) {
@@ -180,13 +219,15 @@ final class StoreModel {
   /** A text with control characters, backslash and non-ASCII written as Java escapes. */
   static String escaped(String text) {
     StringBuilder out = new StringBuilder();
-    text.chars().forEach(c -> {
-      if (c < 0x20 || c >= 0x7f || c == '\\') {
-        out.append(String.format("\\u%04x", c));
-      } else {
-        out.append((char) c);
-      }
-    });
+    text.chars()
+        .forEach(
+            c -> {
+              if (c < 0x20 || c >= 0x7f || c == '\\') {
+                out.append(String.format("\\u%04x", c));
+              } else {
+                out.append((char) c);
+              }
+            });
     return out.toString();
   }
 }

@@ -7,8 +7,8 @@ import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
 
 /**
- * What the suite sent and what the server acknowledged, by event id, and the reconciliation of that with what
- * reads return. Thread safe: writers record concurrently.
+ * What the suite sent and what the server acknowledged, by event id, and the reconciliation of that
+ * with what reads return. Thread safe: writers record concurrently.
  */
 public final class EventLedger {
 
@@ -20,7 +20,9 @@ public final class EventLedger {
     events.forEach(e -> sent.put(e.eventId(), e));
   }
 
-  /** Records an event the server answered as written (in {@code writtenIndexes} of a 200 answer). */
+  /**
+   * Records an event the server answered as written (in {@code writtenIndexes} of a 200 answer).
+   */
   public void acknowledged(TestEvent event) {
     acknowledged.put(event.eventId(), Boolean.TRUE);
   }
@@ -36,8 +38,8 @@ public final class EventLedger {
   /**
    * Compares the read-back events with the ledger.
    *
-   * @param everySentMustBePresent true when every sent event must be present (after a resend of every batch
-   *     left unanswered), false when only acknowledged events must be
+   * @param everySentMustBePresent true when every sent event must be present (after a resend of
+   *     every batch left unanswered), false when only acknowledged events must be
    */
   public Reconciliation reconcile(Collection<ReadEvent> readBack, boolean everySentMustBePresent) {
     Map<String, Integer> seen = new HashMap<>();
@@ -49,7 +51,8 @@ public final class EventLedger {
         unexpected++;
         continue;
       }
-      if (seen.merge(event.eventId(), 1, Integer::sum) == 1 && !Arrays.equals(expected.value(), event.value())) {
+      if (seen.merge(event.eventId(), 1, Integer::sum) == 1
+          && !Arrays.equals(expected.value(), event.value())) {
         wrongValue++;
       }
     }
@@ -64,18 +67,33 @@ public final class EventLedger {
       }
     }
     int duplicated = seen.values().stream().mapToInt(n -> n - 1).sum();
-    return new Reconciliation(sent.size(), acknowledged.size(), readBack.size(), missing, duplicated, wrongValue,
-        unexpected, unacknowledgedPresent);
+    return new Reconciliation(
+        sent.size(),
+        acknowledged.size(),
+        readBack.size(),
+        missing,
+        duplicated,
+        wrongValue,
+        unexpected,
+        unacknowledgedPresent);
   }
 
   /**
    * The outcome of {@link #reconcile}: {@code missing} events that had to be present and are not,
-   * {@code duplicated} extra copies of an event, {@code wrongValue} events whose value differs from the one sent,
-   * {@code unexpected} events read that were never sent, {@code unacknowledgedPresent} events present although
-   * never acknowledged (allowed: a write may land and its answer be lost).
+   * {@code duplicated} extra copies of an event, {@code wrongValue} events whose value differs from
+   * the one sent, {@code unexpected} events read that were never sent, {@code
+   * unacknowledgedPresent} events present although never acknowledged (allowed: a write may land
+   * and its answer be lost).
    */
-  public record Reconciliation(int sent, int acknowledged, int read, int missing, int duplicated, int wrongValue,
-      int unexpected, int unacknowledgedPresent) {
+  public record Reconciliation(
+      int sent,
+      int acknowledged,
+      int read,
+      int missing,
+      int duplicated,
+      int wrongValue,
+      int unexpected,
+      int unacknowledgedPresent) {
 
     public boolean clean() {
       return missing == 0 && duplicated == 0 && wrongValue == 0 && unexpected == 0;

@@ -14,10 +14,11 @@ import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicLong;
 
 /**
- * Closed-loop writers of WriteEventRecordsSync batches, each event recorded in an {@link EventLedger} before it is
- * sent and acknowledged when the answer lists it in {@code writtenIndexes}. A batch whose request failed at the
- * transport (connection refused or reset, timeout) is kept as unanswered; one answered with an error status or
- * with per-event errors is kept for a retry.
+ * Closed-loop writers of WriteEventRecordsSync batches, each event recorded in an {@link
+ * EventLedger} before it is sent and acknowledged when the answer lists it in {@code
+ * writtenIndexes}. A batch whose request failed at the transport (connection refused or reset,
+ * timeout) is kept as unanswered; one answered with an error status or with per-event errors is
+ * kept for a retry.
  */
 final class EventWriters {
 
@@ -40,7 +41,12 @@ final class EventWriters {
       new java.util.concurrent.atomic.AtomicReference<>();
   private final List<Thread> threads = new ArrayList<>();
 
-  EventWriters(VarveClient client, String namespace, EventLedger ledger, int batchSize, int seriesCount,
+  EventWriters(
+      VarveClient client,
+      String namespace,
+      EventLedger ledger,
+      int batchSize,
+      int seriesCount,
       boolean stopOnTransportFailure) {
     this.client = client;
     this.namespace = namespace;
@@ -69,7 +75,10 @@ final class EventWriters {
     awaitStopped(timeout);
   }
 
-  /** Waits until every writer has ended (after a transport failure, with {@code stopOnTransportFailure}). */
+  /**
+   * Waits until every writer has ended (after a transport failure, with {@code
+   * stopOnTransportFailure}).
+   */
   void awaitStopped(Duration timeout) throws InterruptedException {
     long deadline = System.nanoTime() + timeout.toNanos();
     for (Thread thread : threads) {
@@ -85,7 +94,9 @@ final class EventWriters {
     return List.copyOf(toRetry);
   }
 
-  /** The first answer that was not a full success (status and body, cut at 300 characters), or null. */
+  /**
+   * The first answer that was not a full success (status and body, cut at 300 characters), or null.
+   */
   String firstError() {
     String error = firstError.get();
     return error == null || error.length() <= 300 ? error : error.substring(0, 300) + "...";
@@ -98,8 +109,11 @@ final class EventWriters {
       Thread.sleep(50);
     }
     if (ledger.acknowledgedCount() == 0) {
-      throw new IllegalStateException("no write was acknowledged within " + timeout.toSeconds() + " s; first error: "
-          + firstError());
+      throw new IllegalStateException(
+          "no write was acknowledged within "
+              + timeout.toSeconds()
+              + " s; first error: "
+              + firstError());
     }
   }
 
@@ -132,7 +146,10 @@ final class EventWriters {
     }
   }
 
-  /** Sends a batch and acknowledges what the answer lists as written; true if every event was written. */
+  /**
+   * Sends a batch and acknowledges what the answer lists as written; true if every event was
+   * written.
+   */
   boolean send(List<TestEvent> batch) throws IOException, InterruptedException {
     byte[] body = TestEvent.writeRequest(namespace, batch).getBytes(StandardCharsets.UTF_8);
     VarveClient.Answer answer = client.post("WriteEventRecordsSync", body, Duration.ofSeconds(30));
@@ -160,15 +177,17 @@ final class EventWriters {
     for (int i = 0; i < batchSize; i++) {
       long n = sequence.getAndIncrement();
       String id = UUID.randomUUID().toString();
-      batch.add(new TestEvent(series((int) (n % seriesCount)), now, id,
-          ("value-" + n + "-" + id).getBytes(StandardCharsets.UTF_8)));
+      batch.add(
+          new TestEvent(
+              series((int) (n % seriesCount)),
+              now,
+              id,
+              ("value-" + n + "-" + id).getBytes(StandardCharsets.UTF_8)));
     }
     return batch;
   }
 
-  /**
-   * Reads back every series of the run over {@code [from, to)}.
-   */
+  /** Reads back every series of the run over {@code [from, to)}. */
   List<ReadEvent> readBack(Instant from, Instant to) throws IOException, InterruptedException {
     List<ReadEvent> events = new ArrayList<>();
     for (int s = 0; s < seriesCount; s++) {

@@ -1,6 +1,9 @@
 package io.varve.verify.reliability;
 
-/** One phase of the reliability suite: runs on the shared environment and reports under its own key prefix. */
+/**
+ * One phase of the reliability suite: runs on the shared environment and reports under its own key
+ * prefix.
+ */
 public interface Phase {
 
   /** The phase's name, the prefix of its keys and its name in {@code --phases}. */

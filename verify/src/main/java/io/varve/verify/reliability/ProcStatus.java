@@ -6,15 +6,16 @@ import java.nio.file.Path;
 import java.util.OptionalLong;
 
 /**
- * Resident memory of a process from {@code /proc/<pid>/status}: {@code VmRSS} (now) and {@code VmHWM} (the peak
- * since the process started), both in kB there.
+ * Resident memory of a process from {@code /proc/<pid>/status}: {@code VmRSS} (now) and {@code
+ * VmHWM} (the peak since the process started), both in kB there.
  */
 public final class ProcStatus {
 
-  private ProcStatus() {
-  }
+  private ProcStatus() {}
 
-  /** The value in bytes of a {@code kB} field such as {@code VmRSS:	  123456 kB}, if the text has it. */
+  /**
+   * The value in bytes of a {@code kB} field such as {@code VmRSS: 123456 kB}, if the text has it.
+   */
   public static OptionalLong fieldBytes(String statusText, String field) {
     for (String line : statusText.split("\n")) {
       if (line.startsWith(field + ":")) {

@@ -10,88 +10,136 @@ import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
 
 /**
- * {@code varve verify reliability}: starts a Cassandra and a Varve server of its own, runs the fault and overload
- * phases against them, prints {@code key=value} lines and {@code reliability.result=pass|fail}, and exits with
- * {@code OK} only when every check held: {@code COMPLETED_WITH_ERRORS} when a check failed,
- * {@code ABORTED_FATAL_ERROR} when its servers could not be started or started again between phases
- * ({@code reliability.error}). docs/reliability.md says what each phase does and checks.
+ * {@code varve verify reliability}: starts a Cassandra and a Varve server of its own, runs the
+ * fault and overload phases against them, prints {@code key=value} lines and {@code
+ * reliability.result=pass|fail}, and exits with {@code OK} only when every check held: {@code
+ * COMPLETED_WITH_ERRORS} when a check failed, {@code ABORTED_FATAL_ERROR} when its servers could
+ * not be started or started again between phases ({@code reliability.error}). docs/reliability.md
+ * says what each phase does and checks.
  */
-@Command(name = "reliability", mixinStandardHelpOptions = true,
-    description = "kill -9 of Cassandra, the server and a reshaper job during work, and a 10x overload, on local "
-        + "servers this command starts; key=value results, exit 0 only on pass.")
+@Command(
+    name = "reliability",
+    mixinStandardHelpOptions = true,
+    description =
+        "kill -9 of Cassandra, the server and a reshaper job during work, and a 10x overload, on local "
+            + "servers this command starts; key=value results, exit 0 only on pass.")
 public final class ReliabilityCommand implements Callable<Integer> {
 
-  static final List<String> ALL_PHASES = List.of("cassandra_kill", "server_kill", "reshaper_kill", "overload");
+  static final List<String> ALL_PHASES =
+      List.of("cassandra_kill", "server_kill", "reshaper_kill", "overload");
 
-  @Option(names = "--phases", split = ",", paramLabel = "PHASE",
-      description = "Phases to run, in this order: cassandra_kill, server_kill, reshaper_kill, overload "
-          + "(default: all).")
+  @Option(
+      names = "--phases",
+      split = ",",
+      paramLabel = "PHASE",
+      description =
+          "Phases to run, in this order: cassandra_kill, server_kill, reshaper_kill, overload "
+              + "(default: all).")
   List<String> phases = ALL_PHASES;
 
-  @Option(names = "--duration", paramLabel = "SECONDS", description = "Overload: seconds at the high rate "
-      + "(default: ${DEFAULT-VALUE}).")
+  @Option(
+      names = "--duration",
+      paramLabel = "SECONDS",
+      description = "Overload: seconds at the high rate " + "(default: ${DEFAULT-VALUE}).")
   int durationSeconds = 60;
 
-  @Option(names = "--calibration", paramLabel = "SECONDS", description = "Overload: seconds of the closed-loop "
-      + "phase that measures the sustainable rate (default: ${DEFAULT-VALUE}).")
+  @Option(
+      names = "--calibration",
+      paramLabel = "SECONDS",
+      description =
+          "Overload: seconds of the closed-loop "
+              + "phase that measures the sustainable rate (default: ${DEFAULT-VALUE}).")
   int calibrationSeconds = 15;
 
-  @Option(names = "--factor", description = "Overload: multiple of the sustainable rate (default: ${DEFAULT-VALUE}).")
+  @Option(
+      names = "--factor",
+      description = "Overload: multiple of the sustainable rate (default: ${DEFAULT-VALUE}).")
   int factor = 10;
 
-  @Option(names = "--batch-events", description = "Overload: events per batch (default: ${DEFAULT-VALUE}).")
+  @Option(
+      names = "--batch-events",
+      description = "Overload: events per batch (default: ${DEFAULT-VALUE}).")
   int batchEvents = 500;
 
-  @Option(names = "--value-bytes", description = "Overload: bytes per event value (default: ${DEFAULT-VALUE}).")
+  @Option(
+      names = "--value-bytes",
+      description = "Overload: bytes per event value (default: ${DEFAULT-VALUE}).")
   int valueBytes = 4096;
 
-  @Option(names = "--max-in-flight", description = "Overload: requests the client keeps outstanding at most "
-      + "(default: ${DEFAULT-VALUE}).")
+  @Option(
+      names = "--max-in-flight",
+      description =
+          "Overload: requests the client keeps outstanding at most "
+              + "(default: ${DEFAULT-VALUE}).")
   int maxInFlight = 256;
 
-  @Option(names = "--server-heap", description = "Heap of the server under test, -Xms and -Xmx "
-      + "(default: ${DEFAULT-VALUE}, as ./varve up).")
+  @Option(
+      names = "--server-heap",
+      description =
+          "Heap of the server under test, -Xms and -Xmx "
+              + "(default: ${DEFAULT-VALUE}, as ./varve up).")
   String serverHeap = "1g";
 
-  @Option(names = "--rss-allowance-mb", description = "Overload: resident memory allowed beyond the heap "
-      + "(metaspace, code, threads, direct buffers) (default: ${DEFAULT-VALUE}).")
+  @Option(
+      names = "--rss-allowance-mb",
+      description =
+          "Overload: resident memory allowed beyond the heap "
+              + "(metaspace, code, threads, direct buffers) (default: ${DEFAULT-VALUE}).")
   long rssAllowanceMb = 512;
 
-  @Option(names = "--read-p99-limit-ms", description = "Overload: bound of the small read's p99 "
-      + "(default: ${DEFAULT-VALUE}).")
+  @Option(
+      names = "--read-p99-limit-ms",
+      description = "Overload: bound of the small read's p99 " + "(default: ${DEFAULT-VALUE}).")
   long readP99LimitMs = 1000;
 
-  @Option(names = "--keep", description = "Leave the local Cassandra and the server running at the end.")
+  @Option(
+      names = "--keep",
+      description = "Leave the local Cassandra and the server running at the end.")
   boolean keep;
 
-  @Option(names = "--varve-home", description = "The Varve checkout (default: the varve.home system property, "
-      + "else the working directory).")
+  @Option(
+      names = "--varve-home",
+      description =
+          "The Varve checkout (default: the varve.home system property, "
+              + "else the working directory).")
   Path varveHome;
 
   @Override
   public Integer call() throws Exception {
     List<Phase> selected = selectedPhases();
-    Path home = varveHome != null ? varveHome
-        : Path.of(System.getProperty("varve.home", "").isEmpty() ? "." : System.getProperty("varve.home"));
+    Path home =
+        varveHome != null
+            ? varveHome
+            : Path.of(
+                System.getProperty("varve.home", "").isEmpty()
+                    ? "."
+                    : System.getProperty("varve.home"));
     Results results = new Results(System.out);
     boolean environmentFailed = false;
     long started = System.nanoTime();
     results.put("reliability.phases", String.join(",", phases));
-    results.put("reliability.durability", "commitlog_sync=batch (an acknowledged write was fsynced to the commit"
-        + " log before the answer)");
-    try (VerifyEnvironment env = new VerifyEnvironment(home.toAbsolutePath().normalize(), serverHeap, keep)) {
-      Runtime.getRuntime().addShutdownHook(new Thread(() -> {
-        if (!keep) {
-          env.server().stop(VerifyEnvironment.SERVER_STOP_TIMEOUT);
-        }
-      }));
+    results.put(
+        "reliability.durability",
+        "commitlog_sync=batch (an acknowledged write was fsynced to the commit"
+            + " log before the answer)");
+    try (VerifyEnvironment env =
+        new VerifyEnvironment(home.toAbsolutePath().normalize(), serverHeap, keep)) {
+      Runtime.getRuntime()
+          .addShutdownHook(
+              new Thread(
+                  () -> {
+                    if (!keep) {
+                      env.server().stop(VerifyEnvironment.SERVER_STOP_TIMEOUT);
+                    }
+                  }));
       env.start(results);
       for (Phase phase : selected) {
         runPhase(phase, env, results);
       }
     } catch (Exception e) {
       environmentFailed = true;
-      results.fail("reliability.error", String.valueOf(e.getMessage() == null ? e : e.getMessage()));
+      results.fail(
+          "reliability.error", String.valueOf(e.getMessage() == null ? e : e.getMessage()));
     }
     results.put("reliability.seconds", (System.nanoTime() - started) / 1e9);
     results.put("reliability.failures", results.failures().size());
@@ -99,7 +147,10 @@ public final class ReliabilityCommand implements Callable<Integer> {
     return exitStatus(results, environmentFailed).code();
   }
 
-  /** A failed check completes with errors; servers that could not be started or restarted abort the run. */
+  /**
+   * A failed check completes with errors; servers that could not be started or restarted abort the
+   * run.
+   */
   static ExitStatus exitStatus(Results results, boolean environmentFailed) {
     if (results.passed()) {
       return ExitStatus.OK;
@@ -116,23 +167,36 @@ public final class ReliabilityCommand implements Callable<Integer> {
       results.fail(phase.name() + ".error", e.getClass().getSimpleName() + ": " + e.getMessage());
     }
     results.put(phase.name() + ".seconds", (System.nanoTime() - started) / 1e9);
-    results.put(phase.name() + ".result", results.failures().size() == failuresBefore ? "pass" : "fail");
+    results.put(
+        phase.name() + ".result", results.failures().size() == failuresBefore ? "pass" : "fail");
     env.ensureRunning();
   }
 
   List<Phase> selectedPhases() {
     List<Phase> selected = new ArrayList<>();
     for (String name : phases) {
-      selected.add(switch (name.trim()) {
-        case "cassandra_kill" -> new CassandraKillPhase(Duration.ofSeconds(10), Duration.ofSeconds(10));
-        case "server_kill" -> new ServerKillPhase(Duration.ofSeconds(8));
-        case "reshaper_kill" -> new ReshaperKillPhase(50, 200, 2000);
-        case "overload" -> new OverloadPhase(new OverloadPhase.Settings(Duration.ofSeconds(calibrationSeconds),
-            Duration.ofSeconds(durationSeconds), factor, batchEvents, valueBytes, maxInFlight, rssAllowanceMb,
-            readP99LimitMs));
-        default -> throw new picocli.CommandLine.ParameterException(new picocli.CommandLine(this),
-            "--phases: " + name + " (expected: " + String.join(", ", ALL_PHASES) + ")");
-      });
+      selected.add(
+          switch (name.trim()) {
+            case "cassandra_kill" ->
+                new CassandraKillPhase(Duration.ofSeconds(10), Duration.ofSeconds(10));
+            case "server_kill" -> new ServerKillPhase(Duration.ofSeconds(8));
+            case "reshaper_kill" -> new ReshaperKillPhase(50, 200, 2000);
+            case "overload" ->
+                new OverloadPhase(
+                    new OverloadPhase.Settings(
+                        Duration.ofSeconds(calibrationSeconds),
+                        Duration.ofSeconds(durationSeconds),
+                        factor,
+                        batchEvents,
+                        valueBytes,
+                        maxInFlight,
+                        rssAllowanceMb,
+                        readP99LimitMs));
+            default ->
+                throw new picocli.CommandLine.ParameterException(
+                    new picocli.CommandLine(this),
+                    "--phases: " + name + " (expected: " + String.join(", ", ALL_PHASES) + ")");
+          });
     }
     return selected;
   }

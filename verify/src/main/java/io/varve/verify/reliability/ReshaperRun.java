@@ -16,8 +16,9 @@ import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 
 /**
- * One run of the reshaper as its own JVM, as {@code ./varve migrate} runs it (the jars of {@code spark/target} and
- * the JVM options of {@code spark/jvm-options}), its output copied to a log file and its progress lines parsed.
+ * One run of the reshaper as its own JVM, as {@code ./varve migrate} runs it (the jars of {@code
+ * spark/target} and the JVM options of {@code spark/jvm-options}), its output copied to a log file
+ * and its progress lines parsed.
  */
 final class ReshaperRun {
 
@@ -33,24 +34,33 @@ final class ReshaperRun {
   private ReshaperRun(Process process, Path log) throws IOException {
     this.process = process;
     PrintWriter out = new PrintWriter(Files.newBufferedWriter(log, StandardCharsets.UTF_8));
-    this.pump = new Thread(() -> {
-      try (out; BufferedReader in = new BufferedReader(
-          new InputStreamReader(process.getInputStream(), StandardCharsets.UTF_8))) {
-        for (String line = in.readLine(); line != null; line = in.readLine()) {
-          out.println(line);
-          out.flush();
-          parse(line);
-        }
-      } catch (IOException e) {
-        // the process is gone; its exit status says how
-      }
-    }, "verify-reshaper-output");
+    this.pump =
+        new Thread(
+            () -> {
+              try (out;
+                  BufferedReader in =
+                      new BufferedReader(
+                          new InputStreamReader(
+                              process.getInputStream(), StandardCharsets.UTF_8))) {
+                for (String line = in.readLine(); line != null; line = in.readLine()) {
+                  out.println(line);
+                  out.flush();
+                  parse(line);
+                }
+              } catch (IOException e) {
+                // the process is gone; its exit status says how
+              }
+            },
+            "verify-reshaper-output");
     pump.setDaemon(true);
     pump.start();
   }
 
-  /** Starts {@code ReshaperCli migrate [validate] --config <job>} with its output in {@code log}. */
-  static ReshaperRun start(Path varveHome, Path job, boolean validate, Path log) throws IOException {
+  /**
+   * Starts {@code ReshaperCli migrate [validate] --config <job>} with its output in {@code log}.
+   */
+  static ReshaperRun start(Path varveHome, Path job, boolean validate, Path log)
+      throws IOException {
     List<String> command = new ArrayList<>();
     command.add(Path.of(System.getProperty("java.home"), "bin", "java").toString());
     command.add("-Xmx1g");
@@ -60,15 +70,22 @@ final class ReshaperRun {
       }
     }
     Path spark = varveHome.resolve("spark/target");
-    command.addAll(List.of("-Dvarve.home=" + varveHome, "-cp",
-        spark.resolve("varve-reshaper.jar") + File.pathSeparator + spark.resolve("lib/*"),
-        "io.varve.reshaper.cli.ReshaperCli", "migrate"));
+    command.addAll(
+        List.of(
+            "-Dvarve.home=" + varveHome,
+            "-cp",
+            spark.resolve("varve-reshaper.jar") + File.pathSeparator + spark.resolve("lib/*"),
+            "io.varve.reshaper.cli.ReshaperCli",
+            "migrate"));
     if (validate) {
       command.add("validate");
     }
     command.addAll(List.of("--config", job.toString()));
-    Process process = new ProcessBuilder(command).redirectErrorStream(true)
-        .redirectInput(ProcessBuilder.Redirect.from(new File("/dev/null"))).start();
+    Process process =
+        new ProcessBuilder(command)
+            .redirectErrorStream(true)
+            .redirectInput(ProcessBuilder.Redirect.from(new File("/dev/null")))
+            .start();
     return new ReshaperRun(process, log);
   }
 
@@ -84,8 +101,8 @@ final class ReshaperRun {
   }
 
   /**
-   * From a progress or summary line: {ranges done, ranges in all, ranges done by earlier runs}, -1 for what the
-   * line does not say.
+   * From a progress or summary line: {ranges done, ranges in all, ranges done by earlier runs}, -1
+   * for what the line does not say.
    */
   static int[] parseLine(String line) {
     int[] parsed = {-1, -1, -1};
@@ -133,7 +150,8 @@ final class ReshaperRun {
   int await(long timeoutSeconds) throws InterruptedException {
     if (!process.waitFor(timeoutSeconds, TimeUnit.SECONDS)) {
       kill();
-      throw new IllegalStateException("the reshaper did not finish within " + timeoutSeconds + " s");
+      throw new IllegalStateException(
+          "the reshaper did not finish within " + timeoutSeconds + " s");
     }
     pump.join(5000);
     return process.exitValue();

@@ -6,8 +6,8 @@ import java.util.List;
 import java.util.Locale;
 
 /**
- * The {@code key=value} lines of a run, printed as they come, and the checks that failed. Not thread safe: phases
- * report from the thread that runs them.
+ * The {@code key=value} lines of a run, printed as they come, and the checks that failed. Not
+ * thread safe: phases report from the thread that runs them.
  */
 public final class Results {
 
@@ -25,8 +25,8 @@ public final class Results {
   }
 
   /**
-   * Records a check: prints nothing when it holds, and {@code <key>.check=fail (<what was expected>)} and counts
-   * a failure when it does not.
+   * Records a check: prints nothing when it holds, and {@code <key>.check=fail (<what was
+   * expected>)} and counts a failure when it does not.
    */
   public boolean check(String key, boolean holds, String expected) {
     if (!holds) {

@@ -4,8 +4,9 @@ import java.util.OptionalLong;
 import java.util.concurrent.atomic.AtomicLong;
 
 /**
- * Samples a process's resident memory ({@code VmRSS}) every 200 ms on a daemon thread and keeps the maximum; at
- * the end the kernel's own peak ({@code VmHWM}) is taken too, so a spike between two samples is not missed.
+ * Samples a process's resident memory ({@code VmRSS}) every 200 ms on a daemon thread and keeps the
+ * maximum; at the end the kernel's own peak ({@code VmHWM}) is taken too, so a spike between two
+ * samples is not missed.
  */
 final class RssSampler implements AutoCloseable {
 
@@ -59,7 +60,8 @@ final class RssSampler implements AutoCloseable {
     return switch (unit) {
       case 'g' -> Long.parseLong(digits) * 1024;
       case 'm' -> Long.parseLong(digits);
-      default -> throw new IllegalArgumentException("heap: " + jvmSize + " (expected: like 512m or 1g)");
+      default ->
+          throw new IllegalArgumentException("heap: " + jvmSize + " (expected: like 512m or 1g)");
     };
   }
 }

@@ -7,9 +7,10 @@ import java.util.List;
 import java.util.concurrent.ThreadLocalRandom;
 
 /**
- * kill -9 of the Varve server during writes: writers run until the server is SIGKILLed, each keeping the batch
- * whose request got no answer; the server restarts, the unanswered batches (and any answered with errors) are
- * sent again, as a client retries, and every event sent must then be present exactly once, with its value.
+ * kill -9 of the Varve server during writes: writers run until the server is SIGKILLed, each
+ * keeping the batch whose request got no answer; the server restarts, the unanswered batches (and
+ * any answered with errors) are sent again, as a client retries, and every event sent must then be
+ * present exactly once, with its value.
  */
 final class ServerKillPhase extends KillPhase {
 
@@ -17,19 +18,24 @@ final class ServerKillPhase extends KillPhase {
     super("server_kill", Target.SERVER, "skill", writeBeforeKill, true);
   }
 
-  /** With a random offset, so that the kill lands at a different point of the requests on each run. */
+  /**
+   * With a random offset, so that the kill lands at a different point of the requests on each run.
+   */
   @Override
   Duration writeBeforeKill() {
     return super.writeBeforeKill().plusMillis(ThreadLocalRandom.current().nextInt(1000));
   }
 
   @Override
-  void afterKill(EventWriters writers, EventLedger ledger, Results results) throws InterruptedException {
+  void afterKill(EventWriters writers, EventLedger ledger, Results results)
+      throws InterruptedException {
     writers.awaitStopped(Duration.ofMinutes(1));
     results.put(name() + ".acknowledged_before_kill", ledger.acknowledgedCount());
     results.put(name() + ".unanswered_batches", writers.unanswered().size());
     results.put(name() + ".batches_with_errors", writers.toRetry().size());
-    results.check(name() + ".unanswered_batches", !writers.unanswered().isEmpty(),
+    results.check(
+        name() + ".unanswered_batches",
+        !writers.unanswered().isEmpty(),
         "> 0 (the kill landed while requests were in flight)");
   }
 
@@ -59,6 +65,7 @@ final class ServerKillPhase extends KillPhase {
 
   @Override
   void check(EventLedger.Reconciliation outcome, Results results) {
-    results.check(name() + ".read", outcome.read() == outcome.sent(), "read = sent (" + outcome.sent() + ")");
+    results.check(
+        name() + ".read", outcome.read() == outcome.sent(), "read = sent (" + outcome.sent() + ")");
   }
 }

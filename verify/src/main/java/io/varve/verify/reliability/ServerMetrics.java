@@ -11,8 +11,8 @@ import java.util.List;
 import java.util.OptionalDouble;
 
 /**
- * The server's own view of a run, from its Prometheus text at {@code /metrics}: which part of a slow
- * answer was spent in the server and which in Cassandra.
+ * The server's own view of a run, from its Prometheus text at {@code /metrics}: which part of a
+ * slow answer was spent in the server and which in Cassandra.
  */
 final class ServerMetrics {
 
@@ -23,15 +23,21 @@ final class ServerMetrics {
   }
 
   static ServerMetrics scrape(LocalVarveServer server) throws IOException, InterruptedException {
-    HttpResponse<String> response = HttpClient.newBuilder().version(HttpClient.Version.HTTP_1_1).build().send(
-        HttpRequest.newBuilder(URI.create(server.settings().endpoint() + "/metrics")).timeout(Duration.ofSeconds(10)).build(),
-        HttpResponse.BodyHandlers.ofString());
+    HttpResponse<String> response =
+        HttpClient.newBuilder()
+            .version(HttpClient.Version.HTTP_1_1)
+            .build()
+            .send(
+                HttpRequest.newBuilder(URI.create(server.settings().endpoint() + "/metrics"))
+                    .timeout(Duration.ofSeconds(10))
+                    .build(),
+                HttpResponse.BodyHandlers.ofString());
     return new ServerMetrics(response.statusCode() == 200 ? response.body() : "");
   }
 
   /**
-   * The value of the first sample of {@code metric} whose labels include every one of {@code labels}
-   * (each written {@code name="value"}), or empty.
+   * The value of the first sample of {@code metric} whose labels include every one of {@code
+   * labels} (each written {@code name="value"}), or empty.
    */
   OptionalDouble sample(String metric, List<String> labels) {
     for (String line : text.lines().toList()) {
@@ -52,6 +58,8 @@ final class ServerMetrics {
     List<String> all = new java.util.ArrayList<>(labels);
     all.add("quantile=\"" + quantile + "\"");
     OptionalDouble seconds = sample(metric, all);
-    return seconds.isPresent() ? String.format(java.util.Locale.ROOT, "%.1f", seconds.getAsDouble() * 1000) : "n/a";
+    return seconds.isPresent()
+        ? String.format(java.util.Locale.ROOT, "%.1f", seconds.getAsDouble() * 1000)
+        : "n/a";
   }
 }

@@ -5,8 +5,9 @@ import java.util.TreeMap;
 import java.util.concurrent.atomic.AtomicLong;
 
 /**
- * Answers of the overload phase by outcome: HTTP status classes and transport failures (a connection refused,
- * reset or closed without an answer, or no answer within the client's timeout). Thread safe.
+ * Answers of the overload phase by outcome: HTTP status classes and transport failures (a
+ * connection refused, reset or closed without an answer, or no answer within the client's timeout).
+ * Thread safe.
  */
 final class StatusCounts {
 
@@ -32,14 +33,19 @@ final class StatusCounts {
     }
   }
 
-  /** A request without an answer: timed out on the client, or its connection refused, reset or closed. */
+  /**
+   * A request without an answer: timed out on the client, or its connection refused, reset or
+   * closed.
+   */
   void recordTransportError(Throwable failure) {
     Throwable cause = failure;
     while (cause instanceof java.util.concurrent.CompletionException && cause.getCause() != null) {
       cause = cause.getCause();
     }
     (cause instanceof java.net.http.HttpTimeoutException ? timeouts : dropped).incrementAndGet();
-    String kind = cause.getClass().getSimpleName() + (cause.getMessage() == null ? "" : ": " + cause.getMessage());
+    String kind =
+        cause.getClass().getSimpleName()
+            + (cause.getMessage() == null ? "" : ": " + cause.getMessage());
     synchronized (causes) {
       causes.computeIfAbsent(kind, k -> new AtomicLong()).incrementAndGet();
     }
@@ -52,8 +58,12 @@ final class StatusCounts {
         return "none";
       }
       StringBuilder text = new StringBuilder();
-      causes.forEach((cause, count) -> text.append(text.length() == 0 ? "" : "; ").append(count.get())
-          .append(" x ").append(cause));
+      causes.forEach(
+          (cause, count) ->
+              text.append(text.length() == 0 ? "" : "; ")
+                  .append(count.get())
+                  .append(" x ")
+                  .append(cause));
       return text.toString();
     }
   }
@@ -89,8 +99,12 @@ final class StatusCounts {
         return "none";
       }
       StringBuilder text = new StringBuilder();
-      other.forEach((status, count) -> text.append(text.length() == 0 ? "" : ",").append(status).append(':')
-          .append(count.get()));
+      other.forEach(
+          (status, count) ->
+              text.append(text.length() == 0 ? "" : ",")
+                  .append(status)
+                  .append(':')
+                  .append(count.get()));
       return text.toString();
     }
   }

@@ -18,8 +18,8 @@ import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.Executors;
 
 /**
- * The Varve HTTP/JSON API as the suite uses it: {@code POST /v1/<Rpc>} with a JSON body. Thread safe (one
- * {@link HttpClient}, HTTP/1.1, one connection per concurrent request).
+ * The Varve HTTP/JSON API as the suite uses it: {@code POST /v1/<Rpc>} with a JSON body. Thread
+ * safe (one {@link HttpClient}, HTTP/1.1, one connection per concurrent request).
  */
 public final class VarveClient {
 
@@ -30,12 +30,18 @@ public final class VarveClient {
 
   public VarveClient(String baseUrl) {
     this.baseUrl = baseUrl;
-    this.http = HttpClient.newBuilder().version(HttpClient.Version.HTTP_1_1)
-        .connectTimeout(Duration.ofSeconds(5)).executor(Executors.newCachedThreadPool(r -> {
-          Thread thread = new Thread(r, "verify-http");
-          thread.setDaemon(true);
-          return thread;
-        })).build();
+    this.http =
+        HttpClient.newBuilder()
+            .version(HttpClient.Version.HTTP_1_1)
+            .connectTimeout(Duration.ofSeconds(5))
+            .executor(
+                Executors.newCachedThreadPool(
+                    r -> {
+                      Thread thread = new Thread(r, "verify-http");
+                      thread.setDaemon(true);
+                      return thread;
+                    }))
+            .build();
   }
 
   /** An answer: the HTTP status and the body. */
@@ -46,8 +52,10 @@ public final class VarveClient {
   }
 
   /** Posts a body and waits; a transport failure (connection refused or reset, timeout) throws. */
-  public Answer post(String rpc, byte[] body, Duration timeout) throws IOException, InterruptedException {
-    HttpResponse<String> response = http.send(request(rpc, body, timeout), HttpResponse.BodyHandlers.ofString());
+  public Answer post(String rpc, byte[] body, Duration timeout)
+      throws IOException, InterruptedException {
+    HttpResponse<String> response =
+        http.send(request(rpc, body, timeout), HttpResponse.BodyHandlers.ofString());
     return new Answer(response.statusCode(), response.body());
   }
 
@@ -58,19 +66,25 @@ public final class VarveClient {
   }
 
   private HttpRequest request(String rpc, byte[] body, Duration timeout) {
-    return HttpRequest.newBuilder(URI.create(baseUrl + "/v1/" + rpc)).timeout(timeout)
-        .header("Content-Type", "application/json").POST(HttpRequest.BodyPublishers.ofByteArray(body)).build();
+    return HttpRequest.newBuilder(URI.create(baseUrl + "/v1/" + rpc))
+        .timeout(timeout)
+        .header("Content-Type", "application/json")
+        .POST(HttpRequest.BodyPublishers.ofByteArray(body))
+        .build();
   }
 
   /** Creates a namespace of one-day slices and one-hour buckets accepting events up to 36 h old. */
   public void createNamespace(String namespace) throws IOException, InterruptedException {
-    String body = "{\"namespace\":\"" + namespace + "\",\"persistence_configuration\":[{\"id\":\"PRIMARY_STORAGE\","
-        + "\"config\":{\"timePartition\":{\"secondsPerTimeSlice\":\"86400\",\"secondsPerTimeBucket\":\"3600\","
-        + "\"eventBuckets\":4},\"acceptLimit\":\"129600s\"}}]}";
+    String body =
+        "{\"namespace\":\""
+            + namespace
+            + "\",\"persistence_configuration\":[{\"id\":\"PRIMARY_STORAGE\","
+            + "\"config\":{\"timePartition\":{\"secondsPerTimeSlice\":\"86400\",\"secondsPerTimeBucket\":\"3600\","
+            + "\"eventBuckets\":4},\"acceptLimit\":\"129600s\"}}]}";
     Answer answer = postWithRetry("CreateNamespace", body.getBytes(StandardCharsets.UTF_8));
     if (!answer.ok()) {
-      throw new IllegalStateException("CreateNamespace " + namespace + " answered " + answer.status() + ": "
-          + answer.body());
+      throw new IllegalStateException(
+          "CreateNamespace " + namespace + " answered " + answer.status() + ": " + answer.body());
     }
   }
 
@@ -84,17 +98,26 @@ public final class VarveClient {
   }
 
   /**
-   * Every event of a series in {@code [start, end)}, all pages; retries a page answered 503 (the store coming
-   * back) for up to two minutes.
+   * Every event of a series in {@code [start, end)}, all pages; retries a page answered 503 (the
+   * store coming back) for up to two minutes.
    */
   public List<ReadEvent> readAll(String namespace, String seriesId, Instant start, Instant end)
       throws IOException, InterruptedException {
     List<ReadEvent> events = new ArrayList<>();
     String pageToken = "";
     do {
-      String body = "{\"namespace\":\"" + namespace + "\",\"timeSeriesId\":\"" + seriesId
-          + "\",\"timeInterval\":{\"start\":\"" + start + "\",\"end\":\"" + end + "\"},\"pageSize\":1000"
-          + (pageToken.isEmpty() ? "" : ",\"pageToken\":\"" + pageToken + "\"") + "}";
+      String body =
+          "{\"namespace\":\""
+              + namespace
+              + "\",\"timeSeriesId\":\""
+              + seriesId
+              + "\",\"timeInterval\":{\"start\":\""
+              + start
+              + "\",\"end\":\""
+              + end
+              + "\"},\"pageSize\":1000"
+              + (pageToken.isEmpty() ? "" : ",\"pageToken\":\"" + pageToken + "\"")
+              + "}";
       Answer answer = postWithRetry("ReadEventRecords", body.getBytes(StandardCharsets.UTF_8));
       JsonNode page = JSON.readTree(answer.body());
       for (JsonNode event : page.path("events")) {
@@ -104,8 +127,12 @@ public final class VarveClient {
             value = Base64.getDecoder().decode(item.path("eventItemValue").asText());
           }
         }
-        events.add(new ReadEvent(event.path("timeSeriesId").asText(), event.path("eventTime").asText(),
-            event.path("eventId").asText(), value));
+        events.add(
+            new ReadEvent(
+                event.path("timeSeriesId").asText(),
+                event.path("eventTime").asText(),
+                event.path("eventId").asText(),
+                value));
       }
       pageToken = page.path("nextPageToken").asText("");
     } while (!pageToken.isEmpty());
@@ -130,7 +157,8 @@ public final class VarveClient {
         return answer;
       }
       if (answer.status() != 503 || System.nanoTime() > deadline) {
-        throw new IllegalStateException(rpc + " answered " + answer.status() + ": " + answer.body());
+        throw new IllegalStateException(
+            rpc + " answered " + answer.status() + ": " + answer.body());
       }
       Thread.sleep(500);
     }

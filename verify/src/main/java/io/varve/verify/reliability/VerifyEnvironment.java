@@ -17,10 +17,11 @@ import java.util.List;
 import java.util.stream.Stream;
 
 /**
- * The local servers of a reliability run: a Cassandra of its own (home {@code .varve/verify-cassandra}, CQL 39042,
- * storage 37000, JMX 37199, commit log in batch mode so that an acknowledged write is on disk) and a Varve server
- * on a free port of 127.0.0.1 (home {@code .varve/verify/server}, run from the jars {@code ./varve} builds). Never
- * touches another instance: the launcher signals only the processes of these homes.
+ * The local servers of a reliability run: a Cassandra of its own (home {@code
+ * .varve/verify-cassandra}, CQL 39042, storage 37000, JMX 37199, commit log in batch mode so that
+ * an acknowledged write is on disk) and a Varve server on a free port of 127.0.0.1 (home {@code
+ * .varve/verify/server}, run from the jars {@code ./varve} builds). Never touches another instance:
+ * the launcher signals only the processes of these homes.
  */
 public final class VerifyEnvironment implements AutoCloseable {
 
@@ -30,6 +31,7 @@ public final class VerifyEnvironment implements AutoCloseable {
 
   /** How long the server may take to answer after a start. */
   static final Duration SERVER_START_TIMEOUT = Duration.ofMinutes(2);
+
   /** How long a stop waits for the server's clean exit before SIGKILL. */
   static final Duration SERVER_STOP_TIMEOUT = Duration.ofSeconds(30);
 
@@ -45,21 +47,27 @@ public final class VerifyEnvironment implements AutoCloseable {
     this.workDir = varveHome.resolve(".varve/verify");
     this.keep = keep;
     this.runId = Long.toString(System.currentTimeMillis() / 1000 % 100_000_000);
-    this.cassandra = new LocalCassandra(LocalCassandraSettings.forDevelopment(varveHome)
-        .withHome(varveHome.resolve(".varve/verify-cassandra"))
-        .withPorts(CQL_PORT, STORAGE_PORT, JMX_PORT)
-        .withHeapSize("1g")
-        .withCommitlogSync(CommitlogSync.batch()));
+    this.cassandra =
+        new LocalCassandra(
+            LocalCassandraSettings.forDevelopment(varveHome)
+                .withHome(varveHome.resolve(".varve/verify-cassandra"))
+                .withPorts(CQL_PORT, STORAGE_PORT, JMX_PORT)
+                .withHeapSize("1g")
+                .withCommitlogSync(CommitlogSync.batch()));
     Path serverHome = workDir.resolve("server");
-    this.server = new LocalVarveServer(LocalVarveServerSettings.forDevelopment(varveHome).withHome(serverHome)
-        .withPort(freePort()).withHeapSize(serverHeap)
-        .withClasspath(LocalVarveServerSettings.builtClasspath(varveHome))
-        .withServeArgs(List.of("--config", serverHome.resolve("varve.yaml").toString())));
+    this.server =
+        new LocalVarveServer(
+            LocalVarveServerSettings.forDevelopment(varveHome)
+                .withHome(serverHome)
+                .withPort(freePort())
+                .withHeapSize(serverHeap)
+                .withClasspath(LocalVarveServerSettings.builtClasspath(varveHome))
+                .withServeArgs(List.of("--config", serverHome.resolve("varve.yaml").toString())));
   }
 
   /**
-   * Starts Cassandra (from an empty home unless a node of this home already runs, as after {@code --keep}) and
-   * the server.
+   * Starts Cassandra (from an empty home unless a node of this home already runs, as after {@code
+   * --keep}) and the server.
    */
   public void start(Results results) throws IOException, InterruptedException {
     Files.createDirectories(workDir);
@@ -69,18 +77,33 @@ public final class VerifyEnvironment implements AutoCloseable {
     long started = System.nanoTime();
     cassandra.start();
     cassandra.awaitReady(Duration.ofMinutes(3));
-    results.put("env.cassandra", "127.0.0.1:" + CQL_PORT + " pid=" + cassandra.status().pid()
-        + " commitlog_sync=batch home=" + cassandra.settings().home());
+    results.put(
+        "env.cassandra",
+        "127.0.0.1:"
+            + CQL_PORT
+            + " pid="
+            + cassandra.status().pid()
+            + " commitlog_sync=batch home="
+            + cassandra.settings().home());
     // a server left running by a run that was itself killed would answer on another port
     server.stop(SERVER_STOP_TIMEOUT);
     startServer();
     LocalVarveServerSettings settings = server.settings();
-    results.put("env.server", settings.endpoint() + " pid=" + server.status().pid() + " heap=" + settings.heapSize()
-        + " log=" + settings.log());
+    results.put(
+        "env.server",
+        settings.endpoint()
+            + " pid="
+            + server.status().pid()
+            + " heap="
+            + settings.heapSize()
+            + " log="
+            + settings.log());
     results.put("env.start_seconds", (System.nanoTime() - started) / 1e9);
   }
 
-  /** After a phase that failed half-way: Cassandra and the server running again, for the next phase. */
+  /**
+   * After a phase that failed half-way: Cassandra and the server running again, for the next phase.
+   */
   public void ensureRunning() throws IOException, InterruptedException {
     if (!cassandra.status().isRunning()) {
       cassandra.start();
@@ -92,14 +115,19 @@ public final class VerifyEnvironment implements AutoCloseable {
   }
 
   /**
-   * Starts the server (its log is appended to) on this run's Cassandra and waits until {@code /health} answers
-   * 200; it listens on 127.0.0.1 only.
+   * Starts the server (its log is appended to) on this run's Cassandra and waits until {@code
+   * /health} answers 200; it listens on 127.0.0.1 only.
    */
   private void startServer() throws IOException {
     LocalVarveServerSettings settings = server.settings();
     Files.createDirectories(settings.home());
-    Files.writeString(settings.home().resolve("varve.yaml"), "server:\n  host: 127.0.0.1\n  port: " + settings.port()
-        + "\ncassandra:\n  contactPoints: [\"127.0.0.1:" + CQL_PORT + "\"]\n  localDatacenter: datacenter1\n");
+    Files.writeString(
+        settings.home().resolve("varve.yaml"),
+        "server:\n  host: 127.0.0.1\n  port: "
+            + settings.port()
+            + "\ncassandra:\n  contactPoints: [\"127.0.0.1:"
+            + CQL_PORT
+            + "\"]\n  localDatacenter: datacenter1\n");
     server.start();
     server.awaitReady(SERVER_START_TIMEOUT);
   }
@@ -154,13 +182,16 @@ public final class VerifyEnvironment implements AutoCloseable {
       return;
     }
     try (Stream<Path> paths = Files.walk(root)) {
-      paths.sorted(Comparator.reverseOrder()).forEach(p -> {
-        try {
-          Files.delete(p);
-        } catch (IOException e) {
-          throw new UncheckedIOException(e);
-        }
-      });
+      paths
+          .sorted(Comparator.reverseOrder())
+          .forEach(
+              p -> {
+                try {
+                  Files.delete(p);
+                } catch (IOException e) {
+                  throw new UncheckedIOException(e);
+                }
+              });
     }
   }
 }

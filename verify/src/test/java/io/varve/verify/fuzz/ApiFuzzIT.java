@@ -21,14 +21,15 @@ import org.junit.jupiter.api.Test;
 
 /**
  * The API fuzz of the test suite: a real server on the test Cassandra and OpenSearch, 10,000
- * generated requests of every RPC over HTTP/JSON and gRPC with a fixed seed, then the checks a
- * user relies on: no 5xx, no dropped connection, the server healthy, stored data as acknowledged.
- * On failure the message lists each distinct failing request (seed, case number, request).
+ * generated requests of every RPC over HTTP/JSON and gRPC with a fixed seed, then the checks a user
+ * relies on: no 5xx, no dropped connection, the server healthy, stored data as acknowledged. On
+ * failure the message lists each distinct failing request (seed, case number, request).
  */
 class ApiFuzzIT {
 
   /** The seed of the suite's run; {@code -Dvarve.fuzz.seed} runs another. */
   static final long SEED = Long.getLong("varve.fuzz.seed", 20261123L);
+
   static final int REQUESTS = Integer.getInteger("varve.fuzz.requests", 10_000);
   static final String METADATA = "varve_fuzz_it";
   static final String PREFIX = "fuzzit_";
@@ -38,18 +39,27 @@ class ApiFuzzIT {
 
   @BeforeAll
   static void start() {
-    cql = CqlSession.builder().addContactPoint(TestCassandra.contactPoint())
-        .withLocalDatacenter(TestCassandra.localDatacenter()).build();
+    cql =
+        CqlSession.builder()
+            .addContactPoint(TestCassandra.contactPoint())
+            .withLocalDatacenter(TestCassandra.localDatacenter())
+            .build();
     // keyspaces of an earlier run: the run's namespaces are named after PREFIX
     for (Row row : cql.execute("SELECT keyspace_name FROM system_schema.keyspaces")) {
       String ks = row.getString("keyspace_name");
       if (ks.startsWith(PREFIX) || ks.equals(METADATA)) {
-        cql.execute(SimpleStatement.newInstance("DROP KEYSPACE IF EXISTS " + ks).setTimeout(Duration.ofSeconds(60)));
+        cql.execute(
+            SimpleStatement.newInstance("DROP KEYSPACE IF EXISTS " + ks)
+                .setTimeout(Duration.ofSeconds(60)));
       }
     }
-    ServerSettings base = ServerSettings.defaults().withOpenSearchUrls(List.of(URI.create(TestOpenSearch.endpoint())));
-    CassandraSettings c = base.cassandra().withContactPoints(List.of(TestCassandra.contactPoint()))
-        .withMetadataKeyspace(METADATA);
+    ServerSettings base =
+        ServerSettings.defaults()
+            .withOpenSearchUrls(List.of(URI.create(TestOpenSearch.endpoint())));
+    CassandraSettings c =
+        base.cassandra()
+            .withContactPoints(List.of(TestCassandra.contactPoint()))
+            .withMetadataKeyspace(METADATA);
     server = VarveServer.start(base.withCassandra(c).withPort(0));
   }
 
@@ -64,24 +74,38 @@ class ApiFuzzIT {
   }
 
   @Test
-  void ten_thousand_requests_over_json_and_grpc_leave_no_server_error_and_the_data_as_acknowledged() {
-    ApiFuzzer.Settings settings = new ApiFuzzer.Settings(URI.create("http://127.0.0.1:" + server.port()), SEED,
-        REQUESTS, true, PREFIX + Long.toString(System.currentTimeMillis() / 1000 % 100_000, 36) + "_",
-        Instant.now().truncatedTo(ChronoUnit.SECONDS));
+  void
+      ten_thousand_requests_over_json_and_grpc_leave_no_server_error_and_the_data_as_acknowledged() {
+    ApiFuzzer.Settings settings =
+        new ApiFuzzer.Settings(
+            URI.create("http://127.0.0.1:" + server.port()),
+            SEED,
+            REQUESTS,
+            true,
+            PREFIX + Long.toString(System.currentTimeMillis() / 1000 % 100_000, 36) + "_",
+            Instant.now().truncatedTo(ChronoUnit.SECONDS));
 
     ApiFuzzer.Result result = ApiFuzzer.run(settings, System.out);
 
     String report = String.join("\n", result.lines());
     System.out.println(report);
     assertThat(result.sent()).isEqualTo(REQUESTS);
-    assertThat(result.byRpc().keySet()).as("RPCs fuzzed").containsExactlyInAnyOrderElementsOf(FuzzPlan.rpcNames());
+    assertThat(result.byRpc().keySet())
+        .as("RPCs fuzzed")
+        .containsExactlyInAnyOrderElementsOf(FuzzPlan.rpcNames());
     assertThat(result.byStatus().keySet()).as("statuses").anyMatch(s -> s.startsWith("grpc."));
-    assertThat(result.byStatus().getOrDefault("json.200", 0)).as("JSON requests served").isGreaterThan(REQUESTS / 10);
-    assertThat(result.byStatus().getOrDefault("grpc.OK", 0)).as("gRPC requests served").isGreaterThan(REQUESTS / 20);
+    assertThat(result.byStatus().getOrDefault("json.200", 0))
+        .as("JSON requests served")
+        .isGreaterThan(REQUESTS / 10);
+    assertThat(result.byStatus().getOrDefault("grpc.OK", 0))
+        .as("gRPC requests served")
+        .isGreaterThan(REQUESTS / 20);
     assertThat(result.rowsChecked()).as("rows read back").isGreaterThan(100);
     assertThat(result.health()).as("GET /health after the run").isEqualTo("200");
     assertThat(result.serverErrors()).as("5xx answers\n" + report).isZero();
     assertThat(result.droppedConnections()).as("dropped connections\n" + report).isZero();
-    assertThat(result.checkFailures()).as("stored data against what was acknowledged\n" + report).isEmpty();
+    assertThat(result.checkFailures())
+        .as("stored data against what was acknowledged\n" + report)
+        .isEmpty();
   }
 }

@@ -12,7 +12,9 @@ import net.jqwik.api.sessions.JqwikSession;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 
-/** The plan of a fuzz run: reproducible from its seed, and covering every RPC and kind of request. */
+/**
+ * The plan of a fuzz run: reproducible from its seed, and covering every RPC and kind of request.
+ */
 class FuzzPlanTest {
 
   static final FuzzWorld WORLD = new FuzzWorld("fz_t_", Instant.parse("2026-01-01T00:00:00Z"));
@@ -62,22 +64,39 @@ class FuzzPlanTest {
       transports.add(c.transport());
       if (c.kind() == FuzzCase.Kind.MUTATED && c.transport() == FuzzCase.Transport.JSON) {
         String d = c.description();
-        mutations.add(d.startsWith("duplicate key") ? "duplicate key" : d.startsWith("unknown field") ? "unknown field"
-            : d.split(" at | in ")[0]);
+        mutations.add(
+            d.startsWith("duplicate key")
+                ? "duplicate key"
+                : d.startsWith("unknown field") ? "unknown field" : d.split(" at | in ")[0]);
       }
     }
     assertThat(rpcs).containsExactlyInAnyOrderElementsOf(FuzzPlan.rpcNames());
     assertThat(kinds).containsExactlyInAnyOrder(FuzzCase.Kind.values());
     assertThat(transports).containsExactlyInAnyOrder(FuzzCase.Transport.values());
-    assertThat(mutations).contains("wrong type", "out of range", "huge", "empty", "unicode", "negative", "nan",
-        "deep nesting", "unknown field", "bad base64", "bad timestamp", "duplicate key");
+    assertThat(mutations)
+        .contains(
+            "wrong type",
+            "out of range",
+            "huge",
+            "empty",
+            "unicode",
+            "negative",
+            "nan",
+            "deep nesting",
+            "unknown field",
+            "bad base64",
+            "bad timestamp",
+            "duplicate key");
   }
 
   @Test
   void namespace_configurations_that_would_need_too_many_slices_are_not_sent() {
     var tree = JsonMutations.JSON.createObjectNode();
     var config = tree.putArray("persistenceConfiguration").addObject().putObject("config");
-    config.putObject("timePartition").put("secondsPerTimeSlice", "1").put("secondsPerTimeBucket", "1");
+    config
+        .putObject("timePartition")
+        .put("secondsPerTimeSlice", "1")
+        .put("secondsPerTimeBucket", "1");
     config.put("acceptLimit", "100000d");
     assertThat(NamespaceSafety.safe(tree)).isFalse();
     config.putObject("timePartition").put("secondsPerTimeSlice", 86400);

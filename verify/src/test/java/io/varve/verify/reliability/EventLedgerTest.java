@@ -17,7 +17,8 @@ class EventLedgerTest {
   }
 
   private static ReadEvent read(TestEvent event) {
-    return new ReadEvent(event.timeSeriesId(), event.eventTime().toString(), event.eventId(), event.value());
+    return new ReadEvent(
+        event.timeSeriesId(), event.eventTime().toString(), event.eventId(), event.value());
   }
 
   @Test
@@ -90,7 +91,8 @@ class EventLedgerTest {
     TestEvent a = event("a");
     ledger.sent(List.of(a));
     ledger.acknowledged(a);
-    ReadEvent changed = new ReadEvent("s", T.toString(), "a", "other".getBytes(StandardCharsets.UTF_8));
+    ReadEvent changed =
+        new ReadEvent("s", T.toString(), "a", "other".getBytes(StandardCharsets.UTF_8));
     ReadEvent noItem = new ReadEvent("s", T.toString(), "a", null);
 
     assertThat(ledger.reconcile(List.of(changed), true).wrongValue()).isEqualTo(1);
@@ -120,8 +122,12 @@ class EventLedgerTest {
 
     new EventLedger.Reconciliation(10, 8, 9, 1, 0, 0, 0, 2).report("phase", results);
 
-    assertThat(printed.toString(StandardCharsets.UTF_8)).contains("phase.acknowledged=8\n", "phase.missing=1\n",
-        "phase.unacknowledged_present=2\n", "phase.missing.check=fail");
+    assertThat(printed.toString(StandardCharsets.UTF_8))
+        .contains(
+            "phase.acknowledged=8\n",
+            "phase.missing=1\n",
+            "phase.unacknowledged_present=2\n",
+            "phase.missing.check=fail");
     assertThat(results.passed()).isFalse();
   }
 }

@@ -7,7 +7,8 @@ import org.junit.jupiter.api.Test;
 
 class ProcStatusTest {
 
-  private static final String STATUS = """
+  private static final String STATUS =
+      """
       Name:	java
       Umask:	0022
       State:	S (sleeping)
@@ -38,7 +39,8 @@ class ProcStatusTest {
 
   @Test
   void reads_this_process() {
-    assertThat(ProcStatus.read(ProcessHandle.current().pid(), "VmRSS").orElse(0)).isGreaterThan(1024 * 1024);
+    assertThat(ProcStatus.read(ProcessHandle.current().pid(), "VmRSS").orElse(0))
+        .isGreaterThan(1024 * 1024);
   }
 
   @Test

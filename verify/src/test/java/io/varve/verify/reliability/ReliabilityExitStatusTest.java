@@ -7,7 +7,9 @@ import java.io.OutputStream;
 import java.io.PrintStream;
 import org.junit.jupiter.api.Test;
 
-/** The reliability suite's verdict as an exit status: a failed check is not a failed environment. */
+/**
+ * The reliability suite's verdict as an exit status: a failed check is not a failed environment.
+ */
 class ReliabilityExitStatusTest {
   private final Results results = new Results(new PrintStream(OutputStream.nullOutputStream()));
 
@@ -20,12 +22,14 @@ class ReliabilityExitStatusTest {
   @Test
   void a_failed_check_completes_with_errors() {
     results.check("server_kill.lost", false, "0");
-    assertThat(ReliabilityCommand.exitStatus(results, false)).isEqualTo(ExitStatus.COMPLETED_WITH_ERRORS);
+    assertThat(ReliabilityCommand.exitStatus(results, false))
+        .isEqualTo(ExitStatus.COMPLETED_WITH_ERRORS);
   }
 
   @Test
   void servers_that_could_not_be_started_abort_the_run() {
     results.fail("reliability.error", "Cassandra is not built");
-    assertThat(ReliabilityCommand.exitStatus(results, true)).isEqualTo(ExitStatus.ABORTED_FATAL_ERROR);
+    assertThat(ReliabilityCommand.exitStatus(results, true))
+        .isEqualTo(ExitStatus.ABORTED_FATAL_ERROR);
   }
 }

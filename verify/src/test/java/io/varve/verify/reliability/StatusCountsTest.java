@@ -26,7 +26,8 @@ class StatusCountsTest {
   @Test
   void a_client_timeout_is_not_a_dropped_connection() {
     StatusCounts counts = new StatusCounts();
-    counts.recordTransportError(new CompletionException(new HttpTimeoutException("request timed out")));
+    counts.recordTransportError(
+        new CompletionException(new HttpTimeoutException("request timed out")));
     counts.recordTransportError(new HttpTimeoutException("request timed out"));
     counts.recordTransportError(new CompletionException(new IOException("Connection reset")));
 

@@ -11,8 +11,12 @@ class TestEventTest {
 
   @Test
   void write_request_is_the_api_json_with_base64_item() throws Exception {
-    TestEvent event = new TestEvent("s-1", Instant.parse("2026-01-01T00:00:00.120Z"), "id-1",
-        "ios".getBytes(StandardCharsets.UTF_8));
+    TestEvent event =
+        new TestEvent(
+            "s-1",
+            Instant.parse("2026-01-01T00:00:00.120Z"),
+            "id-1",
+            "ios".getBytes(StandardCharsets.UTF_8));
 
     var json = VarveClient.JSON.readTree(TestEvent.writeRequest("ns", List.of(event, event)));
 
@@ -26,16 +30,21 @@ class TestEventTest {
 
   @Test
   void written_indexes_of_an_answer() throws Exception {
-    assertThat(VarveClient.writtenIndexes("{\"writtenCount\":2,\"writtenIndexes\":[0,2],\"errors\":[]}").stream())
+    assertThat(
+            VarveClient.writtenIndexes(
+                "{\"writtenCount\":2,\"writtenIndexes\":[0,2],\"errors\":[]}")
+                .stream())
         .containsExactly(0, 2);
   }
 
   @Test
   void reshaper_progress_and_resume_lines_are_parsed() {
-    assertThat(ReshaperRun.parseLine("migrate: ranges 146/256 (57.0%), rows 559,800, 41,200 rows/s")).isEqualTo(
-        new int[] {146, 256, -1});
-    assertThat(ReshaperRun.parseLine(
-        "migrate: done: ranges 256/256 (64 done by earlier runs), rows read 60,000, rows written 45,000"))
+    assertThat(
+            ReshaperRun.parseLine("migrate: ranges 146/256 (57.0%), rows 559,800, 41,200 rows/s"))
+        .isEqualTo(new int[] {146, 256, -1});
+    assertThat(
+            ReshaperRun.parseLine(
+                "migrate: done: ranges 256/256 (64 done by earlier runs), rows read 60,000, rows written 45,000"))
         .isEqualTo(new int[] {256, 256, 64});
   }
 }

@@ -11,8 +11,8 @@ import com.datastax.oss.driver.api.core.cql.ColumnDefinition;
 import com.datastax.oss.driver.api.core.cql.PreparedStatement;
 import com.datastax.oss.driver.api.core.cql.ResultSet;
 import com.datastax.oss.driver.api.core.cql.Row;
-import com.datastax.oss.driver.api.querybuilder.insert.RegularInsert;
 import com.datastax.oss.driver.api.querybuilder.QueryBuilder;
+import com.datastax.oss.driver.api.querybuilder.insert.RegularInsert;
 import com.datastax.oss.driver.api.querybuilder.select.Select;
 import com.datastax.oss.driver.api.querybuilder.update.UpdateStart;
 import com.datastax.oss.driver.api.querybuilder.update.UpdateWithAssignments;
@@ -32,9 +32,9 @@ import site.ycsb.StringByteIterator;
 
 /**
  * YCSB's {@code usertable} on Apache Cassandra or ScyllaDB through the ScyllaDB Java driver:
- * prepared statements only, token-aware (and on ScyllaDB shard-aware) routing, one session
- * shared by all client threads. Properties are YCSB's cassandra-cql binding's, plus
- * {@code cassandra.create}; see docs/bench.md.
+ * prepared statements only, token-aware (and on ScyllaDB shard-aware) routing, one session shared
+ * by all client threads. Properties are YCSB's cassandra-cql binding's, plus {@code
+ * cassandra.create}; see docs/bench.md.
  */
 public final class CqlBinding extends DB {
   private static final String KEY = "y_id";
@@ -51,8 +51,14 @@ public final class CqlBinding extends DB {
   public void init() throws DBException {
     connection = CqlConnection.acquire(getProperties());
     table = connection.table();
-    delete = connection.session().prepare(deleteFrom(connection.keyspace(), table)
-        .whereColumn(KEY).isEqualTo(bindMarker()).build());
+    delete =
+        connection
+            .session()
+            .prepare(
+                deleteFrom(connection.keyspace(), table)
+                    .whereColumn(KEY)
+                    .isEqualTo(bindMarker())
+                    .build());
   }
 
   @Override
@@ -64,10 +70,16 @@ public final class CqlBinding extends DB {
   }
 
   @Override
-  public Status read(String tableName, String key, Set<String> fields, Map<String, ByteIterator> result) {
+  public Status read(
+      String tableName, String key, Set<String> fields, Map<String, ByteIterator> result) {
     try {
-      PreparedStatement ps = reads.computeIfAbsent(fieldSet(fields), f -> connection.session().prepare(
-          select(f).whereColumn(KEY).isEqualTo(bindMarker()).build()));
+      PreparedStatement ps =
+          reads.computeIfAbsent(
+              fieldSet(fields),
+              f ->
+                  connection
+                      .session()
+                      .prepare(select(f).whereColumn(KEY).isEqualTo(bindMarker()).build()));
       Row row = connection.session().execute(read(ps.bind(key))).one();
       if (row == null) {
         return Status.NOT_FOUND;
@@ -80,12 +92,25 @@ public final class CqlBinding extends DB {
   }
 
   @Override
-  public Status scan(String tableName, String startkey, int recordcount, Set<String> fields,
-                     Vector<HashMap<String, ByteIterator>> result) {
+  public Status scan(
+      String tableName,
+      String startkey,
+      int recordcount,
+      Set<String> fields,
+      Vector<HashMap<String, ByteIterator>> result) {
     try {
-      PreparedStatement ps = scans.computeIfAbsent(fieldSet(fields), f -> connection.session().prepare(
-          select(f).whereToken(KEY).isGreaterThanOrEqualTo(QueryBuilder.raw("token(?)"))
-              .limit(bindMarker()).build()));
+      PreparedStatement ps =
+          scans.computeIfAbsent(
+              fieldSet(fields),
+              f ->
+                  connection
+                      .session()
+                      .prepare(
+                          select(f)
+                              .whereToken(KEY)
+                              .isGreaterThanOrEqualTo(QueryBuilder.raw("token(?)"))
+                              .limit(bindMarker())
+                              .build()));
       ResultSet rows = connection.session().execute(read(ps.bind(startkey, recordcount)));
       for (Row row : rows) {
         HashMap<String, ByteIterator> values = new HashMap<>();
@@ -102,14 +127,22 @@ public final class CqlBinding extends DB {
   public Status update(String tableName, String key, Map<String, ByteIterator> values) {
     try {
       Set<String> fields = fieldSet(values.keySet());
-      PreparedStatement ps = updates.computeIfAbsent(fields, f -> {
-        UpdateStart start = QueryBuilder.update(connection.keyspace(), table);
-        UpdateWithAssignments assignments = null;
-        for (String field : f) {
-          assignments = assignments == null ? start.setColumn(field, bindMarker()) : assignments.setColumn(field, bindMarker());
-        }
-        return connection.session().prepare(assignments.whereColumn(KEY).isEqualTo(bindMarker()).build());
-      });
+      PreparedStatement ps =
+          updates.computeIfAbsent(
+              fields,
+              f -> {
+                UpdateStart start = QueryBuilder.update(connection.keyspace(), table);
+                UpdateWithAssignments assignments = null;
+                for (String field : f) {
+                  assignments =
+                      assignments == null
+                          ? start.setColumn(field, bindMarker())
+                          : assignments.setColumn(field, bindMarker());
+                }
+                return connection
+                    .session()
+                    .prepare(assignments.whereColumn(KEY).isEqualTo(bindMarker()).build());
+              });
       List<Object> bound = new ArrayList<>();
       fields.forEach(f -> bound.add(values.get(f).toString()));
       bound.add(key);
@@ -124,13 +157,17 @@ public final class CqlBinding extends DB {
   public Status insert(String tableName, String key, Map<String, ByteIterator> values) {
     try {
       Set<String> fields = fieldSet(values.keySet());
-      PreparedStatement ps = inserts.computeIfAbsent(fields, f -> {
-        RegularInsert insert = insertInto(connection.keyspace(), table).value(KEY, bindMarker());
-        for (String field : f) {
-          insert = insert.value(field, bindMarker());
-        }
-        return connection.session().prepare(insert.build());
-      });
+      PreparedStatement ps =
+          inserts.computeIfAbsent(
+              fields,
+              f -> {
+                RegularInsert insert =
+                    insertInto(connection.keyspace(), table).value(KEY, bindMarker());
+                for (String field : f) {
+                  insert = insert.value(field, bindMarker());
+                }
+                return connection.session().prepare(insert.build());
+              });
       List<Object> bound = new ArrayList<>();
       bound.add(key);
       fields.forEach(f -> bound.add(values.get(f).toString()));

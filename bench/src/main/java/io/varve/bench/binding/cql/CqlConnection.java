@@ -3,13 +3,13 @@ package io.varve.bench.binding.cql;
 import com.datastax.oss.driver.api.core.ConsistencyLevel;
 import com.datastax.oss.driver.api.core.CqlSession;
 import com.datastax.oss.driver.api.core.CqlSessionBuilder;
+import com.datastax.oss.driver.api.core.DefaultConsistencyLevel;
 import com.datastax.oss.driver.api.core.DriverException;
 import com.datastax.oss.driver.api.core.config.DefaultDriverOption;
 import com.datastax.oss.driver.api.core.config.DriverConfigLoader;
 import com.datastax.oss.driver.api.core.type.DataTypes;
 import com.datastax.oss.driver.api.querybuilder.SchemaBuilder;
 import com.datastax.oss.driver.api.querybuilder.schema.CreateTable;
-import com.datastax.oss.driver.api.core.DefaultConsistencyLevel;
 import io.varve.bench.binding.BindingOptions;
 import io.varve.bench.binding.SharedConnection;
 import io.varve.options.OptionValues;
@@ -36,7 +36,12 @@ final class CqlConnection implements AutoCloseable {
   private final ConsistencyLevel readConsistency;
   private final ConsistencyLevel writeConsistency;
 
-  private CqlConnection(CqlSession session, String keyspace, String table, ConsistencyLevel read, ConsistencyLevel write) {
+  private CqlConnection(
+      CqlSession session,
+      String keyspace,
+      String table,
+      ConsistencyLevel read,
+      ConsistencyLevel write) {
     this.session = session;
     this.keyspace = keyspace;
     this.table = table;
@@ -91,16 +96,24 @@ final class CqlConnection implements AutoCloseable {
         contactPoints.add(InetSocketAddress.createUnresolved(host.trim(), port));
       }
     }
-    DriverConfigLoader config = DriverConfigLoader.programmaticBuilder()
-        .withDuration(DefaultDriverOption.REQUEST_TIMEOUT, Duration.ofMillis(p.get(CqlOptions.READ_TIMEOUT)))
-        .withDuration(DefaultDriverOption.CONNECTION_CONNECT_TIMEOUT,
-            Duration.ofMillis(p.get(CqlOptions.CONNECT_TIMEOUT)))
-        .withInt(DefaultDriverOption.CONNECTION_POOL_LOCAL_SIZE, p.get(CqlOptions.MAX_CONNECTIONS))
-        .withInt(DefaultDriverOption.CONNECTION_MAX_REQUESTS, p.get(CqlOptions.MAX_REQUESTS))
-        .withBoolean(DefaultDriverOption.REQUEST_WARN_IF_SET_KEYSPACE, false)
-        .build();
-    CqlSessionBuilder builder = CqlSession.builder().withConfigLoader(config).addContactPoints(contactPoints)
-        .withLocalDatacenter(p.get(CqlOptions.LOCAL_DC));
+    DriverConfigLoader config =
+        DriverConfigLoader.programmaticBuilder()
+            .withDuration(
+                DefaultDriverOption.REQUEST_TIMEOUT,
+                Duration.ofMillis(p.get(CqlOptions.READ_TIMEOUT)))
+            .withDuration(
+                DefaultDriverOption.CONNECTION_CONNECT_TIMEOUT,
+                Duration.ofMillis(p.get(CqlOptions.CONNECT_TIMEOUT)))
+            .withInt(
+                DefaultDriverOption.CONNECTION_POOL_LOCAL_SIZE, p.get(CqlOptions.MAX_CONNECTIONS))
+            .withInt(DefaultDriverOption.CONNECTION_MAX_REQUESTS, p.get(CqlOptions.MAX_REQUESTS))
+            .withBoolean(DefaultDriverOption.REQUEST_WARN_IF_SET_KEYSPACE, false)
+            .build();
+    CqlSessionBuilder builder =
+        CqlSession.builder()
+            .withConfigLoader(config)
+            .addContactPoints(contactPoints)
+            .withLocalDatacenter(p.get(CqlOptions.LOCAL_DC));
     Optional<String> user = p.optional(CqlOptions.USERNAME);
     if (user.isPresent()) {
       builder.withAuthCredentials(user.get(), p.get(CqlOptions.PASSWORD));
@@ -109,23 +122,35 @@ final class CqlConnection implements AutoCloseable {
       try {
         builder.withSslContext(SSLContext.getDefault());
       } catch (java.security.NoSuchAlgorithmException e) {
-        throw new DBException("cassandra.useSSL=true but no default TLS context is available: " + e.getMessage());
+        throw new DBException(
+            "cassandra.useSSL=true but no default TLS context is available: " + e.getMessage());
       }
     }
     CqlSession session;
     try {
       session = builder.build();
     } catch (DriverException | IllegalStateException e) {
-      throw new DBException("cannot connect to Cassandra at hosts=" + p.get(CqlOptions.HOSTS) + " port=" + port
-          + ": " + e.getMessage(), e);
+      throw new DBException(
+          "cannot connect to Cassandra at hosts="
+              + p.get(CqlOptions.HOSTS)
+              + " port="
+              + port
+              + ": "
+              + e.getMessage(),
+          e);
     }
     try {
       if (p.get(CqlOptions.CREATE)) {
         create(session, p, keyspace, table);
       }
       if (session.getMetadata().getKeyspace(keyspace).flatMap(k -> k.getTable(table)).isEmpty()) {
-        throw new DBException("table " + keyspace + "." + table + " does not exist: create it (docs/bench.md) or set "
-            + "cassandra.create=true");
+        throw new DBException(
+            "table "
+                + keyspace
+                + "."
+                + table
+                + " does not exist: create it (docs/bench.md) or set "
+                + "cassandra.create=true");
       }
     } catch (DBException | RuntimeException e) {
       session.close();
@@ -134,18 +159,30 @@ final class CqlConnection implements AutoCloseable {
     return new CqlConnection(session, keyspace, table, read, write);
   }
 
-  private static void create(CqlSession session, OptionValues p, String keyspace, String table) throws DBException {
+  private static void create(CqlSession session, OptionValues p, String keyspace, String table)
+      throws DBException {
     int replication = p.get(CqlOptions.REPLICATION_FACTOR);
     int fieldCount = p.get(CqlOptions.FIELD_COUNT);
     String prefix = p.get(CqlOptions.FIELD_NAME_PREFIX);
-    session.execute(SchemaBuilder.createKeyspace(keyspace).ifNotExists().withSimpleStrategy(replication).build()
-        .setTimeout(Duration.ofSeconds(30)));
-    CreateTable create = SchemaBuilder.createTable(keyspace, table).ifNotExists().withPartitionKey("y_id", DataTypes.TEXT);
+    session.execute(
+        SchemaBuilder.createKeyspace(keyspace)
+            .ifNotExists()
+            .withSimpleStrategy(replication)
+            .build()
+            .setTimeout(Duration.ofSeconds(30)));
+    CreateTable create =
+        SchemaBuilder.createTable(keyspace, table)
+            .ifNotExists()
+            .withPartitionKey("y_id", DataTypes.TEXT);
     for (int i = 0; i < fieldCount; i++) {
       String column = prefix + i;
       if (!BindingOptions.isIdentifier(column)) {
-        throw new DBException("fieldnameprefix: " + prefix + " (expected: a prefix making column names, not "
-            + column + ")");
+        throw new DBException(
+            "fieldnameprefix: "
+                + prefix
+                + " (expected: a prefix making column names, not "
+                + column
+                + ")");
       }
       create = create.withColumn(column, DataTypes.TEXT);
     }

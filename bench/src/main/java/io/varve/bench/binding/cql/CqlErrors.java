@@ -11,8 +11,7 @@ import site.ycsb.Status;
 
 /** Driver exceptions as YCSB statuses, one name per kind so results count errors by type. */
 final class CqlErrors {
-  private CqlErrors() {
-  }
+  private CqlErrors() {}
 
   static Status status(DriverException e) {
     String name;

@@ -22,18 +22,18 @@ import software.amazon.awssdk.services.dynamodb.model.ScanResponse;
 
 /**
  * YCSB's {@code dynamodb} binding: YCSB's operations on one DynamoDB table through the AWS SDK v2
- * synchronous client, against DynamoDB, DynamoDB Local or ScyllaDB's Alternator
- * ({@code dynamodb.endpoint}). docs/bench-dynamodb.md lists the properties.
+ * synchronous client, against DynamoDB, DynamoDB Local or ScyllaDB's Alternator ({@code
+ * dynamodb.endpoint}). docs/bench-dynamodb.md lists the properties.
  *
- * <p>Each item holds YCSB's key as a string attribute ({@code dynamodb.primaryKey}, default
- * y_id) and each field as a binary (B) attribute with the
- * field's exact bytes; reads also accept string (S) fields, as YCSB's own binding wrote them.
+ * <p>Each item holds YCSB's key as a string attribute ({@code dynamodb.primaryKey}, default y_id)
+ * and each field as a binary (B) attribute with the field's exact bytes; reads also accept string
+ * (S) fields, as YCSB's own binding wrote them.
  *
  * <p>Outcomes, after the SDK's retries: {@link Status#OK}; {@link Status#NOT_FOUND} when a read
- * finds no item; {@link #THROTTLED} when the service still throttled the last attempt;
- * {@link #TABLE_NOT_FOUND}; {@link #CLIENT_ERROR} when no answer came (connection, timeout);
- * {@link Status#ERROR} for any other error. {@link #throttledAttempts()} counts throttled
- * attempts, retried ones included.
+ * finds no item; {@link #THROTTLED} when the service still throttled the last attempt; {@link
+ * #TABLE_NOT_FOUND}; {@link #CLIENT_ERROR} when no answer came (connection, timeout); {@link
+ * Status#ERROR} for any other error. {@link #throttledAttempts()} counts throttled attempts,
+ * retried ones included.
  *
  * <p>All instances of a JVM share one client, built from the first instance's properties. Each
  * instance is used by one YCSB thread.
@@ -64,12 +64,12 @@ public class DynamoDbBinding extends DB implements io.varve.bench.engine.Counter
   public static long throttledAttempts() {
     return ThrottledAttempts.count();
   }
+
   /** The throttled attempts (retried or not) of this process, for the run's result file. */
   @Override
   public Map<String, Long> counters() {
     return Map.of("throttled_attempts", throttledAttempts());
   }
-
 
   @Override
   public void init() throws DBException {
@@ -95,10 +95,13 @@ public class DynamoDbBinding extends DB implements io.varve.bench.engine.Counter
   }
 
   @Override
-  public Status read(String table, String key, Set<String> fields,
-      Map<String, ByteIterator> result) {
-    GetItemRequest.Builder request = GetItemRequest.builder()
-        .tableName(table).key(codec.key(key)).consistentRead(settings.consistentReads());
+  public Status read(
+      String table, String key, Set<String> fields, Map<String, ByteIterator> result) {
+    GetItemRequest.Builder request =
+        GetItemRequest.builder()
+            .tableName(table)
+            .key(codec.key(key))
+            .consistentRead(settings.consistentReads());
     codec.project(fields, request::projectionExpression, request::expressionAttributeNames);
     try {
       GetItemResponse response = client.getItem(request.build());
@@ -113,27 +116,37 @@ public class DynamoDbBinding extends DB implements io.varve.bench.engine.Counter
   }
 
   /**
-   * YCSB's scan, as YCSB's own DynamoDB binding did it: the item of {@code startkey}, then a
-   * Scan from {@code startkey} ({@code ExclusiveStartKey}) until {@code recordcount} items or
-   * the end of the table. DynamoDB orders a Scan by hash, not by key, so these are the items
-   * that follow {@code startkey} in the table's hash order, not the keys after it.
+   * YCSB's scan, as YCSB's own DynamoDB binding did it: the item of {@code startkey}, then a Scan
+   * from {@code startkey} ({@code ExclusiveStartKey}) until {@code recordcount} items or the end of
+   * the table. DynamoDB orders a Scan by hash, not by key, so these are the items that follow
+   * {@code startkey} in the table's hash order, not the keys after it.
    */
   @Override
-  public Status scan(String table, String startkey, int recordcount, Set<String> fields,
+  public Status scan(
+      String table,
+      String startkey,
+      int recordcount,
+      Set<String> fields,
       Vector<HashMap<String, ByteIterator>> result) {
     try {
       Map<String, AttributeValue> start = codec.key(startkey);
-      GetItemRequest.Builder first = GetItemRequest.builder().tableName(table).key(start)
-          .consistentRead(settings.consistentReads());
+      GetItemRequest.Builder first =
+          GetItemRequest.builder()
+              .tableName(table)
+              .key(start)
+              .consistentRead(settings.consistentReads());
       codec.project(fields, first::projectionExpression, first::expressionAttributeNames);
       GetItemResponse item = client.getItem(first.build());
       if (item.hasItem() && !item.item().isEmpty()) {
         result.add(codec.fields(item.item(), new HashMap<>()));
       }
       while (result.size() < recordcount && start != null && !start.isEmpty()) {
-        ScanRequest.Builder request = ScanRequest.builder().tableName(table)
-            .exclusiveStartKey(start).limit(recordcount - result.size())
-            .consistentRead(settings.consistentReads());
+        ScanRequest.Builder request =
+            ScanRequest.builder()
+                .tableName(table)
+                .exclusiveStartKey(start)
+                .limit(recordcount - result.size())
+                .consistentRead(settings.consistentReads());
         codec.project(fields, request::projectionExpression, request::expressionAttributeNames);
         ScanResponse page = client.scan(request.build());
         page.items().forEach(found -> result.add(codec.fields(found, new HashMap<>())));
@@ -160,9 +173,13 @@ public class DynamoDbBinding extends DB implements io.varve.bench.engine.Counter
       set.append(i == 0 ? "" : ", ").append("#f").append(i).append(" = :v").append(i);
     }
     try {
-      client.updateItem(b -> b.tableName(table).key(codec.key(key))
-          .updateExpression(set.toString())
-          .expressionAttributeNames(names).expressionAttributeValues(newValues));
+      client.updateItem(
+          b ->
+              b.tableName(table)
+                  .key(codec.key(key))
+                  .updateExpression(set.toString())
+                  .expressionAttributeNames(names)
+                  .expressionAttributeValues(newValues));
       return Status.OK;
     } catch (SdkException e) {
       return status(e);
@@ -197,8 +214,9 @@ public class DynamoDbBinding extends DB implements io.varve.bench.engine.Counter
       return THROTTLED;
     }
     if (e instanceof AwsServiceException service) {
-      return new Status("ERROR", service.awsErrorDetails().errorCode() + ": "
-          + service.awsErrorDetails().errorMessage());
+      return new Status(
+          "ERROR",
+          service.awsErrorDetails().errorCode() + ": " + service.awsErrorDetails().errorMessage());
     }
     return e instanceof SdkClientException ? CLIENT_ERROR : Status.ERROR;
   }

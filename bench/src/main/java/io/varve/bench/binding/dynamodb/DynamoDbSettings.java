@@ -1,10 +1,10 @@
 package io.varve.bench.binding.dynamodb;
 
-import java.io.IOException;
-import java.io.InputStream;
 import io.varve.bench.binding.BindingOptions;
 import io.varve.options.Option;
 import io.varve.options.OptionValues;
+import java.io.IOException;
+import java.io.InputStream;
 import java.net.URI;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -21,36 +21,57 @@ import site.ycsb.DBException;
  * @param region {@code dynamodb.region}, default {@code us-east-1}
  * @param table YCSB's {@code table}, default {@code usertable}
  * @param primaryKey {@code dynamodb.primaryKey}: the attribute holding YCSB's key
- * @param hashKey {@code dynamodb.hashKeyName} when {@code dynamodb.primaryKeyType} is
- *     {@code HASH_AND_RANGE}: every item then has this hash key set to {@code hashKeyValue}, and
- *     YCSB's key is the range key, so that all items share one partition
+ * @param hashKey {@code dynamodb.hashKeyName} when {@code dynamodb.primaryKeyType} is {@code
+ *     HASH_AND_RANGE}: every item then has this hash key set to {@code hashKeyValue}, and YCSB's
+ *     key is the range key, so that all items share one partition
  * @param hashKeyValue {@code dynamodb.hashKeyValue}, default {@code YCSB_0}
  * @param consistentReads {@code dynamodb.consistentReads}: strongly consistent reads
- * @param credentials static credentials from {@code dynamodb.accessKey}/{@code secretKey} or
- *     {@code dynamodb.awsCredentialsFile}; empty = the SDK's default chain, or fixed dummy
- *     credentials when an endpoint is given
+ * @param credentials static credentials from {@code dynamodb.accessKey}/{@code secretKey} or {@code
+ *     dynamodb.awsCredentialsFile}; empty = the SDK's default chain, or fixed dummy credentials
+ *     when an endpoint is given
  * @param maxConnections {@code dynamodb.connectMax} (or {@code dynamodb.maxConnections})
  * @param maxRetries {@code dynamodb.maxRetries}; empty = the SDK's default for DynamoDB
  * @param create {@code dynamodb.create}: create the table if it does not exist
- * @param readCapacityUnits {@code dynamodb.readCapacityUnits}; with {@code writeCapacityUnits},
- *     a created table is provisioned, else on demand (PAY_PER_REQUEST)
+ * @param readCapacityUnits {@code dynamodb.readCapacityUnits}; with {@code writeCapacityUnits}, a
+ *     created table is provisioned, else on demand (PAY_PER_REQUEST)
  * @param writeCapacityUnits {@code dynamodb.writeCapacityUnits}
  */
 record DynamoDbSettings(
-    Optional<URI> endpoint, String region, String table, String primaryKey,
-    Optional<String> hashKey, String hashKeyValue, boolean consistentReads,
-    Optional<String[]> credentials, int maxConnections, OptionalInt maxRetries, boolean create,
-    OptionalInt readCapacityUnits, OptionalInt writeCapacityUnits) {
+    Optional<URI> endpoint,
+    String region,
+    String table,
+    String primaryKey,
+    Optional<String> hashKey,
+    String hashKeyValue,
+    boolean consistentReads,
+    Optional<String[]> credentials,
+    int maxConnections,
+    OptionalInt maxRetries,
+    boolean create,
+    OptionalInt readCapacityUnits,
+    OptionalInt writeCapacityUnits) {
 
   static DynamoDbSettings from(Properties properties) throws DBException {
     OptionValues p = BindingOptions.read(DynamoDbOptions.ALL, properties);
-    Optional<String> hashKey = p.get(DynamoDbOptions.PRIMARY_KEY_TYPE).equals("HASH") ? Optional.empty()
-        : Optional.of(p.optional(DynamoDbOptions.HASH_KEY_NAME).orElseThrow(() -> invalid(p,
-            DynamoDbOptions.HASH_KEY_NAME, "an attribute name, required with dynamodb.primaryKeyType=HASH_AND_RANGE")));
+    Optional<String> hashKey =
+        p.get(DynamoDbOptions.PRIMARY_KEY_TYPE).equals("HASH")
+            ? Optional.empty()
+            : Optional.of(
+                p.optional(DynamoDbOptions.HASH_KEY_NAME)
+                    .orElseThrow(
+                        () ->
+                            invalid(
+                                p,
+                                DynamoDbOptions.HASH_KEY_NAME,
+                                "an attribute name, required with dynamodb.primaryKeyType=HASH_AND_RANGE")));
     OptionalInt read = optionalInt(p, DynamoDbOptions.READ_CAPACITY_UNITS);
     OptionalInt write = optionalInt(p, DynamoDbOptions.WRITE_CAPACITY_UNITS);
     if (read.isPresent() != write.isPresent()) {
-      throw invalid(p, read.isPresent() ? DynamoDbOptions.WRITE_CAPACITY_UNITS : DynamoDbOptions.READ_CAPACITY_UNITS,
+      throw invalid(
+          p,
+          read.isPresent()
+              ? DynamoDbOptions.WRITE_CAPACITY_UNITS
+              : DynamoDbOptions.READ_CAPACITY_UNITS,
           "set together with the other capacity property");
     }
     return new DynamoDbSettings(
@@ -65,7 +86,8 @@ record DynamoDbSettings(
         p.get(DynamoDbOptions.CONNECT_MAX),
         optionalInt(p, DynamoDbOptions.MAX_RETRIES),
         p.get(DynamoDbOptions.CREATE),
-        read, write);
+        read,
+        write);
   }
 
   private static OptionalInt optionalInt(OptionValues p, Option<Integer> option) {
@@ -77,7 +99,9 @@ record DynamoDbSettings(
     Optional<String> secretKey = p.optional(DynamoDbOptions.SECRET_KEY);
     if (accessKey.isPresent() || secretKey.isPresent()) {
       if (accessKey.isEmpty() || secretKey.isEmpty()) {
-        throw invalid(p, accessKey.isEmpty() ? DynamoDbOptions.ACCESS_KEY : DynamoDbOptions.SECRET_KEY,
+        throw invalid(
+            p,
+            accessKey.isEmpty() ? DynamoDbOptions.ACCESS_KEY : DynamoDbOptions.SECRET_KEY,
             "set together with the other key");
       }
       return Optional.of(new String[] {accessKey.get(), secretKey.get()});
@@ -90,22 +114,29 @@ record DynamoDbSettings(
     try (InputStream in = Files.newInputStream(Path.of(file.get()))) {
       keys.load(in);
     } catch (IOException e) {
-      throw new DBException("dynamodb.awsCredentialsFile: " + file.get()
-          + " (expected: a readable properties file with accessKey and secretKey): " + e);
+      throw new DBException(
+          "dynamodb.awsCredentialsFile: "
+              + file.get()
+              + " (expected: a readable properties file with accessKey and secretKey): "
+              + e);
     }
     String fileAccessKey = keys.getProperty("accessKey", "").trim();
     String fileSecretKey = keys.getProperty("secretKey", "").trim();
     if (fileAccessKey.isEmpty() || fileSecretKey.isEmpty()) {
-      throw new DBException("dynamodb.awsCredentialsFile: " + file.get()
-          + " (expected: a properties file with accessKey and secretKey)");
+      throw new DBException(
+          "dynamodb.awsCredentialsFile: "
+              + file.get()
+              + " (expected: a properties file with accessKey and secretKey)");
     }
     return Optional.of(new String[] {fileAccessKey, fileSecretKey});
   }
 
   /** A value that the option's type allows but the other options do not; secrets are not shown. */
   private static DBException invalid(OptionValues p, Option<?> option, String expected) {
-    String shown = p.optional(option).map(v -> option.secret() ? "(a secret, not shown)" : v.toString())
-        .orElse("(not set)");
+    String shown =
+        p.optional(option)
+            .map(v -> option.secret() ? "(a secret, not shown)" : v.toString())
+            .orElse("(not set)");
     return new DBException(p.key(option) + ": " + shown + " (expected: " + expected + ")");
   }
 }

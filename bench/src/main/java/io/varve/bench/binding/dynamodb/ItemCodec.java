@@ -24,8 +24,9 @@ final class ItemCodec {
 
   Map<String, AttributeValue> key(String key) {
     Map<String, AttributeValue> primaryKey = new HashMap<>(4);
-    settings.hashKey().ifPresent(hash ->
-        primaryKey.put(hash, AttributeValue.fromS(settings.hashKeyValue())));
+    settings
+        .hashKey()
+        .ifPresent(hash -> primaryKey.put(hash, AttributeValue.fromS(settings.hashKeyValue())));
     primaryKey.put(settings.primaryKey(), AttributeValue.fromS(key));
     return primaryKey;
   }
@@ -42,14 +43,17 @@ final class ItemCodec {
 
   /** Copies an item's fields, not its key attributes, into {@code result}, which it returns. */
   <M extends Map<String, ByteIterator>> M fields(Map<String, AttributeValue> item, M result) {
-    item.forEach((name, value) -> {
-      if (!name.equals(settings.primaryKey())
-          && !settings.hashKey().map(name::equals).orElse(false)) {
-        result.put(name, value.b() != null
-            ? new ByteArrayByteIterator(value.b().asByteArrayUnsafe())
-            : new StringByteIterator(value.s() == null ? "" : value.s()));
-      }
-    });
+    item.forEach(
+        (name, value) -> {
+          if (!name.equals(settings.primaryKey())
+              && !settings.hashKey().map(name::equals).orElse(false)) {
+            result.put(
+                name,
+                value.b() != null
+                    ? new ByteArrayByteIterator(value.b().asByteArrayUnsafe())
+                    : new StringByteIterator(value.s() == null ? "" : value.s()));
+          }
+        });
     return result;
   }
 
@@ -58,8 +62,8 @@ final class ItemCodec {
    * since field names may be reserved words of DynamoDB. All attributes when {@code fields} is
    * null, as YCSB asks when {@code readallfields=true}.
    */
-  static void project(Set<String> fields, Consumer<String> projection,
-      Consumer<Map<String, String>> names) {
+  static void project(
+      Set<String> fields, Consumer<String> projection, Consumer<Map<String, String>> names) {
     if (fields == null || fields.isEmpty()) {
       return;
     }

@@ -12,8 +12,8 @@ import software.amazon.awssdk.services.dynamodb.DynamoDbClient;
 import software.amazon.awssdk.services.dynamodb.DynamoDbClientBuilder;
 
 /**
- * The one {@link DynamoDbClient} that all binding instances (YCSB's threads) of a JVM share,
- * built by the first {@link #acquire} from its settings and closed by the last {@link #release}.
+ * The one {@link DynamoDbClient} that all binding instances (YCSB's threads) of a JVM share, built
+ * by the first {@link #acquire} from its settings and closed by the last {@link #release}.
  */
 final class SharedClient {
 
@@ -41,18 +41,22 @@ final class SharedClient {
 
   @SuppressWarnings("deprecation") // ApacheHttpClient (HttpClient 4) is what bench/pom.xml ships.
   private static DynamoDbClient build(DynamoDbSettings settings) {
-    ClientOverrideConfiguration.Builder overrides = ClientOverrideConfiguration.builder()
-        .addExecutionInterceptor(new ThrottledAttempts());
-    settings.maxRetries().ifPresent(retries ->
-        overrides.retryStrategy(strategy -> strategy.maxAttempts(retries + 1)));
-    DynamoDbClientBuilder builder = DynamoDbClient.builder()
-        .region(Region.of(settings.region()))
-        .credentialsProvider(credentials(settings))
-        .overrideConfiguration(overrides.build())
-        .httpClientBuilder(ApacheHttpClient.builder()
-            .maxConnections(settings.maxConnections())
-            .tcpKeepAlive(true)
-            .connectionTimeout(Duration.ofSeconds(5)));
+    ClientOverrideConfiguration.Builder overrides =
+        ClientOverrideConfiguration.builder().addExecutionInterceptor(new ThrottledAttempts());
+    settings
+        .maxRetries()
+        .ifPresent(
+            retries -> overrides.retryStrategy(strategy -> strategy.maxAttempts(retries + 1)));
+    DynamoDbClientBuilder builder =
+        DynamoDbClient.builder()
+            .region(Region.of(settings.region()))
+            .credentialsProvider(credentials(settings))
+            .overrideConfiguration(overrides.build())
+            .httpClientBuilder(
+                ApacheHttpClient.builder()
+                    .maxConnections(settings.maxConnections())
+                    .tcpKeepAlive(true)
+                    .connectionTimeout(Duration.ofSeconds(5)));
     settings.endpoint().ifPresent(builder::endpointOverride);
     return builder.build();
   }
@@ -63,6 +67,7 @@ final class SharedClient {
       return StaticCredentialsProvider.create(AwsBasicCredentials.create(keys[0], keys[1]));
     }
     return settings.endpoint().isPresent()
-        ? StaticCredentialsProvider.create(DUMMY) : DefaultCredentialsProvider.builder().build();
+        ? StaticCredentialsProvider.create(DUMMY)
+        : DefaultCredentialsProvider.builder().build();
   }
 }

@@ -18,8 +18,8 @@ import software.amazon.awssdk.services.dynamodb.model.ScalarAttributeType;
 
 /**
  * Creates the benchmark's table when {@code dynamodb.create=true}, once per JVM however many
- * threads initialise at the same time, and waits until it is ACTIVE. A table that exists is kept
- * as it is; another loader process creating it at the same time is tolerated.
+ * threads initialise at the same time, and waits until it is ACTIVE. A table that exists is kept as
+ * it is; another loader process creating it at the same time is tolerated.
  */
 final class TableCreator {
 
@@ -29,8 +29,10 @@ final class TableCreator {
 
   static synchronized void ensureTable(DynamoDbClient client, DynamoDbSettings settings)
       throws DBException {
-    String id = settings.endpoint().map(Object::toString).orElse(settings.region())
-        + "/" + settings.table();
+    String id =
+        settings.endpoint().map(Object::toString).orElse(settings.region())
+            + "/"
+            + settings.table();
     if (READY.contains(id)) {
       return;
     }
@@ -40,8 +42,8 @@ final class TableCreator {
       }
       client.waiter().waitUntilTableExists(b -> b.tableName(settings.table()));
     } catch (SdkException e) {
-      throw new DBException("dynamodb.create: cannot create table " + settings.table() + ": "
-          + e.getMessage(), e);
+      throw new DBException(
+          "dynamodb.create: cannot create table " + settings.table() + ": " + e.getMessage(), e);
     }
     READY.add(id);
   }
@@ -58,19 +60,32 @@ final class TableCreator {
   private static void create(DynamoDbClient client, DynamoDbSettings settings) {
     List<KeySchemaElement> keys = new ArrayList<>();
     List<AttributeDefinition> attributes = new ArrayList<>();
-    settings.hashKey().ifPresent(hash -> {
-      keys.add(KeySchemaElement.builder().attributeName(hash).keyType(KeyType.HASH).build());
-      attributes.add(stringAttribute(hash));
-    });
-    keys.add(KeySchemaElement.builder().attributeName(settings.primaryKey())
-        .keyType(settings.hashKey().isPresent() ? KeyType.RANGE : KeyType.HASH).build());
+    settings
+        .hashKey()
+        .ifPresent(
+            hash -> {
+              keys.add(
+                  KeySchemaElement.builder().attributeName(hash).keyType(KeyType.HASH).build());
+              attributes.add(stringAttribute(hash));
+            });
+    keys.add(
+        KeySchemaElement.builder()
+            .attributeName(settings.primaryKey())
+            .keyType(settings.hashKey().isPresent() ? KeyType.RANGE : KeyType.HASH)
+            .build());
     attributes.add(stringAttribute(settings.primaryKey()));
-    CreateTableRequest.Builder request = CreateTableRequest.builder()
-        .tableName(settings.table()).keySchema(keys).attributeDefinitions(attributes);
+    CreateTableRequest.Builder request =
+        CreateTableRequest.builder()
+            .tableName(settings.table())
+            .keySchema(keys)
+            .attributeDefinitions(attributes);
     if (settings.readCapacityUnits().isPresent()) {
-      request.billingMode(BillingMode.PROVISIONED).provisionedThroughput(b -> b
-          .readCapacityUnits((long) settings.readCapacityUnits().getAsInt())
-          .writeCapacityUnits((long) settings.writeCapacityUnits().getAsInt()));
+      request
+          .billingMode(BillingMode.PROVISIONED)
+          .provisionedThroughput(
+              b ->
+                  b.readCapacityUnits((long) settings.readCapacityUnits().getAsInt())
+                      .writeCapacityUnits((long) settings.writeCapacityUnits().getAsInt()));
     } else {
       request.billingMode(BillingMode.PAY_PER_REQUEST);
     }
@@ -82,7 +97,9 @@ final class TableCreator {
   }
 
   private static AttributeDefinition stringAttribute(String name) {
-    return AttributeDefinition.builder().attributeName(name)
-        .attributeType(ScalarAttributeType.S).build();
+    return AttributeDefinition.builder()
+        .attributeName(name)
+        .attributeType(ScalarAttributeType.S)
+        .build();
   }
 }

@@ -14,8 +14,8 @@ import software.amazon.awssdk.core.interceptor.ExecutionInterceptor;
 import software.amazon.awssdk.http.SdkHttpResponse;
 
 /**
- * Counts every HTTP attempt that the service answered with a throttling error, whether the SDK
- * then retried it or gave up. The SDK hides retried attempts from the caller, so an operation that
+ * Counts every HTTP attempt that the service answered with a throttling error, whether the SDK then
+ * retried it or gave up. The SDK hides retried attempts from the caller, so an operation that
  * succeeded on its third attempt after two throttles counts 2 here and OK in YCSB's results.
  *
  * <p>It reads the error code of each failed attempt from the {@code X-Amzn-ErrorType} header or,
@@ -24,9 +24,13 @@ import software.amazon.awssdk.http.SdkHttpResponse;
 final class ThrottledAttempts implements ExecutionInterceptor {
 
   /** The error codes of the DynamoDB API that mean "slow down", with HTTP 429. */
-  static final List<String> THROTTLING_CODES = List.of(
-      "ProvisionedThroughputExceededException", "ThrottlingException", "RequestLimitExceeded",
-      "Throttling", "TooManyRequestsException");
+  static final List<String> THROTTLING_CODES =
+      List.of(
+          "ProvisionedThroughputExceededException",
+          "ThrottlingException",
+          "RequestLimitExceeded",
+          "Throttling",
+          "TooManyRequestsException");
 
   private static final LongAdder COUNT = new LongAdder();
 
@@ -59,8 +63,9 @@ final class ThrottledAttempts implements ExecutionInterceptor {
 
   /** Whether an error response, by its status and its error type header or body, is a throttle. */
   static boolean isThrottling(int status, String errorTypeOrBody) {
-    return status == 429 || THROTTLING_CODES.stream().anyMatch(code -> errorTypeOrBody.matches(
-        "(?s).*(^|[#\"])" + code + "([:\"].*|$)"));
+    return status == 429
+        || THROTTLING_CODES.stream()
+            .anyMatch(code -> errorTypeOrBody.matches("(?s).*(^|[#\"])" + code + "([:\"].*|$)"));
   }
 
   private static byte[] readAll(InputStream in) {

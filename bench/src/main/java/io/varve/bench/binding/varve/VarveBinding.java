@@ -25,23 +25,23 @@ import site.ycsb.DBException;
 import site.ycsb.Status;
 
 /**
- * YCSB operations as events of Varve's TimeSeries API (gRPC). A YCSB record is a time series:
- * the record key is the time series id and the record's current state is the series' newest
- * event.
+ * YCSB operations as events of Varve's TimeSeries API (gRPC). A YCSB record is a time series: the
+ * record key is the time series id and the record's current state is the series' newest event.
  *
  * <ul>
- *   <li>insert and update append one event, timed now, whose items are the written fields
- *       (durable write: WriteEventRecordsSync);</li>
- *   <li>read returns the newest event of the series within {@code varve.readinterval}
- *       (the latest-value query), its items as fields; NOT_FOUND when there is none;</li>
+ *   <li>insert and update append one event, timed now, whose items are the written fields (durable
+ *       write: WriteEventRecordsSync);
+ *   <li>read returns the newest event of the series within {@code varve.readinterval} (the
+ *       latest-value query), its items as fields; NOT_FOUND when there is none;
  *   <li>scan returns the series' newest {@code recordcount} events, one record each (the
- *       recent-history query; time series have no key order, so a key range has no meaning);</li>
- *   <li>delete is NOT_IMPLEMENTED: events are immutable and leave by retention.</li>
+ *       recent-history query; time series have no key order, so a key range has no meaning);
+ *   <li>delete is NOT_IMPLEMENTED: events are immutable and leave by retention.
  * </ul>
  */
 public final class VarveBinding extends DB {
   private static final AtomicLong SEQUENCE = new AtomicLong();
-  private static final String RUN = Long.toHexString(ThreadLocalRandom.current().nextLong() & 0xffffffffffffL);
+  private static final String RUN =
+      Long.toHexString(ThreadLocalRandom.current().nextLong() & 0xffffffffffffL);
 
   private VarveConnection connection;
   private long readIntervalSeconds;
@@ -61,9 +61,11 @@ public final class VarveBinding extends DB {
   }
 
   @Override
-  public Status read(String table, String key, Set<String> fields, Map<String, ByteIterator> result) {
+  public Status read(
+      String table, String key, Set<String> fields, Map<String, ByteIterator> result) {
     try {
-      ReadEventRecordsResponse response = connection.blocking().readEventRecords(readRequest(key, 1));
+      ReadEventRecordsResponse response =
+          connection.blocking().readEventRecords(readRequest(key, 1));
       if (response.getEventsCount() == 0) {
         return Status.NOT_FOUND;
       }
@@ -75,10 +77,15 @@ public final class VarveBinding extends DB {
   }
 
   @Override
-  public Status scan(String table, String startkey, int recordcount, Set<String> fields,
-                     Vector<HashMap<String, ByteIterator>> result) {
+  public Status scan(
+      String table,
+      String startkey,
+      int recordcount,
+      Set<String> fields,
+      Vector<HashMap<String, ByteIterator>> result) {
     try {
-      ReadEventRecordsResponse response = connection.blocking().readEventRecords(readRequest(startkey, recordcount));
+      ReadEventRecordsResponse response =
+          connection.blocking().readEventRecords(readRequest(startkey, recordcount));
       for (Event event : response.getEventsList()) {
         HashMap<String, ByteIterator> values = new HashMap<>();
         copy(event, fields, values);
@@ -107,16 +114,27 @@ public final class VarveBinding extends DB {
 
   private Status append(String key, Map<String, ByteIterator> values) {
     Instant now = Instant.now().truncatedTo(java.time.temporal.ChronoUnit.MILLIS);
-    Event.Builder event = Event.newBuilder()
-        .setTimeSeriesId(key)
-        .setEventTime(Timestamp.newBuilder().setSeconds(now.getEpochSecond()).setNanos(now.getNano()))
-        .setEventId(RUN + "-" + SEQUENCE.incrementAndGet());
-    values.forEach((field, value) -> event.addEventItems(EventItem.newBuilder()
-        .setEventItemKey(ByteString.copyFromUtf8(field))
-        .setEventItemValue(ByteString.copyFrom(value.toArray()))));
+    Event.Builder event =
+        Event.newBuilder()
+            .setTimeSeriesId(key)
+            .setEventTime(
+                Timestamp.newBuilder().setSeconds(now.getEpochSecond()).setNanos(now.getNano()))
+            .setEventId(RUN + "-" + SEQUENCE.incrementAndGet());
+    values.forEach(
+        (field, value) ->
+            event.addEventItems(
+                EventItem.newBuilder()
+                    .setEventItemKey(ByteString.copyFromUtf8(field))
+                    .setEventItemValue(ByteString.copyFrom(value.toArray()))));
     try {
-      WriteEventRecordsResponse response = connection.blocking().writeEventRecordsSync(
-          WriteEventRecordsRequest.newBuilder().setNamespace(connection.namespace()).addEvents(event).build());
+      WriteEventRecordsResponse response =
+          connection
+              .blocking()
+              .writeEventRecordsSync(
+                  WriteEventRecordsRequest.newBuilder()
+                      .setNamespace(connection.namespace())
+                      .addEvents(event)
+                      .build());
       if (response.getErrorsCount() > 0) {
         return new Status(response.getErrors(0).getCode(), response.getErrors(0).getMessage());
       }
@@ -133,9 +151,16 @@ public final class VarveBinding extends DB {
     return ReadEventRecordsRequest.newBuilder()
         .setNamespace(connection.namespace())
         .setTimeSeriesId(key)
-        .setTimeInterval(TimeInterval.newBuilder()
-            .setStart(Timestamp.newBuilder().setSeconds(start.getEpochSecond()).setNanos(start.getNano()))
-            .setEnd(Timestamp.newBuilder().setSeconds(end.getEpochSecond()).setNanos(end.getNano())))
+        .setTimeInterval(
+            TimeInterval.newBuilder()
+                .setStart(
+                    Timestamp.newBuilder()
+                        .setSeconds(start.getEpochSecond())
+                        .setNanos(start.getNano()))
+                .setEnd(
+                    Timestamp.newBuilder()
+                        .setSeconds(end.getEpochSecond())
+                        .setNanos(end.getNano())))
         .setPageSize(limit)
         .setTotalRecordLimit(limit)
         .build();

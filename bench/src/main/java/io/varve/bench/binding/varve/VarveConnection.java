@@ -19,9 +19,9 @@ import java.util.Properties;
 import site.ycsb.DBException;
 
 /**
- * The gRPC client all client threads of a run share, from the binding's properties
- * ({@link VarveOptions}). Creates the namespace when {@code varve.create=true} and checks that it
- * exists otherwise.
+ * The gRPC client all client threads of a run share, from the binding's properties ({@link
+ * VarveOptions}). Creates the namespace when {@code varve.create=true} and checks that it exists
+ * otherwise.
  */
 final class VarveConnection implements AutoCloseable {
   private static final SharedConnection<VarveConnection> SHARED = new SharedConnection<>();
@@ -31,8 +31,11 @@ final class VarveConnection implements AutoCloseable {
   private final String namespace;
   private final long readIntervalSeconds;
 
-  private VarveConnection(ClientFactory factory, TimeSeriesGrpc.TimeSeriesBlockingStub blocking, String namespace,
-                          long readIntervalSeconds) {
+  private VarveConnection(
+      ClientFactory factory,
+      TimeSeriesGrpc.TimeSeriesBlockingStub blocking,
+      String namespace,
+      long readIntervalSeconds) {
     this.factory = factory;
     this.blocking = blocking;
     this.namespace = namespace;
@@ -72,16 +75,19 @@ final class VarveConnection implements AutoCloseable {
     int timeoutMs = p.get(VarveOptions.TIMEOUT);
     String token = p.optional(VarveOptions.TOKEN).orElse(null);
     ClientFactory factory = ClientFactory.builder().build();
-    var builder = GrpcClients.builder(uri.getScheme() + "://" + uri.getAuthority())
-        .factory(factory)
-        .responseTimeout(Duration.ofMillis(timeoutMs))
-        .maxResponseLength(0);
+    var builder =
+        GrpcClients.builder(uri.getScheme() + "://" + uri.getAuthority())
+            .factory(factory)
+            .responseTimeout(Duration.ofMillis(timeoutMs))
+            .maxResponseLength(0);
     if (token != null) {
       builder.auth(AuthToken.ofOAuth2(token));
     }
     try {
-      ControlPlaneGrpc.ControlPlaneBlockingStub control = builder.build(ControlPlaneGrpc.ControlPlaneBlockingStub.class);
-      TimeSeriesGrpc.TimeSeriesBlockingStub data = builder.build(TimeSeriesGrpc.TimeSeriesBlockingStub.class);
+      ControlPlaneGrpc.ControlPlaneBlockingStub control =
+          builder.build(ControlPlaneGrpc.ControlPlaneBlockingStub.class);
+      TimeSeriesGrpc.TimeSeriesBlockingStub data =
+          builder.build(TimeSeriesGrpc.TimeSeriesBlockingStub.class);
       ensureNamespace(control, namespace, p.get(VarveOptions.CREATE), url);
       return new VarveConnection(factory, data, namespace, readInterval);
     } catch (DBException | RuntimeException e) {
@@ -90,8 +96,12 @@ final class VarveConnection implements AutoCloseable {
     }
   }
 
-  private static void ensureNamespace(ControlPlaneGrpc.ControlPlaneBlockingStub control, String namespace,
-                                      boolean create, String url) throws DBException {
+  private static void ensureNamespace(
+      ControlPlaneGrpc.ControlPlaneBlockingStub control,
+      String namespace,
+      boolean create,
+      String url)
+      throws DBException {
     try {
       control.getNamespace(GetNamespaceRequest.newBuilder().setNamespace(namespace).build());
       return;
@@ -100,12 +110,17 @@ final class VarveConnection implements AutoCloseable {
         throw new DBException("cannot reach Varve at varve.url=" + url + ": " + e.getStatus(), e);
       }
       if (!create) {
-        throw new DBException("namespace " + namespace + " does not exist: create it or set varve.create=true");
+        throw new DBException(
+            "namespace " + namespace + " does not exist: create it or set varve.create=true");
       }
     }
     try {
-      control.createNamespace(CreateNamespaceRequest.newBuilder().setNamespace(namespace)
-          .addPersistenceConfiguration(PersistenceConfiguration.newBuilder().setId("PRIMARY_STORAGE")).build());
+      control.createNamespace(
+          CreateNamespaceRequest.newBuilder()
+              .setNamespace(namespace)
+              .addPersistenceConfiguration(
+                  PersistenceConfiguration.newBuilder().setId("PRIMARY_STORAGE"))
+              .build());
     } catch (StatusRuntimeException e) {
       if (e.getStatus().getCode() != Code.ALREADY_EXISTS) {
         throw new DBException("cannot create namespace " + namespace + ": " + e.getStatus(), e);

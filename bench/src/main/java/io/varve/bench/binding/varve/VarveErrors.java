@@ -5,10 +5,10 @@ import site.ycsb.Status;
 
 /** gRPC failures as YCSB statuses named by their gRPC code (UNAVAILABLE, DEADLINE_EXCEEDED...). */
 final class VarveErrors {
-  private VarveErrors() {
-  }
+  private VarveErrors() {}
 
   static Status status(StatusRuntimeException e) {
-    return new Status(e.getStatus().getCode().name(), String.valueOf(e.getStatus().getDescription()));
+    return new Status(
+        e.getStatus().getCode().name(), String.valueOf(e.getStatus().getDescription()));
   }
 }

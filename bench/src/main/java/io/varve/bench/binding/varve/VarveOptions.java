@@ -11,25 +11,33 @@ public final class VarveOptions {
 
   private static final Options.Builder OPTIONS = Options.builder();
 
-  public static final Option<URI> URL = OPTIONS.option("varve.url", BindingOptions.HTTP_URL)
-      .defaultValue(URI.create("http://127.0.0.1:8080"))
-      .doc("The server (`https://` for TLS).");
-  public static final Option<String> NAMESPACE = OPTIONS.option("varve.namespace", BindingOptions.NAME)
-      .defaultValue("ycsb")
-      .doc("Namespace.");
-  public static final Option<Boolean> CREATE = OPTIONS.option("varve.create", Types.bool())
-      .defaultValue(false)
-      .doc("`true`: create the namespace with default settings if it does not exist.");
-  public static final Option<String> TOKEN = OPTIONS.option("varve.token", Types.string())
-      .secret()
-      .doc("Bearer token, when the server requires one.");
-  public static final Option<Integer> READ_INTERVAL = OPTIONS.option("varve.readinterval",
-          Types.integer(1, 366 * 86_400))
-      .defaultValue(3600)
-      .doc("How far back a read looks, in seconds.");
-  public static final Option<Integer> TIMEOUT = OPTIONS.option("varve.timeoutmillis", Types.integer(1, 3_600_000))
-      .defaultValue(10_000)
-      .doc("Per-request timeout, in milliseconds.");
+  public static final Option<URI> URL =
+      OPTIONS
+          .option("varve.url", BindingOptions.HTTP_URL)
+          .defaultValue(URI.create("http://127.0.0.1:8080"))
+          .doc("The server (`https://` for TLS).");
+  public static final Option<String> NAMESPACE =
+      OPTIONS.option("varve.namespace", BindingOptions.NAME).defaultValue("ycsb").doc("Namespace.");
+  public static final Option<Boolean> CREATE =
+      OPTIONS
+          .option("varve.create", Types.bool())
+          .defaultValue(false)
+          .doc("`true`: create the namespace with default settings if it does not exist.");
+  public static final Option<String> TOKEN =
+      OPTIONS
+          .option("varve.token", Types.string())
+          .secret()
+          .doc("Bearer token, when the server requires one.");
+  public static final Option<Integer> READ_INTERVAL =
+      OPTIONS
+          .option("varve.readinterval", Types.integer(1, 366 * 86_400))
+          .defaultValue(3600)
+          .doc("How far back a read looks, in seconds.");
+  public static final Option<Integer> TIMEOUT =
+      OPTIONS
+          .option("varve.timeoutmillis", Types.integer(1, 3_600_000))
+          .defaultValue(10_000)
+          .doc("Per-request timeout, in milliseconds.");
 
   public static final Options ALL = OPTIONS.build();
 

@@ -36,8 +36,11 @@ class CqlBindingIT {
   @BeforeAll
   static void connect() {
     cassandra = TestCassandra.contactPoint();
-    cql = CqlSession.builder().addContactPoint(cassandra).withLocalDatacenter("datacenter1").build();
-    cql.execute(SimpleStatement.newInstance("DROP KEYSPACE IF EXISTS " + KEYSPACE).setTimeout(Duration.ofSeconds(30)));
+    cql =
+        CqlSession.builder().addContactPoint(cassandra).withLocalDatacenter("datacenter1").build();
+    cql.execute(
+        SimpleStatement.newInstance("DROP KEYSPACE IF EXISTS " + KEYSPACE)
+            .setTimeout(Duration.ofSeconds(30)));
   }
 
   @AfterAll
@@ -65,7 +68,8 @@ class CqlBindingIT {
 
     RunResult run = BindingHarness.run("cql", BenchSpec.Phase.RUN, p);
     assertThat(run.errorCount()).isZero();
-    assertThat(run.operations().get("READ").count() + run.operations().get("UPDATE").count()).isEqualTo(1000);
+    assertThat(run.operations().get("READ").count() + run.operations().get("UPDATE").count())
+        .isEqualTo(1000);
     assertThat(run.operations().get("READ").service().p50Us()).isPositive();
   }
 
@@ -75,11 +79,16 @@ class CqlBindingIT {
     p.setProperty("table", "usertable_ops");
     DB db = open(new CqlBinding(), p);
     try {
-      assertThat(db.insert("usertable", "user1", values("field0", "a", "field1", "b", "field2", "c", "field3", "d")))
+      assertThat(
+              db.insert(
+                  "usertable",
+                  "user1",
+                  values("field0", "a", "field1", "b", "field2", "c", "field3", "d")))
           .isEqualTo(Status.OK);
       Map<String, ByteIterator> all = new HashMap<>();
       assertThat(db.read("usertable", "user1", null, all)).isEqualTo(Status.OK);
-      assertThat(strings(all)).isEqualTo(Map.of("field0", "a", "field1", "b", "field2", "c", "field3", "d"));
+      assertThat(strings(all))
+          .isEqualTo(Map.of("field0", "a", "field1", "b", "field2", "c", "field3", "d"));
 
       Map<String, ByteIterator> some = new HashMap<>();
       assertThat(db.read("usertable", "user1", Set.of("field2"), some)).isEqualTo(Status.OK);
@@ -88,14 +97,17 @@ class CqlBindingIT {
       assertThat(db.update("usertable", "user1", values("field1", "B"))).isEqualTo(Status.OK);
       Map<String, ByteIterator> updated = new HashMap<>();
       db.read("usertable", "user1", null, updated);
-      assertThat(strings(updated)).isEqualTo(Map.of("field0", "a", "field1", "B", "field2", "c", "field3", "d"));
+      assertThat(strings(updated))
+          .isEqualTo(Map.of("field0", "a", "field1", "B", "field2", "c", "field3", "d"));
 
       for (int i = 2; i <= 6; i++) {
         db.insert("usertable", "user" + i, values("field0", "v" + i));
       }
       Vector<HashMap<String, ByteIterator>> scanned = new Vector<>();
       assertThat(db.scan("usertable", "user1", 3, Set.of("field0"), scanned)).isEqualTo(Status.OK);
-      assertThat(scanned).hasSize(3).allSatisfy(record -> assertThat(record).containsOnlyKeys("field0"));
+      assertThat(scanned)
+          .hasSize(3)
+          .allSatisfy(record -> assertThat(record).containsOnlyKeys("field0"));
 
       assertThat(db.delete("usertable", "user1")).isEqualTo(Status.OK);
       assertThat(db.read("usertable", "user1", null, new HashMap<>())).isEqualTo(Status.NOT_FOUND);
@@ -109,21 +121,26 @@ class CqlBindingIT {
     Properties missing = properties(BindingHarness.workloadA(10, 10));
     missing.setProperty("cassandra.create", "false");
     missing.setProperty("table", "no_such_table");
-    assertThatThrownBy(() -> open(new CqlBinding(), missing)).isInstanceOf(DBException.class)
-        .hasMessageContaining(KEYSPACE + ".no_such_table").hasMessageContaining("cassandra.create=true");
+    assertThatThrownBy(() -> open(new CqlBinding(), missing))
+        .isInstanceOf(DBException.class)
+        .hasMessageContaining(KEYSPACE + ".no_such_table")
+        .hasMessageContaining("cassandra.create=true");
 
     Properties level = properties(BindingHarness.workloadA(10, 10));
     level.setProperty("cassandra.readconsistencylevel", "MOST");
-    assertThatThrownBy(() -> open(new CqlBinding(), level)).hasMessageStartingWith("cassandra.readconsistencylevel: MOST (expected: one of ");
+    assertThatThrownBy(() -> open(new CqlBinding(), level))
+        .hasMessageStartingWith("cassandra.readconsistencylevel: MOST (expected: one of ");
 
     Properties table = properties(BindingHarness.workloadA(10, 10));
     table.setProperty("table", "users; DROP TABLE x");
-    assertThatThrownBy(() -> open(new CqlBinding(), table)).hasMessageStartingWith("table: users; DROP TABLE x (expected: ");
+    assertThatThrownBy(() -> open(new CqlBinding(), table))
+        .hasMessageStartingWith("table: users; DROP TABLE x (expected: ");
 
     Properties unreachable = properties(BindingHarness.workloadA(10, 10));
     unreachable.setProperty("port", "1");
     unreachable.setProperty("cassandra.connecttimeoutmillis", "500");
-    assertThatThrownBy(() -> open(new CqlBinding(), unreachable)).hasMessageContaining("cannot connect")
+    assertThatThrownBy(() -> open(new CqlBinding(), unreachable))
+        .hasMessageContaining("cannot connect")
         .hasMessageContaining("port=1");
   }
 
@@ -132,6 +149,7 @@ class CqlBindingIT {
     Properties p = properties(BindingHarness.workloadA(10, 10));
     p.setProperty("cassandra.writeconsistencylevel", "SOME");
     assertThatThrownBy(() -> BindingHarness.run("cql", BenchSpec.Phase.LOAD, p))
-        .hasMessageContaining("failed to start").hasMessageContaining("cassandra.writeconsistencylevel: SOME (expected: ");
+        .hasMessageContaining("failed to start")
+        .hasMessageContaining("cassandra.writeconsistencylevel: SOME (expected: ");
   }
 }

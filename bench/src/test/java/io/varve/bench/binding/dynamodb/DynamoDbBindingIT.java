@@ -57,9 +57,12 @@ class DynamoDbBindingIT {
   @BeforeAll
   static void bindingWithCreatedTable() throws DBException {
     endpoint = TestDynamoDb.endpoint();
-    admin = DynamoDbClient.builder().endpointOverride(URI.create(endpoint))
-        .region(Region.US_EAST_1)
-        .credentialsProvider(StaticCredentialsProvider.create(SharedClient.DUMMY)).build();
+    admin =
+        DynamoDbClient.builder()
+            .endpointOverride(URI.create(endpoint))
+            .region(Region.US_EAST_1)
+            .credentialsProvider(StaticCredentialsProvider.create(SharedClient.DUMMY))
+            .build();
     binding = binding(properties(TABLE, "dynamodb.create", "true"));
   }
 
@@ -73,10 +76,13 @@ class DynamoDbBindingIT {
   void init_creates_the_table_with_the_primary_key_and_waits_until_active() {
     TableDescription table = admin.describeTable(b -> b.tableName(TABLE)).table();
     assertThat(table.tableStatus()).isEqualTo(TableStatus.ACTIVE);
-    assertThat(table.keySchema()).singleElement().satisfies(key -> {
-      assertThat(key.attributeName()).isEqualTo("y_id");
-      assertThat(key.keyType()).isEqualTo(KeyType.HASH);
-    });
+    assertThat(table.keySchema())
+        .singleElement()
+        .satisfies(
+            key -> {
+              assertThat(key.attributeName()).isEqualTo("y_id");
+              assertThat(key.keyType()).isEqualTo(KeyType.HASH);
+            });
   }
 
   @Test
@@ -94,22 +100,31 @@ class DynamoDbBindingIT {
   @Test
   void field_bytes_are_stored_exactly_as_binary() {
     byte[] bytes = {0, -1, 10, 127, -128, 34};
-    assertThat(binding.insert(TABLE, "user5",
-        Map.of("field0", new ByteArrayByteIterator(bytes)))).isEqualTo(Status.OK);
+    assertThat(binding.insert(TABLE, "user5", Map.of("field0", new ByteArrayByteIterator(bytes))))
+        .isEqualTo(Status.OK);
     Map<String, ByteIterator> result = new HashMap<>();
     assertThat(binding.read(TABLE, "user5", null, result)).isEqualTo(Status.OK);
     assertThat(result.get("field0").toArray()).isEqualTo(bytes);
-    assertThat(admin.getItem(b -> b.tableName(TABLE).key(Map.of("y_id",
-        AttributeValue.fromS("user5")))).item().get("field0").type())
+    assertThat(
+            admin
+                .getItem(b -> b.tableName(TABLE).key(Map.of("y_id", AttributeValue.fromS("user5"))))
+                .item()
+                .get("field0")
+                .type())
         .isEqualTo(AttributeValue.Type.B);
   }
 
   @Test
   void update_changes_only_the_given_fields() {
-    binding.insert(TABLE, "user2",
+    binding.insert(
+        TABLE,
+        "user2",
         StringByteIterator.getByteIteratorMap(Map.of("field0", "a", "field1", "b")));
-    assertThat(binding.update(TABLE, "user2",
-        StringByteIterator.getByteIteratorMap(Map.of("field1", "B", "field2", "C"))))
+    assertThat(
+            binding.update(
+                TABLE,
+                "user2",
+                StringByteIterator.getByteIteratorMap(Map.of("field1", "B", "field2", "C"))))
         .isEqualTo(Status.OK);
     assertThat(read("user2", null)).isEqualTo(Map.of("field0", "a", "field1", "B", "field2", "C"));
   }
@@ -129,17 +144,22 @@ class DynamoDbBindingIT {
     DynamoDbBinding scanner = binding(properties(table, "dynamodb.create", "true"));
     try {
       for (int i = 0; i < 6; i++) {
-        scanner.insert(table, "user" + i,
+        scanner.insert(
+            table,
+            "user" + i,
             StringByteIterator.getByteIteratorMap(Map.of("field0", "v" + i, "field1", "w")));
       }
       Vector<HashMap<String, ByteIterator>> three = new Vector<>();
       assertThat(scanner.scan(table, "user2", 3, Set.of("field0"), three)).isEqualTo(Status.OK);
-      assertThat(three).hasSize(3).allSatisfy(found -> assertThat(found).containsOnlyKeys("field0"));
+      assertThat(three)
+          .hasSize(3)
+          .allSatisfy(found -> assertThat(found).containsOnlyKeys("field0"));
       assertThat(three.get(0).get("field0").toString()).isEqualTo("v2");
 
       Vector<HashMap<String, ByteIterator>> all = new Vector<>();
       assertThat(scanner.scan(table, "user2", 100, null, all)).isEqualTo(Status.OK);
-      assertThat(all).hasSizeBetween(1, 6)
+      assertThat(all)
+          .hasSizeBetween(1, 6)
           .allSatisfy(found -> assertThat(found).containsOnlyKeys("field0", "field1"));
     } finally {
       scanner.cleanup();
@@ -155,18 +175,26 @@ class DynamoDbBindingIT {
     try {
       List<Future<?>> inits = new ArrayList<>();
       for (int i = 0; i < 2; i++) {
-        inits.add(threads.submit(() -> {
-          together.await();
-          started.add(binding(properties(table, "dynamodb.create", "true")));
-          return null;
-        }));
+        inits.add(
+            threads.submit(
+                () -> {
+                  together.await();
+                  started.add(binding(properties(table, "dynamodb.create", "true")));
+                  return null;
+                }));
       }
       for (Future<?> init : inits) {
         init.get();
       }
       assertThat(admin.listTables().tableNames()).containsOnlyOnce(table);
-      assertThat(started.get(0).insert(table, "k",
-          StringByteIterator.getByteIteratorMap(Map.of("field0", "shared")))).isEqualTo(Status.OK);
+      assertThat(
+              started
+                  .get(0)
+                  .insert(
+                      table,
+                      "k",
+                      StringByteIterator.getByteIteratorMap(Map.of("field0", "shared"))))
+          .isEqualTo(Status.OK);
       Map<String, ByteIterator> result = new HashMap<>();
       assertThat(started.get(1).read(table, "k", null, result)).isEqualTo(Status.OK);
       assertThat(result.get("field0").toString()).isEqualTo("shared");
@@ -184,8 +212,9 @@ class DynamoDbBindingIT {
       String through = "http://127.0.0.1:" + recorder.getAddress().getPort();
       // The shared client is built by the first binding of the JVM: release ours meanwhile.
       binding.cleanup();
-      DynamoDbBinding consistent = binding(properties(TABLE, "dynamodb.consistentReads", "true",
-          "dynamodb.endpoint", through));
+      DynamoDbBinding consistent =
+          binding(
+              properties(TABLE, "dynamodb.consistentReads", "true", "dynamodb.endpoint", through));
       try {
         consistent.insert(TABLE, "user4", StringByteIterator.getByteIteratorMap(Map.of("f", "v")));
         Map<String, ByteIterator> result = new HashMap<>();
@@ -198,9 +227,12 @@ class DynamoDbBindingIT {
       recorder.stop(0);
       binding = binding(properties(TABLE));
     }
-    assertThat(bodies).filteredOn(body -> body.contains("\"Key\""))
+    assertThat(bodies)
+        .filteredOn(body -> body.contains("\"Key\""))
         .filteredOn(body -> !body.contains("\"Item\""))
-        .singleElement().asString().contains("\"ConsistentRead\":true");
+        .singleElement()
+        .asString()
+        .contains("\"ConsistentRead\":true");
   }
 
   @Test
@@ -221,8 +253,9 @@ class DynamoDbBindingIT {
 
   private static Map<String, String> read(String key, Set<String> fields) {
     Map<String, ByteIterator> result = new HashMap<>();
-    assertThat(binding.read(TABLE, key, fields == null ? null : new LinkedHashSet<>(fields),
-        result)).isEqualTo(Status.OK);
+    assertThat(
+            binding.read(TABLE, key, fields == null ? null : new LinkedHashSet<>(fields), result))
+        .isEqualTo(Status.OK);
     Map<String, String> strings = new HashMap<>();
     StringByteIterator.putAllAsStrings(strings, result);
     return strings;
@@ -249,34 +282,42 @@ class DynamoDbBindingIT {
   private static HttpServer recordingProxy(List<String> bodies) throws IOException {
     HttpClient http = HttpClient.newBuilder().version(HttpClient.Version.HTTP_1_1).build();
     HttpServer server = HttpServer.create(new InetSocketAddress("127.0.0.1", 0), 0);
-    server.createContext("/", exchange -> {
-      byte[] body;
-      try (InputStream in = exchange.getRequestBody()) {
-        body = in.readAllBytes();
-      }
-      bodies.add(new String(body, StandardCharsets.UTF_8));
-      HttpRequest.Builder forward = HttpRequest.newBuilder(URI.create(endpoint + "/"))
-          .POST(HttpRequest.BodyPublishers.ofByteArray(body));
-      exchange.getRequestHeaders().forEach((name, values) -> {
-        if (Set.of("authorization", "content-type", "x-amz-target", "x-amz-date")
-            .contains(name.toLowerCase())) {
-          values.forEach(value -> forward.header(name, value));
-        }
-      });
-      try {
-        HttpResponse<byte[]> response =
-            http.send(forward.build(), HttpResponse.BodyHandlers.ofByteArray());
-        response.headers().firstValue("content-type")
-            .ifPresent(type -> exchange.getResponseHeaders().set("Content-Type", type));
-        exchange.sendResponseHeaders(response.statusCode(), response.body().length);
-        try (OutputStream out = exchange.getResponseBody()) {
-          out.write(response.body());
-        }
-      } catch (InterruptedException e) {
-        Thread.currentThread().interrupt();
-        exchange.sendResponseHeaders(502, -1);
-      }
-    });
+    server.createContext(
+        "/",
+        exchange -> {
+          byte[] body;
+          try (InputStream in = exchange.getRequestBody()) {
+            body = in.readAllBytes();
+          }
+          bodies.add(new String(body, StandardCharsets.UTF_8));
+          HttpRequest.Builder forward =
+              HttpRequest.newBuilder(URI.create(endpoint + "/"))
+                  .POST(HttpRequest.BodyPublishers.ofByteArray(body));
+          exchange
+              .getRequestHeaders()
+              .forEach(
+                  (name, values) -> {
+                    if (Set.of("authorization", "content-type", "x-amz-target", "x-amz-date")
+                        .contains(name.toLowerCase())) {
+                      values.forEach(value -> forward.header(name, value));
+                    }
+                  });
+          try {
+            HttpResponse<byte[]> response =
+                http.send(forward.build(), HttpResponse.BodyHandlers.ofByteArray());
+            response
+                .headers()
+                .firstValue("content-type")
+                .ifPresent(type -> exchange.getResponseHeaders().set("Content-Type", type));
+            exchange.sendResponseHeaders(response.statusCode(), response.body().length);
+            try (OutputStream out = exchange.getResponseBody()) {
+              out.write(response.body());
+            }
+          } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            exchange.sendResponseHeaders(502, -1);
+          }
+        });
     server.start();
     return server;
   }

@@ -39,14 +39,25 @@ class VarveBindingIT {
   @BeforeAll
   static void start() {
     InetSocketAddress cassandra = TestCassandra.contactPoint();
-    try (CqlSession cql = CqlSession.builder().addContactPoint(cassandra).withLocalDatacenter("datacenter1").build()) {
+    try (CqlSession cql =
+        CqlSession.builder()
+            .addContactPoint(cassandra)
+            .withLocalDatacenter("datacenter1")
+            .build()) {
       for (String keyspace : List.of(METADATA, NAMESPACE)) {
-        cql.execute(SimpleStatement.newInstance("DROP KEYSPACE IF EXISTS " + keyspace).setTimeout(Duration.ofSeconds(30)));
+        cql.execute(
+            SimpleStatement.newInstance("DROP KEYSPACE IF EXISTS " + keyspace)
+                .setTimeout(Duration.ofSeconds(30)));
       }
     }
     ServerSettings base = ServerSettings.defaults();
-    server = VarveServer.start(base.withCassandra(base.cassandra().withContactPoints(List.of(cassandra))
-        .withMetadataKeyspace(METADATA)).withPort(0));
+    server =
+        VarveServer.start(
+            base.withCassandra(
+                    base.cassandra()
+                        .withContactPoints(List.of(cassandra))
+                        .withMetadataKeyspace(METADATA))
+                .withPort(0));
   }
 
   @AfterAll
@@ -71,15 +82,18 @@ class VarveBindingIT {
     RunResult run = BindingHarness.run("varve", BenchSpec.Phase.RUN, p);
     // Every record was loaded, so no read misses.
     assertThat(run.errorCount()).isZero();
-    assertThat(run.operations().get("READ").count() + run.operations().get("UPDATE").count()).isEqualTo(400);
+    assertThat(run.operations().get("READ").count() + run.operations().get("UPDATE").count())
+        .isEqualTo(400);
   }
 
   @Test
   void a_record_is_its_time_series_and_reads_return_the_newest_event() throws Exception {
     DB db = open(new VarveBinding(), properties(BindingHarness.workloadA(10, 10)));
     try {
-      assertThat(db.read("usertable", "series-a", null, new HashMap<>())).isEqualTo(Status.NOT_FOUND);
-      assertThat(db.insert("usertable", "series-a", values("field0", "a", "field1", "b"))).isEqualTo(Status.OK);
+      assertThat(db.read("usertable", "series-a", null, new HashMap<>()))
+          .isEqualTo(Status.NOT_FOUND);
+      assertThat(db.insert("usertable", "series-a", values("field0", "a", "field1", "b")))
+          .isEqualTo(Status.OK);
       Map<String, ByteIterator> first = new HashMap<>();
       assertThat(db.read("usertable", "series-a", null, first)).isEqualTo(Status.OK);
       assertThat(strings(first)).isEqualTo(Map.of("field0", "a", "field1", "b"));
@@ -107,15 +121,20 @@ class VarveBindingIT {
     Properties missing = properties(BindingHarness.workloadA(10, 10));
     missing.setProperty("varve.create", "false");
     missing.setProperty("varve.namespace", "no_such_namespace");
-    assertThatThrownBy(() -> open(new VarveBinding(), missing)).isInstanceOf(DBException.class)
-        .hasMessageContaining("no_such_namespace").hasMessageContaining("varve.create=true");
+    assertThatThrownBy(() -> open(new VarveBinding(), missing))
+        .isInstanceOf(DBException.class)
+        .hasMessageContaining("no_such_namespace")
+        .hasMessageContaining("varve.create=true");
 
     Properties url = properties(BindingHarness.workloadA(10, 10));
     url.setProperty("varve.url", "127.0.0.1:8080");
-    assertThatThrownBy(() -> open(new VarveBinding(), url)).hasMessageStartingWith("varve.url: 127.0.0.1:8080 (expected: a URL with scheme http or https");
+    assertThatThrownBy(() -> open(new VarveBinding(), url))
+        .hasMessageStartingWith(
+            "varve.url: 127.0.0.1:8080 (expected: a URL with scheme http or https");
 
     Properties namespace = properties(BindingHarness.workloadA(10, 10));
     namespace.setProperty("varve.namespace", "Bad-Name");
-    assertThatThrownBy(() -> open(new VarveBinding(), namespace)).hasMessageStartingWith("varve.namespace: Bad-Name (expected: ");
+    assertThatThrownBy(() -> open(new VarveBinding(), namespace))
+        .hasMessageStartingWith("varve.namespace: Bad-Name (expected: ");
   }
 }

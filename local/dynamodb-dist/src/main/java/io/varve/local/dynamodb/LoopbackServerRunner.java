@@ -8,10 +8,10 @@ import org.eclipse.jetty.server.Server;
 import org.eclipse.jetty.server.ServerConnector;
 
 /**
- * Runs DynamoDB Local like its own {@code ServerRunner}, with the same command-line options
- * ({@code -port}, {@code -inMemory}, {@code -dbPath}, {@code -sharedDb}, {@code -disableTelemetry},
- * ...), but listening on one address only: {@value #DEFAULT_HOST} unless the system property
- * {@value #HOST_PROPERTY} names another.
+ * Runs DynamoDB Local like its own {@code ServerRunner}, with the same command-line options ({@code
+ * -port}, {@code -inMemory}, {@code -dbPath}, {@code -sharedDb}, {@code -disableTelemetry}, ...),
+ * but listening on one address only: {@value #DEFAULT_HOST} unless the system property {@value
+ * #HOST_PROPERTY} names another.
  *
  * <p>{@code ServerRunner} builds its Jetty server with a port and no host, so it listens on every
  * interface, and offers no option to change that. This runner builds the server the same way and
@@ -58,8 +58,11 @@ public final class LoopbackServerRunner {
     }
     for (Connector connector : connectors) {
       if (!(connector instanceof ServerConnector network)) {
-        throw new IllegalStateException("DynamoDB Local's server has an unexpected connector "
-            + connector.getClass().getName() + "; cannot restrict it to " + host);
+        throw new IllegalStateException(
+            "DynamoDB Local's server has an unexpected connector "
+                + connector.getClass().getName()
+                + "; cannot restrict it to "
+                + host);
       }
       network.setHost(host);
     }

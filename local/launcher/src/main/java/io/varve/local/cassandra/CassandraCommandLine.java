@@ -12,39 +12,40 @@ import java.util.Optional;
 import java.util.Properties;
 
 /**
- * The {@code java} command that runs one node: what {@code bin/cassandra},
- * {@code cassandra-env.sh} and {@code conf/jvm17-server.options} of a Cassandra 5.0 tarball would
- * assemble, minus the options meant for big production heaps.
+ * The {@code java} command that runs one node: what {@code bin/cassandra}, {@code cassandra-env.sh}
+ * and {@code conf/jvm17-server.options} of a Cassandra 5.0 tarball would assemble, minus the
+ * options meant for big production heaps.
  */
 final class CassandraCommandLine {
 
   static final String MAIN_CLASS = "org.apache.cassandra.service.CassandraDaemon";
 
   /** Java 17 module access that Cassandra 5.0 needs, from its {@code conf/jvm17-server.options}. */
-  static final List<String> JAVA17_MODULE_ACCESS = List.of(
-      "--add-exports", "java.base/jdk.internal.misc=ALL-UNNAMED",
-      "--add-exports", "java.management.rmi/com.sun.jmx.remote.internal.rmi=ALL-UNNAMED",
-      "--add-exports", "java.rmi/sun.rmi.registry=ALL-UNNAMED",
-      "--add-exports", "java.rmi/sun.rmi.server=ALL-UNNAMED",
-      "--add-exports", "java.sql/java.sql=ALL-UNNAMED",
-      "--add-exports", "java.base/java.lang.ref=ALL-UNNAMED",
-      "--add-exports", "jdk.unsupported/sun.misc=ALL-UNNAMED",
-      "--add-exports", "jdk.compiler/com.sun.tools.javac.file=ALL-UNNAMED",
-      "--add-exports", "jdk.attach/sun.tools.attach=ALL-UNNAMED",
-      "--add-opens", "java.base/java.lang.module=ALL-UNNAMED",
-      "--add-opens", "java.base/jdk.internal.loader=ALL-UNNAMED",
-      "--add-opens", "java.base/jdk.internal.ref=ALL-UNNAMED",
-      "--add-opens", "java.base/jdk.internal.reflect=ALL-UNNAMED",
-      "--add-opens", "java.base/jdk.internal.math=ALL-UNNAMED",
-      "--add-opens", "java.base/jdk.internal.module=ALL-UNNAMED",
-      "--add-opens", "java.base/jdk.internal.util.jar=ALL-UNNAMED",
-      "--add-opens", "jdk.management/com.sun.management.internal=ALL-UNNAMED",
-      "--add-opens", "java.base/sun.nio.ch=ALL-UNNAMED",
-      "--add-opens", "java.base/java.io=ALL-UNNAMED",
-      "--add-opens", "java.base/java.lang.reflect=ALL-UNNAMED",
-      "--add-opens", "jdk.compiler/com.sun.tools.javac=ALL-UNNAMED",
-      "--add-opens", "java.base/java.lang=ALL-UNNAMED",
-      "--add-opens", "java.base/java.util=ALL-UNNAMED");
+  static final List<String> JAVA17_MODULE_ACCESS =
+      List.of(
+          "--add-exports", "java.base/jdk.internal.misc=ALL-UNNAMED",
+          "--add-exports", "java.management.rmi/com.sun.jmx.remote.internal.rmi=ALL-UNNAMED",
+          "--add-exports", "java.rmi/sun.rmi.registry=ALL-UNNAMED",
+          "--add-exports", "java.rmi/sun.rmi.server=ALL-UNNAMED",
+          "--add-exports", "java.sql/java.sql=ALL-UNNAMED",
+          "--add-exports", "java.base/java.lang.ref=ALL-UNNAMED",
+          "--add-exports", "jdk.unsupported/sun.misc=ALL-UNNAMED",
+          "--add-exports", "jdk.compiler/com.sun.tools.javac.file=ALL-UNNAMED",
+          "--add-exports", "jdk.attach/sun.tools.attach=ALL-UNNAMED",
+          "--add-opens", "java.base/java.lang.module=ALL-UNNAMED",
+          "--add-opens", "java.base/jdk.internal.loader=ALL-UNNAMED",
+          "--add-opens", "java.base/jdk.internal.ref=ALL-UNNAMED",
+          "--add-opens", "java.base/jdk.internal.reflect=ALL-UNNAMED",
+          "--add-opens", "java.base/jdk.internal.math=ALL-UNNAMED",
+          "--add-opens", "java.base/jdk.internal.module=ALL-UNNAMED",
+          "--add-opens", "java.base/jdk.internal.util.jar=ALL-UNNAMED",
+          "--add-opens", "jdk.management/com.sun.management.internal=ALL-UNNAMED",
+          "--add-opens", "java.base/sun.nio.ch=ALL-UNNAMED",
+          "--add-opens", "java.base/java.io=ALL-UNNAMED",
+          "--add-opens", "java.base/java.lang.reflect=ALL-UNNAMED",
+          "--add-opens", "jdk.compiler/com.sun.tools.javac=ALL-UNNAMED",
+          "--add-opens", "java.base/java.lang=ALL-UNNAMED",
+          "--add-opens", "java.base/java.util=ALL-UNNAMED");
 
   private CassandraCommandLine() {}
 
@@ -98,9 +99,12 @@ final class CassandraCommandLine {
 
   private static Path jammJar(Path lib) {
     if (!Files.isDirectory(lib)) {
-      throw new LocalServerException(Product.CASSANDRA, "The Cassandra jars are not built: " + lib
-          + " does not exist. Build them with `mvn -q -DskipTests install` (or `./varve up`)"
-          + " at the root of the Varve checkout.");
+      throw new LocalServerException(
+          Product.CASSANDRA,
+          "The Cassandra jars are not built: "
+              + lib
+              + " does not exist. Build them with `mvn -q -DskipTests install` (or `./varve up`)"
+              + " at the root of the Varve checkout.");
     }
     try (DirectoryStream<Path> jars = Files.newDirectoryStream(lib, "jamm-*.jar")) {
       for (Path jar : jars) {
@@ -109,8 +113,12 @@ final class CassandraCommandLine {
     } catch (IOException e) {
       throw new LocalServerException(Product.CASSANDRA, "Cannot list " + lib, e);
     }
-    throw new LocalServerException(Product.CASSANDRA, "No jamm-*.jar in " + lib + ": the Cassandra jars are"
-        + " incomplete. Rebuild them with `mvn -q -DskipTests install`.");
+    throw new LocalServerException(
+        Product.CASSANDRA,
+        "No jamm-*.jar in "
+            + lib
+            + ": the Cassandra jars are"
+            + " incomplete. Rebuild them with `mvn -q -DskipTests install`.");
   }
 
   /** Checks the JDK's {@code release} file; a runtime without one is given the benefit of doubt. */
@@ -120,8 +128,13 @@ final class CassandraCommandLine {
     }
     Optional<String> version = javaVersion(java);
     if (version.isPresent() && !version.get().matches("17(\\..*)?")) {
-      throw new LocalServerException(Product.CASSANDRA, "Cassandra 5.0 is run on Java 17, but " + java
-          + " is Java " + version.get() + ". Pass the java of a Java 17 runtime.");
+      throw new LocalServerException(
+          Product.CASSANDRA,
+          "Cassandra 5.0 is run on Java 17, but "
+              + java
+              + " is Java "
+              + version.get()
+              + ". Pass the java of a Java 17 runtime.");
     }
   }
 

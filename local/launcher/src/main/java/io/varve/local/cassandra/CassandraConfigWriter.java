@@ -5,9 +5,9 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 
 /**
- * Writes {@code conf/cassandra.yaml} and {@code conf/logback.xml} for one node; the
- * {@code cassandra-all} jar ships neither. Cassandra refuses unknown keys, so every key here must
- * exist in Cassandra 5.0 under its 5.0 name.
+ * Writes {@code conf/cassandra.yaml} and {@code conf/logback.xml} for one node; the {@code
+ * cassandra-all} jar ships neither. Cassandra refuses unknown keys, so every key here must exist in
+ * Cassandra 5.0 under its 5.0 name.
  */
 final class CassandraConfigWriter {
 
@@ -22,7 +22,8 @@ final class CassandraConfigWriter {
   static String cassandraYaml(LocalCassandraSettings settings) {
     Path home = settings.home();
     String address = LocalCassandraSettings.ADDRESS;
-    return String.join("\n",
+    return String.join(
+        "\n",
         "# Written by Varve's LocalCassandra at each start; edits are overwritten.",
         "cluster_name: " + quoted(LocalCassandraSettings.CLUSTER_NAME),
         "num_tokens: 16",
@@ -51,7 +52,8 @@ final class CassandraConfigWriter {
 
   static String logbackXml(LocalCassandraSettings settings) {
     String log = xmlEscaped(settings.systemLog().toString());
-    return String.join("\n",
+    return String.join(
+        "\n",
         "<!-- Written by Varve's LocalCassandra at each start; edits are overwritten. -->",
         "<configuration scan=\"false\">",
         "  <appender name=\"SYSTEMLOG\" class=\"ch.qos.logback.core.rolling.RollingFileAppender\">",
@@ -78,7 +80,8 @@ final class CassandraConfigWriter {
   private static String commitlogSync(CommitlogSync sync) {
     if (sync.isGroup()) {
       return "commitlog_sync: group\ncommitlog_sync_group_window: "
-          + sync.groupWindow().toMillis() + "ms";
+          + sync.groupWindow().toMillis()
+          + "ms";
     }
     return "commitlog_sync: batch";
   }
@@ -89,7 +92,9 @@ final class CassandraConfigWriter {
   }
 
   private static String xmlEscaped(String text) {
-    return text.replace("&", "&amp;").replace("<", "&lt;").replace(">", "&gt;")
+    return text.replace("&", "&amp;")
+        .replace("<", "&lt;")
+        .replace(">", "&gt;")
         .replace("\"", "&quot;");
   }
 }

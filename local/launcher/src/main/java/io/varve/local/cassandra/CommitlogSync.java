@@ -9,13 +9,13 @@ import java.util.Objects;
  * <ul>
  *   <li>{@link #batch()} (the default): every write is fsynced before it is acknowledged, so an
  *       acknowledged write survives a SIGKILL of the node or a power cut.
- *   <li>{@link #group(Duration)}: writes wait up to the window and are fsynced together before
- *       they are acknowledged; same guarantee, more throughput under concurrent load, each write
- *       slower by up to the window.
+ *   <li>{@link #group(Duration)}: writes wait up to the window and are fsynced together before they
+ *       are acknowledged; same guarantee, more throughput under concurrent load, each write slower
+ *       by up to the window.
  * </ul>
  *
- * <p>Cassandra's own default, {@code periodic}, is deliberately not offered: it acknowledges
- * writes before they are synced and loses them when the node is killed.
+ * <p>Cassandra's own default, {@code periodic}, is deliberately not offered: it acknowledges writes
+ * before they are synced and loses them when the node is killed.
  *
  * <p>Immutable and thread-safe.
  */
@@ -46,7 +46,8 @@ public final class CommitlogSync {
     long millis = window.toMillis();
     if (millis < 1 || millis > 1000 || !Duration.ofMillis(millis).equals(window)) {
       throw new IllegalArgumentException(
-          "commitlogSync.groupWindow: " + (window.toNanos() % 1_000_000 == 0 ? millis + "ms" : window)
+          "commitlogSync.groupWindow: "
+              + (window.toNanos() % 1_000_000 == 0 ? millis + "ms" : window)
               + " (expected: whole milliseconds, 1ms..1000ms)");
     }
     return new CommitlogSync(window);

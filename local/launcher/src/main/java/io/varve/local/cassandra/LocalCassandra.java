@@ -9,8 +9,8 @@ import java.util.List;
 import java.util.Objects;
 
 /**
- * One local Apache Cassandra node, run as its own operating-system process in its own session
- * (the lifecycle of every {@link LocalServer}).
+ * One local Apache Cassandra node, run as its own operating-system process in its own session (the
+ * lifecycle of every {@link LocalServer}).
  *
  * <p>{@link #start()} writes {@code conf/}, checks that the CQL, storage and JMX ports are free,
  * launches {@code setsid java ... CassandraDaemon} with its output in {@code logs/stdout.log}, and
@@ -35,9 +35,16 @@ public final class LocalCassandra extends LocalServer {
 
   private static Definition definition(LocalCassandraSettings settings) {
     Objects.requireNonNull(settings, "settings");
-    return new Definition(Product.CASSANDRA, settings.home(), settings.pidFile(), CassandraCommandLine.MAIN_CLASS,
-        CassandraCommandLine.storageDirArgument(settings.home()), List.of(settings.systemLog(), settings.stdoutLog()),
-        Duration.ofMillis(250), settings.cqlAddress(), settings.cqlAddress().toString());
+    return new Definition(
+        Product.CASSANDRA,
+        settings.home(),
+        settings.pidFile(),
+        CassandraCommandLine.MAIN_CLASS,
+        CassandraCommandLine.storageDirArgument(settings.home()),
+        List.of(settings.systemLog(), settings.stdoutLog()),
+        Duration.ofMillis(250),
+        settings.cqlAddress(),
+        settings.cqlAddress().toString());
   }
 
   /** The settings of this node. */

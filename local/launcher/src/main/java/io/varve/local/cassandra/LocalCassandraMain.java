@@ -27,18 +27,20 @@ import java.util.Map;
  *   --no-wait             start returns once the process is launched
  * </pre>
  *
- * <p>Prints one line per action. Exit statuses ({@link ExitStatus}, docs/exit-status.md):
- * {@code OK} on success; {@code COMPLETED_WITH_ERRORS} for {@code status} when the node does not
- * run; {@code INVALID_INPUT} for a usage error; {@code ABORTED_FATAL_ERROR} when the action fails.
+ * <p>Prints one line per action. Exit statuses ({@link ExitStatus}, docs/exit-status.md): {@code
+ * OK} on success; {@code COMPLETED_WITH_ERRORS} for {@code status} when the node does not run;
+ * {@code INVALID_INPUT} for a usage error; {@code ABORTED_FATAL_ERROR} when the action fails.
  */
 public final class LocalCassandraMain {
 
-  private static final LauncherCommand.Syntax SYNTAX = new LauncherCommand.Syntax(Product.CASSANDRA,
-      List.of("--tests", "--no-wait"),
-      "usage: LocalCassandraMain start|stop|status|kill [--tests] [--varve-home DIR]"
-          + " [--home DIR] [--lib DIR] [--port N] [--storage-port N] [--jmx-port N] [--heap SIZE]"
-          + " [--commitlog batch|group:5ms] [--java PATH] [--timeout SECONDS] [--no-wait]",
-      Duration.ofSeconds(120));
+  private static final LauncherCommand.Syntax SYNTAX =
+      new LauncherCommand.Syntax(
+          Product.CASSANDRA,
+          List.of("--tests", "--no-wait"),
+          "usage: LocalCassandraMain start|stop|status|kill [--tests] [--varve-home DIR]"
+              + " [--home DIR] [--lib DIR] [--port N] [--storage-port N] [--jmx-port N] [--heap SIZE]"
+              + " [--commitlog batch|group:5ms] [--java PATH] [--timeout SECONDS] [--no-wait]",
+          Duration.ofSeconds(120));
 
   private LocalCassandraMain() {}
 
@@ -49,23 +51,37 @@ public final class LocalCassandraMain {
 
   /** Runs one action, printing to {@code out} and {@code err}; returns the exit status. */
   static int run(String[] args, PrintStream out, PrintStream err) {
-    return LauncherCommand.run(args, out, err, SYNTAX, options -> {
-      LocalCassandraSettings settings = settings(options);
-      return new LauncherCommand.Target(new LocalCassandra(settings),
-          "cql=" + LocalCassandraSettings.ADDRESS + ":" + settings.cqlPort() + " log=" + settings.systemLog(),
-          settings.systemLog());
-    });
+    return LauncherCommand.run(
+        args,
+        out,
+        err,
+        SYNTAX,
+        options -> {
+          LocalCassandraSettings settings = settings(options);
+          return new LauncherCommand.Target(
+              new LocalCassandra(settings),
+              "cql="
+                  + LocalCassandraSettings.ADDRESS
+                  + ":"
+                  + settings.cqlPort()
+                  + " log="
+                  + settings.systemLog(),
+              settings.systemLog());
+        });
   }
 
   private static LocalCassandraSettings settings(Map<String, String> options) {
     Path home = LauncherCommand.varveHome(options);
-    LocalCassandraSettings settings = options.remove("--tests") != null
-        ? LocalCassandraSettings.forTests(home) : LocalCassandraSettings.forDevelopment(home);
+    LocalCassandraSettings settings =
+        options.remove("--tests") != null
+            ? LocalCassandraSettings.forTests(home)
+            : LocalCassandraSettings.forDevelopment(home);
     // Ports are set together: validation requires three distinct ports at every step.
-    settings = settings.withPorts(
-        port(options.remove("--port"), "--port", settings.cqlPort()),
-        port(options.remove("--storage-port"), "--storage-port", settings.storagePort()),
-        port(options.remove("--jmx-port"), "--jmx-port", settings.jmxPort()));
+    settings =
+        settings.withPorts(
+            port(options.remove("--port"), "--port", settings.cqlPort()),
+            port(options.remove("--storage-port"), "--storage-port", settings.storagePort()),
+            port(options.remove("--jmx-port"), "--jmx-port", settings.jmxPort()));
     for (Map.Entry<String, String> option : options.entrySet()) {
       settings = with(settings, option.getKey(), option.getValue());
     }

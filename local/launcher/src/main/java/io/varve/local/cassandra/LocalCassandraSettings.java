@@ -9,13 +9,13 @@ import java.util.Objects;
 /**
  * Where and how one local Cassandra node runs: its directories, ports, heap and durability.
  *
- * <p>Start from {@link #forDevelopment(Path)} or {@link #forTests(Path)} and adjust with the
- * {@code with*} methods, each of which returns a new instance. The node always listens on
- * {@value #ADDRESS} only and its cluster is always named {@value #CLUSTER_NAME}, since Cassandra
- * refuses to start on a data directory saved under another cluster name.
+ * <p>Start from {@link #forDevelopment(Path)} or {@link #forTests(Path)} and adjust with the {@code
+ * with*} methods, each of which returns a new instance. The node always listens on {@value
+ * #ADDRESS} only and its cluster is always named {@value #CLUSTER_NAME}, since Cassandra refuses to
+ * start on a data directory saved under another cluster name.
  *
- * <p>The home directory holds everything the node writes: {@code data/}, {@code commitlog/},
- * {@code saved_caches/}, {@code hints/}, {@code logs/}, {@code conf/} and {@code cassandra.pid}.
+ * <p>The home directory holds everything the node writes: {@code data/}, {@code commitlog/}, {@code
+ * saved_caches/}, {@code hints/}, {@code logs/}, {@code conf/} and {@code cassandra.pid}.
  *
  * <p>Immutable and thread-safe.
  *
@@ -57,7 +57,12 @@ public record LocalCassandraSettings(
     SettingChecks.port("jmxPort", jmxPort);
     if (cqlPort == storagePort || cqlPort == jmxPort || storagePort == jmxPort) {
       throw new IllegalArgumentException(
-          "ports: cql=" + cqlPort + " storage=" + storagePort + " jmx=" + jmxPort
+          "ports: cql="
+              + cqlPort
+              + " storage="
+              + storagePort
+              + " jmx="
+              + jmxPort
               + " (expected: three different ports)");
     }
     SettingChecks.heapSize(heapSize, "768m or 1g");
@@ -70,14 +75,20 @@ public record LocalCassandraSettings(
    */
   public static LocalCassandraSettings forDevelopment(Path varveHome) {
     return new LocalCassandraSettings(
-        varveHome.resolve(".varve/cassandra"), defaultLibDirectory(varveHome),
-        9042, 7000, 7199, "1g", CommitlogSync.batch(), runningJava());
+        varveHome.resolve(".varve/cassandra"),
+        defaultLibDirectory(varveHome),
+        9042,
+        7000,
+        7199,
+        "1g",
+        CommitlogSync.batch(),
+        runningJava());
   }
 
   /**
-   * The instance that integration tests share, beside the developer's: home
-   * {@code <varveHome>/.varve/test-cassandra}, CQL 19042, storage 17000, JMX 17199, heap 768m,
-   * batch commit log, the running JVM's {@code java}.
+   * The instance that integration tests share, beside the developer's: home {@code
+   * <varveHome>/.varve/test-cassandra}, CQL 19042, storage 17000, JMX 17199, heap 768m, batch
+   * commit log, the running JVM's {@code java}.
    */
   public static LocalCassandraSettings forTests(Path varveHome) {
     return forDevelopment(varveHome)
@@ -86,21 +97,37 @@ public record LocalCassandraSettings(
         .withHeapSize("768m");
   }
 
-  /** Where the build puts the Cassandra jars: {@code <varveHome>/local/cassandra-dist/target/lib}. */
+  /**
+   * Where the build puts the Cassandra jars: {@code <varveHome>/local/cassandra-dist/target/lib}.
+   */
   public static Path defaultLibDirectory(Path varveHome) {
     return varveHome.resolve("local/cassandra-dist/target/lib");
   }
 
   /** A copy with another home directory. */
   public LocalCassandraSettings withHome(Path newHome) {
-    return new LocalCassandraSettings(newHome, libDirectory, cqlPort, storagePort, jmxPort,
-        heapSize, commitlogSync, javaExecutable);
+    return new LocalCassandraSettings(
+        newHome,
+        libDirectory,
+        cqlPort,
+        storagePort,
+        jmxPort,
+        heapSize,
+        commitlogSync,
+        javaExecutable);
   }
 
   /** A copy with another directory of Cassandra jars. */
   public LocalCassandraSettings withLibDirectory(Path newLibDirectory) {
-    return new LocalCassandraSettings(home, newLibDirectory, cqlPort, storagePort, jmxPort,
-        heapSize, commitlogSync, javaExecutable);
+    return new LocalCassandraSettings(
+        home,
+        newLibDirectory,
+        cqlPort,
+        storagePort,
+        jmxPort,
+        heapSize,
+        commitlogSync,
+        javaExecutable);
   }
 
   /** A copy with another CQL port. */
@@ -120,26 +147,54 @@ public record LocalCassandraSettings(
 
   /** A copy with all three ports changed at once, for moving a whole instance aside. */
   public LocalCassandraSettings withPorts(int newCqlPort, int newStoragePort, int newJmxPort) {
-    return new LocalCassandraSettings(home, libDirectory, newCqlPort, newStoragePort, newJmxPort,
-        heapSize, commitlogSync, javaExecutable);
+    return new LocalCassandraSettings(
+        home,
+        libDirectory,
+        newCqlPort,
+        newStoragePort,
+        newJmxPort,
+        heapSize,
+        commitlogSync,
+        javaExecutable);
   }
 
   /** A copy with another heap size, like {@code 512m} or {@code 2g}. */
   public LocalCassandraSettings withHeapSize(String newHeapSize) {
-    return new LocalCassandraSettings(home, libDirectory, cqlPort, storagePort, jmxPort,
-        newHeapSize, commitlogSync, javaExecutable);
+    return new LocalCassandraSettings(
+        home,
+        libDirectory,
+        cqlPort,
+        storagePort,
+        jmxPort,
+        newHeapSize,
+        commitlogSync,
+        javaExecutable);
   }
 
   /** A copy with another commit log durability mode. */
   public LocalCassandraSettings withCommitlogSync(CommitlogSync newCommitlogSync) {
-    return new LocalCassandraSettings(home, libDirectory, cqlPort, storagePort, jmxPort,
-        heapSize, newCommitlogSync, javaExecutable);
+    return new LocalCassandraSettings(
+        home,
+        libDirectory,
+        cqlPort,
+        storagePort,
+        jmxPort,
+        heapSize,
+        newCommitlogSync,
+        javaExecutable);
   }
 
   /** A copy that runs Cassandra with another {@code java} executable (it must be Java 17). */
   public LocalCassandraSettings withJavaExecutable(Path newJavaExecutable) {
-    return new LocalCassandraSettings(home, libDirectory, cqlPort, storagePort, jmxPort,
-        heapSize, commitlogSync, newJavaExecutable);
+    return new LocalCassandraSettings(
+        home,
+        libDirectory,
+        cqlPort,
+        storagePort,
+        jmxPort,
+        heapSize,
+        commitlogSync,
+        newJavaExecutable);
   }
 
   /** The address CQL clients connect to. */

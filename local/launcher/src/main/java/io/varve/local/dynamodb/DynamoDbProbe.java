@@ -15,27 +15,30 @@ import java.time.Duration;
 final class DynamoDbProbe {
 
   static final String LIST_TABLES = "DynamoDB_20120810.ListTables";
-  static final String AUTHORIZATION = "AWS4-HMAC-SHA256"
-      + " Credential=varve/20200101/us-east-1/dynamodb/aws4_request,"
-      + " SignedHeaders=content-type;host;x-amz-target, Signature=0";
+  static final String AUTHORIZATION =
+      "AWS4-HMAC-SHA256"
+          + " Credential=varve/20200101/us-east-1/dynamodb/aws4_request,"
+          + " SignedHeaders=content-type;host;x-amz-target, Signature=0";
 
-  private static final HttpClient CLIENT = HttpClient.newBuilder()
-      .version(HttpClient.Version.HTTP_1_1)
-      .connectTimeout(Duration.ofSeconds(1))
-      .build();
+  private static final HttpClient CLIENT =
+      HttpClient.newBuilder()
+          .version(HttpClient.Version.HTTP_1_1)
+          .connectTimeout(Duration.ofSeconds(1))
+          .build();
 
   private DynamoDbProbe() {}
 
   /** The response to a {@code ListTables} request; throws if the server cannot be reached. */
   static HttpResponse<String> listTables(URI endpoint, Duration timeout)
       throws IOException, InterruptedException {
-    HttpRequest request = HttpRequest.newBuilder(endpoint)
-        .timeout(timeout)
-        .header("Content-Type", "application/x-amz-json-1.0")
-        .header("X-Amz-Target", LIST_TABLES)
-        .header("Authorization", AUTHORIZATION)
-        .POST(HttpRequest.BodyPublishers.ofString("{}"))
-        .build();
+    HttpRequest request =
+        HttpRequest.newBuilder(endpoint)
+            .timeout(timeout)
+            .header("Content-Type", "application/x-amz-json-1.0")
+            .header("X-Amz-Target", LIST_TABLES)
+            .header("Authorization", AUTHORIZATION)
+            .POST(HttpRequest.BodyPublishers.ofString("{}"))
+            .build();
     return CLIENT.send(request, HttpResponse.BodyHandlers.ofString());
   }
 

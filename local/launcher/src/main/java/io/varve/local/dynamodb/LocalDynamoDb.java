@@ -12,10 +12,10 @@ import java.util.List;
 import java.util.Objects;
 
 /**
- * One local DynamoDB Local server, run as its own operating-system process in its own session
- * (the lifecycle of every {@link LocalServer}). It listens on 127.0.0.1 only:
- * {@code local/dynamodb-dist}'s {@value #MAIN_CLASS} serves DynamoDB Local with its connector
- * bound to that address.
+ * One local DynamoDB Local server, run as its own operating-system process in its own session (the
+ * lifecycle of every {@link LocalServer}). It listens on 127.0.0.1 only: {@code
+ * local/dynamodb-dist}'s {@value #MAIN_CLASS} serves DynamoDB Local with its connector bound to
+ * that address.
  *
  * <p>{@link #start()} launches {@code setsid java ... LoopbackServerRunner} with its output in
  * {@code logs/stdout.log} and records the pid in {@code dynamodb.pid}; it fails if the jars are not
@@ -23,8 +23,8 @@ import java.util.Objects;
  * failed start names {@code logs/stdout.log} and quotes its end. An in-memory server loses its
  * tables at {@link #stop}.
  *
- * <p>DynamoDB Local is a correctness stand-in for DynamoDB, not a performance peer: it answers
- * a few hundred writes per second.
+ * <p>DynamoDB Local is a correctness stand-in for DynamoDB, not a performance peer: it answers a
+ * few hundred writes per second.
  *
  * <p>Thread-safe.
  */
@@ -46,8 +46,15 @@ public final class LocalDynamoDb extends LocalServer {
 
   private static Definition definition(LocalDynamoDbSettings settings) {
     Objects.requireNonNull(settings, "settings");
-    return new Definition(Product.DYNAMODB, settings.home(), settings.pidFile(), MAIN_CLASS,
-        HOME_PROPERTY + settings.home(), List.of(settings.log()), Duration.ofMillis(100), settings.address(),
+    return new Definition(
+        Product.DYNAMODB,
+        settings.home(),
+        settings.pidFile(),
+        MAIN_CLASS,
+        HOME_PROPERTY + settings.home(),
+        List.of(settings.log()),
+        Duration.ofMillis(100),
+        settings.address(),
         settings.endpoint().toString());
   }
 
@@ -66,19 +73,23 @@ public final class LocalDynamoDb extends LocalServer {
   List<String> command() {
     Path lib = settings.libDirectory();
     requireBuilt(lib, "varve-dynamodb-dist-*.jar");
-    List<String> command = new ArrayList<>(List.of(
-        settings.javaExecutable().toString(),
-        "-Xmx" + settings.heapSize(),
-        "-XX:+ExitOnOutOfMemoryError",
-        HOME_PROPERTY + settings.home(),
-        "-Dvarve.dynamodb.host=" + LocalDynamoDbSettings.ADDRESS,
-        // sqlite4java looks for its native library (libsqlite4java-linux-amd64-*.so) here.
-        "-Dsqlite4java.library.path=" + lib,
-        "-cp", lib + File.separator + "*",
-        MAIN_CLASS,
-        "-port", Integer.toString(settings.port()),
-        "-sharedDb",
-        "-disableTelemetry"));
+    List<String> command =
+        new ArrayList<>(
+            List.of(
+                settings.javaExecutable().toString(),
+                "-Xmx" + settings.heapSize(),
+                "-XX:+ExitOnOutOfMemoryError",
+                HOME_PROPERTY + settings.home(),
+                "-Dvarve.dynamodb.host=" + LocalDynamoDbSettings.ADDRESS,
+                // sqlite4java looks for its native library (libsqlite4java-linux-amd64-*.so) here.
+                "-Dsqlite4java.library.path=" + lib,
+                "-cp",
+                lib + File.separator + "*",
+                MAIN_CLASS,
+                "-port",
+                Integer.toString(settings.port()),
+                "-sharedDb",
+                "-disableTelemetry"));
     if (settings.persistent()) {
       command.addAll(List.of("-dbPath", settings.dataDirectory().toString()));
     } else {

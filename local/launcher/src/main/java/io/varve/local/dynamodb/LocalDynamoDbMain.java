@@ -27,18 +27,20 @@ import java.util.Map;
  *   --no-wait             start returns once the process is launched
  * </pre>
  *
- * <p>Prints one line per action. Exit statuses ({@link ExitStatus}, docs/exit-status.md):
- * {@code OK} on success; {@code COMPLETED_WITH_ERRORS} for {@code status} when the server does not
- * run; {@code INVALID_INPUT} for a usage error; {@code ABORTED_FATAL_ERROR} when the action fails.
+ * <p>Prints one line per action. Exit statuses ({@link ExitStatus}, docs/exit-status.md): {@code
+ * OK} on success; {@code COMPLETED_WITH_ERRORS} for {@code status} when the server does not run;
+ * {@code INVALID_INPUT} for a usage error; {@code ABORTED_FATAL_ERROR} when the action fails.
  */
 public final class LocalDynamoDbMain {
 
-  private static final LauncherCommand.Syntax SYNTAX = new LauncherCommand.Syntax(Product.DYNAMODB,
-      List.of("--persistent", "--no-wait"),
-      "usage: LocalDynamoDbMain start|stop|status|kill"
-          + " [--varve-home DIR] [--home DIR] [--lib DIR] [--port N] [--persistent] [--heap SIZE]"
-          + " [--java PATH] [--timeout SECONDS] [--no-wait]",
-      Duration.ofSeconds(60));
+  private static final LauncherCommand.Syntax SYNTAX =
+      new LauncherCommand.Syntax(
+          Product.DYNAMODB,
+          List.of("--persistent", "--no-wait"),
+          "usage: LocalDynamoDbMain start|stop|status|kill"
+              + " [--varve-home DIR] [--home DIR] [--lib DIR] [--port N] [--persistent] [--heap SIZE]"
+              + " [--java PATH] [--timeout SECONDS] [--no-wait]",
+          Duration.ofSeconds(60));
 
   private LocalDynamoDbMain() {}
 
@@ -49,27 +51,39 @@ public final class LocalDynamoDbMain {
 
   /** Runs one action, printing to {@code out} and {@code err}; returns the exit status. */
   static int run(String[] args, PrintStream out, PrintStream err) {
-    return LauncherCommand.run(args, out, err, SYNTAX, options -> {
-      LocalDynamoDbSettings settings = settings(options);
-      return new LauncherCommand.Target(new LocalDynamoDb(settings), "endpoint=" + settings.endpoint()
-          + (settings.persistent() ? " data=" + settings.dataDirectory() : " in-memory") + " log=" + settings.log(),
-          settings.log());
-    });
+    return LauncherCommand.run(
+        args,
+        out,
+        err,
+        SYNTAX,
+        options -> {
+          LocalDynamoDbSettings settings = settings(options);
+          return new LauncherCommand.Target(
+              new LocalDynamoDb(settings),
+              "endpoint="
+                  + settings.endpoint()
+                  + (settings.persistent() ? " data=" + settings.dataDirectory() : " in-memory")
+                  + " log="
+                  + settings.log(),
+              settings.log());
+        });
   }
 
   private static LocalDynamoDbSettings settings(Map<String, String> options) {
-    LocalDynamoDbSettings settings = LocalDynamoDbSettings.forDevelopment(LauncherCommand.varveHome(options));
+    LocalDynamoDbSettings settings =
+        LocalDynamoDbSettings.forDevelopment(LauncherCommand.varveHome(options));
     for (Map.Entry<String, String> option : options.entrySet()) {
       String value = option.getValue();
-      settings = switch (option.getKey()) {
-        case "--home" -> settings.withHome(Path.of(value));
-        case "--lib" -> settings.withLibDirectory(Path.of(value));
-        case "--port" -> settings.withPort(LauncherCommand.port("--port", value));
-        case "--persistent" -> settings.withPersistent(true);
-        case "--heap" -> settings.withHeapSize(value);
-        case "--java" -> settings.withJavaExecutable(Path.of(value));
-        default -> throw new IllegalArgumentException("unknown option: " + option.getKey());
-      };
+      settings =
+          switch (option.getKey()) {
+            case "--home" -> settings.withHome(Path.of(value));
+            case "--lib" -> settings.withLibDirectory(Path.of(value));
+            case "--port" -> settings.withPort(LauncherCommand.port("--port", value));
+            case "--persistent" -> settings.withPersistent(true);
+            case "--heap" -> settings.withHeapSize(value);
+            case "--java" -> settings.withJavaExecutable(Path.of(value));
+            default -> throw new IllegalArgumentException("unknown option: " + option.getKey());
+          };
     }
     return settings;
   }

@@ -11,8 +11,8 @@ import java.util.Objects;
  * Where and how one local DynamoDB Local server runs: its directory, port, storage and heap.
  *
  * <p>Start from {@link #forDevelopment(Path)} and adjust with the {@code with*} methods, each of
- * which returns a new instance. The server listens on {@value #ADDRESS} only, uses one database
- * for all credentials and regions ({@code -sharedDb}) and sends no telemetry.
+ * which returns a new instance. The server listens on {@value #ADDRESS} only, uses one database for
+ * all credentials and regions ({@code -sharedDb}) and sends no telemetry.
  *
  * <p>The home directory holds {@code dynamodb.pid}, {@code start.lock}, {@code logs/stdout.log}
  * (everything the server prints) and, when persistent, the database file in {@code data/}.
@@ -20,8 +20,8 @@ import java.util.Objects;
  * <p>Immutable and thread-safe.
  *
  * @param home the server's own directory; made absolute
- * @param libDirectory DynamoDB Local's jars and native libraries, built by
- *     {@code local/dynamodb-dist}; made absolute
+ * @param libDirectory DynamoDB Local's jars and native libraries, built by {@code
+ *     local/dynamodb-dist}; made absolute
  * @param port the HTTP port, 1..65535
  * @param persistent false: tables live in memory and vanish when the server stops; true: they are
  *     kept in {@code <home>/data} ({@code -dbPath})
@@ -29,7 +29,11 @@ import java.util.Objects;
  * @param javaExecutable the {@code java} to run the server with (Java 17 or later); made absolute
  */
 public record LocalDynamoDbSettings(
-    Path home, Path libDirectory, int port, boolean persistent, String heapSize,
+    Path home,
+    Path libDirectory,
+    int port,
+    boolean persistent,
+    String heapSize,
     Path javaExecutable) {
 
   /** The only address the server listens on. */
@@ -41,7 +45,8 @@ public record LocalDynamoDbSettings(
   /** Validates and normalizes the settings; the messages name the setting and what it expects. */
   public LocalDynamoDbSettings {
     home = Objects.requireNonNull(home, "home").toAbsolutePath().normalize();
-    libDirectory = Objects.requireNonNull(libDirectory, "libDirectory").toAbsolutePath().normalize();
+    libDirectory =
+        Objects.requireNonNull(libDirectory, "libDirectory").toAbsolutePath().normalize();
     javaExecutable =
         Objects.requireNonNull(javaExecutable, "javaExecutable").toAbsolutePath().normalize();
     SettingChecks.port("port", port);
@@ -53,8 +58,12 @@ public record LocalDynamoDbSettings(
    * 512m, the running JVM's {@code java}.
    */
   public static LocalDynamoDbSettings forDevelopment(Path varveHome) {
-    return new LocalDynamoDbSettings(varveHome.resolve(".varve/dynamodb"),
-        defaultLibDirectory(varveHome), DEFAULT_PORT, false, "512m",
+    return new LocalDynamoDbSettings(
+        varveHome.resolve(".varve/dynamodb"),
+        defaultLibDirectory(varveHome),
+        DEFAULT_PORT,
+        false,
+        "512m",
         Path.of(System.getProperty("java.home"), "bin", "java"));
   }
 
@@ -65,38 +74,38 @@ public record LocalDynamoDbSettings(
 
   /** A copy with another home directory. */
   public LocalDynamoDbSettings withHome(Path newHome) {
-    return new LocalDynamoDbSettings(newHome, libDirectory, port, persistent, heapSize,
-        javaExecutable);
+    return new LocalDynamoDbSettings(
+        newHome, libDirectory, port, persistent, heapSize, javaExecutable);
   }
 
   /** A copy with another directory of DynamoDB Local jars. */
   public LocalDynamoDbSettings withLibDirectory(Path newLibDirectory) {
-    return new LocalDynamoDbSettings(home, newLibDirectory, port, persistent, heapSize,
-        javaExecutable);
+    return new LocalDynamoDbSettings(
+        home, newLibDirectory, port, persistent, heapSize, javaExecutable);
   }
 
   /** A copy with another HTTP port. */
   public LocalDynamoDbSettings withPort(int newPort) {
-    return new LocalDynamoDbSettings(home, libDirectory, newPort, persistent, heapSize,
-        javaExecutable);
+    return new LocalDynamoDbSettings(
+        home, libDirectory, newPort, persistent, heapSize, javaExecutable);
   }
 
   /** A copy that keeps tables in {@code <home>/data} (true) or in memory (false). */
   public LocalDynamoDbSettings withPersistent(boolean newPersistent) {
-    return new LocalDynamoDbSettings(home, libDirectory, port, newPersistent, heapSize,
-        javaExecutable);
+    return new LocalDynamoDbSettings(
+        home, libDirectory, port, newPersistent, heapSize, javaExecutable);
   }
 
   /** A copy with another maximum heap, like {@code 256m} or {@code 1g}. */
   public LocalDynamoDbSettings withHeapSize(String newHeapSize) {
-    return new LocalDynamoDbSettings(home, libDirectory, port, persistent, newHeapSize,
-        javaExecutable);
+    return new LocalDynamoDbSettings(
+        home, libDirectory, port, persistent, newHeapSize, javaExecutable);
   }
 
   /** A copy that runs the server with another {@code java} executable. */
   public LocalDynamoDbSettings withJavaExecutable(Path newJavaExecutable) {
-    return new LocalDynamoDbSettings(home, libDirectory, port, persistent, heapSize,
-        newJavaExecutable);
+    return new LocalDynamoDbSettings(
+        home, libDirectory, port, persistent, heapSize, newJavaExecutable);
   }
 
   /** The address clients connect to. */

@@ -11,17 +11,17 @@ import java.util.List;
 import java.util.Objects;
 
 /**
- * One local single-node OpenSearch, run as its own operating-system process in its own session
- * (the lifecycle of every {@link LocalServer}). It runs on a JDK 21+ (OpenSearch 3 needs it; see
- * {@link LocalOpenSearchSettings#javaExecutable()}), from the jars that
- * {@code local/opensearch-dist} puts in its {@code target/lib}, and listens on 127.0.0.1 only.
+ * One local single-node OpenSearch, run as its own operating-system process in its own session (the
+ * lifecycle of every {@link LocalServer}). It runs on a JDK 21+ (OpenSearch 3 needs it; see {@link
+ * LocalOpenSearchSettings#javaExecutable()}), from the jars that {@code local/opensearch-dist} puts
+ * in its {@code target/lib}, and listens on 127.0.0.1 only.
  *
- * <p>{@link #start()} writes {@code config/}, then launches {@code setsid java ... SingleNodeRunner}
- * with its output in {@code logs/stdout.log} and records the pid in {@code opensearch.pid}; it fails
- * if no JDK 21+ is found, the jars are not built or a port is taken. The node is ready when it
- * reports a green or yellow cluster on {@value OpenSearchProbe#HEALTH_PATH}; a failed start names
- * {@code logs/opensearch.log} and quotes its end and that of {@code logs/stdout.log}. {@link #stop}
- * lets it close its indices on SIGTERM and keeps the data.
+ * <p>{@link #start()} writes {@code config/}, then launches {@code setsid java ...
+ * SingleNodeRunner} with its output in {@code logs/stdout.log} and records the pid in {@code
+ * opensearch.pid}; it fails if no JDK 21+ is found, the jars are not built or a port is taken. The
+ * node is ready when it reports a green or yellow cluster on {@value OpenSearchProbe#HEALTH_PATH};
+ * a failed start names {@code logs/opensearch.log} and quotes its end and that of {@code
+ * logs/stdout.log}. {@link #stop} lets it close its indices on SIGTERM and keeps the data.
  *
  * <p>Thread-safe.
  */
@@ -43,9 +43,16 @@ public final class LocalOpenSearch extends LocalServer {
 
   private static Definition definition(LocalOpenSearchSettings settings) {
     Objects.requireNonNull(settings, "settings");
-    return new Definition(Product.OPENSEARCH, settings.home(), settings.pidFile(), MAIN_CLASS,
-        HOME_PROPERTY + settings.home(), List.of(settings.systemLog(), settings.stdoutLog()), Duration.ofMillis(250),
-        settings.httpAddress(), settings.endpoint().toString());
+    return new Definition(
+        Product.OPENSEARCH,
+        settings.home(),
+        settings.pidFile(),
+        MAIN_CLASS,
+        HOME_PROPERTY + settings.home(),
+        List.of(settings.systemLog(), settings.stdoutLog()),
+        Duration.ofMillis(250),
+        settings.httpAddress(),
+        settings.endpoint().toString());
   }
 
   /** The settings of this node. */
@@ -86,7 +93,8 @@ public final class LocalOpenSearch extends LocalServer {
         "-Djava.locale.providers=SPI,CLDR",
         "--enable-native-access=ALL-UNNAMED",
         HOME_PROPERTY + settings.home(),
-        "-cp", lib + File.separator + "*",
+        "-cp",
+        lib + File.separator + "*",
         MAIN_CLASS);
   }
 

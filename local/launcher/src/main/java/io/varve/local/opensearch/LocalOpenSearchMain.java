@@ -29,18 +29,20 @@ import java.util.Map;
  *   --no-wait             start returns once the process is launched
  * </pre>
  *
- * <p>Prints one line per action. Exit statuses ({@link ExitStatus}, docs/exit-status.md):
- * {@code OK} on success; {@code COMPLETED_WITH_ERRORS} for {@code status} when the node does not
- * run; {@code INVALID_INPUT} for a usage error; {@code ABORTED_FATAL_ERROR} when the action fails.
+ * <p>Prints one line per action. Exit statuses ({@link ExitStatus}, docs/exit-status.md): {@code
+ * OK} on success; {@code COMPLETED_WITH_ERRORS} for {@code status} when the node does not run;
+ * {@code INVALID_INPUT} for a usage error; {@code ABORTED_FATAL_ERROR} when the action fails.
  */
 public final class LocalOpenSearchMain {
 
-  private static final LauncherCommand.Syntax SYNTAX = new LauncherCommand.Syntax(Product.OPENSEARCH,
-      List.of("--tests", "--no-wait"),
-      "usage: LocalOpenSearchMain start|stop|status|kill"
-          + " [--tests] [--varve-home DIR] [--home DIR] [--lib DIR] [--port N] [--transport-port N]"
-          + " [--heap SIZE] [--java PATH] [--timeout SECONDS] [--no-wait]",
-      Duration.ofSeconds(120));
+  private static final LauncherCommand.Syntax SYNTAX =
+      new LauncherCommand.Syntax(
+          Product.OPENSEARCH,
+          List.of("--tests", "--no-wait"),
+          "usage: LocalOpenSearchMain start|stop|status|kill"
+              + " [--tests] [--varve-home DIR] [--home DIR] [--lib DIR] [--port N] [--transport-port N]"
+              + " [--heap SIZE] [--java PATH] [--timeout SECONDS] [--no-wait]",
+          Duration.ofSeconds(120));
 
   private LocalOpenSearchMain() {}
 
@@ -51,34 +53,54 @@ public final class LocalOpenSearchMain {
 
   /** Runs one action, printing to {@code out} and {@code err}; returns the exit status. */
   static int run(String[] args, PrintStream out, PrintStream err) {
-    return LauncherCommand.run(args, out, err, SYNTAX, options -> {
-      LocalOpenSearchSettings settings = settings(options);
-      return new LauncherCommand.Target(new LocalOpenSearch(settings),
-          "endpoint=" + settings.endpoint() + " data=" + settings.dataDirectory() + " log=" + settings.systemLog(),
-          settings.systemLog());
-    });
+    return LauncherCommand.run(
+        args,
+        out,
+        err,
+        SYNTAX,
+        options -> {
+          LocalOpenSearchSettings settings = settings(options);
+          return new LauncherCommand.Target(
+              new LocalOpenSearch(settings),
+              "endpoint="
+                  + settings.endpoint()
+                  + " data="
+                  + settings.dataDirectory()
+                  + " log="
+                  + settings.systemLog(),
+              settings.systemLog());
+        });
   }
 
   private static LocalOpenSearchSettings settings(Map<String, String> options) {
     Path root = LauncherCommand.varveHome(options);
-    LocalOpenSearchSettings settings = options.remove("--tests") != null
-        ? LocalOpenSearchSettings.forTests(root) : LocalOpenSearchSettings.forDevelopment(root);
+    LocalOpenSearchSettings settings =
+        options.remove("--tests") != null
+            ? LocalOpenSearchSettings.forTests(root)
+            : LocalOpenSearchSettings.forDevelopment(root);
     // Both ports at once: one at a time, a swap would pass through two equal ports.
     String http = options.remove("--port");
     String transport = options.remove("--transport-port");
-    settings = new LocalOpenSearchSettings(settings.home(), settings.libDirectory(),
-        http == null ? settings.httpPort() : LauncherCommand.port("--port", http),
-        transport == null ? settings.transportPort() : LauncherCommand.port("--transport-port", transport),
-        settings.heapSize(), settings.javaExecutable());
+    settings =
+        new LocalOpenSearchSettings(
+            settings.home(),
+            settings.libDirectory(),
+            http == null ? settings.httpPort() : LauncherCommand.port("--port", http),
+            transport == null
+                ? settings.transportPort()
+                : LauncherCommand.port("--transport-port", transport),
+            settings.heapSize(),
+            settings.javaExecutable());
     for (Map.Entry<String, String> option : options.entrySet()) {
       String value = option.getValue();
-      settings = switch (option.getKey()) {
-        case "--home" -> settings.withHome(Path.of(value));
-        case "--lib" -> settings.withLibDirectory(Path.of(value));
-        case "--heap" -> settings.withHeapSize(value);
-        case "--java" -> settings.withJavaExecutable(Path.of(value));
-        default -> throw new IllegalArgumentException("unknown option: " + option.getKey());
-      };
+      settings =
+          switch (option.getKey()) {
+            case "--home" -> settings.withHome(Path.of(value));
+            case "--lib" -> settings.withLibDirectory(Path.of(value));
+            case "--heap" -> settings.withHeapSize(value);
+            case "--java" -> settings.withJavaExecutable(Path.of(value));
+            default -> throw new IllegalArgumentException("unknown option: " + option.getKey());
+          };
     }
     return settings;
   }

@@ -11,15 +11,15 @@ import java.util.Optional;
 /**
  * Where and how one local OpenSearch node runs: its directory, ports, heap and Java.
  *
- * <p>Start from {@link #forDevelopment(Path)} or {@link #forTests(Path)} and adjust with the
- * {@code with*} methods, each of which returns a new instance. The node listens on
- * {@value #ADDRESS} only, forms a cluster of its own ({@code discovery.type: single-node}) named
- * {@value #CLUSTER_NAME}, and ignores disk watermarks, so that a nearly full disk of a
- * developer's machine does not leave its indices unassigned.
+ * <p>Start from {@link #forDevelopment(Path)} or {@link #forTests(Path)} and adjust with the {@code
+ * with*} methods, each of which returns a new instance. The node listens on {@value #ADDRESS} only,
+ * forms a cluster of its own ({@code discovery.type: single-node}) named {@value #CLUSTER_NAME},
+ * and ignores disk watermarks, so that a nearly full disk of a developer's machine does not leave
+ * its indices unassigned.
  *
  * <p>The home directory holds {@code config/} (rewritten at each start), {@code data/} (the
- * indices, kept across restarts), {@code logs/opensearch.log}, {@code logs/stdout.log},
- * {@code opensearch.pid} and {@code start.lock}.
+ * indices, kept across restarts), {@code logs/opensearch.log}, {@code logs/stdout.log}, {@code
+ * opensearch.pid} and {@code start.lock}.
  *
  * <p>Immutable and thread-safe.
  *
@@ -30,11 +30,15 @@ import java.util.Optional;
  * @param transportPort the node-to-node port, 1..65535, not the HTTP port
  * @param heapSize the JVM's heap (minimum and maximum), like {@code 512m} or {@code 1g}
  * @param javaExecutable the {@code java} of a JDK 21+ to run the node with; empty: found at start
- *     (the environment variable {@code VARVE_OPENSEARCH_JAVA}, else the newest JDK 21+ under
- *     {@code /usr/lib/jvm}, else the running JVM if it is 21+)
+ *     (the environment variable {@code VARVE_OPENSEARCH_JAVA}, else the newest JDK 21+ under {@code
+ *     /usr/lib/jvm}, else the running JVM if it is 21+)
  */
 public record LocalOpenSearchSettings(
-    Path home, Path libDirectory, int httpPort, int transportPort, String heapSize,
+    Path home,
+    Path libDirectory,
+    int httpPort,
+    int transportPort,
+    String heapSize,
     Optional<Path> javaExecutable) {
 
   /** The only address the node listens on. */
@@ -52,14 +56,16 @@ public record LocalOpenSearchSettings(
   /** Validates and normalizes the settings; the messages name the setting and what it expects. */
   public LocalOpenSearchSettings {
     home = Objects.requireNonNull(home, "home").toAbsolutePath().normalize();
-    libDirectory = Objects.requireNonNull(libDirectory, "libDirectory").toAbsolutePath().normalize();
-    javaExecutable = Objects.requireNonNull(javaExecutable, "javaExecutable")
-        .map(java -> java.toAbsolutePath().normalize());
+    libDirectory =
+        Objects.requireNonNull(libDirectory, "libDirectory").toAbsolutePath().normalize();
+    javaExecutable =
+        Objects.requireNonNull(javaExecutable, "javaExecutable")
+            .map(java -> java.toAbsolutePath().normalize());
     SettingChecks.port("httpPort", httpPort);
     SettingChecks.port("transportPort", transportPort);
     if (httpPort == transportPort) {
-      throw new IllegalArgumentException("transportPort: " + transportPort
-          + " (expected: a port other than httpPort)");
+      throw new IllegalArgumentException(
+          "transportPort: " + transportPort + " (expected: a port other than httpPort)");
     }
     SettingChecks.heapSize(heapSize, "512m or 1g");
   }
@@ -69,18 +75,24 @@ public record LocalOpenSearchSettings(
    * heap 512m, a JDK 21+ found at start.
    */
   public static LocalOpenSearchSettings forDevelopment(Path varveHome) {
-    return new LocalOpenSearchSettings(varveHome.resolve(".varve/opensearch"),
-        defaultLibDirectory(varveHome), DEFAULT_HTTP_PORT, DEFAULT_TRANSPORT_PORT, "512m",
+    return new LocalOpenSearchSettings(
+        varveHome.resolve(".varve/opensearch"),
+        defaultLibDirectory(varveHome),
+        DEFAULT_HTTP_PORT,
+        DEFAULT_TRANSPORT_PORT,
+        "512m",
         Optional.empty());
   }
 
   /**
-   * The tests' node, which may run beside the developer's: home
-   * {@code <varveHome>/.varve/test-opensearch}, HTTP 19200, transport 19300, heap 512m.
+   * The tests' node, which may run beside the developer's: home {@code
+   * <varveHome>/.varve/test-opensearch}, HTTP 19200, transport 19300, heap 512m.
    */
   public static LocalOpenSearchSettings forTests(Path varveHome) {
-    return forDevelopment(varveHome).withHome(varveHome.resolve(".varve/test-opensearch"))
-        .withHttpPort(19200).withTransportPort(19300);
+    return forDevelopment(varveHome)
+        .withHome(varveHome.resolve(".varve/test-opensearch"))
+        .withHttpPort(19200)
+        .withTransportPort(19300);
   }
 
   /** Where the build puts OpenSearch: {@code <varveHome>/local/opensearch-dist/target/lib}. */
@@ -90,38 +102,38 @@ public record LocalOpenSearchSettings(
 
   /** A copy with another home directory. */
   public LocalOpenSearchSettings withHome(Path newHome) {
-    return new LocalOpenSearchSettings(newHome, libDirectory, httpPort, transportPort, heapSize,
-        javaExecutable);
+    return new LocalOpenSearchSettings(
+        newHome, libDirectory, httpPort, transportPort, heapSize, javaExecutable);
   }
 
   /** A copy with another directory of OpenSearch jars. */
   public LocalOpenSearchSettings withLibDirectory(Path newLibDirectory) {
-    return new LocalOpenSearchSettings(home, newLibDirectory, httpPort, transportPort, heapSize,
-        javaExecutable);
+    return new LocalOpenSearchSettings(
+        home, newLibDirectory, httpPort, transportPort, heapSize, javaExecutable);
   }
 
   /** A copy with another HTTP port. */
   public LocalOpenSearchSettings withHttpPort(int newHttpPort) {
-    return new LocalOpenSearchSettings(home, libDirectory, newHttpPort, transportPort, heapSize,
-        javaExecutable);
+    return new LocalOpenSearchSettings(
+        home, libDirectory, newHttpPort, transportPort, heapSize, javaExecutable);
   }
 
   /** A copy with another transport port. */
   public LocalOpenSearchSettings withTransportPort(int newTransportPort) {
-    return new LocalOpenSearchSettings(home, libDirectory, httpPort, newTransportPort, heapSize,
-        javaExecutable);
+    return new LocalOpenSearchSettings(
+        home, libDirectory, httpPort, newTransportPort, heapSize, javaExecutable);
   }
 
   /** A copy with another heap, like {@code 256m} or {@code 1g}. */
   public LocalOpenSearchSettings withHeapSize(String newHeapSize) {
-    return new LocalOpenSearchSettings(home, libDirectory, httpPort, transportPort, newHeapSize,
-        javaExecutable);
+    return new LocalOpenSearchSettings(
+        home, libDirectory, httpPort, transportPort, newHeapSize, javaExecutable);
   }
 
   /** A copy that runs the node with this {@code java}, which must be Java 21 or later. */
   public LocalOpenSearchSettings withJavaExecutable(Path newJavaExecutable) {
-    return new LocalOpenSearchSettings(home, libDirectory, httpPort, transportPort, heapSize,
-        Optional.of(newJavaExecutable));
+    return new LocalOpenSearchSettings(
+        home, libDirectory, httpPort, transportPort, heapSize, Optional.of(newJavaExecutable));
   }
 
   /** The REST API's address. */

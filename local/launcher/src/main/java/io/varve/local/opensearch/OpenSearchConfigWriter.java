@@ -14,13 +14,14 @@ final class OpenSearchConfigWriter {
 
   static void write(LocalOpenSearchSettings settings) throws IOException {
     Files.createDirectories(settings.configDirectory());
-    Files.writeString(settings.configDirectory().resolve("opensearch.yml"),
-        openSearchYml(settings));
+    Files.writeString(
+        settings.configDirectory().resolve("opensearch.yml"), openSearchYml(settings));
     Files.writeString(settings.configDirectory().resolve("log4j2.properties"), log4j2Properties());
   }
 
   static String openSearchYml(LocalOpenSearchSettings settings) {
-    return String.join("\n",
+    return String.join(
+        "\n",
         "# Written by Varve's LocalOpenSearch at each start; edits are overwritten.",
         "cluster.name: " + quoted(LocalOpenSearchSettings.CLUSTER_NAME),
         "node.name: " + quoted(LocalOpenSearchSettings.CLUSTER_NAME),
@@ -36,10 +37,13 @@ final class OpenSearchConfigWriter {
         "");
   }
 
-  /** OpenSearch sets {@code opensearch.logs.base_path} from {@code path.logs} before reading this. */
+  /**
+   * OpenSearch sets {@code opensearch.logs.base_path} from {@code path.logs} before reading this.
+   */
   static String log4j2Properties() {
     String log = "${sys:opensearch.logs.base_path}${sys:file.separator}opensearch";
-    return String.join("\n",
+    return String.join(
+        "\n",
         "# Written by Varve's LocalOpenSearch at each start; edits are overwritten.",
         "status = error",
         "appender.rolling.type = RollingFile",

@@ -13,10 +13,10 @@ import java.util.regex.Pattern;
 import java.util.stream.Stream;
 
 /**
- * Finds the {@code java} of a JDK 21 or later, which OpenSearch 3 needs while Varve itself runs
- * on Java 17. In order: the environment variable {@value #ENVIRONMENT_VARIABLE} (a JDK's home
- * directory, or its {@code bin/java}); the newest JDK 21+ under {@code /usr/lib/jvm}, Temurin
- * first among equals; the running JVM if it is 21 or later.
+ * Finds the {@code java} of a JDK 21 or later, which OpenSearch 3 needs while Varve itself runs on
+ * Java 17. In order: the environment variable {@value #ENVIRONMENT_VARIABLE} (a JDK's home
+ * directory, or its {@code bin/java}); the newest JDK 21+ under {@code /usr/lib/jvm}, Temurin first
+ * among equals; the running JVM if it is 21 or later.
  */
 final class OpenSearchJava {
 
@@ -33,7 +33,9 @@ final class OpenSearchJava {
 
   /** The {@code java} to run OpenSearch with, on this machine. */
   static Path locate() {
-    return locate(System.getenv(ENVIRONMENT_VARIABLE), Path.of("/usr/lib/jvm"),
+    return locate(
+        System.getenv(ENVIRONMENT_VARIABLE),
+        Path.of("/usr/lib/jvm"),
         Path.of(System.getProperty("java.home")));
   }
 
@@ -50,13 +52,30 @@ final class OpenSearchJava {
       return configured(Path.of(configured.trim()));
     }
     return installed(jdkRoot)
-        .or(() -> version(runningJavaHome).orElse(0) >= MINIMUM_VERSION
-            ? Optional.of(runningJavaHome.resolve("bin/java")) : Optional.empty())
-        .orElseThrow(() -> new LocalServerException(Product.OPENSEARCH, "OpenSearch 3 needs Java "
-            + MINIMUM_VERSION + " or later, and none was found: " + ENVIRONMENT_VARIABLE
-            + " is not set, " + jdkRoot + " holds no JDK " + MINIMUM_VERSION + "+, and this JVM ("
-            + runningJavaHome + ") is older. Install a JDK " + MINIMUM_VERSION + "+ or set "
-            + ENVIRONMENT_VARIABLE + " to its home directory."));
+        .or(
+            () ->
+                version(runningJavaHome).orElse(0) >= MINIMUM_VERSION
+                    ? Optional.of(runningJavaHome.resolve("bin/java"))
+                    : Optional.empty())
+        .orElseThrow(
+            () ->
+                new LocalServerException(
+                    Product.OPENSEARCH,
+                    "OpenSearch 3 needs Java "
+                        + MINIMUM_VERSION
+                        + " or later, and none was found: "
+                        + ENVIRONMENT_VARIABLE
+                        + " is not set, "
+                        + jdkRoot
+                        + " holds no JDK "
+                        + MINIMUM_VERSION
+                        + "+, and this JVM ("
+                        + runningJavaHome
+                        + ") is older. Install a JDK "
+                        + MINIMUM_VERSION
+                        + "+ or set "
+                        + ENVIRONMENT_VARIABLE
+                        + " to its home directory."));
   }
 
   /**
@@ -64,11 +83,14 @@ final class OpenSearchJava {
    * file; empty if it has none.
    */
   static OptionalInt version(Path javaHomeOrExecutable) {
-    Path home = Files.isDirectory(javaHomeOrExecutable)
-        ? javaHomeOrExecutable : javaHomeOrExecutable.toAbsolutePath().getParent().getParent();
+    Path home =
+        Files.isDirectory(javaHomeOrExecutable)
+            ? javaHomeOrExecutable
+            : javaHomeOrExecutable.toAbsolutePath().getParent().getParent();
     try {
       Matcher matcher = JAVA_VERSION.matcher(Files.readString(home.resolve("release")));
-      return matcher.find() ? OptionalInt.of(Integer.parseInt(matcher.group(1)))
+      return matcher.find()
+          ? OptionalInt.of(Integer.parseInt(matcher.group(1)))
           : OptionalInt.empty();
     } catch (IOException | RuntimeException e) {
       return OptionalInt.empty();
@@ -79,17 +101,33 @@ final class OpenSearchJava {
   static void requireVersion(Path java, String setting) {
     OptionalInt version = version(java);
     if (version.isPresent() && version.getAsInt() < MINIMUM_VERSION) {
-      throw new LocalServerException(Product.OPENSEARCH, setting + ": " + java + " is Java " + version.getAsInt()
-          + " (expected: Java " + MINIMUM_VERSION + " or later, which OpenSearch 3 needs)");
+      throw new LocalServerException(
+          Product.OPENSEARCH,
+          setting
+              + ": "
+              + java
+              + " is Java "
+              + version.getAsInt()
+              + " (expected: Java "
+              + MINIMUM_VERSION
+              + " or later, which OpenSearch 3 needs)");
     }
   }
 
   private static Path configured(Path path) {
     Path java = Files.isDirectory(path) ? path.resolve("bin/java") : path;
     if (!Files.isExecutable(java)) {
-      throw new LocalServerException(Product.OPENSEARCH, ENVIRONMENT_VARIABLE + ": " + path + " (expected: the"
-          + " home directory of a JDK " + MINIMUM_VERSION + "+, or its bin/java; "
-          + java + " is not an executable file)");
+      throw new LocalServerException(
+          Product.OPENSEARCH,
+          ENVIRONMENT_VARIABLE
+              + ": "
+              + path
+              + " (expected: the"
+              + " home directory of a JDK "
+              + MINIMUM_VERSION
+              + "+, or its bin/java; "
+              + java
+              + " is not an executable file)");
     }
     requireVersion(java, ENVIRONMENT_VARIABLE);
     return java;
@@ -100,12 +138,13 @@ final class OpenSearchJava {
       return Optional.empty();
     }
     try (Stream<Path> jdks = Files.list(jdkRoot)) {
-      return jdks
-          .filter(jdk -> !Files.isSymbolicLink(jdk) && Files.isExecutable(jdk.resolve("bin/java")))
+      return jdks.filter(
+              jdk -> !Files.isSymbolicLink(jdk) && Files.isExecutable(jdk.resolve("bin/java")))
           .filter(jdk -> version(jdk).orElse(0) >= MINIMUM_VERSION)
-          .max(Comparator.<Path>comparingInt(jdk -> version(jdk).orElse(0))
-              .thenComparing(jdk -> jdk.getFileName().toString().startsWith("temurin"))
-              .thenComparing(jdk -> jdk.getFileName().toString()))
+          .max(
+              Comparator.<Path>comparingInt(jdk -> version(jdk).orElse(0))
+                  .thenComparing(jdk -> jdk.getFileName().toString().startsWith("temurin"))
+                  .thenComparing(jdk -> jdk.getFileName().toString()))
           .map(jdk -> jdk.resolve("bin/java"));
     } catch (IOException e) {
       return Optional.empty();

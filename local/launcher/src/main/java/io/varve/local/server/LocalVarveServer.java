@@ -15,13 +15,13 @@ import java.util.Objects;
 
 /**
  * A Varve server ({@code varve serve}) run as its own operating-system process in its own session,
- * with the lifecycle of every {@link LocalServer}: {@code varve up}'s server, a benchmark's, the one
- * a reliability run kills.
+ * with the lifecycle of every {@link LocalServer}: {@code varve up}'s server, a benchmark's, the
+ * one a reliability run kills.
  *
  * <p>{@link #start()} checks that the API port is free and launches {@code setsid java ... VarveCli
- * serve <serveArgs>} with its output appended to {@code server.log}, and records the pid in
- * {@code server.pid}. The server is ready when {@code /health} answers 200; a failed start names
- * {@code server.log} and quotes its end.
+ * serve <serveArgs>} with its output appended to {@code server.log}, and records the pid in {@code
+ * server.pid}. The server is ready when {@code /health} answers 200; a failed start names {@code
+ * server.log} and quotes its end.
  *
  * <p>Thread-safe.
  */
@@ -32,10 +32,11 @@ public final class LocalVarveServer extends LocalServer {
 
   private static final String HOME_PROPERTY = "-Dvarve.server.home=";
   private static final Duration PROBE_TIMEOUT = Duration.ofSeconds(2);
-  private static final HttpClient CLIENT = HttpClient.newBuilder()
-      .version(HttpClient.Version.HTTP_1_1)
-      .connectTimeout(Duration.ofSeconds(1))
-      .build();
+  private static final HttpClient CLIENT =
+      HttpClient.newBuilder()
+          .version(HttpClient.Version.HTTP_1_1)
+          .connectTimeout(Duration.ofSeconds(1))
+          .build();
 
   private final LocalVarveServerSettings settings;
 
@@ -47,9 +48,16 @@ public final class LocalVarveServer extends LocalServer {
 
   private static Definition definition(LocalVarveServerSettings settings) {
     Objects.requireNonNull(settings, "settings");
-    return new Definition(Product.VARVE, settings.home(), settings.pidFile(), MAIN_CLASS,
-        HOME_PROPERTY + settings.home(), List.of(settings.log()), Duration.ofMillis(250),
-        Loopback.address(settings.port()), settings.endpoint().toString());
+    return new Definition(
+        Product.VARVE,
+        settings.home(),
+        settings.pidFile(),
+        MAIN_CLASS,
+        HOME_PROPERTY + settings.home(),
+        List.of(settings.log()),
+        Duration.ofMillis(250),
+        Loopback.address(settings.port()),
+        settings.endpoint().toString());
   }
 
   /** The settings of this server. */
@@ -61,8 +69,11 @@ public final class LocalVarveServer extends LocalServer {
   @Override
   public boolean isReady() {
     try {
-      HttpRequest request = HttpRequest.newBuilder(settings.endpoint().resolve("/health")).timeout(PROBE_TIMEOUT)
-          .GET().build();
+      HttpRequest request =
+          HttpRequest.newBuilder(settings.endpoint().resolve("/health"))
+              .timeout(PROBE_TIMEOUT)
+              .GET()
+              .build();
       return CLIENT.send(request, HttpResponse.BodyHandlers.discarding()).statusCode() == 200;
     } catch (IOException e) {
       return false;
@@ -75,9 +86,19 @@ public final class LocalVarveServer extends LocalServer {
   /** The full command that runs the server, {@code java} first. */
   List<String> command() {
     String heap = settings.heapSize();
-    List<String> command = new ArrayList<>(List.of(settings.javaExecutable().toString(),
-        HOME_PROPERTY + settings.home(), "-Xms" + heap, "-Xmx" + heap, "-XX:+UseG1GC",
-        "-Dvarve.home=" + settings.varveHome(), "-cp", settings.classpath(), MAIN_CLASS, "serve"));
+    List<String> command =
+        new ArrayList<>(
+            List.of(
+                settings.javaExecutable().toString(),
+                HOME_PROPERTY + settings.home(),
+                "-Xms" + heap,
+                "-Xmx" + heap,
+                "-XX:+UseG1GC",
+                "-Dvarve.home=" + settings.varveHome(),
+                "-cp",
+                settings.classpath(),
+                MAIN_CLASS,
+                "serve"));
     command.addAll(settings.serveArgs());
     return command;
   }

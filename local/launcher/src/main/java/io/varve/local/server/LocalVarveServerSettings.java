@@ -13,8 +13,8 @@ import java.util.Objects;
  * API port, heap, classpath and the arguments of {@code serve}.
  *
  * <p>Start from {@link #forDevelopment(Path)} and adjust with the {@code with*} methods, each of
- * which returns a new instance. The home directory holds {@code server.pid}, {@code start.lock}
- * and {@code server.log}, all the process prints, appended to across restarts.
+ * which returns a new instance. The home directory holds {@code server.pid}, {@code start.lock} and
+ * {@code server.log}, all the process prints, appended to across restarts.
  *
  * <p>Immutable and thread-safe.
  *
@@ -27,8 +27,14 @@ import java.util.Objects;
  * @param javaExecutable the {@code java} to run the server with (Java 17 or later); made absolute
  * @param serveArgs the arguments of {@code varve serve}, like {@code --config varve.yaml}
  */
-public record LocalVarveServerSettings(Path home, Path varveHome, int port, String heapSize, String classpath,
-    Path javaExecutable, List<String> serveArgs) {
+public record LocalVarveServerSettings(
+    Path home,
+    Path varveHome,
+    int port,
+    String heapSize,
+    String classpath,
+    Path javaExecutable,
+    List<String> serveArgs) {
 
   /** The only address the server is asked on. */
   public static final String ADDRESS = Loopback.ADDRESS;
@@ -37,7 +43,8 @@ public record LocalVarveServerSettings(Path home, Path varveHome, int port, Stri
   public LocalVarveServerSettings {
     home = Objects.requireNonNull(home, "home").toAbsolutePath().normalize();
     varveHome = Objects.requireNonNull(varveHome, "varveHome").toAbsolutePath().normalize();
-    javaExecutable = Objects.requireNonNull(javaExecutable, "javaExecutable").toAbsolutePath().normalize();
+    javaExecutable =
+        Objects.requireNonNull(javaExecutable, "javaExecutable").toAbsolutePath().normalize();
     SettingChecks.port("port", port);
     SettingChecks.heapSize(heapSize, "512m or 1g");
     Objects.requireNonNull(classpath, "classpath");
@@ -49,42 +56,63 @@ public record LocalVarveServerSettings(Path home, Path varveHome, int port, Stri
    * classpath and {@code java} of the running JVM, no arguments.
    */
   public static LocalVarveServerSettings forDevelopment(Path varveHome) {
-    return new LocalVarveServerSettings(varveHome.resolve(".varve/server"), varveHome, 8080, "1g",
-        System.getProperty("java.class.path"), Path.of(System.getProperty("java.home"), "bin", "java"), List.of());
+    return new LocalVarveServerSettings(
+        varveHome.resolve(".varve/server"),
+        varveHome,
+        8080,
+        "1g",
+        System.getProperty("java.class.path"),
+        Path.of(System.getProperty("java.home"), "bin", "java"),
+        List.of());
   }
 
-  /** The classpath of the built command line: {@code cli/target/varve-cli.jar} and {@code cli/target/lib/*}. */
+  /**
+   * The classpath of the built command line: {@code cli/target/varve-cli.jar} and {@code
+   * cli/target/lib/*}.
+   */
   public static String builtClasspath(Path varveHome) {
     Path cli = varveHome.resolve("cli/target");
-    return cli.resolve("varve-cli.jar") + File.pathSeparator + cli.resolve("lib") + File.separator + "*";
+    return cli.resolve("varve-cli.jar")
+        + File.pathSeparator
+        + cli.resolve("lib")
+        + File.separator
+        + "*";
   }
 
   /** A copy with another home directory. */
   public LocalVarveServerSettings withHome(Path newHome) {
-    return new LocalVarveServerSettings(newHome, varveHome, port, heapSize, classpath, javaExecutable, serveArgs);
+    return new LocalVarveServerSettings(
+        newHome, varveHome, port, heapSize, classpath, javaExecutable, serveArgs);
   }
 
   /** A copy with another API port. */
   public LocalVarveServerSettings withPort(int newPort) {
-    return new LocalVarveServerSettings(home, varveHome, newPort, heapSize, classpath, javaExecutable, serveArgs);
+    return new LocalVarveServerSettings(
+        home, varveHome, newPort, heapSize, classpath, javaExecutable, serveArgs);
   }
 
   /** A copy with another heap, like {@code 512m} or {@code 2g}. */
   public LocalVarveServerSettings withHeapSize(String newHeapSize) {
-    return new LocalVarveServerSettings(home, varveHome, port, newHeapSize, classpath, javaExecutable, serveArgs);
+    return new LocalVarveServerSettings(
+        home, varveHome, port, newHeapSize, classpath, javaExecutable, serveArgs);
   }
 
   /** A copy that runs the server from another classpath, like {@link #builtClasspath(Path)}. */
   public LocalVarveServerSettings withClasspath(String newClasspath) {
-    return new LocalVarveServerSettings(home, varveHome, port, heapSize, newClasspath, javaExecutable, serveArgs);
+    return new LocalVarveServerSettings(
+        home, varveHome, port, heapSize, newClasspath, javaExecutable, serveArgs);
   }
 
   /** A copy with other arguments of {@code varve serve}. */
   public LocalVarveServerSettings withServeArgs(List<String> newServeArgs) {
-    return new LocalVarveServerSettings(home, varveHome, port, heapSize, classpath, javaExecutable, newServeArgs);
+    return new LocalVarveServerSettings(
+        home, varveHome, port, heapSize, classpath, javaExecutable, newServeArgs);
   }
 
-  /** Where the API answers: {@code http://127.0.0.1:<port>} (gRPC, {@code POST /v1/<Rpc>}, {@code /health}). */
+  /**
+   * Where the API answers: {@code http://127.0.0.1:<port>} (gRPC, {@code POST /v1/<Rpc>}, {@code
+   * /health}).
+   */
   public URI endpoint() {
     return Loopback.httpEndpoint(port);
   }

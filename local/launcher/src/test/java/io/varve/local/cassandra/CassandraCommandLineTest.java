@@ -23,8 +23,11 @@ class CassandraCommandLineTest {
     Path lib = Files.createDirectories(dir.resolve("lib"));
     Files.createFile(lib.resolve("cassandra-all-5.0.9.jar"));
     Files.createFile(lib.resolve("jamm-0.4.0.jar"));
-    settings = LocalCassandraSettings.forTests(dir).withHome(dir.resolve("node"))
-        .withLibDirectory(lib).withPorts(29042, 27000, 27199);
+    settings =
+        LocalCassandraSettings.forTests(dir)
+            .withHome(dir.resolve("node"))
+            .withLibDirectory(lib)
+            .withPorts(29042, 27000, 27199);
   }
 
   @Test
@@ -49,26 +52,29 @@ class CassandraCommandLineTest {
     List<String> command = CassandraCommandLine.of(settings);
 
     assertThat(command).containsSequence(CassandraCommandLine.JAVA17_MODULE_ACCESS);
-    assertThat(String.join(" ", command)).contains(
-        "--add-opens java.base/sun.nio.ch=ALL-UNNAMED",
-        "--add-exports java.base/jdk.internal.misc=ALL-UNNAMED",
-        "--add-opens java.base/java.lang=ALL-UNNAMED");
+    assertThat(String.join(" ", command))
+        .contains(
+            "--add-opens java.base/sun.nio.ch=ALL-UNNAMED",
+            "--add-exports java.base/jdk.internal.misc=ALL-UNNAMED",
+            "--add-opens java.base/java.lang=ALL-UNNAMED");
   }
 
   @Test
   void points_cassandra_at_its_home_logs_config_and_jmx_port() {
     Path node = dir.resolve("node");
 
-    assertThat(CassandraCommandLine.of(settings)).contains(
-        "-Dcassandra-foreground=yes",
-        "-Dcassandra.config=file://" + node.resolve("conf/cassandra.yaml"),
-        "-Dcassandra.storagedir=" + node,
-        "-Dcassandra.logdir=" + node.resolve("logs"),
-        "-Dlogback.configurationFile=" + node.resolve("conf/logback.xml"),
-        "-Dcassandra.jmx.local.port=27199",
-        "-Xms768m", "-Xmx768m",
-        "-Dcassandra.ring_delay_ms=1000",
-        "-Dcassandra.skip_wait_for_gossip_to_settle=0");
+    assertThat(CassandraCommandLine.of(settings))
+        .contains(
+            "-Dcassandra-foreground=yes",
+            "-Dcassandra.config=file://" + node.resolve("conf/cassandra.yaml"),
+            "-Dcassandra.storagedir=" + node,
+            "-Dcassandra.logdir=" + node.resolve("logs"),
+            "-Dlogback.configurationFile=" + node.resolve("conf/logback.xml"),
+            "-Dcassandra.jmx.local.port=27199",
+            "-Xms768m",
+            "-Xmx768m",
+            "-Dcassandra.ring_delay_ms=1000",
+            "-Dcassandra.skip_wait_for_gossip_to_settle=0");
   }
 
   @Test
@@ -95,8 +101,10 @@ class CassandraCommandLineTest {
   void refuses_a_java_other_than_17() throws IOException {
     Path jdk21 = Files.createDirectories(dir.resolve("jdk-21/bin")).getParent();
     Files.writeString(jdk21.resolve("release"), "JAVA_VERSION=\"21.0.2\"\n");
-    Path java = Files.createFile(jdk21.resolve("bin/java"),
-        PosixFilePermissions.asFileAttribute(PosixFilePermissions.fromString("rwxr-xr-x")));
+    Path java =
+        Files.createFile(
+            jdk21.resolve("bin/java"),
+            PosixFilePermissions.asFileAttribute(PosixFilePermissions.fromString("rwxr-xr-x")));
 
     assertThatThrownBy(() -> CassandraCommandLine.of(settings.withJavaExecutable(java)))
         .isInstanceOf(LocalServerException.class)

@@ -10,47 +10,54 @@ import org.junit.jupiter.api.io.TempDir;
 
 class CassandraConfigWriterTest {
 
-  private static final LocalCassandraSettings NODE = LocalCassandraSettings
-      .forDevelopment(Path.of("/v")).withHome(Path.of("/v/node")).withPorts(29042, 27000, 27199);
+  private static final LocalCassandraSettings NODE =
+      LocalCassandraSettings.forDevelopment(Path.of("/v"))
+          .withHome(Path.of("/v/node"))
+          .withPorts(29042, 27000, 27199);
 
   @Test
   void yaml_serves_cql_and_storage_on_the_configured_loopback_ports() {
     String yaml = CassandraConfigWriter.cassandraYaml(NODE);
 
-    assertThat(yaml.lines()).contains(
-        "native_transport_port: 29042",
-        "storage_port: 27000",
-        "      - seeds: '127.0.0.1:27000'",
-        "listen_address: 127.0.0.1",
-        "rpc_address: 127.0.0.1",
-        "start_native_transport: true");
+    assertThat(yaml.lines())
+        .contains(
+            "native_transport_port: 29042",
+            "storage_port: 27000",
+            "      - seeds: '127.0.0.1:27000'",
+            "listen_address: 127.0.0.1",
+            "rpc_address: 127.0.0.1",
+            "start_native_transport: true");
   }
 
   @Test
   void yaml_keeps_every_directory_under_the_home() {
     String yaml = CassandraConfigWriter.cassandraYaml(NODE);
 
-    assertThat(yaml.lines()).contains(
-        "  - '/v/node/data'",
-        "commitlog_directory: '/v/node/commitlog'",
-        "saved_caches_directory: '/v/node/saved_caches'",
-        "hints_directory: '/v/node/hints'");
+    assertThat(yaml.lines())
+        .contains(
+            "  - '/v/node/data'",
+            "commitlog_directory: '/v/node/commitlog'",
+            "saved_caches_directory: '/v/node/saved_caches'",
+            "hints_directory: '/v/node/hints'");
   }
 
   @Test
   void yaml_fsyncs_each_write_before_acknowledging_it_by_default() {
     String yaml = CassandraConfigWriter.cassandraYaml(NODE);
 
-    assertThat(yaml.lines()).contains("commitlog_sync: batch")
+    assertThat(yaml.lines())
+        .contains("commitlog_sync: batch")
         .noneMatch(line -> line.startsWith("commitlog_sync_"));
   }
 
   @Test
   void yaml_uses_the_group_window_in_cassandra_5_form_when_configured() {
-    String yaml = CassandraConfigWriter.cassandraYaml(
-        NODE.withCommitlogSync(CommitlogSync.group(Duration.ofMillis(5))));
+    String yaml =
+        CassandraConfigWriter.cassandraYaml(
+            NODE.withCommitlogSync(CommitlogSync.group(Duration.ofMillis(5))));
 
-    assertThat(yaml.lines()).contains("commitlog_sync: group", "commitlog_sync_group_window: 5ms")
+    assertThat(yaml.lines())
+        .contains("commitlog_sync: group", "commitlog_sync_group_window: 5ms")
         .doesNotContain("commitlog_sync: batch");
   }
 
@@ -58,8 +65,12 @@ class CassandraConfigWriterTest {
   void yaml_names_the_stable_cluster_and_keeps_dropped_tables_out_of_snapshots() {
     String yaml = CassandraConfigWriter.cassandraYaml(NODE);
 
-    assertThat(yaml.lines()).contains("cluster_name: 'Varve Local'", "auto_snapshot: false",
-        "num_tokens: 16", "endpoint_snitch: SimpleSnitch");
+    assertThat(yaml.lines())
+        .contains(
+            "cluster_name: 'Varve Local'",
+            "auto_snapshot: false",
+            "num_tokens: 16",
+            "endpoint_snitch: SimpleSnitch");
   }
 
   @Test
@@ -73,7 +84,8 @@ class CassandraConfigWriterTest {
   void logback_writes_system_log_and_nothing_to_the_console() {
     String xml = CassandraConfigWriter.logbackXml(NODE);
 
-    assertThat(xml).contains("<file>/v/node/logs/system.log</file>", "<root level=\"INFO\">")
+    assertThat(xml)
+        .contains("<file>/v/node/logs/system.log</file>", "<root level=\"INFO\">")
         .doesNotContain("ConsoleAppender");
   }
 

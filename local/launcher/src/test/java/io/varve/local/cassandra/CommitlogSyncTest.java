@@ -20,8 +20,8 @@ class CommitlogSyncTest {
   }
 
   @ParameterizedTest
-  @ValueSource(strings = {"periodic", "group", "group:ms", "group:5s", "group:0ms", "group:1001ms",
-      "BATCH"})
+  @ValueSource(
+      strings = {"periodic", "group", "group:ms", "group:5s", "group:0ms", "group:1001ms", "BATCH"})
   void rejects_other_modes_and_windows(String text) {
     assertThatThrownBy(() -> CommitlogSync.parse(text))
         .isInstanceOf(IllegalArgumentException.class)

@@ -37,10 +37,15 @@ class LocalCassandraIT {
     home = Files.createTempDirectory("varve-local-it");
     String libProperty = System.getProperty("varve.cassandra.lib", "");
     Path varveHome = VarveHome.locate();
-    lib = libProperty.isEmpty()
-        ? LocalCassandraSettings.defaultLibDirectory(varveHome) : Path.of(libProperty);
-    settings = LocalCassandraSettings.forTests(varveHome).withHome(home).withLibDirectory(lib)
-        .withPorts(29042, 27000, 27199);
+    lib =
+        libProperty.isEmpty()
+            ? LocalCassandraSettings.defaultLibDirectory(varveHome)
+            : Path.of(libProperty);
+    settings =
+        LocalCassandraSettings.forTests(varveHome)
+            .withHome(home)
+            .withLibDirectory(lib)
+            .withPorts(29042, 27000, 27199);
   }
 
   @AfterAll
@@ -56,7 +61,8 @@ class LocalCassandraIT {
     try (Stream<Path> jars = Files.list(lib)) {
       assertThat(jars.map(jar -> jar.getFileName().toString()))
           .contains("cassandra-all-" + version + ".jar")
-          .filteredOn(name -> name.startsWith("cassandra-all-")).hasSize(1);
+          .filteredOn(name -> name.startsWith("cassandra-all-"))
+          .hasSize(1);
     }
   }
 
@@ -73,8 +79,12 @@ class LocalCassandraIT {
 
     assertThat(node.stop(SHUTDOWN)).isTrue();
     assertThat(node.status().state()).isEqualTo(LocalServerStatus.State.STOPPED);
-    ProcessHandle.of(started.pid()).ifPresent(process -> assertThat(process.onExit())
-        .as("process after stop").succeedsWithin(Duration.ofSeconds(10)));
+    ProcessHandle.of(started.pid())
+        .ifPresent(
+            process ->
+                assertThat(process.onExit())
+                    .as("process after stop")
+                    .succeedsWithin(Duration.ofSeconds(10)));
     assertThat(node.isReady()).isFalse();
 
     LocalServerStatus restarted = timed("restart", () -> startAndAwait(node));
@@ -88,16 +98,17 @@ class LocalCassandraIT {
     LocalCassandra batch = new LocalCassandra(settings);
     startAndAwait(batch);
     try (RawCqlConnection cql = RawCqlConnection.open(settings.cqlAddress())) {
-      cql.execute("CREATE KEYSPACE IF NOT EXISTS durability WITH replication ="
-          + " {'class': 'SimpleStrategy', 'replication_factor': 1}");
+      cql.execute(
+          "CREATE KEYSPACE IF NOT EXISTS durability WITH replication ="
+              + " {'class': 'SimpleStrategy', 'replication_factor': 1}");
       cql.execute("CREATE TABLE IF NOT EXISTS durability.acked (id int PRIMARY KEY, v text)");
       insertRows(cql, 0, ROWS);
     }
     assertThat(batch.kill()).isTrue();
     assertThat(batch.status().state()).isEqualTo(LocalServerStatus.State.STALE);
 
-    LocalCassandra group = new LocalCassandra(
-        settings.withCommitlogSync(CommitlogSync.group(Duration.ofMillis(5))));
+    LocalCassandra group =
+        new LocalCassandra(settings.withCommitlogSync(CommitlogSync.group(Duration.ofMillis(5))));
     timed("restart after SIGKILL", () -> startAndAwait(group));
     try (RawCqlConnection cql = RawCqlConnection.open(settings.cqlAddress())) {
       assertThat(cql.count("SELECT count(*) FROM durability.acked")).isEqualTo(ROWS);
@@ -116,8 +127,9 @@ class LocalCassandraIT {
     for (int id = from; id < to; id++) {
       cql.execute("INSERT INTO durability.acked (id, v) VALUES (" + id + ", 'row " + id + "')");
     }
-    System.out.printf("LocalCassandraIT: %d acknowledged inserts took %.1f s%n", to - from,
-        (System.nanoTime() - began) / 1e9);
+    System.out.printf(
+        "LocalCassandraIT: %d acknowledged inserts took %.1f s%n",
+        to - from, (System.nanoTime() - began) / 1e9);
   }
 
   private static LocalServerStatus startAndAwait(LocalCassandra node) {
@@ -129,7 +141,8 @@ class LocalCassandraIT {
   private static <T> T timed(String what, java.util.function.Supplier<T> action) {
     long began = System.nanoTime();
     T result = action.get();
-    System.out.printf("LocalCassandraIT: %s took %.1f s%n", what, (System.nanoTime() - began) / 1e9);
+    System.out.printf(
+        "LocalCassandraIT: %s took %.1f s%n", what, (System.nanoTime() - began) / 1e9);
     return result;
   }
 }

@@ -19,8 +19,8 @@ class LocalCassandraMainTest {
     int status = run("status", "--varve-home", varveHome.toString());
 
     assertThat(status).isEqualTo(ExitStatus.COMPLETED_WITH_ERRORS.code()).isEqualTo(1);
-    assertThat(launcher.out()).isEqualTo(
-        "cassandra: stopped home=" + varveHome.resolve(".varve/cassandra") + "\n");
+    assertThat(launcher.out())
+        .isEqualTo("cassandra: stopped home=" + varveHome.resolve(".varve/cassandra") + "\n");
   }
 
   @Test
@@ -35,7 +35,8 @@ class LocalCassandraMainTest {
     int status = run("stop", "--home", varveHome.resolve("node").toString());
 
     assertThat(status).isZero();
-    assertThat(launcher.out()).isEqualTo("cassandra: not running home=" + varveHome.resolve("node") + "\n");
+    assertThat(launcher.out())
+        .isEqualTo("cassandra: not running home=" + varveHome.resolve("node") + "\n");
   }
 
   @Test
@@ -43,7 +44,9 @@ class LocalCassandraMainTest {
     int status = run("start", "--varve-home", varveHome.toString());
 
     assertThat(status).isEqualTo(ExitStatus.ABORTED_FATAL_ERROR.code());
-    assertThat(launcher.err()).startsWith("cassandra: start failed: ").contains("mvn -q -DskipTests install");
+    assertThat(launcher.err())
+        .startsWith("cassandra: start failed: ")
+        .contains("mvn -q -DskipTests install");
   }
 
   @Test
@@ -51,14 +54,22 @@ class LocalCassandraMainTest {
     Path node = varveHome.resolve("node");
     Files.createDirectories(node.resolve("cassandra.pid").resolve("x"));
 
-    assertThat(run("stop", "--home", node.toString())).isEqualTo(ExitStatus.ABORTED_FATAL_ERROR.code());
+    assertThat(run("stop", "--home", node.toString()))
+        .isEqualTo(ExitStatus.ABORTED_FATAL_ERROR.code());
     assertThat(launcher.err()).startsWith("cassandra: stop failed: Cannot delete the pid file");
   }
 
   @Test
   void ports_are_checked_together_so_they_can_be_swapped() {
-    int status = run("status", "--varve-home", varveHome.toString(),
-        "--port", "7000", "--storage-port", "9042");
+    int status =
+        run(
+            "status",
+            "--varve-home",
+            varveHome.toString(),
+            "--port",
+            "7000",
+            "--storage-port",
+            "9042");
 
     assertThat(status).isEqualTo(1);
     assertThat(launcher.err()).isEmpty();

@@ -18,15 +18,16 @@ class LocalCassandraSettingsTest {
     LocalCassandraSettings dev = LocalCassandraSettings.forDevelopment(VARVE);
 
     assertThat(dev.home()).isEqualTo(Path.of("/work/varve/.varve/cassandra"));
-    assertThat(dev.libDirectory()).isEqualTo(Path.of("/work/varve/local/cassandra-dist/target/lib"));
+    assertThat(dev.libDirectory())
+        .isEqualTo(Path.of("/work/varve/local/cassandra-dist/target/lib"));
     assertThat(dev.cqlAddress().getPort()).isEqualTo(9042);
     assertThat(dev.cqlAddress().getHostString()).isEqualTo("127.0.0.1");
     assertThat(dev.storagePort()).isEqualTo(7000);
     assertThat(dev.jmxPort()).isEqualTo(7199);
     assertThat(dev.heapSize()).isEqualTo("1g");
     assertThat(dev.commitlogSync()).isEqualTo(CommitlogSync.batch());
-    assertThat(dev.javaExecutable()).isEqualTo(
-        Path.of(System.getProperty("java.home"), "bin", "java").toAbsolutePath());
+    assertThat(dev.javaExecutable())
+        .isEqualTo(Path.of(System.getProperty("java.home"), "bin", "java").toAbsolutePath());
   }
 
   @Test
@@ -56,8 +57,10 @@ class LocalCassandraSettingsTest {
   void with_methods_return_a_changed_copy_and_leave_the_original_alone() {
     LocalCassandraSettings dev = LocalCassandraSettings.forDevelopment(VARVE);
 
-    LocalCassandraSettings moved = dev.withCqlPort(29042).withHome(Path.of("/tmp/node"))
-        .withCommitlogSync(CommitlogSync.group(Duration.ofMillis(5)));
+    LocalCassandraSettings moved =
+        dev.withCqlPort(29042)
+            .withHome(Path.of("/tmp/node"))
+            .withCommitlogSync(CommitlogSync.group(Duration.ofMillis(5)));
 
     assertThat(moved.cqlPort()).isEqualTo(29042);
     assertThat(moved.home()).isEqualTo(Path.of("/tmp/node"));

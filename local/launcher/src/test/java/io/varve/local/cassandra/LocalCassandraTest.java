@@ -29,8 +29,11 @@ class LocalCassandraTest {
   void builtDistribution() throws IOException {
     Path lib = Files.createDirectories(dir.resolve("lib"));
     Files.createFile(lib.resolve("jamm-0.4.0.jar"));
-    settings = LocalCassandraSettings.forTests(dir).withHome(dir.resolve("node"))
-        .withLibDirectory(lib).withPorts(39042, 37000, 37199);
+    settings =
+        LocalCassandraSettings.forTests(dir)
+            .withHome(dir.resolve("node"))
+            .withLibDirectory(lib)
+            .withPorts(39042, 37000, 37199);
   }
 
   @AfterEach
@@ -80,9 +83,13 @@ class LocalCassandraTest {
     writePidFile(standIn.pid());
     LocalCassandra node = new LocalCassandra(settings);
 
-    assertThat(node.status()).isEqualTo(
-        new LocalServerStatus(Product.CASSANDRA, LocalServerStatus.State.RUNNING, standIn.pid(),
-            settings.cqlAddress()));
+    assertThat(node.status())
+        .isEqualTo(
+            new LocalServerStatus(
+                Product.CASSANDRA,
+                LocalServerStatus.State.RUNNING,
+                standIn.pid(),
+                settings.cqlAddress()));
     assertThat(node.stop(Duration.ofSeconds(10))).isTrue();
     assertThat(standIn.waitFor(5, TimeUnit.SECONDS)).as("stand-in gone").isTrue();
     assertThat(node.status().state()).isEqualTo(LocalServerStatus.State.STOPPED);
@@ -138,8 +145,14 @@ class LocalCassandraTest {
 
   /** A process whose command line looks like the Cassandra of {@code home} to the launcher. */
   private static Process startStandIn(Path home) throws IOException {
-    return new ProcessBuilder("/bin/sh", "-c", "sleep 60; :", "cassandra",
-        CassandraCommandLine.storageDirArgument(home), CassandraCommandLine.MAIN_CLASS).start();
+    return new ProcessBuilder(
+            "/bin/sh",
+            "-c",
+            "sleep 60; :",
+            "cassandra",
+            CassandraCommandLine.storageDirArgument(home),
+            CassandraCommandLine.MAIN_CLASS)
+        .start();
   }
 
   private void writePidFile(long pid) throws IOException {

@@ -65,15 +65,16 @@ class NativeProtocolProbeTest {
   }
 
   private static CompletableFuture<byte[]> serveOnce(ServerSocket server, byte[] response) {
-    return CompletableFuture.supplyAsync(() -> {
-      try (Socket client = server.accept()) {
-        byte[] request = new byte[9];
-        new DataInputStream(client.getInputStream()).readFully(request);
-        client.getOutputStream().write(response);
-        return request;
-      } catch (IOException e) {
-        throw new RuntimeException(e);
-      }
-    });
+    return CompletableFuture.supplyAsync(
+        () -> {
+          try (Socket client = server.accept()) {
+            byte[] request = new byte[9];
+            new DataInputStream(client.getInputStream()).readFully(request);
+            client.getOutputStream().write(response);
+            return request;
+          } catch (IOException e) {
+            throw new RuntimeException(e);
+          }
+        });
   }
 }

@@ -9,8 +9,8 @@ import java.nio.ByteBuffer;
 import java.nio.charset.StandardCharsets;
 
 /**
- * Just enough of CQL native protocol v4 to run statements and read one count, so that this
- * module's tests prove durability without a driver on the classpath.
+ * Just enough of CQL native protocol v4 to run statements and read one count, so that this module's
+ * tests prove durability without a driver on the classpath.
  */
 final class RawCqlConnection implements AutoCloseable {
 
@@ -79,8 +79,11 @@ final class RawCqlConnection implements AutoCloseable {
       int code = error.getInt();
       byte[] message = new byte[error.getShort()];
       error.get(message);
-      throw new IOException("CQL error 0x" + Integer.toHexString(code) + ": "
-          + new String(message, StandardCharsets.UTF_8));
+      throw new IOException(
+          "CQL error 0x"
+              + Integer.toHexString(code)
+              + ": "
+              + new String(message, StandardCharsets.UTF_8));
     }
     if (header[4] != expected) {
       throw new IOException("Unexpected opcode 0x" + Integer.toHexString(header[4]));

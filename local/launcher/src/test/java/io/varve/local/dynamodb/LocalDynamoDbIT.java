@@ -25,8 +25,8 @@ import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 
 /**
- * Runs the real DynamoDB Local from {@code local/dynamodb-dist/target/lib} in a temporary home,
- * on a port of its own, through the same entry point as {@code ./varve local dynamodb}.
+ * Runs the real DynamoDB Local from {@code local/dynamodb-dist/target/lib} in a temporary home, on
+ * a port of its own, through the same entry point as {@code ./varve local dynamodb}.
  */
 class LocalDynamoDbIT {
 
@@ -38,8 +38,11 @@ class LocalDynamoDbIT {
   @BeforeAll
   static void temporaryHome() throws IOException {
     home = Files.createTempDirectory("varve-dynamodb-it");
-    settings = LocalDynamoDbSettings.forDevelopment(VarveHome.locate()).withHome(home)
-        .withPort(LocalMachine.freePort()).withHeapSize("256m");
+    settings =
+        LocalDynamoDbSettings.forDevelopment(VarveHome.locate())
+            .withHome(home)
+            .withPort(LocalMachine.freePort())
+            .withHeapSize("256m");
     settings = TestDynamoDb.libDirectory().map(settings::withLibDirectory).orElse(settings);
   }
 
@@ -51,7 +54,8 @@ class LocalDynamoDbIT {
 
   @Test
   void starts_answers_on_loopback_only_and_stops() throws Exception {
-    assertThat(main("start")).startsWith("dynamodb: running pid=")
+    assertThat(main("start"))
+        .startsWith("dynamodb: running pid=")
         .contains("endpoint=" + settings.endpoint(), "in-memory", "started in");
     assertThat(main("status")).startsWith("dynamodb: running pid=");
     assertThat(main("start")).contains("already running");
@@ -63,8 +67,8 @@ class LocalDynamoDbIT {
     Optional<InetAddress> external = LocalMachine.externalAddress();
     assumeTrue(external.isPresent(), "this machine has no non-loopback IPv4 address");
     try (Socket socket = new Socket()) {
-      assertThatThrownBy(() -> socket.connect(
-          new InetSocketAddress(external.get(), settings.port()), 2000))
+      assertThatThrownBy(
+              () -> socket.connect(new InetSocketAddress(external.get(), settings.port()), 2000))
           .as("DynamoDB Local must not be reachable on " + external.get())
           .isInstanceOf(IOException.class);
     }
@@ -85,17 +89,28 @@ class LocalDynamoDbIT {
   @Test
   void refuses_a_port_taken_by_another_process() throws IOException {
     try (ServerSocket taken = new ServerSocket(0, 1, InetAddress.getByName("127.0.0.1"))) {
-      LocalDynamoDb server = new LocalDynamoDb(settings.withPort(taken.getLocalPort())
-          .withHome(home.resolve("other")));
-      assertThatThrownBy(server::start).isInstanceOf(LocalServerException.class)
+      LocalDynamoDb server =
+          new LocalDynamoDb(
+              settings.withPort(taken.getLocalPort()).withHome(home.resolve("other")));
+      assertThatThrownBy(server::start)
+          .isInstanceOf(LocalServerException.class)
           .hasMessageContaining("Port 127.0.0.1:" + taken.getLocalPort() + " is in use");
     }
   }
 
   private static String main(String action) {
     LauncherOutput launcher = new LauncherOutput(LocalDynamoDbMain::run);
-    int status = launcher.run(new String[] {action, "--home", home.toString(),
-        "--lib", settings.libDirectory().toString(), "--port", Integer.toString(settings.port())});
+    int status =
+        launcher.run(
+            new String[] {
+              action,
+              "--home",
+              home.toString(),
+              "--lib",
+              settings.libDirectory().toString(),
+              "--port",
+              Integer.toString(settings.port())
+            });
     assertThat(launcher.err()).isEmpty();
     assertThat(status).isEqualTo(action.equals("status") && !isRunning() ? 1 : 0);
     return launcher.out().trim();

@@ -18,7 +18,8 @@ class LocalDynamoDbMainTest {
   void status_of_a_server_never_started_completes_with_errors() {
     assertThat(run("status", "--varve-home", varveHome.toString()))
         .isEqualTo(ExitStatus.COMPLETED_WITH_ERRORS.code());
-    assertThat(launcher.out()).isEqualTo("dynamodb: stopped home=" + varveHome.resolve(".varve/dynamodb") + "\n");
+    assertThat(launcher.out())
+        .isEqualTo("dynamodb: stopped home=" + varveHome.resolve(".varve/dynamodb") + "\n");
   }
 
   @Test
@@ -26,13 +27,20 @@ class LocalDynamoDbMainTest {
     assertThat(run("status", "--bogus", "x")).isEqualTo(ExitStatus.INVALID_INPUT.code());
     assertThat(launcher.err()).startsWith("dynamodb: unknown option: --bogus");
     assertThat(run("start", "--port", "http")).isEqualTo(ExitStatus.INVALID_INPUT.code());
-    assertThat(launcher.err()).contains("--port: http (expected: 1..65535)").contains("usage: LocalDynamoDbMain");
+    assertThat(launcher.err())
+        .contains("--port: http (expected: 1..65535)")
+        .contains("usage: LocalDynamoDbMain");
   }
 
   @Test
   void start_without_the_built_jars_is_a_fatal_error() {
-    assertThat(run("start", "--home", varveHome.resolve("server").toString(),
-        "--lib", varveHome.resolve("missing").toString()))
+    assertThat(
+            run(
+                "start",
+                "--home",
+                varveHome.resolve("server").toString(),
+                "--lib",
+                varveHome.resolve("missing").toString()))
         .isEqualTo(ExitStatus.ABORTED_FATAL_ERROR.code());
     assertThat(launcher.err()).startsWith("dynamodb: start failed: DynamoDB Local is not built");
   }

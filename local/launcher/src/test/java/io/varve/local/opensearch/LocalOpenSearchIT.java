@@ -26,15 +26,17 @@ import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 
 /**
- * Runs a real OpenSearch from {@code local/opensearch-dist/target/lib} on a JDK 21+, in a
- * temporary home, on ports of its own, through the same entry point as
- * {@code ./varve local opensearch}.
+ * Runs a real OpenSearch from {@code local/opensearch-dist/target/lib} on a JDK 21+, in a temporary
+ * home, on ports of its own, through the same entry point as {@code ./varve local opensearch}.
  */
 class LocalOpenSearchIT {
 
   private static final Duration TIMEOUT = Duration.ofMinutes(2);
-  private static final HttpClient HTTP = HttpClient.newBuilder()
-      .version(HttpClient.Version.HTTP_1_1).connectTimeout(Duration.ofSeconds(2)).build();
+  private static final HttpClient HTTP =
+      HttpClient.newBuilder()
+          .version(HttpClient.Version.HTTP_1_1)
+          .connectTimeout(Duration.ofSeconds(2))
+          .build();
   private static final String TERM_QUERY = "{\"query\":{\"term\":{\"user\":\"ada\"}}}";
 
   private static Path home;
@@ -44,8 +46,11 @@ class LocalOpenSearchIT {
   static void temporaryHome() throws IOException {
     home = Files.createTempDirectory("varve-opensearch-it");
     int httpPort = LocalMachine.freePort();
-    settings = LocalOpenSearchSettings.forDevelopment(VarveHome.locate()).withHome(home)
-        .withHttpPort(httpPort).withTransportPort(LocalMachine.freePortOtherThan(httpPort));
+    settings =
+        LocalOpenSearchSettings.forDevelopment(VarveHome.locate())
+            .withHome(home)
+            .withHttpPort(httpPort)
+            .withTransportPort(LocalMachine.freePortOtherThan(httpPort));
     settings = TestOpenSearch.libDirectory().map(settings::withLibDirectory).orElse(settings);
   }
 
@@ -57,17 +62,29 @@ class LocalOpenSearchIT {
 
   @Test
   void serves_documents_on_loopback_only_and_keeps_them_across_a_restart() throws Exception {
-    assertThat(main("start")).startsWith("opensearch: running pid=")
-        .contains("endpoint=" + settings.endpoint(), "data=" + settings.dataDirectory(),
-            "log=" + settings.systemLog(), "started in");
+    assertThat(main("start"))
+        .startsWith("opensearch: running pid=")
+        .contains(
+            "endpoint=" + settings.endpoint(),
+            "data=" + settings.dataDirectory(),
+            "log=" + settings.systemLog(),
+            "started in");
     assertThat(main("status")).startsWith("opensearch: running pid=");
     assertThat(main("start")).contains("already running");
 
-    assertThat(send("PUT", "/events-it", "{\"settings\":{\"number_of_replicas\":0},"
-        + "\"mappings\":{\"properties\":{\"user\":{\"type\":\"keyword\"}}}}"))
+    assertThat(
+            send(
+                "PUT",
+                "/events-it",
+                "{\"settings\":{\"number_of_replicas\":0},"
+                    + "\"mappings\":{\"properties\":{\"user\":{\"type\":\"keyword\"}}}}"))
         .contains("\"acknowledged\":true");
-    assertThat(send("PUT", "/events-it/_doc/e1?refresh=true",
-        "{\"user\":\"ada\",\"note\":\"first event\"}")).contains("\"result\":\"created\"");
+    assertThat(
+            send(
+                "PUT",
+                "/events-it/_doc/e1?refresh=true",
+                "{\"user\":\"ada\",\"note\":\"first event\"}"))
+        .contains("\"result\":\"created\"");
     send("PUT", "/events-it/_doc/e2?refresh=true", "{\"user\":\"bob\",\"note\":\"other\"}");
     assertThat(send("POST", "/events-it/_search", TERM_QUERY))
         .contains("\"total\":{\"value\":1,", "\"_id\":\"e1\"", "first event")
@@ -77,8 +94,9 @@ class LocalOpenSearchIT {
     if (external.isPresent()) {
       for (int port : new int[] {settings.httpPort(), settings.transportPort()}) {
         try (Socket socket = new Socket()) {
-          assertThatThrownBy(() -> socket.connect(new InetSocketAddress(external.get(), port),
-              2000)).as("OpenSearch must not be reachable on " + external.get() + ":" + port)
+          assertThatThrownBy(
+                  () -> socket.connect(new InetSocketAddress(external.get(), port), 2000))
+              .as("OpenSearch must not be reachable on " + external.get() + ":" + port)
               .isInstanceOf(IOException.class);
         }
       }
@@ -90,7 +108,8 @@ class LocalOpenSearchIT {
 
     assertThat(main("start")).contains("started in");
     assertThat(send("POST", "/events-it/_search", TERM_QUERY))
-        .as("the index survives a restart").contains("\"_id\":\"e1\"", "first event");
+        .as("the index survives a restart")
+        .contains("\"_id\":\"e1\"", "first event");
     assertThat(main("stop")).startsWith("opensearch: stopped pid=");
   }
 
@@ -104,31 +123,47 @@ class LocalOpenSearchIT {
   @Test
   void refuses_a_port_taken_by_another_process() throws IOException {
     try (ServerSocket taken = new ServerSocket(0, 1, InetAddress.getByName("127.0.0.1"))) {
-      LocalOpenSearch node = new LocalOpenSearch(settings.withHome(home.resolve("other"))
-          .withTransportPort(taken.getLocalPort()));
-      assertThatThrownBy(node::start).isInstanceOf(LocalServerException.class)
-          .hasMessageContaining("Port 127.0.0.1:" + taken.getLocalPort() + " (transport) is in use");
+      LocalOpenSearch node =
+          new LocalOpenSearch(
+              settings.withHome(home.resolve("other")).withTransportPort(taken.getLocalPort()));
+      assertThatThrownBy(node::start)
+          .isInstanceOf(LocalServerException.class)
+          .hasMessageContaining(
+              "Port 127.0.0.1:" + taken.getLocalPort() + " (transport) is in use");
       assertThat(node.status().isRunning()).isFalse();
     }
   }
 
   private static String send(String method, String path, String json) throws Exception {
-    HttpResponse<String> response = HTTP.send(HttpRequest.newBuilder(settings.endpoint()
-            .resolve(path)).timeout(Duration.ofSeconds(30))
-            .header("Content-Type", "application/json")
-            .method(method, HttpRequest.BodyPublishers.ofString(json)).build(),
-        HttpResponse.BodyHandlers.ofString());
-    assertThat(response.statusCode()).as(method + " " + path + ": " + response.body())
+    HttpResponse<String> response =
+        HTTP.send(
+            HttpRequest.newBuilder(settings.endpoint().resolve(path))
+                .timeout(Duration.ofSeconds(30))
+                .header("Content-Type", "application/json")
+                .method(method, HttpRequest.BodyPublishers.ofString(json))
+                .build(),
+            HttpResponse.BodyHandlers.ofString());
+    assertThat(response.statusCode())
+        .as(method + " " + path + ": " + response.body())
         .isBetween(200, 299);
     return response.body();
   }
 
   private static String main(String action) {
     LauncherOutput launcher = new LauncherOutput(LocalOpenSearchMain::run);
-    int status = launcher.run(new String[] {action, "--home", home.toString(),
-        "--lib", settings.libDirectory().toString(),
-        "--port", Integer.toString(settings.httpPort()),
-        "--transport-port", Integer.toString(settings.transportPort())});
+    int status =
+        launcher.run(
+            new String[] {
+              action,
+              "--home",
+              home.toString(),
+              "--lib",
+              settings.libDirectory().toString(),
+              "--port",
+              Integer.toString(settings.httpPort()),
+              "--transport-port",
+              Integer.toString(settings.transportPort())
+            });
     assertThat(launcher.err()).isEmpty();
     assertThat(status).isEqualTo(action.equals("status") && !isRunning() ? 1 : 0);
     return launcher.out().trim();

@@ -18,8 +18,8 @@ class LocalOpenSearchMainTest {
     int status = run("status", "--varve-home", varveHome.toString());
 
     assertThat(status).isEqualTo(1);
-    assertThat(launcher.out()).isEqualTo(
-        "opensearch: stopped home=" + varveHome.resolve(".varve/opensearch") + "\n");
+    assertThat(launcher.out())
+        .isEqualTo("opensearch: stopped home=" + varveHome.resolve(".varve/opensearch") + "\n");
   }
 
   @Test
@@ -34,14 +34,14 @@ class LocalOpenSearchMainTest {
     int status = run("stop", "--home", varveHome.resolve("node").toString());
 
     assertThat(status).isZero();
-    assertThat(launcher.out()).isEqualTo(
-        "opensearch: not running home=" + varveHome.resolve("node") + "\n");
+    assertThat(launcher.out())
+        .isEqualTo("opensearch: not running home=" + varveHome.resolve("node") + "\n");
   }
 
   @Test
   void ports_may_trade_places() {
-    int status = run("stop", "--home", varveHome.toString(), "--port", "9300",
-        "--transport-port", "9200");
+    int status =
+        run("stop", "--home", varveHome.toString(), "--port", "9300", "--transport-port", "9200");
 
     assertThat(status).isZero();
     assertThat(launcher.err()).isEmpty();
@@ -54,26 +54,44 @@ class LocalOpenSearchMainTest {
     assertThat(launcher.err()).startsWith("opensearch: --port: http (expected: 1..65535)\nusage: ");
 
     launcher.reset();
-    assertThat(run("start", "--home", varveHome.toString(), "--port", "19300",
-        "--transport-port", "19300")).isEqualTo(ExitStatus.INVALID_INPUT.code());
-    assertThat(launcher.err()).startsWith(
-        "opensearch: transportPort: 19300 (expected: a port other than httpPort)");
+    assertThat(
+            run(
+                "start",
+                "--home",
+                varveHome.toString(),
+                "--port",
+                "19300",
+                "--transport-port",
+                "19300"))
+        .isEqualTo(ExitStatus.INVALID_INPUT.code());
+    assertThat(launcher.err())
+        .startsWith("opensearch: transportPort: 19300 (expected: a port other than httpPort)");
 
     launcher.reset();
     assertThat(run("start", "--home", varveHome.toString(), "--heap", "lots"))
         .isEqualTo(ExitStatus.INVALID_INPUT.code());
-    assertThat(launcher.err()).startsWith(
-        "opensearch: heapSize: lots (expected: megabytes or gigabytes, like 512m or 1g)");
+    assertThat(launcher.err())
+        .startsWith(
+            "opensearch: heapSize: lots (expected: megabytes or gigabytes, like 512m or 1g)");
   }
 
   @Test
   void start_without_the_built_jars_is_a_fatal_error_saying_how_to_build_them() {
-    int status = run("start", "--home", varveHome.resolve("node").toString(),
-        "--lib", varveHome.resolve("missing").toString(), "--port", "29299");
+    int status =
+        run(
+            "start",
+            "--home",
+            varveHome.resolve("node").toString(),
+            "--lib",
+            varveHome.resolve("missing").toString(),
+            "--port",
+            "29299");
 
     assertThat(status).isEqualTo(ExitStatus.ABORTED_FATAL_ERROR.code());
-    assertThat(launcher.err()).contains("OpenSearch is not built: " + varveHome.resolve("missing")
-        + " does not exist", "mvn -q -f local/pom.xml -DskipTests install");
+    assertThat(launcher.err())
+        .contains(
+            "OpenSearch is not built: " + varveHome.resolve("missing") + " does not exist",
+            "mvn -q -f local/pom.xml -DskipTests install");
   }
 
   private int run(String... args) {

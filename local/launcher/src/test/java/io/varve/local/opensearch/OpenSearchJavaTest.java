@@ -55,8 +55,8 @@ class OpenSearchJavaTest {
         .hasMessageContaining("expected: Java 21 or later");
     assertThatThrownBy(() -> OpenSearchJava.locate("/no/such/jdk", root, root))
         .isInstanceOf(LocalServerException.class)
-        .hasMessageContaining("VARVE_OPENSEARCH_JAVA: /no/such/jdk (expected: the home directory"
-            + " of a JDK 21+");
+        .hasMessageContaining(
+            "VARVE_OPENSEARCH_JAVA: /no/such/jdk (expected: the home directory" + " of a JDK 21+");
   }
 
   @Test
@@ -79,8 +79,8 @@ class OpenSearchJavaTest {
 
   private Path jdk(String name, String version) throws IOException {
     Path home = Files.createDirectories(root.resolve(name));
-    Files.writeString(home.resolve("release"),
-        "IMPLEMENTOR=\"Test\"\nJAVA_VERSION=\"" + version + "\"\n");
+    Files.writeString(
+        home.resolve("release"), "IMPLEMENTOR=\"Test\"\nJAVA_VERSION=\"" + version + "\"\n");
     Path java = Files.createDirectories(home.resolve("bin")).resolve("java");
     Files.writeString(java, "#!/bin/sh\n");
     Files.setPosixFilePermissions(java, PosixFilePermissions.fromString("rwxr-xr-x"));

@@ -48,17 +48,30 @@ class LocalVarveServerTest {
     assertThat(up.log()).isEqualTo(dir.resolve(".varve/server/server.log"));
     assertThat(up.pidFile()).isEqualTo(dir.resolve(".varve/server/server.pid"));
     assertThat(LocalVarveServerSettings.builtClasspath(dir))
-        .isEqualTo(dir.resolve("cli/target/varve-cli.jar") + ":" + dir.resolve("cli/target/lib") + "/*");
+        .isEqualTo(
+            dir.resolve("cli/target/varve-cli.jar") + ":" + dir.resolve("cli/target/lib") + "/*");
   }
 
   @Test
   void runs_varve_serve_with_its_heap_classpath_and_arguments() {
-    LocalVarveServer server = new LocalVarveServer(settings.withHeapSize("512m").withClasspath("a.jar:lib/*")
-        .withServeArgs(List.of("--config", "varve.yaml")));
+    LocalVarveServer server =
+        new LocalVarveServer(
+            settings
+                .withHeapSize("512m")
+                .withClasspath("a.jar:lib/*")
+                .withServeArgs(List.of("--config", "varve.yaml")));
 
-    assertThat(server.command()).startsWith(settings.javaExecutable().toString())
-        .containsSubsequence("-Xms512m", "-Xmx512m", "-cp", "a.jar:lib/*", LocalVarveServer.MAIN_CLASS, "serve",
-            "--config", "varve.yaml")
+    assertThat(server.command())
+        .startsWith(settings.javaExecutable().toString())
+        .containsSubsequence(
+            "-Xms512m",
+            "-Xmx512m",
+            "-cp",
+            "a.jar:lib/*",
+            LocalVarveServer.MAIN_CLASS,
+            "serve",
+            "--config",
+            "varve.yaml")
         .contains("-Dvarve.server.home=" + settings.home(), "-Dvarve.home=" + dir);
   }
 
@@ -66,8 +79,10 @@ class LocalVarveServerTest {
   void a_home_without_pid_file_is_stopped_and_does_not_answer() {
     LocalVarveServer server = new LocalVarveServer(settings);
 
-    assertThat(server.status()).isEqualTo(new LocalServerStatus(Product.VARVE, LocalServerStatus.State.STOPPED, 0,
-        Loopback.address(38080)));
+    assertThat(server.status())
+        .isEqualTo(
+            new LocalServerStatus(
+                Product.VARVE, LocalServerStatus.State.STOPPED, 0, Loopback.address(38080)));
     assertThat(server.isReady()).isFalse();
     assertThat(server.stop(Duration.ofSeconds(1))).isFalse();
   }
@@ -76,7 +91,8 @@ class LocalVarveServerTest {
   void stop_terminates_the_server_of_this_home_only() throws Exception {
     standIn = standIn(dir.resolve("other"));
     writePidFile(standIn.pid());
-    assertThat(new LocalVarveServer(settings).status().state()).isEqualTo(LocalServerStatus.State.STALE);
+    assertThat(new LocalVarveServer(settings).status().state())
+        .isEqualTo(LocalServerStatus.State.STALE);
 
     standIn.destroyForcibly().waitFor();
     standIn = standIn(settings.home());
@@ -91,8 +107,17 @@ class LocalVarveServerTest {
   @Test
   void a_server_with_a_command_line_past_4_kib_is_recognised() throws Exception {
     // as when run from the expanded classpath of the command line: the JDK then gives no arguments
-    standIn = new ProcessBuilder("/bin/sh", "-c", "sleep 60; :", "varve", "-Dvarve.server.home=" + settings.home(),
-        "-cp", "x".repeat(8192), LocalVarveServer.MAIN_CLASS).start();
+    standIn =
+        new ProcessBuilder(
+                "/bin/sh",
+                "-c",
+                "sleep 60; :",
+                "varve",
+                "-Dvarve.server.home=" + settings.home(),
+                "-cp",
+                "x".repeat(8192),
+                LocalVarveServer.MAIN_CLASS)
+            .start();
     writePidFile(standIn.pid());
     LocalVarveServer server = new LocalVarveServer(settings);
 
@@ -106,9 +131,11 @@ class LocalVarveServerTest {
     try (ServerSocket taken = new ServerSocket(0, 1, InetAddress.getByName("127.0.0.1"))) {
       LocalVarveServer server = new LocalVarveServer(settings.withPort(taken.getLocalPort()));
 
-      assertThatThrownBy(server::start).isInstanceOf(LocalServerException.class)
+      assertThatThrownBy(server::start)
+          .isInstanceOf(LocalServerException.class)
           .hasMessageContaining("Port 127.0.0.1:" + taken.getLocalPort() + " (API) is in use")
-          .extracting(e -> ((LocalServerException) e).product()).isEqualTo(Product.VARVE);
+          .extracting(e -> ((LocalServerException) e).product())
+          .isEqualTo(Product.VARVE);
       assertThat(settings.pidFile()).doesNotExist();
     }
   }
@@ -122,8 +149,14 @@ class LocalVarveServerTest {
 
   /** A process whose command line looks like the Varve server of {@code home} to the launcher. */
   private static Process standIn(Path home) throws IOException {
-    return new ProcessBuilder("/bin/sh", "-c", "sleep 60; :", "varve", "-Dvarve.server.home=" + home,
-        LocalVarveServer.MAIN_CLASS).start();
+    return new ProcessBuilder(
+            "/bin/sh",
+            "-c",
+            "sleep 60; :",
+            "varve",
+            "-Dvarve.server.home=" + home,
+            LocalVarveServer.MAIN_CLASS)
+        .start();
   }
 
   private void writePidFile(long pid) throws IOException {

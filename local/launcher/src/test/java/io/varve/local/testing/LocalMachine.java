@@ -36,7 +36,10 @@ public final class LocalMachine {
     return port;
   }
 
-  /** An IPv4 address of this machine other than loopback, to check that a server is not reachable on it. */
+  /**
+   * An IPv4 address of this machine other than loopback, to check that a server is not reachable on
+   * it.
+   */
   public static Optional<InetAddress> externalAddress() throws SocketException {
     return NetworkInterface.networkInterfaces()
         .flatMap(NetworkInterface::inetAddresses)

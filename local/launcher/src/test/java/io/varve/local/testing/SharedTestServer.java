@@ -30,7 +30,8 @@ final class SharedTestServer<A> {
    * @param external how tests reach that server, from its {@code host:port} as a URI
    * @param local starts a local server and says how tests reach it
    */
-  SharedTestServer(String addressProperty, int defaultPort, Function<URI, A> external, Supplier<A> local) {
+  SharedTestServer(
+      String addressProperty, int defaultPort, Function<URI, A> external, Supplier<A> local) {
     this.addressProperty = addressProperty;
     this.defaultPort = defaultPort;
     this.external = external;
@@ -62,7 +63,8 @@ final class SharedTestServer<A> {
     URI uri = URI.create("tcp://" + hostAndPort);
     int port = uri.getPort() == -1 ? defaultPort : uri.getPort();
     if (uri.getHost() == null || port == -1 || !uri.getPath().isEmpty()) {
-      throw new IllegalArgumentException(addressProperty + ": " + hostAndPort + " (expected: host:port)");
+      throw new IllegalArgumentException(
+          addressProperty + ": " + hostAndPort + " (expected: host:port)");
     }
     return URI.create("tcp://" + uri.getHost() + ":" + port);
   }
@@ -79,18 +81,23 @@ final class SharedTestServer<A> {
   }
 
   /**
-   * Starts the server, stops it when the JVM exits, and waits until it answers. With
-   * {@code deleteHome}, the exit also deletes its home, unless it failed to start: then its logs
-   * explain the failure.
+   * Starts the server, stops it when the JVM exits, and waits until it answers. With {@code
+   * deleteHome}, the exit also deletes its home, unless it failed to start: then its logs explain
+   * the failure.
    */
-  static void startUntilExit(LocalServer server, Duration startup, Duration shutdown, boolean deleteHome) {
+  static void startUntilExit(
+      LocalServer server, Duration startup, Duration shutdown, boolean deleteHome) {
     AtomicBoolean ready = new AtomicBoolean();
-    Runtime.getRuntime().addShutdownHook(new Thread(() -> {
-      server.stop(shutdown);
-      if (deleteHome && ready.get()) {
-        LocalMachine.deleteTree(server.home());
-      }
-    }, "stop-test-" + server.product().label()));
+    Runtime.getRuntime()
+        .addShutdownHook(
+            new Thread(
+                () -> {
+                  server.stop(shutdown);
+                  if (deleteHome && ready.get()) {
+                    LocalMachine.deleteTree(server.home());
+                  }
+                },
+                "stop-test-" + server.product().label()));
     server.start();
     server.awaitReady(startup);
     ready.set(true);

@@ -8,12 +8,14 @@ import org.junit.jupiter.api.Test;
 
 class SharedTestServerTest {
 
-  private final SharedTestServer<String> http = new SharedTestServer<>("varve.test.example", -1,
-      SharedTestServer::httpEndpoint, () -> "http://127.0.0.1:1");
+  private final SharedTestServer<String> http =
+      new SharedTestServer<>(
+          "varve.test.example", -1, SharedTestServer::httpEndpoint, () -> "http://127.0.0.1:1");
 
   @Test
   void an_external_http_server_is_given_as_host_and_port() {
-    assertThat(SharedTestServer.httpEndpoint(http.parse("127.0.0.2:9200"))).isEqualTo("http://127.0.0.2:9200");
+    assertThat(SharedTestServer.httpEndpoint(http.parse("127.0.0.2:9200")))
+        .isEqualTo("http://127.0.0.2:9200");
   }
 
   @Test
@@ -28,8 +30,12 @@ class SharedTestServerTest {
   @Test
   void the_server_is_resolved_once() {
     int[] started = {0};
-    SharedTestServer<URI> counted = new SharedTestServer<>("varve.test.unset", -1, uri -> uri,
-        () -> URI.create("tcp://127.0.0.1:" + ++started[0]));
+    SharedTestServer<URI> counted =
+        new SharedTestServer<>(
+            "varve.test.unset",
+            -1,
+            uri -> uri,
+            () -> URI.create("tcp://127.0.0.1:" + ++started[0]));
 
     assertThat(counted.get()).isSameAs(counted.get());
     assertThat(started[0]).isEqualTo(1);

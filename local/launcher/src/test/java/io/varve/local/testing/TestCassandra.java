@@ -12,11 +12,11 @@ import java.time.Duration;
  * The Cassandra that integration tests of every module share: one server per test run, never
  * started twice. Tests create their own keyspace on it, one per test class.
  *
- * <p>If the system property {@value #ADDRESS_PROPERTY} is set to {@code host:port}, that server
- * is used as it is. Otherwise the local test instance ({@link LocalCassandraSettings#forTests},
- * CQL on 127.0.0.1:19042, home {@code .varve/test-cassandra}) is started if it is not running
- * and left running after the tests, so that the next run skips the startup. Stop it with
- * {@code ./varve local cassandra stop --tests}.
+ * <p>If the system property {@value #ADDRESS_PROPERTY} is set to {@code host:port}, that server is
+ * used as it is. Otherwise the local test instance ({@link LocalCassandraSettings#forTests}, CQL on
+ * 127.0.0.1:19042, home {@code .varve/test-cassandra}) is started if it is not running and left
+ * running after the tests, so that the next run skips the startup. Stop it with {@code ./varve
+ * local cassandra stop --tests}.
  *
  * <p>Uses the JDK only, so any test classpath can take it. Thread-safe.
  */
@@ -31,13 +31,14 @@ public final class TestCassandra {
   private static final int CQL_PORT = 9042;
   private static final Duration STARTUP_TIMEOUT = Duration.ofMinutes(3);
   private static final SharedTestServer<InetSocketAddress> SERVER =
-      new SharedTestServer<>(ADDRESS_PROPERTY, CQL_PORT, TestCassandra::address, TestCassandra::startLocal);
+      new SharedTestServer<>(
+          ADDRESS_PROPERTY, CQL_PORT, TestCassandra::address, TestCassandra::startLocal);
 
   private TestCassandra() {}
 
   /**
-   * The address of a server that accepts CQL, starting the local test instance on first use
-   * and waiting until it is ready.
+   * The address of a server that accepts CQL, starting the local test instance on first use and
+   * waiting until it is ready.
    *
    * @throws io.varve.local.LocalServerException if the local instance cannot start; the message
    *     quotes its log
@@ -56,9 +57,16 @@ public final class TestCassandra {
     LocalCassandra node = new LocalCassandra(LocalCassandraSettings.forTests(VarveHome.locate()));
     LocalServerStatus status = node.start();
     node.awaitReady(STARTUP_TIMEOUT);
-    System.out.println("TestCassandra: local Cassandra at " + status.address().getHostString()
-        + ":" + status.address().getPort() + " (pid " + status.pid() + ", home "
-        + node.settings().home() + ") is left running; stop it with: ./varve local cassandra stop --tests");
+    System.out.println(
+        "TestCassandra: local Cassandra at "
+            + status.address().getHostString()
+            + ":"
+            + status.address().getPort()
+            + " (pid "
+            + status.pid()
+            + ", home "
+            + node.settings().home()
+            + ") is left running; stop it with: ./varve local cassandra stop --tests");
     return node.settings().cqlAddress();
   }
 

@@ -20,10 +20,10 @@ import org.opensearch.transport.Netty4ModulePlugin;
 
 /**
  * Runs one OpenSearch node from the jars beside it, without an OpenSearch distribution: the
- * settings come from {@code <home>/config/opensearch.yml}, the logging from
- * {@code <home>/config/log4j2.properties}, and the Netty 4 transport (HTTP and node-to-node),
- * which a distribution loads from its {@code modules/} directory, is given to the node as a
- * classpath plugin.
+ * settings come from {@code <home>/config/opensearch.yml}, the logging from {@code
+ * <home>/config/log4j2.properties}, and the Netty 4 transport (HTTP and node-to-node), which a
+ * distribution loads from its {@code modules/} directory, is given to the node as a classpath
+ * plugin.
  *
  * <p>The home directory is named by the system property {@value #HOME_PROPERTY}. The node stops
  * cleanly on SIGTERM; the process exits with 1 if the node cannot start.
@@ -43,26 +43,34 @@ public final class SingleNodeRunner {
       System.exit(1);
     }
     Path homeDirectory = Path.of(home).toAbsolutePath();
-    Environment environment = InternalSettingsPreparer.prepareEnvironment(
-        Settings.builder().put(Environment.PATH_HOME_SETTING.getKey(), homeDirectory.toString())
-            .build(),
-        Map.of(), homeDirectory.resolve("config"), () -> "varve-local");
+    Environment environment =
+        InternalSettingsPreparer.prepareEnvironment(
+            Settings.builder()
+                .put(Environment.PATH_HOME_SETTING.getKey(), homeDirectory.toString())
+                .build(),
+            Map.of(),
+            homeDirectory.resolve("config"),
+            () -> "varve-local");
     LogConfigurator.configure(environment);
     Logger logger = LogManager.getLogger(SingleNodeRunner.class);
 
     Node node = new ClasspathPluginNode(environment, List.of(netty4()));
     CountDownLatch stopped = new CountDownLatch(1);
-    Runtime.getRuntime().addShutdownHook(new Thread(() -> {
-      try {
-        node.close();
-        node.awaitClose(20, TimeUnit.SECONDS);
-      } catch (Exception e) {
-        logger.warn("OpenSearch did not stop cleanly", e);
-      } finally {
-        Configurator.shutdown((LoggerContext) LogManager.getContext(false));
-        stopped.countDown();
-      }
-    }, "stop-opensearch"));
+    Runtime.getRuntime()
+        .addShutdownHook(
+            new Thread(
+                () -> {
+                  try {
+                    node.close();
+                    node.awaitClose(20, TimeUnit.SECONDS);
+                  } catch (Exception e) {
+                    logger.warn("OpenSearch did not stop cleanly", e);
+                  } finally {
+                    Configurator.shutdown((LoggerContext) LogManager.getContext(false));
+                    stopped.countDown();
+                  }
+                },
+                "stop-opensearch"));
     try {
       node.start();
     } catch (Exception | Error e) {
@@ -75,8 +83,15 @@ public final class SingleNodeRunner {
   }
 
   private static PluginInfo netty4() {
-    return new PluginInfo("transport-netty4", "Netty 4 HTTP and transport", Version.CURRENT.toString(),
-        Version.CURRENT, "21", Netty4ModulePlugin.class.getName(), List.of(), false);
+    return new PluginInfo(
+        "transport-netty4",
+        "Netty 4 HTTP and transport",
+        Version.CURRENT.toString(),
+        Version.CURRENT,
+        "21",
+        Netty4ModulePlugin.class.getName(),
+        List.of(),
+        false);
   }
 
   /** A node with plugins from the classpath; {@link Node}'s constructor for them is protected. */
