@@ -90,7 +90,7 @@ public final class ReliabilityCommand implements Callable<Integer> {
   @Option(
       names = "--read-p99-limit-ms",
       description = "Overload: bound of the small read's p99 " + "(default: ${DEFAULT-VALUE}).")
-  long readP99LimitMs = 1000;
+  long readP99LimitMs = 2000;
 
   @Option(
       names = "--keep",
