@@ -8,7 +8,11 @@ import com.linecorp.armeria.server.docs.DocService;
 import com.linecorp.armeria.server.prometheus.PrometheusExpositionService;
 import io.micrometer.prometheusmetrics.PrometheusConfig;
 import io.micrometer.prometheusmetrics.PrometheusMeterRegistry;
+import io.varve.cassandra.events.AsyncLimiter;
 import io.varve.cassandra.events.CqlEventStore;
+import io.varve.cassandra.kv.CqlItemReader;
+import io.varve.cassandra.kv.CqlItemTables;
+import io.varve.cassandra.kv.CqlItemWriter;
 import io.varve.cassandra.metadata.CqlMetadataStore;
 import io.varve.cassandra.metadata.CqlSliceTables;
 import io.varve.cassandra.session.Sessions;
@@ -31,6 +35,7 @@ import io.varve.server.health.HealthReport;
 import io.varve.server.index.Backfill;
 import io.varve.server.index.IndexMaintainer;
 import io.varve.server.index.Indexer;
+import io.varve.server.kv.KeyValueHandler;
 import io.varve.server.metrics.CassandraRequestMetrics;
 import io.varve.server.transport.TokenAuthentication;
 import io.varve.server.transport.Transports;
@@ -114,12 +119,14 @@ public final class VarveServer implements AutoCloseable {
               clock,
               settings.limits().futureLimit(),
               workers.register("slice-maintainer", true, staleAfter));
-      CqlEventStore events =
-          new CqlEventStore(
-              session,
+      // one write budget for both services: what a node takes in at once must fit its heap, whoever
+      // writes
+      AsyncLimiter writes =
+          new AsyncLimiter(
               settings.cassandra().maxInFlightWrites(),
-              settings.cassandra().maxInFlightWriteBytes(),
-              settings.cassandra().compressionThreshold());
+              settings.cassandra().maxInFlightWriteBytes());
+      CqlEventStore events =
+          new CqlEventStore(session, writes, settings.cassandra().compressionThreshold());
       metrics.gauge("varve.cassandra.writes.inflight", events, CqlEventStore::writesInFlight);
       metrics.gauge(
           "varve.cassandra.writes.inflight.bytes", events, CqlEventStore::writeBytesInFlight);
@@ -127,7 +134,14 @@ public final class VarveServer implements AutoCloseable {
       PageTokens tokens = new PageTokens(store.pageTokenKey().toCompletableFuture().join());
       ControlPlaneHandler control =
           new ControlPlaneHandler(
-              store, tables, registry, maintainer, mapper, clock, Duration.ofSeconds(20));
+              store,
+              tables,
+              new CqlItemTables(session, settings.cassandra().schemaTimeout()),
+              registry,
+              maintainer,
+              mapper,
+              clock,
+              Duration.ofSeconds(20));
       Optional<IndexServices> index = Optional.empty();
       if (settings.opensearch().enabled()) {
         OpenSearchSettings os = settings.opensearch();
@@ -157,6 +171,15 @@ public final class VarveServer implements AutoCloseable {
           new SearchHandler(
               registry, index.map(IndexServices::store), events, tokens, settings.search(), clock);
       Backfill backfill = new Backfill(registry, events, indexer, clock);
+      KeyValueHandler kv =
+          new KeyValueHandler(
+              registry,
+              new CqlItemWriter(session, writes, settings.cassandra().compressionThreshold()),
+              new CqlItemReader(session, settings.kv()),
+              tokens,
+              settings.kv(),
+              clock,
+              metrics);
 
       ServerBuilder sb =
           Server.builder()
@@ -179,7 +202,7 @@ public final class VarveServer implements AutoCloseable {
               settings.admission(),
               metrics,
               () -> longer(decoding.oldestWait(), events.writeQueueDelay()));
-      Transports.register(sb, control, backfill, data, search, settings, admission, decoding);
+      Transports.register(sb, control, backfill, data, search, kv, settings, admission, decoding);
       sb.serverListener(ServerListener.builder().whenStopped(s -> decoding.close()).build());
       TokenAuthentication pages = new TokenAuthentication(settings.auth());
       sb.meterRegistry(metrics)

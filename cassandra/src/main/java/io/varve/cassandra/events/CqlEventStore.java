@@ -53,10 +53,15 @@ public final class CqlEventStore implements EventStore {
 
   public CqlEventStore(
       CqlSession session, int maxInFlight, long maxInFlightBytes, int compressionThreshold) {
+    this(session, new AsyncLimiter(maxInFlight, maxInFlightBytes), compressionThreshold);
+  }
+
+  /** A store whose writes share {@code limiter} with other writers of the same cluster. */
+  public CqlEventStore(CqlSession session, AsyncLimiter limiter, int compressionThreshold) {
     this.session = session;
     this.statements = new SliceStatements(session);
     this.codec = new ValueCodec(compressionThreshold);
-    this.limiter = new AsyncLimiter(maxInFlight, maxInFlightBytes);
+    this.limiter = limiter;
   }
 
   /** Write batches sent and not yet answered. */

@@ -4,9 +4,11 @@ import io.varve.core.error.InvalidFieldException;
 
 /**
  * A namespace's read/write consistency, as scope (LOCAL: one region, GLOBAL: all regions) and
- * target (EVENTUAL or STRONG). The storage maps it to a CQL consistency level: LOCAL+EVENTUAL =
- * LOCAL_ONE, LOCAL+STRONG = LOCAL_QUORUM, GLOBAL+EVENTUAL = ONE, GLOBAL+STRONG = QUORUM. A write is
- * acknowledged once that many replicas have it in their commit log.
+ * target (EVENTUAL, STRONG, or READ_YOUR_WRITES, the reference KeyValue text's name, which gets the
+ * levels of STRONG). The storage maps it to a CQL consistency level, the same for reads and writes:
+ * LOCAL+EVENTUAL = LOCAL_ONE, LOCAL+STRONG (or READ_YOUR_WRITES) = LOCAL_QUORUM, GLOBAL+EVENTUAL =
+ * ONE, GLOBAL+STRONG (or READ_YOUR_WRITES) = QUORUM. A write is acknowledged once that many
+ * replicas have it in their commit log.
  */
 public record Consistency(Scope scope, Target target) {
 
@@ -17,7 +19,8 @@ public record Consistency(Scope scope, Target target) {
 
   public enum Target {
     EVENTUAL,
-    STRONG
+    STRONG,
+    READ_YOUR_WRITES
   }
 
   public static final Consistency DEFAULT = new Consistency(Scope.LOCAL, Target.STRONG);

@@ -50,7 +50,7 @@ class ConsistencyTest {
         .hasMessage(
             "config.consistencyTarget: "
                 + (value == null ? "null" : "\"" + value + "\"")
-                + " (expected: EVENTUAL or STRONG)");
+                + " (expected: EVENTUAL or STRONG or READ_YOUR_WRITES)");
   }
 
   @Test

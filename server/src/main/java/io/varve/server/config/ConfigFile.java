@@ -14,7 +14,11 @@ public final class ConfigFile {
   /** Every option of the file, in the order of the reference file. */
   public static final Options OPTIONS =
       Options.of(
-          ServerOptions.ALL, CassandraOptions.ALL, OpenSearchOptions.ALL, TimeSeriesOptions.ALL);
+          ServerOptions.ALL,
+          CassandraOptions.ALL,
+          OpenSearchOptions.ALL,
+          TimeSeriesOptions.ALL,
+          KvOptions.ALL);
 
   private static final List<String> HEADER =
       List.of(

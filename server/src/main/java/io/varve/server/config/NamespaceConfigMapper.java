@@ -41,7 +41,24 @@ public final class NamespaceConfigMapper {
   public record Mapped(
       NamespaceSettings settings,
       List<PersistenceConfiguration> normalized,
-      Optional<IndexSpec> index) {}
+      Optional<IndexSpec> index,
+      NamespaceService service,
+      Optional<io.varve.core.kv.KvNamespace> keyValue) {
+
+    Mapped(
+        NamespaceSettings settings,
+        List<PersistenceConfiguration> normalized,
+        Optional<IndexSpec> index) {
+      this(settings, normalized, index, NamespaceService.TIME_SERIES, Optional.empty());
+    }
+
+    /** The keyspace of the namespace's primary storage, whichever its service. */
+    public String keyspace() {
+      return keyValue
+          .map(io.varve.core.kv.KvNamespace::keyspace)
+          .orElseGet(() -> settings.keyspace());
+    }
+  }
 
   public static final String PRIMARY = "PRIMARY_STORAGE";
   public static final String INDEX = "INDEX_STORAGE";
@@ -64,11 +81,29 @@ public final class NamespaceConfigMapper {
     this.futureLimit = futureLimit;
   }
 
+  /** As {@link #map(String, String, List)}, the service inferred from the configuration's shape. */
   public Mapped map(String namespace, List<PersistenceConfiguration> entries) {
+    return map(namespace, "", entries);
+  }
+
+  /**
+   * The namespace's settings for the service {@code service} names, or the configuration's shape
+   * when it is empty ({@link NamespaceService#of}).
+   */
+  public Mapped map(String namespace, String service, List<PersistenceConfiguration> entries) {
     Names.namespace("namespace", namespace);
     if (entries.isEmpty()) {
       throw InvalidFieldException.of(
           ROOT, "missing (expected: a list with one " + PRIMARY + " entry)");
+    }
+    if (NamespaceService.of(service, entries) == NamespaceService.KEY_VALUE) {
+      KvNamespaceConfig.Mapped kv = KvNamespaceConfig.map(namespace, entries, metadataKeyspace);
+      return new Mapped(
+          null,
+          kv.normalized(),
+          Optional.empty(),
+          NamespaceService.KEY_VALUE,
+          Optional.of(kv.settings()));
     }
     NamespaceSettings settings = null;
     List<PersistenceConfiguration> normalized = new ArrayList<>();

@@ -98,7 +98,9 @@ public final class ServerOptions {
               "server.admission.writeBytes", new ByteBudget(AdmissionSettings.MIN_BYTES, 1L << 40))
           .defaultValue(OptionalLong.empty())
           .defaultDoc("`auto`: three eighths of the JVM's maximum heap")
-          .doc("Estimated heap that `WriteEventRecordsSync` requests in flight may hold.");
+          .doc(
+              "Estimated heap that write requests in flight (`WriteEventRecordsSync`, `PutItems`, `DeleteItems`)"
+                  + " may hold.");
   public static final Option<OptionalLong> READ_BYTES =
       OPTIONS
           .option(

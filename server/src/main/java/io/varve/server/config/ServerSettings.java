@@ -31,8 +31,8 @@ import java.util.stream.Collectors;
 /**
  * The server's configuration, read from a YAML file. Every key is declared once, with its type,
  * default, range and doc line, in {@link ConfigFile#OPTIONS} ({@link ServerOptions}, {@link
- * CassandraOptions}, {@link OpenSearchOptions}, {@link TimeSeriesOptions}); the parser refuses any
- * other key, and the bundled {@code varve-reference.yaml} and the tables of
+ * CassandraOptions}, {@link OpenSearchOptions}, {@link TimeSeriesOptions}, {@link KvOptions}); the
+ * parser refuses any other key, and the bundled {@code varve-reference.yaml} and the tables of
  * docs/server-configuration.md are generated from it ({@code ReferenceConfigTest}).
  *
  * @param host address to bind; 127.0.0.1 unless set
@@ -48,6 +48,7 @@ import java.util.stream.Collectors;
  * @param opensearch the index store of search and aggregate, and its indexing queue
  * @param search limits of search and aggregate requests
  * @param admission memory budgets of requests in flight ({@code server.admission})
+ * @param kv limits of the KeyValue service ({@code kv.limits})
  */
 public record ServerSettings(
     String host,
@@ -61,7 +62,8 @@ public record ServerSettings(
     Limits limits,
     OpenSearchSettings opensearch,
     SearchLimits search,
-    AdmissionSettings admission) {
+    AdmissionSettings admission,
+    io.varve.core.kv.KvLimits kv) {
 
   /** Server TLS from PEM files. */
   public record Tls(Path certificateChain, Path privateKey) {}
@@ -121,7 +123,8 @@ public record ServerSettings(
         new AdmissionSettings(
             v.get(ServerOptions.WRITE_BYTES).orElseGet(AdmissionSettings::autoWriteBytes),
             v.get(ServerOptions.READ_BYTES).orElseGet(AdmissionSettings::autoReadBytes),
-            v.get(ServerOptions.MAX_WRITE_QUEUE_DELAY)));
+            v.get(ServerOptions.MAX_WRITE_QUEUE_DELAY)),
+        KvOptions.limits(v));
   }
 
   /**
@@ -206,6 +209,7 @@ public record ServerSettings(
     OpenSearchOptions.effective(opensearch, config);
     TimeSeriesOptions.effective(
         readFanout, maxReadFanout, sliceMaintenanceInterval, limits, search, config);
+    KvOptions.effective(kv, config);
     return config.line();
   }
 
@@ -223,7 +227,8 @@ public record ServerSettings(
         limits,
         opensearch,
         search,
-        admission);
+        admission,
+        kv);
   }
 
   /** The same settings with other admission budgets (used by tests). */
@@ -240,6 +245,25 @@ public record ServerSettings(
         limits,
         opensearch,
         search,
+        other,
+        kv);
+  }
+
+  /** The same settings with other KeyValue limits (used by tests). */
+  public ServerSettings withKv(io.varve.core.kv.KvLimits other) {
+    return new ServerSettings(
+        host,
+        port,
+        tls,
+        auth,
+        cassandra,
+        readFanout,
+        maxReadFanout,
+        sliceMaintenanceInterval,
+        limits,
+        opensearch,
+        search,
+        admission,
         other);
   }
 
@@ -256,7 +280,8 @@ public record ServerSettings(
         limits,
         opensearch,
         search,
-        admission);
+        admission,
+        kv);
   }
 
   /** The same settings with other index store endpoints (used by the CLI and tests). */
@@ -273,6 +298,7 @@ public record ServerSettings(
         limits,
         opensearch.withUrls(urls),
         search,
-        admission);
+        admission,
+        kv);
   }
 }

@@ -11,6 +11,7 @@ import io.varve.core.error.InvalidFieldException;
 import io.varve.core.error.VarveException;
 import io.varve.core.index.FieldType;
 import io.varve.core.index.IndexSpec;
+import io.varve.core.kv.ItemTables;
 import io.varve.core.namespace.Names;
 import io.varve.core.partitioning.TimeSlice;
 import io.varve.core.store.MetadataStore;
@@ -21,6 +22,7 @@ import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.List;
+import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionStage;
 import java.util.concurrent.TimeUnit;
 
@@ -37,6 +39,7 @@ public final class ControlPlaneHandler {
 
   private final MetadataStore store;
   private final SliceTables tables;
+  private final ItemTables itemTables;
   private final NamespaceRegistry registry;
   private final SliceMaintainer maintainer;
   private final NamespaceConfigMapper mapper;
@@ -46,6 +49,7 @@ public final class ControlPlaneHandler {
   public ControlPlaneHandler(
       MetadataStore store,
       SliceTables tables,
+      ItemTables itemTables,
       NamespaceRegistry registry,
       SliceMaintainer maintainer,
       NamespaceConfigMapper mapper,
@@ -53,6 +57,7 @@ public final class ControlPlaneHandler {
       Duration initialSliceWait) {
     this.store = store;
     this.tables = tables;
+    this.itemTables = itemTables;
     this.registry = registry;
     this.maintainer = maintainer;
     this.mapper = mapper;
@@ -62,17 +67,25 @@ public final class ControlPlaneHandler {
 
   public CompletionStage<Namespace> create(CreateNamespaceRequest request) {
     NamespaceConfigMapper.Mapped mapped =
-        mapper.map(request.getNamespace(), request.getPersistenceConfigurationList());
+        mapper.map(
+            request.getNamespace(),
+            request.getService(),
+            request.getPersistenceConfigurationList());
     Instant now = clock.instant();
     NamespaceRecord record =
         new NamespaceRecord(
             request.getNamespace(),
-            NamespaceDocuments.write(request.getNamespace(), mapped.normalized()),
+            NamespaceDocuments.write(request.getNamespace(), mapped.service(), mapped.normalized()),
             1,
             now,
             now);
     return tables
-        .createKeyspaceIfMissing(mapped.settings().keyspace())
+        .createKeyspaceIfMissing(mapped.keyspace())
+        .thenCompose(
+            v ->
+                mapped.keyValue().isPresent()
+                    ? itemTables.create(mapped.keyValue().get())
+                    : CompletableFuture.<Void>completedFuture(null))
         .thenCompose(v -> store.create(record))
         .thenCompose(
             v -> {
@@ -148,7 +161,10 @@ public final class ControlPlaneHandler {
 
   public CompletionStage<Namespace> update(UpdateNamespaceRequest request) {
     NamespaceConfigMapper.Mapped mapped =
-        mapper.map(request.getNamespace(), request.getPersistenceConfigurationList());
+        mapper.map(
+            request.getNamespace(),
+            request.getService(),
+            request.getPersistenceConfigurationList());
     return registry
         .inspect(request.getNamespace())
         .thenCompose(
@@ -163,8 +179,18 @@ public final class ControlPlaneHandler {
                         + ", not the expected_version "
                         + request.getExpectedVersion());
               }
+              if (mapped.service() != current.service()) {
+                throw new InvalidFieldException(
+                    "service",
+                    mapped.service().name(),
+                    "the namespace's service " + current.service() + " (it cannot change)");
+              }
+              if (current.keyValue().isPresent()) {
+                KvNamespaceChanges.check(
+                    request, current.keyValue().get(), mapped.keyValue().orElseThrow());
+              }
               String keyspace = keyspace(current);
-              if (!mapped.settings().keyspace().equals(keyspace)) {
+              if (!mapped.keyspace().equals(keyspace)) {
                 int primary = 0;
                 while (!request
                     .getPersistenceConfiguration(primary)
@@ -174,7 +200,7 @@ public final class ControlPlaneHandler {
                 }
                 throw new InvalidFieldException(
                     "persistence_configuration[" + primary + "].physicalStorage.dataset",
-                    mapped.settings().keyspace(),
+                    mapped.keyspace(),
                     "the namespace's keyspace '" + keyspace + "' (it cannot change)");
               }
               if (current.index().isPresent() && mapped.index().isPresent()) {
@@ -183,7 +209,8 @@ public final class ControlPlaneHandler {
               NamespaceRecord record =
                   new NamespaceRecord(
                       request.getNamespace(),
-                      NamespaceDocuments.write(request.getNamespace(), mapped.normalized()),
+                      NamespaceDocuments.write(
+                          request.getNamespace(), mapped.service(), mapped.normalized()),
                       version + 1,
                       current.record().createTime(),
                       clock.instant());
@@ -214,6 +241,9 @@ public final class ControlPlaneHandler {
    * its name, the default), so that an update fixing it cannot move it to another keyspace.
    */
   private static String keyspace(NamespaceEntry entry) {
+    if (entry.keyValue().isPresent()) {
+      return entry.keyValue().get().keyspace();
+    }
     if (entry.served()) {
       return entry.settings().keyspace();
     }
@@ -229,6 +259,7 @@ public final class ControlPlaneHandler {
     Namespace.Builder ns =
         Namespace.newBuilder()
             .setNamespace(entry.record().namespace())
+            .setService(entry.service().name())
             .addAllPersistenceConfiguration(entry.config())
             .setVersion(entry.record().version())
             .setCreateTime(timestamp(entry.record().createTime()))

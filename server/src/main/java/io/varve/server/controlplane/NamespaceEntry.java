@@ -1,12 +1,15 @@
 package io.varve.server.controlplane;
 
 import io.varve.api.timeseries.v1.PersistenceConfiguration;
+import io.varve.core.error.InvalidFieldException;
 import io.varve.core.error.VarveException;
 import io.varve.core.index.IndexSpec;
+import io.varve.core.kv.KvNamespace;
 import io.varve.core.namespace.NamespaceSettings;
 import io.varve.core.partitioning.TimeSlice;
 import io.varve.core.read.FanoutController;
 import io.varve.core.store.NamespaceRecord;
+import io.varve.server.config.NamespaceService;
 import java.util.List;
 import java.util.Optional;
 
@@ -19,6 +22,8 @@ import java.util.Optional;
  * version under looser bounds) is <em>unserved</em>: {@code invalid} says why, {@code settings} is
  * null, {@code index} empty and {@code config} the stored configuration as read. Nothing acts on
  * it: the registry refuses it to the data plane and the maintainers skip it.
+ *
+ * <p>A KeyValue namespace has {@code keyValue} and neither {@code settings} nor slices.
  */
 public record NamespaceEntry(
     NamespaceRecord record,
@@ -27,21 +32,40 @@ public record NamespaceEntry(
     Optional<IndexSpec> index,
     List<TimeSlice> slices,
     FanoutController fanout,
-    Optional<String> invalid) {
+    Optional<String> invalid,
+    NamespaceService service,
+    Optional<KvNamespace> keyValue) {
 
   /** A namespace whose stored configuration is outside the bounds, with the reason. */
   static NamespaceEntry unserved(
       NamespaceRecord record,
       List<PersistenceConfiguration> stored,
       String reason,
-      FanoutController fanout) {
+      FanoutController fanout,
+      NamespaceService service) {
     return new NamespaceEntry(
-        record, null, stored, Optional.empty(), List.of(), fanout, Optional.of(reason));
+        record,
+        null,
+        stored,
+        Optional.empty(),
+        List.of(),
+        fanout,
+        Optional.of(reason),
+        service,
+        Optional.empty());
   }
 
   public NamespaceEntry withSlices(List<TimeSlice> newSlices) {
     return new NamespaceEntry(
-        record, settings, config, index, List.copyOf(newSlices), fanout, invalid);
+        record,
+        settings,
+        config,
+        index,
+        List.copyOf(newSlices),
+        fanout,
+        invalid,
+        service,
+        keyValue);
   }
 
   /** Whether the namespace may be written, read and maintained. */
@@ -61,5 +85,24 @@ public record NamespaceEntry(
               + "; UpdateNamespace with valid values serves it again");
     }
     return this;
+  }
+
+  /**
+   * This entry when it is a served namespace of {@code expected}; otherwise INVALID_ARGUMENT naming
+   * {@code namespace}: the request went to the other service's RPC.
+   */
+  public NamespaceEntry requireService(NamespaceService expected) {
+    if (service != expected) {
+      throw new InvalidFieldException(
+          "namespace",
+          record.namespace(),
+          "a "
+              + expected
+              + " namespace; this one"
+              + " belongs to the "
+              + service
+              + " service, whose RPCs serve it");
+    }
+    return requireServed();
   }
 }

@@ -9,6 +9,7 @@ import io.varve.core.read.FanoutController;
 import io.varve.core.store.MetadataStore;
 import io.varve.core.store.NamespaceRecord;
 import io.varve.server.config.NamespaceConfigMapper;
+import io.varve.server.config.NamespaceService;
 import java.util.Collection;
 import java.util.List;
 import java.util.Map;
@@ -63,20 +64,25 @@ public final class NamespaceRegistry {
   }
 
   /**
-   * The served namespace, from the cache or else the store; NOT_FOUND or FAILED_PRECONDITION
-   * otherwise.
+   * The served TimeSeries namespace, from the cache or else the store; NOT_FOUND,
+   * FAILED_PRECONDITION or (a KeyValue namespace) INVALID_ARGUMENT otherwise.
    */
   public CompletionStage<NamespaceEntry> get(String namespace) {
-    NamespaceEntry cached = entries.get(namespace);
-    if (cached != null) {
-      return CompletableFuture.completedFuture(cached.requireServed());
-    }
-    return load(namespace);
+    return get(namespace, NamespaceService.TIME_SERIES);
   }
 
-  /** Reads the served namespace and its slices from the store and caches them. */
+  /** The served namespace of {@code service}, as {@link #get(String)}. */
+  public CompletionStage<NamespaceEntry> get(String namespace, NamespaceService service) {
+    NamespaceEntry cached = entries.get(namespace);
+    if (cached != null) {
+      return CompletableFuture.completedFuture(cached.requireService(service));
+    }
+    return inspect(namespace).thenApply(e -> e.requireService(service));
+  }
+
+  /** Reads the served TimeSeries namespace and its slices from the store and caches them. */
   public CompletionStage<NamespaceEntry> load(String namespace) {
-    return inspect(namespace).thenApply(NamespaceEntry::requireServed);
+    return inspect(namespace).thenApply(e -> e.requireService(NamespaceService.TIME_SERIES));
   }
 
   /** As {@link #load}, but an unserved namespace too (the control plane reports and updates it). */
@@ -132,9 +138,13 @@ public final class NamespaceRegistry {
     FanoutController controller =
         previous != null ? previous.fanout() : new FanoutController(fanout, maxFanout);
     List<PersistenceConfiguration> stored = List.of();
+    String service = "";
     try {
-      stored = NamespaceDocuments.read(record.configJson());
-      NamespaceConfigMapper.Mapped mapped = mapper.map(record.namespace(), stored);
+      io.varve.api.timeseries.v1.CreateNamespaceRequest document =
+          NamespaceDocuments.read(record.configJson());
+      stored = document.getPersistenceConfigurationList();
+      service = document.getService();
+      NamespaceConfigMapper.Mapped mapped = mapper.map(record.namespace(), service, stored);
       return new NamespaceEntry(
           record,
           mapped.settings(),
@@ -142,7 +152,9 @@ public final class NamespaceRegistry {
           mapped.index(),
           List.of(),
           controller,
-          Optional.empty());
+          Optional.empty(),
+          mapped.service(),
+          mapped.keyValue());
     } catch (RuntimeException e) {
       // whatever the stored document holds, it must not stop the server or its other namespaces
       String reason = e.getMessage() == null ? e.toString() : e.getMessage();
@@ -155,7 +167,14 @@ public final class NamespaceRegistry {
             record.version(),
             reason);
       }
-      return NamespaceEntry.unserved(record, stored, reason, controller);
+      return NamespaceEntry.unserved(
+          record,
+          stored,
+          reason,
+          controller,
+          service.equals(NamespaceService.KEY_VALUE.name())
+              ? NamespaceService.KEY_VALUE
+              : NamespaceService.TIME_SERIES);
     }
   }
 

@@ -102,8 +102,9 @@ public final class SliceMaintainer implements AutoCloseable {
 
   /** Brings one namespace's slices up to date; completes with the refreshed entry. */
   public CompletionStage<NamespaceEntry> maintain(NamespaceEntry entry) {
-    if (!entry.served()) {
-      return CompletableFuture.completedFuture(entry);
+    if (!entry.served() || entry.keyValue().isPresent()) {
+      return CompletableFuture.completedFuture(
+          entry); // a KeyValue namespace has one table and no slices
     }
     NamespaceSettings s = entry.settings();
     Instant now = clock.instant();

@@ -5,6 +5,10 @@ import static io.varve.server.transport.ApiCall.needs;
 
 import io.grpc.MethodDescriptor;
 import io.grpc.ServiceDescriptor;
+import io.varve.api.kv.v1.DeleteItemsRequest;
+import io.varve.api.kv.v1.GetItemsRequest;
+import io.varve.api.kv.v1.KeyValueGrpc;
+import io.varve.api.kv.v1.PutItemsRequest;
 import io.varve.api.timeseries.v1.AggregateEventRecordsRequest;
 import io.varve.api.timeseries.v1.BackfillIndexRequest;
 import io.varve.api.timeseries.v1.ControlPlaneGrpc;
@@ -78,7 +82,22 @@ final class ApiCalls {
               Permission.READ,
               TimeSeriesGrpc.getAggregateEventRecordsMethod(),
               AggregateEventRecordsRequest::getNamespace,
-              h -> h.search()::aggregate));
+              h -> h.search()::aggregate),
+          needs(
+              Permission.WRITE,
+              KeyValueGrpc.getPutItemsMethod(),
+              PutItemsRequest::getNamespace,
+              h -> h.kv()::put),
+          needs(
+              Permission.READ,
+              KeyValueGrpc.getGetItemsMethod(),
+              GetItemsRequest::getNamespace,
+              h -> h.kv()::get),
+          needs(
+              Permission.WRITE,
+              KeyValueGrpc.getDeleteItemsMethod(),
+              DeleteItemsRequest::getNamespace,
+              h -> h.kv()::delete));
 
   private ApiCalls() {}
 

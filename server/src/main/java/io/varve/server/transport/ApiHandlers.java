@@ -4,9 +4,14 @@ import io.varve.server.controlplane.ControlPlaneHandler;
 import io.varve.server.dataplane.DataPlaneHandler;
 import io.varve.server.dataplane.SearchHandler;
 import io.varve.server.index.Backfill;
+import io.varve.server.kv.KeyValueHandler;
 
 /**
  * The server's handlers, whose methods answer the RPCs (which one answers which: {@link ApiCalls}).
  */
 record ApiHandlers(
-    ControlPlaneHandler control, Backfill backfill, DataPlaneHandler data, SearchHandler search) {}
+    ControlPlaneHandler control,
+    Backfill backfill,
+    DataPlaneHandler data,
+    SearchHandler search,
+    KeyValueHandler kv) {}

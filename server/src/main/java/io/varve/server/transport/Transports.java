@@ -6,6 +6,7 @@ import com.linecorp.armeria.server.ServerBuilder;
 import com.linecorp.armeria.server.grpc.GrpcService;
 import com.linecorp.armeria.server.metric.MetricCollectingService;
 import io.grpc.ServiceDescriptor;
+import io.varve.api.kv.v1.KeyValueGrpc;
 import io.varve.api.timeseries.v1.ControlPlaneGrpc;
 import io.varve.api.timeseries.v1.TimeSeriesGrpc;
 import io.varve.server.admission.AdmissionControl;
@@ -16,6 +17,7 @@ import io.varve.server.dataplane.SearchHandler;
 import io.varve.server.error.ErrorMapping;
 import io.varve.server.index.Backfill;
 import io.varve.server.json.ProtoJson;
+import io.varve.server.kv.KeyValueHandler;
 import java.time.Duration;
 import java.util.List;
 import java.util.concurrent.Executor;
@@ -40,7 +42,10 @@ public final class Transports {
    * gRPC and at {@code POST /v1/<RpcName>}, answered as {@link ApiCalls} says.
    */
   public static final List<ServiceDescriptor> SERVICES =
-      List.of(ControlPlaneGrpc.getServiceDescriptor(), TimeSeriesGrpc.getServiceDescriptor());
+      List.of(
+          ControlPlaneGrpc.getServiceDescriptor(),
+          TimeSeriesGrpc.getServiceDescriptor(),
+          KeyValueGrpc.getServiceDescriptor());
 
   private Transports() {}
 
@@ -50,6 +55,7 @@ public final class Transports {
       Backfill backfill,
       DataPlaneHandler data,
       SearchHandler search,
+      KeyValueHandler kv,
       ServerSettings settings,
       AdmissionControl admission,
       Executor largeBodies) {
@@ -58,7 +64,7 @@ public final class Transports {
         ApiCalls.bind(
             SERVICES,
             ApiCalls.ALL,
-            new ApiHandlers(control, backfill, data, search),
+            new ApiHandlers(control, backfill, data, search, kv),
             settings.auth().enabled());
     ProtoJson codec = new ProtoJson(settings.limits().maxRequestBytes());
     ProtoJsonMarshaller jsonOnGrpcPaths = new ProtoJsonMarshaller(codec);

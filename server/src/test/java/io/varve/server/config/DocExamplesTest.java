@@ -31,7 +31,7 @@ import org.junit.jupiter.params.provider.MethodSource;
 class DocExamplesTest {
 
   private static final List<String> PAGES =
-      List.of("api.md", "namespace-configuration.md", "search.md", "limits.md");
+      List.of("api.md", "namespace-configuration.md", "search.md", "limits.md", "key-value.md");
 
   /** A curl command, its lines joined by trailing backslashes. */
   private static final Pattern CURL = Pattern.compile("curl (?:[^\\n]*\\\\\\n)*[^\\n]*");
@@ -126,23 +126,32 @@ class DocExamplesTest {
     if (message instanceof CreateNamespaceRequest create) {
       assertThat(
               mapper
-                  .map(create.getNamespace(), create.getPersistenceConfigurationList())
-                  .settings())
-          .isNotNull();
+                  .map(
+                      create.getNamespace(),
+                      create.getService(),
+                      create.getPersistenceConfigurationList())
+                  .keyspace())
+          .isNotEmpty();
     }
     if (message instanceof UpdateNamespaceRequest update) {
       assertThat(
               mapper
-                  .map(update.getNamespace(), update.getPersistenceConfigurationList())
-                  .settings())
-          .isNotNull();
+                  .map(
+                      update.getNamespace(),
+                      update.getService(),
+                      update.getPersistenceConfigurationList())
+                  .keyspace())
+          .isNotEmpty();
     }
     if (message instanceof Namespace namespace) {
       assertThat(
               mapper
-                  .map(namespace.getNamespace(), namespace.getPersistenceConfigurationList())
-                  .settings())
-          .isNotNull();
+                  .map(
+                      namespace.getNamespace(),
+                      namespace.getService(),
+                      namespace.getPersistenceConfigurationList())
+                  .keyspace())
+          .isNotEmpty();
     }
   }
 

@@ -378,7 +378,7 @@ class NamespaceConfigMapperTest {
             "refuses_an_unknown_target",
             create(primary("{\"consistencyTarget\": \"QUORUM\"}")),
             cfg + "consistencyTarget",
-            "(expected: EVENTUAL or STRONG)"),
+            "(expected: EVENTUAL or STRONG or READ_YOUR_WRITES)"),
         Arguments.of(
             "refuses_a_zero_accept_limit",
             create(primary("{\"acceptLimit\": \"0s\"}")),
@@ -560,7 +560,7 @@ class NamespaceConfigMapperTest {
             create(
                 "{\"id\": \"PRIMARY_STORAGE\"}", index("{\"consistencyTarget\": \"SOMETIMES\"}")),
             ix + ".config.consistencyTarget",
-            "(expected: EVENTUAL or STRONG)"),
+            "(expected: EVENTUAL or STRONG or READ_YOUR_WRITES)"),
         Arguments.of(
             "refuses_a_zero_index_accept_limit",
             create("{\"id\": \"PRIMARY_STORAGE\"}", index("{\"acceptLimit\": \"0s\"}")),

@@ -91,7 +91,9 @@ class ApiCallsTest {
     assertThat(services)
         .extracting(ServerServiceDefinition::getServiceDescriptor)
         .containsExactly(
-            ControlPlaneGrpc.getServiceDescriptor(), TimeSeriesGrpc.getServiceDescriptor());
+            ControlPlaneGrpc.getServiceDescriptor(),
+            TimeSeriesGrpc.getServiceDescriptor(),
+            io.varve.api.kv.v1.KeyValueGrpc.getServiceDescriptor());
   }
 
   private static <Q extends Message, R extends Message> Rpc<Q, R> unanswered(ApiCall<Q, R> call) {

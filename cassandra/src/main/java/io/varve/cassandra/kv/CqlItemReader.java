@@ -1,0 +1,132 @@
+package io.varve.cassandra.kv;
+
+import com.datastax.oss.driver.api.core.CqlSession;
+import com.datastax.oss.driver.api.core.cql.AsyncResultSet;
+import com.datastax.oss.driver.api.core.cql.BoundStatementBuilder;
+import com.datastax.oss.driver.api.core.cql.PreparedStatement;
+import io.varve.cassandra.events.ConsistencyLevels;
+import io.varve.cassandra.failure.CqlFailures;
+import io.varve.core.kv.BytePage;
+import io.varve.core.kv.ItemPredicate;
+import io.varve.core.kv.KeyRange;
+import io.varve.core.kv.KvItem;
+import io.varve.core.kv.KvLimits;
+import io.varve.core.kv.KvNamespace;
+import java.nio.ByteBuffer;
+import java.util.List;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CompletionStage;
+
+/**
+ * Reads one page of a record's items, in clustering order, into a {@link BytePage}, holding at most
+ * {@link KvLimits#maxFetchBytes()} per CQL fetch whatever the data.
+ *
+ * <p>The fetch size comes from an estimate of the item size, which can be wrong by a factor of a
+ * million (tiny items followed by 1 MiB ones). Rows with values are therefore asked for at most
+ * {@link KvLimits#valueRowsPerFetch()} at a time (that many rows of the largest size fit the
+ * bound). When the estimate wants more rows than that, the first fetch takes that many rows with
+ * their values (a small record is then read in one round trip); if the page is not full yet, the
+ * reader reads the next keys and their sizes ({@code SELECT key, value_metadata}: rows bounded by
+ * the key limit) to find exactly which rows fit the page, then fetches those rows with their
+ * values. Items marked expired by a delete are skipped: they count as fetched, not returned.
+ */
+public final class CqlItemReader {
+
+  /**
+   * A page.
+   *
+   * @param items the items returned
+   * @param more whether more items may follow
+   * @param rowsFetched rows fetched in the shape returned (with values when values were asked for):
+   *     the numerator of read amplification
+   * @param rowsPlanned rows of keys and sizes read to plan the rows to fetch (0 when not needed)
+   * @param bytes bytes of the page's keys and values
+   * @param largestFetchBytes bytes of the largest CQL fetch made (every column of its rows)
+   */
+  public record Page(
+      List<KvItem> items,
+      boolean more,
+      long rowsFetched,
+      long rowsPlanned,
+      long bytes,
+      long largestFetchBytes) {}
+
+  private final CqlSession session;
+  private final ItemStatements statements;
+  private final KvLimits limits;
+
+  public CqlItemReader(CqlSession session, KvLimits limits) {
+    this.session = session;
+    this.statements = new ItemStatements(session);
+    this.limits = limits;
+  }
+
+  /**
+   * @param predicate the items to read, already narrowed to those after the previous page
+   * @param values whether to read values (otherwise keys and metadata only)
+   * @param wantedRows the rows the item-size estimate says fill the page
+   */
+  public CompletionStage<Page> read(
+      KvNamespace ns,
+      String id,
+      ItemPredicate predicate,
+      boolean values,
+      int wantedRows,
+      BytePage page) {
+    ItemRead read = new ItemRead(this, ns, id, values, page);
+    int bound = values ? limits.valueRowsPerFetch() : limits.keyRowsPerFetch();
+    if (wantedRows <= bound) {
+      return read.collect(predicate, wantedRows, true).thenApply(o -> read.page(o));
+    }
+    return read.collect(predicate, bound, false)
+        .thenCompose(
+            o ->
+                o.end() != RowStream.End.PAUSED
+                    ? CompletableFuture.completedFuture(read.page(o))
+                    : read.planned(
+                        predicate.after(o.lastKey(), ns.order()),
+                        Math.min(wantedRows, limits.keyRowsPerFetch())));
+  }
+
+  /**
+   * Runs the query of {@code predicate}'s rows, with values or not, {@code fetchSize} rows per
+   * fetch.
+   */
+  CompletionStage<AsyncResultSet> query(
+      KvNamespace ns, String id, ItemPredicate predicate, boolean values, int fetchSize) {
+    CompletionStage<BoundStatementBuilder> statement;
+    if (predicate instanceof ItemPredicate.Keys keys) {
+      List<ByteBuffer> bound = keys.keys().stream().map(ByteBuffer::wrap).toList();
+      statement =
+          statements
+              .selectKeys(ns, values)
+              .thenApply(
+                  p ->
+                      p.boundStatementBuilder()
+                          .setString(0, id)
+                          .setList(1, bound, ByteBuffer.class));
+    } else {
+      KeyRange range = predicate instanceof ItemPredicate.Range r ? r.range() : KeyRange.ALL;
+      statement = statements.selectRange(ns, range, values).thenApply(p -> bind(p, id, range));
+    }
+    return CqlFailures.translated(
+        statement.thenCompose(
+            s ->
+                session.executeAsync(
+                    s.setPageSize(fetchSize)
+                        .setConsistencyLevel(ConsistencyLevels.of(ns.consistency()))
+                        .build())));
+  }
+
+  private static BoundStatementBuilder bind(PreparedStatement p, String id, KeyRange range) {
+    BoundStatementBuilder b = p.boundStatementBuilder().setString(0, id);
+    int i = 1;
+    if (range.start().isPresent()) {
+      b.setByteBuffer(i++, ByteBuffer.wrap(range.start().get()));
+    }
+    if (range.end().isPresent()) {
+      b.setByteBuffer(i, ByteBuffer.wrap(range.end().get()));
+    }
+    return b;
+  }
+}

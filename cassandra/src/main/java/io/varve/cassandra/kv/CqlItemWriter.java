@@ -1,0 +1,156 @@
+package io.varve.cassandra.kv;
+
+import com.datastax.oss.driver.api.core.CqlSession;
+import com.datastax.oss.driver.api.core.cql.BatchStatement;
+import com.datastax.oss.driver.api.core.cql.BatchStatementBuilder;
+import com.datastax.oss.driver.api.core.cql.BatchType;
+import com.datastax.oss.driver.api.core.cql.BoundStatementBuilder;
+import com.datastax.oss.driver.api.core.cql.PreparedStatement;
+import com.datastax.oss.driver.api.core.cql.Statement;
+import io.varve.cassandra.events.AsyncLimiter;
+import io.varve.cassandra.events.ConsistencyLevels;
+import io.varve.cassandra.events.ValueCodec;
+import io.varve.cassandra.failure.CqlFailures;
+import io.varve.core.kv.IdempotencyToken;
+import io.varve.core.kv.ItemPredicate;
+import io.varve.core.kv.KeyRange;
+import io.varve.core.kv.KvItem;
+import io.varve.core.kv.KvNamespace;
+import io.varve.core.kv.ValueMetadata;
+import java.nio.ByteBuffer;
+import java.time.Duration;
+import java.util.List;
+import java.util.concurrent.CompletionStage;
+import java.util.concurrent.ThreadLocalRandom;
+
+/**
+ * Writes and deletes items. Every statement carries {@code USING TIMESTAMP} = the idempotency
+ * token's generation time: Cassandra keeps, cell by cell, the write with the highest timestamp, so
+ * an older retried or hedged mutation never overwrites a newer one, and a replay rewrites the same
+ * cells with the same timestamp (no further effect). The items of one request are one
+ * single-partition unlogged batch: one mutation, applied atomically on each replica. Writes go
+ * through the shared write limiter, in number and bytes.
+ *
+ * <p>Deletes: a record is one partition tombstone, a range one range tombstone; listed keys are
+ * rewritten as expired (an empty value and an expired metadata) with a TTL drawn in [{@link
+ * #EXPIRY_MIN}, {@link #EXPIRY_MAX}]: reads hide them at once and every cell of the row (row
+ * marker, value, metadata) expires with that TTL, so deletes of many keys spread their tombstones
+ * over time instead of all at once.
+ */
+public final class CqlItemWriter {
+
+  public static final Duration EXPIRY_MIN = Duration.ofMinutes(5);
+  public static final Duration EXPIRY_MAX = Duration.ofMinutes(15);
+
+  private final CqlSession session;
+  private final ItemStatements statements;
+  private final AsyncLimiter limiter;
+  private final ValueCodec codec;
+
+  public CqlItemWriter(CqlSession session, AsyncLimiter limiter, int compressionThreshold) {
+    this.session = session;
+    this.statements = new ItemStatements(session);
+    this.limiter = limiter;
+    this.codec = new ValueCodec(compressionThreshold);
+  }
+
+  public CompletionStage<Void> put(
+      KvNamespace ns, String id, IdempotencyToken token, List<KvItem> items) {
+    return statements
+        .insert(ns, false)
+        .thenCompose(
+            insert -> {
+              BatchStatementBuilder batch = BatchStatement.builder(BatchType.UNLOGGED);
+              long bytes = 0;
+              for (KvItem item : items) {
+                ValueCodec.Stored stored = codec.encode(item.value());
+                ValueMetadata.Compression compression =
+                    stored.metadata().equals(ValueCodec.ZSTD)
+                        ? ValueMetadata.Compression.ZSTD
+                        : ValueMetadata.Compression.NONE;
+                byte[] metadata =
+                    ValueMetadata.inline(token.token(), item.value().length, compression).encode();
+                batch.addStatement(
+                    row(insert, id, item.key(), stored.value(), metadata, token).build());
+                bytes += item.key().length + stored.value().remaining() + metadata.length;
+              }
+              return execute(ns, batch.build(), bytes);
+            });
+  }
+
+  public CompletionStage<Void> delete(
+      KvNamespace ns, String id, IdempotencyToken token, ItemPredicate predicate) {
+    if (predicate instanceof ItemPredicate.Keys keys) {
+      return expire(ns, id, token, keys.keys());
+    }
+    KeyRange range = predicate instanceof ItemPredicate.Range r ? r.range() : KeyRange.ALL;
+    return statements
+        .delete(ns, range)
+        .thenCompose(
+            delete -> {
+              BoundStatementBuilder bound =
+                  delete
+                      .boundStatementBuilder()
+                      .setLong(0, token.generationMicros())
+                      .setString(1, id);
+              int i = 2;
+              if (range.start().isPresent()) {
+                bound.setByteBuffer(i++, ByteBuffer.wrap(range.start().get()));
+              }
+              if (range.end().isPresent()) {
+                bound.setByteBuffer(i, ByteBuffer.wrap(range.end().get()));
+              }
+              return execute(ns, bound.build(), 64);
+            });
+  }
+
+  private CompletionStage<Void> expire(
+      KvNamespace ns, String id, IdempotencyToken token, List<byte[]> keys) {
+    return statements
+        .insert(ns, true)
+        .thenCompose(
+            insert -> {
+              BatchStatementBuilder batch = BatchStatement.builder(BatchType.UNLOGGED);
+              byte[] metadata = ValueMetadata.expired(token.token()).encode();
+              long bytes = 0;
+              for (byte[] key : keys) {
+                int ttl =
+                    (int)
+                        ThreadLocalRandom.current()
+                            .nextLong(EXPIRY_MIN.toSeconds(), EXPIRY_MAX.toSeconds() + 1);
+                // an empty value, not a null: a null would be a tombstone cell that outlives the
+                // TTL
+                batch.addStatement(
+                    row(insert, id, key, ByteBuffer.allocate(0), metadata, token)
+                        .setInt(5, ttl)
+                        .build());
+                bytes += key.length + metadata.length;
+              }
+              return execute(ns, batch.build(), bytes);
+            });
+  }
+
+  private static BoundStatementBuilder row(
+      PreparedStatement insert,
+      String id,
+      byte[] key,
+      ByteBuffer value,
+      byte[] metadata,
+      IdempotencyToken token) {
+    return insert
+        .boundStatementBuilder()
+        .setString(0, id)
+        .setByteBuffer(1, ByteBuffer.wrap(key))
+        .setByteBuffer(2, value)
+        .setByteBuffer(3, ByteBuffer.wrap(metadata))
+        .setLong(4, token.generationMicros());
+  }
+
+  private CompletionStage<Void> execute(KvNamespace ns, Statement<?> statement, long bytes) {
+    // idempotent by construction: a retry writes the same cells with the same timestamp
+    Statement<?> ready =
+        statement.setConsistencyLevel(ConsistencyLevels.of(ns.consistency())).setIdempotent(true);
+    return CqlFailures.translated(
+        limiter.submit(bytes, () -> session.executeAsync(ready)).thenApply(rs -> null));
+  }
+}

@@ -1,0 +1,90 @@
+package io.varve.cassandra.kv;
+
+import com.datastax.oss.driver.api.core.CqlIdentifier;
+import com.datastax.oss.driver.api.core.CqlSession;
+import com.datastax.oss.driver.api.core.cql.PreparedStatement;
+import io.varve.core.kv.KeyRange;
+import io.varve.core.kv.KvNamespace;
+import java.util.Map;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CompletionStage;
+import java.util.concurrent.ConcurrentHashMap;
+
+/**
+ * The CQL of an item table, prepared once per shape and table. Keyspace and table names were
+ * validated as {@code [a-z][a-z0-9_]*} and are quoted; every value is a bind marker.
+ */
+final class ItemStatements {
+
+  private final CqlSession session;
+  private final Map<String, CompletableFuture<PreparedStatement>> prepared =
+      new ConcurrentHashMap<>();
+
+  ItemStatements(CqlSession session) {
+    this.session = session;
+  }
+
+  /** {@code INSERT (id, key, value, value_metadata) USING TIMESTAMP ? [AND TTL ?]}. */
+  CompletionStage<PreparedStatement> insert(KvNamespace ns, boolean ttl) {
+    return prepare(
+        "INSERT INTO "
+            + table(ns)
+            + " (id, key, value, value_metadata) VALUES (?, ?, ?, ?) USING TIMESTAMP ?"
+            + (ttl ? " AND TTL ?" : ""));
+  }
+
+  /** A partition or range delete; the range's present bounds become bind markers after the id. */
+  CompletionStage<PreparedStatement> delete(KvNamespace ns, KeyRange range) {
+    return prepare("DELETE FROM " + table(ns) + " USING TIMESTAMP ? WHERE id = ?" + bounds(range));
+  }
+
+  /** The rows of a range; with values or only the metadata. */
+  CompletionStage<PreparedStatement> selectRange(KvNamespace ns, KeyRange range, boolean values) {
+    return prepare(select(ns, values) + bounds(range));
+  }
+
+  /** The rows of listed keys. */
+  CompletionStage<PreparedStatement> selectKeys(KvNamespace ns, boolean values) {
+    return prepare(select(ns, values) + " AND key IN ?");
+  }
+
+  private static String select(KvNamespace ns, boolean values) {
+    return "SELECT key, "
+        + (values ? "value, " : "")
+        + "value_metadata, WRITETIME(value_metadata) FROM "
+        + table(ns)
+        + " WHERE id = ?";
+  }
+
+  private static String bounds(KeyRange range) {
+    StringBuilder cql = new StringBuilder();
+    range
+        .start()
+        .ifPresent(
+            k -> cql.append(" AND key ").append(range.startInclusive() ? ">=" : ">").append(" ?"));
+    range
+        .end()
+        .ifPresent(
+            k -> cql.append(" AND key ").append(range.endInclusive() ? "<=" : "<").append(" ?"));
+    return cql.toString();
+  }
+
+  static String table(KvNamespace ns) {
+    return CqlIdentifier.fromInternal(ns.keyspace()).asCql(true)
+        + "."
+        + CqlIdentifier.fromInternal(ns.table()).asCql(true);
+  }
+
+  private CompletionStage<PreparedStatement> prepare(String cql) {
+    CompletableFuture<PreparedStatement> statement =
+        prepared.computeIfAbsent(cql, q -> session.prepareAsync(q).toCompletableFuture());
+    // a failed preparation (the table not there yet) is not kept: the next request prepares again
+    statement.whenComplete(
+        (p, error) -> {
+          if (error != null) {
+            prepared.remove(cql, statement);
+          }
+        });
+    return statement;
+  }
+}

@@ -1,0 +1,97 @@
+package io.varve.cassandra.kv;
+
+import com.datastax.oss.driver.api.core.cql.AsyncResultSet;
+import com.datastax.oss.driver.api.core.cql.Row;
+import io.varve.core.kv.ValueMetadata;
+import java.nio.ByteBuffer;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CompletionStage;
+
+/**
+ * Hands the rows of one item query to a visitor, driver page after driver page, until the visitor
+ * stops, the rows run out or (when not following pages) the first non-empty driver page is
+ * consumed. Only one driver page is held at a time: its size is the fetch size the query was run
+ * with.
+ */
+final class RowStream {
+
+  /** How a stream ended. */
+  enum End {
+    /** The visitor stopped. */
+    STOPPED,
+    /** No rows are left. */
+    EXHAUSTED,
+    /** A driver page was consumed and more rows exist; they were not fetched. */
+    PAUSED
+  }
+
+  /**
+   * The end, the key of the last row visited (null when none was) and the bytes of the largest
+   * driver page (every column of every row: what one fetch held).
+   */
+  record Outcome(End end, byte[] lastKey, long largestFetchBytes) {}
+
+  /** Takes one row; {@code false} stops the stream. */
+  interface Visitor {
+    boolean visit(byte[] key, ValueMetadata metadata, Row row);
+  }
+
+  private final Visitor visitor;
+  private final boolean followPages;
+  private byte[] lastKey;
+  private long largestFetchBytes;
+
+  private RowStream(Visitor visitor, boolean followPages) {
+    this.visitor = visitor;
+    this.followPages = followPages;
+  }
+
+  /**
+   * Streams the rows of {@code first}; the rows' first column is the key, and they hold {@code
+   * value_metadata}.
+   */
+  static CompletionStage<Outcome> run(
+      CompletionStage<AsyncResultSet> first, boolean followPages, Visitor visitor) {
+    RowStream stream = new RowStream(visitor, followPages);
+    return first.thenCompose(stream::consume);
+  }
+
+  private CompletionStage<Outcome> consume(AsyncResultSet rs) {
+    boolean any = false;
+    boolean stopped = false;
+    long fetchBytes = 0;
+    for (Row row : rs.currentPage()) { // iterable once: the rows after a stop are only measured
+      for (int i = 0; i < row.getColumnDefinitions().size(); i++) {
+        ByteBuffer column = row.getBytesUnsafe(i);
+        fetchBytes += column == null ? 0 : column.remaining();
+      }
+      if (!stopped) {
+        any = true;
+        lastKey = bytes(row.getByteBuffer(0));
+        stopped =
+            !visitor.visit(lastKey, ValueMetadata.decode(row.getByteBuffer("value_metadata")), row);
+      }
+    }
+    largestFetchBytes = Math.max(largestFetchBytes, fetchBytes);
+    if (stopped) {
+      return CompletableFuture.completedFuture(
+          new Outcome(End.STOPPED, lastKey, largestFetchBytes));
+    }
+    if (!rs.hasMorePages()) {
+      return CompletableFuture.completedFuture(
+          new Outcome(End.EXHAUSTED, lastKey, largestFetchBytes));
+    }
+    if (!followPages && any) {
+      return CompletableFuture.completedFuture(new Outcome(End.PAUSED, lastKey, largestFetchBytes));
+    }
+    return rs.fetchNextPage().thenCompose(this::consume);
+  }
+
+  static byte[] bytes(ByteBuffer buffer) {
+    byte[] bytes = new byte[buffer == null ? 0 : buffer.remaining()];
+    if (buffer != null) {
+      buffer.duplicate().get(bytes);
+    }
+    return bytes;
+  }
+}

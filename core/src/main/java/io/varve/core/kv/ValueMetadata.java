@@ -1,0 +1,141 @@
+package io.varve.core.kv;
+
+import java.io.ByteArrayOutputStream;
+import java.nio.ByteBuffer;
+import java.nio.charset.StandardCharsets;
+
+/**
+ * What the {@code value_metadata} cell of an item holds. Part of the storage format: a version byte
+ * ({@value #VERSION}), then fields as {@code tag, varint length, bytes}; a reader skips tags it
+ * does not know, so later versions add fields (chunk information, say) without rewriting rows.
+ *
+ * <p>Tags: 1 the token's nonce (UTF-8), 2 the value's size before compression, 3 the compression (0
+ * none, 1 zstd level 1), 4 expired (1 when DeleteItems marked the item deleted), 5 the chunk count
+ * (0 or absent: the value is inline; kept for chunking).
+ *
+ * @param token the nonce of the idempotency token that wrote the item
+ * @param valueSize bytes of the value as the client wrote it
+ * @param compression how the stored value is compressed
+ * @param expired whether a DeleteItems marked the item deleted (reads hide it at once)
+ * @param chunks chunks holding the value; 0 when the value is in the row
+ */
+public record ValueMetadata(
+    String token, long valueSize, Compression compression, boolean expired, int chunks) {
+
+  public enum Compression {
+    NONE,
+    ZSTD
+  }
+
+  static final byte VERSION = 1;
+
+  public static ValueMetadata inline(String token, long valueSize, Compression compression) {
+    return new ValueMetadata(token, valueSize, compression, false, 0);
+  }
+
+  public static ValueMetadata expired(String token) {
+    return new ValueMetadata(token, 0, Compression.NONE, true, 0);
+  }
+
+  public byte[] encode() {
+    ByteArrayOutputStream out = new ByteArrayOutputStream(token.length() + 16);
+    out.write(VERSION);
+    field(out, 1, token.getBytes(StandardCharsets.UTF_8));
+    field(out, 2, varint(valueSize));
+    field(out, 3, varint(compression.ordinal()));
+    if (expired) {
+      field(out, 4, varint(1));
+    }
+    if (chunks > 0) {
+      field(out, 5, varint(chunks));
+    }
+    return out.toByteArray();
+  }
+
+  /**
+   * @throws IllegalArgumentException when the bytes are not a metadata of a known version, are
+   *     truncated or hold a field out of range (never another exception)
+   */
+  public static ValueMetadata decode(ByteBuffer stored) {
+    if (stored == null) {
+      throw new IllegalArgumentException("value_metadata missing");
+    }
+    ByteBuffer in = stored.duplicate();
+    if (!in.hasRemaining() || in.get() != VERSION) {
+      throw new IllegalArgumentException("value_metadata of an unknown version");
+    }
+    String token = "";
+    long size = 0;
+    Compression compression = Compression.NONE;
+    boolean expired = false;
+    int chunks = 0;
+    while (in.hasRemaining()) {
+      int tag = in.get();
+      long length = readVarint(in);
+      if (length < 0 || length > in.remaining()) {
+        throw new IllegalArgumentException(
+            "value_metadata truncated: field "
+                + tag
+                + " of "
+                + length
+                + " bytes, "
+                + in.remaining()
+                + " left");
+      }
+      ByteBuffer value = in.slice().limit((int) length);
+      in.position(in.position() + (int) length);
+      switch (tag) {
+        case 1 -> token = StandardCharsets.UTF_8.decode(value).toString();
+        case 2 -> size = bounded(readVarint(value), Long.MAX_VALUE, "value size");
+        case 3 ->
+            compression =
+                Compression.values()[
+                    (int)
+                        bounded(readVarint(value), Compression.values().length - 1, "compression")];
+        case 4 -> expired = readVarint(value) == 1;
+        case 5 -> chunks = (int) bounded(readVarint(value), Integer.MAX_VALUE, "chunk count");
+        default -> {} // a later version's field
+      }
+    }
+    return new ValueMetadata(token, size, compression, expired, chunks);
+  }
+
+  private static long bounded(long value, long max, String what) {
+    if (value < 0 || value > max) {
+      throw new IllegalArgumentException("value_metadata " + what + " out of range: " + value);
+    }
+    return value;
+  }
+
+  private static void field(ByteArrayOutputStream out, int tag, byte[] value) {
+    out.write(tag);
+    out.writeBytes(varint(value.length));
+    out.writeBytes(value);
+  }
+
+  private static byte[] varint(long value) {
+    ByteArrayOutputStream out = new ByteArrayOutputStream(10);
+    long v = value;
+    while ((v & ~0x7FL) != 0) {
+      out.write((int) ((v & 0x7F) | 0x80));
+      v >>>= 7;
+    }
+    out.write((int) v);
+    return out.toByteArray();
+  }
+
+  private static long readVarint(ByteBuffer in) {
+    long result = 0;
+    for (int shift = 0; shift < 64; shift += 7) {
+      if (!in.hasRemaining()) {
+        throw new IllegalArgumentException("value_metadata truncated");
+      }
+      byte b = in.get();
+      result |= (long) (b & 0x7F) << shift;
+      if ((b & 0x80) == 0) {
+        return result;
+      }
+    }
+    throw new IllegalArgumentException("value_metadata varint too long");
+  }
+}

@@ -1,0 +1,100 @@
+package io.varve.server.kv;
+
+import com.google.protobuf.ByteString;
+import com.google.protobuf.Timestamp;
+import io.varve.api.kv.v1.Item;
+import io.varve.api.kv.v1.ItemMetadata;
+import io.varve.api.kv.v1.MatchRange;
+import io.varve.api.kv.v1.Predicate;
+import io.varve.core.error.InvalidFieldException;
+import io.varve.core.kv.ClusteringOrder;
+import io.varve.core.kv.IdempotencyToken;
+import io.varve.core.kv.ItemPredicate;
+import io.varve.core.kv.KeyRange;
+import io.varve.core.kv.KvItem;
+import io.varve.core.kv.KvLimits;
+import io.varve.core.kv.KvValidation;
+import java.time.Instant;
+import java.util.List;
+import java.util.Optional;
+
+/** Maps KeyValue messages to the core model and back, validating every field on the way in. */
+final class KvRequests {
+
+  private KvRequests() {}
+
+  static IdempotencyToken token(
+      boolean present, io.varve.api.kv.v1.IdempotencyToken t, Instant now, KvLimits limits) {
+    return IdempotencyToken.of(
+        present,
+        t.getGenerationTime().getSeconds(),
+        t.getGenerationTime().getNanos(),
+        t.getToken(),
+        now,
+        limits);
+  }
+
+  static List<KvItem> items(List<Item> items, KvLimits limits) {
+    return KvValidation.items(
+        items.stream()
+            .map(i -> KvItem.of(i.getKey().toByteArray(), i.getValue().toByteArray()))
+            .toList(),
+        items.stream().map(Item::hasMetadata).toList(),
+        limits);
+  }
+
+  /**
+   * The predicate of a request; {@code required}: refused when absent (DeleteItems), otherwise
+   * match_all.
+   */
+  static ItemPredicate predicate(
+      boolean present, Predicate p, boolean required, ClusteringOrder order, KvLimits limits) {
+    if (!present || p.getMatchCase() == Predicate.MatchCase.MATCH_NOT_SET) {
+      if (required) {
+        throw InvalidFieldException.of(
+            "predicate", "missing (expected: match_all, match_keys or match_range)");
+      }
+      return new ItemPredicate.All();
+    }
+    return switch (p.getMatchCase()) {
+      case MATCH_ALL -> new ItemPredicate.All();
+      case MATCH_KEYS ->
+          new ItemPredicate.Keys(
+              KvValidation.matchKeys(
+                  "predicate.match_keys.keys",
+                  p.getMatchKeys().getKeysList().stream().map(ByteString::toByteArray).toList(),
+                  order,
+                  limits));
+      case MATCH_RANGE ->
+          new ItemPredicate.Range(
+              KvValidation.range("predicate.match_range", range(p.getMatchRange()), limits));
+      case MATCH_NOT_SET -> throw new IllegalStateException();
+    };
+  }
+
+  private static KeyRange range(MatchRange r) {
+    return new KeyRange(
+        r.hasStart() ? Optional.of(r.getStart().toByteArray()) : Optional.empty(),
+        !r.hasStartInclusive() || r.getStartInclusive(),
+        r.hasEnd() ? Optional.of(r.getEnd().toByteArray()) : Optional.empty(),
+        r.hasEndInclusive() && r.getEndInclusive());
+  }
+
+  static Item item(KvItem item, boolean values) {
+    Item.Builder b =
+        Item.newBuilder()
+            .setKey(ByteString.copyFrom(item.key()))
+            .setMetadata(
+                ItemMetadata.newBuilder()
+                    .setValueSize(item.valueSize())
+                    .setGenerationTime(
+                        Timestamp.newBuilder()
+                            .setSeconds(Math.floorDiv(item.generationMicros(), 1_000_000L))
+                            .setNanos(
+                                (int) Math.floorMod(item.generationMicros(), 1_000_000L) * 1000)));
+    if (values) {
+      b.setValue(ByteString.copyFrom(item.value()));
+    }
+    return b.build();
+  }
+}
