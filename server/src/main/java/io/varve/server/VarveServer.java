@@ -23,6 +23,7 @@ import io.varve.opensearch.OpenSearchSettings;
 import io.varve.server.admission.AdmissionControl;
 import io.varve.server.admission.DecodeQueue;
 import io.varve.server.auth.Permission;
+import io.varve.server.buffer.WriteBuffers;
 import io.varve.server.config.NamespaceConfigMapper;
 import io.varve.server.config.ServerSettings;
 import io.varve.server.controlplane.ControlPlaneHandler;
@@ -56,10 +57,14 @@ public final class VarveServer implements AutoCloseable {
 
   private static final Logger log = LoggerFactory.getLogger(VarveServer.class);
 
+  /** How long a graceful stop waits for the fire-and-forget queues to be written. */
+  public static final Duration DRAIN_TIMEOUT = Duration.ofSeconds(30);
+
   private final Server server;
   private final CqlSession session;
   private final SliceMaintainer maintainer;
   private final Optional<IndexServices> index;
+  private final WriteBuffers buffers;
 
   /** The index store side, when configured. */
   private record IndexServices(
@@ -69,7 +74,9 @@ public final class VarveServer implements AutoCloseable {
       Server server,
       CqlSession session,
       SliceMaintainer maintainer,
-      Optional<IndexServices> index) {
+      Optional<IndexServices> index,
+      WriteBuffers buffers) {
+    this.buffers = buffers;
     this.server = server;
     this.session = session;
     this.maintainer = maintainer;
@@ -165,8 +172,16 @@ public final class VarveServer implements AutoCloseable {
                         workers.register("index-maintainer", false, staleAfter))));
       }
       Optional<Indexer> indexer = index.map(IndexServices::indexer);
+      WriteBuffers buffers =
+          new WriteBuffers(
+              events,
+              indexer,
+              metrics,
+              settings.admission().bufferedWriteBytes(),
+              workers.register("write-buffer", true, staleAfter));
       DataPlaneHandler data =
-          new DataPlaneHandler(registry, events, tokens, settings.limits(), clock, indexer);
+          new DataPlaneHandler(
+              registry, events, buffers, tokens, settings.limits(), clock, indexer);
       SearchHandler search =
           new SearchHandler(
               registry, index.map(IndexServices::store), events, tokens, settings.search(), clock);
@@ -222,7 +237,7 @@ public final class VarveServer implements AutoCloseable {
           settings.tls().isPresent() ? "https" : "http",
           settings.host(),
           server.activeLocalPort());
-      return new VarveServer(server, session, maintainer, index);
+      return new VarveServer(server, session, maintainer, index, buffers);
     } catch (RuntimeException e) {
       session.close();
       throw e;
@@ -257,6 +272,8 @@ public final class VarveServer implements AutoCloseable {
   public void close() {
     maintainer.close();
     server.stop().join();
+    // after the last request, before the index queue and the session they write to
+    buffers.close(DRAIN_TIMEOUT);
     index.ifPresent(
         i -> {
           i.maintainer().close();

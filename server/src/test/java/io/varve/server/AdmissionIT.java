@@ -63,7 +63,8 @@ class AdmissionIT {
                 new AdmissionSettings(
                     WRITE_BUDGET,
                     8L * 1024 * 1024,
-                    AdmissionSettings.DEFAULT_MAX_WRITE_QUEUE_DELAY));
+                    AdmissionSettings.DEFAULT_MAX_WRITE_QUEUE_DELAY,
+                    8L * 1024 * 1024));
     server = new TestServer(settings, "varve_admission_it", NS);
     assertThat(
             server

@@ -56,7 +56,11 @@ class WriteBacklogIT {
         defaults
             .withCassandra(squeezed)
             .withAdmission(
-                new AdmissionSettings(512L * 1024 * 1024, 8L * 1024 * 1024, Duration.ofMillis(50)));
+                new AdmissionSettings(
+                    512L * 1024 * 1024,
+                    8L * 1024 * 1024,
+                    Duration.ofMillis(50),
+                    64L * 1024 * 1024));
     server = new TestServer(settings, "varve_write_backlog_it", NS);
     assertThat(
             server

@@ -6,14 +6,18 @@ import java.time.Duration;
  * Memory budgets of requests in flight, in bytes of estimated heap (see {@link AdmissionControl}
  * for how a request's cost is estimated).
  *
- * @param writeBytes budget of write requests (WriteEventRecordsSync)
+ * @param writeBytes budget of write requests (WriteEventRecordsSync, WriteEventRecords, PutItems,
+ *     DeleteItems) while they are decoded and answered
  * @param readBytes budget of every other request (reads, search, control plane), apart so that
  *     writes at capacity never keep a small read waiting
  * @param maxWriteQueueDelay how long admitted writes may have waited for their turn to Cassandra
  *     before further writes are refused: the bound that keeps an admitted write's latency short
  *     when the cluster is slower than the writers, where the budgets only bound memory
+ * @param bufferedWriteBytes what the fire-and-forget queues of all namespaces may hold together,
+ *     with the batches being written from them (WriteEventRecords)
  */
-public record AdmissionSettings(long writeBytes, long readBytes, Duration maxWriteQueueDelay) {
+public record AdmissionSettings(
+    long writeBytes, long readBytes, Duration maxWriteQueueDelay, long bufferedWriteBytes) {
 
   /** One second: a write admitted at the bound completes within about twice that. */
   public static final Duration DEFAULT_MAX_WRITE_QUEUE_DELAY = Duration.ofSeconds(1);
@@ -36,8 +40,14 @@ public record AdmissionSettings(long writeBytes, long readBytes, Duration maxWri
     return Math.max(MIN_BYTES, Runtime.getRuntime().maxMemory() / 8);
   }
 
-  /** Both budgets derived from the heap. */
+  /** The default bound of the fire-and-forget queues: an eighth of the JVM's maximum heap. */
+  public static long autoBufferedWriteBytes() {
+    return Math.max(MIN_BYTES, Runtime.getRuntime().maxMemory() / 8);
+  }
+
+  /** Every budget derived from the heap. */
   public static AdmissionSettings auto() {
-    return new AdmissionSettings(autoWriteBytes(), autoReadBytes(), DEFAULT_MAX_WRITE_QUEUE_DELAY);
+    return new AdmissionSettings(
+        autoWriteBytes(), autoReadBytes(), DEFAULT_MAX_WRITE_QUEUE_DELAY, autoBufferedWriteBytes());
   }
 }

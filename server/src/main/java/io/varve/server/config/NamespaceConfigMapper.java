@@ -197,11 +197,11 @@ public final class NamespaceConfigMapper {
         buffering.hasBufferCapacity()
             ? buffering.getBufferCapacity()
             : NamespaceSettings.DEFAULT_BUFFER_CAPACITY;
-    if (capacity < 1 || capacity > NamespaceBounds.MAX_BUFFER_CAPACITY) {
+    if (capacity < 0 || capacity > NamespaceBounds.MAX_BUFFER_CAPACITY) {
       throw new InvalidFieldException(
           cfg + ".queueBuffering.bufferCapacity",
           capacity,
-          "1.." + NamespaceBounds.MAX_BUFFER_CAPACITY + " bytes");
+          "0 (durable writes only) or 1.." + NamespaceBounds.MAX_BUFFER_CAPACITY + " bytes");
     }
     if (config.hasIndexConfig()) {
       throw InvalidFieldException.of(

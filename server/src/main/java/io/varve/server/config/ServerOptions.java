@@ -99,8 +99,9 @@ public final class ServerOptions {
           .defaultValue(OptionalLong.empty())
           .defaultDoc("`auto`: three eighths of the JVM's maximum heap")
           .doc(
-              "Estimated heap that write requests in flight (`WriteEventRecordsSync`, `PutItems`, `DeleteItems`)"
-                  + " may hold.");
+              "Estimated heap that write requests in flight (`WriteEventRecordsSync`, `WriteEventRecords`, `PutItems`,"
+                  + " `DeleteItems`)"
+                  + " may hold while they are decoded and answered.");
   public static final Option<OptionalLong> READ_BYTES =
       OPTIONS
           .option(
@@ -110,6 +111,18 @@ public final class ServerOptions {
           .doc(
               "The same for every other request (reads, search, aggregate, the control plane), apart from writes so"
                   + " that a write overload never delays a read.");
+  public static final Option<OptionalLong> BUFFERED_WRITE_BYTES =
+      OPTIONS
+          .option(
+              "server.admission.bufferedWriteBytes",
+              new ByteBudget(AdmissionSettings.MIN_BYTES, 1L << 40))
+          .defaultValue(OptionalLong.empty())
+          .defaultDoc("`auto`: an eighth of the JVM's maximum heap")
+          .doc(
+              "Estimated heap that the fire-and-forget (`WriteEventRecords`) queues of all namespaces may hold"
+                  + " together, with the batches being written from them. Each namespace's queue is also bounded by"
+                  + " its `queueBuffering.bufferCapacity`; a request that does not fit either is refused whole with"
+                  + " `429 RESOURCE_EXHAUSTED`.");
   public static final Option<Duration> MAX_WRITE_QUEUE_DELAY =
       OPTIONS
           .option("server.admission.maxWriteQueueDelay", Types.duration())

@@ -123,7 +123,9 @@ public record ServerSettings(
         new AdmissionSettings(
             v.get(ServerOptions.WRITE_BYTES).orElseGet(AdmissionSettings::autoWriteBytes),
             v.get(ServerOptions.READ_BYTES).orElseGet(AdmissionSettings::autoReadBytes),
-            v.get(ServerOptions.MAX_WRITE_QUEUE_DELAY)),
+            v.get(ServerOptions.MAX_WRITE_QUEUE_DELAY),
+            v.get(ServerOptions.BUFFERED_WRITE_BYTES)
+                .orElseGet(AdmissionSettings::autoBufferedWriteBytes)),
         KvOptions.limits(v));
   }
 
@@ -204,7 +206,10 @@ public record ServerSettings(
             .put(ServerOptions.AUTHENTICATE_DOCS, auth.authenticateDocs())
             .put(ServerOptions.WRITE_BYTES, OptionalLong.of(admission.writeBytes()))
             .put(ServerOptions.READ_BYTES, OptionalLong.of(admission.readBytes()))
-            .put(ServerOptions.MAX_WRITE_QUEUE_DELAY, admission.maxWriteQueueDelay());
+            .put(ServerOptions.MAX_WRITE_QUEUE_DELAY, admission.maxWriteQueueDelay())
+            .put(
+                ServerOptions.BUFFERED_WRITE_BYTES,
+                OptionalLong.of(admission.bufferedWriteBytes()));
     CassandraOptions.effective(cassandra, config);
     OpenSearchOptions.effective(opensearch, config);
     TimeSeriesOptions.effective(

@@ -3,6 +3,7 @@ package io.varve.server.dataplane;
 import io.varve.api.timeseries.v1.EventError;
 import io.varve.api.timeseries.v1.ReadEventRecordsRequest;
 import io.varve.api.timeseries.v1.ReadEventRecordsResponse;
+import io.varve.api.timeseries.v1.WriteEventRecordsQueuedResponse;
 import io.varve.api.timeseries.v1.WriteEventRecordsRequest;
 import io.varve.api.timeseries.v1.WriteEventRecordsResponse;
 import io.varve.core.error.VarveException;
@@ -16,9 +17,12 @@ import io.varve.core.read.PageTokens;
 import io.varve.core.read.ReadPlanner;
 import io.varve.core.read.ScatterGather;
 import io.varve.core.store.EventStore;
+import io.varve.core.write.PlacedEvent;
 import io.varve.core.write.Rejection;
 import io.varve.core.write.WritePlan;
 import io.varve.core.write.WritePlanner;
+import io.varve.server.buffer.WriteBuffers;
+import io.varve.server.controlplane.NamespaceEntry;
 import io.varve.server.controlplane.NamespaceRegistry;
 import io.varve.server.error.ErrorMapping;
 import io.varve.server.index.Indexer;
@@ -47,14 +51,17 @@ public final class DataPlaneHandler {
   private final WriteValidator validator;
   private final Clock clock;
   private final Optional<Indexer> indexer;
+  private final WriteBuffers buffers;
 
   /**
    * @param indexer where durably written events of namespaces with INDEX_STORAGE go; empty when the
    *     server has no index store
+   * @param buffers the queues of fire-and-forget writes
    */
   public DataPlaneHandler(
       NamespaceRegistry registry,
       EventStore events,
+      WriteBuffers buffers,
       PageTokens tokens,
       Limits limits,
       Clock clock,
@@ -62,13 +69,17 @@ public final class DataPlaneHandler {
     this.registry = registry;
     this.indexer = indexer;
     this.events = events;
+    this.buffers = buffers;
     this.tokens = tokens;
     this.limits = limits;
     this.validator = new WriteValidator(limits);
     this.clock = clock;
   }
 
-  public CompletionStage<WriteEventRecordsResponse> writeSync(WriteEventRecordsRequest request) {
+  /** A validated write request, planned against its namespace. */
+  private record Planned(NamespaceEntry ns, List<Event> batch, WritePlan plan) {}
+
+  private CompletionStage<Planned> plan(WriteEventRecordsRequest request) {
     Names.namespace("namespace", request.getNamespace());
     List<Event> batch = new ArrayList<>(request.getEventsCount());
     for (int i = 0; i < request.getEventsCount(); i++) {
@@ -77,11 +88,42 @@ public final class DataPlaneHandler {
     validator.validate(batch);
     return registry
         .get(request.getNamespace())
+        .thenApply(
+            ns ->
+                new Planned(
+                    ns,
+                    batch,
+                    WritePlanner.plan(
+                        ns.settings(), ns.slices(), batch, clock.instant(), limits.futureLimit())));
+  }
+
+  /**
+   * WriteEventRecords: queues the request's events (those the namespace can take now) in the
+   * namespace's write buffer and answers at once.
+   */
+  public CompletionStage<WriteEventRecordsQueuedResponse> write(WriteEventRecordsRequest request) {
+    return plan(request)
+        .thenApply(
+            p -> {
+              List<PlacedEvent> placed = new ArrayList<>();
+              p.plan().partitions().values().forEach(placed::addAll);
+              buffers.enqueue(p.ns(), placed);
+              WriteEventRecordsResponse planned = writeResponse(p.batch(), p.plan(), Map.of());
+              return WriteEventRecordsQueuedResponse.newBuilder()
+                  .setQueuedCount(planned.getWrittenCount())
+                  .addAllQueuedIndexes(planned.getWrittenIndexesList())
+                  .addAllErrors(planned.getErrorsList())
+                  .build();
+            });
+  }
+
+  public CompletionStage<WriteEventRecordsResponse> writeSync(WriteEventRecordsRequest request) {
+    return plan(request)
         .thenCompose(
-            ns -> {
-              WritePlan plan =
-                  WritePlanner.plan(
-                      ns.settings(), ns.slices(), batch, clock.instant(), limits.futureLimit());
+            planned -> {
+              NamespaceEntry ns = planned.ns();
+              List<Event> batch = planned.batch();
+              WritePlan plan = planned.plan();
               return events
                   .write(ns.settings().keyspace(), plan.partitions(), ns.settings().consistency())
                   .thenApply(

@@ -69,6 +69,11 @@ final class ApiCalls {
               WriteEventRecordsRequest::getNamespace,
               h -> h.data()::writeSync),
           needs(
+              Permission.WRITE,
+              TimeSeriesGrpc.getWriteEventRecordsMethod(),
+              WriteEventRecordsRequest::getNamespace,
+              h -> h.data()::write),
+          needs(
               Permission.READ,
               TimeSeriesGrpc.getReadEventRecordsMethod(),
               ReadEventRecordsRequest::getNamespace,

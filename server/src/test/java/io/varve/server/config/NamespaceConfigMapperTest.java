@@ -402,15 +402,15 @@ class NamespaceConfigMapperTest {
             cfg + "queueBuffering.coalesce",
             "at most 60s"),
         Arguments.of(
-            "refuses_an_empty_buffer",
-            create(primary("{\"queueBuffering\": {\"bufferCapacity\": 0}}")),
+            "refuses_a_negative_buffer",
+            create(primary("{\"queueBuffering\": {\"bufferCapacity\": -1}}")),
             cfg + "queueBuffering.bufferCapacity",
-            "1..1073741824 bytes"),
+            "0 (durable writes only) or 1..1073741824 bytes"),
         Arguments.of(
             "refuses_a_buffer_over_a_gibibyte",
             create(primary("{\"queueBuffering\": {\"bufferCapacity\": 1073741825}}")),
             cfg + "queueBuffering.bufferCapacity",
-            "1..1073741824 bytes"),
+            "0 (durable writes only) or 1..1073741824 bytes"),
         Arguments.of(
             "refuses_index_config_in_primary_storage",
             create(primary("{\"indexConfig\": {\"refreshInterval\": \"60s\"}}")),

@@ -1,0 +1,334 @@
+package io.varve.server.buffer;
+
+import io.micrometer.core.instrument.Counter;
+import io.micrometer.core.instrument.Gauge;
+import io.micrometer.core.instrument.MeterRegistry;
+import io.varve.core.error.InvalidFieldException;
+import io.varve.core.error.VarveException;
+import io.varve.core.event.Event;
+import io.varve.core.namespace.NamespaceSettings;
+import io.varve.core.store.EventStore;
+import io.varve.core.write.PartitionKey;
+import io.varve.core.write.PlacedEvent;
+import io.varve.server.admission.AdmissionRefusedException;
+import io.varve.server.buffer.NamespaceQueue.Queued;
+import io.varve.server.controlplane.NamespaceEntry;
+import io.varve.server.health.BackgroundWorker;
+import io.varve.server.index.Indexer;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.Executors;
+import java.util.concurrent.ScheduledExecutorService;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicLong;
+import java.util.function.LongSupplier;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * The in-memory queues of fire-and-forget writes (WriteEventRecords), one per namespace, and their
+ * drainer. A queue is drained when its oldest event has waited the namespace's {@code
+ * queueBuffering.coalesce}, or sooner when it is half full: everything queued is grouped by
+ * partition key across the requests that brought it and written through the event store, whose
+ * replica-packed batches and in-flight bounds set the pace; one batch per namespace is written at a
+ * time, so a burst reaches Cassandra at the rate it takes, not at the rate it came. Written events
+ * go on to the index queue ({@link Indexer}) when the namespace has an index.
+ *
+ * <p>Memory is bounded twice: a namespace's queue by its {@code bufferCapacity}, all queues
+ * together (with the batches being written) by {@code maxBytes}. A request that does not fit is
+ * refused whole with RESOURCE_EXHAUSTED, before anything is queued.
+ *
+ * <p>A batch the store did not acknowledge (UNAVAILABLE) is queued again, up to {@value
+ * #MAX_ATTEMPTS} attempts; events that still fail, or fail for another reason, are dropped, logged
+ * and counted. {@link #close} drains everything before the server stops; what a crash loses is at
+ * most what was queued: a namespace's capacity plus one batch in flight.
+ */
+public final class WriteBuffers implements AutoCloseable {
+
+  private static final Logger log = LoggerFactory.getLogger(WriteBuffers.class);
+
+  static final int MAX_ATTEMPTS = 3;
+
+  /** How often the drainer looks at the queues. */
+  static final Duration TICK = Duration.ofMillis(10);
+
+  private final EventStore events;
+  private final Optional<Indexer> indexer;
+  private final MeterRegistry metrics;
+  private final BackgroundWorker worker;
+  private final long maxBytes;
+  private final LongSupplier nanos;
+  private final AtomicLong held = new AtomicLong();
+  private final Map<String, NamespaceQueue> queues = new ConcurrentHashMap<>();
+  private final ScheduledExecutorService drainer;
+  private volatile boolean closing;
+
+  /**
+   * @param maxBytes bytes all queues and the batches being written may hold together
+   * @param worker where the drainer's cycles and failures are recorded (metrics and health)
+   */
+  public WriteBuffers(
+      EventStore events,
+      Optional<Indexer> indexer,
+      MeterRegistry metrics,
+      long maxBytes,
+      BackgroundWorker worker) {
+    this.events = events;
+    this.indexer = indexer;
+    this.metrics = metrics;
+    this.maxBytes = maxBytes;
+    this.worker = worker;
+    this.nanos = System::nanoTime;
+    Gauge.builder("varve.buffer.bytes", held, AtomicLong::get)
+        .description("Bytes of fire-and-forget events queued or being written, all namespaces")
+        .baseUnit("bytes")
+        .register(metrics);
+    this.drainer =
+        Executors.newSingleThreadScheduledExecutor(
+            r -> {
+              Thread t = new Thread(r, "varve-write-buffer");
+              t.setDaemon(true);
+              return t;
+            });
+    drainer.scheduleWithFixedDelay(
+        () -> worker.run(this::cycle), 0, TICK.toMillis(), TimeUnit.MILLISECONDS);
+  }
+
+  /** What one event costs in memory: its strings and item bytes, plus object headers. */
+  public static long bytesOf(Event e) {
+    long bytes = 160 + 2L * (e.timeSeriesId().length() + e.eventId().length());
+    for (io.varve.core.event.EventItem item : e.items()) {
+      bytes += 48 + item.key().length + item.value().length;
+    }
+    return bytes;
+  }
+
+  /**
+   * Queues the planned events of one request whole, or refuses them all: FAILED_PRECONDITION when
+   * the namespace takes durable writes only ({@code bufferCapacity} 0), RESOURCE_EXHAUSTED when its
+   * queue or the server's buffer is full, UNAVAILABLE while the server stops.
+   */
+  public void enqueue(NamespaceEntry ns, List<PlacedEvent> planned) {
+    String name = ns.record().namespace();
+    NamespaceSettings settings = ns.settings();
+    if (settings.bufferCapacityBytes() == 0) {
+      throw VarveException.failedPrecondition(
+          "namespace '"
+              + name
+              + "' takes durable writes only (queueBuffering.bufferCapacity is 0): use"
+              + " WriteEventRecordsSync, or set a bufferCapacity to allow fire-and-forget writes");
+    }
+    if (closing) {
+      throw new VarveException(
+          VarveException.Kind.UNAVAILABLE,
+          "the server is stopping and takes no more fire-and-forget writes; retry on another server");
+    }
+    long now = nanos.getAsLong();
+    List<Queued> batch = new ArrayList<>(planned.size());
+    long bytes = 0;
+    for (PlacedEvent p : planned) {
+      long b = bytesOf(p.event());
+      bytes += b;
+      batch.add(new Queued(p.event(), p.partition(), b, now, 0));
+    }
+    if (bytes > settings.bufferCapacityBytes()) {
+      throw new InvalidFieldException(
+          "events",
+          InvalidFieldException.shown(batch.size() + " events of about " + bytes + " bytes"),
+          "at most the namespace's queueBuffering.bufferCapacity ("
+              + settings.bufferCapacityBytes()
+              + " bytes) in one request: send smaller requests");
+    }
+    if (held.addAndGet(bytes) > maxBytes) {
+      held.addAndGet(-bytes);
+      throw refused(name, batch.size(), "the server's write buffer is full");
+    }
+    NamespaceQueue queue = queue(name);
+    queue.entry = ns;
+    if (!queue.offer(batch, bytes, settings.bufferCapacityBytes())) {
+      held.addAndGet(-bytes);
+      throw refused(name, batch.size(), "the namespace's write buffer is full");
+    }
+    counter("varve.buffer.queued.events", name).increment(batch.size());
+  }
+
+  private AdmissionRefusedException refused(String namespace, int events, String why) {
+    counter("varve.buffer.refused.events", namespace).increment(events);
+    return new AdmissionRefusedException(
+        why + " (namespace '" + namespace + "'): retry later with backoff");
+  }
+
+  private NamespaceQueue queue(String namespace) {
+    return queues.computeIfAbsent(
+        namespace,
+        n -> {
+          NamespaceQueue q = new NamespaceQueue();
+          Gauge.builder("varve.buffer.queue.events", q, NamespaceQueue::events)
+              .tag("namespace", n)
+              .description("Fire-and-forget events queued, not yet taken for writing")
+              .register(metrics);
+          Gauge.builder("varve.buffer.queue.bytes", q, NamespaceQueue::bytes)
+              .tag("namespace", n)
+              .baseUnit("bytes")
+              .description("Bytes of fire-and-forget events queued, not yet taken for writing")
+              .register(metrics);
+          Gauge.builder(
+                  "varve.buffer.queue.oldest.age", q, x -> x.oldestAgeSeconds(nanos.getAsLong()))
+              .tag("namespace", n)
+              .baseUnit("seconds")
+              .description("How long the oldest queued fire-and-forget event has waited")
+              .register(metrics);
+          return q;
+        });
+  }
+
+  private Counter counter(String name, String namespace) {
+    return Counter.builder(name).tag("namespace", namespace).register(metrics);
+  }
+
+  /** One look at every queue: starts the write of each that is due. */
+  private void cycle() {
+    long now = nanos.getAsLong();
+    queues.forEach(
+        (name, q) -> {
+          try {
+            NamespaceEntry ns = q.entry;
+            if (ns == null) {
+              return; // its first request is being queued
+            }
+            long coalesce = closing ? 0 : ns.settings().coalesce().toNanos();
+            List<Queued> batch =
+                q.takeIfDue(now, coalesce, Math.max(1, ns.settings().bufferCapacityBytes() / 2));
+            if (!batch.isEmpty()) {
+              write(name, ns, q, batch);
+            }
+          } catch (RuntimeException e) {
+            worker.failed("namespace " + name, e);
+          }
+        });
+  }
+
+  /** Writes one taken batch, grouped by partition; hands back what is to be retried. */
+  private void write(String name, NamespaceEntry ns, NamespaceQueue q, List<Queued> batch) {
+    Map<PartitionKey, List<PlacedEvent>> partitions = new LinkedHashMap<>();
+    for (int i = 0; i < batch.size(); i++) {
+      Queued e = batch.get(i);
+      partitions
+          .computeIfAbsent(e.partition(), k -> new ArrayList<>())
+          .add(new PlacedEvent(i, e.event(), e.partition()));
+    }
+    events
+        .write(ns.settings().keyspace(), partitions, ns.settings().consistency())
+        .whenComplete(
+            (failures, error) -> {
+              try {
+                settle(name, ns, q, batch, error == null ? failures : allFailed(batch, error));
+              } catch (RuntimeException e) {
+                worker.failed("namespace " + name, e);
+                q.drained(List.of());
+              }
+            });
+  }
+
+  private static Map<Integer, VarveException> allFailed(List<Queued> batch, Throwable error) {
+    Throwable cause =
+        error instanceof java.util.concurrent.CompletionException ? error.getCause() : error;
+    VarveException failure =
+        cause instanceof VarveException v
+            ? v
+            : new VarveException(VarveException.Kind.INTERNAL, String.valueOf(cause), cause);
+    Map<Integer, VarveException> all = new HashMap<>();
+    for (int i = 0; i < batch.size(); i++) {
+      all.put(i, failure);
+    }
+    return all;
+  }
+
+  private void settle(
+      String name,
+      NamespaceEntry ns,
+      NamespaceQueue q,
+      List<Queued> batch,
+      Map<Integer, VarveException> failures) {
+    List<Queued> retry = new ArrayList<>();
+    List<Event> written = new ArrayList<>(batch.size() - failures.size());
+    long released = 0;
+    int dropped = 0;
+    VarveException lastDrop = null;
+    for (int i = 0; i < batch.size(); i++) {
+      Queued e = batch.get(i);
+      VarveException failure = failures.get(i);
+      if (failure == null) {
+        written.add(e.event());
+        released += e.bytes();
+      } else if (failure.kind() == VarveException.Kind.UNAVAILABLE
+          && e.attempts() + 1 < MAX_ATTEMPTS) {
+        retry.add(
+            new Queued(e.event(), e.partition(), e.bytes(), e.queuedNanos(), e.attempts() + 1));
+      } else {
+        released += e.bytes();
+        dropped++;
+        lastDrop = failure;
+      }
+    }
+    held.addAndGet(-released);
+    counter("varve.buffer.written.events", name).increment(written.size());
+    if (dropped > 0) {
+      counter("varve.buffer.dropped.events", name).increment(dropped);
+      worker.failed(
+          "namespace " + name + ": " + dropped + " fire-and-forget events dropped", lastDrop);
+    }
+    if (!written.isEmpty() && indexer.isPresent() && ns.index().isPresent()) {
+      indexer.get().offer(ns.index().get(), written);
+    }
+    q.drained(retry);
+  }
+
+  /** Bytes queued or being written, all namespaces. */
+  public long heldBytes() {
+    return held.get();
+  }
+
+  /**
+   * Stops taking writes and drains every queue, coalescing no longer, for at most {@code timeout};
+   * what is still queued then is dropped, logged and counted.
+   */
+  public void close(Duration timeout) {
+    closing = true;
+    long deadline = nanos.getAsLong() + timeout.toNanos();
+    while (nanos.getAsLong() < deadline
+        && !queues.values().stream().allMatch(NamespaceQueue::idle)) {
+      try {
+        Thread.sleep(TICK.toMillis());
+      } catch (InterruptedException e) {
+        Thread.currentThread().interrupt();
+        break;
+      }
+    }
+    drainer.shutdownNow();
+    queues.forEach(
+        (name, q) -> {
+          List<Queued> left = q.clear();
+          if (!left.isEmpty()) {
+            counter("varve.buffer.dropped.events", name).increment(left.size());
+            log.error(
+                "{} fire-and-forget events of namespace {} were not written before the server"
+                    + " stopped (drain timeout {})",
+                left.size(),
+                name,
+                timeout);
+          }
+        });
+  }
+
+  @Override
+  public void close() {
+    close(Duration.ofSeconds(30));
+  }
+}

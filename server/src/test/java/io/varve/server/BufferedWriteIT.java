@@ -1,0 +1,192 @@
+package io.varve.server;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.node.ArrayNode;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import java.net.URI;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
+import java.nio.charset.StandardCharsets;
+import java.time.Duration;
+import java.time.Instant;
+import java.time.temporal.ChronoUnit;
+import java.util.ArrayList;
+import java.util.Base64;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Set;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+
+/**
+ * WriteEventRecords, the fire-and-forget write: answered once queued, written after the namespace's
+ * coalesce, every queued event readable once drained; what the queue cannot take is refused whole,
+ * naming why.
+ */
+class BufferedWriteIT {
+
+  static final String NS = "buffered_it";
+  static final String DURABLE = "buffered_durable_it";
+  static final String SMALL = "buffered_small_it";
+  static final Instant NOW = Instant.now().truncatedTo(ChronoUnit.SECONDS);
+  static TestServer server;
+
+  @BeforeAll
+  static void start() {
+    server = new TestServer("varve_buffered_it", NS, DURABLE, SMALL);
+    create(NS, "{\"coalesce\": \"200ms\"}");
+    create(DURABLE, "{\"bufferCapacity\": 0}");
+    create(SMALL, "{\"bufferCapacity\": 4096}");
+  }
+
+  @AfterAll
+  static void stop() {
+    server.close();
+  }
+
+  static void create(String ns, String buffering) {
+    TestServer.Reply reply =
+        server.post(
+            "CreateNamespace",
+            """
+            {"namespace": "%s", "persistenceConfiguration": [{"id": "PRIMARY_STORAGE",
+              "config": {"queueBuffering": %s}}]}"""
+                .formatted(ns, buffering));
+    assertThat(reply.status()).as(reply.body().toString()).isEqualTo(200);
+  }
+
+  static ObjectNode event(String series, Instant time, String id, int valueBytes) {
+    ObjectNode e = TestServer.JSON.createObjectNode();
+    e.put("timeSeriesId", series).put("eventTime", time.toString()).put("eventId", id);
+    e.putArray("eventItems")
+        .addObject()
+        .put(
+            "eventItemKey",
+            Base64.getEncoder().encodeToString("k".getBytes(StandardCharsets.UTF_8)))
+        .put("eventItemValue", Base64.getEncoder().encodeToString(new byte[valueBytes]));
+    return e;
+  }
+
+  static TestServer.Reply write(String rpc, String ns, List<ObjectNode> events) {
+    ObjectNode body = TestServer.JSON.createObjectNode().put("namespace", ns);
+    ArrayNode array = body.putArray("events");
+    events.forEach(array::add);
+    return server.post(rpc, body);
+  }
+
+  /** The event ids of one series in [from, to), every page. */
+  static List<String> read(String ns, String series, Instant from, Instant to) {
+    List<String> ids = new ArrayList<>();
+    String token = "";
+    do {
+      TestServer.Reply reply =
+          server.post(
+              "ReadEventRecords",
+              """
+              {"namespace": "%s", "timeSeriesId": "%s", "pageSize": 1000, "pageToken": "%s",
+               "timeInterval": {"start": "%s", "end": "%s"}}"""
+                  .formatted(ns, series, token, from, to));
+      assertThat(reply.status()).as(reply.body().toString()).isEqualTo(200);
+      reply.body().path("events").forEach(e -> ids.add(e.path("eventId").asText()));
+      token = reply.body().path("nextPageToken").asText();
+    } while (!token.isEmpty());
+    return ids;
+  }
+
+  static String metrics() throws Exception {
+    return TestHttp.client()
+        .send(
+            HttpRequest.newBuilder(URI.create(server.base() + "/metrics")).build(),
+            HttpResponse.BodyHandlers.ofString())
+        .body();
+  }
+
+  @Test
+  void fire_and_forget_events_are_all_readable_once_drained() throws Exception {
+    Instant t = NOW.minusSeconds(60);
+    Set<String> sent = new HashSet<>();
+    for (int r = 0; r < 20; r++) {
+      List<ObjectNode> events = new ArrayList<>();
+      for (int i = 0; i < 50; i++) {
+        String id = "r" + r + "-" + i;
+        sent.add(id);
+        // five series, events of one series spread over requests: coalesced by partition
+        events.add(event("s" + (i % 5), t.plusMillis(r * 50L + i), id, 100));
+      }
+      TestServer.Reply reply = write("WriteEventRecords", NS, events);
+      assertThat(reply.status()).as(reply.body().toString()).isEqualTo(200);
+      assertThat(reply.body().path("queuedCount").asInt()).isEqualTo(50);
+      assertThat(reply.body().path("errors").isEmpty()).isTrue();
+    }
+    List<String> found = new ArrayList<>();
+    long deadline = System.nanoTime() + Duration.ofSeconds(30).toNanos();
+    while (System.nanoTime() < deadline) {
+      found.clear();
+      for (int s = 0; s < 5; s++) {
+        found.addAll(read(NS, "s" + s, t, t.plusSeconds(10)));
+      }
+      if (found.size() >= sent.size()) {
+        break;
+      }
+      Thread.sleep(200);
+    }
+    assertThat(found).hasSize(sent.size());
+    assertThat(new HashSet<>(found)).isEqualTo(sent);
+    assertThat(metrics())
+        .containsPattern(
+            "varve_buffer_written_events_total\\{namespace=\"" + NS + "\",?\\} 1000\\.0");
+  }
+
+  @Test
+  void events_outside_the_write_window_are_reported_and_the_others_queued() {
+    TestServer.Reply reply =
+        write(
+            "WriteEventRecords",
+            NS,
+            List.of(
+                event("window", NOW.minusSeconds(30), "fine", 10),
+                event("window", NOW.minus(Duration.ofDays(30)), "too-old", 10)));
+    assertThat(reply.status()).as(reply.body().toString()).isEqualTo(200);
+    assertThat(reply.body().path("queuedCount").asInt()).isEqualTo(1);
+    assertThat(reply.body().path("queuedIndexes").get(0).asInt()).isZero();
+    JsonNode error = reply.body().path("errors").get(0);
+    assertThat(error.path("index").asInt()).isEqualTo(1);
+    assertThat(error.path("code").asText()).isEqualTo("FAILED_PRECONDITION");
+  }
+
+  @Test
+  void a_namespace_with_no_buffer_takes_durable_writes_only() {
+    List<ObjectNode> events = List.of(event("d", NOW.minusSeconds(10), "one", 10));
+    TestServer.Reply reply = write("WriteEventRecords", DURABLE, events);
+    assertThat(reply.status()).isEqualTo(412);
+    assertThat(reply.errorMessage())
+        .contains("bufferCapacity is 0")
+        .contains("WriteEventRecordsSync");
+    assertThat(write("WriteEventRecordsSync", DURABLE, events).status()).isEqualTo(200);
+  }
+
+  @Test
+  void a_request_larger_than_the_namespace_queue_is_refused_naming_events() {
+    List<ObjectNode> events = new ArrayList<>();
+    for (int i = 0; i < 8; i++) {
+      events.add(event("big", NOW.minusSeconds(10), "e" + i, 1024));
+    }
+    TestServer.Reply reply = write("WriteEventRecords", SMALL, events);
+    assertThat(reply.status()).isEqualTo(400);
+    assertThat(reply.errorField()).isEqualTo("events");
+    assertThat(reply.errorMessage()).contains("bufferCapacity (4096 bytes)");
+    assertThat(read(SMALL, "big", NOW.minusSeconds(60), NOW.plusSeconds(60))).isEmpty();
+  }
+
+  @Test
+  void a_malformed_event_refuses_the_whole_request() {
+    ObjectNode bad = event("m", NOW.minusSeconds(10), "", 10);
+    TestServer.Reply reply =
+        write("WriteEventRecords", NS, List.of(event("m", NOW.minusSeconds(10), "ok", 10), bad));
+    assertThat(reply.status()).isEqualTo(400);
+    assertThat(reply.errorField()).isEqualTo("events[1].eventId");
+  }
+}
