@@ -1,0 +1,185 @@
+package io.varve.server;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import com.datastax.oss.driver.api.core.cql.Row;
+import com.datastax.oss.driver.api.core.cql.SimpleStatement;
+import com.fasterxml.jackson.databind.node.ArrayNode;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import io.varve.cassandra.session.CassandraSettings;
+import io.varve.server.config.ServerSettings;
+import java.nio.charset.StandardCharsets;
+import java.time.Duration;
+import java.time.Instant;
+import java.time.temporal.ChronoUnit;
+import java.util.ArrayList;
+import java.util.Base64;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Set;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
+import java.util.concurrent.TimeUnit;
+import org.junit.jupiter.api.Test;
+
+/**
+ * The fire-and-forget queue under load it cannot take, and at a graceful stop. Writes to Cassandra
+ * are squeezed (one batch of at most 1 MiB in flight) so that the queue fills on any machine.
+ */
+class BufferedWriteOverloadIT {
+
+  static final Instant T = Instant.now().truncatedTo(ChronoUnit.SECONDS).minusSeconds(120);
+
+  static ServerSettings squeezed() {
+    ServerSettings defaults = ServerSettings.defaults();
+    CassandraSettings c = defaults.cassandra();
+    return defaults.withCassandra(
+        new CassandraSettings(
+            c.contactPoints(),
+            c.localDatacenter(),
+            c.username(),
+            c.password(),
+            c.tls(),
+            c.compression(),
+            c.requestTimeout(),
+            c.schemaTimeout(),
+            c.metadataKeyspace(),
+            c.replication(),
+            1,
+            1024 * 1024,
+            c.compressionThreshold()));
+  }
+
+  static void create(TestServer server, String ns, String buffering) {
+    TestServer.Reply reply =
+        server.post(
+            "CreateNamespace",
+            """
+            {"namespace": "%s", "persistenceConfiguration": [{"id": "PRIMARY_STORAGE",
+              "config": {"queueBuffering": %s}}]}"""
+                .formatted(ns, buffering));
+    assertThat(reply.status()).as(reply.body().toString()).isEqualTo(200);
+  }
+
+  static ObjectNode request(String ns, String series, int first, int count, int valueBytes) {
+    ObjectNode body = TestServer.JSON.createObjectNode().put("namespace", ns);
+    ArrayNode events = body.putArray("events");
+    for (int i = first; i < first + count; i++) {
+      ObjectNode e = events.addObject();
+      e.put("timeSeriesId", series)
+          .put("eventTime", T.plusMillis(i).toString())
+          .put("eventId", "e" + i);
+      e.putArray("eventItems")
+          .addObject()
+          .put(
+              "eventItemKey",
+              Base64.getEncoder().encodeToString("k".getBytes(StandardCharsets.UTF_8)))
+          .put("eventItemValue", Base64.getEncoder().encodeToString(new byte[valueBytes]));
+    }
+    return body;
+  }
+
+  /** Event ids stored in every table of {@code keyspace}, read with CQL. */
+  static Set<String> stored(TestServer server, String keyspace) {
+    Set<String> ids = new HashSet<>();
+    for (Row table :
+        server.cql.execute(
+            SimpleStatement.newInstance(
+                "SELECT table_name FROM system_schema.tables WHERE keyspace_name = ?", keyspace))) {
+      for (Row row :
+          server.cql.execute(
+              SimpleStatement.newInstance(
+                      "SELECT event_id FROM " + keyspace + "." + table.getString(0))
+                  .setTimeout(Duration.ofSeconds(30)))) {
+        ids.add(row.getString(0));
+      }
+    }
+    return ids;
+  }
+
+  @Test
+  void a_full_queue_refuses_with_429_and_every_accepted_event_is_written() throws Exception {
+    String ns = "buffer_overload_it";
+    try (TestServer server = new TestServer(squeezed(), "varve_buffer_overload_it", ns)) {
+      create(server, ns, "{\"coalesce\": \"100ms\", \"bufferCapacity\": 262144}");
+      // 8 writers, 40 requests each of 4 events of 8 KiB: far more than the queue holds
+      ExecutorService pool = Executors.newFixedThreadPool(8);
+      Set<String> accepted = ConcurrentHashMap.newKeySet();
+      Set<String> refused = ConcurrentHashMap.newKeySet();
+      List<Future<?>> writers = new ArrayList<>();
+      for (int w = 0; w < 8; w++) {
+        int writer = w;
+        writers.add(
+            pool.submit(
+                () -> {
+                  for (int r = 0; r < 40; r++) {
+                    int first = (writer * 40 + r) * 4;
+                    TestServer.Reply reply =
+                        server.post("WriteEventRecords", request(ns, "flood", first, 4, 8192));
+                    Set<String> into =
+                        switch (reply.status()) {
+                          case 200 -> accepted;
+                          case 429 -> refused;
+                          default ->
+                              throw new AssertionError(
+                                  "answered " + reply.status() + " " + reply.body());
+                        };
+                    if (reply.status() == 429) {
+                      assertThat(reply.body().path("error").path("code").asText())
+                          .isEqualTo("RESOURCE_EXHAUSTED");
+                    }
+                    for (int i = first; i < first + 4; i++) {
+                      into.add("e" + i);
+                    }
+                  }
+                  return null;
+                }));
+      }
+      for (Future<?> f : writers) {
+        f.get(5, TimeUnit.MINUTES);
+      }
+      pool.shutdown();
+      assertThat(refused).as("requests refused while the queue was full").isNotEmpty();
+      assertThat(accepted).isNotEmpty();
+      // the queue drains, and takes writes again
+      long deadline = System.nanoTime() + Duration.ofSeconds(60).toNanos();
+      Set<String> stored = stored(server, ns);
+      while (!stored.containsAll(accepted) && System.nanoTime() < deadline) {
+        Thread.sleep(250);
+        stored = stored(server, ns);
+      }
+      assertThat(stored).as("every accepted event written, no refused one").isEqualTo(accepted);
+      assertThat(server.post("WriteEventRecords", request(ns, "after", 100_000, 4, 8192)).status())
+          .isEqualTo(200);
+    }
+  }
+
+  @Test
+  void a_graceful_stop_writes_everything_queued() throws Exception {
+    String ns = "buffer_shutdown_it";
+    TestServer server = new TestServer(squeezed(), "varve_buffer_shutdown_it", ns);
+    Set<String> sent = new HashSet<>();
+    try {
+      // a minute's coalescing: nothing is written before the stop unless the queue fills half way
+      create(server, ns, "{\"coalesce\": \"60s\", \"bufferCapacity\": 67108864}");
+      for (int r = 0; r < 50; r++) {
+        TestServer.Reply reply =
+            server.post("WriteEventRecords", request(ns, "s" + (r % 7), r * 20, 20, 512));
+        assertThat(reply.status()).as(reply.body().toString()).isEqualTo(200);
+        for (int i = r * 20; i < r * 20 + 20; i++) {
+          sent.add("e" + i);
+        }
+      }
+      assertThat(stored(server, ns)).as("still queued before the stop").isEmpty();
+    } finally {
+      server.server.close();
+    }
+    try {
+      assertThat(stored(server, ns)).isEqualTo(sent);
+    } finally {
+      server.cql.close();
+    }
+  }
+}
