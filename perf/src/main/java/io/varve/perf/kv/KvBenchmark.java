@@ -6,18 +6,15 @@ import com.datastax.oss.driver.api.core.cql.SimpleStatement;
 import io.varve.api.timeseries.v1.ControlPlaneGrpc;
 import io.varve.cassandra.kv.CqlItemTables;
 import io.varve.cassandra.session.CassandraSettings;
-import io.varve.cassandra.session.Sessions;
 import io.varve.core.kv.ClusteringOrder;
 import io.varve.core.kv.KvLimits;
 import io.varve.core.kv.KvNamespace;
 import io.varve.core.namespace.Consistency;
+import io.varve.perf.environment.BenchmarkCassandra;
 import io.varve.perf.environment.Environment;
-import io.varve.perf.environment.LocalServer;
 import io.varve.perf.environment.VarveServer;
 import io.varve.perf.measure.CpuMeter;
 import io.varve.perf.measure.Figures;
-import io.varve.server.config.ServerSettings;
-import java.net.InetSocketAddress;
 import java.net.URI;
 import java.time.Duration;
 import java.util.LinkedHashMap;
@@ -65,46 +62,23 @@ final class KvBenchmark {
    * be) when null.
    */
   void run(String cassandra, Figures out) throws Exception {
-    LocalServer local = null;
-    if (cassandra == null) {
-      local = environment.cassandra();
-      environment.awaitReady();
-    }
-    InetSocketAddress address =
-        ServerSettings.contactPoint("--cassandra", local != null ? local.address() : cassandra);
-    CassandraSettings settings =
-        CassandraSettings.local(address.getPort())
-            .withContactPoints(List.of(address))
-            .withMetadataKeyspace(METADATA_KEYSPACE);
+    BenchmarkCassandra target = BenchmarkCassandra.of(environment, cassandra, METADATA_KEYSPACE);
     printParameters(out);
-    CqlSession session =
-        environment.closeAtEnd(
-            "close the CQL session", Sessions.open(settings).toCompletableFuture().join());
+    CqlSession session = target.session(environment);
     drop(session);
     environment.atEnd("drop the benchmark's keyspaces", () -> drop(session));
     VarveServer server =
-        VarveServer.start(
-            environment,
-            "perf-kv-server",
-            "cassandra:\n  contactPoints: [\""
-                + address.getHostString()
-                + ":"
-                + address.getPort()
-                + "\"]\n  metadataKeyspace: "
-                + METADATA_KEYSPACE
-                + "\n");
+        VarveServer.start(environment, "perf-kv-server", target.serverConfiguration());
     ControlPlaneGrpc.ControlPlaneBlockingStub control =
         server.grpc(ControlPlaneGrpc.ControlPlaneBlockingStub.class, Duration.ofMinutes(2));
     KvApi.createNamespace(control, NAMESPACE, KEYSPACE, "items");
     KvApi.createNamespace(control, AmplificationPhase.NAMESPACE, KEYSPACE, "mixed");
     PagePhase.createNamespaces(control);
-    RawItems raw = rawTable(session, settings);
+    RawItems raw = rawTable(session, target.settings());
     KvApi api = new KvApi(server);
     CpuMeter cpu =
         new CpuMeter().add("client", ProcessHandle.current().pid()).add("server", server.pid());
-    if (local != null) {
-      cpu.add("cassandra", local.pid());
-    }
+    target.local().ifPresent(local -> cpu.add("cassandra", local.pid()));
     ItemData data = new ItemData(42);
     Map<String, Double> goals = new LinkedHashMap<>();
     environment.progress("puts: " + seconds(parameters.warmup()) + " warm-up, then measured");
