@@ -26,6 +26,7 @@ class PerfCliTest {
         "perf kv --batch 1001",
         "perf kv --batch 100 --item-bytes 50000",
         "perf kv --fixed-fetch-rows 0",
+        "perf kv --item-bytes 63",
         "perf sla --records 0",
         "perf sla --warmup -1",
         "perf sla --seconds 0",

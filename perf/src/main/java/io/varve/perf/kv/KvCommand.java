@@ -29,9 +29,10 @@ public final class KvCommand implements Callable<Integer> {
 
   @Option(
       names = "--warmup",
-      defaultValue = "20",
+      defaultValue = "60",
       description =
-          "Seconds both sides run, not measured, before each comparison (default: ${DEFAULT-VALUE}).")
+          "Seconds both sides run, not measured, before each comparison; on a small machine the"
+              + " server's JIT compilers need a minute or more (default: ${DEFAULT-VALUE}).")
   int warmupSeconds;
 
   @Option(
@@ -49,7 +50,9 @@ public final class KvCommand implements Callable<Integer> {
   @Option(
       names = "--item-bytes",
       defaultValue = "1024",
-      description = "Bytes of each written item, key plus value (default: ${DEFAULT-VALUE}).")
+      description =
+          "Bytes of each written item, key plus value: 64 to 1 MiB, and a request at most 4 MiB"
+              + " (default: ${DEFAULT-VALUE}).")
   int itemBytes;
 
   @Option(
@@ -87,7 +90,7 @@ public final class KvCommand implements Callable<Integer> {
     OptionChecks.inRange(spec, "--batch", batch, 1, 1000);
     // an item's value at most 1 MiB, a request's keys plus values at most PutItems' 4 MiB
     OptionChecks.inRange(
-        spec, "--item-bytes", itemBytes, 16, Math.min(1 << 20, (4L << 20) / batch));
+        spec, "--item-bytes", itemBytes, 64, Math.min(1 << 20, (4L << 20) / batch));
     OptionChecks.inRange(spec, "--records", records, 1, 10_000_000);
     OptionChecks.inRange(spec, "--mixed-items", mixedItems, 10, 100_000);
     OptionChecks.inRange(spec, "--fixed-fetch-rows", fixedFetchRows, 1, 5000);
