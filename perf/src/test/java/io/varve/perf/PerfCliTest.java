@@ -22,6 +22,11 @@ class PerfCliTest {
         "perf migrate --rows many",
         "perf migrate --repeat 0",
         "perf migrate --repeat 100",
+        "perf kv --duration 0",
+        "perf kv --batch 1001",
+        "perf kv --batch 100 --item-bytes 50000",
+        "perf kv --fixed-fetch-rows 0",
+        "perf kv --item-bytes 63",
         "perf sla --records 0",
         "perf sla --warmup -1",
         "perf sla --seconds 0",
@@ -48,6 +53,7 @@ class PerfCliTest {
         "perf --help",
         "perf ts --help",
         "perf search --help",
+        "perf kv --help",
         "perf migrate --help",
         "perf sla --help"
       })

@@ -6,7 +6,10 @@ import java.io.PrintStream;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.Collection;
 import java.util.Locale;
+import java.util.Map;
+import java.util.Set;
 import org.HdrHistogram.Histogram;
 
 /**
@@ -17,10 +20,18 @@ public final class Figures implements AutoCloseable {
 
   private final PrintStream out;
   private final OutputStream copy;
+  private final Set<String> keep;
+  private final Map<String, Double> kept;
 
-  private Figures(PrintStream out, OutputStream copy) {
+  private Figures(PrintStream out, OutputStream copy, Set<String> keep, Map<String, Double> kept) {
     this.out = out;
     this.copy = copy;
+    this.keep = keep;
+    this.kept = kept;
+  }
+
+  private Figures(PrintStream out, OutputStream copy) {
+    this(out, copy, Set.of(), null);
   }
 
   /** Figures printed on {@code out}. */
@@ -42,6 +53,15 @@ public final class Figures implements AutoCloseable {
         new PrintStream(new Tee(System.out, copy), true, StandardCharsets.UTF_8), copy);
   }
 
+  /**
+   * Figures printed where these are, which also put the value of every figure of {@code keys} (a
+   * number) into {@code into}: for a verdict made of figures printed by several phases. Closing it
+   * closes nothing.
+   */
+  public Figures keeping(Collection<String> keys, Map<String, Double> into) {
+    return new Figures(out, null, Set.copyOf(keys), into);
+  }
+
   /** {@code key=value}. */
   public void put(String key, Object value) {
     out.println(key + "=" + value);
@@ -55,6 +75,9 @@ public final class Figures implements AutoCloseable {
 
   /** A figure with three decimals. */
   public void put(String key, double value) {
+    if (keep.contains(key)) {
+      kept.put(key, value);
+    }
     put(key, String.format(Locale.ROOT, "%.3f", value));
   }
 

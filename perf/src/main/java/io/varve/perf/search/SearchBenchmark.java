@@ -5,6 +5,7 @@ import io.varve.api.timeseries.v1.ControlPlaneGrpc;
 import io.varve.api.timeseries.v1.TimeSeriesGrpc;
 import io.varve.cassandra.session.CassandraSettings;
 import io.varve.cassandra.session.Sessions;
+import io.varve.local.server.ServerMetrics;
 import io.varve.perf.environment.Environment;
 import io.varve.perf.environment.LocalServer;
 import io.varve.perf.environment.VarveServer;
@@ -15,7 +16,6 @@ import java.net.InetSocketAddress;
 import java.net.URI;
 import java.time.Duration;
 import java.util.List;
-import java.util.Map;
 
 /**
  * {@code varve perf search}: the search and aggregate APIs, in one run, against the server run as
@@ -127,22 +127,16 @@ final class SearchBenchmark {
     environment.progress("generating " + parameters.events() + " events");
     SearchEvents data =
         new SearchEvents(parameters.events(), SERIES, dataFrom, dataEnd - 60_000, 42);
-    ServerMetrics metrics = new ServerMetrics(server.apiAddress());
+    IndexMetrics metrics = new IndexMetrics(server.apiAddress());
     new WriteAndIndexPhase(environment, parameters, api, metrics)
         .run(out, data, dataFrom, dataEnd, cpu);
     new SearchLatencyPhase(environment, parameters, api).run(out, data, dataFrom, dataEnd);
     new AggregatePhase(environment, parameters, api).run(out, data, dataFrom, dataEnd);
     new IndexLagPhase(environment, parameters, api).run(out, data);
-    Map<String, Double> last = metrics.read();
-    out.put(
-        "index_dropped_events_total",
-        (long) ServerMetrics.sum(last, "varve_index_dropped_events_total"));
-    out.put(
-        "index_failed_events_total",
-        (long) ServerMetrics.sum(last, "varve_index_failed_events_total"));
-    out.put(
-        "index_skipped_events_total",
-        (long) ServerMetrics.sum(last, "varve_index_skipped_events_total"));
+    ServerMetrics last = metrics.read();
+    out.put("index_dropped_events_total", (long) last.sum("varve_index_dropped_events_total"));
+    out.put("index_failed_events_total", (long) last.sum("varve_index_failed_events_total"));
+    out.put("index_skipped_events_total", (long) last.sum("varve_index_skipped_events_total"));
   }
 
   private void printParameters(Figures out) {

@@ -6,6 +6,7 @@ import io.varve.api.timeseries.v1.CountAggregation;
 import io.varve.api.timeseries.v1.Event;
 import io.varve.api.timeseries.v1.TimeSeriesGrpc;
 import io.varve.api.timeseries.v1.WriteEventRecordsRequest;
+import io.varve.local.server.ServerMetrics;
 import io.varve.perf.environment.Environment;
 import io.varve.perf.measure.CpuMeter;
 import io.varve.perf.measure.Figures;
@@ -37,13 +38,13 @@ final class WriteAndIndexPhase {
   private final Environment environment;
   private final SearchParameters parameters;
   private final TimeSeriesGrpc.TimeSeriesBlockingStub api;
-  private final ServerMetrics metrics;
+  private final IndexMetrics metrics;
 
   WriteAndIndexPhase(
       Environment environment,
       SearchParameters parameters,
       TimeSeriesGrpc.TimeSeriesBlockingStub api,
-      ServerMetrics metrics) {
+      IndexMetrics metrics) {
     this.environment = environment;
     this.parameters = parameters;
     this.api = api;
@@ -162,14 +163,14 @@ final class WriteAndIndexPhase {
       }
       long t = System.nanoTime();
       if (acked < 0) {
-        Map<String, Double> now = metrics.read();
-        maxQueue = Math.max(maxQueue, (long) ServerMetrics.sum(now, "varve_index_queue_events"));
-        long indexed = (long) ServerMetrics.sum(now, "varve_index_indexed_events_total");
+        ServerMetrics now = metrics.read();
+        maxQueue = Math.max(maxQueue, (long) now.sum("varve_index_queue_events"));
+        long indexed = (long) now.sum("varve_index_indexed_events_total");
         long lost =
             (long)
-                (ServerMetrics.sum(now, "varve_index_dropped_events_total")
-                    + ServerMetrics.sum(now, "varve_index_failed_events_total")
-                    + ServerMetrics.sum(now, "varve_index_skipped_events_total"));
+                (now.sum("varve_index_dropped_events_total")
+                    + now.sum("varve_index_failed_events_total")
+                    + now.sum("varve_index_skipped_events_total"));
         if (lost > 0) {
           throw new IllegalStateException(
               "the server did not index "

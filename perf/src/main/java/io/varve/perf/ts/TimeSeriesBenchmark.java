@@ -11,14 +11,11 @@ import io.varve.api.timeseries.v1.TimePartition;
 import io.varve.api.timeseries.v1.TimeSeriesGrpc;
 import io.varve.cassandra.metadata.CqlSliceTables;
 import io.varve.cassandra.session.CassandraSettings;
-import io.varve.cassandra.session.Sessions;
+import io.varve.perf.environment.BenchmarkCassandra;
 import io.varve.perf.environment.Environment;
-import io.varve.perf.environment.LocalServer;
 import io.varve.perf.environment.VarveServer;
 import io.varve.perf.measure.CpuMeter;
 import io.varve.perf.measure.Figures;
-import io.varve.server.config.ServerSettings;
-import java.net.InetSocketAddress;
 import java.time.Duration;
 import java.util.List;
 
@@ -67,43 +64,21 @@ final class TimeSeriesBenchmark {
    * be) when null.
    */
   void run(String cassandra, Figures out) throws Exception {
-    LocalServer local = null;
-    if (cassandra == null) {
-      local = environment.cassandra();
-      environment.awaitReady();
-    }
-    InetSocketAddress address =
-        ServerSettings.contactPoint("--cassandra", local != null ? local.address() : cassandra);
-    CassandraSettings settings =
-        CassandraSettings.local(address.getPort())
-            .withContactPoints(List.of(address))
-            .withMetadataKeyspace("varve_perf");
+    BenchmarkCassandra target = BenchmarkCassandra.of(environment, cassandra, "varve_perf");
+    CassandraSettings settings = target.settings();
     out.put("machine.cores", Runtime.getRuntime().availableProcessors());
     out.put("machine.java", System.getProperty("java.version"));
-    CqlSession raw =
-        environment.closeAtEnd(
-            "close the CQL session", Sessions.open(settings).toCompletableFuture().join());
+    CqlSession raw = target.session(environment);
     prepareSchema(raw, settings);
     VarveServer server =
-        VarveServer.start(
-            environment,
-            "perf-server",
-            "cassandra:\n  contactPoints: [\""
-                + address.getHostString()
-                + ":"
-                + address.getPort()
-                + "\"]\n  metadataKeyspace: "
-                + settings.metadataKeyspace()
-                + "\n");
+        VarveServer.start(environment, "perf-server", target.serverConfiguration());
     ControlPlaneGrpc.ControlPlaneBlockingStub control =
         server.grpc(ControlPlaneGrpc.ControlPlaneBlockingStub.class, RESPONSE_TIMEOUT);
     control.createNamespace(namespace(NAMESPACE, EVENT_BUCKETS));
     control.createNamespace(namespace(READ_NAMESPACE, 1));
     CpuMeter cpu =
         new CpuMeter().add("client", ProcessHandle.current().pid()).add("server", server.pid());
-    if (local != null) {
-      cpu.add("cassandra", local.pid());
-    }
+    target.local().ifPresent(local -> cpu.add("cassandra", local.pid()));
     writes.run(
         out,
         server.grpc(TimeSeriesGrpc.TimeSeriesFutureStub.class, RESPONSE_TIMEOUT),

@@ -6,6 +6,7 @@ import io.varve.api.timeseries.v1.TimeSeriesGrpc;
 import io.varve.api.timeseries.v1.WriteEventRecordsRequest;
 import io.varve.perf.measure.CpuMeter;
 import io.varve.perf.measure.Figures;
+import io.varve.perf.measure.InFlight;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.LinkedHashMap;
@@ -13,7 +14,6 @@ import java.util.List;
 import java.util.Map;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionStage;
-import java.util.concurrent.Semaphore;
 import java.util.function.Function;
 
 /**
@@ -109,19 +109,7 @@ final class WritePhase {
   /** Sends the batches with {@code concurrency} in flight; returns the elapsed seconds. */
   private double send(List<List<Event>> batches, Function<List<Event>, CompletionStage<?>> write)
       throws Exception {
-    Semaphore permits = new Semaphore(concurrency);
-    CompletableFuture<?>[] all = new CompletableFuture<?>[batches.size()];
-    long start = System.nanoTime();
-    for (int i = 0; i < batches.size(); i++) {
-      permits.acquire();
-      all[i] =
-          write
-              .apply(batches.get(i))
-              .whenComplete((r, e) -> permits.release())
-              .toCompletableFuture();
-    }
-    CompletableFuture.allOf(all).join();
-    return (System.nanoTime() - start) / 1e9;
+    return InFlight.send(concurrency, batches.iterator(), write);
   }
 
   private static <T> CompletionStage<T> toStage(ListenableFuture<T> future) {

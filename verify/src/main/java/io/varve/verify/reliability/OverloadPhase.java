@@ -2,12 +2,17 @@ package io.varve.verify.reliability;
 
 import io.varve.local.LocalServerException;
 import io.varve.local.server.LocalVarveServer;
+import io.varve.local.server.ServerMetrics;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.time.Instant;
 import java.time.temporal.ChronoUnit;
 import java.util.ArrayList;
+import java.util.HashMap;
 import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import java.util.OptionalDouble;
 import java.util.Random;
 import java.util.UUID;
 import java.util.concurrent.TimeUnit;
@@ -162,21 +167,32 @@ final class OverloadPhase implements Phase {
       throws InterruptedException {
     try {
       ServerMetrics server = ServerMetrics.scrape(env.server());
-      List<String> read = List.of("method=\"ReadEventRecords\"", "http_status=\"200\"");
+      Map<String, String> read = Map.of("method", "ReadEventRecords", "http_status", "200");
       results.put(
           name() + ".server_read_p50_p99_ms",
-          server.quantileMs("varve_api_total_duration_seconds", 0.5, read)
+          quantileMs(server, "varve_api_total_duration_seconds", 0.5, read)
               + " / "
-              + server.quantileMs("varve_api_total_duration_seconds", 0.99, read));
-      List<String> cql = List.of("operation=\"read\"", "outcome=\"success\"");
+              + quantileMs(server, "varve_api_total_duration_seconds", 0.99, read));
+      Map<String, String> cql = Map.of("operation", "read", "outcome", "success");
       results.put(
           name() + ".cassandra_read_p50_p99_ms",
-          server.quantileMs("varve_cassandra_requests_seconds", 0.5, cql)
+          quantileMs(server, "varve_cassandra_requests_seconds", 0.5, cql)
               + " / "
-              + server.quantileMs("varve_cassandra_requests_seconds", 0.99, cql));
+              + quantileMs(server, "varve_cassandra_requests_seconds", 0.99, cql));
     } catch (java.io.IOException e) {
       results.put(name() + ".server_read_p50_p99_ms", "n/a (/metrics: " + e + ")");
     }
+  }
+
+  /** A quantile of a timer in milliseconds, written for a report ("n/a" when absent). */
+  private static String quantileMs(
+      ServerMetrics server, String metric, double quantile, Map<String, String> labels) {
+    Map<String, String> all = new HashMap<>(labels);
+    all.put("quantile", Double.toString(quantile));
+    OptionalDouble seconds = server.value(metric, all);
+    return seconds.isPresent()
+        ? String.format(Locale.ROOT, "%.1f", seconds.getAsDouble() * 1000)
+        : "n/a";
   }
 
   /**

@@ -1,0 +1,150 @@
+package io.varve.perf.kv;
+
+import com.google.protobuf.ByteString;
+import com.google.protobuf.Timestamp;
+import io.grpc.stub.StreamObserver;
+import io.varve.api.kv.v1.GetItemsRequest;
+import io.varve.api.kv.v1.GetItemsResponse;
+import io.varve.api.kv.v1.IdempotencyToken;
+import io.varve.api.kv.v1.Item;
+import io.varve.api.kv.v1.KeyValueGrpc;
+import io.varve.api.kv.v1.PutItemsRequest;
+import io.varve.api.kv.v1.PutItemsResponse;
+import io.varve.api.kv.v1.Selection;
+import io.varve.api.timeseries.v1.ControlPlaneGrpc;
+import io.varve.api.timeseries.v1.CreateNamespaceRequest;
+import io.varve.api.timeseries.v1.PersistenceConfiguration;
+import io.varve.api.timeseries.v1.PhysicalStorage;
+import io.varve.api.timeseries.v1.StorageConfig;
+import io.varve.perf.environment.VarveServer;
+import java.time.Duration;
+import java.util.List;
+import java.util.UUID;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CompletionStage;
+
+/** The KeyValue API as the benchmark calls it, over the server's gRPC. */
+final class KvApi {
+
+  static final Duration RESPONSE_TIMEOUT = Duration.ofSeconds(60);
+
+  private final KeyValueGrpc.KeyValueStub async;
+  private final KeyValueGrpc.KeyValueBlockingStub blocking;
+
+  KvApi(VarveServer server) {
+    this.async = server.grpc(KeyValueGrpc.KeyValueStub.class, RESPONSE_TIMEOUT);
+    this.blocking = server.grpc(KeyValueGrpc.KeyValueBlockingStub.class, RESPONSE_TIMEOUT);
+  }
+
+  /**
+   * Creates a KeyValue namespace whose table is {@code keyspace.table}, consistency LOCAL /
+   * READ_YOUR_WRITES (LOCAL_QUORUM), items in ascending key order.
+   */
+  static void createNamespace(
+      ControlPlaneGrpc.ControlPlaneBlockingStub control,
+      String namespace,
+      String keyspace,
+      String table) {
+    control.createNamespace(
+        CreateNamespaceRequest.newBuilder()
+            .setNamespace(namespace)
+            .setService("KEY_VALUE")
+            .addPersistenceConfiguration(
+                PersistenceConfiguration.newBuilder()
+                    .setId("PRIMARY_STORAGE")
+                    .setPhysicalStorage(
+                        PhysicalStorage.newBuilder()
+                            .setType("CASSANDRA")
+                            .setDataset(keyspace)
+                            .setTable(table)
+                            .setConfig(
+                                StorageConfig.newBuilder()
+                                    .setConsistencyScope("LOCAL")
+                                    .setConsistencyTarget("READ_YOUR_WRITES")
+                                    .setClusteringOrder("ASC"))))
+            .build());
+  }
+
+  /**
+   * PutItems of {@code items} into record {@code id}, with a token generated now; completes with
+   * the answer, fails if the server wrote fewer items.
+   */
+  CompletionStage<Void> put(String namespace, String id, List<ItemData.Item> items, Token token) {
+    PutItemsRequest.Builder request =
+        PutItemsRequest.newBuilder()
+            .setNamespace(namespace)
+            .setId(id)
+            .setIdempotencyToken(
+                IdempotencyToken.newBuilder()
+                    .setGenerationTime(
+                        Timestamp.newBuilder()
+                            .setSeconds(Math.floorDiv(token.micros(), 1_000_000))
+                            .setNanos((int) Math.floorMod(token.micros(), 1_000_000) * 1000))
+                    .setToken(token.nonce()));
+    for (ItemData.Item item : items) {
+      request.addItems(
+          Item.newBuilder()
+              .setKey(ByteString.copyFrom(item.key()))
+              .setValue(ByteString.copyFrom(item.value())));
+    }
+    CompletableFuture<PutItemsResponse> answer = new CompletableFuture<>();
+    async.putItems(request.build(), observer(answer));
+    return answer.thenAccept(
+        r -> {
+          if (r.getItemCount() != items.size()) {
+            throw new IllegalStateException(
+                "PutItems wrote " + r.getItemCount() + " of " + items.size() + " items");
+          }
+        });
+  }
+
+  /** Writes a whole record, request after request. */
+  void putAll(String namespace, String id, List<List<ItemData.Item>> requests) {
+    for (List<ItemData.Item> request : requests) {
+      put(namespace, id, request, Token.now()).toCompletableFuture().join();
+    }
+  }
+
+  /** The first page of a record's items, or the page after {@code pageToken} (empty: first). */
+  GetItemsResponse get(String namespace, String id, int pageSizeBytes, String pageToken) {
+    return blocking.getItems(
+        GetItemsRequest.newBuilder()
+            .setNamespace(namespace)
+            .setId(id)
+            .setSelection(Selection.newBuilder().setPageSizeBytes(pageSizeBytes))
+            .setPageToken(pageToken)
+            .build());
+  }
+
+  /**
+   * An idempotency token: its generation time in microseconds (also the raw side's write time) and
+   * its nonce.
+   */
+  record Token(long micros, String nonce) {
+
+    static Token now() {
+      java.time.Instant now = java.time.Instant.now();
+      return new Token(
+          now.getEpochSecond() * 1_000_000 + now.getNano() / 1000, UUID.randomUUID().toString());
+    }
+  }
+
+  private static <T> StreamObserver<T> observer(CompletableFuture<T> answer) {
+    return new StreamObserver<>() {
+      @Override
+      public void onNext(T value) {
+        answer.complete(value);
+      }
+
+      @Override
+      public void onError(Throwable t) {
+        answer.completeExceptionally(t);
+      }
+
+      @Override
+      public void onCompleted() {
+        answer.complete(null);
+      }
+    };
+  }
+}

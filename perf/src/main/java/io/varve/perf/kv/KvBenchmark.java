@@ -1,0 +1,141 @@
+package io.varve.perf.kv;
+
+import com.datastax.oss.driver.api.core.CqlSession;
+import com.datastax.oss.driver.api.core.DefaultConsistencyLevel;
+import com.datastax.oss.driver.api.core.cql.SimpleStatement;
+import io.varve.api.timeseries.v1.ControlPlaneGrpc;
+import io.varve.cassandra.kv.CqlItemTables;
+import io.varve.cassandra.session.CassandraSettings;
+import io.varve.core.kv.ClusteringOrder;
+import io.varve.core.kv.KvLimits;
+import io.varve.core.kv.KvNamespace;
+import io.varve.core.namespace.Consistency;
+import io.varve.perf.environment.BenchmarkCassandra;
+import io.varve.perf.environment.Environment;
+import io.varve.perf.environment.VarveServer;
+import io.varve.perf.measure.CpuMeter;
+import io.varve.perf.measure.Figures;
+import java.net.URI;
+import java.time.Duration;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+
+/**
+ * {@code varve perf kv}: the KeyValue service (run as its own process, as {@code varve up} runs it)
+ * against a plain CQL client on the same Cassandra, in one run: {@link PutPhase}, {@link GetPhase},
+ * {@link PagePhase}, {@link AmplificationPhase}; then a verdict per goal ({@link Goals}). The
+ * chunked-value figures ({@link ChunkedPhase}) are not measured until chunked values exist. Every
+ * namespace's table and the raw table are in keyspace {@value #KEYSPACE}, dropped before and after
+ * the run with the server's metadata keyspace.
+ */
+final class KvBenchmark {
+
+  static final String KEYSPACE = "perf_kv";
+  static final String METADATA_KEYSPACE = "varve_perf_kv";
+
+  /** The namespace of the put and get comparisons. */
+  static final String NAMESPACE = "perf_kv";
+
+  /** The raw client's table: the shape of an item table. */
+  static final String RAW_TABLE = "raw_items";
+
+  /** The page size of every read: GetItems' default. */
+  static final int PAGE_BYTES = KvLimits.DEFAULT.defaultPageSizeBytes();
+
+  /** Bounds of a PutItems request the set-up writes make (the server's defaults, a margin). */
+  static final int MAX_REQUEST_ITEMS = KvLimits.DEFAULT.maxItemsPerRequest();
+
+  static final long MAX_REQUEST_BYTES = KvLimits.DEFAULT.maxRequestBytes() - 64 * 1024;
+
+  private final Environment environment;
+  private final KvParameters parameters;
+
+  KvBenchmark(Environment environment, KvParameters parameters) {
+    this.environment = environment;
+    this.parameters = parameters;
+  }
+
+  /**
+   * Runs on the Cassandra at {@code cassandra} (host:port), or on the local one (started if need
+   * be) when null.
+   */
+  void run(String cassandra, Figures out) throws Exception {
+    BenchmarkCassandra target = BenchmarkCassandra.of(environment, cassandra, METADATA_KEYSPACE);
+    printParameters(out);
+    CqlSession session = target.session(environment);
+    drop(session);
+    environment.atEnd("drop the benchmark's keyspaces", () -> drop(session));
+    VarveServer server =
+        VarveServer.start(environment, "perf-kv-server", target.serverConfiguration());
+    ControlPlaneGrpc.ControlPlaneBlockingStub control =
+        server.grpc(ControlPlaneGrpc.ControlPlaneBlockingStub.class, Duration.ofMinutes(2));
+    KvApi.createNamespace(control, NAMESPACE, KEYSPACE, "items");
+    KvApi.createNamespace(control, AmplificationPhase.NAMESPACE, KEYSPACE, "mixed");
+    PagePhase.createNamespaces(control);
+    RawItems raw = rawTable(session, target.settings());
+    KvApi api = new KvApi(server);
+    CpuMeter cpu =
+        new CpuMeter().add("client", ProcessHandle.current().pid()).add("server", server.pid());
+    target.local().ifPresent(local -> cpu.add("cassandra", local.pid()));
+    ItemData data = new ItemData(42);
+    Map<String, Double> goals = new LinkedHashMap<>();
+    environment.progress("puts: " + seconds(parameters.warmup()) + " warm-up, then measured");
+    new PutPhase(parameters, data).run(tee(out, goals), api, raw, cpu);
+    environment.progress("gets of 100 items of 1 KiB");
+    new GetPhase(parameters, data).run(tee(out, goals), api, raw);
+    environment.progress("full pages of 100 B, 10 KiB and 1 MiB items");
+    new PagePhase(parameters, data).run(tee(out, goals), api);
+    // chunked values: new ChunkedPhase(parameters, data).run(tee(out, goals), api, raw) once
+    // PutItems takes values above 1 MiB
+    environment.progress("read amplification over a record of mixed item sizes");
+    new AmplificationPhase(parameters, data)
+        .run(tee(out, goals), api, raw, URI.create(server.apiAddress()));
+    Goals.verdicts(goals).forEach(line -> out.put(line.getKey(), line.getValue()));
+  }
+
+  private void printParameters(Figures out) {
+    out.put("machine.cores", Runtime.getRuntime().availableProcessors());
+    out.put("machine.java", System.getProperty("java.version"));
+    out.put("parameters.duration_s", parameters.duration().toSeconds());
+    out.put("parameters.warmup_s", parameters.warmup().toSeconds());
+    out.put("parameters.concurrency", parameters.concurrency());
+    out.put("parameters.batch", parameters.batch());
+    out.put("parameters.item_bytes", parameters.itemBytes());
+    out.put("parameters.records", parameters.records());
+    out.put("parameters.consistency", "LOCAL_QUORUM");
+  }
+
+  /** Figures printed as they come; those that have a goal also kept for the verdicts. */
+  private static Figures tee(Figures out, Map<String, Double> goals) {
+    return out.keeping(Goals.ALL.stream().map(Goals.Goal::figure).toList(), goals);
+  }
+
+  private static String seconds(Duration d) {
+    return d.toSeconds() + " s";
+  }
+
+  private static RawItems rawTable(CqlSession session, CassandraSettings settings) {
+    new CqlItemTables(session, settings.schemaTimeout())
+        .create(
+            new KvNamespace(
+                "raw",
+                KEYSPACE,
+                RAW_TABLE,
+                ClusteringOrder.ASC,
+                new Consistency(Consistency.Scope.LOCAL, Consistency.Target.READ_YOUR_WRITES),
+                Optional.empty()))
+        .toCompletableFuture()
+        .join();
+    return new RawItems(session, KEYSPACE + "." + RAW_TABLE, DefaultConsistencyLevel.LOCAL_QUORUM);
+  }
+
+  private static void drop(CqlSession session) {
+    for (String keyspace : List.of(KEYSPACE, METADATA_KEYSPACE)) {
+      session.execute(
+          SimpleStatement.newInstance("DROP KEYSPACE IF EXISTS " + keyspace)
+              .setTimeout(Duration.ofMinutes(1)));
+    }
+  }
+}

@@ -1,0 +1,25 @@
+package io.varve.perf.kv;
+
+import java.time.Duration;
+
+/**
+ * The parameters of a {@code varve perf kv} run, checked by {@link KvCommand}.
+ *
+ * @param duration how long each side of each comparison is measured
+ * @param warmup how long both sides run, not measured, before a comparison
+ * @param concurrency PutItems requests (and raw batches) in flight
+ * @param batch items per PutItems request (and raw batch)
+ * @param itemBytes bytes of each written item (key plus value)
+ * @param records records the writes spread over
+ * @param mixedItems items of the record of mixed sizes
+ * @param fixedFetchRows the row limit of the fixed-limit reader the adaptive one is compared with
+ */
+record KvParameters(
+    Duration duration,
+    Duration warmup,
+    int concurrency,
+    int batch,
+    int itemBytes,
+    int records,
+    int mixedItems,
+    int fixedFetchRows) {}

@@ -1,0 +1,105 @@
+package io.varve.perf.kv;
+
+import io.varve.api.kv.v1.GetItemsResponse;
+import io.varve.api.kv.v1.Item;
+import io.varve.api.timeseries.v1.ControlPlaneGrpc;
+import io.varve.perf.measure.Figures;
+import io.varve.perf.measure.Interleaved;
+import java.util.ArrayList;
+import java.util.List;
+
+/**
+ * {@code page.p99.spread}: the p99 of a full first page of {@link KvBenchmark#PAGE_BYTES} at item
+ * sizes 100 B, 10 KiB and 1 MiB (largest ÷ smallest), the three reads one after the other ({@link
+ * Interleaved}). Each size has a namespace of its own, as a use case would (the first page's fetch
+ * size comes from the namespace's item-size estimate), and one record holding a page and two items
+ * more. Every answer is checked: a full page (within one item of the page size, never above it) and
+ * a page token.
+ */
+final class PagePhase {
+
+  /** A page size under test: its label in the figures and its item size (key plus value). */
+  record Size(String label, int itemBytes) {
+
+    String namespace() {
+      return "perf_kv_page_" + label;
+    }
+
+    int itemsPerRecord() {
+      return (int) (KvBenchmark.PAGE_BYTES / itemBytes) + 2;
+    }
+  }
+
+  static final List<Size> SIZES =
+      List.of(
+          new Size("100b", 100),
+          new Size("10kib", 10 * 1024),
+          new Size("1mib", ItemData.MAX_ITEM_BYTES));
+
+  static final String RECORD = "page";
+
+  private final KvParameters parameters;
+  private final ItemData data;
+
+  PagePhase(KvParameters parameters, ItemData data) {
+    this.parameters = parameters;
+    this.data = data;
+  }
+
+  /** Creates the namespaces (tables {@code page_<label>} in the benchmark's keyspace). */
+  static void createNamespaces(ControlPlaneGrpc.ControlPlaneBlockingStub control) {
+    for (Size size : SIZES) {
+      KvApi.createNamespace(
+          control, size.namespace(), KvBenchmark.KEYSPACE, "page_" + size.label());
+    }
+  }
+
+  void run(Figures out, KvApi api) throws Exception {
+    List<Interleaved.Request> reads = new ArrayList<>();
+    for (Size size : SIZES) {
+      api.putAll(
+          size.namespace(),
+          RECORD,
+          ItemData.requests(
+              data.items("k", size.itemsPerRecord(), size.itemBytes()),
+              KvBenchmark.MAX_REQUEST_ITEMS,
+              KvBenchmark.MAX_REQUEST_BYTES));
+      reads.add(() -> check(size, api.get(size.namespace(), RECORD, KvBenchmark.PAGE_BYTES, "")));
+    }
+    Interleaved.Result result = Interleaved.run(parameters.warmup(), parameters.duration(), reads);
+    out.put("page.bytes", KvBenchmark.PAGE_BYTES);
+    out.put("page.rounds", result.rounds());
+    List<Double> p99s = new ArrayList<>();
+    for (int i = 0; i < SIZES.size(); i++) {
+      Size size = SIZES.get(i);
+      out.put(
+          "page." + size.label() + ".items_per_page", KvBenchmark.PAGE_BYTES / size.itemBytes());
+      out.latency("page." + size.label(), result.micros().get(i));
+      p99s.add((double) result.micros().get(i).getValueAtPercentile(99));
+    }
+    out.put("page.p99.spread", Goals.spread(p99s));
+  }
+
+  private static void check(Size size, GetItemsResponse page) {
+    long bytes = 0;
+    for (Item item : page.getItemsList()) {
+      bytes += item.getKey().size() + item.getValue().size();
+    }
+    if (bytes > KvBenchmark.PAGE_BYTES
+        || bytes <= KvBenchmark.PAGE_BYTES - size.itemBytes()
+        || page.getNextPageToken().isEmpty()) {
+      throw new IllegalStateException(
+          "the first page of "
+              + size.namespace()
+              + " holds "
+              + page.getItemsCount()
+              + " items, "
+              + bytes
+              + " bytes"
+              + (page.getNextPageToken().isEmpty() ? ", no page token" : "")
+              + "; a full page of "
+              + KvBenchmark.PAGE_BYTES
+              + " bytes was expected");
+    }
+  }
+}

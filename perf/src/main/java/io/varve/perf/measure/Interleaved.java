@@ -1,0 +1,60 @@
+package io.varve.perf.measure;
+
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import org.HdrHistogram.Histogram;
+
+/**
+ * Latencies of several kinds of request measured side by side: one client sends them in turn (a
+ * round is one of each), each as soon as the previous one answered, so every kind sees the same
+ * machine at the same moments. A closed loop sends at no fixed rate, so no correction for
+ * coordinated omission applies: each latency is that of a request sent to an idle client.
+ */
+public final class Interleaved {
+
+  /** Fewest measured rounds, whatever the duration: a p99 needs 100 values to mean anything. */
+  public static final int MIN_ROUNDS = 100;
+
+  /** One request, with the checks of its answer (a wrong answer throws and stops the run). */
+  public interface Request {
+    void run() throws Exception;
+  }
+
+  /**
+   * The latencies in microseconds, one histogram per request kind in the order given, and the
+   * rounds measured.
+   */
+  public record Result(List<Histogram> micros, long rounds) {}
+
+  private Interleaved() {}
+
+  /**
+   * Sends rounds for {@code warmup} (not recorded), then for {@code measured} and at least {@link
+   * #MIN_ROUNDS} rounds.
+   */
+  public static Result run(Duration warmup, Duration measured, List<Request> requests)
+      throws Exception {
+    List<Histogram> micros = new ArrayList<>();
+    for (int i = 0; i < requests.size(); i++) {
+      micros.add(new Histogram(600_000_000L, 3));
+    }
+    long warmupEnd = System.nanoTime() + warmup.toNanos();
+    while (System.nanoTime() < warmupEnd) {
+      for (Request r : requests) {
+        r.run();
+      }
+    }
+    long end = System.nanoTime() + measured.toNanos();
+    long rounds = 0;
+    while (rounds < MIN_ROUNDS || System.nanoTime() < end) {
+      for (int i = 0; i < requests.size(); i++) {
+        long t0 = System.nanoTime();
+        requests.get(i).run();
+        micros.get(i).recordValue(Math.max(1, (System.nanoTime() - t0) / 1000));
+      }
+      rounds++;
+    }
+    return new Result(micros, rounds);
+  }
+}
