@@ -199,7 +199,7 @@ public final class OpenSearchIndexStore implements IndexStore, AutoCloseable {
     }
     SearchRequest.Builder request =
         new SearchRequest.Builder()
-            .index(search.indices())
+            .index(IndexNames.compact(search.indices(), IndexNames.MAX_CHARS))
             .ignoreUnavailable(true)
             .allowNoIndices(true)
             .query(filtered(search))
@@ -328,7 +328,7 @@ public final class OpenSearchIndexStore implements IndexStore, AutoCloseable {
   public CompletionStage<Aggregates> aggregate(Search search, IndexStore.Aggregation aggregation) {
     SearchRequest.Builder request =
         new SearchRequest.Builder()
-            .index(search.indices())
+            .index(IndexNames.compact(search.indices(), IndexNames.MAX_CHARS))
             .ignoreUnavailable(true)
             .allowNoIndices(true)
             .query(filtered(search))
@@ -438,18 +438,28 @@ public final class OpenSearchIndexStore implements IndexStore, AutoCloseable {
     if (indices.isEmpty()) {
       return CompletableFuture.completedFuture(null);
     }
-    return OpenSearchFailures.translated(
-        call(() -> client.indices().delete(d -> d.index(indices).ignoreUnavailable(true)))
-            .thenRun(() -> indices.forEach(prepared::remove)));
+    CompletionStage<Void> done = CompletableFuture.completedFuture(null);
+    for (List<String> batch : IndexNames.batches(indices, IndexNames.MAX_CHARS)) {
+      done =
+          done.thenCompose(
+              v ->
+                  call(() -> client.indices().delete(d -> d.index(batch).ignoreUnavailable(true)))
+                      .thenRun(() -> batch.forEach(prepared::remove)));
+    }
+    return OpenSearchFailures.translated(done);
   }
 
   @Override
   public CompletionStage<Void> refresh(List<String> indices) {
+    if (indices.isEmpty()) {
+      return CompletableFuture.completedFuture(null);
+    }
+    List<String> named = IndexNames.compact(indices, IndexNames.MAX_CHARS);
     return OpenSearchFailures.translated(
         call(() ->
                 client
                     .indices()
-                    .refresh(r -> r.index(indices).ignoreUnavailable(true).allowNoIndices(true)))
+                    .refresh(r -> r.index(named).ignoreUnavailable(true).allowNoIndices(true)))
             .thenApply(r -> null));
   }
 

@@ -410,6 +410,20 @@ class OpenSearchIndexStoreIT {
   }
 
   @Test
+  void a_month_of_hourly_slices_searched_and_years_of_them_refreshed_fit_the_request_line() {
+    long from = BASE.minus(java.time.Duration.ofDays(31)).toEpochMilli();
+    long to = BASE.plusSeconds(7200).toEpochMilli();
+    assertThat(IndexSlices.covering(SPEC, from, to)).hasSizeGreaterThan(700);
+    assertThat(
+            search(SPEC, new SearchQuery.All(), from, to, 1000).stream()
+                .map(IndexStore.Hit::eventId))
+        .containsExactlyElementsOf(expected(e -> true));
+    // a backfill from 1980 refreshes every slice it covers: about 400,000 names, most missing
+    long since1980 = java.time.Instant.parse("1980-01-08T00:00:00Z").toEpochMilli();
+    store.refresh(IndexSlices.covering(SPEC, since1980, to)).toCompletableFuture().join();
+  }
+
+  @Test
   void delete_removes_indices_and_ignores_missing_ones() {
     IndexSpec doomed =
         spec("doomed", Map.of("device", FieldType.KEYWORD), DocumentMode.REVERSE_INDEX);

@@ -76,6 +76,9 @@ public interface IndexStore {
   /** Deletes indices (absent ones are ignored). */
   CompletionStage<Void> delete(List<String> indices);
 
-  /** Makes everything indexed so far searchable now (tests and backfill). */
+  /**
+   * Makes everything indexed so far in {@code indices} searchable now (tests and backfill); a name
+   * may end in {@code *} to name every index it begins (absent ones are ignored).
+   */
   CompletionStage<Void> refresh(List<String> indices);
 }

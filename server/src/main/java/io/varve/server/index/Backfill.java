@@ -134,7 +134,10 @@ public final class Backfill {
                                   n)));
     }
     return chain
-        .thenCompose(v -> target.store().refresh(IndexSlices.covering(spec, from, to)))
+        // every slice of the namespace, by one pattern: naming the slices of [from, to) would
+        // list hundreds of thousands for an interval of years, and refreshing a slice the
+        // backfill did not touch costs next to nothing
+        .thenCompose(v -> target.store().refresh(List.of(IndexSlices.prefix(spec) + "*")))
         .handle(
             (v, error) -> {
               if (error != null) {
