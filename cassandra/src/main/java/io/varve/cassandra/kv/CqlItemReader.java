@@ -61,6 +61,11 @@ public final class CqlItemReader {
     this.limits = limits;
   }
 
+  /** A scanner of whole namespaces by token range (ScanItems), under the same fetch bounds. */
+  public CqlItemScanner scanner() {
+    return new CqlItemScanner(session, limits);
+  }
+
   /**
    * @param predicate the items to read, already narrowed to those after the previous page
    * @param values whether to read values (otherwise keys and metadata only)

@@ -63,7 +63,7 @@ public final class AdmissionControl {
    * keeps them so).
    */
   private static final Set<String> WRITES =
-      Set.of("WriteEventRecordsSync", "PutItems", "DeleteItems");
+      Set.of("WriteEventRecordsSync", "PutItems", "DeleteItems", "MutateItems");
 
   private final ByteBudget writes;
   private final ByteBudget reads;
