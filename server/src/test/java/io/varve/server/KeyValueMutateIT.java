@@ -5,7 +5,6 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import com.google.protobuf.ByteString;
 import com.google.protobuf.Timestamp;
-import com.linecorp.armeria.client.grpc.GrpcClients;
 import io.varve.api.kv.v1.DeleteOperation;
 import io.varve.api.kv.v1.GetItemsRequest;
 import io.varve.api.kv.v1.IdempotencyToken;
@@ -44,16 +43,8 @@ class KeyValueMutateIT {
   @BeforeAll
   static void start() {
     server = new TestServer("varve_kv_mutate_it", "kv_mutate_it");
-    TestServer.Reply created =
-        server.post(
-            "CreateNamespace",
-            """
-        {"namespace": "kv_mutate", "service": "KEY_VALUE", "persistence_configuration": [
-          {"id": "PRIMARY_STORAGE", "physical_storage": {"dataset": "kv_mutate_it", "table": "items"}}]}""");
-    assertThat(created.status()).as(created.body().toString()).isEqualTo(200);
-    grpc =
-        GrpcClients.newClient(
-            "http://127.0.0.1:" + server.server.port(), KeyValueGrpc.KeyValueBlockingStub.class);
+    server.createKeyValueNamespace(NS, "kv_mutate_it", "items", "ASC");
+    grpc = server.keyValue();
   }
 
   @AfterAll

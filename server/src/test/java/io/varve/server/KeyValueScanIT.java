@@ -3,7 +3,6 @@ package io.varve.server;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import com.google.protobuf.ByteString;
-import com.linecorp.armeria.client.grpc.GrpcClients;
 import io.varve.api.kv.v1.DeleteItemsRequest;
 import io.varve.api.kv.v1.Item;
 import io.varve.api.kv.v1.KeyValueGrpc;
@@ -45,25 +44,9 @@ class KeyValueScanIT {
   @BeforeAll
   static void start() {
     server = new TestServer("varve_kv_scan_it", "kv_scan_it");
-    for (String order : List.of("ASC", "DESC")) {
-      String ns = "scan_" + order.toLowerCase(java.util.Locale.ROOT);
-      TestServer.Reply created =
-          server.post(
-              "CreateNamespace",
-              "{\"namespace\": \""
-                  + ns
-                  + "\", \"service\": \"KEY_VALUE\", \"persistence_configuration\": [{\"id\":"
-                  + " \"PRIMARY_STORAGE\", \"physical_storage\": {\"dataset\": \"kv_scan_it\","
-                  + " \"table\": \""
-                  + ns
-                  + "\", \"config\": {\"clustering_order\": \""
-                  + order
-                  + "\"}}}]}");
-      assertThat(created.status()).as(created.body().toString()).isEqualTo(200);
-    }
-    grpc =
-        GrpcClients.newClient(
-            "http://127.0.0.1:" + server.server.port(), KeyValueGrpc.KeyValueBlockingStub.class);
+    server.createKeyValueNamespace("scan_asc", "kv_scan_it", "scan_asc", "ASC");
+    server.createKeyValueNamespace("scan_desc", "kv_scan_it", "scan_desc", "DESC");
+    grpc = server.keyValue();
     Random random = new Random(11);
     for (String ns : List.of("scan_asc", "scan_desc")) {
       Map<String, ByteString> items = new HashMap<>();

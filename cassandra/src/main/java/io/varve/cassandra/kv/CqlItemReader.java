@@ -114,6 +114,18 @@ public final class CqlItemReader {
       KeyRange range = predicate instanceof ItemPredicate.Range r ? r.range() : KeyRange.ALL;
       statement = statements.selectRange(ns, range, values).thenApply(p -> bind(p, id, range));
     }
+    return execute(session, ns, statement, fetchSize);
+  }
+
+  /**
+   * Runs a read of {@code ns} at its consistency, {@code fetchSize} rows per fetch, failures
+   * translated.
+   */
+  static CompletionStage<AsyncResultSet> execute(
+      CqlSession session,
+      KvNamespace ns,
+      CompletionStage<BoundStatementBuilder> statement,
+      int fetchSize) {
     return CqlFailures.translated(
         statement.thenCompose(
             s ->

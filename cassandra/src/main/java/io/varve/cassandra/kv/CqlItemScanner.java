@@ -3,8 +3,8 @@ package io.varve.cassandra.kv;
 import com.datastax.oss.driver.api.core.CqlSession;
 import com.datastax.oss.driver.api.core.cql.AsyncResultSet;
 import com.datastax.oss.driver.api.core.cql.BoundStatementBuilder;
-import io.varve.cassandra.events.ConsistencyLevels;
-import io.varve.cassandra.failure.CqlFailures;
+import com.datastax.oss.driver.api.core.metadata.TokenMap;
+import io.varve.core.error.VarveException;
 import io.varve.core.kv.BytePage;
 import io.varve.core.kv.KeyRange;
 import io.varve.core.kv.KvLimits;
@@ -70,6 +70,7 @@ public final class CqlItemScanner {
       boolean values,
       int wantedRows,
       BytePage page) {
+    requireMurmur3();
     int fetch =
         Math.min(wantedRows, values ? limits.valueRowsPerFetch() : limits.keyRowsPerFetch());
     ScanRead read = new ScanRead(values, page);
@@ -153,13 +154,26 @@ public final class CqlItemScanner {
 
   private CompletionStage<AsyncResultSet> run(
       KvNamespace ns, CompletionStage<BoundStatementBuilder> statement, int fetch) {
-    return CqlFailures.translated(
-        statement.thenCompose(
-            s ->
-                session.executeAsync(
-                    s.setPageSize(fetch)
-                        .setConsistencyLevel(ConsistencyLevels.of(ns.consistency()))
-                        .build())));
+    return CqlItemReader.execute(session, ns, statement, fetch);
+  }
+
+  /**
+   * Segments are shares of the Murmur3 ring (tokens are longs); another partitioner's tokens are of
+   * another type and order, so a scan there is refused rather than answered wrong.
+   */
+  private void requireMurmur3() {
+    session
+        .getMetadata()
+        .getTokenMap()
+        .map(TokenMap::getPartitionerName)
+        .filter(name -> !name.endsWith("Murmur3Partitioner"))
+        .ifPresent(
+            name -> {
+              throw new VarveException(
+                  VarveException.Kind.FAILED_PRECONDITION,
+                  "ScanItems needs the cluster's partitioner to be Murmur3Partitioner; it is "
+                      + name);
+            });
   }
 
   private static CompletionStage<Boolean> ended(boolean stopped) {
