@@ -110,6 +110,35 @@ final class TestServer implements AutoCloseable {
     return post(rpc, body.toString());
   }
 
+  /**
+   * Creates a KeyValue namespace whose items live in {@code dataset.table}, in clustering {@code
+   * order}; fails when the server refuses it.
+   */
+  void createKeyValueNamespace(String namespace, String dataset, String table, String order) {
+    Reply created =
+        post(
+            "CreateNamespace",
+            "{\"namespace\": \""
+                + namespace
+                + "\", \"service\": \"KEY_VALUE\", \"persistence_configuration\": [{\"id\":"
+                + " \"PRIMARY_STORAGE\", \"physical_storage\": {\"dataset\": \""
+                + dataset
+                + "\", \"table\": \""
+                + table
+                + "\", \"config\": {\"clustering_order\": \""
+                + order
+                + "\"}}}]}");
+    if (created.status() != 200) {
+      throw new IllegalStateException("CreateNamespace " + namespace + ": " + created.body());
+    }
+  }
+
+  /** A blocking gRPC client of this server's KeyValue service. */
+  io.varve.api.kv.v1.KeyValueGrpc.KeyValueBlockingStub keyValue() {
+    return com.linecorp.armeria.client.grpc.GrpcClients.newClient(
+        base(), io.varve.api.kv.v1.KeyValueGrpc.KeyValueBlockingStub.class);
+  }
+
   @Override
   public void close() {
     server.close();

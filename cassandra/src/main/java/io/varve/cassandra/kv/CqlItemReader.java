@@ -61,6 +61,11 @@ public final class CqlItemReader {
     this.limits = limits;
   }
 
+  /** A scanner of whole namespaces by token range (ScanItems), under the same fetch bounds. */
+  public CqlItemScanner scanner() {
+    return new CqlItemScanner(session, limits);
+  }
+
   /**
    * @param predicate the items to read, already narrowed to those after the previous page
    * @param values whether to read values (otherwise keys and metadata only)
@@ -109,6 +114,18 @@ public final class CqlItemReader {
       KeyRange range = predicate instanceof ItemPredicate.Range r ? r.range() : KeyRange.ALL;
       statement = statements.selectRange(ns, range, values).thenApply(p -> bind(p, id, range));
     }
+    return execute(session, ns, statement, fetchSize);
+  }
+
+  /**
+   * Runs a read of {@code ns} at its consistency, {@code fetchSize} rows per fetch, failures
+   * translated.
+   */
+  static CompletionStage<AsyncResultSet> execute(
+      CqlSession session,
+      KvNamespace ns,
+      CompletionStage<BoundStatementBuilder> statement,
+      int fetchSize) {
     return CqlFailures.translated(
         statement.thenCompose(
             s ->

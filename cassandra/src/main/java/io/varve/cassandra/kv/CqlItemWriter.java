@@ -2,8 +2,8 @@ package io.varve.cassandra.kv;
 
 import com.datastax.oss.driver.api.core.CqlSession;
 import com.datastax.oss.driver.api.core.cql.BatchStatement;
-import com.datastax.oss.driver.api.core.cql.BatchStatementBuilder;
 import com.datastax.oss.driver.api.core.cql.BatchType;
+import com.datastax.oss.driver.api.core.cql.BatchableStatement;
 import com.datastax.oss.driver.api.core.cql.BoundStatementBuilder;
 import com.datastax.oss.driver.api.core.cql.PreparedStatement;
 import com.datastax.oss.driver.api.core.cql.Statement;
@@ -19,6 +19,7 @@ import io.varve.core.kv.KvNamespace;
 import io.varve.core.kv.ValueMetadata;
 import java.nio.ByteBuffer;
 import java.time.Duration;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.CompletionStage;
 import java.util.concurrent.ThreadLocalRandom;
@@ -56,11 +57,28 @@ public final class CqlItemWriter {
 
   public CompletionStage<Void> put(
       KvNamespace ns, String id, IdempotencyToken token, List<KvItem> items) {
+    return puts(ns, id, token, items).thenCompose(w -> execute(ns, w.batch(), w.bytes()));
+  }
+
+  /**
+   * Statements of one record and the bytes they write (their weight in the write budget): parts of
+   * a single-partition batch.
+   */
+  record Writes(List<BatchableStatement<?>> statements, long bytes) {
+
+    BatchStatement batch() {
+      return BatchStatement.newInstance(BatchType.UNLOGGED, statements);
+    }
+  }
+
+  /** The rows of a put of {@code items} into one record. */
+  CompletionStage<Writes> puts(
+      KvNamespace ns, String id, IdempotencyToken token, List<KvItem> items) {
     return statements
         .insert(ns, false)
-        .thenCompose(
+        .thenApply(
             insert -> {
-              BatchStatementBuilder batch = BatchStatement.builder(BatchType.UNLOGGED);
+              List<BatchableStatement<?>> rows = new ArrayList<>();
               long bytes = 0;
               for (KvItem item : items) {
                 ValueCodec.Stored stored = codec.encode(item.value());
@@ -70,15 +88,27 @@ public final class CqlItemWriter {
                         : ValueMetadata.Compression.NONE;
                 byte[] metadata =
                     ValueMetadata.inline(token.token(), item.value().length, compression).encode();
-                batch.addStatement(
-                    row(insert, id, item.key(), stored.value(), metadata, token).build());
+                rows.add(row(insert, id, item.key(), stored.value(), metadata, token).build());
                 bytes += item.key().length + stored.value().remaining() + metadata.length;
               }
-              return execute(ns, batch.build(), bytes);
+              return new Writes(rows, bytes);
             });
   }
 
   public CompletionStage<Void> delete(
+      KvNamespace ns, String id, IdempotencyToken token, ItemPredicate predicate) {
+    return deletes(ns, id, token, predicate)
+        .thenCompose(
+            w ->
+                execute(
+                    ns, w.statements().size() == 1 ? w.statements().get(0) : w.batch(), w.bytes()));
+  }
+
+  /**
+   * The statements of a delete in one record: one partition or range tombstone, or the listed keys
+   * rewritten as expired.
+   */
+  CompletionStage<Writes> deletes(
       KvNamespace ns, String id, IdempotencyToken token, ItemPredicate predicate) {
     if (predicate instanceof ItemPredicate.Keys keys) {
       return expire(ns, id, token, keys.keys());
@@ -86,7 +116,7 @@ public final class CqlItemWriter {
     KeyRange range = predicate instanceof ItemPredicate.Range r ? r.range() : KeyRange.ALL;
     return statements
         .delete(ns, range)
-        .thenCompose(
+        .thenApply(
             delete -> {
               BoundStatementBuilder bound =
                   delete
@@ -100,17 +130,17 @@ public final class CqlItemWriter {
               if (range.end().isPresent()) {
                 bound.setByteBuffer(i, ByteBuffer.wrap(range.end().get()));
               }
-              return execute(ns, bound.build(), 64);
+              return new Writes(List.of(bound.build()), 64);
             });
   }
 
-  private CompletionStage<Void> expire(
+  private CompletionStage<Writes> expire(
       KvNamespace ns, String id, IdempotencyToken token, List<byte[]> keys) {
     return statements
         .insert(ns, true)
-        .thenCompose(
+        .thenApply(
             insert -> {
-              BatchStatementBuilder batch = BatchStatement.builder(BatchType.UNLOGGED);
+              List<BatchableStatement<?>> rows = new ArrayList<>();
               byte[] metadata = ValueMetadata.expired(token.token()).encode();
               long bytes = 0;
               for (byte[] key : keys) {
@@ -120,13 +150,13 @@ public final class CqlItemWriter {
                             .nextLong(EXPIRY_MIN.toSeconds(), EXPIRY_MAX.toSeconds() + 1);
                 // an empty value, not a null: a null would be a tombstone cell that outlives the
                 // TTL
-                batch.addStatement(
+                rows.add(
                     row(insert, id, key, ByteBuffer.allocate(0), metadata, token)
                         .setInt(5, ttl)
                         .build());
                 bytes += key.length + metadata.length;
               }
-              return execute(ns, batch.build(), bytes);
+              return new Writes(rows, bytes);
             });
   }
 
@@ -146,7 +176,7 @@ public final class CqlItemWriter {
         .setLong(4, token.generationMicros());
   }
 
-  private CompletionStage<Void> execute(KvNamespace ns, Statement<?> statement, long bytes) {
+  CompletionStage<Void> execute(KvNamespace ns, Statement<?> statement, long bytes) {
     // idempotent by construction: a retry writes the same cells with the same timestamp
     Statement<?> ready =
         statement.setConsistencyLevel(ConsistencyLevels.of(ns.consistency())).setIdempotent(true);

@@ -138,7 +138,7 @@ final class ItemRead {
             true));
   }
 
-  private static byte[] value(ByteBuffer stored, ValueMetadata metadata) {
+  static byte[] value(ByteBuffer stored, ValueMetadata metadata) {
     return metadata.compression() == ValueMetadata.Compression.ZSTD
         ? ValueCodec.decode(stored, ValueCodec.ZSTD, 0, 0)
         : RowStream.bytes(stored);

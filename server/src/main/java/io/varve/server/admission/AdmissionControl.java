@@ -63,7 +63,8 @@ public final class AdmissionControl {
    * keeps them so).
    */
   private static final Set<String> WRITES =
-      Set.of("WriteEventRecordsSync", "WriteEventRecords", "PutItems", "DeleteItems");
+      Set.of(
+          "WriteEventRecordsSync", "WriteEventRecords", "PutItems", "DeleteItems", "MutateItems");
 
   private final ByteBudget writes;
   private final ByteBudget reads;

@@ -99,7 +99,7 @@ public final class ServerOptions {
           .defaultValue(OptionalLong.empty())
           .defaultDoc("`auto`: three eighths of the JVM's maximum heap")
           .doc(
-              "Estimated heap that write requests in flight (`WriteEventRecordsSync`, `WriteEventRecords`, `PutItems`,"
+              "Estimated heap that write requests in flight (`WriteEventRecordsSync`, `WriteEventRecords`, `PutItems`, `MutateItems`,"
                   + " `DeleteItems`)"
                   + " may hold while they are decoded and answered.");
   public static final Option<OptionalLong> READ_BYTES =

@@ -7,11 +7,15 @@ import io.varve.api.kv.v1.DeleteItemsRequest;
 import io.varve.api.kv.v1.DeleteItemsResponse;
 import io.varve.api.kv.v1.GetItemsRequest;
 import io.varve.api.kv.v1.GetItemsResponse;
+import io.varve.api.kv.v1.MutateItemsRequest;
+import io.varve.api.kv.v1.MutateItemsResponse;
 import io.varve.api.kv.v1.PutItemsRequest;
 import io.varve.api.kv.v1.PutItemsResponse;
+import io.varve.api.kv.v1.ScanItemsRequest;
+import io.varve.api.kv.v1.ScanItemsResponse;
+import io.varve.cassandra.kv.CqlItemMutator;
 import io.varve.cassandra.kv.CqlItemReader;
 import io.varve.cassandra.kv.CqlItemWriter;
-import io.varve.core.error.InvalidFieldException;
 import io.varve.core.kv.BytePage;
 import io.varve.core.kv.FetchSizes;
 import io.varve.core.kv.IdempotencyToken;
@@ -46,6 +50,8 @@ public final class KeyValueHandler {
   private final KvLimits limits;
   private final Clock clock;
   private final FetchSizes fetchSizes = new FetchSizes();
+  private final MutateItemsHandler mutations;
+  private final ScanItemsHandler scans;
   private final DistributionSummary amplification;
   private final DistributionSummary fetchBytes;
   private final Counter fetched;
@@ -66,6 +72,9 @@ public final class KeyValueHandler {
     this.tokens = tokens;
     this.limits = limits;
     this.clock = clock;
+    this.mutations =
+        new MutateItemsHandler(this::namespace, new CqlItemMutator(writer), limits, clock);
+    this.scans = new ScanItemsHandler(this::namespace, reader.scanner(), tokens, limits, metrics);
     this.amplification =
         DistributionSummary.builder("varve.kv.read.amplification")
             .description(
@@ -90,6 +99,14 @@ public final class KeyValueHandler {
         Counter.builder("varve.kv.read.items.returned")
             .description("Items GetItems returned")
             .register(metrics);
+  }
+
+  public CompletionStage<MutateItemsResponse> mutate(MutateItemsRequest r) {
+    return mutations.mutate(r);
+  }
+
+  public CompletionStage<ScanItemsResponse> scan(ScanItemsRequest r) {
+    return scans.scan(r);
   }
 
   public CompletionStage<PutItemsResponse> put(PutItemsRequest r) {
@@ -126,19 +143,8 @@ public final class KeyValueHandler {
     String id = KvValidation.id(r.getId(), limits);
     KvRequests.predicate(
         r.hasPredicate(), r.getPredicate(), false, io.varve.core.kv.ClusteringOrder.ASC, limits);
-    int pageSize =
-        r.getSelection().getPageSizeBytes() == 0
-            ? limits.defaultPageSizeBytes()
-            : r.getSelection().getPageSizeBytes();
-    if (pageSize < 1 || pageSize > limits.maxPageSizeBytes()) {
-      throw new InvalidFieldException(
-          "selection.page_size_bytes", pageSize, "1.." + limits.maxPageSizeBytes());
-    }
-    if (r.getSelection().getItemLimit() < 0) {
-      throw new InvalidFieldException(
-          "selection.item_limit", r.getSelection().getItemLimit(), "0 (none) or more");
-    }
-    boolean values = !r.getSelection().hasIncludeValues() || r.getSelection().getIncludeValues();
+    int pageSize = KvRequests.pageSize(r.getSelection(), limits);
+    boolean values = KvRequests.values(r.getSelection());
     byte[] fingerprint =
         PageTokens.fingerprint(
             r.getNamespace(),

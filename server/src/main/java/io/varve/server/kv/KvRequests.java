@@ -6,6 +6,7 @@ import io.varve.api.kv.v1.Item;
 import io.varve.api.kv.v1.ItemMetadata;
 import io.varve.api.kv.v1.MatchRange;
 import io.varve.api.kv.v1.Predicate;
+import io.varve.api.kv.v1.Selection;
 import io.varve.core.error.InvalidFieldException;
 import io.varve.core.kv.ClusteringOrder;
 import io.varve.core.kv.IdempotencyToken;
@@ -78,6 +79,28 @@ final class KvRequests {
         !r.hasStartInclusive() || r.getStartInclusive(),
         r.hasEnd() ? Optional.of(r.getEnd().toByteArray()) : Optional.empty(),
         r.hasEndInclusive() && r.getEndInclusive());
+  }
+
+  /** {@code selection.page_size_bytes}: 0 is the default, else 1..maxPageSizeBytes. */
+  static int pageSize(Selection selection, KvLimits limits) {
+    int pageSize =
+        selection.getPageSizeBytes() == 0
+            ? limits.defaultPageSizeBytes()
+            : selection.getPageSizeBytes();
+    if (pageSize < 1 || pageSize > limits.maxPageSizeBytes()) {
+      throw new InvalidFieldException(
+          "selection.page_size_bytes", pageSize, "1.." + limits.maxPageSizeBytes());
+    }
+    if (selection.getItemLimit() < 0) {
+      throw new InvalidFieldException(
+          "selection.item_limit", selection.getItemLimit(), "0 (none) or more");
+    }
+    return pageSize;
+  }
+
+  /** Whether a selection returns values: unless {@code include_values} is false. */
+  static boolean values(Selection selection) {
+    return !selection.hasIncludeValues() || selection.getIncludeValues();
   }
 
   static Item item(KvItem item, boolean values) {

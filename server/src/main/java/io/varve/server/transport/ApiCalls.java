@@ -8,7 +8,9 @@ import io.grpc.ServiceDescriptor;
 import io.varve.api.kv.v1.DeleteItemsRequest;
 import io.varve.api.kv.v1.GetItemsRequest;
 import io.varve.api.kv.v1.KeyValueGrpc;
+import io.varve.api.kv.v1.MutateItemsRequest;
 import io.varve.api.kv.v1.PutItemsRequest;
+import io.varve.api.kv.v1.ScanItemsRequest;
 import io.varve.api.timeseries.v1.AggregateEventRecordsRequest;
 import io.varve.api.timeseries.v1.BackfillIndexRequest;
 import io.varve.api.timeseries.v1.ControlPlaneGrpc;
@@ -102,7 +104,17 @@ final class ApiCalls {
               Permission.WRITE,
               KeyValueGrpc.getDeleteItemsMethod(),
               DeleteItemsRequest::getNamespace,
-              h -> h.kv()::delete));
+              h -> h.kv()::delete),
+          needs(
+              Permission.WRITE,
+              KeyValueGrpc.getMutateItemsMethod(),
+              MutateItemsRequest::getNamespace,
+              h -> h.kv()::mutate),
+          needs(
+              Permission.READ,
+              KeyValueGrpc.getScanItemsMethod(),
+              ScanItemsRequest::getNamespace,
+              h -> h.kv()::scan));
 
   private ApiCalls() {}
 

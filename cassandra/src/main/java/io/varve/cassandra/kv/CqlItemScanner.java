@@ -1,0 +1,182 @@
+package io.varve.cassandra.kv;
+
+import com.datastax.oss.driver.api.core.CqlSession;
+import com.datastax.oss.driver.api.core.cql.AsyncResultSet;
+import com.datastax.oss.driver.api.core.cql.BoundStatementBuilder;
+import com.datastax.oss.driver.api.core.metadata.TokenMap;
+import io.varve.core.error.VarveException;
+import io.varve.core.kv.BytePage;
+import io.varve.core.kv.KeyRange;
+import io.varve.core.kv.KvLimits;
+import io.varve.core.kv.KvNamespace;
+import io.varve.core.kv.ScanSegment;
+import io.varve.core.kv.ScannedItem;
+import java.nio.ByteBuffer;
+import java.nio.charset.StandardCharsets;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CompletionStage;
+import java.util.function.Function;
+
+/**
+ * Reads one page of a namespace's items by token range: the records whose Murmur3 token lies in a
+ * {@link ScanSegment}, in token order, each record's items in clustering order. A page resumes
+ * after the position of the previous one — (token, id, key) — in three steps: the rest of that
+ * record after the key; the other records of the same token that sort after it (tokens of distinct
+ * ids collide, rarely; Cassandra orders such records by their key bytes); then the records of the
+ * later tokens of the segment. So a scan resumed from every page token sees every item once.
+ *
+ * <p>Memory: each query asks for at most {@link KvLimits#valueRowsPerFetch()} rows with values
+ * ({@link KvLimits#keyRowsPerFetch()} without) at a time, so one fetch holds at most {@code
+ * kv.limits.maxFetchBytes}; a page reads at most {@link ScanRead#MAX_ROWS_PER_PAGE} rows. Items
+ * marked expired by a delete are skipped, as GetItems skips them.
+ */
+public final class CqlItemScanner {
+
+  /** Where a page ended: the last row consumed (returned, or skipped as expired). */
+  public record Position(long token, String id, byte[] key) {}
+
+  /**
+   * A page.
+   *
+   * @param items the items returned
+   * @param more whether more items may follow in the segment (then {@code last} is set)
+   * @param last the position to resume after, null when nothing was consumed
+   * @param rowsFetched rows read, returned or not
+   * @param bytes bytes of the page's ids, keys and values
+   */
+  public record Page(
+      List<ScannedItem> items, boolean more, Position last, long rowsFetched, long bytes) {}
+
+  private final CqlSession session;
+  private final ScanStatements statements;
+  private final KvLimits limits;
+
+  public CqlItemScanner(CqlSession session, KvLimits limits) {
+    this.session = session;
+    this.statements = new ScanStatements(new ItemStatements(session));
+    this.limits = limits;
+  }
+
+  /**
+   * @param after the previous page's position, null for a first page
+   * @param wantedRows the rows the item-size estimate says fill the page (bounded here)
+   */
+  public CompletionStage<Page> scan(
+      KvNamespace ns,
+      ScanSegment segment,
+      Position after,
+      boolean values,
+      int wantedRows,
+      BytePage page) {
+    requireMurmur3();
+    int fetch =
+        Math.min(wantedRows, values ? limits.valueRowsPerFetch() : limits.keyRowsPerFetch());
+    ScanRead read = new ScanRead(values, page);
+    Function<Long, CompletionStage<Boolean>> tokens =
+        first ->
+            read.rows(
+                run(
+                    ns,
+                    statements
+                        .tokens(ns, values)
+                        .thenApply(
+                            p ->
+                                p.boundStatementBuilder()
+                                    .setLong(0, first)
+                                    .setLong(1, segment.last())),
+                    fetch));
+    if (after == null) {
+      return tokens.apply(segment.first()).thenApply(read::page);
+    }
+    return read.rows(record(ns, values, after.id(), after.key(), fetch))
+        .thenCompose(stopped -> stopped ? ended(true) : sameToken(ns, values, after, read, fetch))
+        .thenCompose(
+            stopped ->
+                stopped || after.token() == segment.last()
+                    ? ended(stopped)
+                    : tokens.apply(after.token() + 1))
+        .thenApply(read::page);
+  }
+
+  /** The records of {@code after}'s token that Cassandra orders after its record, whole. */
+  private CompletionStage<Boolean> sameToken(
+      KvNamespace ns, boolean values, Position after, ScanRead read, int fetch) {
+    byte[] lastId = after.id().getBytes(StandardCharsets.UTF_8);
+    CompletionStage<List<String>> later =
+        run(
+                ns,
+                statements
+                    .sameToken(ns)
+                    .thenApply(p -> p.boundStatementBuilder().setLong(0, after.token())),
+                limits.keyRowsPerFetch())
+            .thenApply(
+                rs -> {
+                  List<String> ids = new ArrayList<>();
+                  rs.currentPage().forEach(row -> ids.add(row.getString(0)));
+                  ids.removeIf(
+                      id -> KeyRange.compare(id.getBytes(StandardCharsets.UTF_8), lastId) <= 0);
+                  ids.sort(
+                      (a, b) ->
+                          KeyRange.compare(
+                              a.getBytes(StandardCharsets.UTF_8),
+                              b.getBytes(StandardCharsets.UTF_8)));
+                  return ids;
+                });
+    return later.thenCompose(ids -> records(ns, values, ids, 0, read, fetch));
+  }
+
+  private CompletionStage<Boolean> records(
+      KvNamespace ns, boolean values, List<String> ids, int i, ScanRead read, int fetch) {
+    if (i == ids.size()) {
+      return ended(false);
+    }
+    return read.rows(record(ns, values, ids.get(i), null, fetch))
+        .thenCompose(
+            stopped -> stopped ? ended(true) : records(ns, values, ids, i + 1, read, fetch));
+  }
+
+  /** The rows of record {@code id}, all or (with {@code afterKey}) those after that key. */
+  private CompletionStage<AsyncResultSet> record(
+      KvNamespace ns, boolean values, String id, byte[] afterKey, int fetch) {
+    return run(
+        ns,
+        statements
+            .record(ns, values, afterKey != null)
+            .thenApply(
+                p -> {
+                  BoundStatementBuilder b = p.boundStatementBuilder().setString(0, id);
+                  return afterKey == null ? b : b.setByteBuffer(1, ByteBuffer.wrap(afterKey));
+                }),
+        fetch);
+  }
+
+  private CompletionStage<AsyncResultSet> run(
+      KvNamespace ns, CompletionStage<BoundStatementBuilder> statement, int fetch) {
+    return CqlItemReader.execute(session, ns, statement, fetch);
+  }
+
+  /**
+   * Segments are shares of the Murmur3 ring (tokens are longs); another partitioner's tokens are of
+   * another type and order, so a scan there is refused rather than answered wrong.
+   */
+  private void requireMurmur3() {
+    session
+        .getMetadata()
+        .getTokenMap()
+        .map(TokenMap::getPartitionerName)
+        .filter(name -> !name.endsWith("Murmur3Partitioner"))
+        .ifPresent(
+            name -> {
+              throw new VarveException(
+                  VarveException.Kind.FAILED_PRECONDITION,
+                  "ScanItems needs the cluster's partitioner to be Murmur3Partitioner; it is "
+                      + name);
+            });
+  }
+
+  private static CompletionStage<Boolean> ended(boolean stopped) {
+    return CompletableFuture.completedFuture(stopped);
+  }
+}

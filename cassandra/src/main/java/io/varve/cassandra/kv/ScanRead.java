@@ -1,0 +1,78 @@
+package io.varve.cassandra.kv;
+
+import com.datastax.oss.driver.api.core.cql.AsyncResultSet;
+import com.datastax.oss.driver.api.core.cql.Row;
+import io.varve.core.kv.BytePage;
+import io.varve.core.kv.KvItem;
+import io.varve.core.kv.ScannedItem;
+import io.varve.core.kv.ValueMetadata;
+import java.nio.charset.StandardCharsets;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.CompletionStage;
+
+/**
+ * The state of one scan page read by {@link CqlItemScanner}: the items taken, the position of the
+ * last row consumed (taken, or skipped as expired) and what it cost. Rows come from {@link
+ * ScanStatements}' queries: key, [value,] value_metadata, write time, id, token.
+ */
+final class ScanRead {
+
+  /**
+   * Most rows one page reads, taken or skipped: a segment of deleted items, or of tiny ones, still
+   * answers in bounded time, with a page token.
+   */
+  static final int MAX_ROWS_PER_PAGE = 100_000;
+
+  private static final byte[] NONE = new byte[0];
+
+  private final boolean values;
+  private final BytePage page;
+  private final List<ScannedItem> items = new ArrayList<>();
+  private CqlItemScanner.Position last;
+  private long fetched;
+  private long rows;
+  private boolean paused;
+
+  ScanRead(boolean values, BytePage page) {
+    this.values = values;
+    this.page = page;
+  }
+
+  /** Takes the rows of {@code query} into the page; true when the page stopped taking rows. */
+  CompletionStage<Boolean> rows(CompletionStage<AsyncResultSet> query) {
+    return RowStream.run(query, true, this::visit).thenApply(o -> o.end() == RowStream.End.STOPPED);
+  }
+
+  private boolean visit(byte[] key, ValueMetadata metadata, Row row) {
+    fetched++;
+    if (rows >= MAX_ROWS_PER_PAGE) {
+      paused = true;
+      return false;
+    }
+    rows++;
+    int column = values ? 3 : 2; // the write time; id and token follow
+    String id = row.getString(column + 1);
+    CqlItemScanner.Position here = new CqlItemScanner.Position(row.getLong(column + 2), id, key);
+    if (metadata.expired()) {
+      last = here;
+      return true;
+    }
+    byte[] value = values ? ItemRead.value(row.getByteBuffer(1), metadata) : NONE;
+    if (!page.offer(
+        (long) id.getBytes(StandardCharsets.UTF_8).length + key.length + value.length)) {
+      return false;
+    }
+    items.add(
+        new ScannedItem(
+            id, here.token(), new KvItem(key, value, metadata.valueSize(), row.getLong(column))));
+    last = here;
+    return !page.done(); // at the item limit; a full page is only known by the next item refused
+  }
+
+  /** The page once reading ended; {@code stopped}: it ended before the segment's rows ran out. */
+  CqlItemScanner.Page page(boolean stopped) {
+    boolean more = stopped && (paused || page.more()) && last != null;
+    return new CqlItemScanner.Page(items, more, last, fetched, page.bytes());
+  }
+}

@@ -1,0 +1,132 @@
+package io.varve.server.kv;
+
+import io.micrometer.core.instrument.Counter;
+import io.micrometer.core.instrument.MeterRegistry;
+import io.varve.api.kv.v1.ScanItemsRequest;
+import io.varve.api.kv.v1.ScanItemsResponse;
+import io.varve.api.kv.v1.ScannedItem;
+import io.varve.cassandra.kv.CqlItemScanner;
+import io.varve.core.kv.BytePage;
+import io.varve.core.kv.FetchSizes;
+import io.varve.core.kv.KvLimits;
+import io.varve.core.kv.KvNamespace;
+import io.varve.core.kv.ScanPageToken;
+import io.varve.core.kv.ScanSegment;
+import io.varve.core.namespace.Names;
+import io.varve.core.read.PageTokens;
+import java.util.concurrent.CompletionStage;
+import java.util.function.Function;
+
+/**
+ * ScanItems: one segment of a namespace's token ring, a page at a time ({@link CqlItemScanner}).
+ * Pages are bounded in bytes (ids, keys and values) like GetItems' pages; the page token, signed
+ * and bound to the request (namespace, segment, total, item limit, values or not), holds the
+ * position of the last row consumed, the items returned so far and the average item size seen.
+ */
+final class ScanItemsHandler {
+
+  private static final String PAGE_TOKEN = "page_token";
+
+  private final Function<String, CompletionStage<KvNamespace>> namespaces;
+  private final CqlItemScanner scanner;
+  private final PageTokens tokens;
+  private final KvLimits limits;
+  private final FetchSizes fetchSizes = new FetchSizes();
+  private final Counter fetched;
+  private final Counter returned;
+
+  ScanItemsHandler(
+      Function<String, CompletionStage<KvNamespace>> namespaces,
+      CqlItemScanner scanner,
+      PageTokens tokens,
+      KvLimits limits,
+      MeterRegistry metrics) {
+    this.namespaces = namespaces;
+    this.scanner = scanner;
+    this.tokens = tokens;
+    this.limits = limits;
+    this.fetched =
+        Counter.builder("varve.kv.scan.rows.fetched")
+            .description("Rows ScanItems read, returned or not (expired items, a page's overflow)")
+            .register(metrics);
+    this.returned =
+        Counter.builder("varve.kv.scan.items.returned")
+            .description("Items ScanItems returned")
+            .register(metrics);
+  }
+
+  CompletionStage<ScanItemsResponse> scan(ScanItemsRequest r) {
+    Names.namespace("namespace", r.getNamespace());
+    ScanSegment segment =
+        ScanSegment.of(r.hasSegment(), r.getSegment(), r.hasTotalSegments(), r.getTotalSegments());
+    int pageSize = KvRequests.pageSize(r.getSelection(), limits);
+    boolean values = KvRequests.values(r.getSelection());
+    int itemLimit = r.getSelection().getItemLimit();
+    byte[] fingerprint =
+        PageTokens.fingerprint(
+            "ScanItems",
+            r.getNamespace(),
+            Integer.toString(segment.segment()),
+            Integer.toString(segment.total()),
+            Integer.toString(itemLimit),
+            Boolean.toString(values));
+    ScanPageToken position =
+        r.getPageToken().isEmpty()
+            ? null
+            : ScanPageToken.decode(
+                tokens.open(fingerprint, ScanPageToken.KIND, r.getPageToken(), PAGE_TOKEN),
+                PAGE_TOKEN);
+    long soFar = position == null ? 0 : position.returnedSoFar();
+    long remaining = itemLimit == 0 ? Long.MAX_VALUE : itemLimit - soFar;
+    return namespaces
+        .apply(r.getNamespace())
+        .thenCompose(
+            ns -> {
+              long itemBytes =
+                  position != null && position.averageItemBytes() > 0
+                      ? position.averageItemBytes()
+                      : fetchSizes.estimate(ns.namespace());
+              CqlItemScanner.Position after =
+                  position == null
+                      ? null
+                      : new CqlItemScanner.Position(
+                          position.lastToken(), position.lastId(), position.lastKey());
+              return scanner
+                  .scan(
+                      ns,
+                      segment,
+                      after,
+                      values,
+                      FetchSizes.of(pageSize, itemBytes, remaining),
+                      new BytePage(pageSize, remaining))
+                  .thenApply(page -> respond(ns, page, values, fingerprint, soFar));
+            });
+  }
+
+  private ScanItemsResponse respond(
+      KvNamespace ns, CqlItemScanner.Page page, boolean values, byte[] fingerprint, long soFar) {
+    fetched.increment(page.rowsFetched());
+    returned.increment(page.items().size());
+    fetchSizes.observe(ns.namespace(), page.items().size(), page.bytes());
+    ScanItemsResponse.Builder response = ScanItemsResponse.newBuilder();
+    page.items()
+        .forEach(
+            i ->
+                response.addItems(
+                    ScannedItem.newBuilder()
+                        .setId(i.id())
+                        .setItem(KvRequests.item(i.item(), values))));
+    if (page.more()) {
+      long average = page.items().isEmpty() ? 0 : Math.max(1, page.bytes() / page.items().size());
+      CqlItemScanner.Position last = page.last();
+      response.setNextPageToken(
+          tokens.seal(
+              fingerprint,
+              ScanPageToken.KIND,
+              new ScanPageToken(
+                      last.token(), last.id(), last.key(), soFar + page.items().size(), average)
+                  .encode()));
+    }
+    return response.build();
+  }
+}
