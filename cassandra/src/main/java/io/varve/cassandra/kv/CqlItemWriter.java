@@ -14,10 +14,12 @@ import io.varve.cassandra.failure.CqlFailures;
 import io.varve.core.kv.IdempotencyToken;
 import io.varve.core.kv.ItemPredicate;
 import io.varve.core.kv.KeyRange;
+import io.varve.core.kv.KvChunking;
 import io.varve.core.kv.KvItem;
 import io.varve.core.kv.KvNamespace;
 import io.varve.core.kv.ValueMetadata;
 import java.nio.ByteBuffer;
+import java.time.Clock;
 import java.time.Duration;
 import java.util.List;
 import java.util.concurrent.CompletionStage;
@@ -45,37 +47,61 @@ public final class CqlItemWriter {
   private final CqlSession session;
   private final ItemStatements statements;
   private final AsyncLimiter limiter;
-  private final ValueCodec codec;
+  private final ChunkedWrites chunks;
 
-  public CqlItemWriter(CqlSession session, AsyncLimiter limiter, int compressionThreshold) {
+  /** A writer of values up to {@code chunking.threshold()} in their row, larger ones in chunks. */
+  public CqlItemWriter(
+      CqlSession session,
+      AsyncLimiter limiter,
+      int compressionThreshold,
+      KvChunking chunking,
+      CqlChunkLog log,
+      Clock clock) {
     this.session = session;
     this.statements = new ItemStatements(session);
     this.limiter = limiter;
-    this.codec = new ValueCodec(compressionThreshold);
+    this.chunks =
+        new ChunkedWrites(
+            new CqlChunkStore(session, statements, limiter),
+            log,
+            new ValueCodec(compressionThreshold),
+            chunking,
+            clock);
   }
 
+  /** A writer of values in their row only (callers refuse larger ones). */
+  public CqlItemWriter(CqlSession session, AsyncLimiter limiter, int compressionThreshold) {
+    this(session, limiter, compressionThreshold, KvChunking.DEFAULT, null, Clock.systemUTC());
+  }
+
+  /**
+   * Writes the items of one record: the chunks of large values first ({@link ChunkedWrites}), then
+   * every item row in one batch, which commits them.
+   */
   public CompletionStage<Void> put(
       KvNamespace ns, String id, IdempotencyToken token, List<KvItem> items) {
-    return statements
-        .insert(ns, false)
+    return chunks
+        .stage(ns, id, token, items)
         .thenCompose(
-            insert -> {
-              BatchStatementBuilder batch = BatchStatement.builder(BatchType.UNLOGGED);
-              long bytes = 0;
-              for (KvItem item : items) {
-                ValueCodec.Stored stored = codec.encode(item.value());
-                ValueMetadata.Compression compression =
-                    stored.metadata().equals(ValueCodec.ZSTD)
-                        ? ValueMetadata.Compression.ZSTD
-                        : ValueMetadata.Compression.NONE;
-                byte[] metadata =
-                    ValueMetadata.inline(token.token(), item.value().length, compression).encode();
-                batch.addStatement(
-                    row(insert, id, item.key(), stored.value(), metadata, token).build());
-                bytes += item.key().length + stored.value().remaining() + metadata.length;
-              }
-              return execute(ns, batch.build(), bytes);
-            });
+            rows ->
+                statements
+                    .insert(ns, false)
+                    .thenCompose(insert -> commit(ns, id, token, insert, rows)));
+  }
+
+  private CompletionStage<Void> commit(
+      KvNamespace ns,
+      String id,
+      IdempotencyToken token,
+      PreparedStatement insert,
+      List<ChunkedWrites.Stored> rows) {
+    BatchStatementBuilder batch = BatchStatement.builder(BatchType.UNLOGGED);
+    long bytes = 0;
+    for (ChunkedWrites.Stored row : rows) {
+      batch.addStatement(row(insert, id, row.key(), row.value(), row.metadata(), token).build());
+      bytes += row.key().length + row.value().remaining() + row.metadata().length;
+    }
+    return execute(ns, batch.build(), bytes);
   }
 
   public CompletionStage<Void> delete(

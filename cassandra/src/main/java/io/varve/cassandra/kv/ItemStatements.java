@@ -75,7 +75,7 @@ final class ItemStatements {
         + CqlIdentifier.fromInternal(ns.table()).asCql(true);
   }
 
-  private CompletionStage<PreparedStatement> prepare(String cql) {
+  CompletionStage<PreparedStatement> prepare(String cql) {
     CompletableFuture<PreparedStatement> statement =
         prepared.computeIfAbsent(cql, q -> session.prepareAsync(q).toCompletableFuture());
     // a failed preparation (the table not there yet) is not kept: the next request prepares again
