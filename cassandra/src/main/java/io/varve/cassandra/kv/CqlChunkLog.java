@@ -108,19 +108,7 @@ public final class CqlChunkLog {
 
   /** Logs a value about to be chunked; its chunks are written only once this succeeded. */
   public CompletionStage<Void> stage(Entry e) {
-    BoundStatementBuilder b =
-        insert
-            .boundStatementBuilder()
-            .setInt(0, e.shard())
-            .setInstant(1, e.due())
-            .setString(2, e.keyspace())
-            .setString(3, e.table())
-            .setString(4, e.id())
-            .setByteBuffer(5, ByteBuffer.wrap(e.key()))
-            .setLong(6, e.generation())
-            .setString(7, e.token())
-            .setInt(8, e.chunks());
-    return run(b);
+    return run(primaryKey(insert.boundStatementBuilder(), e).setInt(8, e.chunks()));
   }
 
   /** The entries of {@code shard} due by {@code now}, earliest first, at most {@code limit}. */
@@ -164,17 +152,19 @@ public final class CqlChunkLog {
 
   /** Removes one entry. */
   CompletionStage<Void> remove(Entry e) {
-    return run(
-        removeOne
-            .boundStatementBuilder()
-            .setInt(0, e.shard())
-            .setInstant(1, e.due())
-            .setString(2, e.keyspace())
-            .setString(3, e.table())
-            .setString(4, e.id())
-            .setByteBuffer(5, ByteBuffer.wrap(e.key()))
-            .setLong(6, e.generation())
-            .setString(7, e.token()));
+    return run(primaryKey(removeOne.boundStatementBuilder(), e));
+  }
+
+  /** Binds an entry's primary key, in the order of the table's columns, to markers 0 to 7. */
+  private static BoundStatementBuilder primaryKey(BoundStatementBuilder b, Entry e) {
+    return b.setInt(0, e.shard())
+        .setInstant(1, e.due())
+        .setString(2, e.keyspace())
+        .setString(3, e.table())
+        .setString(4, e.id())
+        .setByteBuffer(5, ByteBuffer.wrap(e.key()))
+        .setLong(6, e.generation())
+        .setString(7, e.token());
   }
 
   private CompletionStage<Void> run(BoundStatementBuilder b) {

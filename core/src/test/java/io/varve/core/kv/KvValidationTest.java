@@ -24,7 +24,7 @@ class KvValidationTest {
   @Test
   void values_above_the_threshold_count_against_the_largest_value_not_the_batch() {
     assertThat(validate(item("a", 30 * KvLimits.MIB), item("b", 3 * KvLimits.MIB))).hasSize(2);
-    assertThat(validate(item("a", 4 * KvLimits.MIB - 16), item("b", CHUNKING.maxValueBytes())))
+    assertThat(validate(item("a", CHUNKING.threshold()), item("b", CHUNKING.maxValueBytes())))
         .hasSize(2);
   }
 
