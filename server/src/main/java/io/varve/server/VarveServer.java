@@ -10,6 +10,8 @@ import io.micrometer.prometheusmetrics.PrometheusConfig;
 import io.micrometer.prometheusmetrics.PrometheusMeterRegistry;
 import io.varve.cassandra.events.AsyncLimiter;
 import io.varve.cassandra.events.CqlEventStore;
+import io.varve.cassandra.kv.ChunkSweep;
+import io.varve.cassandra.kv.CqlChunkLog;
 import io.varve.cassandra.kv.CqlItemReader;
 import io.varve.cassandra.kv.CqlItemTables;
 import io.varve.cassandra.kv.CqlItemWriter;
@@ -36,6 +38,7 @@ import io.varve.server.health.HealthReport;
 import io.varve.server.index.Backfill;
 import io.varve.server.index.IndexMaintainer;
 import io.varve.server.index.Indexer;
+import io.varve.server.kv.ChunkSweeper;
 import io.varve.server.kv.KeyValueHandler;
 import io.varve.server.metrics.CassandraRequestMetrics;
 import io.varve.server.transport.TokenAuthentication;
@@ -186,14 +189,34 @@ public final class VarveServer implements AutoCloseable {
           new SearchHandler(
               registry, index.map(IndexServices::store), events, tokens, settings.search(), clock);
       Backfill backfill = new Backfill(registry, events, indexer, clock);
+      CqlChunkLog chunkLog =
+          CqlChunkLog.open(
+              session,
+              settings.cassandra().metadataKeyspace(),
+              settings.cassandra().schemaTimeout());
       KeyValueHandler kv =
           new KeyValueHandler(
               registry,
-              new CqlItemWriter(session, writes, settings.cassandra().compressionThreshold()),
-              new CqlItemReader(session, settings.kv()),
+              new CqlItemWriter(
+                  session,
+                  writes,
+                  settings.cassandra().compressionThreshold(),
+                  settings.kvChunks(),
+                  chunkLog,
+                  Clock.systemUTC()),
+              new CqlItemReader(session, settings.kv(), settings.kvChunks().writeConcurrency()),
               tokens,
               settings.kv(),
               clock,
+              metrics,
+              settings.kvChunks());
+      ChunkSweeper sweeper =
+          new ChunkSweeper(
+              new ChunkSweep(session, chunkLog, settings.kvChunks(), Clock.systemUTC()),
+              workers.register(
+                  "chunk-sweeper",
+                  false,
+                  BackgroundWorkers.staleAfter(settings.kvChunks().sweepInterval())),
               metrics);
 
       ServerBuilder sb =
@@ -219,6 +242,7 @@ public final class VarveServer implements AutoCloseable {
               () -> longer(decoding.oldestWait(), events.writeQueueDelay()));
       Transports.register(sb, control, backfill, data, search, kv, settings, admission, decoding);
       sb.serverListener(ServerListener.builder().whenStopped(s -> decoding.close()).build());
+      sb.serverListener(ServerListener.builder().whenStopping(s -> sweeper.close()).build());
       TokenAuthentication pages = new TokenAuthentication(settings.auth());
       sb.meterRegistry(metrics)
           .service(
@@ -231,6 +255,7 @@ public final class VarveServer implements AutoCloseable {
       Server server = sb.build();
       server.start().join();
       maintainer.start(settings.sliceMaintenanceInterval());
+      sweeper.start(settings.kvChunks().sweepInterval());
       index.ifPresent(i -> i.maintainer().start(settings.sliceMaintenanceInterval()));
       log.info(
           "Varve serving on {}://{}:{} (API page /docs)",

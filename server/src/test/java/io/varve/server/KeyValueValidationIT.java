@@ -96,15 +96,14 @@ class KeyValueValidationIT {
                     "items[0].key",
                     "\"4097 bytes\" (expected: at most 4096 bytes)"),
                 new Case(
-                    "value over 1 MiB",
+                    "unknown compression",
                     "PutItems",
                     put(
                         token(),
-                        "{\"key\": \"azE=\", \"value\": \""
-                            + Base64.getEncoder().encodeToString(new byte[1024 * 1024 + 1])
-                            + "\"}"),
-                    "items[0].value",
-                    "chunking"),
+                        "{\"key\": \"azE=\", \"value\": \"eA==\", \"metadata\": {\"compression\":"
+                            + " \"gzip\"}}"),
+                    "items[0].metadata.compression",
+                    "\"gzip\" (expected: \"\" or \"zstd\")"),
                 new Case(
                     "request over 4 MiB",
                     "PutItems",

@@ -9,6 +9,7 @@ import io.varve.cassandra.failure.CqlFailures;
 import io.varve.core.kv.BytePage;
 import io.varve.core.kv.ItemPredicate;
 import io.varve.core.kv.KeyRange;
+import io.varve.core.kv.KvChunking;
 import io.varve.core.kv.KvItem;
 import io.varve.core.kv.KvLimits;
 import io.varve.core.kv.KvNamespace;
@@ -54,16 +55,30 @@ public final class CqlItemReader {
   private final CqlSession session;
   private final ItemStatements statements;
   private final KvLimits limits;
+  private final ChunkedReads chunks;
 
-  public CqlItemReader(CqlSession session, KvLimits limits) {
+  /**
+   * @param chunkConcurrency chunks of one value read at once
+   */
+  public CqlItemReader(CqlSession session, KvLimits limits, int chunkConcurrency) {
     this.session = session;
     this.statements = new ItemStatements(session);
     this.limits = limits;
+    this.chunks =
+        new ChunkedReads(this, new CqlChunkStore(session, statements, null), chunkConcurrency);
+  }
+
+  public CqlItemReader(CqlSession session, KvLimits limits) {
+    this(session, limits, KvChunking.DEFAULT.writeConcurrency());
+  }
+
+  ChunkedReads chunks() {
+    return chunks;
   }
 
   /** A scanner of whole namespaces by token range (ScanItems), under the same fetch bounds. */
   public CqlItemScanner scanner() {
-    return new CqlItemScanner(session, limits);
+    return new CqlItemScanner(session, limits, chunks());
   }
 
   /**
@@ -78,19 +93,39 @@ public final class CqlItemReader {
       boolean values,
       int wantedRows,
       BytePage page) {
-    ItemRead read = new ItemRead(this, ns, id, values, page);
+    return read(ns, id, predicate, values, wantedRows, page, false);
+  }
+
+  /**
+   * As above; {@code raw}: values come as stored (compressed), each item saying how, for a client
+   * that signalled it decompresses them. Chunked values are reassembled ({@link ChunkedReads}) only
+   * when values are read: a keys-only read never touches the chunk table.
+   */
+  public CompletionStage<Page> read(
+      KvNamespace ns,
+      String id,
+      ItemPredicate predicate,
+      boolean values,
+      int wantedRows,
+      BytePage page,
+      boolean raw) {
+    ItemRead read = new ItemRead(this, ns, id, values, page, raw);
     int bound = values ? limits.valueRowsPerFetch() : limits.keyRowsPerFetch();
+    CompletionStage<Page> rows;
     if (wantedRows <= bound) {
-      return read.collect(predicate, wantedRows, true).thenApply(o -> read.page(o));
+      rows = read.collect(predicate, wantedRows, true).thenApply(o -> read.page(o));
+    } else {
+      rows =
+          read.collect(predicate, bound, false)
+              .thenCompose(
+                  o ->
+                      o.end() != RowStream.End.PAUSED
+                          ? CompletableFuture.completedFuture(read.page(o))
+                          : read.planned(
+                              predicate.after(o.lastKey(), ns.order()),
+                              Math.min(wantedRows, limits.keyRowsPerFetch())));
     }
-    return read.collect(predicate, bound, false)
-        .thenCompose(
-            o ->
-                o.end() != RowStream.End.PAUSED
-                    ? CompletableFuture.completedFuture(read.page(o))
-                    : read.planned(
-                        predicate.after(o.lastKey(), ns.order()),
-                        Math.min(wantedRows, limits.keyRowsPerFetch())));
+    return rows.thenCompose(read::assembled);
   }
 
   /**

@@ -53,7 +53,10 @@ public final class CqlItemScanner {
   private final ScanStatements statements;
   private final KvLimits limits;
 
-  public CqlItemScanner(CqlSession session, KvLimits limits) {
+  private final ChunkedReads chunks;
+
+  CqlItemScanner(CqlSession session, KvLimits limits, ChunkedReads chunks) {
+    this.chunks = chunks;
     this.session = session;
     this.statements = new ScanStatements(new ItemStatements(session));
     this.limits = limits;
@@ -88,7 +91,7 @@ public final class CqlItemScanner {
                                     .setLong(1, segment.last())),
                     fetch));
     if (after == null) {
-      return tokens.apply(segment.first()).thenApply(read::page);
+      return tokens.apply(segment.first()).thenCompose(stopped -> page(ns, read, stopped));
     }
     return read.rows(record(ns, values, after.id(), after.key(), fetch))
         .thenCompose(stopped -> stopped ? ended(true) : sameToken(ns, values, after, read, fetch))
@@ -97,7 +100,12 @@ public final class CqlItemScanner {
                 stopped || after.token() == segment.last()
                     ? ended(stopped)
                     : tokens.apply(after.token() + 1))
-        .thenApply(read::page);
+        .thenCompose(stopped -> page(ns, read, stopped));
+  }
+
+  /** The page read, its chunked values reassembled. */
+  private CompletionStage<Page> page(KvNamespace ns, ScanRead read, boolean stopped) {
+    return read.assemble(ns, chunks).thenApply(v -> read.page(stopped));
   }
 
   /** The records of {@code after}'s token that Cassandra orders after its record, whole. */

@@ -22,17 +22,20 @@ import java.util.concurrent.CompletionStage;
 /**
  * Creates the table of a KeyValue namespace, the shape of the reference text: {@code (id text, key
  * blob, value blob, value_metadata blob, PRIMARY KEY (id, key)) WITH CLUSTERING ORDER BY (key
- * ASC|DESC)}. Run by the control plane only, never on a write. An existing table of another shape
- * or clustering order is refused, naming the field.
+ * ASC|DESC)}, and beside it the chunk table of its large values ({@link CqlChunkTables}). Run by
+ * the control plane only, never on a write. An existing table of another shape or clustering order
+ * is refused, naming the field.
  */
 public final class CqlItemTables implements ItemTables {
 
   private final CqlSession session;
   private final Duration timeout;
+  private final CqlChunkTables chunks;
 
   public CqlItemTables(CqlSession session, Duration timeout) {
     this.session = session;
     this.timeout = timeout;
+    this.chunks = new CqlChunkTables(session, timeout);
   }
 
   @Override
@@ -66,7 +69,8 @@ public final class CqlItemTables implements ItemTables {
             rs -> {
               requireShape(ns, rs);
               return null;
-            });
+            })
+        .thenCompose(v -> chunks.create(ns));
   }
 
   /**

@@ -14,10 +14,12 @@ import io.varve.cassandra.failure.CqlFailures;
 import io.varve.core.kv.IdempotencyToken;
 import io.varve.core.kv.ItemPredicate;
 import io.varve.core.kv.KeyRange;
+import io.varve.core.kv.KvChunking;
 import io.varve.core.kv.KvItem;
 import io.varve.core.kv.KvNamespace;
 import io.varve.core.kv.ValueMetadata;
 import java.nio.ByteBuffer;
+import java.time.Clock;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
@@ -46,15 +48,37 @@ public final class CqlItemWriter {
   private final CqlSession session;
   private final ItemStatements statements;
   private final AsyncLimiter limiter;
-  private final ValueCodec codec;
+  private final ChunkedWrites chunks;
 
-  public CqlItemWriter(CqlSession session, AsyncLimiter limiter, int compressionThreshold) {
+  /** A writer of values up to {@code chunking.threshold()} in their row, larger ones in chunks. */
+  public CqlItemWriter(
+      CqlSession session,
+      AsyncLimiter limiter,
+      int compressionThreshold,
+      KvChunking chunking,
+      CqlChunkLog log,
+      Clock clock) {
     this.session = session;
     this.statements = new ItemStatements(session);
     this.limiter = limiter;
-    this.codec = new ValueCodec(compressionThreshold);
+    this.chunks =
+        new ChunkedWrites(
+            new CqlChunkStore(session, statements, limiter),
+            log,
+            new ValueCodec(compressionThreshold),
+            chunking,
+            clock);
   }
 
+  /** A writer of values in their row only (callers refuse larger ones). */
+  public CqlItemWriter(CqlSession session, AsyncLimiter limiter, int compressionThreshold) {
+    this(session, limiter, compressionThreshold, KvChunking.DEFAULT, null, Clock.systemUTC());
+  }
+
+  /**
+   * Writes the items of one record: the chunks of large values first ({@link ChunkedWrites}), then
+   * every item row in one batch, which commits them.
+   */
   public CompletionStage<Void> put(
       KvNamespace ns, String id, IdempotencyToken token, List<KvItem> items) {
     return puts(ns, id, token, items).thenCompose(w -> execute(ns, w.batch(), w.bytes()));
@@ -71,28 +95,31 @@ public final class CqlItemWriter {
     }
   }
 
-  /** The rows of a put of {@code items} into one record. */
+  /**
+   * The rows of a put of {@code items} into one record, once the chunks of its large values are
+   * staged ({@link ChunkedWrites}): the batch that carries these rows commits those values.
+   */
   CompletionStage<Writes> puts(
       KvNamespace ns, String id, IdempotencyToken token, List<KvItem> items) {
-    return statements
-        .insert(ns, false)
-        .thenApply(
-            insert -> {
-              List<BatchableStatement<?>> rows = new ArrayList<>();
-              long bytes = 0;
-              for (KvItem item : items) {
-                ValueCodec.Stored stored = codec.encode(item.value());
-                ValueMetadata.Compression compression =
-                    stored.metadata().equals(ValueCodec.ZSTD)
-                        ? ValueMetadata.Compression.ZSTD
-                        : ValueMetadata.Compression.NONE;
-                byte[] metadata =
-                    ValueMetadata.inline(token.token(), item.value().length, compression).encode();
-                rows.add(row(insert, id, item.key(), stored.value(), metadata, token).build());
-                bytes += item.key().length + stored.value().remaining() + metadata.length;
-              }
-              return new Writes(rows, bytes);
-            });
+    return chunks
+        .stage(ns, id, token, items)
+        .thenCompose(
+            stored ->
+                statements
+                    .insert(ns, false)
+                    .thenApply(
+                        insert -> {
+                          List<BatchableStatement<?>> rows = new ArrayList<>(stored.size());
+                          long bytes = 0;
+                          for (ChunkedWrites.Stored row : stored) {
+                            rows.add(
+                                row(insert, id, row.key(), row.value(), row.metadata(), token)
+                                    .build());
+                            bytes +=
+                                row.key().length + row.value().remaining() + row.metadata().length;
+                          }
+                          return new Writes(rows, bytes);
+                        }));
   }
 
   public CompletionStage<Void> delete(

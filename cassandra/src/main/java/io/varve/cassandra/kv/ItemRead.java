@@ -25,17 +25,28 @@ final class ItemRead {
   private final String id;
   private final boolean values;
   private final BytePage page;
+  private final boolean raw;
   private final List<KvItem> items = new ArrayList<>();
+  private final List<Chunked> chunked = new ArrayList<>();
   private long fetched;
   private long planned;
   private long largestFetchBytes;
 
-  ItemRead(CqlItemReader reader, KvNamespace ns, String id, boolean values, BytePage page) {
+  /** An item of the page whose value is in chunks, to be reassembled once the page is read. */
+  private record Chunked(int index, ValueMetadata metadata, long generation) {}
+
+  /**
+   * @param raw whether values are returned as stored (compressed), for a client that said it
+   *     decompresses them
+   */
+  ItemRead(
+      CqlItemReader reader, KvNamespace ns, String id, boolean values, BytePage page, boolean raw) {
     this.reader = reader;
     this.ns = ns;
     this.id = id;
     this.values = values;
     this.page = page;
+    this.raw = raw;
   }
 
   /** Takes the rows of {@code predicate} into the page, {@code fetchSize} rows per fetch. */
@@ -50,11 +61,23 @@ final class ItemRead {
               if (metadata.expired()) {
                 return true;
               }
-              byte[] value = values ? value(row.getByteBuffer(1), metadata) : NONE;
-              if (!page.offer(key.length + value.length)) {
+              // a chunked value is read once the page is known: the row holds only its metadata
+              boolean later = values && metadata.isChunked();
+              byte[] value = values && !later ? value(row.getByteBuffer(1), metadata) : NONE;
+              long generation = row.getLong(values ? 3 : 2);
+              if (!page.offer(key.length + (later ? metadata.valueSize() : value.length))) {
                 return false;
               }
-              items.add(new KvItem(key, value, metadata.valueSize(), row.getLong(values ? 3 : 2)));
+              if (later) {
+                chunked.add(new Chunked(items.size(), metadata, generation));
+              }
+              items.add(
+                  new KvItem(
+                      key,
+                      value,
+                      metadata.valueSize(),
+                      generation,
+                      raw && values ? metadata.compression() : ValueMetadata.Compression.NONE));
               return !page
                   .done(); // at the item limit; a full page is only known by the next item refused
             }));
@@ -138,8 +161,45 @@ final class ItemRead {
             true));
   }
 
-  static byte[] value(ByteBuffer stored, ValueMetadata metadata) {
-    return metadata.compression() == ValueMetadata.Compression.ZSTD
+  /**
+   * The page with its chunked values reassembled, one value after the other (each value's chunks in
+   * parallel): the page holds at most its byte bound, or its one large item. An item deleted
+   * meanwhile is left out.
+   */
+  CompletionStage<CqlItemReader.Page> assembled(CqlItemReader.Page read) {
+    if (chunked.isEmpty()) {
+      return CompletableFuture.completedFuture(read);
+    }
+    CompletionStage<Void> done = CompletableFuture.completedFuture(null);
+    for (Chunked c : chunked) {
+      done =
+          done.thenCompose(
+              v ->
+                  reader
+                      .chunks()
+                      .value(ns, id, items.get(c.index()).key(), c.metadata(), c.generation(), raw)
+                      .thenAccept(item -> items.set(c.index(), item)));
+    }
+    return done.thenApply(
+        v -> {
+          items.removeIf(java.util.Objects::isNull);
+          return new CqlItemReader.Page(
+              items,
+              read.more(),
+              read.rowsFetched(),
+              read.rowsPlanned(),
+              read.bytes(),
+              read.largestFetchBytes());
+        });
+  }
+
+  private byte[] value(ByteBuffer stored, ValueMetadata metadata) {
+    return value(stored, metadata, raw);
+  }
+
+  /** The value of a row that holds it (not chunked): as written, or as stored when {@code raw}. */
+  static byte[] value(ByteBuffer stored, ValueMetadata metadata, boolean raw) {
+    return metadata.compression() == ValueMetadata.Compression.ZSTD && !raw
         ? ValueCodec.decode(stored, ValueCodec.ZSTD, 0, 0)
         : RowStream.bytes(stored);
   }

@@ -4,11 +4,13 @@ import com.datastax.oss.driver.api.core.cql.AsyncResultSet;
 import com.datastax.oss.driver.api.core.cql.Row;
 import io.varve.core.kv.BytePage;
 import io.varve.core.kv.KvItem;
+import io.varve.core.kv.KvNamespace;
 import io.varve.core.kv.ScannedItem;
 import io.varve.core.kv.ValueMetadata;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionStage;
 
 /**
@@ -26,9 +28,13 @@ final class ScanRead {
 
   private static final byte[] NONE = new byte[0];
 
+  /** An item of the page whose value is in chunks, to be reassembled once the page is read. */
+  private record Chunked(int index, ValueMetadata metadata, long generation) {}
+
   private final boolean values;
   private final BytePage page;
   private final List<ScannedItem> items = new ArrayList<>();
+  private final List<Chunked> chunked = new ArrayList<>();
   private CqlItemScanner.Position last;
   private long fetched;
   private long rows;
@@ -58,16 +64,49 @@ final class ScanRead {
       last = here;
       return true;
     }
-    byte[] value = values ? ItemRead.value(row.getByteBuffer(1), metadata) : NONE;
+    // a chunked value is read once the page is known: the row holds only its metadata
+    boolean later = values && metadata.isChunked();
+    byte[] value = values && !later ? ItemRead.value(row.getByteBuffer(1), metadata, false) : NONE;
     if (!page.offer(
-        (long) id.getBytes(StandardCharsets.UTF_8).length + key.length + value.length)) {
+        (long) id.getBytes(StandardCharsets.UTF_8).length
+            + key.length
+            + (later ? metadata.valueSize() : value.length))) {
       return false;
+    }
+    if (later) {
+      chunked.add(new Chunked(items.size(), metadata, row.getLong(column)));
     }
     items.add(
         new ScannedItem(
             id, here.token(), new KvItem(key, value, metadata.valueSize(), row.getLong(column))));
     last = here;
     return !page.done(); // at the item limit; a full page is only known by the next item refused
+  }
+
+  /**
+   * Reads the chunked values of the page's items, one value after the other (each value's chunks in
+   * parallel); an item deleted meanwhile is left out.
+   */
+  CompletionStage<Void> assemble(KvNamespace ns, ChunkedReads chunks) {
+    CompletionStage<Void> done = CompletableFuture.completedFuture(null);
+    for (Chunked c : chunked) {
+      done =
+          done.thenCompose(
+              v -> {
+                ScannedItem scanned = items.get(c.index());
+                return chunks
+                    .value(
+                        ns, scanned.id(), scanned.item().key(), c.metadata(), c.generation(), false)
+                    .thenAccept(
+                        item ->
+                            items.set(
+                                c.index(),
+                                item == null
+                                    ? null
+                                    : new ScannedItem(scanned.id(), scanned.token(), item)));
+              });
+    }
+    return done.thenRun(() -> items.removeIf(java.util.Objects::isNull));
   }
 
   /** The page once reading ended; {@code stopped}: it ended before the segment's rows ran out. */

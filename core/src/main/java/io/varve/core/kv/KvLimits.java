@@ -9,8 +9,8 @@ import java.time.Duration;
  *
  * @param maxIdBytes UTF-8 bytes of a record id
  * @param maxKeyBytes bytes of one item key
- * @param maxValueBytes bytes of one item value; larger values need chunking, which a later version
- *     brings
+ * @param maxValueBytes bytes of a value stored in its item row: the chunking threshold ({@link
+ *     KvChunking#threshold()}); larger values go to the chunk table
  * @param maxItemsPerRequest items in one PutItems
  * @param maxRequestBytes keys plus values of one PutItems
  * @param maxMatchKeys keys in one {@code match_keys}
@@ -37,7 +37,7 @@ public record KvLimits(
   public static final int KIB = 1024;
   public static final int MIB = 1024 * KIB;
 
-  /** Values above this size are stored in chunks (a later version); refused until then. */
+  /** The default chunking threshold: values above it are stored in chunks ({@link KvChunking}). */
   public static final int CHUNK_THRESHOLD = MIB;
 
   /** Largest token nonce, in characters. */
@@ -82,6 +82,22 @@ public record KvLimits(
         maxPageSizeBytes,
         age,
         lead,
+        maxFetchBytes);
+  }
+
+  /** These limits with values of at most {@code bytes} in their row (the chunking threshold). */
+  public KvLimits withValueBytes(int bytes) {
+    return new KvLimits(
+        maxIdBytes,
+        maxKeyBytes,
+        bytes,
+        maxItemsPerRequest,
+        maxRequestBytes,
+        maxMatchKeys,
+        defaultPageSizeBytes,
+        maxPageSizeBytes,
+        maxTokenAge,
+        maxTokenLead,
         maxFetchBytes);
   }
 

@@ -20,14 +20,39 @@ public final class KvValidation {
     return id;
   }
 
-  /** The items of a PutItems: a count, key and value sizes, distinct keys, total bytes. */
+  /**
+   * The items of a PutItems, every value in its row: a count, key and value sizes, distinct keys,
+   * total bytes.
+   */
   public static List<KvItem> items(
       List<KvItem> items, List<Boolean> withMetadata, KvLimits limits) {
+    KvChunking inline =
+        new KvChunking(
+            limits.maxValueBytes(),
+            limits.maxValueBytes(),
+            limits.maxValueBytes(),
+            1,
+            KvChunking.DEFAULT.sweepInterval(),
+            KvChunking.DEFAULT.grace(),
+            KvChunking.DEFAULT.recheck(),
+            1);
+    return items(items, withMetadata, limits, inline);
+  }
+
+  /**
+   * The items of a PutItems: a count, key and value sizes, distinct keys, total bytes. Values of at
+   * most {@code chunking.threshold()} bytes as sent go into the request's one batch, so their keys
+   * and values together are bounded by {@code maxRequestBytes}; larger ones are chunked, each and
+   * together at most {@code chunking.maxValueBytes()}.
+   */
+  public static List<KvItem> items(
+      List<KvItem> items, List<Boolean> withMetadata, KvLimits limits, KvChunking chunking) {
     if (items.isEmpty() || items.size() > limits.maxItemsPerRequest()) {
       throw new InvalidFieldException(
           "items", items.size() + " items", "1.." + limits.maxItemsPerRequest());
     }
-    long total = 0;
+    long inline = 0;
+    long chunked = 0;
     TreeSet<byte[]> keys = new TreeSet<>(KeyRange::compare);
     for (int i = 0; i < items.size(); i++) {
       KvItem item = items.get(i);
@@ -38,29 +63,37 @@ public final class KvValidation {
             item.key().length + " bytes",
             "at most " + limits.maxKeyBytes() + " bytes");
       }
-      if (item.value().length > limits.maxValueBytes()) {
+      if (item.value().length > chunking.maxValueBytes()) {
         throw new InvalidFieldException(
             path + ".value",
             item.value().length + " bytes",
-            "at most "
-                + limits.maxValueBytes()
-                + " bytes; larger values need chunking, which a later version brings");
+            "at most " + chunking.maxValueBytes() + " bytes (kv.chunks.maxValueBytes)");
       }
       if (withMetadata.get(i)) {
         throw InvalidFieldException.of(
-            path + ".metadata", "set (expected: absent; the server writes it)");
+            path + ".metadata", "set (expected: absent or only compression; the server writes it)");
       }
       if (!keys.add(item.key())) {
         throw InvalidFieldException.of(
             path + ".key", "a key given twice in one request (expected: distinct keys)");
       }
-      total += item.key().length + item.value().length;
+      if (chunking.chunked(item.value().length)) {
+        chunked += item.value().length;
+      } else {
+        inline += item.key().length + item.value().length;
+      }
     }
-    if (total > limits.maxRequestBytes()) {
+    if (inline > limits.maxRequestBytes()) {
       throw new InvalidFieldException(
           "items",
-          total + " bytes of keys and values",
+          inline + " bytes of keys and values",
           "at most " + limits.maxRequestBytes() + " bytes");
+    }
+    if (chunked > chunking.maxValueBytes()) {
+      throw new InvalidFieldException(
+          "items",
+          chunked + " bytes of values above " + chunking.threshold() + " bytes",
+          "at most " + chunking.maxValueBytes() + " bytes together (kv.chunks.maxValueBytes)");
     }
     return items;
   }

@@ -11,16 +11,34 @@ import java.nio.charset.StandardCharsets;
  *
  * <p>Tags: 1 the token's nonce (UTF-8), 2 the value's size before compression, 3 the compression (0
  * none, 1 zstd level 1), 4 expired (1 when DeleteItems marked the item deleted), 5 the chunk count
- * (0 or absent: the value is inline; kept for chunking).
+ * (0 or absent: the value is inline), 6 the chunk size, 7 the stored (compressed) size of a chunked
+ * value, 8 the CRC32C of its stored bytes. Tags 6 to 8 are written only with tag 5; rows written
+ * before them decode with zeros, as inline values.
  *
  * @param token the nonce of the idempotency token that wrote the item
  * @param valueSize bytes of the value as the client wrote it
  * @param compression how the stored value is compressed
  * @param expired whether a DeleteItems marked the item deleted (reads hide it at once)
  * @param chunks chunks holding the value; 0 when the value is in the row
+ * @param chunkSize bytes of each chunk but the last (0 when inline)
+ * @param storedSize bytes of the stored value, all chunks together (0 when inline)
+ * @param checksum CRC32C of the stored bytes of a chunked value (0 when inline)
  */
 public record ValueMetadata(
-    String token, long valueSize, Compression compression, boolean expired, int chunks) {
+    String token,
+    long valueSize,
+    Compression compression,
+    boolean expired,
+    int chunks,
+    int chunkSize,
+    long storedSize,
+    int checksum) {
+
+  /** Metadata of an inline value or one without chunk details. */
+  public ValueMetadata(
+      String token, long valueSize, Compression compression, boolean expired, int chunks) {
+    this(token, valueSize, compression, expired, chunks, 0, 0, 0);
+  }
 
   public enum Compression {
     NONE,
@@ -31,6 +49,24 @@ public record ValueMetadata(
 
   public static ValueMetadata inline(String token, long valueSize, Compression compression) {
     return new ValueMetadata(token, valueSize, compression, false, 0);
+  }
+
+  /** A value stored in {@code chunks} chunks of the chunk table. */
+  public static ValueMetadata chunked(
+      String token,
+      long valueSize,
+      Compression compression,
+      int chunks,
+      int chunkSize,
+      long storedSize,
+      int checksum) {
+    return new ValueMetadata(
+        token, valueSize, compression, false, chunks, chunkSize, storedSize, checksum);
+  }
+
+  /** Whether the value lives in the chunk table rather than in the row. */
+  public boolean isChunked() {
+    return chunks > 0;
   }
 
   public static ValueMetadata expired(String token) {
@@ -48,6 +84,9 @@ public record ValueMetadata(
     }
     if (chunks > 0) {
       field(out, 5, varint(chunks));
+      field(out, 6, varint(chunkSize));
+      field(out, 7, varint(storedSize));
+      field(out, 8, varint(Integer.toUnsignedLong(checksum)));
     }
     return out.toByteArray();
   }
@@ -69,6 +108,9 @@ public record ValueMetadata(
     Compression compression = Compression.NONE;
     boolean expired = false;
     int chunks = 0;
+    int chunkSize = 0;
+    long storedSize = 0;
+    int checksum = 0;
     while (in.hasRemaining()) {
       int tag = in.get();
       long length = readVarint(in);
@@ -94,10 +136,14 @@ public record ValueMetadata(
                         bounded(readVarint(value), Compression.values().length - 1, "compression")];
         case 4 -> expired = readVarint(value) == 1;
         case 5 -> chunks = (int) bounded(readVarint(value), Integer.MAX_VALUE, "chunk count");
+        case 6 -> chunkSize = (int) bounded(readVarint(value), Integer.MAX_VALUE, "chunk size");
+        case 7 -> storedSize = bounded(readVarint(value), Long.MAX_VALUE, "stored size");
+        case 8 -> checksum = (int) bounded(readVarint(value), 0xFFFFFFFFL, "checksum");
         default -> {} // a later version's field
       }
     }
-    return new ValueMetadata(token, size, compression, expired, chunks);
+    return new ValueMetadata(
+        token, size, compression, expired, chunks, chunkSize, storedSize, checksum);
   }
 
   private static long bounded(long value, long max, String what) {

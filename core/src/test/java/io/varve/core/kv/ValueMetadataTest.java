@@ -78,6 +78,24 @@ class ValueMetadataTest {
   }
 
   @Test
+  void chunk_details_round_trip_and_rows_written_before_them_still_read() {
+    ValueMetadata chunked =
+        ValueMetadata.chunked(
+            "t", 20L << 20, ValueMetadata.Compression.ZSTD, 7, 1 << 20, 6_500_000, 0xCAFEBABE);
+    ValueMetadata decoded = ValueMetadata.decode(ByteBuffer.wrap(chunked.encode()));
+    assertThat(decoded).isEqualTo(chunked);
+    assertThat(decoded.isChunked()).isTrue();
+    assertThat(decoded.checksum()).isEqualTo(0xCAFEBABE);
+    // version 1 with tags 1 to 3 only, as inline rows were written before chunking
+    byte[] old = {1, 1, 1, 'x', 2, 1, 5, 3, 1, 0};
+    ValueMetadata inline = ValueMetadata.decode(ByteBuffer.wrap(old));
+    assertThat(inline.isChunked()).isFalse();
+    assertThat(inline.valueSize()).isEqualTo(5);
+    assertThat(inline.chunkSize()).isZero();
+    assertThat(inline.storedSize()).isZero();
+  }
+
+  @Test
   void the_largest_metadata_fits_its_documented_bound() {
     ValueMetadata largest =
         new ValueMetadata(
@@ -85,7 +103,10 @@ class ValueMetadataTest {
             Long.MAX_VALUE,
             ValueMetadata.Compression.ZSTD,
             true,
-            Integer.MAX_VALUE);
+            Integer.MAX_VALUE,
+            Integer.MAX_VALUE,
+            Long.MAX_VALUE,
+            -1);
     assertThat(largest.encode().length).isLessThanOrEqualTo(KvLimits.MAX_METADATA_BYTES);
   }
 

@@ -49,6 +49,7 @@ import java.util.stream.Collectors;
  * @param search limits of search and aggregate requests
  * @param admission memory budgets of requests in flight ({@code server.admission})
  * @param kv limits of the KeyValue service ({@code kv.limits})
+ * @param kvChunks chunking of large KeyValue values ({@code kv.chunks})
  */
 public record ServerSettings(
     String host,
@@ -63,7 +64,8 @@ public record ServerSettings(
     OpenSearchSettings opensearch,
     SearchLimits search,
     AdmissionSettings admission,
-    io.varve.core.kv.KvLimits kv) {
+    io.varve.core.kv.KvLimits kv,
+    io.varve.core.kv.KvChunking kvChunks) {
 
   /** Server TLS from PEM files. */
   public record Tls(Path certificateChain, Path privateKey) {}
@@ -126,7 +128,8 @@ public record ServerSettings(
             v.get(ServerOptions.MAX_WRITE_QUEUE_DELAY),
             v.get(ServerOptions.BUFFERED_WRITE_BYTES)
                 .orElseGet(AdmissionSettings::autoBufferedWriteBytes)),
-        KvOptions.limits(v));
+        KvOptions.limits(v),
+        KvOptions.chunking(v));
   }
 
   /**
@@ -215,6 +218,7 @@ public record ServerSettings(
     TimeSeriesOptions.effective(
         readFanout, maxReadFanout, sliceMaintenanceInterval, limits, search, config);
     KvOptions.effective(kv, config);
+    KvOptions.effective(kvChunks, config);
     return config.line();
   }
 
@@ -233,7 +237,8 @@ public record ServerSettings(
         opensearch,
         search,
         admission,
-        kv);
+        kv,
+        kvChunks);
   }
 
   /** The same settings with other admission budgets (used by tests). */
@@ -251,7 +256,8 @@ public record ServerSettings(
         opensearch,
         search,
         other,
-        kv);
+        kv,
+        kvChunks);
   }
 
   /** The same settings with other KeyValue limits (used by tests). */
@@ -269,6 +275,26 @@ public record ServerSettings(
         opensearch,
         search,
         admission,
+        other,
+        kvChunks);
+  }
+
+  /** The same settings with another chunking of large values (used by tests). */
+  public ServerSettings withKvChunks(io.varve.core.kv.KvChunking other) {
+    return new ServerSettings(
+        host,
+        port,
+        tls,
+        auth,
+        cassandra,
+        readFanout,
+        maxReadFanout,
+        sliceMaintenanceInterval,
+        limits,
+        opensearch,
+        search,
+        admission,
+        kv,
         other);
   }
 
@@ -286,7 +312,8 @@ public record ServerSettings(
         opensearch,
         search,
         admission,
-        kv);
+        kv,
+        kvChunks);
   }
 
   /** The same settings with other index store endpoints (used by the CLI and tests). */
@@ -304,6 +331,7 @@ public record ServerSettings(
         opensearch.withUrls(urls),
         search,
         admission,
-        kv);
+        kv,
+        kvChunks);
   }
 }

@@ -20,6 +20,7 @@ import io.varve.core.kv.BytePage;
 import io.varve.core.kv.FetchSizes;
 import io.varve.core.kv.IdempotencyToken;
 import io.varve.core.kv.ItemPredicate;
+import io.varve.core.kv.KvChunking;
 import io.varve.core.kv.KvItem;
 import io.varve.core.kv.KvLimits;
 import io.varve.core.kv.KvNamespace;
@@ -48,6 +49,7 @@ public final class KeyValueHandler {
   private final CqlItemReader reader;
   private final PageTokens tokens;
   private final KvLimits limits;
+  private final KvChunking chunking;
   private final Clock clock;
   private final FetchSizes fetchSizes = new FetchSizes();
   private final MutateItemsHandler mutations;
@@ -65,8 +67,10 @@ public final class KeyValueHandler {
       PageTokens tokens,
       KvLimits limits,
       Clock clock,
-      MeterRegistry metrics) {
+      MeterRegistry metrics,
+      KvChunking chunking) {
     this.registry = registry;
+    this.chunking = chunking;
     this.writer = writer;
     this.reader = reader;
     this.tokens = tokens;
@@ -114,7 +118,7 @@ public final class KeyValueHandler {
         KvRequests.token(r.hasIdempotencyToken(), r.getIdempotencyToken(), clock.instant(), limits);
     Names.namespace("namespace", r.getNamespace());
     String id = KvValidation.id(r.getId(), limits);
-    List<KvItem> items = KvRequests.items(r.getItemsList(), limits);
+    List<KvItem> items = KvRequests.items(r.getItemsList(), limits, chunking);
     return namespace(r.getNamespace())
         .thenCompose(ns -> writer.put(ns, id, token, items))
         .thenApply(v -> PutItemsResponse.newBuilder().setItemCount(items.size()).build());
@@ -145,6 +149,7 @@ public final class KeyValueHandler {
         r.hasPredicate(), r.getPredicate(), false, io.varve.core.kv.ClusteringOrder.ASC, limits);
     int pageSize = KvRequests.pageSize(r.getSelection(), limits);
     boolean values = KvRequests.values(r.getSelection());
+    boolean raw = KvRequests.acceptsCompression(r.getSignalsMap());
     byte[] fingerprint =
         PageTokens.fingerprint(
             r.getNamespace(),
@@ -188,7 +193,8 @@ public final class KeyValueHandler {
                       predicate,
                       values,
                       FetchSizes.of(pageSize, itemBytes, remaining),
-                      new BytePage(pageSize, remaining))
+                      new BytePage(pageSize, remaining),
+                      raw)
                   .thenApply(page -> respond(ns, page, values, fingerprint, before));
             });
   }

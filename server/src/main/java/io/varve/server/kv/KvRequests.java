@@ -7,14 +7,17 @@ import io.varve.api.kv.v1.ItemMetadata;
 import io.varve.api.kv.v1.MatchRange;
 import io.varve.api.kv.v1.Predicate;
 import io.varve.api.kv.v1.Selection;
+import io.varve.cassandra.kv.ClientCompression;
 import io.varve.core.error.InvalidFieldException;
 import io.varve.core.kv.ClusteringOrder;
 import io.varve.core.kv.IdempotencyToken;
 import io.varve.core.kv.ItemPredicate;
 import io.varve.core.kv.KeyRange;
+import io.varve.core.kv.KvChunking;
 import io.varve.core.kv.KvItem;
 import io.varve.core.kv.KvLimits;
 import io.varve.core.kv.KvValidation;
+import io.varve.core.kv.ValueMetadata;
 import java.time.Instant;
 import java.util.List;
 import java.util.Optional;
@@ -36,12 +39,65 @@ final class KvRequests {
   }
 
   static List<KvItem> items(List<Item> items, KvLimits limits) {
-    return KvValidation.items(
+    return items(items, limits, KvChunking.DEFAULT);
+  }
+
+  /**
+   * The items of a PutItems. An item may carry metadata with only {@code compression}: {@code
+   * "zstd"} for a value the client compressed, checked to decompress within {@code
+   * chunking.maxValueBytes()} (all such values of the request together), one after the other.
+   */
+  static List<KvItem> items(List<Item> items, KvLimits limits, KvChunking chunking) {
+    List<Boolean> otherMetadata =
         items.stream()
-            .map(i -> KvItem.of(i.getKey().toByteArray(), i.getValue().toByteArray()))
-            .toList(),
-        items.stream().map(Item::hasMetadata).toList(),
-        limits);
+            .map(
+                i ->
+                    i.hasMetadata()
+                        && !i.getMetadata().toBuilder()
+                            .clearCompression()
+                            .build()
+                            .equals(ItemMetadata.getDefaultInstance()))
+            .toList();
+    List<KvItem> sent =
+        KvValidation.items(
+            items.stream()
+                .map(i -> KvItem.of(i.getKey().toByteArray(), i.getValue().toByteArray()))
+                .toList(),
+            otherMetadata,
+            limits,
+            chunking);
+    List<KvItem> checked = new java.util.ArrayList<>(sent.size());
+    long decompressed = 0;
+    for (int i = 0; i < sent.size(); i++) {
+      KvItem item = sent.get(i);
+      String compression = items.get(i).getMetadata().getCompression();
+      if (compression.isEmpty()) {
+        checked.add(item);
+        continue;
+      }
+      if (!compression.equals(ClientCompression.ZSTD)) {
+        throw new InvalidFieldException(
+            "items[" + i + "].metadata.compression", compression, "\"\" or \"zstd\"");
+      }
+      long size =
+          ClientCompression.decompressedSize(
+              "items[" + i + "].value", item.value(), chunking.maxValueBytes() - decompressed);
+      decompressed += size;
+      checked.add(new KvItem(item.key(), item.value(), size, 0, ValueMetadata.Compression.ZSTD));
+    }
+    return checked;
+  }
+
+  /**
+   * Whether a GetItems client signalled that it decompresses zstd values itself: {@code signals}
+   * holds {@code "compression": {"zstd": true}}.
+   */
+  static boolean acceptsCompression(java.util.Map<String, com.google.protobuf.Struct> signals) {
+    com.google.protobuf.Struct s = signals.get("compression");
+    return s != null
+        && s.getFieldsOrDefault(
+                ClientCompression.ZSTD, com.google.protobuf.Value.getDefaultInstance())
+            .getBoolValue();
   }
 
   /**
@@ -110,13 +166,18 @@ final class KvRequests {
             .setMetadata(
                 ItemMetadata.newBuilder()
                     .setValueSize(item.valueSize())
+                    .setCompression(
+                        item.compression() == ValueMetadata.Compression.ZSTD
+                            ? ClientCompression.ZSTD
+                            : "")
                     .setGenerationTime(
                         Timestamp.newBuilder()
                             .setSeconds(Math.floorDiv(item.generationMicros(), 1_000_000L))
                             .setNanos(
                                 (int) Math.floorMod(item.generationMicros(), 1_000_000L) * 1000)));
     if (values) {
-      b.setValue(ByteString.copyFrom(item.value()));
+      // the value array is the item's own (read into it, never shared): no copy
+      b.setValue(com.google.protobuf.UnsafeByteOperations.unsafeWrap(item.value()));
     }
     return b.build();
   }

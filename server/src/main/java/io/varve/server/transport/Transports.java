@@ -3,6 +3,7 @@ package io.varve.server.transport;
 import com.linecorp.armeria.common.metric.MeterIdPrefixFunction;
 import com.linecorp.armeria.server.HttpService;
 import com.linecorp.armeria.server.ServerBuilder;
+import com.linecorp.armeria.server.ServiceBindingBuilder;
 import com.linecorp.armeria.server.grpc.GrpcService;
 import com.linecorp.armeria.server.metric.MetricCollectingService;
 import io.grpc.ServiceDescriptor;
@@ -66,21 +67,16 @@ public final class Transports {
             ApiCalls.ALL,
             new ApiHandlers(control, backfill, data, search, kv),
             settings.auth().enabled());
-    ProtoJson codec = new ProtoJson(settings.limits().maxRequestBytes());
+    LargeValueLimits large = LargeValueLimits.of(settings);
+    ProtoJson codec = new ProtoJson(large.largest());
     ProtoJsonMarshaller jsonOnGrpcPaths = new ProtoJsonMarshaller(codec);
-    GrpcService grpc =
-        GrpcService.builder()
-            .addServiceDefinitions(GrpcServices.of(SERVICES, rpcs))
-            .maxRequestMessageLength(settings.limits().maxRequestBytes())
-            .exceptionHandler(
-                (ctx, status, cause, metadata) -> ErrorMapping.grpcDecodingFailure(cause))
-            .maxResponseMessageLength(Integer.MAX_VALUE)
-            .enableUnframedRequests(true)
-            // JSON on the gRPC paths is read and written as on /v1/: same rules, limits and errors
-            .jsonMarshallerFactory(service -> jsonOnGrpcPaths)
-            // decoding a message of megabytes must not hold an event loop (see JsonRpcService)
-            .useBlockingTaskExecutor(true)
-            .build();
+    List<ServiceDescriptor> others =
+        SERVICES.stream().filter(s -> s != KeyValueGrpc.getServiceDescriptor()).toList();
+    GrpcService grpc = grpc(others, rpcs, settings.limits().maxRequestBytes(), jsonOnGrpcPaths);
+    // KeyValue carries large values: its own gRPC service, with its own message limit
+    GrpcService kvGrpc =
+        grpc(
+            List.of(KeyValueGrpc.getServiceDescriptor()), rpcs, large.grpcBytes(), jsonOnGrpcPaths);
     JsonRpcService json = new JsonRpcService(rpcs, codec, largeBodies);
     Function<? super HttpService, ? extends HttpService> auth = authentication.api();
     Function<? super HttpService, MetricCollectingService> metrics =
@@ -91,6 +87,27 @@ public final class Transports {
     sb.maxRequestLength(limit + 1024 * 1024)
         .errorHandler(new JsonErrors(limit))
         .service(grpc, admitted(admission, AdmissionControl.Transport.GRPC), auth, metrics);
+    ServiceBindingBuilder kvGrpcRoutes = sb.route();
+    kvGrpc.routes().forEach(kvGrpcRoutes::addRoute);
+    kvGrpcRoutes
+        .maxRequestLength(large.grpcBytes() + 1024L * 1024)
+        .decorator(admitted(admission, AdmissionControl.Transport.GRPC))
+        .decorator(metrics)
+        .decorator(auth)
+        .build(kvGrpc);
+    // the KeyValue RPCs before the others: the first route that matches a request serves it
+    sb.route()
+        .post(
+            "regex:^/v1/(?<rpc>"
+                + KeyValueGrpc.getServiceDescriptor().getMethods().stream()
+                    .map(m -> m.getBareMethodName())
+                    .collect(java.util.stream.Collectors.joining("|"))
+                + ")$")
+        .maxRequestLength(large.jsonBytes())
+        .decorator(admitted(admission, AdmissionControl.Transport.JSON))
+        .decorator(metrics)
+        .decorator(auth)
+        .build(json);
     sb.route()
         .post("/v1/{rpc}")
         .maxRequestLength(limit)
@@ -99,6 +116,24 @@ public final class Transports {
         .decorator(auth)
         .build(json);
     sb.route().get("/v1/{rpc}").decorator(auth).build(json);
+  }
+
+  private static GrpcService grpc(
+      List<ServiceDescriptor> services,
+      List<Rpc<?, ?>> rpcs,
+      int maxMessageBytes,
+      ProtoJsonMarshaller json) {
+    return GrpcService.builder()
+        .addServiceDefinitions(GrpcServices.of(services, rpcs))
+        .maxRequestMessageLength(maxMessageBytes)
+        .exceptionHandler((ctx, status, cause, metadata) -> ErrorMapping.grpcDecodingFailure(cause))
+        .maxResponseMessageLength(Integer.MAX_VALUE)
+        .enableUnframedRequests(true)
+        // JSON on the gRPC paths is read and written as on /v1/: same rules, limits and errors
+        .jsonMarshallerFactory(service -> json)
+        // decoding a message of megabytes must not hold an event loop (see JsonRpcService)
+        .useBlockingTaskExecutor(true)
+        .build();
   }
 
   /** Admission runs after authentication: an unauthenticated caller holds none of the budget. */

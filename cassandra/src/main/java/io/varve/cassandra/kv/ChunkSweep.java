@@ -1,0 +1,193 @@
+package io.varve.cassandra.kv;
+
+import com.datastax.oss.driver.api.core.CqlIdentifier;
+import com.datastax.oss.driver.api.core.CqlSession;
+import com.datastax.oss.driver.api.core.DefaultConsistencyLevel;
+import com.datastax.oss.driver.api.core.cql.Row;
+import io.varve.cassandra.failure.CqlFailures;
+import io.varve.core.kv.KvChunking;
+import io.varve.core.kv.ValueMetadata;
+import java.nio.ByteBuffer;
+import java.time.Clock;
+import java.time.Instant;
+import java.util.List;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CompletionStage;
+import java.util.concurrent.atomic.AtomicLong;
+
+/**
+ * One pass of the chunk sweeper over the staging log ({@link CqlChunkLog}): for each shard, the
+ * entries due by now (at most {@link KvChunking#sweepBatch()}), earliest first. An entry whose
+ * value is still the committed value of its item is requeued for {@link KvChunking#recheck()}
+ * later; the chunks of any other (never committed, replaced, deleted) are deleted. Whether a value
+ * is current is read at consistency ALL: a sweeper that missed a commit would delete a live value's
+ * chunks, so a pass that cannot reach every replica leaves the entry for later. An entry whose
+ * handling fails is requeued too, so one bad entry never blocks its shard.
+ *
+ * <p>Safe against a replay: an entry is due a grace period after staging, longer than a token may
+ * be old ({@code kv.limits.maxTokenAge}), so a version whose chunks are deleted can no longer be
+ * written again.
+ */
+public final class ChunkSweep {
+
+  /**
+   * What a pass did.
+   *
+   * @param examined entries looked at
+   * @param chunksRemoved chunks deleted
+   * @param valuesRemoved values whose chunks were deleted
+   * @param failures entries whose handling failed (requeued)
+   */
+  public record Result(long examined, long chunksRemoved, long valuesRemoved, long failures) {}
+
+  private final CqlSession session;
+  private final CqlChunkLog log;
+  private final ItemStatements statements;
+  private final CqlChunkStore store;
+  private final KvChunking chunking;
+  private final Clock clock;
+
+  public ChunkSweep(CqlSession session, CqlChunkLog log, KvChunking chunking, Clock clock) {
+    this.session = session;
+    this.log = log;
+    this.statements = new ItemStatements(session);
+    this.store = new CqlChunkStore(session, statements, null);
+    this.chunking = chunking;
+    this.clock = clock;
+  }
+
+  /** Sweeps every shard once; fails only when the log itself cannot be read or trimmed. */
+  public CompletionStage<Result> pass() {
+    Instant now = clock.instant();
+    AtomicLong examined = new AtomicLong();
+    AtomicLong chunks = new AtomicLong();
+    AtomicLong values = new AtomicLong();
+    AtomicLong failures = new AtomicLong();
+    CompletionStage<Void> done = CompletableFuture.completedFuture(null);
+    for (int shard = 0; shard < CqlChunkLog.SHARDS; shard++) {
+      int s = shard;
+      done =
+          done.thenCompose(
+              v ->
+                  log.due(s, now, chunking.sweepBatch())
+                      .thenCompose(
+                          entries ->
+                              handle(entries, 0, now, examined, chunks, values, failures)
+                                  .thenCompose(handled -> trim(s, entries, handled, now))));
+    }
+    return done.thenApply(
+        v -> new Result(examined.get(), chunks.get(), values.get(), failures.get()));
+  }
+
+  /** Handles entries from {@code i} on; completes with how many were handled. */
+  private CompletionStage<Integer> handle(
+      List<CqlChunkLog.Entry> entries,
+      int i,
+      Instant now,
+      AtomicLong examined,
+      AtomicLong chunks,
+      AtomicLong values,
+      AtomicLong failures) {
+    if (i == entries.size()) {
+      return CompletableFuture.completedFuture(i);
+    }
+    CqlChunkLog.Entry e = entries.get(i);
+    examined.incrementAndGet();
+    return current(e)
+        .thenCompose(
+            live -> {
+              if (live) {
+                return log.stage(e.dueAt(now.plus(chunking.recheck())));
+              }
+              CqlChunkStore.Version version =
+                  new CqlChunkStore.Version(
+                      e.keyspace(), e.table(), e.id(), e.key(), e.generation(), e.token());
+              return store
+                  .delete(
+                      version,
+                      e.chunks(),
+                      chunking.writeConcurrency(),
+                      DefaultConsistencyLevel.LOCAL_QUORUM)
+                  .thenRun(
+                      () -> {
+                        chunks.addAndGet(e.chunks());
+                        values.incrementAndGet();
+                      });
+            })
+        .handle(
+            (v, error) -> {
+              if (error == null) {
+                return CompletableFuture.<Boolean>completedFuture(true);
+              }
+              failures.incrementAndGet();
+              // out of the way until the next look; when even that fails, the pass stops here
+              return log.stage(e.dueAt(now.plus(chunking.recheck())))
+                  .handle((w, again) -> again == null);
+            })
+        .thenCompose(stage -> stage)
+        .thenCompose(
+            ok ->
+                ok
+                    ? handle(entries, i + 1, now, examined, chunks, values, failures)
+                    : CompletableFuture.completedFuture(i));
+  }
+
+  /**
+   * Removes the handled entries from the log: a range tombstone up to the first entry not handled
+   * (or up to {@code now} when all were and the shard had no more), and row deletes for handled
+   * entries due at that entry's very time.
+   */
+  private CompletionStage<Void> trim(
+      int shard, List<CqlChunkLog.Entry> entries, int handled, Instant now) {
+    if (entries.isEmpty()) {
+      return CompletableFuture.completedFuture(null);
+    }
+    if (handled == entries.size() && entries.size() < chunking.sweepBatch()) {
+      return log.removeDue(shard, now, true);
+    }
+    Instant bound = entries.get(Math.min(handled, entries.size() - 1)).due();
+    CompletionStage<Void> done = log.removeDue(shard, bound, false);
+    for (int j = 0; j < handled; j++) {
+      CqlChunkLog.Entry e = entries.get(j);
+      if (e.due().equals(bound)) {
+        done = done.thenCompose(v -> log.remove(e));
+      }
+    }
+    return done;
+  }
+
+  /** Whether the entry's version is the committed, live value of its item. */
+  private CompletionStage<Boolean> current(CqlChunkLog.Entry e) {
+    String table =
+        CqlIdentifier.fromInternal(e.keyspace()).asCql(true)
+            + "."
+            + CqlIdentifier.fromInternal(e.table()).asCql(true);
+    return statements
+        .prepare(
+            "SELECT value_metadata, WRITETIME(value_metadata) FROM "
+                + table
+                + " WHERE id = ? AND key = ?")
+        .thenCompose(
+            select ->
+                CqlFailures.translated(
+                    session.executeAsync(
+                        select
+                            .boundStatementBuilder()
+                            .setString(0, e.id())
+                            .setByteBuffer(1, ByteBuffer.wrap(e.key()))
+                            .setConsistencyLevel(DefaultConsistencyLevel.ALL)
+                            .build())))
+        .thenApply(
+            rs -> {
+              Row row = rs.one();
+              if (row == null) {
+                return false;
+              }
+              ValueMetadata m = ValueMetadata.decode(row.getByteBuffer(0));
+              return !m.expired()
+                  && m.isChunked()
+                  && m.token().equals(e.token())
+                  && row.getLong(1) == e.generation();
+            });
+  }
+}

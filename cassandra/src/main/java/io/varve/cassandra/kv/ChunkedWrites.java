@@ -1,0 +1,154 @@
+package io.varve.cassandra.kv;
+
+import com.datastax.oss.driver.api.core.ConsistencyLevel;
+import io.varve.cassandra.events.ConsistencyLevels;
+import io.varve.cassandra.events.ValueCodec;
+import io.varve.core.error.VarveException;
+import io.varve.core.kv.IdempotencyToken;
+import io.varve.core.kv.KvChunking;
+import io.varve.core.kv.KvItem;
+import io.varve.core.kv.KvNamespace;
+import io.varve.core.kv.ValueMetadata;
+import java.nio.ByteBuffer;
+import java.time.Clock;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CompletionStage;
+import java.util.zip.CRC32C;
+
+/**
+ * The stored form of a PutItems' items, and the staging of those too large for their row: each is
+ * logged in the staging log ({@link CqlChunkLog}), then written as chunks at the token's timestamp,
+ * before the item rows commit them. A value the client sent compressed is stored as sent; others
+ * are compressed by the {@link ValueCodec} rule.
+ */
+final class ChunkedWrites {
+
+  /**
+   * Test-only: milliseconds to pause after the chunks of a request are written and before its item
+   * rows commit them, so that a test can kill the process in between. Honoured only when set.
+   */
+  static final String PAUSE_PROPERTY = "varve.test.kv.pauseAfterChunkStaging";
+
+  /** An item as it goes into its row. */
+  record Stored(byte[] key, ByteBuffer value, byte[] metadata) {}
+
+  private final CqlChunkStore store;
+  private final CqlChunkLog log;
+  private final ValueCodec codec;
+  private final KvChunking chunking;
+  private final Clock clock;
+
+  ChunkedWrites(
+      CqlChunkStore store, CqlChunkLog log, ValueCodec codec, KvChunking chunking, Clock clock) {
+    this.store = store;
+    this.log = log;
+    this.codec = codec;
+    this.chunking = chunking;
+    this.clock = clock;
+  }
+
+  /** Stages the chunks of the large values of {@code items}; completes with every item's row. */
+  CompletionStage<List<Stored>> stage(
+      KvNamespace ns, String id, IdempotencyToken token, List<KvItem> items) {
+    List<Stored> rows = new ArrayList<>(items.size());
+    CompletionStage<Void> staged = CompletableFuture.completedFuture(null);
+    Instant started = clock.instant();
+    ConsistencyLevel consistency = ConsistencyLevels.of(ns.consistency());
+    for (KvItem item : items) {
+      ByteBuffer value;
+      ValueMetadata.Compression compression;
+      if (item.compression() == ValueMetadata.Compression.ZSTD) {
+        value = ByteBuffer.wrap(item.value());
+        compression = ValueMetadata.Compression.ZSTD;
+      } else {
+        ValueCodec.Stored encoded = codec.encode(item.value());
+        value = encoded.value();
+        compression =
+            encoded.metadata().equals(ValueCodec.ZSTD)
+                ? ValueMetadata.Compression.ZSTD
+                : ValueMetadata.Compression.NONE;
+      }
+      if (!chunking.chunked(item.value().length)) {
+        rows.add(
+            new Stored(
+                item.key(),
+                value,
+                ValueMetadata.inline(token.token(), item.valueSize(), compression).encode()));
+        continue;
+      }
+      if (log == null) {
+        throw new IllegalStateException("chunked value without a staging log");
+      }
+      CRC32C crc = new CRC32C();
+      crc.update(value.duplicate());
+      int chunks = chunking.chunkCount(value.remaining());
+      rows.add(
+          new Stored(
+              item.key(),
+              ByteBuffer.allocate(0),
+              ValueMetadata.chunked(
+                      token.token(),
+                      item.valueSize(),
+                      compression,
+                      chunks,
+                      chunking.chunkSize(),
+                      value.remaining(),
+                      (int) crc.getValue())
+                  .encode()));
+      CqlChunkStore.Version version =
+          new CqlChunkStore.Version(
+              ns.keyspace(), ns.table(), id, item.key(), token.generationMicros(), token.token());
+      CqlChunkLog.Entry entry =
+          new CqlChunkLog.Entry(
+              started.plus(chunking.grace()),
+              ns.keyspace(),
+              ns.table(),
+              id,
+              item.key(),
+              token.generationMicros(),
+              token.token(),
+              chunks);
+      // one value after the other: the request's chunks in flight stay at writeConcurrency
+      staged =
+          staged
+              .thenCompose(v -> log.stage(entry))
+              .thenCompose(
+                  v ->
+                      store.write(
+                          version,
+                          value,
+                          chunking.chunkSize(),
+                          chunking.writeConcurrency(),
+                          consistency));
+    }
+    return staged.thenApply(
+        v -> {
+          pauseForTests();
+          Duration took = Duration.between(started, clock.instant());
+          if (took.compareTo(chunking.grace().dividedBy(2)) > 0) {
+            // the sweeper may take the chunks of a value staged longer than the grace ago
+            throw new VarveException(
+                VarveException.Kind.UNAVAILABLE,
+                "writing the chunks took "
+                    + took.toMillis()
+                    + " ms, more than half of kv.chunks.grace; nothing was committed, retry");
+          }
+          return rows;
+        });
+  }
+
+  private static void pauseForTests() {
+    String pause = System.getProperty(PAUSE_PROPERTY);
+    if (pause != null) {
+      try {
+        Thread.sleep(Long.parseLong(pause));
+      } catch (InterruptedException e) {
+        Thread.currentThread().interrupt();
+      }
+    }
+  }
+}

@@ -1,0 +1,179 @@
+package io.varve.cassandra.kv;
+
+import com.datastax.oss.driver.api.core.CqlSession;
+import com.datastax.oss.driver.api.core.DefaultConsistencyLevel;
+import com.datastax.oss.driver.api.core.cql.BoundStatementBuilder;
+import com.datastax.oss.driver.api.core.cql.PreparedStatement;
+import com.datastax.oss.driver.api.core.cql.Row;
+import com.datastax.oss.driver.api.core.cql.SimpleStatement;
+import io.varve.cassandra.failure.CqlFailures;
+import java.nio.ByteBuffer;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.CompletionStage;
+
+/**
+ * The staging log of chunked values, table {@code kv_chunk_log} of the metadata keyspace: a row per
+ * chunked value written, before its first chunk, due for the sweeper a grace period later. The
+ * sweeper ({@link ChunkSweep}) removes the chunks of every logged value that is not, or no longer,
+ * the committed value of its item, and requeues the others for a later look; so chunks of a crashed
+ * write, of a replaced value and of a deleted item are all found, whatever the delete. Rows are
+ * spread over {@value #SHARDS} partitions and ordered by when they are due; a pass reads the due
+ * rows of each shard from the start and removes them with one range tombstone, which the next read
+ * skips at once (no queue of row tombstones).
+ */
+public final class CqlChunkLog {
+
+  /** Partitions of the log. */
+  public static final int SHARDS = 16;
+
+  static final String TABLE = "kv_chunk_log";
+
+  /**
+   * A logged chunked value.
+   *
+   * @param due when the sweeper looks at it
+   * @param keyspace the item table's keyspace
+   * @param table the item table
+   * @param id the record
+   * @param key the item key
+   * @param generation the generation time of the token that wrote it (microseconds)
+   * @param token the token's nonce
+   * @param chunks its chunk count
+   */
+  public record Entry(
+      Instant due,
+      String keyspace,
+      String table,
+      String id,
+      byte[] key,
+      long generation,
+      String token,
+      int chunks) {
+
+    int shard() {
+      return Math.floorMod(31 * id.hashCode() + ByteBuffer.wrap(key).hashCode(), SHARDS);
+    }
+
+    Entry dueAt(Instant when) {
+      return new Entry(when, keyspace, table, id, key, generation, token, chunks);
+    }
+  }
+
+  private static final String COLUMNS =
+      "shard, due, keyspace_name, table_name, id, key, generation, nonce, chunks";
+
+  private final CqlSession session;
+  private final PreparedStatement insert;
+  private final PreparedStatement select;
+  private final PreparedStatement removeBefore;
+  private final PreparedStatement removeThrough;
+  private final PreparedStatement removeOne;
+
+  private CqlChunkLog(CqlSession session, String keyspace) {
+    this.session = session;
+    String table = keyspace + "." + TABLE;
+    insert =
+        session.prepare(
+            "INSERT INTO " + table + " (" + COLUMNS + ") VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)");
+    select =
+        session.prepare(
+            "SELECT " + COLUMNS + " FROM " + table + " WHERE shard = ? AND due <= ? LIMIT ?");
+    removeBefore = session.prepare("DELETE FROM " + table + " WHERE shard = ? AND due < ?");
+    removeThrough = session.prepare("DELETE FROM " + table + " WHERE shard = ? AND due <= ?");
+    removeOne =
+        session.prepare(
+            "DELETE FROM "
+                + table
+                + " WHERE shard = ? AND due = ? AND keyspace_name = ? AND table_name = ?"
+                + " AND id = ? AND key = ? AND generation = ? AND nonce = ?");
+  }
+
+  /** Creates the log table in {@code keyspace} (which exists) if needed; run at server start. */
+  public static CqlChunkLog open(CqlSession session, String keyspace, Duration timeout) {
+    session.execute(
+        SimpleStatement.newInstance(
+                "CREATE TABLE IF NOT EXISTS "
+                    + keyspace
+                    + "."
+                    + TABLE
+                    + " (shard int, due timestamp, keyspace_name text, table_name text, id text,"
+                    + " key blob, generation bigint, nonce text, chunks int, PRIMARY KEY ((shard),"
+                    + " due, keyspace_name, table_name, id, key, generation, nonce))")
+            .setTimeout(timeout));
+    return new CqlChunkLog(session, keyspace);
+  }
+
+  /** Logs a value about to be chunked; its chunks are written only once this succeeded. */
+  public CompletionStage<Void> stage(Entry e) {
+    return run(primaryKey(insert.boundStatementBuilder(), e).setInt(8, e.chunks()));
+  }
+
+  /** The entries of {@code shard} due by {@code now}, earliest first, at most {@code limit}. */
+  CompletionStage<List<Entry>> due(int shard, Instant now, int limit) {
+    return CqlFailures.translated(
+            session.executeAsync(
+                select
+                    .boundStatementBuilder()
+                    .setInt(0, shard)
+                    .setInstant(1, now)
+                    .setInt(2, limit)
+                    .setConsistencyLevel(DefaultConsistencyLevel.LOCAL_QUORUM)
+                    .build()))
+        .thenApply(
+            rs -> {
+              List<Entry> entries = new ArrayList<>();
+              for (Row row : rs.currentPage()) {
+                entries.add(
+                    new Entry(
+                        row.getInstant(1),
+                        row.getString(2),
+                        row.getString(3),
+                        row.getString(4),
+                        RowStream.bytes(row.getByteBuffer(5)),
+                        row.getLong(6),
+                        row.getString(7),
+                        row.getInt(8)));
+              }
+              return entries;
+            });
+  }
+
+  /** Removes every entry of {@code shard} due before {@code bound}, or by it when inclusive. */
+  CompletionStage<Void> removeDue(int shard, Instant bound, boolean inclusive) {
+    return run(
+        (inclusive ? removeThrough : removeBefore)
+            .boundStatementBuilder()
+            .setInt(0, shard)
+            .setInstant(1, bound));
+  }
+
+  /** Removes one entry. */
+  CompletionStage<Void> remove(Entry e) {
+    return run(primaryKey(removeOne.boundStatementBuilder(), e));
+  }
+
+  /** Binds an entry's primary key, in the order of the table's columns, to markers 0 to 7. */
+  private static BoundStatementBuilder primaryKey(BoundStatementBuilder b, Entry e) {
+    return b.setInt(0, e.shard())
+        .setInstant(1, e.due())
+        .setString(2, e.keyspace())
+        .setString(3, e.table())
+        .setString(4, e.id())
+        .setByteBuffer(5, ByteBuffer.wrap(e.key()))
+        .setLong(6, e.generation())
+        .setString(7, e.token());
+  }
+
+  private CompletionStage<Void> run(BoundStatementBuilder b) {
+    return CqlFailures.translated(
+        session
+            .executeAsync(
+                b.setConsistencyLevel(DefaultConsistencyLevel.LOCAL_QUORUM)
+                    .setIdempotence(true)
+                    .build())
+            .thenApply(rs -> null));
+  }
+}

@@ -1,0 +1,106 @@
+package io.varve.cassandra.kv;
+
+import static com.datastax.oss.driver.api.querybuilder.SchemaBuilder.createTable;
+
+import com.datastax.oss.driver.api.core.CqlIdentifier;
+import com.datastax.oss.driver.api.core.CqlSession;
+import com.datastax.oss.driver.api.core.cql.SimpleStatement;
+import com.datastax.oss.driver.api.core.type.DataTypes;
+import io.varve.cassandra.failure.CqlFailures;
+import io.varve.core.error.InvalidFieldException;
+import io.varve.core.kv.KvNamespace;
+import java.nio.charset.StandardCharsets;
+import java.time.Duration;
+import java.util.HashSet;
+import java.util.HexFormat;
+import java.util.Set;
+import java.util.concurrent.CompletionStage;
+import java.util.zip.CRC32C;
+
+/**
+ * The chunk table of a KeyValue namespace, beside its item table: {@code <table>_chunks (id text,
+ * key blob, generation bigint, nonce text, chunk int, data blob, PRIMARY KEY ((id, key, generation,
+ * nonce, chunk)))}. Every chunk is its own partition, so one large value spreads over the whole
+ * ring, and a chunk is addressed by the version that wrote it (the idempotency token's generation
+ * time and nonce): chunks of two versions of an item never mix. Created by the control plane with
+ * the item table, never by a write.
+ */
+public final class CqlChunkTables {
+
+  static final String SUFFIX = "_chunks";
+  private static final int MAX_NAME = 48;
+  private static final Set<String> COLUMNS =
+      Set.of("id", "key", "generation", "nonce", "chunk", "data");
+
+  private final CqlSession session;
+  private final Duration timeout;
+
+  public CqlChunkTables(CqlSession session, Duration timeout) {
+    this.session = session;
+    this.timeout = timeout;
+  }
+
+  /**
+   * The chunk table's name: {@code <table>_chunks}, or, when that exceeds the 48 characters
+   * Cassandra allows, the table's first 32 characters, {@code _}, 8 hex digits of the CRC32C of the
+   * whole table name, then {@code _chunks}.
+   */
+  public static String name(String table) {
+    if (table.length() + SUFFIX.length() <= MAX_NAME) {
+      return table + SUFFIX;
+    }
+    CRC32C crc = new CRC32C();
+    crc.update(table.getBytes(StandardCharsets.UTF_8));
+    return table.substring(0, 32) + "_" + HexFormat.of().toHexDigits((int) crc.getValue()) + SUFFIX;
+  }
+
+  /** Creates the namespace's chunk table if it does not exist; refuses one of another shape. */
+  public CompletionStage<Void> create(KvNamespace ns) {
+    String table = name(ns.table());
+    var statement =
+        createTable(CqlIdentifier.fromInternal(ns.keyspace()), CqlIdentifier.fromInternal(table))
+            .ifNotExists()
+            .withPartitionKey("id", DataTypes.TEXT)
+            .withPartitionKey("key", DataTypes.BLOB)
+            .withPartitionKey("generation", DataTypes.BIGINT)
+            .withPartitionKey("nonce", DataTypes.TEXT)
+            .withPartitionKey("chunk", DataTypes.INT)
+            .withColumn("data", DataTypes.BLOB)
+            .build()
+            .setTimeout(timeout);
+    SimpleStatement columns =
+        SimpleStatement.newInstance(
+                "SELECT column_name, kind FROM system_schema.columns"
+                    + " WHERE keyspace_name = ? AND table_name = ?",
+                ns.keyspace(),
+                table)
+            .setTimeout(timeout);
+    return CqlFailures.translated(
+            session.executeAsync(statement).thenCompose(rs -> session.executeAsync(columns)))
+        .thenApply(
+            rs -> {
+              Set<String> found = new HashSet<>();
+              Set<String> partitionKey = new HashSet<>();
+              rs.currentPage()
+                  .forEach(
+                      row -> {
+                        found.add(row.getString(0));
+                        if ("partition_key".equals(row.getString(1))) {
+                          partitionKey.add(row.getString(0));
+                        }
+                      });
+              if (!found.equals(COLUMNS)
+                  || !partitionKey.equals(Set.of("id", "key", "generation", "nonce", "chunk"))) {
+                throw new InvalidFieldException(
+                    "physicalStorage.table",
+                    ns.keyspace() + "." + table,
+                    "a new chunk table or one of columns (id, key, generation, nonce, chunk, data)"
+                        + " partitioned by all but data; it has "
+                        + found
+                        + " partitioned by "
+                        + partitionKey);
+              }
+              return null;
+            });
+  }
+}
