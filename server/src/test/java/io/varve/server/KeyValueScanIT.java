@@ -28,8 +28,9 @@ import org.junit.jupiter.api.Test;
 
 /**
  * ScanItems on the real local Cassandra: segments run side by side cover every item of every record
- * exactly once, pages stay within their byte bound, every page token resumes exactly where its page
- * ended, deleted items are hidden, and malformed requests are refused naming their field.
+ * exactly once (a value stored in chunks whole), pages stay within their byte bound, every page
+ * token resumes exactly where its page ended, deleted items are hidden, and malformed requests are
+ * refused naming their field.
  */
 class KeyValueScanIT {
 
@@ -72,6 +73,22 @@ class KeyValueScanIT {
         }
         grpc.putItems(put.build());
       }
+      // a value stored in chunks comes whole, alone in its page
+      byte[] big = new byte[1_500_000];
+      random.nextBytes(big);
+      Item chunked =
+          Item.newBuilder()
+              .setKey(ByteString.copyFromUtf8("zbig"))
+              .setValue(ByteString.copyFrom(big))
+              .build();
+      grpc.putItems(
+          PutItemsRequest.newBuilder()
+              .setNamespace(ns)
+              .setId("rec-3")
+              .setIdempotencyToken(KeyValueApiIT.token())
+              .addItems(chunked)
+              .build());
+      items.put("rec-3/zbig", chunked.getValue());
       // deleted items are hidden from a scan
       grpc.deleteItems(
           DeleteItemsRequest.newBuilder()
