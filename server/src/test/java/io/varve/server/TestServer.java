@@ -106,6 +106,23 @@ final class TestServer implements AutoCloseable {
     }
   }
 
+  /** The value of a metric without labels (or its first labelled series) in {@code /metrics}. */
+  double metric(String name) {
+    String text =
+        com.linecorp.armeria.client.WebClient.of(base())
+            .get("/metrics")
+            .aggregate()
+            .join()
+            .contentUtf8();
+    java.util.regex.Matcher m =
+        java.util.regex.Pattern.compile("(?m)^" + name + "(\\{[^}]*\\})? ([0-9.eE+-]+)$")
+            .matcher(text);
+    if (!m.find()) {
+      throw new AssertionError(name + " not in /metrics");
+    }
+    return Double.parseDouble(m.group(2));
+  }
+
   Reply post(String rpc, JsonNode body) {
     return post(rpc, body.toString());
   }

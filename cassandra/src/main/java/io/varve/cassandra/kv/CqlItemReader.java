@@ -73,7 +73,22 @@ public final class CqlItemReader {
       boolean values,
       int wantedRows,
       BytePage page) {
-    ItemRead read = new ItemRead(this, ns, id, values, page);
+    return read(ns, id, predicate, values, wantedRows, page, ReadBudget.NONE);
+  }
+
+  /**
+   * As above, within {@code budget}: when it stops the read, the page holds the items taken so far
+   * and {@link Page#more()} is set ({@link ReadBudget#cutShort()} says why).
+   */
+  public CompletionStage<Page> read(
+      KvNamespace ns,
+      String id,
+      ItemPredicate predicate,
+      boolean values,
+      int wantedRows,
+      BytePage page,
+      ReadBudget budget) {
+    ItemRead read = new ItemRead(this, ns, id, values, page, budget);
     int bound = values ? limits.valueRowsPerFetch() : limits.keyRowsPerFetch();
     if (wantedRows <= bound) {
       return read.collect(predicate, wantedRows, true).thenApply(o -> read.page(o));

@@ -25,13 +25,21 @@ final class ItemRead {
   private final String id;
   private final boolean values;
   private final BytePage page;
+  private final ReadBudget budget;
   private final List<KvItem> items = new ArrayList<>();
   private long fetched;
   private long planned;
   private long largestFetchBytes;
 
-  ItemRead(CqlItemReader reader, KvNamespace ns, String id, boolean values, BytePage page) {
+  ItemRead(
+      CqlItemReader reader,
+      KvNamespace ns,
+      String id,
+      boolean values,
+      BytePage page,
+      ReadBudget budget) {
     this.reader = reader;
+    this.budget = budget;
     this.ns = ns;
     this.id = id;
     this.values = values;
@@ -41,10 +49,14 @@ final class ItemRead {
   /** Takes the rows of {@code predicate} into the page, {@code fetchSize} rows per fetch. */
   CompletionStage<RowStream.Outcome> collect(
       ItemPredicate predicate, int fetchSize, boolean followPages) {
+    if (!budget.mayFetch()) {
+      return CompletableFuture.completedFuture(new RowStream.Outcome(RowStream.End.CUT, null, 0));
+    }
     return observed(
         RowStream.run(
-            reader.query(ns, id, predicate, values, fetchSize),
+            budget.track(reader.query(ns, id, predicate, values, fetchSize)),
             followPages,
+            budget,
             (key, metadata, row) -> {
               fetched++;
               if (metadata.expired()) {
@@ -55,6 +67,7 @@ final class ItemRead {
                 return false;
               }
               items.add(new KvItem(key, value, metadata.valueSize(), row.getLong(values ? 3 : 2)));
+              budget.progressed();
               return !page
                   .done(); // at the item limit; a full page is only known by the next item refused
             }));
@@ -76,12 +89,16 @@ final class ItemRead {
     if (rest instanceof ItemPredicate.Keys k && k.keys().isEmpty()) {
       return CompletableFuture.completedFuture(result(false));
     }
+    if (!budget.mayFetch()) {
+      return CompletableFuture.completedFuture(result(true));
+    }
     BytePage plan = page.copy();
     List<byte[]> keys = new ArrayList<>();
     return observed(
             RowStream.run(
-                reader.query(ns, id, rest, false, keyFetchSize),
+                budget.track(reader.query(ns, id, rest, false, keyFetchSize)),
                 true,
+                budget,
                 (key, metadata, row) -> {
                   planned++;
                   if (metadata.expired()) {
@@ -95,6 +112,9 @@ final class ItemRead {
                 }))
         .thenCompose(
             o -> {
+              if (o.end() == RowStream.End.CUT) {
+                return CompletableFuture.completedFuture(result(true));
+              }
               if (keys.isEmpty()) {
                 return CompletableFuture.completedFuture(result(plan.more()));
               }
@@ -105,7 +125,12 @@ final class ItemRead {
               return collect(exact, Math.min(keys.size(), FetchSizes.MAX), true)
                   .thenApply(
                       end ->
-                          result(end.end() == RowStream.End.STOPPED ? page.more() : plan.more()));
+                          result(
+                              switch (end.end()) {
+                                case STOPPED -> page.more();
+                                case CUT -> true;
+                                default -> plan.more();
+                              }));
             });
   }
 
@@ -118,7 +143,7 @@ final class ItemRead {
         switch (outcome.end()) {
           case STOPPED -> page.more();
           case EXHAUSTED -> false;
-          case PAUSED -> true;
+          case PAUSED, CUT -> true;
         });
   }
 

@@ -11,6 +11,7 @@ import io.varve.api.kv.v1.PutItemsRequest;
 import io.varve.api.kv.v1.PutItemsResponse;
 import io.varve.cassandra.kv.CqlItemReader;
 import io.varve.cassandra.kv.CqlItemWriter;
+import io.varve.cassandra.kv.ReadBudget;
 import io.varve.core.error.InvalidFieldException;
 import io.varve.core.kv.BytePage;
 import io.varve.core.kv.FetchSizes;
@@ -20,6 +21,7 @@ import io.varve.core.kv.KvItem;
 import io.varve.core.kv.KvLimits;
 import io.varve.core.kv.KvNamespace;
 import io.varve.core.kv.KvPageToken;
+import io.varve.core.kv.KvSlos;
 import io.varve.core.kv.KvValidation;
 import io.varve.core.namespace.Names;
 import io.varve.core.read.PageTokens;
@@ -33,7 +35,9 @@ import java.util.concurrent.CompletionStage;
 /**
  * The KeyValue RPCs. Every field is validated before anything is written; a request on a TimeSeries
  * namespace is refused naming {@code namespace}. GetItems pages by bytes with adaptive fetch sizes
- * ({@link FetchSizes}) and records its read amplification (rows fetched ÷ rows returned).
+ * ({@link FetchSizes}) and records its read amplification (rows fetched ÷ rows returned); a page
+ * stops early, {@code partial}, rather than exceed the namespace's GetItems latency max or the
+ * caller's deadline ({@link ReadBudgets}).
  */
 public final class KeyValueHandler {
 
@@ -51,6 +55,7 @@ public final class KeyValueHandler {
   private final Counter fetched;
   private final Counter planned;
   private final Counter returned;
+  private final ReadBudgets budgets;
 
   public KeyValueHandler(
       NamespaceRegistry registry,
@@ -90,6 +95,7 @@ public final class KeyValueHandler {
         Counter.builder("varve.kv.read.items.returned")
             .description("Items GetItems returned")
             .register(metrics);
+    this.budgets = new ReadBudgets(metrics);
   }
 
   public CompletionStage<PutItemsResponse> put(PutItemsRequest r) {
@@ -175,19 +181,28 @@ public final class KeyValueHandler {
                 return java.util.concurrent.CompletableFuture.completedFuture(
                     GetItemsResponse.getDefaultInstance());
               }
-              return reader
-                  .read(
-                      ns,
-                      id,
-                      predicate,
-                      values,
-                      FetchSizes.of(pageSize, itemBytes, remaining),
-                      new BytePage(pageSize, remaining))
-                  .thenApply(page -> respond(ns, page, values, fingerprint, before));
+              ReadBudget budget = budgets.start(ns.slos().latency(KvSlos.GET_ITEMS));
+              return budgets
+                  .finish(
+                      budget,
+                      reader.read(
+                          ns,
+                          id,
+                          predicate,
+                          values,
+                          FetchSizes.of(pageSize, itemBytes, remaining),
+                          new BytePage(pageSize, remaining),
+                          budget))
+                  .thenApply(
+                      page ->
+                          respond(ns, page, values, fingerprint, before)
+                              .setPartial(
+                                  budget.cutShort() && page.more() && !page.items().isEmpty())
+                              .build());
             });
   }
 
-  private GetItemsResponse respond(
+  private GetItemsResponse.Builder respond(
       KvNamespace ns, CqlItemReader.Page page, boolean values, byte[] fingerprint, long before) {
     fetched.increment(page.rowsFetched());
     planned.increment(page.rowsPlanned());
@@ -208,7 +223,7 @@ public final class KeyValueHandler {
               KvPageToken.KIND,
               new KvPageToken(last.key(), before + page.items().size(), average).encode()));
     }
-    return response.build();
+    return response;
   }
 
   private CompletionStage<KvNamespace> namespace(String namespace) {
