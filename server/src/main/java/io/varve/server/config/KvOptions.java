@@ -11,7 +11,7 @@ import java.time.Duration;
 
 /**
  * The options of the {@code kv} section: the KeyValue service's token drift and fetch memory
- * bounds.
+ * bounds, and the size of its point-read cache.
  */
 public final class KvOptions {
 
@@ -51,19 +51,35 @@ public final class KvOptions {
                   + " default, so one small record is one round trip. Both the Cassandra coordinator and this server"
                   + " hold a fetch in memory.");
 
+  public static final Section CACHE =
+      OPTIONS.section(
+          "kv.cache",
+          "The in-process cache of GetItems point reads (`match_keys` with values) of namespaces with a `CACHE`"
+              + " entry ([key-value.md](key-value.md#cache)).");
+  public static final Option<Integer> CACHE_MAX_BYTES =
+      OPTIONS
+          .option("kv.cache.maxBytes", Types.bytes(0, 1024 * KvLimits.MIB))
+          .defaultValue((int) L.maxCacheBytes())
+          .doc(
+              "Bytes the cache may hold (keys, values and about 160 bytes per item), shared by every namespace;"
+                  + " the least recently used items are evicted beyond it. 0 turns the cache off. Counted in"
+                  + " the heap: keep it well under the server's `-Xmx`.");
+
   public static final Options ALL = OPTIONS.build();
 
   private KvOptions() {}
 
   static KvLimits limits(OptionValues v) {
     return L.withTokenDrift(v.get(MAX_TOKEN_AGE), v.get(MAX_TOKEN_LEAD))
-        .withFetchBytes(v.get(MAX_FETCH_BYTES));
+        .withFetchBytes(v.get(MAX_FETCH_BYTES))
+        .withCacheBytes(v.get(CACHE_MAX_BYTES));
   }
 
   static void effective(KvLimits l, EffectiveConfig config) {
     config
         .put(MAX_TOKEN_AGE, l.maxTokenAge())
         .put(MAX_TOKEN_LEAD, l.maxTokenLead())
-        .put(MAX_FETCH_BYTES, l.maxFetchBytes());
+        .put(MAX_FETCH_BYTES, l.maxFetchBytes())
+        .put(CACHE_MAX_BYTES, (int) l.maxCacheBytes());
   }
 }

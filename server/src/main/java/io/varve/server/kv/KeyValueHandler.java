@@ -30,6 +30,8 @@ import io.varve.server.controlplane.NamespaceRegistry;
 import java.time.Clock;
 import java.util.Base64;
 import java.util.List;
+import java.util.Optional;
+import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionStage;
 
 /**
@@ -56,6 +58,7 @@ public final class KeyValueHandler {
   private final Counter planned;
   private final Counter returned;
   private final ReadBudgets budgets;
+  private final PointReadCache cache;
 
   public KeyValueHandler(
       NamespaceRegistry registry,
@@ -96,6 +99,7 @@ public final class KeyValueHandler {
             .description("Items GetItems returned")
             .register(metrics);
     this.budgets = new ReadBudgets(metrics);
+    this.cache = new PointReadCache(limits.maxCacheBytes(), metrics);
   }
 
   public CompletionStage<PutItemsResponse> put(PutItemsRequest r) {
@@ -105,7 +109,13 @@ public final class KeyValueHandler {
     String id = KvValidation.id(r.getId(), limits);
     List<KvItem> items = KvRequests.items(r.getItemsList(), limits);
     return namespace(r.getNamespace())
-        .thenCompose(ns -> writer.put(ns, id, token, items))
+        .thenCompose(
+            ns ->
+                cache.invalidating(
+                    ns,
+                    id,
+                    new ItemPredicate.Keys(items.stream().map(KvItem::key).toList()),
+                    writer.put(ns, id, token, items)))
         .thenApply(v -> PutItemsResponse.newBuilder().setItemCount(items.size()).build());
   }
 
@@ -118,12 +128,11 @@ public final class KeyValueHandler {
         r.hasPredicate(), r.getPredicate(), true, io.varve.core.kv.ClusteringOrder.ASC, limits);
     return namespace(r.getNamespace())
         .thenCompose(
-            ns ->
-                writer.delete(
-                    ns,
-                    id,
-                    token,
-                    KvRequests.predicate(true, r.getPredicate(), true, ns.order(), limits)))
+            ns -> {
+              ItemPredicate predicate =
+                  KvRequests.predicate(true, r.getPredicate(), true, ns.order(), limits);
+              return cache.invalidating(ns, id, predicate, writer.delete(ns, id, token, predicate));
+            })
         .thenApply(v -> DeleteItemsResponse.getDefaultInstance());
   }
 
@@ -178,9 +187,22 @@ public final class KeyValueHandler {
                       : r.getSelection().getItemLimit() - soFar;
               long before = soFar;
               if (predicate instanceof ItemPredicate.Keys k && k.keys().isEmpty()) {
-                return java.util.concurrent.CompletableFuture.completedFuture(
-                    GetItemsResponse.getDefaultInstance());
+                return CompletableFuture.completedFuture(GetItemsResponse.getDefaultInstance());
               }
+              boolean cached =
+                  position == null
+                      && r.getSelection().getItemLimit() == 0
+                      && cache.serves(ns, predicate, values);
+              if (cached) {
+                Optional<List<KvItem>> hit = cache.lookup(ns, id, predicate, pageSize);
+                if (hit.isPresent()) {
+                  GetItemsResponse.Builder response = GetItemsResponse.newBuilder();
+                  hit.get().forEach(item -> response.addItems(KvRequests.item(item, true)));
+                  return CompletableFuture.completedFuture(response.build());
+                }
+              }
+              long version = cache.version(ns.namespace(), id);
+              ItemPredicate read = predicate;
               ReadBudget budget = budgets.start(ns.slos().latency(KvSlos.GET_ITEMS));
               return budgets
                   .finish(
@@ -193,6 +215,13 @@ public final class KeyValueHandler {
                           FetchSizes.of(pageSize, itemBytes, remaining),
                           new BytePage(pageSize, remaining),
                           budget))
+                  .thenApply(
+                      page -> {
+                        if (cached && !page.more()) {
+                          cache.fill(ns, id, read, page.items(), version);
+                        }
+                        return page;
+                      })
                   .thenApply(
                       page ->
                           respond(ns, page, values, fingerprint, before)
