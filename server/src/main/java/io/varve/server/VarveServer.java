@@ -179,7 +179,8 @@ public final class VarveServer implements AutoCloseable {
               tokens,
               settings.kv(),
               clock,
-              metrics);
+              metrics,
+              settings.sliceMaintenanceInterval());
 
       ServerBuilder sb =
           Server.builder()

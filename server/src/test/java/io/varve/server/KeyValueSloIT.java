@@ -8,6 +8,8 @@ import com.google.protobuf.ByteString;
 import com.linecorp.armeria.client.grpc.GrpcClients;
 import io.grpc.Status;
 import io.grpc.StatusRuntimeException;
+import io.varve.api.common.v1.HandshakeRequest;
+import io.varve.api.common.v1.HandshakeResponse;
 import io.varve.api.kv.v1.DeleteItemsRequest;
 import io.varve.api.kv.v1.GetItemsRequest;
 import io.varve.api.kv.v1.GetItemsResponse;
@@ -15,6 +17,7 @@ import io.varve.api.kv.v1.KeyValueGrpc;
 import io.varve.api.kv.v1.MatchKeys;
 import io.varve.api.kv.v1.Predicate;
 import io.varve.api.kv.v1.PutItemsRequest;
+import io.varve.core.kv.KvSlos;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.ExecutorService;
@@ -301,5 +304,85 @@ class KeyValueSloIT {
             GetItemsRequest.newBuilder().setNamespace("kv_slo_patient").setId("expired").build());
     assertThat(whole.getItemsList()).isEmpty();
     assertThat(whole.getPartial()).isFalse();
+  }
+
+  @Test
+  void the_handshake_returns_the_objectives_limits_and_capabilities_over_json_and_grpc() {
+    TestServer.Reply json =
+        server.post(
+            "Handshake",
+            "{\"namespace\": \"kv_slo\", \"client\": {\"name\": \"varve-java\", \"version\": \"0.1.0\","
+                + " \"capabilities\": [\"partial_returns\"]}}");
+    assertThat(json.status()).as(json.body().toString()).isEqualTo(200);
+    JsonNode body = json.body();
+    assertThat(body.path("service").asText()).isEqualTo("KEY_VALUE");
+    assertThat(body.path("slos").path("GetItems").path("latency").path("max").asText())
+        .isEqualTo("0.050s");
+    assertThat(body.path("slos").path("PutItems").path("latency").path("target").asText())
+        .isEqualTo("0.020s");
+    assertThat(body.path("capabilities").path("partialReturns").asBoolean()).isTrue();
+    assertThat(body.path("capabilities").path("pointReadCache").asBoolean()).isFalse();
+    assertThat(body.path("keyValueLimits").path("maxPageSizeBytes").asInt())
+        .isEqualTo(16 * 1024 * 1024);
+    assertThat(body.path("keyValueLimits").path("maxTokenLead").asText()).isEqualTo("10s");
+    assertThat(body.path("refreshInterval").asText()).isNotEmpty();
+
+    HandshakeResponse grpcAnswer =
+        grpc.handshake(HandshakeRequest.newBuilder().setNamespace("kv_slo").build());
+    assertThat(grpcAnswer.getSlosMap()).containsOnlyKeys(KvSlos.CATALOG.endpoints().keySet());
+    assertThat(grpcAnswer.getKeyValueLimits().getMaxItemsPerRequest()).isEqualTo(1000);
+  }
+
+  @Test
+  void the_handshake_shows_an_update_of_the_objectives_at_once() {
+    create("kv_slo_shake", "");
+    long version =
+        grpc.handshake(HandshakeRequest.newBuilder().setNamespace("kv_slo_shake").build())
+            .getNamespaceVersion();
+    TestServer.Reply updated =
+        server.post(
+            "UpdateNamespace",
+            namespace(
+                "kv_slo_shake",
+                "\"slos\": {\"read\": {\"latency\": {\"target\": \"0.2s\", \"max\": \"0.4s\"}}}"));
+    assertThat(updated.status()).as(updated.body().toString()).isEqualTo(200);
+
+    HandshakeResponse after =
+        grpc.handshake(HandshakeRequest.newBuilder().setNamespace("kv_slo_shake").build());
+
+    assertThat(after.getNamespaceVersion()).isGreaterThan(version);
+    assertThat(after.getSlosOrThrow("ScanItems").getLatency().getMax().getNanos())
+        .isEqualTo(400_000_000);
+  }
+
+  @Test
+  void a_handshake_with_bad_signals_or_for_a_time_series_namespace_is_refused_naming_the_field() {
+    TestServer.Reply tooMany =
+        server.post(
+            "Handshake",
+            "{\"namespace\": \"kv_slo\", \"client\": {\"capabilities\": ["
+                + String.join(",", java.util.Collections.nCopies(33, "\"x\""))
+                + "]}}");
+    assertThat(tooMany.status()).isEqualTo(400);
+    assertThat(tooMany.errorField()).isEqualTo("client.capabilities");
+    TestServer.Reply empty =
+        server.post(
+            "Handshake", "{\"namespace\": \"kv_slo\", \"client\": {\"capabilities\": [\"\"]}}");
+    assertThat(empty.errorField()).isEqualTo("client.capabilities[0]");
+    TestServer.Reply longName =
+        server.post(
+            "Handshake",
+            "{\"namespace\": \"kv_slo\", \"client\": {\"name\": \"" + "n".repeat(129) + "\"}}");
+    assertThat(longName.errorField()).isEqualTo("client.name");
+    TestServer.Reply ts =
+        server.post(
+            "CreateNamespace",
+            "{\"namespace\": \"ts_shake\", \"persistence_configuration\": [{\"id\": \"PRIMARY_STORAGE\","
+                + " \"physical_storage\": {\"dataset\": \"kv_slo_it_ts\"}}]}");
+    assertThat(ts.status()).isEqualTo(200);
+    TestServer.Reply wrong = server.post("Handshake", "{\"namespace\": \"ts_shake\"}");
+    assertThat(wrong.status()).isEqualTo(400);
+    assertThat(wrong.errorField()).isEqualTo("namespace");
+    assertThat(server.post("Handshake", "{\"namespace\": \"kv_nowhere\"}").status()).isEqualTo(404);
   }
 }

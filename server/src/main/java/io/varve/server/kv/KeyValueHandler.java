@@ -3,6 +3,8 @@ package io.varve.server.kv;
 import io.micrometer.core.instrument.Counter;
 import io.micrometer.core.instrument.DistributionSummary;
 import io.micrometer.core.instrument.MeterRegistry;
+import io.varve.api.common.v1.HandshakeRequest;
+import io.varve.api.common.v1.HandshakeResponse;
 import io.varve.api.kv.v1.DeleteItemsRequest;
 import io.varve.api.kv.v1.DeleteItemsResponse;
 import io.varve.api.kv.v1.GetItemsRequest;
@@ -28,6 +30,7 @@ import io.varve.core.read.PageTokens;
 import io.varve.server.config.NamespaceService;
 import io.varve.server.controlplane.NamespaceRegistry;
 import java.time.Clock;
+import java.time.Duration;
 import java.util.Base64;
 import java.util.List;
 import java.util.Optional;
@@ -59,6 +62,7 @@ public final class KeyValueHandler {
   private final Counter returned;
   private final ReadBudgets budgets;
   private final PointReadCache cache;
+  private final Handshakes handshakes;
 
   public KeyValueHandler(
       NamespaceRegistry registry,
@@ -67,7 +71,8 @@ public final class KeyValueHandler {
       PageTokens tokens,
       KvLimits limits,
       Clock clock,
-      MeterRegistry metrics) {
+      MeterRegistry metrics,
+      Duration refreshInterval) {
     this.registry = registry;
     this.writer = writer;
     this.reader = reader;
@@ -100,6 +105,11 @@ public final class KeyValueHandler {
             .register(metrics);
     this.budgets = new ReadBudgets(metrics);
     this.cache = new PointReadCache(limits.maxCacheBytes(), metrics);
+    this.handshakes = new Handshakes(registry, limits, refreshInterval);
+  }
+
+  public CompletionStage<HandshakeResponse> handshake(HandshakeRequest r) {
+    return handshakes.answer(r);
   }
 
   public CompletionStage<PutItemsResponse> put(PutItemsRequest r) {

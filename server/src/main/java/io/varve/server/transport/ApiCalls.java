@@ -5,6 +5,7 @@ import static io.varve.server.transport.ApiCall.needs;
 
 import io.grpc.MethodDescriptor;
 import io.grpc.ServiceDescriptor;
+import io.varve.api.common.v1.HandshakeRequest;
 import io.varve.api.kv.v1.DeleteItemsRequest;
 import io.varve.api.kv.v1.GetItemsRequest;
 import io.varve.api.kv.v1.KeyValueGrpc;
@@ -97,7 +98,12 @@ final class ApiCalls {
               Permission.WRITE,
               KeyValueGrpc.getDeleteItemsMethod(),
               DeleteItemsRequest::getNamespace,
-              h -> h.kv()::delete));
+              h -> h.kv()::delete),
+          needs(
+              Permission.READ,
+              KeyValueGrpc.getHandshakeMethod(),
+              HandshakeRequest::getNamespace,
+              h -> h.kv()::handshake));
 
   private ApiCalls() {}
 
