@@ -1,6 +1,5 @@
 package io.varve.server.kv;
 
-import com.linecorp.armeria.common.CommonPools;
 import com.linecorp.armeria.common.logging.RequestLogProperty;
 import com.linecorp.armeria.server.ServiceRequestContext;
 import io.micrometer.core.instrument.Counter;
@@ -11,7 +10,7 @@ import io.varve.core.error.VarveException;
 import io.varve.core.slo.LatencySlo;
 import io.varve.core.slo.ReadDeadline;
 import java.util.concurrent.CompletionStage;
-import java.util.concurrent.ScheduledExecutorService;
+import java.util.concurrent.ScheduledThreadPoolExecutor;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
 
@@ -27,6 +26,12 @@ final class ReadBudgets {
   private final Counter partial;
   private final Counter cancelled;
   private final AtomicInteger running = new AtomicInteger();
+
+  /**
+   * Fires the budgets' deadlines. Its tasks only cancel fetches: what a cancelled fetch completes
+   * (the page's answer) runs here, a few microseconds.
+   */
+  private final ScheduledThreadPoolExecutor timers = timers();
 
   ReadBudgets(MeterRegistry metrics) {
     this.partial =
@@ -44,13 +49,25 @@ final class ReadBudgets {
         .register(metrics);
   }
 
+  private static ScheduledThreadPoolExecutor timers() {
+    ScheduledThreadPoolExecutor timers =
+        new ScheduledThreadPoolExecutor(
+            1,
+            r -> {
+              Thread t = new Thread(r, "varve-kv-read-deadlines");
+              t.setDaemon(true);
+              return t;
+            });
+    timers.setRemoveOnCancelPolicy(true); // a read that ends early takes its timers out at once
+    return timers;
+  }
+
   /** The budget of a read of the current request under {@code slo}. */
   ReadBudget start(LatencySlo slo) {
     ServiceRequestContext ctx = ServiceRequestContext.currentOrNull();
     long now = System.nanoTime();
     long start = now;
     long caller = Long.MAX_VALUE;
-    ScheduledExecutorService timers = CommonPools.workerGroup().next();
     if (ctx != null) {
       if (ctx.log().isAvailable(RequestLogProperty.REQUEST_START_TIME)) {
         start = ctx.log().partial().requestStartTimeNanos();
@@ -58,11 +75,6 @@ final class ReadBudgets {
       if (ctx.requestTimeoutMillis() > 0) {
         caller = start + TimeUnit.MILLISECONDS.toNanos(ctx.requestTimeoutMillis());
       }
-      timers = ctx.eventLoop();
-    }
-    io.grpc.Deadline grpc = io.grpc.Context.current().getDeadline();
-    if (grpc != null) {
-      caller = Math.min(caller, now + grpc.timeRemaining(TimeUnit.NANOSECONDS));
     }
     ReadBudget budget =
         ReadBudget.of(ReadDeadline.of(start, slo.max(), caller, System::nanoTime), caller, timers);
