@@ -2,7 +2,6 @@ package io.varve.server;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import com.linecorp.armeria.client.grpc.GrpcClients;
 import io.varve.api.kv.v1.DeleteItemsRequest;
 import io.varve.api.kv.v1.GetItemsRequest;
 import io.varve.api.kv.v1.GetItemsResponse;
@@ -33,9 +32,7 @@ class KeyValueCacheIT {
     create("kv_cached", ", {\"id\": \"CACHE\", \"config\": {\"default_cache_ttl\": \"3600s\"}}");
     create("kv_brief", ", {\"id\": \"CACHE\", \"config\": {\"default_cache_ttl\": \"1s\"}}");
     create("kv_uncached", "");
-    grpc =
-        GrpcClients.newClient(
-            "http://127.0.0.1:" + server.server.port(), KeyValueGrpc.KeyValueBlockingStub.class);
+    grpc = server.keyValue();
   }
 
   @AfterAll

@@ -5,7 +5,6 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.google.protobuf.ByteString;
-import com.linecorp.armeria.client.grpc.GrpcClients;
 import io.grpc.Status;
 import io.grpc.StatusRuntimeException;
 import io.varve.api.common.v1.HandshakeRequest;
@@ -44,9 +43,7 @@ class KeyValueSloIT {
   @BeforeAll
   static void start() {
     server = new TestServer("varve_kv_slo_it", "kv_slo_it", "kv_slo_it_ts");
-    grpc =
-        GrpcClients.newClient(
-            "http://127.0.0.1:" + server.server.port(), KeyValueGrpc.KeyValueBlockingStub.class);
+    grpc = server.keyValue();
     create(
         "kv_slo",
         "\"slos\": {\"GetItems\": {\"latency\": {\"target\": \"0.01s\", \"max\": \"0.05s\"}},"

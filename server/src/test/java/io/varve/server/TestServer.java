@@ -106,6 +106,12 @@ final class TestServer implements AutoCloseable {
     }
   }
 
+  /** A blocking gRPC client of this server's KeyValue service. */
+  io.varve.api.kv.v1.KeyValueGrpc.KeyValueBlockingStub keyValue() {
+    return com.linecorp.armeria.client.grpc.GrpcClients.newClient(
+        base(), io.varve.api.kv.v1.KeyValueGrpc.KeyValueBlockingStub.class);
+  }
+
   /** The value of a metric without labels (or its first labelled series) in {@code /metrics}. */
   double metric(String name) {
     String text =
