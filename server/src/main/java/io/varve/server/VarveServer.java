@@ -209,7 +209,8 @@ public final class VarveServer implements AutoCloseable {
               settings.kv(),
               clock,
               metrics,
-              settings.kvChunks());
+              settings.kvChunks(),
+              settings.sliceMaintenanceInterval());
       ChunkSweeper sweeper =
           new ChunkSweeper(
               new ChunkSweep(session, chunkLog, settings.kvChunks(), Clock.systemUTC()),

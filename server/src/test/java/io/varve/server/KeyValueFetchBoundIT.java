@@ -3,7 +3,6 @@ package io.varve.server;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import com.google.protobuf.ByteString;
-import com.linecorp.armeria.client.WebClient;
 import com.linecorp.armeria.client.grpc.GrpcClients;
 import io.varve.api.kv.v1.GetItemsRequest;
 import io.varve.api.kv.v1.GetItemsResponse;
@@ -20,8 +19,6 @@ import java.util.HashSet;
 import java.util.List;
 import java.util.Random;
 import java.util.Set;
-import java.util.regex.Matcher;
-import java.util.regex.Pattern;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
@@ -177,9 +174,6 @@ class KeyValueFetchBoundIT {
   }
 
   static double metric(String name) {
-    String text = WebClient.of(server.base()).get("/metrics").aggregate().join().contentUtf8();
-    Matcher m = Pattern.compile("(?m)^" + name + "(\\{[^}]*\\})? ([0-9.eE+-]+)$").matcher(text);
-    assertThat(m.find()).as(name + " in /metrics").isTrue();
-    return Double.parseDouble(m.group(2));
+    return server.metric(name);
   }
 }

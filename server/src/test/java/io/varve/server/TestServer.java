@@ -106,6 +106,29 @@ final class TestServer implements AutoCloseable {
     }
   }
 
+  /** A blocking gRPC client of this server's KeyValue service. */
+  io.varve.api.kv.v1.KeyValueGrpc.KeyValueBlockingStub keyValue() {
+    return com.linecorp.armeria.client.grpc.GrpcClients.newClient(
+        base(), io.varve.api.kv.v1.KeyValueGrpc.KeyValueBlockingStub.class);
+  }
+
+  /** The value of a metric without labels (or its first labelled series) in {@code /metrics}. */
+  double metric(String name) {
+    String text =
+        com.linecorp.armeria.client.WebClient.of(base())
+            .get("/metrics")
+            .aggregate()
+            .join()
+            .contentUtf8();
+    java.util.regex.Matcher m =
+        java.util.regex.Pattern.compile("(?m)^" + name + "(\\{[^}]*\\})? ([0-9.eE+-]+)$")
+            .matcher(text);
+    if (!m.find()) {
+      throw new AssertionError(name + " not in /metrics");
+    }
+    return Double.parseDouble(m.group(2));
+  }
+
   Reply post(String rpc, JsonNode body) {
     return post(rpc, body.toString());
   }
@@ -131,12 +154,6 @@ final class TestServer implements AutoCloseable {
     if (created.status() != 200) {
       throw new IllegalStateException("CreateNamespace " + namespace + ": " + created.body());
     }
-  }
-
-  /** A blocking gRPC client of this server's KeyValue service. */
-  io.varve.api.kv.v1.KeyValueGrpc.KeyValueBlockingStub keyValue() {
-    return com.linecorp.armeria.client.grpc.GrpcClients.newClient(
-        base(), io.varve.api.kv.v1.KeyValueGrpc.KeyValueBlockingStub.class);
   }
 
   @Override

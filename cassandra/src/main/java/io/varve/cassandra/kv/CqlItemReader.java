@@ -93,13 +93,15 @@ public final class CqlItemReader {
       boolean values,
       int wantedRows,
       BytePage page) {
-    return read(ns, id, predicate, values, wantedRows, page, false);
+    return read(ns, id, predicate, values, wantedRows, page, false, ReadBudget.NONE);
   }
 
   /**
    * As above; {@code raw}: values come as stored (compressed), each item saying how, for a client
    * that signalled it decompresses them. Chunked values are reassembled ({@link ChunkedReads}) only
-   * when values are read: a keys-only read never touches the chunk table.
+   * when values are read: a keys-only read never touches the chunk table. Within {@code budget}:
+   * when it stops the read, the page holds the items taken so far and {@link Page#more()} is set
+   * ({@link ReadBudget#cutShort()} says why).
    */
   public CompletionStage<Page> read(
       KvNamespace ns,
@@ -108,8 +110,9 @@ public final class CqlItemReader {
       boolean values,
       int wantedRows,
       BytePage page,
-      boolean raw) {
-    ItemRead read = new ItemRead(this, ns, id, values, page, raw);
+      boolean raw,
+      ReadBudget budget) {
+    ItemRead read = new ItemRead(this, ns, id, values, page, raw, budget);
     int bound = values ? limits.valueRowsPerFetch() : limits.keyRowsPerFetch();
     CompletionStage<Page> rows;
     if (wantedRows <= bound) {

@@ -26,6 +26,7 @@ final class ItemRead {
   private final boolean values;
   private final BytePage page;
   private final boolean raw;
+  private final ReadBudget budget;
   private final List<KvItem> items = new ArrayList<>();
   private final List<Chunked> chunked = new ArrayList<>();
   private long fetched;
@@ -38,10 +39,18 @@ final class ItemRead {
   /**
    * @param raw whether values are returned as stored (compressed), for a client that said it
    *     decompresses them
+   * @param budget the time the read may take (a page cut short keeps the items taken so far)
    */
   ItemRead(
-      CqlItemReader reader, KvNamespace ns, String id, boolean values, BytePage page, boolean raw) {
+      CqlItemReader reader,
+      KvNamespace ns,
+      String id,
+      boolean values,
+      BytePage page,
+      boolean raw,
+      ReadBudget budget) {
     this.reader = reader;
+    this.budget = budget;
     this.ns = ns;
     this.id = id;
     this.values = values;
@@ -52,10 +61,14 @@ final class ItemRead {
   /** Takes the rows of {@code predicate} into the page, {@code fetchSize} rows per fetch. */
   CompletionStage<RowStream.Outcome> collect(
       ItemPredicate predicate, int fetchSize, boolean followPages) {
+    if (!budget.mayFetch()) {
+      return CompletableFuture.completedFuture(new RowStream.Outcome(RowStream.End.CUT, null, 0));
+    }
     return observed(
         RowStream.run(
-            reader.query(ns, id, predicate, values, fetchSize),
+            budget.track(reader.query(ns, id, predicate, values, fetchSize)),
             followPages,
+            budget,
             (key, metadata, row) -> {
               fetched++;
               if (metadata.expired()) {
@@ -78,6 +91,7 @@ final class ItemRead {
                       metadata.valueSize(),
                       generation,
                       raw && values ? metadata.compression() : ValueMetadata.Compression.NONE));
+              budget.progressed();
               return !page
                   .done(); // at the item limit; a full page is only known by the next item refused
             }));
@@ -99,12 +113,16 @@ final class ItemRead {
     if (rest instanceof ItemPredicate.Keys k && k.keys().isEmpty()) {
       return CompletableFuture.completedFuture(result(false));
     }
+    if (!budget.mayFetch()) {
+      return CompletableFuture.completedFuture(result(true));
+    }
     BytePage plan = page.copy();
     List<byte[]> keys = new ArrayList<>();
     return observed(
             RowStream.run(
-                reader.query(ns, id, rest, false, keyFetchSize),
+                budget.track(reader.query(ns, id, rest, false, keyFetchSize)),
                 true,
+                budget,
                 (key, metadata, row) -> {
                   planned++;
                   if (metadata.expired()) {
@@ -118,6 +136,9 @@ final class ItemRead {
                 }))
         .thenCompose(
             o -> {
+              if (o.end() == RowStream.End.CUT) {
+                return CompletableFuture.completedFuture(result(true));
+              }
               if (keys.isEmpty()) {
                 return CompletableFuture.completedFuture(result(plan.more()));
               }
@@ -128,7 +149,12 @@ final class ItemRead {
               return collect(exact, Math.min(keys.size(), FetchSizes.MAX), true)
                   .thenApply(
                       end ->
-                          result(end.end() == RowStream.End.STOPPED ? page.more() : plan.more()));
+                          result(
+                              switch (end.end()) {
+                                case STOPPED -> page.more();
+                                case CUT -> true;
+                                default -> plan.more();
+                              }));
             });
   }
 
@@ -141,7 +167,7 @@ final class ItemRead {
         switch (outcome.end()) {
           case STOPPED -> page.more();
           case EXHAUSTED -> false;
-          case PAUSED -> true;
+          case PAUSED, CUT -> true;
         });
   }
 

@@ -6,6 +6,7 @@ import io.varve.core.kv.ValueMetadata;
 import java.nio.ByteBuffer;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionStage;
+import java.util.function.Function;
 
 /**
  * Hands the rows of one item query to a visitor, driver page after driver page, until the visitor
@@ -22,7 +23,9 @@ final class RowStream {
     /** No rows are left. */
     EXHAUSTED,
     /** A driver page was consumed and more rows exist; they were not fetched. */
-    PAUSED
+    PAUSED,
+    /** The read's {@link ReadBudget} stopped it before the rows ran out: more may exist. */
+    CUT
   }
 
   /**
@@ -38,12 +41,14 @@ final class RowStream {
 
   private final Visitor visitor;
   private final boolean followPages;
+  private final ReadBudget budget;
   private byte[] lastKey;
   private long largestFetchBytes;
 
-  private RowStream(Visitor visitor, boolean followPages) {
+  private RowStream(Visitor visitor, boolean followPages, ReadBudget budget) {
     this.visitor = visitor;
     this.followPages = followPages;
+    this.budget = budget;
   }
 
   /**
@@ -52,8 +57,35 @@ final class RowStream {
    */
   static CompletionStage<Outcome> run(
       CompletionStage<AsyncResultSet> first, boolean followPages, Visitor visitor) {
-    RowStream stream = new RowStream(visitor, followPages);
-    return first.thenCompose(stream::consume);
+    return run(first, followPages, ReadBudget.NONE, visitor);
+  }
+
+  /**
+   * As above, asking {@code budget} before each further fetch; a fetch it refuses or cancels ends
+   * the stream {@link End#CUT}.
+   */
+  static CompletionStage<Outcome> run(
+      CompletionStage<AsyncResultSet> first,
+      boolean followPages,
+      ReadBudget budget,
+      Visitor visitor) {
+    return new RowStream(visitor, followPages, budget).next(first);
+  }
+
+  private CompletionStage<Outcome> next(CompletionStage<AsyncResultSet> fetch) {
+    return fetch
+        .handle(
+            (rs, error) ->
+                error == null
+                    ? consume(rs)
+                    : budget.cutShort()
+                        ? CompletableFuture.completedFuture(cut())
+                        : CompletableFuture.<Outcome>failedFuture(error))
+        .thenCompose(Function.identity());
+  }
+
+  private Outcome cut() {
+    return new Outcome(End.CUT, lastKey, largestFetchBytes);
   }
 
   private CompletionStage<Outcome> consume(AsyncResultSet rs) {
@@ -84,7 +116,10 @@ final class RowStream {
     if (!followPages && any) {
       return CompletableFuture.completedFuture(new Outcome(End.PAUSED, lastKey, largestFetchBytes));
     }
-    return rs.fetchNextPage().thenCompose(this::consume);
+    if (!budget.mayFetch()) {
+      return CompletableFuture.completedFuture(cut());
+    }
+    return next(budget.track(rs.fetchNextPage()));
   }
 
   static byte[] bytes(ByteBuffer buffer) {

@@ -20,6 +20,8 @@ import java.time.Duration;
  * @param maxTokenLead how far after the server's clock a token's generation time may be
  * @param maxFetchBytes bytes one CQL fetch of GetItems may hold at most, whatever the data: the
  *     rows asked for at once times the largest row ({@link #maxRowBytes()})
+ * @param maxCacheBytes bytes the point-read cache of namespaces with a CACHE entry may hold; 0
+ *     turns it off
  */
 public record KvLimits(
     int maxIdBytes,
@@ -32,7 +34,8 @@ public record KvLimits(
     int maxPageSizeBytes,
     Duration maxTokenAge,
     Duration maxTokenLead,
-    int maxFetchBytes) {
+    int maxFetchBytes,
+    long maxCacheBytes) {
 
   public static final int KIB = 1024;
   public static final int MIB = 1024 * KIB;
@@ -68,7 +71,8 @@ public record KvLimits(
           16 * MIB,
           Duration.ofMinutes(10),
           Duration.ofSeconds(10),
-          128 * MIB);
+          128 * MIB,
+          64L * MIB);
 
   public KvLimits withTokenDrift(Duration age, Duration lead) {
     return new KvLimits(
@@ -82,7 +86,8 @@ public record KvLimits(
         maxPageSizeBytes,
         age,
         lead,
-        maxFetchBytes);
+        maxFetchBytes,
+        maxCacheBytes);
   }
 
   /** These limits with values of at most {@code bytes} in their row (the chunking threshold). */
@@ -98,7 +103,8 @@ public record KvLimits(
         maxPageSizeBytes,
         maxTokenAge,
         maxTokenLead,
-        maxFetchBytes);
+        maxFetchBytes,
+        maxCacheBytes);
   }
 
   public KvLimits withFetchBytes(int bytes) {
@@ -113,6 +119,23 @@ public record KvLimits(
         maxPageSizeBytes,
         maxTokenAge,
         maxTokenLead,
+        bytes,
+        maxCacheBytes);
+  }
+
+  public KvLimits withCacheBytes(long bytes) {
+    return new KvLimits(
+        maxIdBytes,
+        maxKeyBytes,
+        maxValueBytes,
+        maxItemsPerRequest,
+        maxRequestBytes,
+        maxMatchKeys,
+        defaultPageSizeBytes,
+        maxPageSizeBytes,
+        maxTokenAge,
+        maxTokenLead,
+        maxFetchBytes,
         bytes);
   }
 

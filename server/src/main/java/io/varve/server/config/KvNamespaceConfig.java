@@ -6,6 +6,7 @@ import io.varve.api.timeseries.v1.StorageConfig;
 import io.varve.core.error.InvalidFieldException;
 import io.varve.core.kv.ClusteringOrder;
 import io.varve.core.kv.KvNamespace;
+import io.varve.core.kv.KvSlos;
 import io.varve.core.namespace.Consistency;
 import io.varve.core.namespace.Names;
 import io.varve.core.namespace.NamespaceBounds;
@@ -18,9 +19,9 @@ import java.util.Optional;
 /**
  * Reads a KeyValue namespace's {@code persistence_configuration}, the reference text's shape: one
  * PRIMARY_STORAGE entry whose {@code physical_storage} holds type, cluster, dataset (keyspace),
- * table, regions and {@code config} (consistency scope and target, clustering order), and at most
- * one CACHE entry with {@code config.default_cache_ttl}. Keys and bounds:
- * docs/namespace-configuration.md.
+ * table, regions and {@code config} (consistency scope and target, clustering order, latency
+ * objectives {@code slos}), and at most one CACHE entry with {@code config.default_cache_ttl}. Keys
+ * and bounds: docs/namespace-configuration.md.
  */
 final class KvNamespaceConfig {
 
@@ -81,7 +82,8 @@ final class KvNamespaceConfig {
             primary.table(),
             primary.order(),
             primary.consistency(),
-            cacheTtl);
+            cacheTtl,
+            primary.slos());
     normalized.add(normalizedPrimary(entries, settings));
     if (cache != null) {
       normalized.add(cache);
@@ -154,7 +156,21 @@ final class KvNamespaceConfig {
           path + ".config.defaultCacheTtl",
           "set in " + NamespaceConfigMapper.PRIMARY + " (expected: in the CACHE entry)");
     }
-    return new KvNamespace(namespace, keyspace, table, clustering, consistency, Optional.empty());
+    if (config.getSlosCount() > 0 && outer.getSlosCount() > 0) {
+      throw InvalidFieldException.of(
+          path + ".config.slos",
+          "also set in physicalStorage.config (expected: in one of the two)");
+    }
+    return new KvNamespace(
+        namespace,
+        keyspace,
+        table,
+        clustering,
+        consistency,
+        Optional.empty(),
+        config.getSlosCount() > 0
+            ? SloConfig.read(KvSlos.CATALOG, config.getSlosMap(), cfg + ".slos")
+            : SloConfig.read(KvSlos.CATALOG, outer.getSlosMap(), path + ".config.slos"));
   }
 
   /**
@@ -222,7 +238,8 @@ final class KvNamespaceConfig {
                     StorageConfig.newBuilder()
                         .setConsistencyScope(s.consistency().scope().name())
                         .setConsistencyTarget(s.consistency().target().name())
-                        .setClusteringOrder(s.order().name())))
+                        .setClusteringOrder(s.order().name())
+                        .putAllSlos(SloConfig.write(s.slos()))))
         .build();
   }
 }

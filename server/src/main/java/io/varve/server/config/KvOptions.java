@@ -13,7 +13,7 @@ import java.time.Duration;
 
 /**
  * The options of the {@code kv} section: the KeyValue service's token drift and fetch memory
- * bounds, and the chunking of large values.
+ * bounds, the chunking of large values and the size of its point-read cache.
  */
 public final class KvOptions {
 
@@ -119,6 +119,19 @@ public final class KvOptions {
           .doc(
               "Staged values one sweeper pass examines per shard of the staging log (16 shards): the bound of a"
                   + " pass's work.");
+  public static final Section CACHE =
+      OPTIONS.section(
+          "kv.cache",
+          "The in-process cache of GetItems point reads (`match_keys` with values) of namespaces with a `CACHE`"
+              + " entry ([key-value.md](key-value.md#cache)).");
+  public static final Option<Integer> CACHE_MAX_BYTES =
+      OPTIONS
+          .option("kv.cache.maxBytes", Types.bytes(0, 1024 * KvLimits.MIB))
+          .defaultValue((int) L.maxCacheBytes())
+          .doc(
+              "Bytes the cache may hold (keys, values and about 160 bytes per item), shared by every namespace;"
+                  + " the least recently used items are evicted beyond it. 0 turns the cache off. Counted in"
+                  + " the heap: keep it well under the server's `-Xmx`.");
 
   public static final Options ALL = OPTIONS.build();
 
@@ -127,7 +140,8 @@ public final class KvOptions {
   static KvLimits limits(OptionValues v) {
     return L.withTokenDrift(v.get(MAX_TOKEN_AGE), v.get(MAX_TOKEN_LEAD))
         .withFetchBytes(v.get(MAX_FETCH_BYTES))
-        .withValueBytes(v.get(CHUNK_THRESHOLD));
+        .withValueBytes(v.get(CHUNK_THRESHOLD))
+        .withCacheBytes(v.get(CACHE_MAX_BYTES));
   }
 
   static KvChunking chunking(OptionValues v) {
@@ -175,6 +189,7 @@ public final class KvOptions {
     config
         .put(MAX_TOKEN_AGE, l.maxTokenAge())
         .put(MAX_TOKEN_LEAD, l.maxTokenLead())
-        .put(MAX_FETCH_BYTES, l.maxFetchBytes());
+        .put(MAX_FETCH_BYTES, l.maxFetchBytes())
+        .put(CACHE_MAX_BYTES, (int) l.maxCacheBytes());
   }
 }

@@ -112,6 +112,12 @@ public final class NamespaceConfigMapper {
     for (int i = 0; i < entries.size(); i++) {
       PersistenceConfiguration entry = entries.get(i);
       String path = ROOT + "[" + i + "]";
+      if (entry.getConfig().getSlosCount() > 0) {
+        // the shape is shared, the TimeSeries reads do not honour objectives yet: refused, not
+        // stored and ignored
+        throw InvalidFieldException.of(
+            path + ".config.slos", "set in a TIME_SERIES namespace (expected: only in KEY_VALUE)");
+      }
       switch (entry.getId()) {
         case PRIMARY -> {
           if (settings != null) {

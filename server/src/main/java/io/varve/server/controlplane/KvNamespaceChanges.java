@@ -8,7 +8,7 @@ import io.varve.server.config.NamespaceConfigMapper;
 /**
  * What an UpdateNamespace may not change in a KeyValue namespace: its table and the table's
  * clustering order, both fixed when the table was created (the keyspace is checked for both
- * services by the handler). Consistency and the cache may change.
+ * services by the handler). Consistency, the cache and the latency objectives may change.
  */
 final class KvNamespaceChanges {
 

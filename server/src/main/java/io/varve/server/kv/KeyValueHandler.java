@@ -3,6 +3,8 @@ package io.varve.server.kv;
 import io.micrometer.core.instrument.Counter;
 import io.micrometer.core.instrument.DistributionSummary;
 import io.micrometer.core.instrument.MeterRegistry;
+import io.varve.api.common.v1.HandshakeRequest;
+import io.varve.api.common.v1.HandshakeResponse;
 import io.varve.api.kv.v1.DeleteItemsRequest;
 import io.varve.api.kv.v1.DeleteItemsResponse;
 import io.varve.api.kv.v1.GetItemsRequest;
@@ -16,6 +18,7 @@ import io.varve.api.kv.v1.ScanItemsResponse;
 import io.varve.cassandra.kv.CqlItemMutator;
 import io.varve.cassandra.kv.CqlItemReader;
 import io.varve.cassandra.kv.CqlItemWriter;
+import io.varve.cassandra.kv.ReadBudget;
 import io.varve.core.kv.BytePage;
 import io.varve.core.kv.FetchSizes;
 import io.varve.core.kv.IdempotencyToken;
@@ -25,20 +28,26 @@ import io.varve.core.kv.KvItem;
 import io.varve.core.kv.KvLimits;
 import io.varve.core.kv.KvNamespace;
 import io.varve.core.kv.KvPageToken;
+import io.varve.core.kv.KvSlos;
 import io.varve.core.kv.KvValidation;
 import io.varve.core.namespace.Names;
 import io.varve.core.read.PageTokens;
 import io.varve.server.config.NamespaceService;
 import io.varve.server.controlplane.NamespaceRegistry;
 import java.time.Clock;
+import java.time.Duration;
 import java.util.Base64;
 import java.util.List;
+import java.util.Optional;
+import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionStage;
 
 /**
  * The KeyValue RPCs. Every field is validated before anything is written; a request on a TimeSeries
  * namespace is refused naming {@code namespace}. GetItems pages by bytes with adaptive fetch sizes
- * ({@link FetchSizes}) and records its read amplification (rows fetched ÷ rows returned).
+ * ({@link FetchSizes}) and records its read amplification (rows fetched ÷ rows returned); a page
+ * stops early, {@code partial}, rather than exceed the namespace's GetItems latency max or the
+ * caller's deadline ({@link ReadBudgets}).
  */
 public final class KeyValueHandler {
 
@@ -59,6 +68,9 @@ public final class KeyValueHandler {
   private final Counter fetched;
   private final Counter planned;
   private final Counter returned;
+  private final ReadBudgets budgets;
+  private final PointReadCache cache;
+  private final Handshakes handshakes;
 
   public KeyValueHandler(
       NamespaceRegistry registry,
@@ -68,7 +80,8 @@ public final class KeyValueHandler {
       KvLimits limits,
       Clock clock,
       MeterRegistry metrics,
-      KvChunking chunking) {
+      KvChunking chunking,
+      Duration refreshInterval) {
     this.registry = registry;
     this.chunking = chunking;
     this.writer = writer;
@@ -76,8 +89,6 @@ public final class KeyValueHandler {
     this.tokens = tokens;
     this.limits = limits;
     this.clock = clock;
-    this.mutations =
-        new MutateItemsHandler(this::namespace, new CqlItemMutator(writer), limits, clock);
     this.scans = new ScanItemsHandler(this::namespace, reader.scanner(), tokens, limits, metrics);
     this.amplification =
         DistributionSummary.builder("varve.kv.read.amplification")
@@ -103,6 +114,15 @@ public final class KeyValueHandler {
         Counter.builder("varve.kv.read.items.returned")
             .description("Items GetItems returned")
             .register(metrics);
+    this.budgets = new ReadBudgets(metrics);
+    this.cache = new PointReadCache(limits.maxCacheBytes(), metrics);
+    this.mutations =
+        new MutateItemsHandler(this::namespace, new CqlItemMutator(writer), limits, clock, cache);
+    this.handshakes = new Handshakes(registry, limits, refreshInterval);
+  }
+
+  public CompletionStage<HandshakeResponse> handshake(HandshakeRequest r) {
+    return handshakes.answer(r);
   }
 
   public CompletionStage<MutateItemsResponse> mutate(MutateItemsRequest r) {
@@ -120,7 +140,13 @@ public final class KeyValueHandler {
     String id = KvValidation.id(r.getId(), limits);
     List<KvItem> items = KvRequests.items(r.getItemsList(), limits, chunking);
     return namespace(r.getNamespace())
-        .thenCompose(ns -> writer.put(ns, id, token, items))
+        .thenCompose(
+            ns ->
+                cache.invalidating(
+                    ns,
+                    id,
+                    new ItemPredicate.Keys(items.stream().map(KvItem::key).toList()),
+                    writer.put(ns, id, token, items)))
         .thenApply(v -> PutItemsResponse.newBuilder().setItemCount(items.size()).build());
   }
 
@@ -133,12 +159,11 @@ public final class KeyValueHandler {
         r.hasPredicate(), r.getPredicate(), true, io.varve.core.kv.ClusteringOrder.ASC, limits);
     return namespace(r.getNamespace())
         .thenCompose(
-            ns ->
-                writer.delete(
-                    ns,
-                    id,
-                    token,
-                    KvRequests.predicate(true, r.getPredicate(), true, ns.order(), limits)))
+            ns -> {
+              ItemPredicate predicate =
+                  KvRequests.predicate(true, r.getPredicate(), true, ns.order(), limits);
+              return cache.invalidating(ns, id, predicate, writer.delete(ns, id, token, predicate));
+            })
         .thenApply(v -> DeleteItemsResponse.getDefaultInstance());
   }
 
@@ -183,23 +208,53 @@ public final class KeyValueHandler {
                       : r.getSelection().getItemLimit() - soFar;
               long before = soFar;
               if (predicate instanceof ItemPredicate.Keys k && k.keys().isEmpty()) {
-                return java.util.concurrent.CompletableFuture.completedFuture(
-                    GetItemsResponse.getDefaultInstance());
+                return CompletableFuture.completedFuture(GetItemsResponse.getDefaultInstance());
               }
-              return reader
-                  .read(
-                      ns,
-                      id,
-                      predicate,
-                      values,
-                      FetchSizes.of(pageSize, itemBytes, remaining),
-                      new BytePage(pageSize, remaining),
-                      raw)
-                  .thenApply(page -> respond(ns, page, values, fingerprint, before));
+              boolean cached =
+                  position == null
+                      && r.getSelection().getItemLimit() == 0
+                      && !raw
+                      && cache.serves(ns, predicate, values);
+              if (cached) {
+                Optional<List<KvItem>> hit = cache.lookup(ns, id, predicate, pageSize);
+                if (hit.isPresent()) {
+                  GetItemsResponse.Builder response = GetItemsResponse.newBuilder();
+                  hit.get().forEach(item -> response.addItems(KvRequests.item(item, true)));
+                  return CompletableFuture.completedFuture(response.build());
+                }
+              }
+              long version = cache.version(ns.namespace(), id);
+              ItemPredicate read = predicate;
+              ReadBudget budget = budgets.start(ns.slos().latency(KvSlos.GET_ITEMS));
+              return budgets
+                  .finish(
+                      budget,
+                      reader.read(
+                          ns,
+                          id,
+                          predicate,
+                          values,
+                          FetchSizes.of(pageSize, itemBytes, remaining),
+                          new BytePage(pageSize, remaining),
+                          raw,
+                          budget))
+                  .thenApply(
+                      page -> {
+                        if (cached && !page.more()) {
+                          cache.fill(ns, id, read, page.items(), version);
+                        }
+                        return page;
+                      })
+                  .thenApply(
+                      page ->
+                          respond(ns, page, values, fingerprint, before)
+                              .setPartial(
+                                  budget.cutShort() && page.more() && !page.items().isEmpty())
+                              .build());
             });
   }
 
-  private GetItemsResponse respond(
+  private GetItemsResponse.Builder respond(
       KvNamespace ns, CqlItemReader.Page page, boolean values, byte[] fingerprint, long before) {
     fetched.increment(page.rowsFetched());
     planned.increment(page.rowsPlanned());
@@ -220,7 +275,7 @@ public final class KeyValueHandler {
               KvPageToken.KIND,
               new KvPageToken(last.key(), before + page.items().size(), average).encode()));
     }
-    return response.build();
+    return response;
   }
 
   private CompletionStage<KvNamespace> namespace(String namespace) {

@@ -7,6 +7,7 @@ import io.varve.cassandra.kv.CqlItemMutator;
 import io.varve.core.error.InvalidFieldException;
 import io.varve.core.kv.ClusteringOrder;
 import io.varve.core.kv.IdempotencyToken;
+import io.varve.core.kv.ItemPredicate;
 import io.varve.core.kv.KvLimits;
 import io.varve.core.kv.KvMutation;
 import io.varve.core.kv.KvMutations;
@@ -36,12 +37,15 @@ final class MutateItemsHandler {
   private final CqlItemMutator mutator;
   private final KvLimits limits;
   private final Clock clock;
+  private final PointReadCache cache;
 
   MutateItemsHandler(
       Function<String, CompletionStage<KvNamespace>> namespaces,
       CqlItemMutator mutator,
       KvLimits limits,
-      Clock clock) {
+      Clock clock,
+      PointReadCache cache) {
+    this.cache = cache;
     this.namespaces = namespaces;
     this.mutator = mutator;
     this.limits = limits;
@@ -64,7 +68,17 @@ final class MutateItemsHandler {
     List<RecordMutation> records = KvMutations.records(mutations, limits);
     return namespaces
         .apply(r.getNamespace())
-        .thenCompose(ns -> mutator.mutate(ns, token, records))
+        .thenCompose(
+            ns ->
+                mutator
+                    .mutate(ns, token, records)
+                    // every record touched, whether its batch applied or not (it may have)
+                    .whenComplete(
+                        (v, e) ->
+                            records.forEach(
+                                record ->
+                                    cache.invalidate(
+                                        ns.namespace(), record.id(), new ItemPredicate.All()))))
         .thenApply(
             v ->
                 MutateItemsResponse.newBuilder()

@@ -5,6 +5,7 @@ import static io.varve.server.transport.ApiCall.needs;
 
 import io.grpc.MethodDescriptor;
 import io.grpc.ServiceDescriptor;
+import io.varve.api.common.v1.HandshakeRequest;
 import io.varve.api.kv.v1.DeleteItemsRequest;
 import io.varve.api.kv.v1.GetItemsRequest;
 import io.varve.api.kv.v1.KeyValueGrpc;
@@ -114,7 +115,12 @@ final class ApiCalls {
               Permission.READ,
               KeyValueGrpc.getScanItemsMethod(),
               ScanItemsRequest::getNamespace,
-              h -> h.kv()::scan));
+              h -> h.kv()::scan),
+          needs(
+              Permission.READ,
+              KeyValueGrpc.getHandshakeMethod(),
+              HandshakeRequest::getNamespace,
+              h -> h.kv()::handshake));
 
   private ApiCalls() {}
 

@@ -384,7 +384,10 @@ class NamespaceConfigDocsTest {
       }
       String path = prefix + field.getJsonName();
       if (field.isMapField()) {
-        out.put(path, "map of string to string");
+        boolean messages =
+            field.getMessageType().findFieldByName("value").getJavaType()
+                == FieldDescriptor.JavaType.MESSAGE;
+        out.put(path, "map of string to " + (messages ? "mapping" : "string"));
       } else if (field.getJavaType() == FieldDescriptor.JavaType.MESSAGE
           && field.getMessageType().getFullName().equals("google.protobuf.Duration")) {
         out.put(path, "duration");

@@ -1,0 +1,53 @@
+package io.varve.core.slo;
+
+import java.util.LinkedHashMap;
+import java.util.Locale;
+import java.util.Map;
+import java.util.Optional;
+
+/**
+ * The endpoints of a service that carry objectives, each in a group ({@code read} or {@code write},
+ * the reference text's keys) whose default it takes when a namespace sets neither the endpoint nor
+ * its group. Each service has one catalog (KeyValue: {@code io.varve.core.kv.KvSlos}); the same
+ * {@link Slos} model serves every catalog.
+ *
+ * @param endpoints endpoint name (the RPC name) to its group, in a stable order
+ * @param defaults group to its default objectives
+ */
+public record SloCatalog(Map<String, String> endpoints, Map<String, LatencySlo> defaults) {
+
+  public SloCatalog {
+    endpoints = java.util.Collections.unmodifiableMap(new LinkedHashMap<>(endpoints));
+    defaults = Map.copyOf(defaults);
+    for (String group : endpoints.values()) {
+      if (!defaults.containsKey(group)) {
+        throw new IllegalArgumentException("no default for group " + group);
+      }
+    }
+  }
+
+  /** The endpoint or group a configuration key names, case aside; empty when it names neither. */
+  Optional<String> canonical(String key) {
+    for (String name : endpoints.keySet()) {
+      if (name.equalsIgnoreCase(key)) {
+        return Optional.of(name);
+      }
+    }
+    String lower = key.toLowerCase(Locale.ROOT);
+    return defaults.containsKey(lower) ? Optional.of(lower) : Optional.empty();
+  }
+
+  /** Whether {@code name} (canonical) is a group rather than an endpoint. */
+  boolean isGroup(String name) {
+    return defaults.containsKey(name) && !endpoints.containsKey(name);
+  }
+
+  /** What a configuration key may be, for error messages. */
+  String expected() {
+    return "an endpoint ("
+        + String.join(", ", endpoints.keySet())
+        + ") or a group ("
+        + String.join(", ", new java.util.TreeSet<>(defaults.keySet()))
+        + ")";
+  }
+}
