@@ -214,17 +214,22 @@ class KeyValueMutateIT {
                 request(Instant.now(), puts("m", item("a", "1")), puts("m", item("a", "2"))),
                 "mutations[1].put.items[0].key",
                 "also put by mutations[0]"),
+            // values above 1 MiB go to chunks, but a request's keys and values stay within 4 MiB
             new Case(
                 request(
                     Instant.now(),
                     puts(
                         "m",
                         Item.newBuilder()
-                            .setKey(ByteString.copyFromUtf8("k"))
-                            .setValue(ByteString.copyFrom(new byte[1024 * 1024 + 1]))
+                            .setKey(ByteString.copyFromUtf8("k1"))
+                            .setValue(ByteString.copyFrom(new byte[2_500_000]))
+                            .build(),
+                        Item.newBuilder()
+                            .setKey(ByteString.copyFromUtf8("k2"))
+                            .setValue(ByteString.copyFrom(new byte[2_500_000]))
                             .build())),
-                "mutations[0].put.items[0].value",
-                "at most 1048576 bytes"),
+                "mutations",
+                "at most 4194304"),
             new Case(
                 request(
                     Instant.now(),
@@ -296,6 +301,23 @@ class KeyValueMutateIT {
                 .setStart(ByteString.copyFromUtf8(start))
                 .setEnd(ByteString.copyFromUtf8(end)))
         .build();
+  }
+
+  @Test
+  void a_large_value_put_by_mutate_items_is_stored_in_chunks_and_read_whole() {
+    byte[] big = new byte[1_500_000];
+    new java.util.Random(5).nextBytes(big);
+    put(
+        "large",
+        Item.newBuilder()
+            .setKey(ByteString.copyFromUtf8("big"))
+            .setValue(ByteString.copyFrom(big))
+            .build());
+    var items =
+        grpc.getItems(GetItemsRequest.newBuilder().setNamespace(NS).setId("large").build())
+            .getItemsList();
+    assertThat(items).hasSize(1);
+    assertThat(items.get(0).getValue().toByteArray()).isEqualTo(big);
   }
 
   static void put(String id, Item... items) {

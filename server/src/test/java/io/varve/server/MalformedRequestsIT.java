@@ -171,8 +171,10 @@ class MalformedRequestsIT {
             write(
                 event(
                     "\"eventTime\": \""
+                        // ten fraction digits: finer than nanoseconds (sub-millisecond digits
+                        // are truncated, not refused)
                         + T.replace("Z", "")
-                        + "123Z\", "
+                        + "1234567Z\", "
                         + "\"eventId\": \"g\", "
                         + items(b64("k"), b64("v")))),
             400,

@@ -6,6 +6,7 @@ import io.varve.api.common.v1.HandshakeResponse;
 import io.varve.api.common.v1.KeyValueLimits;
 import io.varve.api.common.v1.ServerCapabilities;
 import io.varve.core.error.InvalidFieldException;
+import io.varve.core.kv.KvChunking;
 import io.varve.core.kv.KvLimits;
 import io.varve.core.kv.KvNamespace;
 import io.varve.core.namespace.Names;
@@ -32,7 +33,11 @@ final class Handshakes {
   private final Duration refreshInterval;
   private final boolean cacheOn;
 
-  Handshakes(NamespaceRegistry registry, KvLimits limits, Duration refreshInterval) {
+  private final KvChunking chunking;
+
+  Handshakes(
+      NamespaceRegistry registry, KvLimits limits, KvChunking chunking, Duration refreshInterval) {
+    this.chunking = chunking;
     this.registry = registry;
     this.limits = limits;
     this.refreshInterval = refreshInterval;
@@ -51,7 +56,11 @@ final class Handshakes {
     ServerCapabilities.Builder capabilities =
         ServerCapabilities.newBuilder()
             .setPartialReturns(true)
-            .setMaxItemBytes(limits.maxValueBytes())
+            // values above the threshold are stored in chunks, transparently to the client
+            .setChunking(true)
+            // GetItems' compression signal and PutItems' declared zstd values
+            .setCompressedValues(true)
+            .setMaxItemBytes(chunking.maxValueBytes())
             .setPointReadCache(cacheOn && ns.cacheTtl().isPresent());
     if (capabilities.getPointReadCache()) {
       capabilities.setCacheTtl(protobuf(ns.cacheTtl().orElseThrow()));

@@ -118,7 +118,7 @@ public final class KeyValueHandler {
     this.cache = new PointReadCache(limits.maxCacheBytes(), metrics);
     this.mutations =
         new MutateItemsHandler(this::namespace, new CqlItemMutator(writer), limits, clock, cache);
-    this.handshakes = new Handshakes(registry, limits, refreshInterval);
+    this.handshakes = new Handshakes(registry, limits, chunking, refreshInterval);
   }
 
   public CompletionStage<HandshakeResponse> handshake(HandshakeRequest r) {
