@@ -6,8 +6,6 @@ import com.datastax.oss.driver.api.core.cql.Row;
 import com.datastax.oss.driver.api.core.cql.SimpleStatement;
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
-import io.varve.cassandra.session.CassandraSettings;
-import io.varve.server.config.ServerSettings;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.time.Instant;
@@ -31,26 +29,6 @@ import org.junit.jupiter.api.Test;
 class BufferedWriteOverloadIT {
 
   static final Instant T = Instant.now().truncatedTo(ChronoUnit.SECONDS).minusSeconds(120);
-
-  static ServerSettings squeezed() {
-    ServerSettings defaults = ServerSettings.defaults();
-    CassandraSettings c = defaults.cassandra();
-    return defaults.withCassandra(
-        new CassandraSettings(
-            c.contactPoints(),
-            c.localDatacenter(),
-            c.username(),
-            c.password(),
-            c.tls(),
-            c.compression(),
-            c.requestTimeout(),
-            c.schemaTimeout(),
-            c.metadataKeyspace(),
-            c.replication(),
-            1,
-            1024 * 1024,
-            c.compressionThreshold()));
-  }
 
   static void create(TestServer server, String ns, String buffering) {
     TestServer.Reply reply =
@@ -102,7 +80,8 @@ class BufferedWriteOverloadIT {
   @Test
   void a_full_queue_refuses_with_429_and_every_accepted_event_is_written() throws Exception {
     String ns = "buffer_overload_it";
-    try (TestServer server = new TestServer(squeezed(), "varve_buffer_overload_it", ns)) {
+    try (TestServer server =
+        new TestServer(WriteBacklogIT.squeezedWrites(), "varve_buffer_overload_it", ns)) {
       create(server, ns, "{\"coalesce\": \"100ms\", \"bufferCapacity\": 262144}");
       // 8 writers, 40 requests each of 4 events of 8 KiB: far more than the queue holds
       ExecutorService pool = Executors.newFixedThreadPool(8);
@@ -159,7 +138,8 @@ class BufferedWriteOverloadIT {
   @Test
   void a_graceful_stop_writes_everything_queued() throws Exception {
     String ns = "buffer_shutdown_it";
-    TestServer server = new TestServer(squeezed(), "varve_buffer_shutdown_it", ns);
+    TestServer server =
+        new TestServer(WriteBacklogIT.squeezedWrites(), "varve_buffer_shutdown_it", ns);
     Set<String> sent = new HashSet<>();
     try {
       // a minute's coalescing: nothing is written before the stop unless the queue fills half way

@@ -33,11 +33,14 @@ class WriteBacklogIT {
   static final String NS = "write_backlog_it";
   static TestServer server;
 
-  @BeforeAll
-  static void start() {
+  /**
+   * The default settings with writes to Cassandra squeezed to one batch of at most 1 MiB in flight,
+   * so that writes queue in the server on any machine.
+   */
+  static ServerSettings squeezedWrites() {
     ServerSettings defaults = ServerSettings.defaults();
     CassandraSettings c = defaults.cassandra();
-    CassandraSettings squeezed =
+    return defaults.withCassandra(
         new CassandraSettings(
             c.contactPoints(),
             c.localDatacenter(),
@@ -51,10 +54,13 @@ class WriteBacklogIT {
             c.replication(),
             1,
             1024 * 1024,
-            c.compressionThreshold());
+            c.compressionThreshold()));
+  }
+
+  @BeforeAll
+  static void start() {
     ServerSettings settings =
-        defaults
-            .withCassandra(squeezed)
+        squeezedWrites()
             .withAdmission(
                 new AdmissionSettings(
                     512L * 1024 * 1024,
