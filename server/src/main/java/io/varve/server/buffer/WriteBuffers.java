@@ -22,6 +22,8 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CompletionStage;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
@@ -223,17 +225,22 @@ public final class WriteBuffers implements AutoCloseable {
           .computeIfAbsent(e.partition(), k -> new ArrayList<>())
           .add(new PlacedEvent(i, e.event(), e.partition()));
     }
-    events
-        .write(ns.settings().keyspace(), partitions, ns.settings().consistency())
-        .whenComplete(
-            (failures, error) -> {
-              try {
-                settle(name, ns, q, batch, error == null ? failures : allFailed(batch, error));
-              } catch (RuntimeException e) {
-                worker.failed("namespace " + name, e);
-                q.drained(List.of());
-              }
-            });
+    CompletionStage<Map<Integer, VarveException>> written;
+    try {
+      written = events.write(ns.settings().keyspace(), partitions, ns.settings().consistency());
+    } catch (RuntimeException e) {
+      // a store that throws instead of failing its stage must not leave the queue taken forever
+      written = CompletableFuture.failedFuture(e);
+    }
+    written.whenComplete(
+        (failures, error) -> {
+          try {
+            settle(name, ns, q, batch, error == null ? failures : allFailed(batch, error));
+          } catch (RuntimeException e) {
+            worker.failed("namespace " + name, e);
+            q.drained(List.of());
+          }
+        });
   }
 
   private static Map<Integer, VarveException> allFailed(List<Queued> batch, Throwable error) {
