@@ -3,6 +3,7 @@ package io.varve.server.buffer;
 import io.micrometer.core.instrument.Counter;
 import io.micrometer.core.instrument.Gauge;
 import io.micrometer.core.instrument.MeterRegistry;
+import io.varve.core.error.Causes;
 import io.varve.core.error.InvalidFieldException;
 import io.varve.core.error.VarveException;
 import io.varve.core.event.Event;
@@ -244,8 +245,7 @@ public final class WriteBuffers implements AutoCloseable {
   }
 
   private static Map<Integer, VarveException> allFailed(List<Queued> batch, Throwable error) {
-    Throwable cause =
-        error instanceof java.util.concurrent.CompletionException ? error.getCause() : error;
+    Throwable cause = Causes.unwrap(error);
     VarveException failure =
         cause instanceof VarveException v
             ? v
