@@ -29,8 +29,8 @@ import org.junit.jupiter.api.Test;
 /**
  * ScanItems on the real local Cassandra: segments run side by side cover every item of every record
  * exactly once (a value stored in chunks whole), pages stay within their byte bound, every page
- * token resumes exactly where its page ended, deleted items are hidden, and malformed requests are
- * refused naming their field.
+ * token resumes exactly where its page ended, a page stops early (partial) within the namespace's
+ * latency max, deleted items are hidden, and malformed requests are refused naming their field.
  */
 class KeyValueScanIT {
 
@@ -111,6 +111,61 @@ class KeyValueScanIT {
   @AfterAll
   static void stop() {
     server.close();
+  }
+
+  @Test
+  void a_scan_under_a_5_ms_max_comes_in_partial_pages_that_cover_every_item_once() {
+    TestServer.Reply created =
+        server.post(
+            "CreateNamespace",
+            "{\"namespace\": \"scan_slo\", \"service\": \"KEY_VALUE\","
+                + " \"persistence_configuration\": [{\"id\": \"PRIMARY_STORAGE\","
+                + " \"physical_storage\": {\"dataset\": \"kv_scan_it\", \"table\": \"scan_slo\","
+                + " \"config\": {\"slos\": {\"ScanItems\": {\"latency\": {\"target\": \"0.001s\","
+                + " \"max\": \"0.005s\"}}}}}}]}");
+    assertThat(created.status()).as(created.body().toString()).isEqualTo(200);
+    List<String> expected = new ArrayList<>();
+    for (int r = 0; r < 20; r++) {
+      PutItemsRequest.Builder put =
+          PutItemsRequest.newBuilder()
+              .setNamespace("scan_slo")
+              .setId("rec-" + r)
+              .setIdempotencyToken(KeyValueApiIT.token());
+      for (int k = 0; k < 1000; k++) {
+        String key = String.format("k%04d", k);
+        put.addItems(
+            Item.newBuilder()
+                .setKey(ByteString.copyFromUtf8(key))
+                .setValue(ByteString.copyFromUtf8("v")));
+        expected.add("rec-" + r + "/" + key);
+      }
+      grpc.putItems(put.build());
+    }
+    double partialBefore = server.metric("varve_kv_read_pages_partial_total");
+    List<String> seen = new ArrayList<>();
+    int pages = 0;
+    int partial = 0;
+    String token = "";
+    do {
+      ScanItemsResponse page =
+          grpc.scanItems(
+              ScanItemsRequest.newBuilder().setNamespace("scan_slo").setPageToken(token).build());
+      pages++;
+      page.getItemsList()
+          .forEach(i -> seen.add(i.getId() + "/" + i.getItem().getKey().toStringUtf8()));
+      if (page.getPartial()) {
+        partial++;
+        assertThat(page.getNextPageToken()).isNotEmpty();
+      }
+      token = page.getNextPageToken();
+    } while (!token.isEmpty());
+
+    // 20,000 items of a few bytes fit one 2 MiB page: only the 5 ms max cut it
+    assertThat(partial).isGreaterThan(1);
+    assertThat(pages).isGreaterThan(partial);
+    assertThat(server.metric("varve_kv_read_pages_partial_total") - partialBefore)
+        .isGreaterThanOrEqualTo(partial);
+    assertThat(seen).doesNotHaveDuplicates().containsExactlyInAnyOrderElementsOf(expected);
   }
 
   @Test

@@ -29,7 +29,8 @@ import java.util.concurrent.CompletionStage;
  * their values (a small record is then read in one round trip); if the page is not full yet, the
  * reader reads the next keys and their sizes ({@code SELECT key, value_metadata}: rows bounded by
  * the key limit) to find exactly which rows fit the page, then fetches those rows with their
- * values. Items marked expired by a delete are skipped: they count as fetched, not returned.
+ * values. Items marked expired by a delete are skipped: they count as fetched, not returned; so do
+ * the rows of a fetch left over once the page is full, which Cassandra sent all the same.
  */
 public final class CqlItemReader {
 
@@ -38,9 +39,10 @@ public final class CqlItemReader {
    *
    * @param items the items returned
    * @param more whether more items may follow
-   * @param rowsFetched rows fetched in the shape returned (with values when values were asked for):
-   *     the numerator of read amplification
-   * @param rowsPlanned rows of keys and sizes read to plan the rows to fetch (0 when not needed)
+   * @param rowsFetched rows Cassandra sent in the shape returned (with values when values were
+   *     asked for), taken or not: the numerator of read amplification
+   * @param rowsPlanned rows of keys and sizes Cassandra sent to plan the rows to fetch (0 when not
+   *     needed)
    * @param bytes bytes of the page's keys and values
    * @param largestFetchBytes bytes of the largest CQL fetch made (every column of its rows)
    */

@@ -43,7 +43,7 @@ public final class CqlItemScanner {
    * @param items the items returned
    * @param more whether more items may follow in the segment (then {@code last} is set)
    * @param last the position to resume after, null when nothing was consumed
-   * @param rowsFetched rows read, returned or not
+   * @param rowsFetched rows Cassandra sent, returned or not
    * @param bytes bytes of the page's ids, keys and values
    */
   public record Page(
@@ -65,6 +65,8 @@ public final class CqlItemScanner {
   /**
    * @param after the previous page's position, null for a first page
    * @param wantedRows the rows the item-size estimate says fill the page (bounded here)
+   * @param budget the time the page may take: when it stops the page, the page holds the items
+   *     taken so far and {@link Page#more()} is set ({@link ReadBudget#cutShort()} says why)
    */
   public CompletionStage<Page> scan(
       KvNamespace ns,
@@ -72,28 +74,30 @@ public final class CqlItemScanner {
       Position after,
       boolean values,
       int wantedRows,
-      BytePage page) {
+      BytePage page,
+      ReadBudget budget) {
     requireMurmur3();
     int fetch =
         Math.min(wantedRows, values ? limits.valueRowsPerFetch() : limits.keyRowsPerFetch());
-    ScanRead read = new ScanRead(values, page);
+    ScanRead read = new ScanRead(values, page, budget);
     Function<Long, CompletionStage<Boolean>> tokens =
         first ->
             read.rows(
-                run(
-                    ns,
-                    statements
-                        .tokens(ns, values)
-                        .thenApply(
-                            p ->
-                                p.boundStatementBuilder()
-                                    .setLong(0, first)
-                                    .setLong(1, segment.last())),
-                    fetch));
+                () ->
+                    run(
+                        ns,
+                        statements
+                            .tokens(ns, values)
+                            .thenApply(
+                                p ->
+                                    p.boundStatementBuilder()
+                                        .setLong(0, first)
+                                        .setLong(1, segment.last())),
+                        fetch));
     if (after == null) {
       return tokens.apply(segment.first()).thenCompose(stopped -> page(ns, read, stopped));
     }
-    return read.rows(record(ns, values, after.id(), after.key(), fetch))
+    return read.rows(() -> record(ns, values, after.id(), after.key(), fetch))
         .thenCompose(stopped -> stopped ? ended(true) : sameToken(ns, values, after, read, fetch))
         .thenCompose(
             stopped ->
@@ -140,7 +144,7 @@ public final class CqlItemScanner {
     if (i == ids.size()) {
       return ended(false);
     }
-    return read.rows(record(ns, values, ids.get(i), null, fetch))
+    return read.rows(() -> record(ns, values, ids.get(i), null, fetch))
         .thenCompose(
             stopped -> stopped ? ended(true) : records(ns, values, ids, i + 1, read, fetch));
   }

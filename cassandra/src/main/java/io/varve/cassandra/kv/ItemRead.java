@@ -62,15 +62,15 @@ final class ItemRead {
   CompletionStage<RowStream.Outcome> collect(
       ItemPredicate predicate, int fetchSize, boolean followPages) {
     if (!budget.mayFetch()) {
-      return CompletableFuture.completedFuture(new RowStream.Outcome(RowStream.End.CUT, null, 0));
+      return CompletableFuture.completedFuture(RowStream.Outcome.none(RowStream.End.CUT));
     }
     return observed(
+        false,
         RowStream.run(
             budget.track(reader.query(ns, id, predicate, values, fetchSize)),
             followPages,
             budget,
             (key, metadata, row) -> {
-              fetched++;
               if (metadata.expired()) {
                 return true;
               }
@@ -97,10 +97,17 @@ final class ItemRead {
             }));
   }
 
-  private CompletionStage<RowStream.Outcome> observed(CompletionStage<RowStream.Outcome> outcome) {
+  /** Counts what a stream's fetches cost: as planning (keys and sizes) or as fetching. */
+  private CompletionStage<RowStream.Outcome> observed(
+      boolean planning, CompletionStage<RowStream.Outcome> outcome) {
     return outcome.thenApply(
         o -> {
           largestFetchBytes = Math.max(largestFetchBytes, o.largestFetchBytes());
+          if (planning) {
+            planned += o.rowsReceived();
+          } else {
+            fetched += o.rowsReceived();
+          }
           return o;
         });
   }
@@ -119,12 +126,12 @@ final class ItemRead {
     BytePage plan = page.copy();
     List<byte[]> keys = new ArrayList<>();
     return observed(
+            true,
             RowStream.run(
                 budget.track(reader.query(ns, id, rest, false, keyFetchSize)),
                 true,
                 budget,
                 (key, metadata, row) -> {
-                  planned++;
                   if (metadata.expired()) {
                     return true;
                   }

@@ -29,10 +29,17 @@ final class RowStream {
   }
 
   /**
-   * The end, the key of the last row visited (null when none was) and the bytes of the largest
-   * driver page (every column of every row: what one fetch held).
+   * The end, the key of the last row visited (null when none was), the bytes of the largest driver
+   * page (every column of every row: what one fetch held) and the rows Cassandra sent, visited or
+   * not (every row of every driver page: what read amplification counts).
    */
-  record Outcome(End end, byte[] lastKey, long largestFetchBytes) {}
+  record Outcome(End end, byte[] lastKey, long largestFetchBytes, long rowsReceived) {
+
+    /** A stream that never fetched. */
+    static Outcome none(End end) {
+      return new Outcome(end, null, 0, 0);
+    }
+  }
 
   /** Takes one row; {@code false} stops the stream. */
   interface Visitor {
@@ -44,6 +51,7 @@ final class RowStream {
   private final ReadBudget budget;
   private byte[] lastKey;
   private long largestFetchBytes;
+  private long rowsReceived;
 
   private RowStream(Visitor visitor, boolean followPages, ReadBudget budget) {
     this.visitor = visitor;
@@ -85,13 +93,18 @@ final class RowStream {
   }
 
   private Outcome cut() {
-    return new Outcome(End.CUT, lastKey, largestFetchBytes);
+    return outcome(End.CUT);
+  }
+
+  private Outcome outcome(End end) {
+    return new Outcome(end, lastKey, largestFetchBytes, rowsReceived);
   }
 
   private CompletionStage<Outcome> consume(AsyncResultSet rs) {
     boolean any = false;
     boolean stopped = false;
     long fetchBytes = 0;
+    rowsReceived += rs.remaining();
     for (Row row : rs.currentPage()) { // iterable once: the rows after a stop are only measured
       for (int i = 0; i < row.getColumnDefinitions().size(); i++) {
         ByteBuffer column = row.getBytesUnsafe(i);
@@ -106,15 +119,13 @@ final class RowStream {
     }
     largestFetchBytes = Math.max(largestFetchBytes, fetchBytes);
     if (stopped) {
-      return CompletableFuture.completedFuture(
-          new Outcome(End.STOPPED, lastKey, largestFetchBytes));
+      return CompletableFuture.completedFuture(outcome(End.STOPPED));
     }
     if (!rs.hasMorePages()) {
-      return CompletableFuture.completedFuture(
-          new Outcome(End.EXHAUSTED, lastKey, largestFetchBytes));
+      return CompletableFuture.completedFuture(outcome(End.EXHAUSTED));
     }
     if (!followPages && any) {
-      return CompletableFuture.completedFuture(new Outcome(End.PAUSED, lastKey, largestFetchBytes));
+      return CompletableFuture.completedFuture(outcome(End.PAUSED));
     }
     if (!budget.mayFetch()) {
       return CompletableFuture.completedFuture(cut());

@@ -12,6 +12,7 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionStage;
+import java.util.function.Supplier;
 
 /**
  * The state of one scan page read by {@link CqlItemScanner}: the items taken, the position of the
@@ -38,25 +39,47 @@ final class ScanRead {
   private CqlItemScanner.Position last;
   private long fetched;
   private long rows;
+  private final ReadBudget budget;
   private boolean paused;
 
-  ScanRead(boolean values, BytePage page) {
+  /**
+   * @param budget the time the page may take: once a row was consumed, it may stop the page (with a
+   *     position to resume from) before the next fetch or cancel the one in flight
+   */
+  ScanRead(boolean values, BytePage page, ReadBudget budget) {
     this.values = values;
     this.page = page;
+    this.budget = budget;
   }
 
-  /** Takes the rows of {@code query} into the page; true when the page stopped taking rows. */
-  CompletionStage<Boolean> rows(CompletionStage<AsyncResultSet> query) {
-    return RowStream.run(query, true, this::visit).thenApply(o -> o.end() == RowStream.End.STOPPED);
+  /**
+   * Takes the rows of the query {@code start} runs into the page; true when the page stopped taking
+   * rows. The query is not started when the budget refuses it.
+   */
+  CompletionStage<Boolean> rows(Supplier<CompletionStage<AsyncResultSet>> start) {
+    if (!budget.mayFetch()) {
+      paused = true;
+      return CompletableFuture.completedFuture(true);
+    }
+    return RowStream.run(budget.track(start.get()), true, budget, this::visit)
+        .thenApply(
+            o -> {
+              fetched += o.rowsReceived();
+              if (o.end() == RowStream.End.CUT) {
+                paused = true;
+                return true;
+              }
+              return o.end() == RowStream.End.STOPPED;
+            });
   }
 
   private boolean visit(byte[] key, ValueMetadata metadata, Row row) {
-    fetched++;
     if (rows >= MAX_ROWS_PER_PAGE) {
       paused = true;
       return false;
     }
     rows++;
+    budget.progressed(); // a row consumed, taken or skipped: the page has a position to resume from
     int column = values ? 3 : 2; // the write time; id and token follow
     String id = row.getString(column + 1);
     CqlItemScanner.Position here = new CqlItemScanner.Position(row.getLong(column + 2), id, key);

@@ -14,11 +14,9 @@ import java.util.List;
  *
  * <p>Beside it, the fixed limit's figure, measured by a raw CQL paging loop over the same rows in
  * the raw table ({@link RawItems#readInPages}): each page a new query after the last key, {@code
- * --fixed-fetch-rows} rows per fetch, the rest of a fetch discarded once the page is full. Not a
- * second server with adaptive sizing off: the server counts the rows it looked at, not the rows of
- * a fetch left after a full page, so a fixed limit's waste would not show in its counters. The raw
- * loop counts both: {@code rows_visited} as the server counts, {@code rows_received} as Cassandra
- * sent them.
+ * --fixed-fetch-rows} rows per fetch, the rest of a fetch discarded once the page is full. Both
+ * count the rows Cassandra sent ({@code rows_received}), as the server's counter does; the raw loop
+ * also prints the rows it looked at ({@code rows_visited}), the waste a fixed limit hides.
  */
 final class AmplificationPhase {
 

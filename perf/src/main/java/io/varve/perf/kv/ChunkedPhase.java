@@ -1,23 +1,29 @@
 package io.varve.perf.kv;
 
+import io.varve.api.kv.v1.GetItemsResponse;
+import io.varve.core.kv.KvChunking;
 import io.varve.perf.measure.Figures;
 import io.varve.perf.measure.InFlight;
-import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.Iterator;
 import java.util.List;
+import java.util.Random;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionStage;
+import java.util.function.IntFunction;
 import java.util.stream.IntStream;
 
 /**
  * {@code chunked.put.ratio} and {@code chunked.get.ratio}: MB/s of values of {@value #VALUE_BYTES}
- * bytes through PutItems and GetItems (which store them in chunks) against raw CQL writes and reads
- * of the same bytes as rows of {@value #ROW_BYTES} bytes, one partition each as chunks are spread,
- * the same values in flight.
+ * bytes through PutItems and GetItems (which store them in chunks of 1 MiB in the chunk table)
+ * against raw CQL writes and reads of the same bytes as rows of {@value #ROW_BYTES} bytes, one
+ * partition each as chunks are spread.
  *
- * <p>Not run yet: PutItems refuses values above 1 MiB until chunked values exist. The raw side is
- * here; {@link #putChunkedValue} and {@link #getChunkedValue} are the missing half. Once they work,
- * {@link KvBenchmark} calls {@link #run} after the page phase; until then it prints neither figure
- * (and so no verdict for them).
+ * <p>Same work in flight on both sides: puts keep {@value #VALUES_IN_FLIGHT} values in flight, each
+ * value's rows {@link KvChunking#DEFAULT}{@code .writeConcurrency()} at a time, as the server
+ * writes a value's chunks; gets read one value after the other, its rows as many at a time as the
+ * server reads chunks. Values are {@value #DISTINCT_VALUES} buffers of random bytes
+ * (incompressible), each GetItems answer checked byte for byte.
  */
 final class ChunkedPhase {
 
@@ -28,27 +34,33 @@ final class ChunkedPhase {
   /** Values written and read per side. */
   static final int VALUES = 32;
 
-  private final KvParameters parameters;
-  private final ItemData data;
+  /** Values in flight during the puts: 64 MiB, well within the server's admission bound. */
+  static final int VALUES_IN_FLIGHT = 4;
 
-  ChunkedPhase(KvParameters parameters, ItemData data) {
-    this.parameters = parameters;
-    this.data = data;
+  /** Distinct value contents, reused round robin: bounds the benchmark's own heap. */
+  static final int DISTINCT_VALUES = 4;
+
+  private static final byte[] KEY = ItemData.key("value", 0);
+
+  private final byte[][] contents = new byte[DISTINCT_VALUES][];
+
+  ChunkedPhase(long seed) {
+    Random random = new Random(seed);
+    for (int i = 0; i < DISTINCT_VALUES; i++) {
+      contents[i] = new byte[VALUE_BYTES];
+      random.nextBytes(contents[i]);
+    }
   }
 
   void run(Figures out, KvApi api, RawItems raw) throws Exception {
     double megabytes = (double) VALUES * VALUE_BYTES / 1e6;
-    double rawPut =
-        InFlight.send(
-            parameters.concurrency(),
-            IntStream.range(0, VALUES).iterator(),
-            v -> rawPutValue(raw, v));
-    double varvePut =
-        InFlight.send(
-            parameters.concurrency(), IntStream.range(0, VALUES).iterator(), this::putChunkedValue);
-    double rawGet = seconds(() -> IntStream.range(0, VALUES).forEach(v -> rawGetValue(raw, v)));
-    double varveGet = seconds(() -> IntStream.range(0, VALUES).forEach(this::getChunkedValue));
+    double rawPut = InFlight.send(VALUES_IN_FLIGHT, values(), v -> rawPutValue(raw, v));
+    double varvePut = InFlight.send(VALUES_IN_FLIGHT, values(), v -> putValue(api, v));
+    double rawGet = InFlight.send(1, values(), v -> rawGetValue(raw, v));
+    double varveGet =
+        InFlight.send(1, values(), v -> CompletableFuture.runAsync(() -> getValue(api, v)));
     out.put("chunked.value_bytes", VALUE_BYTES);
+    out.put("chunked.values", VALUES);
     out.put("chunked.raw.put_mb_per_s", megabytes / rawPut);
     out.put("chunked.varve.put_mb_per_s", megabytes / varvePut);
     out.put("chunked.put.ratio", Goals.ratio(rawPut, varvePut));
@@ -57,45 +69,71 @@ final class ChunkedPhase {
     out.put("chunked.get.ratio", Goals.ratio(rawGet, varveGet));
   }
 
-  /** Value {@code v} through PutItems, as one item: to come with chunked values. */
-  CompletionStage<?> putChunkedValue(int v) {
-    throw new UnsupportedOperationException(
-        "chunked values: PutItems refuses values above 1 MiB until they exist");
+  private static Iterator<Integer> values() {
+    return IntStream.range(0, VALUES).iterator();
   }
 
-  /** Value {@code v} through GetItems, checked byte for byte: to come with chunked values. */
-  void getChunkedValue(int v) {
-    throw new UnsupportedOperationException(
-        "chunked values: PutItems refuses values above 1 MiB until they exist");
+  private byte[] content(int v) {
+    return contents[v % DISTINCT_VALUES];
+  }
+
+  /** Value {@code v} through PutItems, as the one item of record {@code chunked-<v>}. */
+  private CompletionStage<?> putValue(KvApi api, int v) {
+    return api.put(
+        KvBenchmark.NAMESPACE,
+        recordId(v),
+        List.of(new ItemData.Item(KEY, content(v))),
+        KvApi.Token.now());
+  }
+
+  /** Value {@code v} through GetItems, checked byte for byte. */
+  private void getValue(KvApi api, int v) {
+    GetItemsResponse page = api.get(KvBenchmark.NAMESPACE, recordId(v), VALUE_BYTES, "");
+    if (page.getItemsCount() != 1
+        || !Arrays.equals(page.getItems(0).getValue().toByteArray(), content(v))) {
+      throw new IllegalStateException("GetItems of " + recordId(v) + " returned other bytes");
+    }
   }
 
   /** The bytes of value {@code v} as {@value #ROWS_PER_VALUE} rows, one partition each. */
   private CompletionStage<?> rawPutValue(RawItems raw, int v) {
-    List<CompletableFuture<?>> rows = new ArrayList<>();
     KvApi.Token token = KvApi.Token.now();
-    for (int r = 0; r < ROWS_PER_VALUE; r++) {
-      rows.add(
-          raw.put(chunkId(v, r), List.of(data.item("", r, ROW_BYTES)), token)
-              .toCompletableFuture());
-    }
-    return CompletableFuture.allOf(rows.toArray(CompletableFuture[]::new));
+    return rows(
+        r -> {
+          byte[] row = Arrays.copyOfRange(content(v), r * ROW_BYTES, (r + 1) * ROW_BYTES);
+          return raw.put(rowId(v, r), List.of(new ItemData.Item(KEY, row)), token);
+        });
   }
 
-  private static void rawGetValue(RawItems raw, int v) {
-    for (int r = 0; r < ROWS_PER_VALUE; r++) {
-      if (raw.readAll(chunkId(v, r)) != 1) {
-        throw new IllegalStateException("chunk row " + chunkId(v, r) + " is missing");
-      }
-    }
+  /** The rows of value {@code v}, each checked for its size. */
+  private static CompletionStage<?> rawGetValue(RawItems raw, int v) {
+    return rows(r -> raw.readOneAsync(rowId(v, r), ROW_BYTES));
   }
 
-  private static String chunkId(int v, int r) {
+  /**
+   * Runs {@code row} for each row of a value, as many at a time as the server handles a value's
+   * chunks, off the caller's thread.
+   */
+  private static CompletionStage<?> rows(IntFunction<CompletionStage<?>> row) {
+    return CompletableFuture.runAsync(
+        () -> {
+          try {
+            InFlight.send(
+                KvChunking.DEFAULT.writeConcurrency(),
+                IntStream.range(0, ROWS_PER_VALUE).iterator(),
+                row::apply);
+          } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new IllegalStateException(e);
+          }
+        });
+  }
+
+  private static String recordId(int v) {
+    return "chunked-" + v;
+  }
+
+  private static String rowId(int v, int r) {
     return "chunked-" + v + "-" + r;
-  }
-
-  private static double seconds(Runnable work) {
-    long start = System.nanoTime();
-    work.run();
-    return (System.nanoTime() - start) / 1e9;
   }
 }

@@ -25,10 +25,9 @@ import java.util.Optional;
 /**
  * {@code varve perf kv}: the KeyValue service (run as its own process, as {@code varve up} runs it)
  * against a plain CQL client on the same Cassandra, in one run: {@link PutPhase}, {@link GetPhase},
- * {@link PagePhase}, {@link AmplificationPhase}; then a verdict per goal ({@link Goals}). The
- * chunked-value figures ({@link ChunkedPhase}) are not measured until chunked values exist. Every
- * namespace's table and the raw table are in keyspace {@value #KEYSPACE}, dropped before and after
- * the run with the server's metadata keyspace.
+ * {@link PagePhase}, {@link ChunkedPhase}, {@link AmplificationPhase}; then a verdict per goal
+ * ({@link Goals}). Every namespace's table and the raw table are in keyspace {@value #KEYSPACE},
+ * dropped before and after the run with the server's metadata keyspace.
  */
 final class KvBenchmark {
 
@@ -87,8 +86,8 @@ final class KvBenchmark {
     new GetPhase(parameters, data).run(tee(out, goals), api, raw);
     environment.progress("full pages of 100 B, 10 KiB and 1 MiB items");
     new PagePhase(parameters, data).run(tee(out, goals), api);
-    // chunked values: new ChunkedPhase(parameters, data).run(tee(out, goals), api, raw) once
-    // PutItems takes values above 1 MiB
+    environment.progress("values of 16 MiB, stored in chunks");
+    new ChunkedPhase(43).run(tee(out, goals), api, raw);
     environment.progress("read amplification over a record of mixed item sizes");
     new AmplificationPhase(parameters, data)
         .run(tee(out, goals), api, raw, URI.create(server.apiAddress()));

@@ -88,6 +88,23 @@ final class RawItems {
   }
 
   /**
+   * Reads the one row of record {@code id}; fails unless it holds a value of {@code valueBytes}.
+   */
+  CompletionStage<?> readOneAsync(String id, int valueBytes) {
+    return session
+        .executeAsync(select.bind(id).setConsistencyLevel(level))
+        .thenAccept(
+            rs -> {
+              Row row = rs.one();
+              if (row == null
+                  || row.getByteBuffer(1).remaining() != valueBytes
+                  || rs.one() != null) {
+                throw new IllegalStateException("row " + id + " is not one value of " + valueBytes);
+              }
+            });
+  }
+
+  /**
    * Reads record {@code id} as a paging client with a fixed row limit does: each page is a new
    * query after the previous page's last key, fetching {@code fetchRows} rows at a time until the
    * page of {@code pageSizeBytes} (keys plus values, {@link BytePage}'s rule) is full; the rest of

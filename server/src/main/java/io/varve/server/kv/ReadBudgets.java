@@ -37,15 +37,16 @@ final class ReadBudgets {
     this.partial =
         Counter.builder("varve.kv.read.pages.partial")
             .description(
-                "GetItems pages cut short to meet the latency max or the caller's deadline")
+                "GetItems and ScanItems pages cut short to meet the latency max or the caller's deadline")
             .register(metrics);
     this.cancelled =
         Counter.builder("varve.kv.read.fetches.cancelled")
             .description(
-                "CQL fetches of GetItems cancelled in flight or not started because the caller gave up")
+                "CQL fetches of GetItems and ScanItems cancelled in flight or not started because the caller"
+                    + " gave up")
             .register(metrics);
     Gauge.builder("varve.kv.reads.running", running, AtomicInteger::get)
-        .description("GetItems reads running now")
+        .description("GetItems and ScanItems pages being read now")
         .register(metrics);
   }
 

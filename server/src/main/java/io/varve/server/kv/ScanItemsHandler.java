@@ -6,10 +6,12 @@ import io.varve.api.kv.v1.ScanItemsRequest;
 import io.varve.api.kv.v1.ScanItemsResponse;
 import io.varve.api.kv.v1.ScannedItem;
 import io.varve.cassandra.kv.CqlItemScanner;
+import io.varve.cassandra.kv.ReadBudget;
 import io.varve.core.kv.BytePage;
 import io.varve.core.kv.FetchSizes;
 import io.varve.core.kv.KvLimits;
 import io.varve.core.kv.KvNamespace;
+import io.varve.core.kv.KvSlos;
 import io.varve.core.kv.ScanPageToken;
 import io.varve.core.kv.ScanSegment;
 import io.varve.core.namespace.Names;
@@ -21,7 +23,9 @@ import java.util.function.Function;
  * ScanItems: one segment of a namespace's token ring, a page at a time ({@link CqlItemScanner}).
  * Pages are bounded in bytes (ids, keys and values) like GetItems' pages; the page token, signed
  * and bound to the request (namespace, segment, total, item limit, values or not), holds the
- * position of the last row consumed, the items returned so far and the average item size seen.
+ * position of the last row consumed, the items returned so far and the average item size seen. A
+ * page stops early, {@code partial}, rather than exceed the namespace's ScanItems latency max or
+ * the caller's deadline ({@link ReadBudgets}).
  */
 final class ScanItemsHandler {
 
@@ -31,6 +35,7 @@ final class ScanItemsHandler {
   private final CqlItemScanner scanner;
   private final PageTokens tokens;
   private final KvLimits limits;
+  private final ReadBudgets budgets;
   private final FetchSizes fetchSizes = new FetchSizes();
   private final Counter fetched;
   private final Counter returned;
@@ -40,8 +45,10 @@ final class ScanItemsHandler {
       CqlItemScanner scanner,
       PageTokens tokens,
       KvLimits limits,
+      ReadBudgets budgets,
       MeterRegistry metrics) {
     this.namespaces = namespaces;
+    this.budgets = budgets;
     this.scanner = scanner;
     this.tokens = tokens;
     this.limits = limits;
@@ -91,19 +98,27 @@ final class ScanItemsHandler {
                       ? null
                       : new CqlItemScanner.Position(
                           position.lastToken(), position.lastId(), position.lastKey());
-              return scanner
-                  .scan(
-                      ns,
-                      segment,
-                      after,
-                      values,
-                      FetchSizes.of(pageSize, itemBytes, remaining),
-                      new BytePage(pageSize, remaining))
-                  .thenApply(page -> respond(ns, page, values, fingerprint, soFar));
+              ReadBudget budget = budgets.start(ns.slos().latency(KvSlos.SCAN_ITEMS));
+              return budgets
+                  .finish(
+                      budget,
+                      scanner.scan(
+                          ns,
+                          segment,
+                          after,
+                          values,
+                          FetchSizes.of(pageSize, itemBytes, remaining),
+                          new BytePage(pageSize, remaining),
+                          budget))
+                  .thenApply(
+                      page ->
+                          respond(ns, page, values, fingerprint, soFar)
+                              .setPartial(budget.cutShort() && page.more())
+                              .build());
             });
   }
 
-  private ScanItemsResponse respond(
+  private ScanItemsResponse.Builder respond(
       KvNamespace ns, CqlItemScanner.Page page, boolean values, byte[] fingerprint, long soFar) {
     fetched.increment(page.rowsFetched());
     returned.increment(page.items().size());
@@ -127,6 +142,6 @@ final class ScanItemsHandler {
                       last.token(), last.id(), last.key(), soFar + page.items().size(), average)
                   .encode()));
     }
-    return response.build();
+    return response;
   }
 }

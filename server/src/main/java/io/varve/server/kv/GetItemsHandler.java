@@ -1,0 +1,204 @@
+package io.varve.server.kv;
+
+import io.micrometer.core.instrument.Counter;
+import io.micrometer.core.instrument.DistributionSummary;
+import io.micrometer.core.instrument.MeterRegistry;
+import io.varve.api.kv.v1.GetItemsRequest;
+import io.varve.api.kv.v1.GetItemsResponse;
+import io.varve.cassandra.kv.CqlItemReader;
+import io.varve.cassandra.kv.ReadBudget;
+import io.varve.core.kv.BytePage;
+import io.varve.core.kv.FetchSizes;
+import io.varve.core.kv.ItemPredicate;
+import io.varve.core.kv.KvItem;
+import io.varve.core.kv.KvLimits;
+import io.varve.core.kv.KvNamespace;
+import io.varve.core.kv.KvPageToken;
+import io.varve.core.kv.KvSlos;
+import io.varve.core.kv.KvValidation;
+import io.varve.core.namespace.Names;
+import io.varve.core.read.PageTokens;
+import java.util.Base64;
+import java.util.List;
+import java.util.Optional;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CompletionStage;
+import java.util.function.Function;
+
+/**
+ * GetItems: one page of a record's items, bounded in bytes, with fetch sizes adapted to the item
+ * sizes seen ({@link FetchSizes}: the namespace's running estimate for a first page, the page
+ * token's average after it). Records read amplification (rows Cassandra sent ÷ items returned). A
+ * page stops early, {@code partial}, rather than exceed the namespace's GetItems latency max or the
+ * caller's deadline ({@link ReadBudgets}). First pages of point reads may come from the {@link
+ * PointReadCache}.
+ */
+final class GetItemsHandler {
+
+  private static final String PAGE_TOKEN = "page_token";
+
+  private final Function<String, CompletionStage<KvNamespace>> namespaces;
+  private final CqlItemReader reader;
+  private final PageTokens tokens;
+  private final KvLimits limits;
+  private final PointReadCache cache;
+  private final ReadBudgets budgets;
+  private final FetchSizes fetchSizes = new FetchSizes();
+  private final DistributionSummary amplification;
+  private final DistributionSummary fetchBytes;
+  private final Counter fetched;
+  private final Counter planned;
+  private final Counter returned;
+
+  GetItemsHandler(
+      Function<String, CompletionStage<KvNamespace>> namespaces,
+      CqlItemReader reader,
+      PageTokens tokens,
+      KvLimits limits,
+      PointReadCache cache,
+      ReadBudgets budgets,
+      MeterRegistry metrics) {
+    this.namespaces = namespaces;
+    this.reader = reader;
+    this.tokens = tokens;
+    this.limits = limits;
+    this.cache = cache;
+    this.budgets = budgets;
+    this.amplification =
+        DistributionSummary.builder("varve.kv.read.amplification")
+            .description(
+                "Rows Cassandra sent in the shape returned (with values when values are returned) per"
+                    + " item returned, per GetItems page; rows read only to plan a page are not counted")
+            .register(metrics);
+    this.fetchBytes =
+        DistributionSummary.builder("varve.kv.read.fetch.bytes")
+            .baseUnit("bytes")
+            .description(
+                "Bytes of the largest CQL fetch of a GetItems page (bounded by kv.limits.maxFetchBytes)")
+            .register(metrics);
+    this.fetched =
+        Counter.builder("varve.kv.read.rows.fetched")
+            .description("Rows Cassandra sent to GetItems in the shape returned, taken or not")
+            .register(metrics);
+    this.planned =
+        Counter.builder("varve.kv.read.rows.planned")
+            .description("Rows of keys and sizes GetItems read to plan which rows fit a page")
+            .register(metrics);
+    this.returned =
+        Counter.builder("varve.kv.read.items.returned")
+            .description("Items GetItems returned")
+            .register(metrics);
+  }
+
+  CompletionStage<GetItemsResponse> get(GetItemsRequest r) {
+    Names.namespace("namespace", r.getNamespace());
+    String id = KvValidation.id(r.getId(), limits);
+    KvRequests.predicate(
+        r.hasPredicate(), r.getPredicate(), false, io.varve.core.kv.ClusteringOrder.ASC, limits);
+    int pageSize = KvRequests.pageSize(r.getSelection(), limits);
+    boolean values = KvRequests.values(r.getSelection());
+    boolean raw = KvRequests.acceptsCompression(r.getSignalsMap());
+    byte[] fingerprint =
+        PageTokens.fingerprint(
+            r.getNamespace(),
+            id,
+            Base64.getEncoder().encodeToString(r.getPredicate().toByteArray()),
+            Integer.toString(r.getSelection().getItemLimit()),
+            Boolean.toString(values));
+    KvPageToken position =
+        r.getPageToken().isEmpty()
+            ? null
+            : KvPageToken.decode(
+                tokens.open(fingerprint, KvPageToken.KIND, r.getPageToken(), PAGE_TOKEN),
+                PAGE_TOKEN);
+    return namespaces
+        .apply(r.getNamespace())
+        .thenCompose(
+            ns -> {
+              ItemPredicate predicate =
+                  KvRequests.predicate(
+                      r.hasPredicate(), r.getPredicate(), false, ns.order(), limits);
+              long soFar = 0;
+              long itemBytes = fetchSizes.estimate(ns.namespace());
+              if (position != null) {
+                predicate = predicate.after(position.lastKey(), ns.order());
+                soFar = position.returnedSoFar();
+                itemBytes =
+                    position.averageItemBytes() > 0 ? position.averageItemBytes() : itemBytes;
+              }
+              long remaining =
+                  r.getSelection().getItemLimit() == 0
+                      ? Long.MAX_VALUE
+                      : r.getSelection().getItemLimit() - soFar;
+              long before = soFar;
+              if (predicate instanceof ItemPredicate.Keys k && k.keys().isEmpty()) {
+                return CompletableFuture.completedFuture(GetItemsResponse.getDefaultInstance());
+              }
+              boolean cached =
+                  position == null
+                      && r.getSelection().getItemLimit() == 0
+                      && !raw
+                      && cache.serves(ns, predicate, values);
+              if (cached) {
+                Optional<List<KvItem>> hit = cache.lookup(ns, id, predicate, pageSize);
+                if (hit.isPresent()) {
+                  GetItemsResponse.Builder response = GetItemsResponse.newBuilder();
+                  hit.get().forEach(item -> response.addItems(KvRequests.item(item, true)));
+                  return CompletableFuture.completedFuture(response.build());
+                }
+              }
+              long version = cache.version(ns.namespace(), id);
+              ItemPredicate read = predicate;
+              ReadBudget budget = budgets.start(ns.slos().latency(KvSlos.GET_ITEMS));
+              return budgets
+                  .finish(
+                      budget,
+                      reader.read(
+                          ns,
+                          id,
+                          predicate,
+                          values,
+                          FetchSizes.of(pageSize, itemBytes, remaining),
+                          new BytePage(pageSize, remaining),
+                          raw,
+                          budget))
+                  .thenApply(
+                      page -> {
+                        if (cached && !page.more()) {
+                          cache.fill(ns, id, read, page.items(), version);
+                        }
+                        return page;
+                      })
+                  .thenApply(
+                      page ->
+                          respond(ns, page, values, fingerprint, before)
+                              .setPartial(
+                                  budget.cutShort() && page.more() && !page.items().isEmpty())
+                              .build());
+            });
+  }
+
+  private GetItemsResponse.Builder respond(
+      KvNamespace ns, CqlItemReader.Page page, boolean values, byte[] fingerprint, long before) {
+    fetched.increment(page.rowsFetched());
+    planned.increment(page.rowsPlanned());
+    fetchBytes.record(page.largestFetchBytes());
+    returned.increment(page.items().size());
+    if (!page.items().isEmpty()) {
+      amplification.record((double) page.rowsFetched() / page.items().size());
+      fetchSizes.observe(ns.namespace(), page.items().size(), page.bytes());
+    }
+    GetItemsResponse.Builder response = GetItemsResponse.newBuilder();
+    page.items().forEach(item -> response.addItems(KvRequests.item(item, values)));
+    if (page.more() && !page.items().isEmpty()) {
+      KvItem last = page.items().get(page.items().size() - 1);
+      long average = Math.max(1, page.bytes() / page.items().size());
+      response.setNextPageToken(
+          tokens.seal(
+              fingerprint,
+              KvPageToken.KIND,
+              new KvPageToken(last.key(), before + page.items().size(), average).encode()));
+    }
+    return response;
+  }
+}
