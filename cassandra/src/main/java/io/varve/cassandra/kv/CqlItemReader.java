@@ -7,6 +7,7 @@ import com.datastax.oss.driver.api.core.cql.PreparedStatement;
 import io.varve.cassandra.events.ConsistencyLevels;
 import io.varve.cassandra.failure.CqlFailures;
 import io.varve.core.kv.BytePage;
+import io.varve.core.kv.FetchSizes;
 import io.varve.core.kv.ItemPredicate;
 import io.varve.core.kv.KeyRange;
 import io.varve.core.kv.KvChunking;
@@ -25,12 +26,14 @@ import java.util.concurrent.CompletionStage;
  * <p>The fetch size comes from an estimate of the item size, which can be wrong by a factor of a
  * million (tiny items followed by 1 MiB ones). Rows with values are therefore asked for at most
  * {@link KvLimits#valueRowsPerFetch()} at a time (that many rows of the largest size fit the
- * bound). When the estimate wants more rows than that, the first fetch takes that many rows with
- * their values (a small record is then read in one round trip); if the page is not full yet, the
- * reader reads the next keys and their sizes ({@code SELECT key, value_metadata}: rows bounded by
- * the key limit) to find exactly which rows fit the page, then fetches those rows with their
- * values. Items marked expired by a delete are skipped: they count as fetched, not returned; so do
- * the rows of a fetch left over once the page is full, which Cassandra sent all the same.
+ * bound). When the estimate wants more rows than that, or item sizes vary so much that a fetch
+ * sized by the average would overshoot the page (the caller's {@code firstRows}), the first fetch
+ * takes that many rows with their values (a small record is then read in one round trip); if the
+ * page is not full yet, the reader reads the next keys and their sizes ({@code SELECT key,
+ * value_metadata}: rows bounded by the key limit) to find exactly which rows fit the page, then
+ * fetches those rows with their values. Items marked expired by a delete are skipped: they count as
+ * fetched, not returned; so do the rows of a fetch left over once the page is full, which Cassandra
+ * sent all the same.
  */
 public final class CqlItemReader {
 
@@ -95,15 +98,18 @@ public final class CqlItemReader {
       boolean values,
       int wantedRows,
       BytePage page) {
-    return read(ns, id, predicate, values, wantedRows, page, false, ReadBudget.NONE);
+    return read(ns, id, predicate, values, wantedRows, wantedRows, page, false, ReadBudget.NONE);
   }
 
   /**
-   * As above; {@code raw}: values come as stored (compressed), each item saying how, for a client
-   * that signalled it decompresses them. Chunked values are reassembled ({@link ChunkedReads}) only
-   * when values are read: a keys-only read never touches the chunk table. Within {@code budget}:
-   * when it stops the read, the page holds the items taken so far and {@link Page#more()} is set
-   * ({@link ReadBudget#cutShort()} says why).
+   * As above; {@code firstRows}: rows of the first fetch with values ({@link
+   * io.varve.core.kv.FetchSizes#firstFetch}), fewer than {@code wantedRows} when item sizes vary:
+   * the rest of the page is then planned by the sizes of its rows. {@code raw}: values come as
+   * stored (compressed), each item saying how, for a client that signalled it decompresses them.
+   * Chunked values are reassembled ({@link ChunkedReads}) only when values are read: a keys-only
+   * read never touches the chunk table. Within {@code budget}: when it stops the read, the page
+   * holds the items taken so far and {@link Page#more()} is set ({@link ReadBudget#cutShort()} says
+   * why).
    */
   public CompletionStage<Page> read(
       KvNamespace ns,
@@ -111,17 +117,19 @@ public final class CqlItemReader {
       ItemPredicate predicate,
       boolean values,
       int wantedRows,
+      int firstRows,
       BytePage page,
       boolean raw,
       ReadBudget budget) {
     ItemRead read = new ItemRead(this, ns, id, values, page, raw, budget);
     int bound = values ? limits.valueRowsPerFetch() : limits.keyRowsPerFetch();
+    int first = values ? Math.min(bound, firstRows) : bound;
     CompletionStage<Page> rows;
-    if (wantedRows <= bound) {
-      rows = read.collect(predicate, wantedRows, true).thenApply(o -> read.page(o));
+    if (wantedRows <= first) {
+      rows = continued(read, ns, predicate, wantedRows, bound, page);
     } else {
       rows =
-          read.collect(predicate, bound, false)
+          read.collect(predicate, first, false)
               .thenCompose(
                   o ->
                       o.end() != RowStream.End.PAUSED
@@ -131,6 +139,44 @@ public final class CqlItemReader {
                               Math.min(wantedRows, limits.keyRowsPerFetch())));
     }
     return rows.thenCompose(read::assembled);
+  }
+
+  /**
+   * Takes one fetch of {@code fetchRows} rows; while the page is not full and rows are left, the
+   * next fetch is a new query after the last key, sized by the bytes the page still takes and the
+   * items seen so far, rather than the driver's next page of the same size: a fixed size that was
+   * right for small items overshoots by most of a fetch once larger ones fill the page, and every
+   * row Cassandra sends counts as read, taken or not.
+   */
+  private CompletionStage<Page> continued(
+      ItemRead read,
+      KvNamespace ns,
+      ItemPredicate predicate,
+      int fetchRows,
+      int bound,
+      BytePage page) {
+    return read.collect(predicate, fetchRows, false)
+        .thenCompose(
+            o -> {
+              if (o.end() != RowStream.End.PAUSED) {
+                return CompletableFuture.completedFuture(read.page(o));
+              }
+              int next =
+                  page.items() == 0
+                      ? fetchRows // only deleted items so far: nothing to size by
+                      : Math.min(
+                          bound,
+                          FetchSizes.of(
+                              page.remainingBytes(),
+                              Math.max(1, page.bytes() / page.items()),
+                              page.remainingItems()));
+              ItemPredicate rest = predicate.after(o.lastKey(), ns.order());
+              if (rest instanceof ItemPredicate.Keys k && k.keys().isEmpty()) {
+                return CompletableFuture.completedFuture(
+                    read.page(RowStream.Outcome.none(RowStream.End.EXHAUSTED)));
+              }
+              return continued(read, ns, rest, next, bound, page);
+            });
   }
 
   /**

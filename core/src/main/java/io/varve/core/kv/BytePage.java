@@ -78,6 +78,16 @@ public final class BytePage {
     return bytes;
   }
 
+  /** Bytes the page may still take (a first item is taken whatever its size). */
+  public long remainingBytes() {
+    return Math.max(0, pageSizeBytes - bytes);
+  }
+
+  /** Items the page may still take before the request's item limit. */
+  public long remainingItems() {
+    return remainingItems == Long.MAX_VALUE ? Long.MAX_VALUE : remainingItems - items;
+  }
+
   public int items() {
     return items;
   }

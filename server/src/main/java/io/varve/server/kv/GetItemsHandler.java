@@ -120,12 +120,15 @@ final class GetItemsHandler {
                       r.hasPredicate(), r.getPredicate(), false, ns.order(), limits);
               long soFar = 0;
               long itemBytes = fetchSizes.estimate(ns.namespace());
+              long largest = fetchSizes.largestEstimate(ns.namespace());
               if (position != null) {
                 predicate = predicate.after(position.lastKey(), ns.order());
                 soFar = position.returnedSoFar();
                 itemBytes =
                     position.averageItemBytes() > 0 ? position.averageItemBytes() : itemBytes;
+                largest = position.largestItemBytes() > 0 ? position.largestItemBytes() : largest;
               }
+              long largestSoFar = position == null ? 0 : position.largestItemBytes();
               long remaining =
                   r.getSelection().getItemLimit() == 0
                       ? Long.MAX_VALUE
@@ -150,6 +153,7 @@ final class GetItemsHandler {
               long version = cache.version(ns.namespace(), id);
               ItemPredicate read = predicate;
               ReadBudget budget = budgets.start(ns.slos().latency(KvSlos.GET_ITEMS));
+              int wanted = FetchSizes.of(pageSize, itemBytes, remaining);
               return budgets
                   .finish(
                       budget,
@@ -158,7 +162,8 @@ final class GetItemsHandler {
                           id,
                           predicate,
                           values,
-                          FetchSizes.of(pageSize, itemBytes, remaining),
+                          wanted,
+                          FetchSizes.firstFetch(pageSize, itemBytes, largest, wanted),
                           new BytePage(pageSize, remaining),
                           raw,
                           budget))
@@ -171,22 +176,35 @@ final class GetItemsHandler {
                       })
                   .thenApply(
                       page ->
-                          respond(ns, page, values, fingerprint, before)
+                          respond(ns, page, values, fingerprint, before, largestSoFar)
                               .setPartial(
                                   budget.cutShort() && page.more() && !page.items().isEmpty())
                               .build());
             });
   }
 
+  /**
+   * The answer of a page; {@code largestBefore}: the largest item of the request's earlier pages (0
+   * for a first page), carried on in the page token with this page's.
+   */
   private GetItemsResponse.Builder respond(
-      KvNamespace ns, CqlItemReader.Page page, boolean values, byte[] fingerprint, long before) {
+      KvNamespace ns,
+      CqlItemReader.Page page,
+      boolean values,
+      byte[] fingerprint,
+      long before,
+      long largestBefore) {
     fetched.increment(page.rowsFetched());
     planned.increment(page.rowsPlanned());
     fetchBytes.record(page.largestFetchBytes());
     returned.increment(page.items().size());
+    long largest = 0;
+    for (KvItem item : page.items()) {
+      largest = Math.max(largest, item.key().length + (values ? item.valueSize() : 0));
+    }
     if (!page.items().isEmpty()) {
       amplification.record((double) page.rowsFetched() / page.items().size());
-      fetchSizes.observe(ns.namespace(), page.items().size(), page.bytes());
+      fetchSizes.observe(ns.namespace(), page.items().size(), page.bytes(), largest);
     }
     GetItemsResponse.Builder response = GetItemsResponse.newBuilder();
     page.items().forEach(item -> response.addItems(KvRequests.item(item, values)));
@@ -197,7 +215,12 @@ final class GetItemsHandler {
           tokens.seal(
               fingerprint,
               KvPageToken.KIND,
-              new KvPageToken(last.key(), before + page.items().size(), average).encode()));
+              new KvPageToken(
+                      last.key(),
+                      before + page.items().size(),
+                      average,
+                      Math.max(largestBefore, largest))
+                  .encode()));
     }
     return response;
   }

@@ -58,6 +58,21 @@ final class JsonErrors implements ServerErrorHandler {
     return body.toString();
   }
 
+  /**
+   * The limit the refused body crossed: its route's (KeyValue requests carry large values and have
+   * their own), named by the options that set it.
+   */
+  private String tooLarge(ServiceRequestContext ctx) {
+    long limit =
+        ctx != null && ctx.maxRequestLength() > 0 ? ctx.maxRequestLength() : maxRequestBytes;
+    String source =
+        limit > maxRequestBytes + 1024L * 1024
+            ? "a KeyValue request's limit: kv.chunks.maxValueBytes plus kv.limits.maxRequestBytes,"
+                + " see docs/key-value.md#limits"
+            : "timeseries.limits.maxRequestBytes";
+    return "request body larger than " + limit + " bytes (" + source + ")";
+  }
+
   @Override
   public HttpResponse onServiceException(ServiceRequestContext ctx, Throwable cause) {
     return null;
@@ -85,8 +100,7 @@ final class JsonErrors implements ServerErrorHandler {
     }
     String message;
     if (status == HttpStatus.REQUEST_ENTITY_TOO_LARGE) {
-      message =
-          "request body larger than " + maxRequestBytes + " bytes (the server's maxRequestBytes)";
+      message = tooLarge(ctx);
     } else if (status == HttpStatus.REQUEST_TIMEOUT || cause instanceof RequestTimeoutException) {
       message =
           "no answer within the server's request timeout of "

@@ -122,7 +122,15 @@ class ReferenceConfigTest {
     OptionValues defaults = OptionValues.defaults(all);
     Map<String, String> tables = new java.util.LinkedHashMap<>();
     for (String section :
-        List.of("server", "cassandra", "opensearch", "timeseries.limits", "timeseries.search")) {
+        List.of(
+            "server",
+            "cassandra",
+            "opensearch",
+            "timeseries.limits",
+            "timeseries.search",
+            "kv.limits",
+            "kv.chunks",
+            "kv.cache")) {
       tables.put(section, OptionsTable.render(all.under(section), "Key", defaults));
     }
     tables.put(
