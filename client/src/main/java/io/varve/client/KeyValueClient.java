@@ -1,7 +1,6 @@
 package io.varve.client;
 
-import com.google.protobuf.Struct;
-import com.google.protobuf.Value;
+import io.grpc.MethodDescriptor;
 import io.varve.api.common.v1.HandshakeResponse;
 import io.varve.api.kv.v1.DeleteItemsRequest;
 import io.varve.api.kv.v1.DeleteItemsResponse;
@@ -11,7 +10,6 @@ import io.varve.api.kv.v1.Item;
 import io.varve.api.kv.v1.KeyValueGrpc;
 import io.varve.api.kv.v1.MutateItemsRequest;
 import io.varve.api.kv.v1.MutateItemsResponse;
-import io.varve.api.kv.v1.Mutation;
 import io.varve.api.kv.v1.PutItemsRequest;
 import io.varve.api.kv.v1.PutItemsResponse;
 import io.varve.api.kv.v1.ScanItemsRequest;
@@ -21,8 +19,8 @@ import io.varve.client.internal.CallKind;
 import io.varve.client.internal.Handshakes;
 import io.varve.client.internal.NamespaceSignals;
 import io.varve.client.internal.ValueCompression;
-import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionStage;
+import java.util.function.Function;
 
 /**
  * The KeyValue data plane ({@code varve.kv.v1.KeyValue}) of a {@link VarveClient}.
@@ -40,13 +38,6 @@ import java.util.concurrent.CompletionStage;
  * Thread safe.
  */
 public final class KeyValueClient {
-
-  private static final java.util.Map<String, Struct> COMPRESSION_SIGNAL =
-      java.util.Map.of(
-          "compression",
-          Struct.newBuilder()
-              .putFields(ValueCompression.ZSTD, Value.newBuilder().setBoolValue(true).build())
-              .build());
 
   private final ClientCalls calls;
   private final IdempotencyTokens tokens;
@@ -70,21 +61,11 @@ public final class KeyValueClient {
         request.hasIdempotencyToken()
             ? request
             : request.toBuilder().setIdempotencyToken(tokens.next()).build();
-    return withSignals(request.getNamespace())
-        .thenCompose(
-            s -> {
-              PutItemsRequest sent = tokened;
-              if (s.compressedValues()) {
-                PutItemsRequest.Builder b = tokened.toBuilder();
-                for (int i = 0; i < b.getItemsCount(); i++) {
-                  b.setItems(i, compression.compress(b.getItems(i)));
-                }
-                sent = b.build();
-              }
-              return calls
-                  .caller()
-                  .call(KeyValueGrpc.getPutItemsMethod(), sent, CallKind.HEDGED, s, settings);
-            });
+    return call(
+        KeyValueGrpc.getPutItemsMethod(),
+        request.getNamespace(),
+        s -> s.compressedValues() ? compression.compress(tokened) : tokened,
+        settings);
   }
 
   /** One page of a record's items (GetItems), values as written. */
@@ -95,25 +76,15 @@ public final class KeyValueClient {
   /** As {@link #getItems(GetItemsRequest)}, with this call's settings. */
   public CompletionStage<GetItemsResponse> getItems(
       GetItemsRequest request, CallSettings settings) {
-    return withSignals(request.getNamespace())
-        .thenCompose(
-            s -> {
-              GetItemsRequest sent =
-                  s.compressedValues()
-                      ? request.toBuilder().putAllSignals(COMPRESSION_SIGNAL).build()
-                      : request;
-              return calls
-                  .caller()
-                  .call(KeyValueGrpc.getGetItemsMethod(), sent, CallKind.HEDGED, s, settings);
-            })
-        .thenApply(
-            r -> {
-              GetItemsResponse.Builder b = r.toBuilder();
-              for (int i = 0; i < b.getItemsCount(); i++) {
-                b.setItems(i, ValueCompression.decompress(b.getItems(i)));
-              }
-              return b.build();
-            });
+    return call(
+            KeyValueGrpc.getGetItemsMethod(),
+            request.getNamespace(),
+            s ->
+                s.compressedValues()
+                    ? request.toBuilder().putAllSignals(ValueCompression.SIGNAL).build()
+                    : request,
+            settings)
+        .thenApply(ValueCompression::decompress);
   }
 
   /** Every page of {@code request} from its first one, following the page tokens. */
@@ -126,82 +97,64 @@ public final class KeyValueClient {
   }
 
   /** Deletes items of one record (DeleteItems). */
+  public CompletionStage<DeleteItemsResponse> deleteItems(DeleteItemsRequest request) {
+    return deleteItems(request, CallSettings.defaults());
+  }
+
+  /** As {@link #deleteItems(DeleteItemsRequest)}, with this call's settings. */
   public CompletionStage<DeleteItemsResponse> deleteItems(
       DeleteItemsRequest request, CallSettings settings) {
     DeleteItemsRequest tokened =
         request.hasIdempotencyToken()
             ? request
             : request.toBuilder().setIdempotencyToken(tokens.next()).build();
-    return withSignals(request.getNamespace())
-        .thenCompose(
-            s ->
-                calls
-                    .caller()
-                    .call(
-                        KeyValueGrpc.getDeleteItemsMethod(),
-                        tokened,
-                        CallKind.HEDGED,
-                        s,
-                        settings));
+    return call(
+        KeyValueGrpc.getDeleteItemsMethod(), request.getNamespace(), s -> tokened, settings);
   }
 
   /** Puts and deletes over several records under one token (MutateItems). */
+  public CompletionStage<MutateItemsResponse> mutateItems(MutateItemsRequest request) {
+    return mutateItems(request, CallSettings.defaults());
+  }
+
+  /** As {@link #mutateItems(MutateItemsRequest)}, with this call's settings. */
   public CompletionStage<MutateItemsResponse> mutateItems(
       MutateItemsRequest request, CallSettings settings) {
     MutateItemsRequest tokened =
         request.hasIdempotencyToken()
             ? request
             : request.toBuilder().setIdempotencyToken(tokens.next()).build();
-    return withSignals(request.getNamespace())
-        .thenCompose(
-            s -> {
-              MutateItemsRequest sent = tokened;
-              if (s.compressedValues()) {
-                MutateItemsRequest.Builder b = tokened.toBuilder();
-                for (Mutation.Builder m : b.getMutationsBuilderList()) {
-                  if (m.hasPut()) {
-                    for (int i = 0; i < m.getPut().getItemsCount(); i++) {
-                      m.getPutBuilder().setItems(i, compression.compress(m.getPut().getItems(i)));
-                    }
-                  }
-                }
-                sent = b.build();
-              }
-              return calls
-                  .caller()
-                  .call(KeyValueGrpc.getMutateItemsMethod(), sent, CallKind.HEDGED, s, settings);
-            });
+    return call(
+        KeyValueGrpc.getMutateItemsMethod(),
+        request.getNamespace(),
+        s -> s.compressedValues() ? compression.compress(tokened) : tokened,
+        settings);
   }
 
   /** One page of a segment of a namespace's items (ScanItems), values as written. */
+  public CompletionStage<ScanItemsResponse> scanItems(ScanItemsRequest request) {
+    return scanItems(request, CallSettings.defaults());
+  }
+
+  /** As {@link #scanItems(ScanItemsRequest)}, with this call's settings. */
   public CompletionStage<ScanItemsResponse> scanItems(
       ScanItemsRequest request, CallSettings settings) {
-    return withSignals(request.getNamespace())
-        .thenCompose(
-            s -> {
-              ScanItemsRequest sent =
-                  s.compressedValues()
-                      ? request.toBuilder().putAllSignals(COMPRESSION_SIGNAL).build()
-                      : request;
-              return calls
-                  .caller()
-                  .call(KeyValueGrpc.getScanItemsMethod(), sent, CallKind.HEDGED, s, settings);
-            })
-        .thenApply(
-            r -> {
-              ScanItemsResponse.Builder b = r.toBuilder();
-              for (ScannedItem.Builder item : b.getItemsBuilderList()) {
-                item.setItem(ValueCompression.decompress(item.getItem()));
-              }
-              return b.build();
-            });
+    return call(
+            KeyValueGrpc.getScanItemsMethod(),
+            request.getNamespace(),
+            s ->
+                s.compressedValues()
+                    ? request.toBuilder().putAllSignals(ValueCompression.SIGNAL).build()
+                    : request,
+            settings)
+        .thenApply(ValueCompression::decompress);
   }
 
   /** Every page of a scan's segment from its first one, following the page tokens. */
   public Pages<ScannedItem> scanAll(ScanItemsRequest request, Paging paging) {
     return new Pages<>(
         token ->
-            scanItems(request.toBuilder().setPageToken(token).build(), CallSettings.defaults())
+            scanItems(request.toBuilder().setPageToken(token).build())
                 .thenApply(
                     r -> new Page<>(r.getItemsList(), r.getNextPageToken(), Page.partial(r))),
         paging);
@@ -216,7 +169,13 @@ public final class KeyValueClient {
     return calls.handshakes().ask(namespace, Handshakes.Service.KEY_VALUE);
   }
 
-  private CompletableFuture<NamespaceSignals> withSignals(String namespace) {
-    return calls.signals(namespace, Handshakes.Service.KEY_VALUE);
+  /** Calls {@code method} with the request {@code shape} makes for the namespace's signals. */
+  private <Q, R> CompletionStage<R> call(
+      MethodDescriptor<Q, R> method,
+      String namespace,
+      Function<NamespaceSignals, Q> shape,
+      CallSettings settings) {
+    return calls.call(
+        method, namespace, Handshakes.Service.KEY_VALUE, shape, CallKind.HEDGED, settings);
   }
 }

@@ -9,14 +9,15 @@ import io.varve.client.internal.Counters;
 import io.varve.client.internal.Endpoints;
 import io.varve.client.internal.Handshakes;
 import io.varve.client.internal.ValueCompression;
+import java.net.URI;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Objects;
-import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
+import java.util.concurrent.ScheduledThreadPoolExecutor;
 import java.util.regex.Pattern;
 
 /**
@@ -60,6 +61,24 @@ public final class VarveClientBuilder {
       endpoints.add(endpoint);
     }
     return this;
+  }
+
+  /**
+   * Adds a server endpoint given as its URL, the form the {@code varve} commands take: {@code
+   * http://host:port}, or {@code https://host:port}, which also turns TLS on (see {@link #tls()}).
+   * Without a port: 80 or 443.
+   */
+  public VarveClientBuilder endpoint(URI url) {
+    boolean secure = "https".equals(url.getScheme());
+    if (!secure && !"http".equals(url.getScheme()) || url.getHost() == null) {
+      throw new IllegalArgumentException(
+          "endpoint: \"" + url + "\" (expected: http://host:port or https://host:port)");
+    }
+    if (secure) {
+      tls = true;
+    }
+    int port = url.getPort() != -1 ? url.getPort() : secure ? 443 : 80;
+    return endpoints(url.getHost() + ":" + port);
   }
 
   /**
@@ -141,8 +160,9 @@ public final class VarveClientBuilder {
   }
 
   /**
-   * The scheduler of hedges, retries and background handshakes, owned by the caller: the client
-   * does not shut it down. Default: one daemon thread of the client's own.
+   * The scheduler of deadlines, hedges, retries and background handshakes, owned by the caller: the
+   * client does not shut it down (give it {@code setRemoveOnCancelPolicy(true)}: most of the timers
+   * are cancelled). Default: one daemon thread of the client's own.
    */
   public VarveClientBuilder scheduler(ScheduledExecutorService scheduler) {
     this.scheduler = Objects.requireNonNull(scheduler, "scheduler");
@@ -168,15 +188,7 @@ public final class VarveClientBuilder {
     boolean ownsFactory = factory == null;
     ClientFactory transport = ownsFactory ? ownFactory() : factory;
     boolean ownsScheduler = scheduler == null;
-    ScheduledExecutorService timers =
-        ownsScheduler
-            ? Executors.newSingleThreadScheduledExecutor(
-                r -> {
-                  Thread t = new Thread(r, "varve-client-scheduler");
-                  t.setDaemon(true);
-                  return t;
-                })
-            : scheduler;
+    ScheduledExecutorService timers = ownsScheduler ? ownScheduler() : scheduler;
     Counters counters = new Counters();
     Endpoints channels = new Endpoints(endpoints, tls, transport, ownsFactory, bearerToken);
     Caller caller = new Caller(channels, timers, counters, backoff, defaultDeadline, callSettings);
@@ -189,6 +201,20 @@ public final class VarveClientBuilder {
             tokens == null ? new IdempotencyTokens() : tokens,
             new ValueCompression(compressionThreshold));
     return new VarveClient(channels, calls, timers, ownsScheduler, counters, keyValue);
+  }
+
+  private static ScheduledExecutorService ownScheduler() {
+    ScheduledThreadPoolExecutor timers =
+        new ScheduledThreadPoolExecutor(
+            1,
+            r -> {
+              Thread t = new Thread(r, "varve-client-scheduler");
+              t.setDaemon(true);
+              return t;
+            });
+    // every call schedules its deadline and hedge; most are cancelled: do not keep them queued
+    timers.setRemoveOnCancelPolicy(true);
+    return timers;
   }
 
   private ClientFactory ownFactory() {

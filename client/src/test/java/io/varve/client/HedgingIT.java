@@ -176,6 +176,26 @@ class HedgingIT {
   }
 
   @Test
+  void a_call_that_is_not_answered_gives_up_at_its_deadline() {
+    try (VarveClient slowOnly = VarveClient.builder().endpoints(proxy.endpoint()).build()) {
+      long start = System.nanoTime();
+      assertThatThrownBy(
+              () ->
+                  join(
+                      slowOnly
+                          .controlPlane()
+                          .getNamespace(
+                              KV, CallSettings.defaults().withDeadline(Duration.ofMillis(300)))))
+          .isInstanceOfSatisfying(
+              StatusRuntimeException.class,
+              e -> assertThat(e.getStatus().getCode()).isEqualTo(Status.Code.DEADLINE_EXCEEDED));
+      Duration took = Duration.ofNanos(System.nanoTime() - start);
+      assertThat(took).isGreaterThanOrEqualTo(Duration.ofMillis(300)).isLessThan(SLOW);
+      assertThat(slowOnly.counters().retries()).isZero();
+    }
+  }
+
+  @Test
   void retries_stop_at_the_bound_and_invalid_requests_are_not_retried() throws Exception {
     int closedPort;
     try (ServerSocket s = new ServerSocket(0)) {

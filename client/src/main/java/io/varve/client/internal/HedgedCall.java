@@ -12,6 +12,7 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ScheduledExecutorService;
+import java.util.concurrent.ScheduledFuture;
 import java.util.concurrent.TimeUnit;
 
 /**
@@ -76,8 +77,24 @@ final class HedgedCall<Q, R> {
     if (counted) {
       counters.calls.increment();
     }
+    if (policy.deadline().isPresent()) {
+      // the transport's deadline starts once a connection is there; the caller's starts now
+      ScheduledFuture<?> expiry =
+          scheduler.schedule(this::expire, deadlineNanos - System.nanoTime(), TimeUnit.NANOSECONDS);
+      result.whenComplete((r, t) -> expiry.cancel(false));
+    }
     round(endpoints.pick());
     return result;
+  }
+
+  private void expire() {
+    if (result.completeExceptionally(
+        Status.DEADLINE_EXCEEDED
+            .withDescription(
+                "no answer within the call's deadline of " + policy.deadline().orElseThrow())
+            .asRuntimeException())) {
+      cancelAll("deadline exceeded");
+    }
   }
 
   private void round(int endpoint) {
@@ -93,7 +110,9 @@ final class HedgedCall<Q, R> {
     if (policy.kind() == CallKind.HEDGED && policy.hedgeDelay().isPresent()) {
       long delay = policy.hedgeDelay().get().toNanos();
       if (policy.deadline().isEmpty() || System.nanoTime() + delay < deadlineNanos) {
-        scheduler.schedule(() -> hedge(round), delay, TimeUnit.NANOSECONDS);
+        ScheduledFuture<?> hedge =
+            scheduler.schedule(() -> hedge(round), delay, TimeUnit.NANOSECONDS);
+        result.whenComplete((r, t) -> hedge.cancel(false));
       }
     }
   }
