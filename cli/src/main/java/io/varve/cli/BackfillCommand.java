@@ -186,15 +186,8 @@ final class BackfillCommand implements Callable<Integer> {
 
   /** A client of the one server, sending the token; one request, neither retried nor hedged. */
   private VarveClient client(URI url) {
-    boolean tls = "https".equals(url.getScheme());
-    int port = url.getPort() != -1 ? url.getPort() : tls ? 443 : 80;
     VarveClientBuilder builder =
-        VarveClient.builder()
-            .endpoints(url.getHost() + ":" + port)
-            .retries(0, Duration.ZERO, Duration.ZERO);
-    if (tls) {
-      builder.tls();
-    }
+        VarveClient.builder().endpoint(url).retries(0, Duration.ZERO, Duration.ZERO);
     if (token != null) {
       builder.bearerToken(token);
     }

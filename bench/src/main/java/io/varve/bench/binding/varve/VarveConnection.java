@@ -67,19 +67,14 @@ final class VarveConnection implements AutoCloseable {
   private static VarveConnection open(OptionValues p) throws DBException {
     URI uri = p.get(VarveOptions.URL);
     String namespace = p.get(VarveOptions.NAMESPACE);
-    boolean tls = "https".equals(uri.getScheme());
-    int port = uri.getPort() != -1 ? uri.getPort() : tls ? 443 : 80;
     VarveClientBuilder builder =
         VarveClient.builder()
-            .endpoints(uri.getHost() + ":" + port)
+            .endpoint(uri)
             .callSettings(
                 CallSettings.defaults()
                     .withDeadline(Duration.ofMillis(p.get(VarveOptions.TIMEOUT)))
                     .withoutHedging())
             .retries(0, Duration.ZERO, Duration.ZERO);
-    if (tls) {
-      builder.tls();
-    }
     p.optional(VarveOptions.TOKEN).ifPresent(builder::bearerToken);
     VarveClient client = builder.build();
     try {
