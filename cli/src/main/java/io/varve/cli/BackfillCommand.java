@@ -1,23 +1,25 @@
 package io.varve.cli;
 
-import com.fasterxml.jackson.core.JsonProcessingException;
-import com.fasterxml.jackson.databind.JsonNode;
-import com.fasterxml.jackson.databind.ObjectMapper;
-import com.fasterxml.jackson.databind.node.MissingNode;
-import com.fasterxml.jackson.databind.node.ObjectNode;
+import io.grpc.Status;
+import io.grpc.StatusRuntimeException;
+import io.varve.api.timeseries.v1.BackfillIndexRequest;
+import io.varve.api.timeseries.v1.BackfillIndexResponse;
+import io.varve.client.CallSettings;
+import io.varve.client.Times;
+import io.varve.client.VarveClient;
+import io.varve.client.VarveClientBuilder;
 import io.varve.command.ExitStatus;
 import io.varve.core.error.InvalidFieldException;
 import io.varve.server.config.ServerSettings;
-import java.io.IOException;
+import java.net.ConnectException;
 import java.net.URI;
-import java.net.http.HttpClient;
-import java.net.http.HttpRequest;
-import java.net.http.HttpResponse;
 import java.time.Duration;
 import java.time.Instant;
 import java.time.OffsetDateTime;
 import java.time.format.DateTimeParseException;
+import java.util.EnumSet;
 import java.util.List;
+import java.util.Set;
 import java.util.concurrent.Callable;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Model.CommandSpec;
@@ -26,16 +28,16 @@ import picocli.CommandLine.ParameterException;
 import picocli.CommandLine.Spec;
 
 /**
- * {@code varve index backfill}: the control-plane RPC {@code BackfillIndex}, called as {@code POST
- * /v1/BackfillIndex} with a JSON body. The server indexes again, from the primary store, every
- * event of the namespace in [{@code --from}, {@code --to}), and answers when done; this prints the
- * four counts of its answer as {@code key=value} lines ({@link #COUNTS}).
+ * {@code varve index backfill}: the control-plane RPC {@code BackfillIndex}, called over gRPC
+ * through the Java client. The server indexes again, from the primary store, every event of the
+ * namespace in [{@code --from}, {@code --to}), and answers when done; this prints the four counts
+ * of its answer as {@code key=value} lines ({@link #COUNTS}).
  *
  * <p>Exit statuses: {@code OK} every event read was indexed; {@code COMPLETED_WITH_ERRORS} some
  * events were not indexed ({@code eventsFailed > 0}); {@code INVALID_INPUT} a usage error,
  * including a time that is not RFC 3339 and an empty interval, or a request the server refused
- * ({@link #statusOf(int)}); {@code ABORTED_FATAL_ERROR} the server could not be reached or failed.
- * The server's error is printed with its code, field and message.
+ * ({@link #statusOf(Status.Code)}); {@code ABORTED_FATAL_ERROR} the server could not be reached or
+ * failed. The server's error is printed with its code and message.
  */
 @Command(
     name = "backfill",
@@ -55,7 +57,22 @@ final class BackfillCommand implements Callable<Integer> {
       List.of("eventsRead", "eventsIndexed", "unparsableValues", "eventsFailed");
 
   private static final String RFC_3339 = "an RFC 3339 time, like 2026-11-22T00:00:00Z";
-  private static final ObjectMapper JSON = new ObjectMapper();
+
+  /**
+   * The codes of a request the server refuses: sending it again fails again (unknown namespace, bad
+   * token, invalid interval). Every other code (a timeout, a refusal under load, a failure of the
+   * server or of storage) may pass later.
+   */
+  private static final Set<Status.Code> REFUSED =
+      EnumSet.of(
+          Status.Code.INVALID_ARGUMENT,
+          Status.Code.NOT_FOUND,
+          Status.Code.ALREADY_EXISTS,
+          Status.Code.PERMISSION_DENIED,
+          Status.Code.UNAUTHENTICATED,
+          Status.Code.FAILED_PRECONDITION,
+          Status.Code.OUT_OF_RANGE,
+          Status.Code.UNIMPLEMENTED);
 
   @Spec CommandSpec spec;
 
@@ -88,39 +105,55 @@ final class BackfillCommand implements Callable<Integer> {
   String token;
 
   @Override
-  public Integer call() throws InterruptedException {
-    URI endpoint;
-    ObjectNode request = JSON.createObjectNode().put("namespace", namespace);
+  public Integer call() {
+    URI url;
+    BackfillIndexRequest.Builder request =
+        BackfillIndexRequest.newBuilder().setNamespace(namespace);
     try {
-      endpoint =
-          URI.create(
-              ServerSettings.url("--server", server).toString().replaceFirst("/*$", "")
-                  + "/v1/BackfillIndex");
+      url = ServerSettings.url("--server", server);
       Instant start = instant("--from", from);
       Instant end = instant("--to", to);
       if (!end.isAfter(start)) {
         throw new InvalidFieldException("--to", to, "a time after --from, " + from);
       }
-      request.putObject("timeInterval").put("start", start.toString()).put("end", end.toString());
+      request.setTimeInterval(Times.interval(start, end));
     } catch (InvalidFieldException e) {
       throw new ParameterException(spec.commandLine(), e.getMessage());
     }
-    HttpResponse<String> response = post(endpoint, request.toString());
-    JsonNode answer = parse(response.body());
-    if (response.statusCode() / 100 != 2) {
-      System.err.println(
-          "varve: BackfillIndex failed: "
-              + describeError(response.statusCode(), answer, response.body()));
-      return statusOf(response.statusCode()).code();
+    BackfillIndexResponse answer;
+    try (VarveClient client = client(url)) {
+      // No deadline: the server answers when the whole interval is indexed.
+      answer =
+          VarveClient.join(
+              client
+                  .controlPlane()
+                  .backfillIndex(request.build(), CallSettings.defaults().withoutDeadline()));
+    } catch (StatusRuntimeException e) {
+      if (unreachable(e)) {
+        throw new IllegalStateException(
+            "cannot reach the Varve server at "
+                + server
+                + " ("
+                + e.getStatus()
+                + "); is it running? ./varve status says",
+            e);
+      }
+      System.err.println("varve: BackfillIndex failed: " + describeError(e.getStatus()));
+      return statusOf(e.getStatus().getCode()).code();
     }
-    for (String count : COUNTS) {
-      System.out.println(count + "=" + answer.path(count).asLong(0));
+    List<Long> counts =
+        List.of(
+            answer.getEventsRead(),
+            answer.getEventsIndexed(),
+            answer.getUnparsableValues(),
+            answer.getEventsFailed());
+    for (int i = 0; i < COUNTS.size(); i++) {
+      System.out.println(COUNTS.get(i) + "=" + counts.get(i));
     }
-    long failed = answer.path("eventsFailed").asLong(0);
-    if (failed > 0) {
+    if (answer.getEventsFailed() > 0) {
       System.err.println(
           "varve: "
-              + failed
+              + answer.getEventsFailed()
               + " events were not indexed (the server log says why); run the backfill"
               + " again once the index store is healthy");
       return ExitStatus.COMPLETED_WITH_ERRORS.code();
@@ -129,13 +162,11 @@ final class BackfillCommand implements Callable<Integer> {
   }
 
   /**
-   * The exit status of an HTTP error answer: a 4xx refuses the request itself (unknown namespace,
-   * bad token, invalid interval), so sending it again fails again; a timeout (408), a rejection
-   * under load (429) and a 5xx may pass later.
+   * The exit status of a failed call: a request the server refuses ({@link #REFUSED}) is invalid
+   * input; anything else may pass later and is a fatal error of this run.
    */
-  static ExitStatus statusOf(int httpStatus) {
-    boolean refused = httpStatus / 100 == 4 && httpStatus != 408 && httpStatus != 429;
-    return refused ? ExitStatus.INVALID_INPUT : ExitStatus.ABORTED_FATAL_ERROR;
+  static ExitStatus statusOf(Status.Code code) {
+    return REFUSED.contains(code) ? ExitStatus.INVALID_INPUT : ExitStatus.ABORTED_FATAL_ERROR;
   }
 
   /** An RFC 3339 time, with {@code Z} or an offset; errors name the option. */
@@ -147,59 +178,29 @@ final class BackfillCommand implements Callable<Integer> {
     }
   }
 
-  /**
-   * {@code CODE (field F): message} from the error body of the HTTP/JSON API, else the status and
-   * the body.
-   */
-  static String describeError(int status, JsonNode answer, String body) {
-    JsonNode error = answer.path("error");
-    if (!error.hasNonNull("code")) {
-      String text = body.strip();
-      return "HTTP "
-          + status
-          + (text.isEmpty()
-              ? ""
-              : ": " + (text.length() > 200 ? text.substring(0, 200) + "..." : text));
-    }
-    return error.path("code").asText()
-        + (error.hasNonNull("field") ? " (field " + error.path("field").asText() + ")" : "")
-        + ": "
-        + error.path("message").asText();
+  /** {@code CODE: message}, the message naming the field of a refused request. */
+  static String describeError(Status status) {
+    return status.getCode()
+        + (status.getDescription() == null ? "" : ": " + status.getDescription());
   }
 
-  private HttpResponse<String> post(URI endpoint, String body) throws InterruptedException {
-    HttpRequest.Builder request =
-        HttpRequest.newBuilder(endpoint)
-            .header("Content-Type", "application/json")
-            .POST(HttpRequest.BodyPublishers.ofString(body));
+  /** A client of the one server, sending the token; one request, neither retried nor hedged. */
+  private VarveClient client(URI url) {
+    VarveClientBuilder builder =
+        VarveClient.builder().endpoint(url).retries(0, Duration.ZERO, Duration.ZERO);
     if (token != null) {
-      request.header("Authorization", "Bearer " + token);
+      builder.bearerToken(token);
     }
-    // No request timeout: the server answers when the whole interval is indexed.
-    HttpClient client =
-        HttpClient.newBuilder()
-            .version(HttpClient.Version.HTTP_1_1)
-            .connectTimeout(Duration.ofSeconds(10))
-            .build();
-    try {
-      return client.send(request.build(), HttpResponse.BodyHandlers.ofString());
-    } catch (IOException e) {
-      throw new IllegalStateException(
-          "cannot reach the Varve server at "
-              + server
-              + " ("
-              + e
-              + "); is it running? ./varve status says",
-          e);
-    }
+    return builder.build();
   }
 
-  private static JsonNode parse(String body) {
-    try {
-      JsonNode node = JSON.readTree(body);
-      return node == null ? MissingNode.getInstance() : node;
-    } catch (JsonProcessingException e) {
-      return MissingNode.getInstance();
+  /** Whether the call failed because no connection to the server could be made. */
+  private static boolean unreachable(StatusRuntimeException e) {
+    for (Throwable t = e; t != null; t = t.getCause()) {
+      if (t instanceof ConnectException) {
+        return true;
+      }
     }
+    return false;
   }
 }

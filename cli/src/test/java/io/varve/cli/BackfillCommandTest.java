@@ -2,14 +2,18 @@ package io.varve.cli;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import com.fasterxml.jackson.databind.JsonNode;
-import com.fasterxml.jackson.databind.ObjectMapper;
-import com.sun.net.httpserver.HttpServer;
+import com.linecorp.armeria.server.Server;
+import com.linecorp.armeria.server.ServiceRequestContext;
+import com.linecorp.armeria.server.grpc.GrpcService;
+import io.grpc.Status;
+import io.grpc.stub.StreamObserver;
+import io.varve.api.timeseries.v1.BackfillIndexRequest;
+import io.varve.api.timeseries.v1.BackfillIndexResponse;
+import io.varve.api.timeseries.v1.ControlPlaneGrpc;
+import io.varve.client.Times;
 import io.varve.command.ExitStatus;
 import io.varve.command.testing.StandardStreams;
-import java.net.InetAddress;
-import java.net.InetSocketAddress;
-import java.nio.charset.StandardCharsets;
+import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
 import org.junit.jupiter.api.AfterEach;
@@ -19,52 +23,55 @@ import org.junit.jupiter.api.extension.RegisterExtension;
 import picocli.CommandLine;
 
 /**
- * {@code varve index backfill} as a user types it, against a stub of the server's HTTP/JSON API:
- * the request it sends, the counts it prints, its exit codes and its messages.
+ * {@code varve index backfill} as a user types it, against a stub of the server's control plane
+ * over gRPC: the request it sends, the counts it prints, its exit codes and its messages.
  */
 class BackfillCommandTest {
   @RegisterExtension final StandardStreams streams = new StandardStreams();
-  private final List<String> requests = new ArrayList<>();
-  private HttpServer server;
-  private int status;
-  private String answer;
+  private final List<BackfillIndexRequest> requests = new ArrayList<>();
+  private final List<String> authorizations = new ArrayList<>();
+  private Server server;
+  private Status failure;
+  private BackfillIndexResponse answer = BackfillIndexResponse.getDefaultInstance();
 
   @BeforeEach
-  void start() throws Exception {
-    server = HttpServer.create(new InetSocketAddress(InetAddress.getLoopbackAddress(), 0), 0);
-    server.createContext(
-        "/",
-        exchange -> {
-          requests.add(
-              exchange.getRequestMethod()
-                  + " "
-                  + exchange.getRequestURI()
-                  + " "
-                  + exchange.getRequestHeaders().getFirst("Authorization")
-                  + " "
-                  + new String(exchange.getRequestBody().readAllBytes(), StandardCharsets.UTF_8));
-          byte[] body = answer.getBytes(StandardCharsets.UTF_8);
-          exchange.getResponseHeaders().add("Content-Type", "application/json");
-          exchange.sendResponseHeaders(status, body.length);
-          exchange.getResponseBody().write(body);
-          exchange.close();
-        });
-    server.start();
+  void start() {
+    ControlPlaneGrpc.ControlPlaneImplBase stub =
+        new ControlPlaneGrpc.ControlPlaneImplBase() {
+          @Override
+          public void backfillIndex(
+              BackfillIndexRequest request, StreamObserver<BackfillIndexResponse> response) {
+            requests.add(request);
+            authorizations.add(
+                String.valueOf(
+                    ServiceRequestContext.current().request().headers().get("authorization")));
+            if (failure != null) {
+              response.onError(failure.asRuntimeException());
+            } else {
+              response.onNext(answer);
+              response.onCompleted();
+            }
+          }
+        };
+    server =
+        Server.builder()
+            .localPort(0, com.linecorp.armeria.common.SessionProtocol.HTTP)
+            .service(GrpcService.builder().addService(stub).build())
+            .gracefulShutdownTimeoutMillis(0, 0)
+            .build();
+    server.start().join();
   }
 
   @AfterEach
   void stop() {
-    server.stop(0);
+    server.stop().join();
   }
 
   private int backfill(String... options) {
     List<String> args =
         new ArrayList<>(
             List.of(
-                "index",
-                "backfill",
-                "--server",
-                "http://127.0.0.1:" + server.getAddress().getPort()));
+                "index", "backfill", "--server", "http://127.0.0.1:" + server.activeLocalPort()));
     args.addAll(List.of(options));
     return VarveCli.run(args.toArray(String[]::new));
   }
@@ -78,9 +85,13 @@ class BackfillCommandTest {
   }
 
   @Test
-  void posts_the_interval_and_prints_the_counts() throws Exception {
-    status = 200;
-    answer = "{\"eventsRead\": \"123\", \"eventsIndexed\": \"120\", \"unparsableValues\": \"3\"}";
+  void sends_the_interval_with_the_token_and_prints_the_counts() {
+    answer =
+        BackfillIndexResponse.newBuilder()
+            .setEventsRead(123)
+            .setEventsIndexed(120)
+            .setUnparsableValues(3)
+            .build();
     int code =
         backfill(
             "--namespace",
@@ -92,7 +103,7 @@ class BackfillCommandTest {
             "--token",
             "s3cret");
     assertThat(code).as(stderr()).isZero();
-    // The counts the server leaves out because they are 0 are printed as 0.
+    // The counts that are 0 are printed as 0.
     assertThat(stdout())
         .isEqualTo(
             String.join(
@@ -103,19 +114,23 @@ class BackfillCommandTest {
                 "eventsFailed=0",
                 ""));
     assertThat(requests).hasSize(1);
-    assertThat(requests.get(0)).startsWith("POST /v1/BackfillIndex Bearer s3cret {");
-    JsonNode body =
-        new ObjectMapper().readTree(requests.get(0).substring(requests.get(0).indexOf('{')));
-    assertThat(body.path("namespace").asText()).isEqualTo("n");
+    assertThat(authorizations).containsExactly("Bearer s3cret");
+    assertThat(requests.get(0).getNamespace()).isEqualTo("n");
     // An offset is turned into UTC.
-    assertThat(body.path("timeInterval").path("start").asText()).isEqualTo("2026-11-22T00:00:00Z");
-    assertThat(body.path("timeInterval").path("end").asText()).isEqualTo("2026-11-23T00:00:00Z");
+    assertThat(requests.get(0).getTimeInterval())
+        .isEqualTo(
+            Times.interval(
+                Instant.parse("2026-11-22T00:00:00Z"), Instant.parse("2026-11-23T00:00:00Z")));
   }
 
   @Test
   void events_that_failed_to_index_complete_with_errors() {
-    status = 200;
-    answer = "{\"eventsRead\": \"10\", \"eventsIndexed\": \"7\", \"eventsFailed\": \"3\"}";
+    answer =
+        BackfillIndexResponse.newBuilder()
+            .setEventsRead(10)
+            .setEventsIndexed(7)
+            .setEventsFailed(3)
+            .build();
     assertThat(
             backfill(
                 "--namespace",
@@ -130,11 +145,9 @@ class BackfillCommandTest {
   }
 
   @Test
-  void an_error_of_the_server_is_printed_with_its_code_field_and_message() {
-    status = 404;
-    answer =
-        "{\"error\": {\"code\": \"NOT_FOUND\", \"field\": \"namespace\","
-            + " \"message\": \"namespace: \\\"nope\\\" (expected: an existing namespace)\"}}";
+  void an_error_of_the_server_is_printed_with_its_code_and_message() {
+    failure =
+        Status.NOT_FOUND.withDescription("namespace: \"nope\" (expected: an existing namespace)");
     // A request the server refuses fails the same way when sent again: invalid input.
     assertThat(
             backfill(
@@ -147,13 +160,11 @@ class BackfillCommandTest {
         .isEqualTo(ExitStatus.INVALID_INPUT.code());
     assertThat(stderr())
         .contains(
-            "BackfillIndex failed: NOT_FOUND (field namespace): namespace: \"nope\""
-                + " (expected: an existing namespace)");
+            "BackfillIndex failed: NOT_FOUND: namespace: \"nope\" (expected: an existing namespace)");
     assertThat(stdout()).doesNotContain("eventsRead");
 
     // A failure of the server may pass: a fatal error of this run.
-    status = 502;
-    answer = "Bad Gateway";
+    failure = Status.UNAVAILABLE.withDescription("storage is down; retrying is safe");
     assertThat(
             backfill(
                 "--namespace",
@@ -163,7 +174,8 @@ class BackfillCommandTest {
                 "--to",
                 "2026-11-23T00:00:00Z"))
         .isEqualTo(ExitStatus.ABORTED_FATAL_ERROR.code());
-    assertThat(stderr()).contains("BackfillIndex failed: HTTP 502: Bad Gateway");
+    assertThat(stderr())
+        .contains("BackfillIndex failed: UNAVAILABLE: storage is down; retrying is safe");
   }
 
   @Test
@@ -211,8 +223,9 @@ class BackfillCommandTest {
 
   @Test
   void an_unreachable_server_is_a_fatal_error_naming_it() {
-    server.stop(0);
-    String address = "http://127.0.0.1:" + server.getAddress().getPort();
+    int port = server.activeLocalPort();
+    server.stop().join();
+    String address = "http://127.0.0.1:" + port;
     assertThat(
             VarveCli.run(
                 "index",
@@ -231,17 +244,30 @@ class BackfillCommandTest {
 
   @Test
   void refusals_are_invalid_input_and_timeouts_overload_and_server_errors_are_fatal() {
-    assertThat(List.of(400, 401, 403, 404, 409, 413))
+    assertThat(
+            List.of(
+                Status.Code.INVALID_ARGUMENT,
+                Status.Code.UNAUTHENTICATED,
+                Status.Code.PERMISSION_DENIED,
+                Status.Code.NOT_FOUND,
+                Status.Code.ALREADY_EXISTS,
+                Status.Code.FAILED_PRECONDITION))
         .allSatisfy(
-            http ->
-                assertThat(BackfillCommand.statusOf(http))
-                    .as("HTTP " + http)
+            code ->
+                assertThat(BackfillCommand.statusOf(code))
+                    .as(code.name())
                     .isEqualTo(ExitStatus.INVALID_INPUT));
-    assertThat(List.of(408, 429, 500, 502, 503, 504))
+    assertThat(
+            List.of(
+                Status.Code.DEADLINE_EXCEEDED,
+                Status.Code.RESOURCE_EXHAUSTED,
+                Status.Code.INTERNAL,
+                Status.Code.UNAVAILABLE,
+                Status.Code.UNKNOWN))
         .allSatisfy(
-            http ->
-                assertThat(BackfillCommand.statusOf(http))
-                    .as("HTTP " + http)
+            code ->
+                assertThat(BackfillCommand.statusOf(code))
+                    .as(code.name())
                     .isEqualTo(ExitStatus.ABORTED_FATAL_ERROR));
   }
 

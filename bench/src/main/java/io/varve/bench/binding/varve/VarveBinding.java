@@ -1,15 +1,15 @@
 package io.varve.bench.binding.varve;
 
 import com.google.protobuf.ByteString;
-import com.google.protobuf.Timestamp;
 import io.grpc.StatusRuntimeException;
 import io.varve.api.timeseries.v1.Event;
 import io.varve.api.timeseries.v1.EventItem;
 import io.varve.api.timeseries.v1.ReadEventRecordsRequest;
 import io.varve.api.timeseries.v1.ReadEventRecordsResponse;
-import io.varve.api.timeseries.v1.TimeInterval;
 import io.varve.api.timeseries.v1.WriteEventRecordsRequest;
 import io.varve.api.timeseries.v1.WriteEventRecordsResponse;
+import io.varve.client.Times;
+import io.varve.client.VarveClient;
 import java.nio.charset.StandardCharsets;
 import java.time.Instant;
 import java.util.HashMap;
@@ -25,8 +25,9 @@ import site.ycsb.DBException;
 import site.ycsb.Status;
 
 /**
- * YCSB operations as events of Varve's TimeSeries API (gRPC). A YCSB record is a time series: the
- * record key is the time series id and the record's current state is the series' newest event.
+ * YCSB operations as events of Varve's TimeSeries API, through the Java client (gRPC). A YCSB
+ * record is a time series: the record key is the time series id and the record's current state is
+ * the series' newest event.
  *
  * <ul>
  *   <li>insert and update append one event, timed now, whose items are the written fields (durable
@@ -65,7 +66,7 @@ public final class VarveBinding extends DB {
       String table, String key, Set<String> fields, Map<String, ByteIterator> result) {
     try {
       ReadEventRecordsResponse response =
-          connection.blocking().readEventRecords(readRequest(key, 1));
+          VarveClient.join(connection.timeSeries().readEventRecords(readRequest(key, 1)));
       if (response.getEventsCount() == 0) {
         return Status.NOT_FOUND;
       }
@@ -85,7 +86,8 @@ public final class VarveBinding extends DB {
       Vector<HashMap<String, ByteIterator>> result) {
     try {
       ReadEventRecordsResponse response =
-          connection.blocking().readEventRecords(readRequest(startkey, recordcount));
+          VarveClient.join(
+              connection.timeSeries().readEventRecords(readRequest(startkey, recordcount)));
       for (Event event : response.getEventsList()) {
         HashMap<String, ByteIterator> values = new HashMap<>();
         copy(event, fields, values);
@@ -113,12 +115,11 @@ public final class VarveBinding extends DB {
   }
 
   private Status append(String key, Map<String, ByteIterator> values) {
-    Instant now = Instant.now().truncatedTo(java.time.temporal.ChronoUnit.MILLIS);
+    // the server keeps the millisecond of the time, truncating the rest
     Event.Builder event =
         Event.newBuilder()
             .setTimeSeriesId(key)
-            .setEventTime(
-                Timestamp.newBuilder().setSeconds(now.getEpochSecond()).setNanos(now.getNano()))
+            .setEventTime(Times.timestamp(Instant.now()))
             .setEventId(RUN + "-" + SEQUENCE.incrementAndGet());
     values.forEach(
         (field, value) ->
@@ -128,13 +129,14 @@ public final class VarveBinding extends DB {
                     .setEventItemValue(ByteString.copyFrom(value.toArray()))));
     try {
       WriteEventRecordsResponse response =
-          connection
-              .blocking()
-              .writeEventRecordsSync(
-                  WriteEventRecordsRequest.newBuilder()
-                      .setNamespace(connection.namespace())
-                      .addEvents(event)
-                      .build());
+          VarveClient.join(
+              connection
+                  .timeSeries()
+                  .writeEventRecordsSync(
+                      WriteEventRecordsRequest.newBuilder()
+                          .setNamespace(connection.namespace())
+                          .addEvents(event)
+                          .build()));
       if (response.getErrorsCount() > 0) {
         return new Status(response.getErrors(0).getCode(), response.getErrors(0).getMessage());
       }
@@ -145,22 +147,11 @@ public final class VarveBinding extends DB {
   }
 
   private ReadEventRecordsRequest readRequest(String key, int limit) {
-    Instant now = Instant.now().truncatedTo(java.time.temporal.ChronoUnit.MILLIS);
-    Instant start = now.minusSeconds(readIntervalSeconds);
-    Instant end = now.plusSeconds(1);
+    Instant now = Instant.now();
     return ReadEventRecordsRequest.newBuilder()
         .setNamespace(connection.namespace())
         .setTimeSeriesId(key)
-        .setTimeInterval(
-            TimeInterval.newBuilder()
-                .setStart(
-                    Timestamp.newBuilder()
-                        .setSeconds(start.getEpochSecond())
-                        .setNanos(start.getNano()))
-                .setEnd(
-                    Timestamp.newBuilder()
-                        .setSeconds(end.getEpochSecond())
-                        .setNanos(end.getNano())))
+        .setTimeInterval(Times.interval(now.minusSeconds(readIntervalSeconds), now.plusSeconds(1)))
         .setPageSize(limit)
         .setTotalRecordLimit(limit)
         .build();

@@ -1,17 +1,15 @@
 package io.varve.bench.binding.varve;
 
-import com.linecorp.armeria.client.ClientFactory;
-import com.linecorp.armeria.client.grpc.GrpcClients;
-import com.linecorp.armeria.common.auth.AuthToken;
 import io.grpc.Status.Code;
 import io.grpc.StatusRuntimeException;
-import io.varve.api.timeseries.v1.ControlPlaneGrpc;
 import io.varve.api.timeseries.v1.CreateNamespaceRequest;
-import io.varve.api.timeseries.v1.GetNamespaceRequest;
 import io.varve.api.timeseries.v1.PersistenceConfiguration;
-import io.varve.api.timeseries.v1.TimeSeriesGrpc;
 import io.varve.bench.binding.BindingOptions;
 import io.varve.bench.binding.SharedConnection;
+import io.varve.client.CallSettings;
+import io.varve.client.TimeSeriesClient;
+import io.varve.client.VarveClient;
+import io.varve.client.VarveClientBuilder;
 import io.varve.options.OptionValues;
 import java.net.URI;
 import java.time.Duration;
@@ -19,25 +17,24 @@ import java.util.Properties;
 import site.ycsb.DBException;
 
 /**
- * The gRPC client all client threads of a run share, from the binding's properties ({@link
+ * The Varve client all client threads of a run share, from the binding's properties ({@link
  * VarveOptions}). Creates the namespace when {@code varve.create=true} and checks that it exists
  * otherwise.
+ *
+ * <p>The benchmark measures the server as each request sees it: every request is bounded by {@code
+ * varve.timeoutmillis}, and neither hedged nor retried (a failure is counted as such).
  */
 final class VarveConnection implements AutoCloseable {
   private static final SharedConnection<VarveConnection> SHARED = new SharedConnection<>();
+  private static final CallSettings SETUP =
+      CallSettings.defaults().withDeadline(Duration.ofSeconds(60));
 
-  private final ClientFactory factory;
-  private final TimeSeriesGrpc.TimeSeriesBlockingStub blocking;
+  private final VarveClient client;
   private final String namespace;
   private final long readIntervalSeconds;
 
-  private VarveConnection(
-      ClientFactory factory,
-      TimeSeriesGrpc.TimeSeriesBlockingStub blocking,
-      String namespace,
-      long readIntervalSeconds) {
-    this.factory = factory;
-    this.blocking = blocking;
+  private VarveConnection(VarveClient client, String namespace, long readIntervalSeconds) {
+    this.client = client;
     this.namespace = namespace;
     this.readIntervalSeconds = readIntervalSeconds;
   }
@@ -52,11 +49,11 @@ final class VarveConnection implements AutoCloseable {
 
   @Override
   public void close() {
-    factory.close();
+    client.close();
   }
 
-  TimeSeriesGrpc.TimeSeriesBlockingStub blocking() {
-    return blocking;
+  TimeSeriesClient timeSeries() {
+    return client.timeSeries();
   }
 
   String namespace() {
@@ -69,41 +66,30 @@ final class VarveConnection implements AutoCloseable {
 
   private static VarveConnection open(OptionValues p) throws DBException {
     URI uri = p.get(VarveOptions.URL);
-    String url = uri.toString();
     String namespace = p.get(VarveOptions.NAMESPACE);
-    long readInterval = p.get(VarveOptions.READ_INTERVAL);
-    int timeoutMs = p.get(VarveOptions.TIMEOUT);
-    String token = p.optional(VarveOptions.TOKEN).orElse(null);
-    ClientFactory factory = ClientFactory.builder().build();
-    var builder =
-        GrpcClients.builder(uri.getScheme() + "://" + uri.getAuthority())
-            .factory(factory)
-            .responseTimeout(Duration.ofMillis(timeoutMs))
-            .maxResponseLength(0);
-    if (token != null) {
-      builder.auth(AuthToken.ofOAuth2(token));
-    }
+    VarveClientBuilder builder =
+        VarveClient.builder()
+            .endpoint(uri)
+            .callSettings(
+                CallSettings.defaults()
+                    .withDeadline(Duration.ofMillis(p.get(VarveOptions.TIMEOUT)))
+                    .withoutHedging())
+            .retries(0, Duration.ZERO, Duration.ZERO);
+    p.optional(VarveOptions.TOKEN).ifPresent(builder::bearerToken);
+    VarveClient client = builder.build();
     try {
-      ControlPlaneGrpc.ControlPlaneBlockingStub control =
-          builder.build(ControlPlaneGrpc.ControlPlaneBlockingStub.class);
-      TimeSeriesGrpc.TimeSeriesBlockingStub data =
-          builder.build(TimeSeriesGrpc.TimeSeriesBlockingStub.class);
-      ensureNamespace(control, namespace, p.get(VarveOptions.CREATE), url);
-      return new VarveConnection(factory, data, namespace, readInterval);
+      ensureNamespace(client, namespace, p.get(VarveOptions.CREATE), uri.toString());
+      return new VarveConnection(client, namespace, p.get(VarveOptions.READ_INTERVAL));
     } catch (DBException | RuntimeException e) {
-      factory.close();
+      client.close();
       throw e;
     }
   }
 
   private static void ensureNamespace(
-      ControlPlaneGrpc.ControlPlaneBlockingStub control,
-      String namespace,
-      boolean create,
-      String url)
-      throws DBException {
+      VarveClient client, String namespace, boolean create, String url) throws DBException {
     try {
-      control.getNamespace(GetNamespaceRequest.newBuilder().setNamespace(namespace).build());
+      VarveClient.join(client.controlPlane().getNamespace(namespace, SETUP));
       return;
     } catch (StatusRuntimeException e) {
       if (e.getStatus().getCode() != Code.NOT_FOUND) {
@@ -115,12 +101,16 @@ final class VarveConnection implements AutoCloseable {
       }
     }
     try {
-      control.createNamespace(
-          CreateNamespaceRequest.newBuilder()
-              .setNamespace(namespace)
-              .addPersistenceConfiguration(
-                  PersistenceConfiguration.newBuilder().setId("PRIMARY_STORAGE"))
-              .build());
+      VarveClient.join(
+          client
+              .controlPlane()
+              .createNamespace(
+                  CreateNamespaceRequest.newBuilder()
+                      .setNamespace(namespace)
+                      .addPersistenceConfiguration(
+                          PersistenceConfiguration.newBuilder().setId("PRIMARY_STORAGE"))
+                      .build(),
+                  SETUP));
     } catch (StatusRuntimeException e) {
       if (e.getStatus().getCode() != Code.ALREADY_EXISTS) {
         throw new DBException("cannot create namespace " + namespace + ": " + e.getStatus(), e);

@@ -1,0 +1,75 @@
+package io.varve.client;
+
+import io.varve.api.timeseries.v1.BackfillIndexRequest;
+import io.varve.api.timeseries.v1.BackfillIndexResponse;
+import io.varve.api.timeseries.v1.ControlPlaneGrpc;
+import io.varve.api.timeseries.v1.CreateNamespaceRequest;
+import io.varve.api.timeseries.v1.GetNamespaceRequest;
+import io.varve.api.timeseries.v1.ListNamespacesRequest;
+import io.varve.api.timeseries.v1.ListNamespacesResponse;
+import io.varve.api.timeseries.v1.Namespace;
+import io.varve.api.timeseries.v1.UpdateNamespaceRequest;
+import io.varve.client.internal.CallKind;
+import io.varve.client.internal.Caller;
+import java.util.concurrent.CompletionStage;
+
+/**
+ * The control plane ({@code varve.timeseries.v1.ControlPlane}) of a {@link VarveClient}: namespaces
+ * of both services, and index backfills.
+ *
+ * <p>Control-plane calls have no latency objectives: they are bounded by the client's default
+ * deadline unless the call's settings say otherwise, and never hedged. Reads (GetNamespace,
+ * ListNamespaces) and BackfillIndex, which is idempotent, are retried on UNAVAILABLE and
+ * RESOURCE_EXHAUSTED; CreateNamespace and UpdateNamespace only when refused at admission
+ * (RESOURCE_EXHAUSTED), since an UNAVAILABLE answer may come after they were applied. Thread safe.
+ */
+public final class ControlPlaneClient {
+
+  private final Caller caller;
+
+  ControlPlaneClient(Caller caller) {
+    this.caller = caller;
+  }
+
+  /** Creates a namespace; not retried after UNAVAILABLE (it may have been created). */
+  public CompletionStage<Namespace> createNamespace(
+      CreateNamespaceRequest request, CallSettings settings) {
+    return caller.call(
+        ControlPlaneGrpc.getCreateNamespaceMethod(), request, CallKind.NOT_IDEMPOTENT, settings);
+  }
+
+  /** A namespace with its configuration and time slices. */
+  public CompletionStage<Namespace> getNamespace(String namespace, CallSettings settings) {
+    return caller.call(
+        ControlPlaneGrpc.getGetNamespaceMethod(),
+        GetNamespaceRequest.newBuilder().setNamespace(namespace).build(),
+        CallKind.IDEMPOTENT,
+        settings);
+  }
+
+  /** Every namespace the client's token may read. */
+  public CompletionStage<ListNamespacesResponse> listNamespaces(CallSettings settings) {
+    return caller.call(
+        ControlPlaneGrpc.getListNamespacesMethod(),
+        ListNamespacesRequest.getDefaultInstance(),
+        CallKind.IDEMPOTENT,
+        settings);
+  }
+
+  /** Replaces a namespace's configuration; not retried after UNAVAILABLE. */
+  public CompletionStage<Namespace> updateNamespace(
+      UpdateNamespaceRequest request, CallSettings settings) {
+    return caller.call(
+        ControlPlaneGrpc.getUpdateNamespaceMethod(), request, CallKind.NOT_IDEMPOTENT, settings);
+  }
+
+  /**
+   * Indexes again a namespace's events of an interval; answers when done, so callers usually pass
+   * {@link CallSettings#withoutDeadline()}.
+   */
+  public CompletionStage<BackfillIndexResponse> backfillIndex(
+      BackfillIndexRequest request, CallSettings settings) {
+    return caller.call(
+        ControlPlaneGrpc.getBackfillIndexMethod(), request, CallKind.IDEMPOTENT, settings);
+  }
+}

@@ -1,0 +1,181 @@
+package io.varve.client;
+
+import io.grpc.MethodDescriptor;
+import io.varve.api.common.v1.HandshakeResponse;
+import io.varve.api.kv.v1.DeleteItemsRequest;
+import io.varve.api.kv.v1.DeleteItemsResponse;
+import io.varve.api.kv.v1.GetItemsRequest;
+import io.varve.api.kv.v1.GetItemsResponse;
+import io.varve.api.kv.v1.Item;
+import io.varve.api.kv.v1.KeyValueGrpc;
+import io.varve.api.kv.v1.MutateItemsRequest;
+import io.varve.api.kv.v1.MutateItemsResponse;
+import io.varve.api.kv.v1.PutItemsRequest;
+import io.varve.api.kv.v1.PutItemsResponse;
+import io.varve.api.kv.v1.ScanItemsRequest;
+import io.varve.api.kv.v1.ScanItemsResponse;
+import io.varve.api.kv.v1.ScannedItem;
+import io.varve.client.internal.CallKind;
+import io.varve.client.internal.Handshakes;
+import io.varve.client.internal.NamespaceSignals;
+import io.varve.client.internal.ValueCompression;
+import java.util.concurrent.CompletionStage;
+import java.util.function.Function;
+
+/**
+ * The KeyValue data plane ({@code varve.kv.v1.KeyValue}) of a {@link VarveClient}.
+ *
+ * <p>Every call is idempotent, so every call is hedged at its RPC's latency {@code target} from the
+ * namespace's handshake, bounded by its {@code max}, and retried on UNAVAILABLE and
+ * RESOURCE_EXHAUSTED. A mutation (PutItems, DeleteItems, MutateItems) without an idempotency token
+ * gets one from the client's {@link IdempotencyTokens} before its first request, so its hedges and
+ * retries carry the same one and are applied once, in the order of their generation times.
+ *
+ * <p>Compression: when the namespace's handshake says {@code compressed_values}, values of at least
+ * the client's compression threshold are sent zstd-compressed (when that saves an eighth), reads
+ * signal that they take compressed values, and values that come compressed are decompressed before
+ * they are returned: callers always see values as written, {@code metadata.compression} empty.
+ * Thread safe.
+ */
+public final class KeyValueClient {
+
+  private final ClientCalls calls;
+  private final IdempotencyTokens tokens;
+  private final ValueCompression compression;
+
+  KeyValueClient(ClientCalls calls, IdempotencyTokens tokens, ValueCompression compression) {
+    this.calls = calls;
+    this.tokens = tokens;
+    this.compression = compression;
+  }
+
+  /** Upserts items of one record (PutItems). */
+  public CompletionStage<PutItemsResponse> putItems(PutItemsRequest request) {
+    return putItems(request, CallSettings.defaults());
+  }
+
+  /** As {@link #putItems(PutItemsRequest)}, with this call's settings. */
+  public CompletionStage<PutItemsResponse> putItems(
+      PutItemsRequest request, CallSettings settings) {
+    PutItemsRequest tokened =
+        request.hasIdempotencyToken()
+            ? request
+            : request.toBuilder().setIdempotencyToken(tokens.next()).build();
+    return call(
+        KeyValueGrpc.getPutItemsMethod(),
+        request.getNamespace(),
+        s -> s.compressedValues() ? compression.compress(tokened) : tokened,
+        settings);
+  }
+
+  /** One page of a record's items (GetItems), values as written. */
+  public CompletionStage<GetItemsResponse> getItems(GetItemsRequest request) {
+    return getItems(request, CallSettings.defaults());
+  }
+
+  /** As {@link #getItems(GetItemsRequest)}, with this call's settings. */
+  public CompletionStage<GetItemsResponse> getItems(
+      GetItemsRequest request, CallSettings settings) {
+    return call(
+            KeyValueGrpc.getGetItemsMethod(),
+            request.getNamespace(),
+            s ->
+                s.compressedValues()
+                    ? request.toBuilder().putAllSignals(ValueCompression.SIGNAL).build()
+                    : request,
+            settings)
+        .thenApply(ValueCompression::decompress);
+  }
+
+  /** Every page of {@code request} from its first one, following the page tokens. */
+  public Pages<Item> getAll(GetItemsRequest request, Paging paging) {
+    return new Pages<>(
+        token ->
+            getItems(request.toBuilder().setPageToken(token).build())
+                .thenApply(r -> new Page<>(r.getItemsList(), r.getNextPageToken(), r.getPartial())),
+        paging);
+  }
+
+  /** Deletes items of one record (DeleteItems). */
+  public CompletionStage<DeleteItemsResponse> deleteItems(DeleteItemsRequest request) {
+    return deleteItems(request, CallSettings.defaults());
+  }
+
+  /** As {@link #deleteItems(DeleteItemsRequest)}, with this call's settings. */
+  public CompletionStage<DeleteItemsResponse> deleteItems(
+      DeleteItemsRequest request, CallSettings settings) {
+    DeleteItemsRequest tokened =
+        request.hasIdempotencyToken()
+            ? request
+            : request.toBuilder().setIdempotencyToken(tokens.next()).build();
+    return call(
+        KeyValueGrpc.getDeleteItemsMethod(), request.getNamespace(), s -> tokened, settings);
+  }
+
+  /** Puts and deletes over several records under one token (MutateItems). */
+  public CompletionStage<MutateItemsResponse> mutateItems(MutateItemsRequest request) {
+    return mutateItems(request, CallSettings.defaults());
+  }
+
+  /** As {@link #mutateItems(MutateItemsRequest)}, with this call's settings. */
+  public CompletionStage<MutateItemsResponse> mutateItems(
+      MutateItemsRequest request, CallSettings settings) {
+    MutateItemsRequest tokened =
+        request.hasIdempotencyToken()
+            ? request
+            : request.toBuilder().setIdempotencyToken(tokens.next()).build();
+    return call(
+        KeyValueGrpc.getMutateItemsMethod(),
+        request.getNamespace(),
+        s -> s.compressedValues() ? compression.compress(tokened) : tokened,
+        settings);
+  }
+
+  /** One page of a segment of a namespace's items (ScanItems), values as written. */
+  public CompletionStage<ScanItemsResponse> scanItems(ScanItemsRequest request) {
+    return scanItems(request, CallSettings.defaults());
+  }
+
+  /** As {@link #scanItems(ScanItemsRequest)}, with this call's settings. */
+  public CompletionStage<ScanItemsResponse> scanItems(
+      ScanItemsRequest request, CallSettings settings) {
+    return call(
+            KeyValueGrpc.getScanItemsMethod(),
+            request.getNamespace(),
+            s ->
+                s.compressedValues()
+                    ? request.toBuilder().putAllSignals(ValueCompression.SIGNAL).build()
+                    : request,
+            settings)
+        .thenApply(ValueCompression::decompress);
+  }
+
+  /** Every page of a scan's segment from its first one, following the page tokens. */
+  public Pages<ScannedItem> scanAll(ScanItemsRequest request, Paging paging) {
+    return new Pages<>(
+        token ->
+            scanItems(request.toBuilder().setPageToken(token).build())
+                .thenApply(
+                    r -> new Page<>(r.getItemsList(), r.getNextPageToken(), Page.partial(r))),
+        paging);
+  }
+
+  /**
+   * A handshake of {@code namespace} made now: its objectives, limits and the server's
+   * capabilities. The client makes its own in the background; this is for callers who want to see
+   * them.
+   */
+  public CompletionStage<HandshakeResponse> handshake(String namespace) {
+    return calls.handshakes().ask(namespace, Handshakes.Service.KEY_VALUE);
+  }
+
+  /** Calls {@code method} with the request {@code shape} makes for the namespace's signals. */
+  private <Q, R> CompletionStage<R> call(
+      MethodDescriptor<Q, R> method,
+      String namespace,
+      Function<NamespaceSignals, Q> shape,
+      CallSettings settings) {
+    return calls.call(
+        method, namespace, Handshakes.Service.KEY_VALUE, shape, CallKind.HEDGED, settings);
+  }
+}
