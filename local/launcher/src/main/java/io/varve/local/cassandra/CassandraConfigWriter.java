@@ -21,7 +21,7 @@ final class CassandraConfigWriter {
 
   static String cassandraYaml(LocalCassandraSettings settings) {
     Path home = settings.home();
-    String address = LocalCassandraSettings.ADDRESS;
+    String address = settings.address();
     return String.join(
         "\n",
         "# Written by Varve's LocalCassandra at each start; edits are overwritten.",
@@ -32,7 +32,7 @@ final class CassandraConfigWriter {
         "seed_provider:",
         "  - class_name: org.apache.cassandra.locator.SimpleSeedProvider",
         "    parameters:",
-        "      - seeds: " + quoted(address + ":" + settings.storagePort()),
+        "      - seeds: " + quoted(settings.seed() + ":" + settings.storagePort()),
         "listen_address: " + address,
         "rpc_address: " + address,
         "storage_port: " + settings.storagePort(),

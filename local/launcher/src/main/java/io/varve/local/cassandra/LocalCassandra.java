@@ -61,9 +61,10 @@ public final class LocalCassandra extends LocalServer {
   @Override
   protected long launch() throws IOException {
     List<String> command = CassandraCommandLine.of(settings);
-    for (int port : new int[] {settings.cqlPort(), settings.storagePort(), settings.jmxPort()}) {
-      requirePortFree(LocalCassandraSettings.ADDRESS, port, "");
-    }
+    requirePortFree(settings.address(), settings.cqlPort(), "");
+    requirePortFree(settings.address(), settings.storagePort(), "");
+    // Cassandra binds its local-only JMX to 127.0.0.1 whatever the node's address.
+    requirePortFree(LocalCassandraSettings.ADDRESS, settings.jmxPort(), " (JMX)");
     for (String directory : List.of("data", "commitlog", "saved_caches", "hints", "logs")) {
       Files.createDirectories(settings.home().resolve(directory));
     }
