@@ -52,10 +52,16 @@ public final class LocalCassandra extends LocalServer {
     return settings;
   }
 
-  /** Whether the node answers a CQL {@code OPTIONS} request right now. */
+  /**
+   * Whether the node answers a CQL {@code OPTIONS} request right now; a secure node, whether its
+   * role logs in over TLS (made at its first start, see {@link LocalCassandraSecurity}).
+   */
   @Override
   public boolean isReady() {
-    return NativeProtocolProbe.answersOptions(settings.cqlAddress(), PROBE_TIMEOUT);
+    return settings
+        .security()
+        .map(security -> SecureNodeLogin.ready(settings.cqlAddress(), security, PROBE_TIMEOUT))
+        .orElseGet(() -> NativeProtocolProbe.answersOptions(settings.cqlAddress(), PROBE_TIMEOUT));
   }
 
   @Override
@@ -68,6 +74,7 @@ public final class LocalCassandra extends LocalServer {
     for (String directory : List.of("data", "commitlog", "saved_caches", "hints", "logs")) {
       Files.createDirectories(settings.home().resolve(directory));
     }
+    settings.security().ifPresent(LocalCassandraSecurity::ensure);
     CassandraConfigWriter.write(settings);
     return spawn(command, settings.stdoutLog());
   }

@@ -28,6 +28,9 @@ import java.util.Map;
  *   --nodes N             a cluster of N nodes on 127.0.0.1..N (home .varve/cassandra-cluster,
  *                         or .varve/test-cassandra-cluster with --tests; heap 512m each)
  *   --node K              with --nodes: act on node K alone (e.g. kill one node)
+ *   --secure              TLS only on the CQL port and password authentication, with the
+ *                         certificates and passwords of --secure-dir (default .varve/secure),
+ *                         generated on first use; clients log in as role varve
  *   --timeout SECONDS     how long start waits for CQL, or stop for a clean exit (120)
  *   --no-wait             start returns once the process is launched
  * </pre>
@@ -41,11 +44,11 @@ public final class LocalCassandraMain {
   private static final LauncherCommand.Syntax SYNTAX =
       new LauncherCommand.Syntax(
           Product.CASSANDRA,
-          List.of("--tests", "--no-wait"),
+          List.of("--tests", "--no-wait", "--secure"),
           "usage: LocalCassandraMain start|stop|status|kill [--tests] [--varve-home DIR]"
               + " [--home DIR] [--lib DIR] [--port N] [--storage-port N] [--jmx-port N] [--heap SIZE]"
               + " [--commitlog batch|group:5ms] [--java PATH] [--timeout SECONDS] [--no-wait]"
-              + " [--nodes N [--node K]]",
+              + " [--nodes N [--node K]] [--secure [--secure-dir DIR]]",
           Duration.ofSeconds(120));
 
   private LocalCassandraMain() {}
@@ -110,6 +113,8 @@ public final class LocalCassandraMain {
   private static LocalCassandraSettings settings(Map<String, String> options, int node, int nodes) {
     Path home = LauncherCommand.varveHome(options);
     boolean tests = options.remove("--tests") != null;
+    boolean secure = options.remove("--secure") != null;
+    String secureDirectory = options.remove("--secure-dir");
     LocalCassandraSettings settings;
     if (node == 0) {
       settings =
@@ -130,6 +135,15 @@ public final class LocalCassandraMain {
             port(options.remove("--jmx-port"), "--jmx-port", settings.jmxPort()));
     for (Map.Entry<String, String> option : options.entrySet()) {
       settings = with(settings, option.getKey(), option.getValue());
+    }
+    if (secure) {
+      settings =
+          settings.withSecurity(
+              secureDirectory == null
+                  ? LocalCassandraSecurity.forDevelopment(home)
+                  : new LocalCassandraSecurity(Path.of(secureDirectory)));
+    } else if (secureDirectory != null) {
+      throw new IllegalArgumentException("--secure-dir: needs --secure");
     }
     // The options set the template the nodes are made from: ports and home are the cluster's.
     return node == 0 ? settings : LocalCassandraCluster.of(settings, nodes).node(node).settings();

@@ -5,6 +5,7 @@ import io.varve.local.SettingChecks;
 import java.net.InetSocketAddress;
 import java.nio.file.Path;
 import java.util.Objects;
+import java.util.Optional;
 
 /**
  * Where and how one local Cassandra node runs: its directories, ports, heap and durability.
@@ -34,6 +35,8 @@ import java.util.Objects;
  *     of a {@link LocalCassandraCluster}
  * @param seed the address of the node that others contact to join the cluster (its storage port is
  *     this node's): the node's own address when it runs alone
+ * @param security TLS on the CQL port and password authentication, with the material and
+ *     credentials of {@link LocalCassandraSecurity}; empty: plain CQL, no credentials
  */
 public record LocalCassandraSettings(
     Path home,
@@ -45,7 +48,8 @@ public record LocalCassandraSettings(
     CommitlogSync commitlogSync,
     Path javaExecutable,
     String address,
-    String seed) {
+    String seed,
+    Optional<LocalCassandraSecurity> security) {
 
   /** The cluster name written to {@code cassandra.yaml}; never changes. */
   public static final String CLUSTER_NAME = "Varve Local";
@@ -78,6 +82,7 @@ public record LocalCassandraSettings(
     Objects.requireNonNull(commitlogSync, "commitlogSync");
     Loopback.requireLoopback("address", address);
     Loopback.requireLoopback("seed", seed);
+    Objects.requireNonNull(security, "security");
   }
 
   /**
@@ -95,7 +100,8 @@ public record LocalCassandraSettings(
         CommitlogSync.batch(),
         runningJava(),
         ADDRESS,
-        ADDRESS);
+        ADDRESS,
+        Optional.empty());
   }
 
   /**
@@ -129,7 +135,8 @@ public record LocalCassandraSettings(
         commitlogSync,
         javaExecutable,
         address,
-        seed);
+        seed,
+        security);
   }
 
   /** A copy with another directory of Cassandra jars. */
@@ -144,7 +151,8 @@ public record LocalCassandraSettings(
         commitlogSync,
         javaExecutable,
         address,
-        seed);
+        seed,
+        security);
   }
 
   /** A copy with another CQL port. */
@@ -174,7 +182,8 @@ public record LocalCassandraSettings(
         commitlogSync,
         javaExecutable,
         address,
-        seed);
+        seed,
+        security);
   }
 
   /** A copy with another heap size, like {@code 512m} or {@code 2g}. */
@@ -189,7 +198,8 @@ public record LocalCassandraSettings(
         commitlogSync,
         javaExecutable,
         address,
-        seed);
+        seed,
+        security);
   }
 
   /** A copy with another commit log durability mode. */
@@ -204,7 +214,8 @@ public record LocalCassandraSettings(
         newCommitlogSync,
         javaExecutable,
         address,
-        seed);
+        seed,
+        security);
   }
 
   /** A copy that runs Cassandra with another {@code java} executable (it must be Java 17). */
@@ -219,7 +230,8 @@ public record LocalCassandraSettings(
         commitlogSync,
         newJavaExecutable,
         address,
-        seed);
+        seed,
+        security);
   }
 
   /**
@@ -237,7 +249,27 @@ public record LocalCassandraSettings(
         commitlogSync,
         javaExecutable,
         newAddress,
-        newSeed);
+        newSeed,
+        security);
+  }
+
+  /**
+   * A copy whose CQL port takes TLS only and asks for a password ({@code PasswordAuthenticator}),
+   * with the material and role of {@code newSecurity}.
+   */
+  public LocalCassandraSettings withSecurity(LocalCassandraSecurity newSecurity) {
+    return new LocalCassandraSettings(
+        home,
+        libDirectory,
+        cqlPort,
+        storagePort,
+        jmxPort,
+        heapSize,
+        commitlogSync,
+        javaExecutable,
+        address,
+        seed,
+        Optional.of(newSecurity));
   }
 
   /** The address CQL clients connect to. */
