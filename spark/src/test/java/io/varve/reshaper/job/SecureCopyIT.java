@@ -9,18 +9,13 @@ import io.varve.local.cassandra.LocalCassandraSecurity;
 import io.varve.local.testing.TestSecureCassandra;
 import io.varve.reshaper.CassandraFixture;
 import io.varve.reshaper.UsersCase;
-import java.io.InputStream;
 import java.net.InetSocketAddress;
-import java.nio.file.Files;
 import java.nio.file.Path;
-import java.security.KeyStore;
 import java.time.Duration;
 import java.util.HashSet;
 import java.util.List;
 import java.util.Set;
 import java.util.stream.Collectors;
-import javax.net.ssl.SSLContext;
-import javax.net.ssl.TrustManagerFactory;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
@@ -48,7 +43,7 @@ class SecureCopyIT {
         CqlSession.builder()
             .addContactPoint(address)
             .withLocalDatacenter("datacenter1")
-            .withSslContext(sslContext(security))
+            .withSslContext(security.clientContext())
             .withAuthCredentials(LocalCassandraSecurity.ROLE, security.rolePassword())
             .build();
     execute("DROP KEYSPACE IF EXISTS " + KEYSPACE);
@@ -72,19 +67,6 @@ class SecureCopyIT {
     if (session != null) {
       session.close();
     }
-  }
-
-  static SSLContext sslContext(LocalCassandraSecurity security) throws Exception {
-    KeyStore trust = KeyStore.getInstance(security.storeType());
-    try (InputStream in = Files.newInputStream(security.truststore())) {
-      trust.load(in, security.storePassword().toCharArray());
-    }
-    TrustManagerFactory factory =
-        TrustManagerFactory.getInstance(TrustManagerFactory.getDefaultAlgorithm());
-    factory.init(trust);
-    SSLContext context = SSLContext.getInstance("TLS");
-    context.init(null, factory.getTrustManagers(), null);
-    return context;
   }
 
   static void execute(String cql) {

@@ -8,7 +8,6 @@ import io.varve.local.testing.TestSecureCassandra;
 import io.varve.server.VarveServer;
 import io.varve.server.config.ServerSettings;
 import java.io.IOException;
-import java.io.InputStream;
 import java.net.InetSocketAddress;
 import java.net.URI;
 import java.net.http.HttpClient;
@@ -16,12 +15,9 @@ import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.security.KeyStore;
 import java.time.Duration;
 import java.time.Instant;
 import java.time.temporal.ChronoUnit;
-import javax.net.ssl.SSLContext;
-import javax.net.ssl.TrustManagerFactory;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
@@ -73,7 +69,7 @@ class SecureRoundTripIT {
     https =
         HttpClient.newBuilder()
             .version(HttpClient.Version.HTTP_1_1)
-            .sslContext(sslContext(security))
+            .sslContext(security.clientContext())
             .connectTimeout(Duration.ofSeconds(5))
             .build();
   }
@@ -83,19 +79,6 @@ class SecureRoundTripIT {
     if (server != null) {
       server.close();
     }
-  }
-
-  static SSLContext sslContext(LocalCassandraSecurity security) throws Exception {
-    KeyStore trust = KeyStore.getInstance(security.storeType());
-    try (InputStream in = Files.newInputStream(security.truststore())) {
-      trust.load(in, security.storePassword().toCharArray());
-    }
-    TrustManagerFactory factory =
-        TrustManagerFactory.getInstance(TrustManagerFactory.getDefaultAlgorithm());
-    factory.init(trust);
-    SSLContext context = SSLContext.getInstance("TLS");
-    context.init(null, factory.getTrustManagers(), null);
-    return context;
   }
 
   static HttpResponse<String> post(String scheme, String rpc, String body, String token)

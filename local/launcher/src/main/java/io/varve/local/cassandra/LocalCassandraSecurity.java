@@ -17,6 +17,8 @@ import java.util.Base64;
 import java.util.List;
 import java.util.Objects;
 import java.util.concurrent.TimeUnit;
+import javax.net.ssl.SSLContext;
+import javax.net.ssl.TrustManagerFactory;
 
 /**
  * The TLS material and credentials of a secure local Cassandra, all generated on first use in one
@@ -88,6 +90,25 @@ public record LocalCassandraSecurity(Path directory) {
 
   public String apiToken() {
     return secret("api-token");
+  }
+
+  /**
+   * A TLS context that trusts the CA of this directory, and only it: what a client of the node, or
+   * of a Varve server using {@link #certificateChainPem()}, connects with.
+   *
+   * @throws GeneralSecurityException if the trust store cannot be read with the store password
+   */
+  public SSLContext clientContext() throws IOException, GeneralSecurityException {
+    KeyStore trust = KeyStore.getInstance(storeType());
+    try (InputStream in = Files.newInputStream(truststore())) {
+      trust.load(in, storePassword().toCharArray());
+    }
+    TrustManagerFactory factory =
+        TrustManagerFactory.getInstance(TrustManagerFactory.getDefaultAlgorithm());
+    factory.init(trust);
+    SSLContext context = SSLContext.getInstance("TLS");
+    context.init(null, factory.getTrustManagers(), null);
+    return context;
   }
 
   /**

@@ -8,13 +8,9 @@ import java.net.InetSocketAddress;
 import java.net.Socket;
 import java.nio.ByteBuffer;
 import java.nio.charset.StandardCharsets;
-import java.nio.file.Files;
 import java.security.GeneralSecurityException;
-import java.security.KeyStore;
 import java.time.Duration;
-import javax.net.ssl.SSLContext;
 import javax.net.ssl.SSLSocket;
-import javax.net.ssl.TrustManagerFactory;
 
 /**
  * Readiness of a secure node, and the one-time making of its role: a node is ready when the role
@@ -90,7 +86,8 @@ final class SecureNodeLogin {
       plain.setSoTimeout(Math.max(millis, 10_000));
       try (SSLSocket socket =
           (SSLSocket)
-              context(security)
+              security
+                  .clientContext()
                   .getSocketFactory()
                   .createSocket(plain, address.getHostString(), address.getPort(), true)) {
         socket.startHandshake();
@@ -150,19 +147,5 @@ final class SecureNodeLogin {
   private static void string(ByteBuffer buffer, String value) {
     byte[] bytes = value.getBytes(StandardCharsets.UTF_8);
     buffer.putShort((short) bytes.length).put(bytes);
-  }
-
-  private static SSLContext context(LocalCassandraSecurity security)
-      throws IOException, GeneralSecurityException {
-    KeyStore trust = KeyStore.getInstance(security.storeType());
-    try (InputStream in = Files.newInputStream(security.truststore())) {
-      trust.load(in, security.storePassword().toCharArray());
-    }
-    TrustManagerFactory factory =
-        TrustManagerFactory.getInstance(TrustManagerFactory.getDefaultAlgorithm());
-    factory.init(trust);
-    SSLContext context = SSLContext.getInstance("TLS");
-    context.init(null, factory.getTrustManagers(), null);
-    return context;
   }
 }
