@@ -15,7 +15,6 @@ import java.time.Duration;
 import java.util.HashSet;
 import java.util.List;
 import java.util.Set;
-import java.util.stream.Collectors;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
@@ -120,13 +119,7 @@ class SecureCopyIT {
         CassandraFixture.cli("migrate", "--config", job("copy", true).toString());
 
     assertThat(run.status()).as(run.all()).isZero();
-    Set<UsersCase.Row> copied =
-        session
-            .execute("SELECT partnerid, id, date FROM " + KEYSPACE + ".ids_by_partnerid_history")
-            .all()
-            .stream()
-            .map(r -> new UsersCase.Row(r.getString(0), r.getString(1), r.getInstant(2)))
-            .collect(Collectors.toSet());
+    Set<UsersCase.Row> copied = UsersCase.read(session, KEYSPACE + ".ids_by_partnerid_history");
     assertThat(copied).isEqualTo(new HashSet<>(rows));
     CassandraFixture.Run validate =
         CassandraFixture.cli("migrate", "validate", "--config", job("copy", true).toString());

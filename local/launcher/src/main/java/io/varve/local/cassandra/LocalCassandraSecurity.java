@@ -132,120 +132,28 @@ public record LocalCassandraSecurity(Path directory) {
       for (String file : List.of("ca.p12", "node.p12", "truststore.p12", "node.csr")) {
         Files.deleteIfExists(directory.resolve(file));
       }
+      // arguments without spaces, split on spaces; every call adds the store password
       keytool(
-          "-genkeypair",
-          "-alias",
-          "ca",
-          "-dname",
-          "CN=Varve local CA",
-          "-keyalg",
-          "RSA",
-          "-keysize",
-          "2048",
-          "-validity",
-          "3650",
-          "-ext",
-          "bc:c",
-          "-keystore",
-          "ca.p12",
-          "-storetype",
-          "PKCS12",
-          "-storepass",
+          "-genkeypair -alias ca -dname CN=varve-local-ca -keyalg RSA -keysize 2048 -validity 3650"
+              + " -ext bc:c -keystore ca.p12 -storetype PKCS12",
           password);
+      keytool("-exportcert -rfc -alias ca -keystore ca.p12 -file ca.pem", password);
       keytool(
-          "-exportcert",
-          "-rfc",
-          "-alias",
-          "ca",
-          "-keystore",
-          "ca.p12",
-          "-storepass",
-          password,
-          "-file",
-          "ca.pem");
-      keytool(
-          "-genkeypair",
-          "-alias",
-          "node",
-          "-dname",
-          "CN=localhost",
-          "-keyalg",
-          "RSA",
-          "-keysize",
-          "2048",
-          "-validity",
-          "3650",
-          "-keystore",
-          "node.p12",
-          "-storetype",
-          "PKCS12",
-          "-storepass",
+          "-genkeypair -alias node -dname CN=localhost -keyalg RSA -keysize 2048 -validity 3650"
+              + " -keystore node.p12 -storetype PKCS12",
           password);
+      keytool("-certreq -alias node -keystore node.p12 -file node.csr", password);
       keytool(
-          "-certreq",
-          "-alias",
-          "node",
-          "-keystore",
-          "node.p12",
-          "-storepass",
-          password,
-          "-file",
-          "node.csr");
-      keytool(
-          "-gencert",
-          "-rfc",
-          "-alias",
-          "ca",
-          "-keystore",
-          "ca.p12",
-          "-storepass",
-          password,
-          "-infile",
-          "node.csr",
-          "-outfile",
-          "node.pem",
-          "-validity",
-          "3650",
-          "-ext",
-          "SAN=" + String.join(",", SUBJECT_ALTERNATIVE_NAMES),
-          "-ext",
-          "KU=digitalSignature,keyEncipherment",
-          "-ext",
-          "EKU=serverAuth,clientAuth");
-      keytool(
-          "-importcert",
-          "-noprompt",
-          "-alias",
-          "ca",
-          "-file",
-          "ca.pem",
-          "-keystore",
-          "node.p12",
-          "-storepass",
+          "-gencert -rfc -alias ca -keystore ca.p12 -infile node.csr -outfile node.pem -validity"
+              + " 3650 -ext SAN="
+              + String.join(",", SUBJECT_ALTERNATIVE_NAMES)
+              + " -ext KU=digitalSignature,keyEncipherment -ext EKU=serverAuth,clientAuth",
           password);
+      keytool("-importcert -noprompt -alias ca -file ca.pem -keystore node.p12", password);
+      keytool("-importcert -noprompt -alias node -file node.pem -keystore node.p12", password);
       keytool(
-          "-importcert",
-          "-noprompt",
-          "-alias",
-          "node",
-          "-file",
-          "node.pem",
-          "-keystore",
-          "node.p12",
-          "-storepass",
-          password);
-      keytool(
-          "-importcert",
-          "-noprompt",
-          "-alias",
-          "ca",
-          "-file",
-          "ca.pem",
-          "-keystore",
-          "truststore.p12",
-          "-storetype",
-          "PKCS12",
-          "-storepass",
+          "-importcert -noprompt -alias ca -file ca.pem -keystore truststore.p12 -storetype"
+              + " PKCS12",
           password);
       writePems(password);
       for (String key : List.of("ca.p12", "node.p12")) {
@@ -280,16 +188,19 @@ public record LocalCassandraSecurity(Path directory) {
     return "-----BEGIN " + type + "-----\n" + body + "\n-----END " + type + "-----\n";
   }
 
-  private void keytool(String... args) throws IOException {
+  private void keytool(String arguments, String storePassword) throws IOException {
+    List<String> args = List.of(arguments.split(" "));
     List<String> command = new ArrayList<>();
     command.add(Path.of(System.getProperty("java.home"), "bin", "keytool").toString());
-    command.addAll(List.of(args));
+    command.addAll(args);
+    command.add("-storepass");
+    command.add(storePassword);
     Process process =
         new ProcessBuilder(command).directory(directory.toFile()).redirectErrorStream(true).start();
     try {
       String output = new String(process.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
       if (!process.waitFor(60, TimeUnit.SECONDS) || process.exitValue() != 0) {
-        throw new IOException("keytool " + args[0] + " failed: " + output.strip());
+        throw new IOException("keytool " + args.get(0) + " failed: " + output.strip());
       }
     } catch (InterruptedException e) {
       Thread.currentThread().interrupt();
