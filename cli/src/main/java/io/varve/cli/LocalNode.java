@@ -20,20 +20,32 @@ final class LocalNode {
   private static final Duration STOP_TIMEOUT = Duration.ofSeconds(60);
 
   private final LocalServer server;
+  private final String name;
   private final String addressKey;
   private final String address;
   private final Path log;
 
-  private LocalNode(LocalServer server, String addressKey, String address, Path log) {
+  private LocalNode(LocalServer server, String name, String addressKey, String address, Path log) {
     this.server = server;
+    this.name = name;
     this.addressKey = addressKey;
     this.address = address;
     this.log = log;
   }
 
   static LocalNode cassandra(LocalCassandra node) {
+    return cassandra(node, node.product().label());
+  }
+
+  /** Node {@code n} of a local cluster: {@code cassandra node<n>}. */
+  static LocalNode clusterNode(LocalCassandra node, int n) {
+    return cassandra(node, node.product().label() + " node" + n);
+  }
+
+  private static LocalNode cassandra(LocalCassandra node, String name) {
     return new LocalNode(
         node,
+        name,
         "cql",
         node.settings().cqlAddress().getHostString() + ":" + node.settings().cqlPort(),
         node.settings().systemLog());
@@ -41,14 +53,19 @@ final class LocalNode {
 
   static LocalNode opensearch(LocalOpenSearch node) {
     return new LocalNode(
-        node, "endpoint", node.settings().endpoint().toString(), node.settings().systemLog());
+        node,
+        node.product().label(),
+        "endpoint",
+        node.settings().endpoint().toString(),
+        node.settings().systemLog());
   }
 
   /**
-   * {@code cassandra} or {@code opensearch}: the first word of every line printed about the node.
+   * {@code cassandra}, {@code cassandra node2} or {@code opensearch}: how every line printed about
+   * the node starts.
    */
   String name() {
-    return server.product().label();
+    return name;
   }
 
   /** Where clients reach it: {@code 127.0.0.1:9042}, {@code http://127.0.0.1:9200}. */

@@ -2,6 +2,7 @@ package io.varve.cli;
 
 import io.varve.command.ExitStatus;
 import io.varve.local.LocalServerStatus;
+import io.varve.local.cassandra.LocalCassandra;
 import io.varve.local.server.LocalVarveServer;
 import java.util.List;
 import java.util.concurrent.Callable;
@@ -9,9 +10,11 @@ import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
 
 /**
- * Says what runs, one line each for Cassandra, OpenSearch and the server. Exits with {@code OK}
- * when the server and Cassandra run, {@code COMPLETED_WITH_ERRORS} otherwise; OpenSearch does not
- * count, as {@code up --no-opensearch} leaves it out.
+ * Says what runs, one line each for Cassandra, OpenSearch and the server, and one per node of the
+ * local cluster that {@code up --nodes N} started, if there is one ({@code cassandra node2: running
+ * pid=... cql=127.0.0.2:9042}). Exits with {@code OK} when the server and Cassandra (the single
+ * node, or every node of the cluster) run, {@code COMPLETED_WITH_ERRORS} otherwise; OpenSearch does
+ * not count, as {@code up --no-opensearch} leaves it out.
  */
 @Command(
     name = "status",
@@ -25,6 +28,13 @@ final class StatusCommand implements Callable<Integer> {
   public Integer call() {
     LocalNode cassandra = LocalNode.cassandra(Instances.cassandra(instance.cqlPort));
     System.out.println(cassandra.describe());
+    List<LocalCassandra> cluster = Instances.clusterOnDisk(instance.cqlPort);
+    boolean clusterUp = !cluster.isEmpty();
+    for (int n = 1; n <= cluster.size(); n++) {
+      LocalNode node = LocalNode.clusterNode(cluster.get(n - 1), n);
+      System.out.println(node.describe());
+      clusterUp &= node.isRunning();
+    }
     System.out.println(
         LocalNode.opensearch(Instances.opensearch(instance.opensearchPort)).describe());
     LocalVarveServer server = Instances.server(instance.port, List.of());
@@ -36,7 +46,7 @@ final class StatusCommand implements Callable<Integer> {
             + (serverUp
                 ? "running pid=" + status.pid() + " api=" + api + " docs=" + api + "/docs/"
                 : "not running"));
-    return (cassandra.isRunning() && serverUp ? ExitStatus.OK : ExitStatus.COMPLETED_WITH_ERRORS)
-        .code();
+    boolean cassandraUp = cassandra.isRunning() || clusterUp;
+    return (cassandraUp && serverUp ? ExitStatus.OK : ExitStatus.COMPLETED_WITH_ERRORS).code();
   }
 }

@@ -63,4 +63,30 @@ class UpCommandTest {
     assertThat(home.resolve(".varve/cassandra")).doesNotExist();
     assertThat(home.resolve(".varve/server")).doesNotExist();
   }
+
+  @Test
+  void nodes_start_a_cluster_seed_first_and_give_the_server_a_configuration_with_replication_3() {
+    UpCommand up = CommandLine.populateCommand(new UpCommand(), "--nodes", "3", "--no-opensearch");
+
+    assertThat(up.nodes())
+        .extracting(LocalNode::name)
+        .containsExactly("cassandra node1", "cassandra node2", "cassandra node3");
+    assertThat(up.nodes())
+        .extracting(LocalNode::address)
+        .containsExactly("127.0.0.1:9042", "127.0.0.2:9042", "127.0.0.3:9042");
+    assertThat(up.serverArgs()).doesNotContain("--cassandra").contains("--config");
+    assertThat(up.serverArgs().get(up.serverArgs().size() - 1)).endsWith(".varve/server/up.yaml");
+    assertThat(UpServerConfig.yaml(Instances.cluster(9042, 3)).lines())
+        .contains(
+            "  contactPoints: [\"127.0.0.1:9042\", \"127.0.0.2:9042\", \"127.0.0.3:9042\"]",
+            "  localDatacenter: datacenter1",
+            "  replication: {class: SimpleStrategy, replication_factor: 3}");
+  }
+
+  @Test
+  void nodes_with_a_config_file_of_the_users_is_refused_before_anything_starts() {
+    assertThat(VarveCli.run("up", "--nodes", "3", "--config", "varve.yaml"))
+        .isEqualTo(ExitStatus.INVALID_INPUT.code());
+    assertThat(streams.err()).contains("--config cannot be combined with --nodes");
+  }
 }

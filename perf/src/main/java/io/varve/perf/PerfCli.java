@@ -1,6 +1,7 @@
 package io.varve.perf;
 
 import io.varve.command.ExitStatusMapper;
+import io.varve.perf.cluster.ClusterCommand;
 import io.varve.perf.kv.KvCommand;
 import io.varve.perf.migrate.MigrateCommand;
 import io.varve.perf.search.SearchCommand;
@@ -36,7 +37,8 @@ public final class PerfCli {
         SearchCommand.class,
         KvCommand.class,
         MigrateCommand.class,
-        SlaCommand.class
+        SlaCommand.class,
+        ClusterCommand.class
       })
   static final class Perf {}
 

@@ -67,4 +67,12 @@ public final class UsersCase {
     }
     return latest;
   }
+
+  /** The rows of a table of the history schema, {@code keyspace.table}, as a set. */
+  public static java.util.Set<Row> read(
+      com.datastax.oss.driver.api.core.CqlSession session, String table) {
+    return session.execute("SELECT partnerid, id, date FROM " + table).all().stream()
+        .map(r -> new Row(r.getString(0), r.getString(1), r.getInstant(2)))
+        .collect(java.util.stream.Collectors.toSet());
+  }
 }

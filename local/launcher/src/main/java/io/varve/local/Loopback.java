@@ -4,7 +4,9 @@ import java.net.InetSocketAddress;
 import java.net.URI;
 
 /**
- * 127.0.0.1, the only address the local servers listen on, and the addresses clients reach them at.
+ * 127.0.0.1, the address the local servers listen on, and the addresses clients reach them at. The
+ * nodes of a local Cassandra cluster listen on further addresses of the loopback range, {@code
+ * 127.0.0.2} and up, which the loopback interface answers without any setup.
  */
 public final class Loopback {
 
@@ -16,6 +18,24 @@ public final class Loopback {
   /** {@code 127.0.0.1:<port>}. */
   public static InetSocketAddress address(int port) {
     return new InetSocketAddress(ADDRESS, port);
+  }
+
+  /**
+   * The loopback address of the {@code n}th node of a local cluster, 1-based: {@code 127.0.0.<n>}.
+   */
+  public static String nodeAddress(int n) {
+    if (n < 1 || n > 254) {
+      throw new IllegalArgumentException("node: " + n + " (expected: 1..254)");
+    }
+    return "127.0.0." + n;
+  }
+
+  /** Fails unless {@code address} is an IPv4 address of the loopback range, like 127.0.0.2. */
+  public static void requireLoopback(String name, String address) {
+    if (address == null || !address.matches("127(\\.(25[0-5]|2[0-4][0-9]|1?[0-9]?[0-9])){3}")) {
+      throw new IllegalArgumentException(
+          name + ": " + address + " (expected: a loopback address, 127.0.0.1 to 127.255.255.254)");
+    }
   }
 
   /** {@code http://127.0.0.1:<port>}, the endpoint to give an HTTP client. */

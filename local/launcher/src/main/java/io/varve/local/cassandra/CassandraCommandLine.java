@@ -86,6 +86,8 @@ final class CassandraCommandLine {
     // A single node has no peers to wait for; Cassandra's 30 s default ring delay is pure waste.
     command.add("-Dcassandra.ring_delay_ms=1000");
     command.add("-Dcassandra.skip_wait_for_gossip_to_settle=0");
+    // With password authentication, the default superuser is made 10 s after start by default.
+    command.add("-Dcassandra.superuser_setup_delay_ms=0");
     command.add("-cp");
     command.add(lib.resolve("*") + java.io.File.pathSeparator + settings.confDirectory());
     command.add(MAIN_CLASS);

@@ -21,7 +21,7 @@ final class CassandraConfigWriter {
 
   static String cassandraYaml(LocalCassandraSettings settings) {
     Path home = settings.home();
-    String address = LocalCassandraSettings.ADDRESS;
+    String address = settings.address();
     return String.join(
         "\n",
         "# Written by Varve's LocalCassandra at each start; edits are overwritten.",
@@ -32,7 +32,7 @@ final class CassandraConfigWriter {
         "seed_provider:",
         "  - class_name: org.apache.cassandra.locator.SimpleSeedProvider",
         "    parameters:",
-        "      - seeds: " + quoted(address + ":" + settings.storagePort()),
+        "      - seeds: " + quoted(settings.seed() + ":" + settings.storagePort()),
         "listen_address: " + address,
         "rpc_address: " + address,
         "storage_port: " + settings.storagePort(),
@@ -45,9 +45,31 @@ final class CassandraConfigWriter {
         "hints_directory: " + quoted(home.resolve("hints")),
         commitlogSync(settings.commitlogSync()),
         "auto_snapshot: false",
-        "authenticator: AllowAllAuthenticator",
+        security(settings),
         "authorizer: AllowAllAuthorizer",
         "");
+  }
+
+  /**
+   * Plain CQL without credentials, or: TLS only on the CQL port (a plaintext client is refused) and
+   * password authentication. Node-to-node traffic stays on loopback, unencrypted.
+   */
+  private static String security(LocalCassandraSettings settings) {
+    if (settings.security().isEmpty()) {
+      return "authenticator: AllowAllAuthenticator";
+    }
+    LocalCassandraSecurity security = settings.security().get();
+    return String.join(
+        "\n",
+        "authenticator: PasswordAuthenticator",
+        "role_manager: CassandraRoleManager",
+        "client_encryption_options:",
+        "  enabled: true",
+        "  optional: false",
+        "  keystore: " + quoted(security.keystore()),
+        "  keystore_password: " + quoted(security.storePassword()),
+        "  store_type: " + security.storeType(),
+        "  require_client_auth: false");
   }
 
   static String logbackXml(LocalCassandraSettings settings) {

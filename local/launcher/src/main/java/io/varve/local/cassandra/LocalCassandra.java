@@ -52,21 +52,29 @@ public final class LocalCassandra extends LocalServer {
     return settings;
   }
 
-  /** Whether the node answers a CQL {@code OPTIONS} request right now. */
+  /**
+   * Whether the node answers a CQL {@code OPTIONS} request right now; a secure node, whether its
+   * role logs in over TLS (made at its first start, see {@link LocalCassandraSecurity}).
+   */
   @Override
   public boolean isReady() {
-    return NativeProtocolProbe.answersOptions(settings.cqlAddress(), PROBE_TIMEOUT);
+    return settings
+        .security()
+        .map(security -> SecureNodeLogin.ready(settings.cqlAddress(), security, PROBE_TIMEOUT))
+        .orElseGet(() -> NativeProtocolProbe.answersOptions(settings.cqlAddress(), PROBE_TIMEOUT));
   }
 
   @Override
   protected long launch() throws IOException {
     List<String> command = CassandraCommandLine.of(settings);
-    for (int port : new int[] {settings.cqlPort(), settings.storagePort(), settings.jmxPort()}) {
-      requirePortFree(LocalCassandraSettings.ADDRESS, port, "");
-    }
+    requirePortFree(settings.address(), settings.cqlPort(), "");
+    requirePortFree(settings.address(), settings.storagePort(), "");
+    // Cassandra binds its local-only JMX to 127.0.0.1 whatever the node's address.
+    requirePortFree(LocalCassandraSettings.ADDRESS, settings.jmxPort(), " (JMX)");
     for (String directory : List.of("data", "commitlog", "saved_caches", "hints", "logs")) {
       Files.createDirectories(settings.home().resolve(directory));
     }
+    settings.security().ifPresent(LocalCassandraSecurity::ensure);
     CassandraConfigWriter.write(settings);
     return spawn(command, settings.stdoutLog());
   }

@@ -6,6 +6,8 @@ import io.varve.local.Product;
 import java.io.PrintStream;
 import java.nio.file.Path;
 import java.time.Duration;
+import java.util.ArrayList;
+import java.util.Collections;
 import java.util.List;
 import java.util.Map;
 
@@ -23,6 +25,12 @@ import java.util.Map;
  *   --port N              CQL port            --storage-port N, --jmx-port N
  *   --heap SIZE           like 768m or 1g     --java PATH (a Java 17 java)
  *   --commitlog MODE      batch (default) or group:5ms
+ *   --nodes N             a cluster of N nodes on 127.0.0.1..N (home .varve/cassandra-cluster,
+ *                         or .varve/test-cassandra-cluster with --tests; heap 512m each)
+ *   --node K              with --nodes: act on node K alone (e.g. kill one node)
+ *   --secure              TLS only on the CQL port and password authentication, with the
+ *                         certificates and passwords of --secure-dir (default .varve/secure),
+ *                         generated on first use; clients log in as role varve
  *   --timeout SECONDS     how long start waits for CQL, or stop for a clean exit (120)
  *   --no-wait             start returns once the process is launched
  * </pre>
@@ -36,10 +44,11 @@ public final class LocalCassandraMain {
   private static final LauncherCommand.Syntax SYNTAX =
       new LauncherCommand.Syntax(
           Product.CASSANDRA,
-          List.of("--tests", "--no-wait"),
+          List.of("--tests", "--no-wait", "--secure"),
           "usage: LocalCassandraMain start|stop|status|kill [--tests] [--varve-home DIR]"
               + " [--home DIR] [--lib DIR] [--port N] [--storage-port N] [--jmx-port N] [--heap SIZE]"
-              + " [--commitlog batch|group:5ms] [--java PATH] [--timeout SECONDS] [--no-wait]",
+              + " [--commitlog batch|group:5ms] [--java PATH] [--timeout SECONDS] [--no-wait]"
+              + " [--nodes N [--node K]] [--secure [--secure-dir DIR]]",
           Duration.ofSeconds(120));
 
   private LocalCassandraMain() {}
@@ -49,19 +58,50 @@ public final class LocalCassandraMain {
     LauncherCommand.exit(() -> run(args, System.out, System.err));
   }
 
-  /** Runs one action, printing to {@code out} and {@code err}; returns the exit status. */
+  /**
+   * Runs one action, printing to {@code out} and {@code err}; returns the exit status. With {@code
+   * --nodes N} the action runs on each node in turn (node 1 first; {@code stop} and {@code kill}
+   * the last node first), or on node K alone with {@code --node K}; the status is the worst of
+   * theirs, and {@code start} stops at the first node that fails.
+   */
   static int run(String[] args, PrintStream out, PrintStream err) {
+    ClusterArguments cluster;
+    try {
+      cluster = ClusterArguments.parse(args);
+    } catch (IllegalArgumentException e) {
+      err.println(Product.CASSANDRA.label() + ": " + e.getMessage());
+      err.println(SYNTAX.usage());
+      return ExitStatus.INVALID_INPUT.code();
+    }
+    if (cluster.nodes() == 0) {
+      return runOn(cluster.rest(), 0, 1, out, err);
+    }
+    List<Integer> order = cluster.order();
+    int worst = ExitStatus.OK.code();
+    for (int node : order) {
+      int status = runOn(cluster.rest(), node, cluster.nodes(), out, err);
+      worst = Math.max(worst, status);
+      if (status != ExitStatus.OK.code() && cluster.isStart()) {
+        break;
+      }
+    }
+    return worst;
+  }
+
+  /** One action on node {@code node} of a cluster of {@code nodes}; node 0: the single node. */
+  private static int runOn(String[] args, int node, int nodes, PrintStream out, PrintStream err) {
     return LauncherCommand.run(
         args,
         out,
         err,
         SYNTAX,
         options -> {
-          LocalCassandraSettings settings = settings(options);
+          LocalCassandraSettings settings = settings(options, node, nodes);
           return new LauncherCommand.Target(
               new LocalCassandra(settings),
-              "cql="
-                  + LocalCassandraSettings.ADDRESS
+              (node == 0 ? "" : "node=" + node + " ")
+                  + "cql="
+                  + settings.address()
                   + ":"
                   + settings.cqlPort()
                   + " log="
@@ -70,12 +110,23 @@ public final class LocalCassandraMain {
         });
   }
 
-  private static LocalCassandraSettings settings(Map<String, String> options) {
+  private static LocalCassandraSettings settings(Map<String, String> options, int node, int nodes) {
     Path home = LauncherCommand.varveHome(options);
-    LocalCassandraSettings settings =
-        options.remove("--tests") != null
-            ? LocalCassandraSettings.forTests(home)
-            : LocalCassandraSettings.forDevelopment(home);
+    boolean tests = options.remove("--tests") != null;
+    boolean secure = options.remove("--secure") != null;
+    String secureDirectory = options.remove("--secure-dir");
+    LocalCassandraSettings settings;
+    if (node == 0) {
+      settings =
+          tests
+              ? LocalCassandraSettings.forTests(home)
+              : LocalCassandraSettings.forDevelopment(home);
+    } else {
+      settings =
+          tests
+              ? LocalCassandraCluster.testTemplate(home)
+              : LocalCassandraCluster.developmentTemplate(home);
+    }
     // Ports are set together: validation requires three distinct ports at every step.
     settings =
         settings.withPorts(
@@ -85,7 +136,17 @@ public final class LocalCassandraMain {
     for (Map.Entry<String, String> option : options.entrySet()) {
       settings = with(settings, option.getKey(), option.getValue());
     }
-    return settings;
+    if (secure) {
+      settings =
+          settings.withSecurity(
+              secureDirectory == null
+                  ? LocalCassandraSecurity.forDevelopment(home)
+                  : new LocalCassandraSecurity(Path.of(secureDirectory)));
+    } else if (secureDirectory != null) {
+      throw new IllegalArgumentException("--secure-dir: needs --secure");
+    }
+    // The options set the template the nodes are made from: ports and home are the cluster's.
+    return node == 0 ? settings : LocalCassandraCluster.of(settings, nodes).node(node).settings();
   }
 
   private static LocalCassandraSettings with(LocalCassandraSettings s, String name, String value) {
@@ -97,6 +158,67 @@ public final class LocalCassandraMain {
       case "--java" -> s.withJavaExecutable(Path.of(value));
       default -> throw new IllegalArgumentException("unknown option: " + name);
     };
+  }
+
+  /**
+   * {@code --nodes} and {@code --node}, taken out of the arguments before the shared command line
+   * reads the rest.
+   *
+   * @param nodes the cluster's size; 0 for the single node (no {@code --nodes}, or {@code --nodes
+   *     1})
+   * @param node the one node to act on, or 0 for all
+   */
+  private record ClusterArguments(String[] rest, int nodes, int node, boolean isStart) {
+
+    static ClusterArguments parse(String[] args) {
+      List<String> rest = new ArrayList<>();
+      String nodes = null;
+      String node = null;
+      for (int i = 0; i < args.length; i++) {
+        if ((args[i].equals("--nodes") || args[i].equals("--node")) && i + 1 < args.length) {
+          if (args[i].equals("--nodes")) {
+            nodes = args[++i];
+          } else {
+            node = args[++i];
+          }
+        } else {
+          rest.add(args[i]);
+        }
+      }
+      if (node != null && nodes == null) {
+        throw new IllegalArgumentException("--node: needs --nodes N");
+      }
+      int size = nodes == null ? 1 : count("--nodes", nodes, LocalCassandraCluster.MAX_NODES);
+      int one = node == null ? 0 : count("--node", node, size);
+      return new ClusterArguments(
+          rest.toArray(String[]::new),
+          size == 1 ? 0 : size,
+          size == 1 ? 0 : one,
+          rest.contains("start"));
+    }
+
+    /** The nodes to act on, in order: node 1 first, but the seed last when stopping. */
+    List<Integer> order() {
+      if (node > 0) {
+        return List.of(node);
+      }
+      List<Integer> order = new ArrayList<>();
+      for (int n = 1; n <= nodes; n++) {
+        order.add(n);
+      }
+      List<String> words = List.of(rest);
+      if (words.contains("stop") || words.contains("kill")) {
+        Collections.reverse(order);
+      }
+      return order;
+    }
+
+    private static int count(String name, String value, int max) {
+      if (!value.matches("[1-9][0-9]{0,2}") || Integer.parseInt(value) > max) {
+        throw new IllegalArgumentException(name + ": " + value + " (expected: 1.." + max + ")");
+      }
+      return Integer.parseInt(value);
+    }
   }
 
   private static int port(String value, String name, int otherwise) {

@@ -5,14 +5,18 @@ import io.varve.local.SettingChecks;
 import java.net.InetSocketAddress;
 import java.nio.file.Path;
 import java.util.Objects;
+import java.util.Optional;
 
 /**
  * Where and how one local Cassandra node runs: its directories, ports, heap and durability.
  *
  * <p>Start from {@link #forDevelopment(Path)} or {@link #forTests(Path)} and adjust with the {@code
- * with*} methods, each of which returns a new instance. The node always listens on {@value
- * #ADDRESS} only and its cluster is always named {@value #CLUSTER_NAME}, since Cassandra refuses to
- * start on a data directory saved under another cluster name.
+ * with*} methods, each of which returns a new instance. The node listens on one loopback address
+ * only, {@value #ADDRESS} by default, and its cluster is always named {@value #CLUSTER_NAME}, since
+ * Cassandra refuses to start on a data directory saved under another cluster name. A node of a
+ * {@link LocalCassandraCluster} listens on another address of the loopback range ({@code
+ * 127.0.0.2}, ...) with the same CQL and storage ports, and names the cluster's first node as its
+ * seed.
  *
  * <p>The home directory holds everything the node writes: {@code data/}, {@code commitlog/}, {@code
  * saved_caches/}, {@code hints/}, {@code logs/}, {@code conf/} and {@code cassandra.pid}.
@@ -27,6 +31,12 @@ import java.util.Objects;
  * @param heapSize the JVM heap, both initial and maximum, like {@code 768m} or {@code 1g}
  * @param commitlogSync when writes are fsynced, see {@link CommitlogSync}
  * @param javaExecutable the {@code java} of a Java 17 runtime; made absolute
+ * @param address the loopback address the node listens on, {@code 127.0.0.1} unless it is one node
+ *     of a {@link LocalCassandraCluster}
+ * @param seed the address of the node that others contact to join the cluster (its storage port is
+ *     this node's): the node's own address when it runs alone
+ * @param security TLS on the CQL port and password authentication, with the material and
+ *     credentials of {@link LocalCassandraSecurity}; empty: plain CQL, no credentials
  */
 public record LocalCassandraSettings(
     Path home,
@@ -36,12 +46,15 @@ public record LocalCassandraSettings(
     int jmxPort,
     String heapSize,
     CommitlogSync commitlogSync,
-    Path javaExecutable) {
+    Path javaExecutable,
+    String address,
+    String seed,
+    Optional<LocalCassandraSecurity> security) {
 
   /** The cluster name written to {@code cassandra.yaml}; never changes. */
   public static final String CLUSTER_NAME = "Varve Local";
 
-  /** The only address the node listens on. */
+  /** The address a node listens on unless it is one node of a cluster. */
   public static final String ADDRESS = Loopback.ADDRESS;
 
   /** The data center name that Cassandra's {@code SimpleSnitch} gives the node. */
@@ -67,6 +80,9 @@ public record LocalCassandraSettings(
     }
     SettingChecks.heapSize(heapSize, "768m or 1g");
     Objects.requireNonNull(commitlogSync, "commitlogSync");
+    Loopback.requireLoopback("address", address);
+    Loopback.requireLoopback("seed", seed);
+    Objects.requireNonNull(security, "security");
   }
 
   /**
@@ -82,7 +98,10 @@ public record LocalCassandraSettings(
         7199,
         "1g",
         CommitlogSync.batch(),
-        runningJava());
+        runningJava(),
+        ADDRESS,
+        ADDRESS,
+        Optional.empty());
   }
 
   /**
@@ -114,7 +133,10 @@ public record LocalCassandraSettings(
         jmxPort,
         heapSize,
         commitlogSync,
-        javaExecutable);
+        javaExecutable,
+        address,
+        seed,
+        security);
   }
 
   /** A copy with another directory of Cassandra jars. */
@@ -127,7 +149,10 @@ public record LocalCassandraSettings(
         jmxPort,
         heapSize,
         commitlogSync,
-        javaExecutable);
+        javaExecutable,
+        address,
+        seed,
+        security);
   }
 
   /** A copy with another CQL port. */
@@ -155,7 +180,10 @@ public record LocalCassandraSettings(
         newJmxPort,
         heapSize,
         commitlogSync,
-        javaExecutable);
+        javaExecutable,
+        address,
+        seed,
+        security);
   }
 
   /** A copy with another heap size, like {@code 512m} or {@code 2g}. */
@@ -168,7 +196,10 @@ public record LocalCassandraSettings(
         jmxPort,
         newHeapSize,
         commitlogSync,
-        javaExecutable);
+        javaExecutable,
+        address,
+        seed,
+        security);
   }
 
   /** A copy with another commit log durability mode. */
@@ -181,7 +212,10 @@ public record LocalCassandraSettings(
         jmxPort,
         heapSize,
         newCommitlogSync,
-        javaExecutable);
+        javaExecutable,
+        address,
+        seed,
+        security);
   }
 
   /** A copy that runs Cassandra with another {@code java} executable (it must be Java 17). */
@@ -194,12 +228,53 @@ public record LocalCassandraSettings(
         jmxPort,
         heapSize,
         commitlogSync,
-        newJavaExecutable);
+        newJavaExecutable,
+        address,
+        seed,
+        security);
+  }
+
+  /**
+   * A copy that listens on another loopback address and joins the cluster through {@code newSeed}:
+   * one node of a {@link LocalCassandraCluster}.
+   */
+  public LocalCassandraSettings withAddress(String newAddress, String newSeed) {
+    return new LocalCassandraSettings(
+        home,
+        libDirectory,
+        cqlPort,
+        storagePort,
+        jmxPort,
+        heapSize,
+        commitlogSync,
+        javaExecutable,
+        newAddress,
+        newSeed,
+        security);
+  }
+
+  /**
+   * A copy whose CQL port takes TLS only and asks for a password ({@code PasswordAuthenticator}),
+   * with the material and role of {@code newSecurity}.
+   */
+  public LocalCassandraSettings withSecurity(LocalCassandraSecurity newSecurity) {
+    return new LocalCassandraSettings(
+        home,
+        libDirectory,
+        cqlPort,
+        storagePort,
+        jmxPort,
+        heapSize,
+        commitlogSync,
+        javaExecutable,
+        address,
+        seed,
+        Optional.of(newSecurity));
   }
 
   /** The address CQL clients connect to. */
   public InetSocketAddress cqlAddress() {
-    return Loopback.address(cqlPort);
+    return new InetSocketAddress(address, cqlPort);
   }
 
   /** {@code <home>/conf}: the generated {@code cassandra.yaml} and {@code logback.xml}. */

@@ -94,4 +94,29 @@ class LocalCassandraMainTest {
   private int run(String... args) {
     return launcher.run(args);
   }
+
+  @Test
+  void nodes_act_on_each_node_of_the_cluster_and_node_on_one() {
+    int status = run("status", "--tests", "--nodes", "3", "--varve-home", varveHome.toString());
+
+    assertThat(status).isEqualTo(ExitStatus.COMPLETED_WITH_ERRORS.code());
+    Path cluster = varveHome.resolve(".varve/test-cassandra-cluster");
+    assertThat(launcher.out())
+        .isEqualTo(
+            "cassandra: stopped home="
+                + cluster.resolve("node1")
+                + "\ncassandra: stopped home="
+                + cluster.resolve("node2")
+                + "\ncassandra: stopped home="
+                + cluster.resolve("node3")
+                + "\n");
+  }
+
+  @Test
+  void node_without_nodes_or_out_of_the_cluster_is_a_usage_error() {
+    assertThat(run("kill", "--node", "2")).isEqualTo(ExitStatus.INVALID_INPUT.code());
+    assertThat(launcher.err()).startsWith("cassandra: --node: needs --nodes N");
+    assertThat(run("kill", "--nodes", "3", "--node", "4"))
+        .isEqualTo(ExitStatus.INVALID_INPUT.code());
+  }
 }

@@ -1,0 +1,62 @@
+package io.varve.local.testing;
+
+import io.varve.local.VarveHome;
+import io.varve.local.cassandra.LocalCassandraCluster;
+import io.varve.local.cassandra.LocalCassandraSettings;
+import java.time.Duration;
+
+/**
+ * The three-node Cassandra cluster of the integration tests that need real replica sets or lose a
+ * node: {@link LocalCassandraCluster#forTests} (127.0.0.1-3, CQL 49042, home {@code
+ * .varve/test-cassandra-cluster}), never the shared test node.
+ *
+ * <p>A cluster already running (started by {@code ./varve local cassandra start --tests --nodes 3},
+ * or by an earlier test class of the same JVM) is used as it is and left running. Otherwise the
+ * nodes are started one at a time, from empty homes, and stopped when the JVM exits: three idle
+ * nodes would otherwise keep taking memory and CPU from the rest of the build.
+ *
+ * <p>Uses the JDK only. Thread-safe.
+ */
+public final class TestCassandraCluster {
+
+  /** The size of the tests' cluster: replication factor 3, and a quorum left with one node down. */
+  public static final int NODES = 3;
+
+  private static final Duration NODE_START_TIMEOUT = Duration.ofMinutes(4);
+  private static final Duration NODE_STOP_TIMEOUT = Duration.ofMinutes(1);
+
+  private static LocalCassandraCluster cluster;
+
+  private TestCassandraCluster() {}
+
+  /**
+   * The running cluster, started on first use; every node answers CQL when this returns (a node a
+   * test killed is started again).
+   *
+   * @throws io.varve.local.LocalServerException if a node cannot start; the message quotes its log
+   */
+  public static synchronized LocalCassandraCluster get() {
+    if (cluster == null) {
+      LocalCassandraCluster nodes = LocalCassandraCluster.forTests(VarveHome.locate(), NODES);
+      boolean running = nodes.nodes().stream().anyMatch(node -> node.status().isRunning());
+      if (!running) {
+        LocalMachine.deleteTree(nodes.node(1).settings().home().getParent());
+        Runtime.getRuntime()
+            .addShutdownHook(
+                new Thread(() -> nodes.stop(NODE_STOP_TIMEOUT), "test-cassandra-cluster-stop"));
+      }
+      cluster = nodes;
+    }
+    long started = System.nanoTime();
+    cluster.start(NODE_START_TIMEOUT);
+    System.out.printf(
+        "TestCassandraCluster: %d nodes at %s ready (%.1f s)%n",
+        NODES, cluster.contactPoints(), (System.nanoTime() - started) / 1e9);
+    return cluster;
+  }
+
+  /** The data center of every node, for a driver's load balancing. */
+  public static String localDatacenter() {
+    return LocalCassandraSettings.DATACENTER;
+  }
+}
