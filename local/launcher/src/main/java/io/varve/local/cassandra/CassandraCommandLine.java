@@ -83,8 +83,7 @@ final class CassandraCommandLine {
     command.add("-Dcassandra.logdir=" + settings.logDirectory());
     command.add("-Dlogback.configurationFile=" + settings.confDirectory().resolve("logback.xml"));
     command.add("-Dcassandra.jmx.local.port=" + settings.jmxPort());
-    // A single node has no peers to wait for; Cassandra's 30 s default ring delay is pure waste.
-    command.add("-Dcassandra.ring_delay_ms=1000");
+    command.add("-Dcassandra.ring_delay_ms=" + ringDelayMillis(settings));
     command.add("-Dcassandra.skip_wait_for_gossip_to_settle=0");
     // With password authentication, the default superuser is made 10 s after start by default.
     command.add("-Dcassandra.superuser_setup_delay_ms=0");
@@ -92,6 +91,17 @@ final class CassandraCommandLine {
     command.add(lib.resolve("*") + java.io.File.pathSeparator + settings.confDirectory());
     command.add(MAIN_CLASS);
     return command;
+  }
+
+  /**
+   * Cassandra's ring delay. A single node (or a cluster's seed) has no peers to wait for: the 30 s
+   * default is pure waste, 1 s. A node joining a cluster also bounds by it how long it waits for
+   * the seed's answer to its first gossip round, and fails to start ("Unable to contact any seeds")
+   * past it: 10 s, which a loaded two-core machine needs, and which the joining node waits only
+   * when the seed is slow.
+   */
+  static int ringDelayMillis(LocalCassandraSettings settings) {
+    return settings.address().equals(settings.seed()) ? 1000 : 10_000;
   }
 
   /** The {@code -Dcassandra.storagedir} argument that ties a process to its home directory. */

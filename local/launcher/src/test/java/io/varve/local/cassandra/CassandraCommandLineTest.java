@@ -78,6 +78,14 @@ class CassandraCommandLineTest {
   }
 
   @Test
+  void a_node_joining_a_cluster_waits_longer_for_its_seed_than_a_single_node() {
+    assertThat(CassandraCommandLine.of(settings.withAddress("127.0.0.2", "127.0.0.1")))
+        .contains("-Dcassandra.ring_delay_ms=10000");
+    assertThat(CassandraCommandLine.of(settings.withAddress("127.0.0.1", "127.0.0.1")))
+        .contains("-Dcassandra.ring_delay_ms=1000");
+  }
+
+  @Test
   void missing_jars_tell_the_user_to_run_the_build() {
     LocalCassandraSettings unbuilt = settings.withLibDirectory(dir.resolve("absent"));
 
