@@ -95,10 +95,10 @@ final class CassandraCommandLine {
 
   /**
    * Cassandra's ring delay. A single node (or a cluster's seed) has no peers to wait for: the 30 s
-   * default is pure waste, 1 s. A node joining a cluster also bounds by it how long it waits for
-   * the seed's answer to its first gossip round, and fails to start ("Unable to contact any seeds")
-   * past it: 10 s, which a loaded two-core machine needs, and which the joining node waits only
-   * when the seed is slow.
+   * default is pure waste, 1 s. A node joining a cluster waits it for the seed's answer to its
+   * first gossip round, failing to start past it ("Unable to contact any seeds": 1 s was seen to
+   * fail on a loaded two-core machine), and again while it joins: 10 s, a few seconds more per
+   * joining node.
    */
   static int ringDelayMillis(LocalCassandraSettings settings) {
     return settings.address().equals(settings.seed()) ? 1000 : 10_000;
