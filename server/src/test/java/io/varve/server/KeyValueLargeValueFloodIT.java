@@ -22,7 +22,6 @@ import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
-import org.junit.jupiter.api.Disabled;
 import org.junit.jupiter.api.Test;
 
 /**
@@ -58,10 +57,6 @@ class KeyValueLargeValueFloodIT {
     server.close();
   }
 
-  @Disabled(
-      "fails today: the eight bodies reach the server's direct memory (netty, 512 MiB) before"
-          + " admission control refuses any of them, and every call ends UNKNOWN (the process lives"
-          + " on); with two calls at once one is written and one refused, as expected")
   @Test
   void eight_60_mib_puts_at_once_on_a_512_mib_server_are_written_whole_or_refused_and_it_lives_on()
       throws Exception {

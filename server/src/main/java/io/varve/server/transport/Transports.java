@@ -139,7 +139,6 @@ public final class Transports {
   /** Admission runs after authentication: an unauthenticated caller holds none of the budget. */
   private static Function<? super HttpService, ? extends HttpService> admitted(
       AdmissionControl admission, AdmissionControl.Transport transport) {
-    Admission decorator = new Admission(admission, transport);
-    return service -> service.decorate(decorator);
+    return service -> new Admission(service, admission, transport);
   }
 }
