@@ -6,6 +6,8 @@ import com.datastax.oss.driver.api.core.cql.Row;
 import com.datastax.oss.driver.api.core.cql.SimpleStatement;
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
+import io.varve.server.admission.AdmissionSettings;
+import io.varve.server.config.ServerSettings;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.time.Instant;
@@ -14,12 +16,15 @@ import java.util.ArrayList;
 import java.util.Base64;
 import java.util.HashSet;
 import java.util.List;
+import java.util.Map;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.concurrent.atomic.AtomicInteger;
 import org.junit.jupiter.api.Test;
 
 /**
@@ -132,6 +137,88 @@ class BufferedWriteOverloadIT {
       assertThat(stored).as("every accepted event written, no refused one").isEqualTo(accepted);
       assertThat(server.post("WriteEventRecords", request(ns, "after", 100_000, 4, 8192)).status())
           .isEqualTo(200);
+    }
+  }
+
+  @Test
+  void many_namespaces_flooded_at_once_hold_no_more_than_the_server_buffer() throws Exception {
+    // six namespaces whose queues could each take 8 MiB, on a server whose fire-and-forget
+    // buffer holds 1 MiB in all: the server's bound is what holds
+    List<String> namespaces = new ArrayList<>();
+    for (int n = 0; n < 6; n++) {
+      namespaces.add("buffer_many_it_" + n);
+    }
+    long bound = 1024 * 1024;
+    ServerSettings settings =
+        WriteBacklogIT.squeezedWrites()
+            .withAdmission(
+                new AdmissionSettings(
+                    AdmissionSettings.autoWriteBytes(),
+                    AdmissionSettings.autoReadBytes(),
+                    AdmissionSettings.DEFAULT_MAX_WRITE_QUEUE_DELAY,
+                    bound));
+    try (TestServer server =
+        new TestServer(settings, "varve_buffer_many_it", namespaces.toArray(String[]::new))) {
+      for (String ns : namespaces) {
+        create(server, ns, "{\"coalesce\": \"100ms\", \"bufferCapacity\": 8388608}");
+      }
+      ExecutorService pool = Executors.newFixedThreadPool(namespaces.size() + 1);
+      Map<String, Set<String>> accepted = new ConcurrentHashMap<>();
+      AtomicInteger refused = new AtomicInteger();
+      AtomicBoolean flooding = new AtomicBoolean(true);
+      // what the buffer held, sampled while the writers flood it
+      Future<Double> largest =
+          pool.submit(
+              () -> {
+                double max = 0;
+                while (flooding.get()) {
+                  max = Math.max(max, server.metric("varve_buffer_bytes"));
+                  Thread.sleep(20);
+                }
+                return max;
+              });
+      List<Future<?>> writers = new ArrayList<>();
+      for (String ns : namespaces) {
+        Set<String> mine = ConcurrentHashMap.newKeySet();
+        accepted.put(ns, mine);
+        writers.add(
+            pool.submit(
+                () -> {
+                  for (int r = 0; r < 40; r++) {
+                    TestServer.Reply reply =
+                        server.post("WriteEventRecords", request(ns, "flood", r * 4, 4, 8192));
+                    if (reply.status() == 200) {
+                      for (int i = r * 4; i < r * 4 + 4; i++) {
+                        mine.add("e" + i);
+                      }
+                    } else {
+                      assertThat(reply.status()).as(reply.body().toString()).isEqualTo(429);
+                      refused.incrementAndGet();
+                    }
+                  }
+                  return null;
+                }));
+      }
+      for (Future<?> f : writers) {
+        f.get(5, TimeUnit.MINUTES);
+      }
+      flooding.set(false);
+      assertThat(largest.get(1, TimeUnit.MINUTES))
+          .as("bytes the buffer held at most, all namespaces (server bound %d)", bound)
+          .isLessThanOrEqualTo(bound);
+      pool.shutdown();
+      assertThat(refused.get()).as("requests refused while the buffer was full").isPositive();
+      // every namespace got some of the buffer, and what each was told was accepted is written
+      long deadline = System.nanoTime() + Duration.ofSeconds(90).toNanos();
+      for (String ns : namespaces) {
+        assertThat(accepted.get(ns)).as("accepted in %s", ns).isNotEmpty();
+        Set<String> stored = stored(server, ns);
+        while (!stored.containsAll(accepted.get(ns)) && System.nanoTime() < deadline) {
+          Thread.sleep(250);
+          stored = stored(server, ns);
+        }
+        assertThat(stored).as("written in %s", ns).isEqualTo(accepted.get(ns));
+      }
     }
   }
 
