@@ -2,6 +2,7 @@ package io.varve.perf;
 
 import io.varve.command.ExitStatusMapper;
 import io.varve.perf.cluster.ClusterCommand;
+import io.varve.perf.dataplane.DataPlaneCommand;
 import io.varve.perf.kv.KvCommand;
 import io.varve.perf.migrate.MigrateCommand;
 import io.varve.perf.search.SearchCommand;
@@ -13,9 +14,9 @@ import picocli.CommandLine.Command;
 /**
  * {@code varve perf}: the benchmarks, each printing {@code key=value} figures. The {@code varve}
  * script runs this class with the arguments {@code perf <benchmark> ...}: on the CLI's classpath
- * for {@code ts}, {@code search}, {@code kv} and {@code sla}, on the reshaper's (Spark) for {@code
- * migrate}. The command classes hold options only, so that each classpath can build the whole
- * command line.
+ * for {@code ts}, {@code search}, {@code kv}, {@code dataplane} and {@code sla}, on the reshaper's
+ * (Spark) for {@code migrate}. The command classes hold options only, so that each classpath can
+ * build the whole command line.
  *
  * <p>Exit statuses: those of every {@code varve} command ({@link io.varve.command.ExitStatus},
  * docs/exit-status.md): 2 a bad option, 4 a benchmark that failed.
@@ -36,6 +37,7 @@ public final class PerfCli {
         TimeSeriesCommand.class,
         SearchCommand.class,
         KvCommand.class,
+        DataPlaneCommand.class,
         MigrateCommand.class,
         SlaCommand.class,
         ClusterCommand.class

@@ -27,6 +27,10 @@ class PerfCliTest {
         "perf kv --batch 100 --item-bytes 50000",
         "perf kv --fixed-fetch-rows 0",
         "perf kv --item-bytes 63",
+        "perf dataplane --overload-seconds 0",
+        "perf dataplane --delay-ms 200..50",
+        "perf dataplane --delay-ms fifty",
+        "perf dataplane --delay-percent 101",
         "perf sla --records 0",
         "perf sla --warmup -1",
         "perf sla --seconds 0",
@@ -54,6 +58,7 @@ class PerfCliTest {
         "perf ts --help",
         "perf search --help",
         "perf kv --help",
+        "perf dataplane --help",
         "perf migrate --help",
         "perf sla --help"
       })

@@ -120,7 +120,8 @@ public final class VarveServer {
         .build(stub);
   }
 
-  private static int freePort() throws IOException {
+  /** A loopback port free right now, for a server of the run's own. */
+  public static int freePort() throws IOException {
     try (ServerSocket socket = new ServerSocket(0, 1, InetAddress.getLoopbackAddress())) {
       return socket.getLocalPort();
     }

@@ -3,6 +3,7 @@ package io.varve.perf.kv;
 import io.varve.api.kv.v1.GetItemsResponse;
 import io.varve.core.kv.KvChunking;
 import io.varve.perf.measure.Figures;
+import io.varve.perf.measure.Goals;
 import io.varve.perf.measure.InFlight;
 import java.util.Arrays;
 import java.util.Iterator;

@@ -2,6 +2,7 @@ package io.varve.perf.kv;
 
 import io.varve.api.kv.v1.GetItemsResponse;
 import io.varve.perf.measure.Figures;
+import io.varve.perf.measure.Goals;
 import io.varve.perf.measure.Interleaved;
 import java.util.List;
 import org.HdrHistogram.Histogram;

@@ -15,6 +15,7 @@ import io.varve.perf.environment.Environment;
 import io.varve.perf.environment.VarveServer;
 import io.varve.perf.measure.CpuMeter;
 import io.varve.perf.measure.Figures;
+import io.varve.perf.measure.Goals;
 import java.net.URI;
 import java.time.Duration;
 import java.util.LinkedHashMap;
@@ -26,7 +27,7 @@ import java.util.Optional;
  * {@code varve perf kv}: the KeyValue service (run as its own process, as {@code varve up} runs it)
  * against a plain CQL client on the same Cassandra, in one run: {@link PutPhase}, {@link GetPhase},
  * {@link PagePhase}, {@link ChunkedPhase}, {@link AmplificationPhase}; then a verdict per goal
- * ({@link Goals}). Every namespace's table and the raw table are in keyspace {@value #KEYSPACE},
+ * ({@link #GOALS}). Every namespace's table and the raw table are in keyspace {@value #KEYSPACE},
  * dropped before and after the run with the server's metadata keyspace.
  */
 final class KvBenchmark {
@@ -47,6 +48,17 @@ final class KvBenchmark {
   static final int MAX_REQUEST_ITEMS = KvLimits.DEFAULT.maxItemsPerRequest();
 
   static final long MAX_REQUEST_BYTES = KvLimits.DEFAULT.maxRequestBytes() - 64 * 1024;
+
+  /** The goals of the figures, in the order printed. */
+  static final Goals GOALS =
+      new Goals(
+          List.of(
+              new Goals.Goal("put.ratio", true, 0.8),
+              new Goals.Goal("get.p99.ratio", false, 1.5),
+              new Goals.Goal("chunked.put.ratio", true, 0.7),
+              new Goals.Goal("chunked.get.ratio", true, 0.7),
+              new Goals.Goal("page.p99.spread", false, 3),
+              new Goals.Goal("read_amplification", false, 1.2)));
 
   private final Environment environment;
   private final KvParameters parameters;
@@ -91,7 +103,7 @@ final class KvBenchmark {
     environment.progress("read amplification over a record of mixed item sizes");
     new AmplificationPhase(parameters, data)
         .run(tee(out, goals), api, raw, URI.create(server.apiAddress()));
-    Goals.verdicts(goals).forEach(line -> out.put(line.getKey(), line.getValue()));
+    GOALS.print(goals, out);
   }
 
   private void printParameters(Figures out) {
@@ -108,7 +120,7 @@ final class KvBenchmark {
 
   /** Figures printed as they come; those that have a goal also kept for the verdicts. */
   private static Figures tee(Figures out, Map<String, Double> goals) {
-    return out.keeping(Goals.ALL.stream().map(Goals.Goal::figure).toList(), goals);
+    return out.keeping(GOALS.figures(), goals);
   }
 
   private static String seconds(Duration d) {

@@ -4,6 +4,7 @@ import io.varve.api.kv.v1.GetItemsResponse;
 import io.varve.api.kv.v1.Item;
 import io.varve.api.timeseries.v1.ControlPlaneGrpc;
 import io.varve.perf.measure.Figures;
+import io.varve.perf.measure.Goals;
 import io.varve.perf.measure.Interleaved;
 import java.util.ArrayList;
 import java.util.List;

@@ -2,6 +2,7 @@ package io.varve.perf.kv;
 
 import io.varve.perf.measure.CpuMeter;
 import io.varve.perf.measure.Figures;
+import io.varve.perf.measure.Goals;
 import io.varve.perf.measure.InFlight;
 import java.time.Duration;
 import java.util.Iterator;

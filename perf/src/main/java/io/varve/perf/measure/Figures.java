@@ -70,6 +70,9 @@ public final class Figures implements AutoCloseable {
 
   /** {@code key=value}, a whole number. */
   public void put(String key, long value) {
+    if (keep.contains(key)) {
+      kept.put(key, (double) value);
+    }
     put(key, (Object) Long.toString(value));
   }
 

@@ -12,9 +12,10 @@ import java.util.SplittableRandom;
 
 /**
  * Generates benchmark events: {@code series} time series, times spread over a window ending a
- * minute ago, two items each (an 8-byte device type and a 100-byte payload).
+ * minute ago, two items each (an 8-byte device type and a 100-byte payload). Not thread-safe: one
+ * generator per thread.
  */
-final class EventGenerator {
+public final class EventGenerator {
 
   private static final ByteString DEVICE = ByteString.copyFromUtf8("deviceType");
   private static final ByteString PAYLOAD = ByteString.copyFromUtf8("payload");
@@ -24,33 +25,37 @@ final class EventGenerator {
   private final long windowMillis;
   private final long endMillis;
 
-  EventGenerator(int series, long windowMillis, Instant end) {
+  /** Events of {@code series} series, times in the {@code windowMillis} before {@code end}. */
+  public EventGenerator(int series, long windowMillis, Instant end) {
     this.series = series;
     this.windowMillis = windowMillis;
     this.endMillis = end.toEpochMilli();
   }
 
-  List<List<Event>> batches(String prefix, int events, int batchSize) {
+  /** {@code events} events in batches of {@code batchSize}, ids {@code <prefix><n>}. */
+  public List<List<Event>> batches(String prefix, int events, int batchSize) {
     List<List<Event>> batches = new ArrayList<>();
-    List<Event> batch = new ArrayList<>(batchSize);
-    for (int i = 0; i < events; i++) {
+    for (int first = 0; first < events; first += batchSize) {
+      batches.add(batch(prefix, first, Math.min(batchSize, events - first)));
+    }
+    return batches;
+  }
+
+  /** {@code size} events of random series and times, ids {@code <prefix><first>} and on. */
+  public List<Event> batch(String prefix, long first, int size) {
+    List<Event> batch = new ArrayList<>(size);
+    for (long i = first; i < first + size; i++) {
       batch.add(
           event(
               "series-" + random.nextInt(series),
               endMillis - random.nextLong(windowMillis),
               prefix + i));
-      if (batch.size() == batchSize) {
-        batches.add(batch);
-        batch = new ArrayList<>(batchSize);
-      }
     }
-    if (!batch.isEmpty()) {
-      batches.add(batch);
-    }
-    return batches;
+    return batch;
   }
 
-  Event event(String seriesId, long timeMillis, String id) {
+  /** One event of this series, time and id. */
+  public Event event(String seriesId, long timeMillis, String id) {
     byte[] payload = new byte[100];
     random.nextBytes(payload);
     return Event.newBuilder()

@@ -26,7 +26,7 @@ import java.util.concurrent.CompletionStage;
  * places them (hour buckets, event buckets by identity) and written as one unlogged batch per
  * partition, with the same in-flight bound as the server.
  */
-final class RawCql {
+public final class RawCql {
 
   private final CqlSession session;
   private final PreparedStatement insert;
@@ -36,7 +36,12 @@ final class RawCql {
   private final long bucketMillis;
   private final int eventBuckets;
 
-  RawCql(
+  /**
+   * A writer and reader of {@code table} (of the slice-table schema) at {@code level}, at most
+   * {@code maxInFlight} statements in flight, partitions of {@code bucketMillis} and {@code
+   * eventBuckets} as a namespace's.
+   */
+  public RawCql(
       CqlSession session,
       String table,
       ConsistencyLevel level,
@@ -63,7 +68,7 @@ final class RawCql {
   }
 
   /** Writes a batch of events; completes when every partition batch is acknowledged. */
-  CompletionStage<Void> write(List<Event> events) {
+  public CompletionStage<Void> write(List<Event> events) {
     Map<String, BatchStatementBuilder> partitions = new LinkedHashMap<>();
     for (Event e : events) {
       long t = e.getEventTime().getSeconds() * 1000 + e.getEventTime().getNanos() / 1_000_000;

@@ -31,7 +31,7 @@ import java.util.List;
  * compile its hot paths, and the reads are warmed up for half as long. The CPU lines split out each
  * JVM's JIT time ({@code *_jit}) so a reader can see whether compilation was still running.
  */
-final class TimeSeriesBenchmark {
+public final class TimeSeriesBenchmark {
 
   /** The namespace of the writes (4 event buckets), also read from. */
   static final String NAMESPACE = "perf_ts";
@@ -42,9 +42,14 @@ final class TimeSeriesBenchmark {
   /** The raw client's keyspace, holding one table of the slice-table schema. */
   static final String RAW_TABLE = "perf_raw.events";
 
-  static final int MAX_IN_FLIGHT = 1024;
-  static final long BUCKET_MILLIS = 3_600_000;
-  static final int EVENT_BUCKETS = 4;
+  /** The raw writer's statements in flight: the server's {@code cassandra.maxInFlightWrites}. */
+  public static final int MAX_IN_FLIGHT = 1024;
+
+  /** The namespaces' time buckets, which the raw writer's partitions follow. */
+  public static final long BUCKET_MILLIS = 3_600_000;
+
+  /** The write namespace's event buckets. */
+  public static final int EVENT_BUCKETS = 4;
 
   /** Armeria's default, which the benchmark always had. */
   static final Duration RESPONSE_TIMEOUT = Duration.ofSeconds(10);
@@ -111,7 +116,11 @@ final class TimeSeriesBenchmark {
         .join();
   }
 
-  private static CreateNamespaceRequest namespace(String name, int eventBuckets) {
+  /**
+   * A TimeSeries namespace of the benchmarks: 1-day slices, 1-hour buckets, {@code eventBuckets}
+   * event buckets, LOCAL / STRONG, writes accepted 6 hours back.
+   */
+  public static CreateNamespaceRequest namespace(String name, int eventBuckets) {
     return CreateNamespaceRequest.newBuilder()
         .setNamespace(name)
         .addPersistenceConfiguration(

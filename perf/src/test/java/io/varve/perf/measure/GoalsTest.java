@@ -1,4 +1,4 @@
-package io.varve.perf.kv;
+package io.varve.perf.measure;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
@@ -7,8 +7,16 @@ import java.util.List;
 import java.util.Map;
 import org.junit.jupiter.api.Test;
 
-/** The verdicts of the KeyValue goals, and the ratios they are made of. */
+/** The verdicts of goals, and the ratios they are made of. */
 class GoalsTest {
+
+  private static final Goals GOALS =
+      new Goals(
+          List.of(
+              new Goals.Goal("put.ratio", true, 0.8),
+              new Goals.Goal("get.p99.ratio", false, 1.5),
+              new Goals.Goal("page.p99.spread", false, 3),
+              new Goals.Goal("read_amplification", false, 1.2)));
 
   @Test
   void prints_a_verdict_per_measured_goal_in_order_and_none_for_an_unmeasured_one() {
@@ -18,7 +26,7 @@ class GoalsTest {
     measured.put("page.p99.spread", 3.0);
     measured.put("get.p99.ratio", 1.2);
 
-    assertThat(Goals.verdicts(measured))
+    assertThat(GOALS.verdicts(measured))
         .containsExactly(
             Map.entry("goal.put.ratio", "FAIL (0.790 >= 0.8)"),
             Map.entry("goal.get.p99.ratio", "PASS (1.200 <= 1.5)"),
@@ -29,11 +37,11 @@ class GoalsTest {
 
   @Test
   void a_figure_that_could_not_be_computed_fails_its_goal() {
-    assertThat(Goals.verdicts(Map.of("get.p99.ratio", Double.NaN)))
+    assertThat(GOALS.verdicts(Map.of("get.p99.ratio", Double.NaN)))
         .containsExactly(
             Map.entry("goal.get.p99.ratio", "FAIL (NaN <= 1.5)"),
             Map.entry("goals", "FAIL (0 of 1 met)"));
-    assertThat(Goals.verdicts(Map.of("put.ratio", 0.8)))
+    assertThat(GOALS.verdicts(Map.of("put.ratio", 0.8)))
         .containsExactly(
             Map.entry("goal.put.ratio", "PASS (0.800 >= 0.8)"),
             Map.entry("goals", "PASS (1 of 1 met)"));

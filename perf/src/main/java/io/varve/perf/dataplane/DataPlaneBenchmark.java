@@ -1,0 +1,203 @@
+package io.varve.perf.dataplane;
+
+import com.datastax.oss.driver.api.core.CqlSession;
+import com.datastax.oss.driver.api.core.DefaultConsistencyLevel;
+import com.datastax.oss.driver.api.core.cql.SimpleStatement;
+import io.varve.api.timeseries.v1.ControlPlaneGrpc;
+import io.varve.api.timeseries.v1.CreateNamespaceRequest;
+import io.varve.api.timeseries.v1.QueueBuffering;
+import io.varve.cassandra.metadata.CqlSliceTables;
+import io.varve.cassandra.session.CassandraSettings;
+import io.varve.client.VarveClient;
+import io.varve.perf.environment.BenchmarkCassandra;
+import io.varve.perf.environment.Environment;
+import io.varve.perf.environment.VarveServer;
+import io.varve.perf.measure.Figures;
+import io.varve.perf.measure.Goals;
+import io.varve.perf.ts.EventGenerator;
+import io.varve.perf.ts.RawCql;
+import io.varve.perf.ts.TimeSeriesBenchmark;
+import java.net.InetSocketAddress;
+import java.net.URI;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+
+/**
+ * {@code varve perf dataplane}: the resilient data plane, through the Java client ({@link
+ * VarveClient}) of servers run as their own processes, in one run: {@link BufferedPhase}, {@link
+ * BurstPhase}, {@link OverloadPhase}, {@link HedgePhase}, {@link GcPhase}; then a verdict per goal.
+ * Namespace {@value #NAMESPACE} ({@code perf ts}'s, with a queue of {@link #BUFFER_BYTES}) and the
+ * raw writer's table {@value #RAW_TABLE} are dropped before and after the run with the servers'
+ * metadata keyspace.
+ */
+final class DataPlaneBenchmark {
+
+  static final String NAMESPACE = "perf_dataplane";
+  static final String METADATA_KEYSPACE = "varve_perf_dataplane";
+  static final String RAW_TABLE = "perf_dataplane_raw.events";
+
+  /**
+   * The servers' {@code server.admission.bufferedWriteBytes} and {@code writeBytes}, and the
+   * namespace's {@code queueBuffering.bufferCapacity}.
+   */
+  static final long BUFFER_BYTES = 128L << 20;
+
+  /** Fire-and-forget requests in flight from the burst's and the overload's sender. */
+  static final int OPEN_LOAD_IN_FLIGHT = 256;
+
+  static final int EVENT_BUCKETS = TimeSeriesBenchmark.EVENT_BUCKETS;
+
+  /** The goals of the figures, in the order printed. */
+  static final Goals GOALS =
+      new Goals(
+          List.of(
+              new Goals.Goal("buffered.ratio", true, 1.2),
+              new Goals.Goal("burst.lost", false, 0),
+              new Goals.Goal("burst.rate.max_deviation", false, 0.25),
+              new Goals.Goal("overload.rss.ratio", false, 1),
+              new Goals.Goal("hedge.p99.ratio", false, 0.3)));
+
+  private final Environment environment;
+  private final DataPlaneParameters parameters;
+
+  DataPlaneBenchmark(Environment environment, DataPlaneParameters parameters) {
+    this.environment = environment;
+    this.parameters = parameters;
+  }
+
+  /**
+   * Runs on the Cassandra at {@code cassandra} (host:port), or on the local one (started if need
+   * be) when null.
+   */
+  void run(String cassandra, Figures out) throws Exception {
+    BenchmarkCassandra target = BenchmarkCassandra.of(environment, cassandra, METADATA_KEYSPACE);
+    printParameters(out);
+    CqlSession session = target.session(environment);
+    prepareSchema(session, target.settings());
+    environment.atEnd("drop the benchmark's keyspaces", () -> drop(session, target.settings()));
+    String configuration = configuration(target);
+    VarveServer server = VarveServer.start(environment, "perf-dataplane-server", configuration);
+    server
+        .grpc(ControlPlaneGrpc.ControlPlaneBlockingStub.class, Duration.ofMinutes(2))
+        .createNamespace(namespace());
+    VarveClient api = client(server.apiAddress(), true);
+    VarveClient load = client(server.apiAddress(), false);
+    EventGenerator events =
+        new EventGenerator(1000, Duration.ofMinutes(50).toMillis(), Instant.now().minusSeconds(60));
+    ProbeSeries.write(api.timeSeries(), events);
+    BufferMetrics buffer = new BufferMetrics(URI.create(server.apiAddress()));
+    Map<String, Double> goals = new LinkedHashMap<>();
+    Figures figures = out.keeping(GOALS.figures(), goals);
+
+    environment.progress(
+        "buffered writes against raw CQL (" + parameters.warmup().toSeconds() + " s of warm-up)");
+    RawCql raw =
+        new RawCql(
+            session,
+            RAW_TABLE,
+            DefaultConsistencyLevel.LOCAL_QUORUM,
+            TimeSeriesBenchmark.MAX_IN_FLIGHT,
+            TimeSeriesBenchmark.BUCKET_MILLIS,
+            EVENT_BUCKETS);
+    double sustainable =
+        new BufferedPhase(parameters, events).run(figures, api.timeSeries(), raw, buffer);
+    OpenLoad openLoad =
+        new OpenLoad(load.timeSeries(), NAMESPACE, parameters.batch(), OPEN_LOAD_IN_FLIGHT);
+    environment.progress("burst at " + parameters.burstFactor() + "x the sustainable rate");
+    new BurstPhase(parameters, events)
+        .run(figures, openLoad, buffer, new CassandraWrites(session, NAMESPACE), sustainable);
+    environment.progress("overload at " + parameters.overloadFactor() + "x");
+    new OverloadPhase(parameters, events)
+        .run(figures, openLoad, buffer, api.timeSeries(), server.pid(), sustainable);
+    environment.progress("hedged reads: a second server behind a delaying proxy");
+    VarveServer slowed = VarveServer.start(environment, "perf-dataplane-server-b", configuration);
+    new HedgePhase(parameters).run(figures, hostPort(server), address(slowed), parameters.warmup());
+    environment.progress("garbage collectors");
+    new GcPhase(parameters, events).run(figures, environment, configuration);
+    GOALS.print(goals, out);
+  }
+
+  private void printParameters(Figures out) {
+    out.put("machine.cores", Runtime.getRuntime().availableProcessors());
+    out.put("machine.java", System.getProperty("java.version"));
+    out.put("parameters.warmup_s", parameters.warmup().toSeconds());
+    out.put("parameters.events", parameters.events());
+    out.put("parameters.batch", parameters.batch());
+    out.put("parameters.concurrency", parameters.concurrency());
+    out.put("parameters.burst_s", parameters.burstDuration().toSeconds());
+    out.put("parameters.overload_s", parameters.overloadDuration().toSeconds());
+    out.put("parameters.buffer_bytes", BUFFER_BYTES);
+    out.put("parameters.consistency", "LOCAL_QUORUM");
+  }
+
+  /** The servers' configuration: the Cassandra, and admission budgets of {@link #BUFFER_BYTES}. */
+  private static String configuration(BenchmarkCassandra target) {
+    return target.serverConfiguration()
+        + "server:\n  admission:\n    bufferedWriteBytes: "
+        + BUFFER_BYTES
+        + "\n    writeBytes: "
+        + BUFFER_BYTES
+        + "\n";
+  }
+
+  /** A client of one server; {@code retrying}: the default retries, else none. */
+  private VarveClient client(String apiAddress, boolean retrying) {
+    var builder = VarveClient.builder().endpoint(URI.create(apiAddress));
+    if (!retrying) {
+      builder.retries(0, Duration.ofMillis(50), Duration.ofSeconds(2));
+    }
+    return environment.closeAtEnd("close a client", builder.build());
+  }
+
+  private static String hostPort(VarveServer server) {
+    URI uri = URI.create(server.apiAddress());
+    return uri.getHost() + ":" + uri.getPort();
+  }
+
+  private static InetSocketAddress address(VarveServer server) {
+    URI uri = URI.create(server.apiAddress());
+    return new InetSocketAddress(uri.getHost(), uri.getPort());
+  }
+
+  /** {@code perf ts}'s namespace, with a queue of {@link #BUFFER_BYTES}. */
+  private static CreateNamespaceRequest namespace() {
+    CreateNamespaceRequest.Builder request =
+        TimeSeriesBenchmark.namespace(NAMESPACE, EVENT_BUCKETS).toBuilder();
+    request
+        .getPersistenceConfigurationBuilder(0)
+        .getConfigBuilder()
+        .setQueueBuffering(
+            QueueBuffering.newBuilder()
+                .setCoalesce(com.google.protobuf.Duration.newBuilder().setSeconds(1))
+                .setBufferCapacity(BUFFER_BYTES));
+    return request.build();
+  }
+
+  /** Drops what an earlier run left and creates the raw writer's table. */
+  private static void prepareSchema(CqlSession session, CassandraSettings settings) {
+    drop(session, settings);
+    String keyspace = RAW_TABLE.substring(0, RAW_TABLE.indexOf('.'));
+    CqlSliceTables tables =
+        new CqlSliceTables(session, settings.replication(), settings.schemaTimeout());
+    tables.createKeyspaceIfMissing(keyspace).toCompletableFuture().join();
+    tables
+        .create(keyspace, RAW_TABLE.substring(keyspace.length() + 1))
+        .toCompletableFuture()
+        .join();
+  }
+
+  private static void drop(CqlSession session, CassandraSettings settings) {
+    for (String keyspace :
+        List.of(
+            NAMESPACE,
+            RAW_TABLE.substring(0, RAW_TABLE.indexOf('.')),
+            settings.metadataKeyspace())) {
+      session.execute(
+          SimpleStatement.newInstance("DROP KEYSPACE IF EXISTS " + keyspace)
+              .setTimeout(Duration.ofMinutes(1)));
+    }
+  }
+}
