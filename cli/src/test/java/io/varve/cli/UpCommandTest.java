@@ -110,15 +110,7 @@ class UpCommandTest {
             home,
             () ->
                 CommandLine.populateCommand(
-                    new UpCommand(),
-                    "--secure",
-                    "--no-opensearch",
-                    "--cql-port",
-                    "49042",
-                    "--storage-port",
-                    "47000",
-                    "--jmx-port",
-                    "47199"));
+                    new UpCommand(), UpSecureIT.SECURE_UP.toArray(String[]::new)));
 
     LocalCassandraSettings node = inHome(home, () -> up.cassandra().node(1).settings());
     assertThat(node.security()).contains(LocalCassandraSecurity.forDevelopment(home));
