@@ -23,10 +23,12 @@ final class DownCommand implements Callable<Integer> {
 
   @Override
   public Integer call() throws Exception {
-    boolean server = Instances.server(instance.port, List.of()).stop(Duration.ofSeconds(30));
+    boolean server =
+        Instances.server(instance.port, List.of(), Instances.upIsSecure())
+            .stop(Duration.ofSeconds(30));
     System.out.println("varve: " + (server ? "stopped" : "was not running"));
     List<LocalNode> nodes = new ArrayList<>();
-    nodes.add(LocalNode.cassandra(Instances.cassandra(instance.cqlPort)));
+    nodes.add(LocalNode.cassandra(Instances.cassandra(instance.cqlPort, Instances.upIsSecure())));
     List<LocalCassandra> cluster = Instances.clusterOnDisk(instance.cqlPort);
     // the seed, node 1, last
     for (int n = cluster.size(); n >= 1; n--) {

@@ -3,11 +3,13 @@ package io.varve.cli;
 import io.varve.local.VarveHome;
 import io.varve.local.cassandra.LocalCassandra;
 import io.varve.local.cassandra.LocalCassandraCluster;
+import io.varve.local.cassandra.LocalCassandraSecurity;
 import io.varve.local.cassandra.LocalCassandraSettings;
 import io.varve.local.opensearch.LocalOpenSearch;
 import io.varve.local.opensearch.LocalOpenSearchSettings;
 import io.varve.local.server.LocalVarveServer;
 import io.varve.local.server.LocalVarveServerSettings;
+import io.varve.local.server.SecureApi;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.nio.file.Files;
@@ -32,22 +34,70 @@ final class Instances {
     return VarveHome.locate();
   }
 
-  static LocalCassandra cassandra(int cqlPort) {
-    LocalCassandraSettings settings = LocalCassandraSettings.forDevelopment(home());
-    return new LocalCassandra(
-        cqlPort == settings.cqlPort() ? settings : settings.withCqlPort(cqlPort));
+  /**
+   * The developer's single node ({@code .varve/cassandra}) with this CQL port; {@code secure}: with
+   * TLS and passwords ({@link #security()}).
+   */
+  static LocalCassandra cassandra(int cqlPort, boolean secure) {
+    return cluster(cqlPort, 1, secure).node(1);
   }
 
   /**
    * The developer's cluster of {@code nodes} nodes ({@code .varve/cassandra-cluster/node<n>} on
-   * 127.0.0.1..n) with this CQL port; one node is the single node of {@link #cassandra(int)}.
+   * 127.0.0.1..n) with this CQL port and the default storage and JMX ports; one node is the single
+   * node of {@link #cassandra(int, boolean)}.
    */
-  static LocalCassandraCluster cluster(int cqlPort, int nodes) {
-    if (nodes == 1) {
-      return LocalCassandraCluster.of(cassandra(cqlPort).settings(), 1);
+  static LocalCassandraCluster cluster(int cqlPort, int nodes, boolean secure) {
+    LocalCassandraSettings defaults = LocalCassandraSettings.forDevelopment(home());
+    return cluster(cqlPort, defaults.storagePort(), defaults.jmxPort(), nodes, secure);
+  }
+
+  /**
+   * As {@link #cluster(int, int, boolean)}, with these storage and JMX ports (node {@code n}'s JMX
+   * port is {@code jmxPort + n - 1}).
+   */
+  static LocalCassandraCluster cluster(
+      int cqlPort, int storagePort, int jmxPort, int nodes, boolean secure) {
+    LocalCassandraSettings first =
+        nodes == 1
+            ? LocalCassandraSettings.forDevelopment(home())
+            : LocalCassandraCluster.developmentTemplate(home());
+    first = first.withPorts(cqlPort, storagePort, jmxPort);
+    return LocalCassandraCluster.of(secure ? first.withSecurity(security()) : first, nodes);
+  }
+
+  /**
+   * The certificates, stores, passwords and API token of {@code up --secure}, generated on first
+   * use: {@code .varve/secure}.
+   */
+  static LocalCassandraSecurity security() {
+    return LocalCassandraSecurity.forDevelopment(home());
+  }
+
+  /**
+   * Whether the last {@code up} was {@code up --secure}, so that {@code status} asks the servers
+   * over TLS: {@code .varve/server/secure} exists.
+   */
+  static boolean upIsSecure() {
+    return Files.exists(secureMarker());
+  }
+
+  /** Records whether this {@code up} is {@code up --secure}, for {@link #upIsSecure()}. */
+  static void markSecure(boolean secure) throws IOException {
+    if (secure) {
+      Files.createDirectories(serverHome());
+      Files.writeString(
+          secureMarker(),
+          "./varve up --secure runs here: the server serves TLS and asks for the token of "
+              + security().apiTokenFile()
+              + "; the local Cassandra takes TLS and passwords.\n");
+    } else {
+      Files.deleteIfExists(secureMarker());
     }
-    return LocalCassandraCluster.of(
-        LocalCassandraCluster.developmentTemplate(home()).withCqlPort(cqlPort), nodes);
+  }
+
+  private static Path secureMarker() {
+    return serverHome().resolve("secure");
   }
 
   /**
@@ -67,7 +117,7 @@ final class Instances {
                   .filter(Files::isDirectory)
                   .filter(p -> p.getFileName().toString().matches("node[1-9]"))
                   .count();
-      return nodes < 2 ? List.of() : cluster(cqlPort, nodes).nodes();
+      return nodes < 2 ? List.of() : cluster(cqlPort, nodes, upIsSecure()).nodes();
     } catch (IOException e) {
       throw new UncheckedIOException("Cannot list " + directory, e);
     }
@@ -98,10 +148,16 @@ final class Instances {
 
   /**
    * The server of {@code varve up} ({@code .varve/server}) on this API port, with these arguments
-   * of {@code serve}.
+   * of {@code serve}; {@code secure}: serving TLS only with the certificate of {@link #security()}
+   * and asking for its token.
    */
-  static LocalVarveServer server(int port, List<String> serveArgs) {
-    return new LocalVarveServer(
-        LocalVarveServerSettings.forDevelopment(home()).withPort(port).withServeArgs(serveArgs));
+  static LocalVarveServer server(int port, List<String> serveArgs, boolean secure) {
+    LocalVarveServerSettings settings =
+        LocalVarveServerSettings.forDevelopment(home()).withPort(port).withServeArgs(serveArgs);
+    if (secure) {
+      LocalCassandraSecurity security = security();
+      settings = settings.withSecureApi(new SecureApi(security.caPem(), security.apiTokenFile()));
+    }
+    return new LocalVarveServer(settings);
   }
 }

@@ -26,7 +26,8 @@ final class StatusCommand implements Callable<Integer> {
 
   @Override
   public Integer call() {
-    LocalNode cassandra = LocalNode.cassandra(Instances.cassandra(instance.cqlPort));
+    LocalNode cassandra =
+        LocalNode.cassandra(Instances.cassandra(instance.cqlPort, Instances.upIsSecure()));
     System.out.println(cassandra.describe());
     List<LocalCassandra> cluster = Instances.clusterOnDisk(instance.cqlPort);
     boolean clusterUp = !cluster.isEmpty();
@@ -37,7 +38,7 @@ final class StatusCommand implements Callable<Integer> {
     }
     System.out.println(
         LocalNode.opensearch(Instances.opensearch(instance.opensearchPort)).describe());
-    LocalVarveServer server = Instances.server(instance.port, List.of());
+    LocalVarveServer server = Instances.server(instance.port, List.of(), Instances.upIsSecure());
     LocalServerStatus status = server.status();
     boolean serverUp = status.isRunning() && server.isReady();
     String api = server.settings().endpoint().toString();

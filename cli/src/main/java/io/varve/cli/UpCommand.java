@@ -4,13 +4,13 @@ import io.varve.command.ExitStatus;
 import io.varve.local.LocalServerException;
 import io.varve.local.Product;
 import io.varve.local.cassandra.LocalCassandra;
+import io.varve.local.cassandra.LocalCassandraCluster;
 import io.varve.local.server.LocalVarveServer;
-import java.io.IOException;
-import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Optional;
 import java.util.concurrent.Callable;
 import picocli.CommandLine;
 import picocli.CommandLine.Command;
@@ -30,6 +30,11 @@ import picocli.CommandLine.Spec;
  * 127.0.0.1..N, one node at a time (a node joins the ring only after the previous one has), and
  * gives the server a configuration of its own ({@code .varve/server/up.yaml}: every node as a
  * contact point, keyspaces created with replication factor {@code min(N, 3)}).
+ *
+ * <p>{@code --secure} starts Cassandra with TLS only on its CQL port and password authentication
+ * (the certificates, passwords and API token of {@code .varve/secure}, generated on first use), and
+ * gives the server a configuration of its own that reaches Cassandra over TLS as the generated role
+ * and serves the API over TLS only, behind the generated token. It composes with {@code --nodes}.
  */
 @Command(
     name = "up",
@@ -60,9 +65,33 @@ final class UpCommand implements Callable<Integer> {
               + " min(N, 3).")
   int nodes;
 
+  @Option(
+      names = "--secure",
+      description =
+          "TLS and passwords: Cassandra takes TLS only and a password, the server reaches it so and"
+              + " serves its API over TLS only, behind a bearer token; certificates, passwords and"
+              + " the token are generated in .varve/secure.")
+  boolean secure;
+
+  @Option(
+      names = "--storage-port",
+      defaultValue = "7000",
+      description = "Inter-node (storage) port of the local Cassandra (default: ${DEFAULT-VALUE}).")
+  int storagePort;
+
+  @Option(
+      names = "--jmx-port",
+      defaultValue = "7199",
+      description =
+          "JMX port of the local Cassandra, local only (default: ${DEFAULT-VALUE}); node n of a"
+              + " cluster: this plus n - 1.")
+  int jmxPort;
+
   @Override
   public Integer call() throws Exception {
     List<String> serverArgs = serverArgs();
+    requireSameSecurity();
+    Instances.markSecure(secure);
     List<LocalNode> nodes = nodes();
     List<LocalNode> waiting = new ArrayList<>();
     try {
@@ -85,18 +114,43 @@ final class UpCommand implements Callable<Integer> {
               + " ./varve up --no-opensearch",
           e);
     }
-    if (this.nodes > 1) {
-      writeServerConfig();
+    if (writesServerConfig()) {
+      UpServerConfig.write(serverConfig(), UpServerConfig.yaml(cassandra()));
     }
-    LocalVarveServer server = Instances.server(instance.port, serverArgs);
+    LocalVarveServer server = Instances.server(instance.port, serverArgs, secure);
     server.start();
     server.awaitReady(Duration.ofMinutes(2));
-    String api = server.settings().endpoint().toString();
-    System.out.println("varve: ready");
-    System.out.println("  API (gRPC and HTTP/JSON POST /v1/<RpcName>): " + api);
-    System.out.println("  browsable API page: " + api + "/docs/");
-    System.out.println("  log: " + server.settings().log());
+    UpSummary.print(
+        server.settings(), secure ? Optional.of(Instances.security()) : Optional.empty());
     return ExitStatus.OK.code();
+  }
+
+  /**
+   * Refuses to switch between {@code up} and {@code up --secure} while a local server runs: each
+   * would wait in vain for the other's to answer as it expects (over TLS, or not).
+   */
+  private void requireSameSecurity() {
+    if (secure == Instances.upIsSecure()) {
+      return;
+    }
+    boolean running =
+        Instances.server(instance.port, List.of(), !secure).status().isRunning()
+            || Instances.cassandra(instance.cqlPort, !secure).status().isRunning()
+            || Instances.clusterOnDisk(instance.cqlPort).stream()
+                .anyMatch(node -> node.status().isRunning());
+    if (running) {
+      throw new CommandLine.ParameterException(
+          spec.commandLine(),
+          (secure
+                  ? "--secure: the local servers run without TLS (./varve up)"
+                  : "the local servers run with TLS and passwords (./varve up --secure)")
+              + "; stop them with ./varve down first");
+    }
+  }
+
+  /** The local Cassandra to start: the single node, or the cluster of {@code --nodes}. */
+  LocalCassandraCluster cassandra() {
+    return Instances.cluster(instance.cqlPort, storagePort, jmxPort, nodes, secure);
   }
 
   private static void awaitAll(List<LocalNode> waiting) {
@@ -125,11 +179,11 @@ final class UpCommand implements Callable<Integer> {
     if (!noOpenSearch) {
       nodes.add(LocalNode.opensearch(Instances.opensearch(instance.opensearchPort)));
     }
-    if (this.nodes == 1) {
-      nodes.add(LocalNode.cassandra(Instances.cassandra(instance.cqlPort)));
+    List<LocalCassandra> cluster = cassandra().nodes();
+    if (cluster.size() == 1) {
+      nodes.add(LocalNode.cassandra(cluster.get(0)));
       return nodes;
     }
-    List<LocalCassandra> cluster = Instances.cluster(instance.cqlPort, this.nodes).nodes();
     for (int n = 1; n <= cluster.size(); n++) {
       nodes.add(LocalNode.clusterNode(cluster.get(n - 1), n));
     }
@@ -141,8 +195,8 @@ final class UpCommand implements Callable<Integer> {
    * config.
    */
   List<String> serverArgs() {
-    if (nodes > 1) {
-      return clusterServerArgs();
+    if (writesServerConfig()) {
+      return configuredServerArgs();
     }
     List<String> args =
         new ArrayList<>(
@@ -162,18 +216,27 @@ final class UpCommand implements Callable<Integer> {
     return args;
   }
 
+  /** Whether the server gets {@code up.yaml}: for a cluster, or with TLS and passwords. */
+  private boolean writesServerConfig() {
+    return nodes > 1 || secure;
+  }
+
   /**
-   * With a cluster: the server's own configuration file, {@code .varve/server/up.yaml}, rewritten
-   * at each {@code up}, with every node as a contact point and the replication of the keyspaces it
-   * creates; a file of the user's would have to hold both, so {@code --config} is refused.
+   * With a cluster or {@code --secure}: the server's own configuration file, {@code
+   * .varve/server/up.yaml}, rewritten at each {@code up} ({@link UpServerConfig}); a file of the
+   * user's would have to hold the same, so {@code --config} is refused.
    */
-  private List<String> clusterServerArgs() {
+  private List<String> configuredServerArgs() {
     if (config != null) {
+      String option = nodes > 1 ? "--nodes" : "--secure";
       throw new CommandLine.ParameterException(
           spec.commandLine(),
-          "--config cannot be combined with --nodes: up writes the server's configuration for a"
-              + " cluster (contact points and replication); run the cluster with `./varve local"
-              + " cassandra start --nodes N` and `./varve serve --config` a file of your own");
+          "--config cannot be combined with "
+              + option
+              + ": up writes the server's configuration for it (contact points, replication, TLS"
+              + " and credentials); start Cassandra with `./varve local cassandra start "
+              + (nodes > 1 ? "--nodes N" : "--secure")
+              + "` and `./varve serve --config` a file of your own (local/README.md)");
     }
     List<String> args = new ArrayList<>(List.of("--port", Integer.toString(instance.port)));
     if (!noOpenSearch) {
@@ -187,12 +250,5 @@ final class UpCommand implements Callable<Integer> {
 
   private static Path serverConfig() {
     return Instances.serverHome().resolve("up.yaml");
-  }
-
-  /** Writes {@code up.yaml} for the cluster, see {@link #clusterServerArgs()}. */
-  private void writeServerConfig() throws IOException {
-    Files.createDirectories(serverConfig().getParent());
-    Files.writeString(
-        serverConfig(), UpServerConfig.yaml(Instances.cluster(instance.cqlPort, nodes)));
   }
 }

@@ -284,7 +284,10 @@ class BackfillCommandTest {
             "2026-11-23T00:00:00Z");
     assertThat(backfill.server)
         .isEqualTo(
-            Instances.server(Instances.DEFAULT_PORT, List.of()).settings().endpoint().toString())
+            Instances.server(Instances.DEFAULT_PORT, List.of(), false)
+                .settings()
+                .endpoint()
+                .toString())
         .isEqualTo("http://127.0.0.1:8080");
   }
 }

@@ -2,10 +2,22 @@ package io.varve.cli;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import io.varve.cassandra.session.CassandraSettings;
 import io.varve.command.ExitStatus;
 import io.varve.command.testing.StandardStreams;
 import io.varve.local.VarveHome;
+import io.varve.local.cassandra.LocalCassandraSecurity;
+import io.varve.local.cassandra.LocalCassandraSettings;
+import io.varve.server.auth.Permission;
+import io.varve.server.auth.TokenGrant;
+import io.varve.server.config.ServerSettings;
+import java.io.IOException;
+import java.net.InetSocketAddress;
+import java.nio.file.Files;
 import java.nio.file.Path;
+import java.nio.file.attribute.PosixFilePermission;
+import java.util.List;
+import java.util.function.Supplier;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
 import org.junit.jupiter.api.io.TempDir;
@@ -76,7 +88,7 @@ class UpCommandTest {
         .containsExactly("127.0.0.1:9042", "127.0.0.2:9042", "127.0.0.3:9042");
     assertThat(up.serverArgs()).doesNotContain("--cassandra").contains("--config");
     assertThat(up.serverArgs().get(up.serverArgs().size() - 1)).endsWith(".varve/server/up.yaml");
-    assertThat(UpServerConfig.yaml(Instances.cluster(9042, 3)).lines())
+    assertThat(UpServerConfig.yaml(Instances.cluster(9042, 3, false)).lines())
         .contains(
             "  contactPoints: [\"127.0.0.1:9042\", \"127.0.0.2:9042\", \"127.0.0.3:9042\"]",
             "  localDatacenter: datacenter1",
@@ -88,5 +100,89 @@ class UpCommandTest {
     assertThat(VarveCli.run("up", "--nodes", "3", "--config", "varve.yaml"))
         .isEqualTo(ExitStatus.INVALID_INPUT.code());
     assertThat(streams.err()).contains("--config cannot be combined with --nodes");
+  }
+
+  @Test
+  void secure_starts_cassandra_with_the_generated_material_and_gives_the_server_its_own_file(
+      @TempDir Path home) {
+    UpCommand up =
+        inHome(
+            home,
+            () ->
+                CommandLine.populateCommand(
+                    new UpCommand(), UpSecureIT.SECURE_UP.toArray(String[]::new)));
+
+    LocalCassandraSettings node = inHome(home, () -> up.cassandra().node(1).settings());
+    assertThat(node.security()).contains(LocalCassandraSecurity.forDevelopment(home));
+    assertThat(List.of(node.cqlPort(), node.storagePort(), node.jmxPort()))
+        .containsExactly(58042, 58000, 58199);
+    assertThat(node.home()).isEqualTo(home.resolve(".varve/cassandra"));
+    List<String> args = inHome(home, up::serverArgs);
+    assertThat(args).doesNotContain("--cassandra");
+    assertThat(String.join(" ", args))
+        .isEqualTo("--port 8080 --config " + home.resolve(".varve/server/up.yaml"));
+  }
+
+  /**
+   * The file {@code up --secure} writes, read by the server's own parser: TLS with the generated
+   * certificate, the token read from its file with full access, the role and the truststore.
+   */
+  @Test
+  void secure_server_configuration_serves_tls_behind_the_token_file_and_logs_in_to_cassandra(
+      @TempDir Path home) throws IOException {
+    LocalCassandraSecurity security = LocalCassandraSecurity.forDevelopment(home);
+    Files.createDirectories(security.directory());
+    Files.writeString(security.directory().resolve("role-password"), "role-secret");
+    Files.writeString(security.directory().resolve("store-password"), "store-secret");
+    Files.writeString(security.apiTokenFile(), "api-secret\n");
+    String yaml =
+        inHome(
+            home,
+            () ->
+                UpServerConfig.yaml(
+                    CommandLine.populateCommand(new UpCommand(), "--secure").cassandra()));
+    Path file = home.resolve(".varve/server/up.yaml");
+    UpServerConfig.write(file, yaml);
+
+    ServerSettings settings = ServerSettings.load(file);
+
+    assertThat(yaml).doesNotContain("api-secret");
+    assertThat(Files.getPosixFilePermissions(file))
+        .containsExactlyInAnyOrder(PosixFilePermission.OWNER_READ, PosixFilePermission.OWNER_WRITE);
+    assertThat(settings.tls())
+        .contains(new ServerSettings.Tls(security.certificateChainPem(), security.privateKeyPem()));
+    assertThat(settings.auth().tokens()).hasSize(1);
+    TokenGrant token = settings.auth().tokens().get(0);
+    assertThat(token.name()).isEqualTo(UpServerConfig.TOKEN_NAME);
+    assertThat(token.secret()).isEqualTo("api-secret");
+    assertThat(token.permissions()).containsExactlyInAnyOrder(Permission.values());
+    assertThat(token.allows(Permission.ADMIN, "any_namespace")).isTrue();
+    CassandraSettings cassandra = settings.cassandra();
+    assertThat(cassandra.contactPoints()).containsExactly(new InetSocketAddress("127.0.0.1", 9042));
+    assertThat(cassandra.username()).contains(LocalCassandraSecurity.ROLE);
+    assertThat(cassandra.password()).contains("role-secret");
+    assertThat(cassandra.tls()).isPresent();
+    assertThat(cassandra.tls().get().truststore()).isEqualTo(security.truststore());
+    assertThat(cassandra.tls().get().truststorePassword()).isEqualTo("store-secret");
+    assertThat(cassandra.tls().get().hostnameValidation()).isTrue();
+  }
+
+  @Test
+  void secure_with_a_config_file_of_the_users_is_refused_before_anything_starts() {
+    assertThat(VarveCli.run("up", "--secure", "--config", "varve.yaml"))
+        .isEqualTo(ExitStatus.INVALID_INPUT.code());
+    assertThat(streams.err())
+        .contains("--config cannot be combined with --secure")
+        .contains("./varve local cassandra start --secure");
+  }
+
+  /** Runs {@code what} with {@code home} as the Varve home, as the commands find it. */
+  private static <T> T inHome(Path home, Supplier<T> what) {
+    System.setProperty(VarveHome.PROPERTY, home.toString());
+    try {
+      return what.get();
+    } finally {
+      System.clearProperty(VarveHome.PROPERTY);
+    }
   }
 }

@@ -42,4 +42,9 @@ public final class Loopback {
   public static URI httpEndpoint(int port) {
     return URI.create("http://" + ADDRESS + ":" + port);
   }
+
+  /** {@code https://127.0.0.1:<port>}, the endpoint of a server that serves TLS only. */
+  public static URI httpsEndpoint(int port) {
+    return URI.create("https://" + ADDRESS + ":" + port);
+  }
 }

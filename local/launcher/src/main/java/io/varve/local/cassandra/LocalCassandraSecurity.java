@@ -63,6 +63,11 @@ public record LocalCassandraSecurity(Path directory) {
     return directory.resolve("node.p12");
   }
 
+  /** The certificate authority in PEM: what {@code curl --cacert} and the Java client trust. */
+  public Path caPem() {
+    return directory.resolve("ca.pem");
+  }
+
   public Path truststore() {
     return directory.resolve("truststore.p12");
   }
@@ -90,6 +95,16 @@ public record LocalCassandraSecurity(Path directory) {
 
   public String apiToken() {
     return secret("api-token");
+  }
+
+  /** The file holding {@link #apiToken()}, for a server's {@code tokenFile} and for clients. */
+  public Path apiTokenFile() {
+    return directory.resolve("api-token");
+  }
+
+  /** The file holding {@link #rolePassword()}. */
+  public Path rolePasswordFile() {
+    return directory.resolve("role-password");
   }
 
   /**

@@ -1,6 +1,7 @@
 package io.varve.local.server;
 
 import io.varve.local.LocalServer;
+import io.varve.local.LocalServerException;
 import io.varve.local.Loopback;
 import io.varve.local.Product;
 import java.io.IOException;
@@ -8,6 +9,7 @@ import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
 import java.nio.file.Files;
+import java.security.GeneralSecurityException;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
@@ -20,8 +22,9 @@ import java.util.Objects;
  *
  * <p>{@link #start()} checks that the API port is free and launches {@code setsid java ... VarveCli
  * serve <serveArgs>} with its output appended to {@code server.log}, and records the pid in {@code
- * server.pid}. The server is ready when {@code /health} answers 200; a failed start names {@code
- * server.log} and quotes its end.
+ * server.pid}. The server is ready when {@code /health} answers 200: over TLS, trusting only the
+ * authority of the settings' {@link SecureApi} and sending its token, when they have one. A failed
+ * start names {@code server.log} and quotes its end.
  *
  * <p>Thread-safe.
  */
@@ -39,6 +42,7 @@ public final class LocalVarveServer extends LocalServer {
           .build();
 
   private final LocalVarveServerSettings settings;
+  private volatile HttpClient secureClient;
 
   /** A handle on the server these settings describe; creates nothing and starts nothing. */
   public LocalVarveServer(LocalVarveServerSettings settings) {
@@ -65,22 +69,53 @@ public final class LocalVarveServer extends LocalServer {
     return settings;
   }
 
-  /** Whether {@code /health} answers 200 right now. */
+  /**
+   * Whether {@code /health} answers 200 right now.
+   *
+   * @throws LocalServerException if the authority of a {@link SecureApi} cannot be read
+   */
   @Override
   public boolean isReady() {
     try {
-      HttpRequest request =
+      HttpRequest.Builder request =
           HttpRequest.newBuilder(settings.endpoint().resolve("/health"))
               .timeout(PROBE_TIMEOUT)
-              .GET()
-              .build();
-      return CLIENT.send(request, HttpResponse.BodyHandlers.discarding()).statusCode() == 200;
+              .GET();
+      if (settings.secureApi().isPresent()) {
+        request.header("Authorization", "Bearer " + settings.secureApi().get().bearerToken());
+      }
+      return client().send(request.build(), HttpResponse.BodyHandlers.discarding()).statusCode()
+          == 200;
     } catch (IOException e) {
       return false;
     } catch (InterruptedException e) {
       Thread.currentThread().interrupt();
       return false;
     }
+  }
+
+  /** The plain client, or one that trusts the secure API's authority alone, made once. */
+  private HttpClient client() {
+    if (settings.secureApi().isEmpty()) {
+      return CLIENT;
+    }
+    HttpClient client = secureClient;
+    if (client == null) {
+      SecureApi api = settings.secureApi().get();
+      try {
+        client =
+            HttpClient.newBuilder()
+                .version(HttpClient.Version.HTTP_1_1)
+                .connectTimeout(Duration.ofSeconds(1))
+                .sslContext(api.sslContext())
+                .build();
+      } catch (IOException | GeneralSecurityException e) {
+        throw new LocalServerException(
+            Product.VARVE, "Cannot trust the certificates of " + api.caCertificate() + ": " + e, e);
+      }
+      secureClient = client;
+    }
+    return client;
   }
 
   /** The full command that runs the server, {@code java} first. */

@@ -7,6 +7,7 @@ import java.net.URI;
 import java.nio.file.Path;
 import java.util.List;
 import java.util.Objects;
+import java.util.Optional;
 
 /**
  * Where and how a Varve server runs as a process of its own ({@code varve serve}): its directory,
@@ -26,6 +27,9 @@ import java.util.Objects;
  * @param classpath the classpath that holds {@value LocalVarveServer#MAIN_CLASS} and its jars
  * @param javaExecutable the {@code java} to run the server with (Java 17 or later); made absolute
  * @param serveArgs the arguments of {@code varve serve}, like {@code --config varve.yaml}
+ * @param secureApi how to reach an API served over TLS that asks for a bearer token (the server
+ *     must be configured so, by the {@code --config} of {@code serveArgs}); empty: plain HTTP, no
+ *     token
  */
 public record LocalVarveServerSettings(
     Path home,
@@ -34,7 +38,8 @@ public record LocalVarveServerSettings(
     String heapSize,
     String classpath,
     Path javaExecutable,
-    List<String> serveArgs) {
+    List<String> serveArgs,
+    Optional<SecureApi> secureApi) {
 
   /** The only address the server is asked on. */
   public static final String ADDRESS = Loopback.ADDRESS;
@@ -49,6 +54,7 @@ public record LocalVarveServerSettings(
     SettingChecks.heapSize(heapSize, "512m or 1g");
     Objects.requireNonNull(classpath, "classpath");
     serveArgs = List.copyOf(serveArgs);
+    Objects.requireNonNull(secureApi, "secureApi");
   }
 
   /**
@@ -63,7 +69,8 @@ public record LocalVarveServerSettings(
         "1g",
         System.getProperty("java.class.path"),
         Path.of(System.getProperty("java.home"), "bin", "java"),
-        List.of());
+        List.of(),
+        Optional.empty());
   }
 
   /**
@@ -82,39 +89,49 @@ public record LocalVarveServerSettings(
   /** A copy with another home directory. */
   public LocalVarveServerSettings withHome(Path newHome) {
     return new LocalVarveServerSettings(
-        newHome, varveHome, port, heapSize, classpath, javaExecutable, serveArgs);
+        newHome, varveHome, port, heapSize, classpath, javaExecutable, serveArgs, secureApi);
   }
 
   /** A copy with another API port. */
   public LocalVarveServerSettings withPort(int newPort) {
     return new LocalVarveServerSettings(
-        home, varveHome, newPort, heapSize, classpath, javaExecutable, serveArgs);
+        home, varveHome, newPort, heapSize, classpath, javaExecutable, serveArgs, secureApi);
   }
 
   /** A copy with another heap, like {@code 512m} or {@code 2g}. */
   public LocalVarveServerSettings withHeapSize(String newHeapSize) {
     return new LocalVarveServerSettings(
-        home, varveHome, port, newHeapSize, classpath, javaExecutable, serveArgs);
+        home, varveHome, port, newHeapSize, classpath, javaExecutable, serveArgs, secureApi);
   }
 
   /** A copy that runs the server from another classpath, like {@link #builtClasspath(Path)}. */
   public LocalVarveServerSettings withClasspath(String newClasspath) {
     return new LocalVarveServerSettings(
-        home, varveHome, port, heapSize, newClasspath, javaExecutable, serveArgs);
+        home, varveHome, port, heapSize, newClasspath, javaExecutable, serveArgs, secureApi);
   }
 
   /** A copy with other arguments of {@code varve serve}. */
   public LocalVarveServerSettings withServeArgs(List<String> newServeArgs) {
     return new LocalVarveServerSettings(
-        home, varveHome, port, heapSize, classpath, javaExecutable, newServeArgs);
+        home, varveHome, port, heapSize, classpath, javaExecutable, newServeArgs, secureApi);
+  }
+
+  /**
+   * A copy for a server that serves its API over TLS only, with a certificate signed by {@code
+   * api}'s authority, and asks every call for {@code api}'s token: {@link #endpoint()} is then
+   * {@code https://}, and the readiness check trusts that authority and sends the token.
+   */
+  public LocalVarveServerSettings withSecureApi(SecureApi api) {
+    return new LocalVarveServerSettings(
+        home, varveHome, port, heapSize, classpath, javaExecutable, serveArgs, Optional.of(api));
   }
 
   /**
    * Where the API answers: {@code http://127.0.0.1:<port>} (gRPC, {@code POST /v1/<Rpc>}, {@code
-   * /health}).
+   * /health}), {@code https://} with a {@link #secureApi()}.
    */
   public URI endpoint() {
-    return Loopback.httpEndpoint(port);
+    return secureApi.isPresent() ? Loopback.httpsEndpoint(port) : Loopback.httpEndpoint(port);
   }
 
   /** {@code <home>/server.log}: everything the server prints, appended to across restarts. */

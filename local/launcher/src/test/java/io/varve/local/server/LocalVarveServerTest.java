@@ -141,6 +141,31 @@ class LocalVarveServerTest {
   }
 
   @Test
+  void a_server_with_a_secure_api_is_asked_over_https_by_every_copy_of_its_settings() {
+    LocalVarveServerSettings secure =
+        settings.withSecureApi(new SecureApi(dir.resolve("ca.pem"), dir.resolve("api-token")));
+
+    assertThat(secure.endpoint()).hasToString("https://127.0.0.1:38080");
+    assertThat(secure.withPort(38081).withHeapSize("512m").endpoint())
+        .hasToString("https://127.0.0.1:38081");
+    assertThat(settings.endpoint()).hasToString("http://127.0.0.1:38080");
+  }
+
+  @Test
+  void a_secure_api_whose_authority_holds_no_certificate_fails_the_check_naming_the_file()
+      throws IOException {
+    Files.writeString(dir.resolve("ca.pem"), "not a certificate\n");
+    Files.writeString(dir.resolve("api-token"), "token\n");
+    LocalVarveServer server =
+        new LocalVarveServer(
+            settings.withSecureApi(new SecureApi(dir.resolve("ca.pem"), dir.resolve("api-token"))));
+
+    assertThatThrownBy(server::isReady)
+        .isInstanceOf(LocalServerException.class)
+        .hasMessageContaining("Cannot trust the certificates of " + dir.resolve("ca.pem"));
+  }
+
+  @Test
   void settings_name_the_value_and_what_was_expected() {
     assertThatThrownBy(() -> settings.withPort(0)).hasMessage("port: 0 (expected: 1..65535)");
     assertThatThrownBy(() -> settings.withHeapSize("lots"))
