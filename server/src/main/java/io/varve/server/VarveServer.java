@@ -184,10 +184,16 @@ public final class VarveServer implements AutoCloseable {
               workers.register("write-buffer", true, staleAfter));
       DataPlaneHandler data =
           new DataPlaneHandler(
-              registry, events, buffers, tokens, settings.limits(), clock, indexer);
+              registry, events, buffers, tokens, settings.limits(), clock, indexer, metrics);
       SearchHandler search =
           new SearchHandler(
-              registry, index.map(IndexServices::store), events, tokens, settings.search(), clock);
+              registry,
+              index.map(IndexServices::store),
+              events,
+              tokens,
+              settings.search(),
+              clock,
+              metrics);
       Backfill backfill = new Backfill(registry, events, indexer, clock);
       CqlChunkLog chunkLog =
           CqlChunkLog.open(
