@@ -357,7 +357,7 @@ class KeyValueSloIT {
   }
 
   @Test
-  void a_handshake_with_bad_signals_or_for_a_time_series_namespace_is_refused_naming_the_field() {
+  void a_handshake_with_bad_signals_is_refused_naming_the_field() {
     TestServer.Reply tooMany =
         server.post(
             "Handshake",
@@ -375,15 +375,6 @@ class KeyValueSloIT {
             "Handshake",
             "{\"namespace\": \"kv_slo\", \"client\": {\"name\": \"" + "n".repeat(129) + "\"}}");
     assertThat(longName.errorField()).isEqualTo("client.name");
-    TestServer.Reply ts =
-        server.post(
-            "CreateNamespace",
-            "{\"namespace\": \"ts_shake\", \"persistence_configuration\": [{\"id\": \"PRIMARY_STORAGE\","
-                + " \"physical_storage\": {\"dataset\": \"kv_slo_it_ts\"}}]}");
-    assertThat(ts.status()).isEqualTo(200);
-    TestServer.Reply wrong = server.post("Handshake", "{\"namespace\": \"ts_shake\"}");
-    assertThat(wrong.status()).isEqualTo(400);
-    assertThat(wrong.errorField()).isEqualTo("namespace");
     assertThat(server.post("Handshake", "{\"namespace\": \"kv_nowhere\"}").status()).isEqualTo(404);
   }
 }

@@ -3,8 +3,6 @@ package io.varve.server.kv;
 import io.micrometer.core.instrument.Counter;
 import io.micrometer.core.instrument.DistributionSummary;
 import io.micrometer.core.instrument.MeterRegistry;
-import io.varve.api.common.v1.HandshakeRequest;
-import io.varve.api.common.v1.HandshakeResponse;
 import io.varve.api.kv.v1.DeleteItemsRequest;
 import io.varve.api.kv.v1.DeleteItemsResponse;
 import io.varve.api.kv.v1.GetItemsRequest;
@@ -35,7 +33,6 @@ import io.varve.core.read.PageTokens;
 import io.varve.server.config.NamespaceService;
 import io.varve.server.controlplane.NamespaceRegistry;
 import java.time.Clock;
-import java.time.Duration;
 import java.util.Base64;
 import java.util.List;
 import java.util.Optional;
@@ -70,7 +67,6 @@ public final class KeyValueHandler {
   private final Counter returned;
   private final ReadBudgets budgets;
   private final PointReadCache cache;
-  private final Handshakes handshakes;
 
   public KeyValueHandler(
       NamespaceRegistry registry,
@@ -80,8 +76,7 @@ public final class KeyValueHandler {
       KvLimits limits,
       Clock clock,
       MeterRegistry metrics,
-      KvChunking chunking,
-      Duration refreshInterval) {
+      KvChunking chunking) {
     this.registry = registry;
     this.chunking = chunking;
     this.writer = writer;
@@ -118,11 +113,6 @@ public final class KeyValueHandler {
     this.cache = new PointReadCache(limits.maxCacheBytes(), metrics);
     this.mutations =
         new MutateItemsHandler(this::namespace, new CqlItemMutator(writer), limits, clock, cache);
-    this.handshakes = new Handshakes(registry, limits, chunking, refreshInterval);
-  }
-
-  public CompletionStage<HandshakeResponse> handshake(HandshakeRequest r) {
-    return handshakes.answer(r);
   }
 
   public CompletionStage<MutateItemsResponse> mutate(MutateItemsRequest r) {
