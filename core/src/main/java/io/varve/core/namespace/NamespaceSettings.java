@@ -28,28 +28,6 @@ public record NamespaceSettings(
     long bufferCapacityBytes,
     Slos slos) {
 
-  /** Settings whose endpoints all have their default objectives. */
-  public NamespaceSettings(
-      String namespace,
-      String keyspace,
-      TimePartition partition,
-      Consistency consistency,
-      Duration acceptLimit,
-      Retention retention,
-      Duration coalesce,
-      long bufferCapacityBytes) {
-    this(
-        namespace,
-        keyspace,
-        partition,
-        consistency,
-        acceptLimit,
-        retention,
-        coalesce,
-        bufferCapacityBytes,
-        Slos.defaults(TimeSeriesSlos.CATALOG));
-  }
-
   /** Default accept limit: writes up to 36 hours old. */
   public static final Duration DEFAULT_ACCEPT_LIMIT = Duration.ofHours(36);
 

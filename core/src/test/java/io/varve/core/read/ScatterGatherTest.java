@@ -104,6 +104,15 @@ class ScatterGatherTest {
       return future;
     }
 
+    /** Completes the read pending longest. */
+    void completeFirst() {
+      Runnable first;
+      synchronized (this) {
+        first = pending.remove(0);
+      }
+      first.run();
+    }
+
     /** Completes the pending reads one at a time, in random order, until none is left. */
     void drain(Random random) {
       while (true) {
@@ -352,11 +361,7 @@ class ScatterGatherTest {
     try {
       CompletionStage<ScatterGather.Result> stage =
           ScatterGather.run(reader, buckets, null, List.of(), 10, 1, budget(100, timers));
-      Runnable first;
-      synchronized (reader) {
-        first = reader.pending.remove(0);
-      }
-      first.run(); // the newest bucket answers; the next one never does
+      reader.completeFirst(); // the newest bucket answers; the next one never does
 
       ScatterGather.Result result = await(stage);
 
@@ -382,11 +387,7 @@ class ScatterGatherTest {
           ScatterGather.run(reader, buckets, null, List.of(), 10, 1, budget(5, timers));
       Thread.sleep(50);
       assertThat(stage.toCompletableFuture()).isNotDone();
-      Runnable first;
-      synchronized (reader) {
-        first = reader.pending.remove(0);
-      }
-      first.run();
+      reader.completeFirst();
 
       ScatterGather.Result result = await(stage);
 
