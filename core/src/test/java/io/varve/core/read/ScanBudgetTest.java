@@ -69,7 +69,7 @@ class ScanBudgetTest {
 
   @Test
   void the_deadline_runs_the_expiry_actions_and_allows_no_further_fetch() throws Exception {
-    ScanBudget budget = budget(40, -1);
+    ScanBudget budget = budget(500, -1);
     CountDownLatch expired = new CountDownLatch(1);
     budget.whenExpired(expired::countDown);
     assertThat(budget.allowsAnother()).isTrue();
