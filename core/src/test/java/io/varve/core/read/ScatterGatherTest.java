@@ -360,7 +360,7 @@ class ScatterGatherTest {
     ScheduledExecutorService timers = Executors.newSingleThreadScheduledExecutor();
     try {
       CompletionStage<ScatterGather.Result> stage =
-          ScatterGather.run(reader, buckets, null, List.of(), 10, 1, budget(100, timers));
+          ScatterGather.run(reader, buckets, null, List.of(), 10, 1, budget(500, timers));
       reader.completeFirst(); // the newest bucket answers; the next one never does
 
       ScatterGather.Result result = await(stage);
