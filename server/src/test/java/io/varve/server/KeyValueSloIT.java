@@ -191,19 +191,6 @@ class KeyValueSloIT {
   }
 
   @Test
-  void objectives_in_a_time_series_namespace_are_refused_naming_the_field() {
-    TestServer.Reply reply =
-        server.post(
-            "CreateNamespace",
-            "{\"namespace\": \"ts_slo\", \"persistence_configuration\": [{\"id\": \"PRIMARY_STORAGE\","
-                + " \"physical_storage\": {\"dataset\": \"kv_slo_it_ts\"}, \"config\": {\"slos\":"
-                + " {\"read\": {\"latency\": {\"target\": \"0.5s\", \"max\": \"1s\"}}}}}]}");
-
-    assertThat(reply.status()).isEqualTo(400);
-    assertThat(reply.errorField()).isEqualTo("persistence_configuration[0].config.slos");
-  }
-
-  @Test
   void a_wide_record_read_under_a_50_ms_max_comes_in_partial_pages_that_cover_every_item_once()
       throws Exception {
     int count = 100_000;
@@ -370,7 +357,7 @@ class KeyValueSloIT {
   }
 
   @Test
-  void a_handshake_with_bad_signals_or_for_a_time_series_namespace_is_refused_naming_the_field() {
+  void a_handshake_with_bad_signals_is_refused_naming_the_field() {
     TestServer.Reply tooMany =
         server.post(
             "Handshake",
@@ -388,15 +375,6 @@ class KeyValueSloIT {
             "Handshake",
             "{\"namespace\": \"kv_slo\", \"client\": {\"name\": \"" + "n".repeat(129) + "\"}}");
     assertThat(longName.errorField()).isEqualTo("client.name");
-    TestServer.Reply ts =
-        server.post(
-            "CreateNamespace",
-            "{\"namespace\": \"ts_shake\", \"persistence_configuration\": [{\"id\": \"PRIMARY_STORAGE\","
-                + " \"physical_storage\": {\"dataset\": \"kv_slo_it_ts\"}}]}");
-    assertThat(ts.status()).isEqualTo(200);
-    TestServer.Reply wrong = server.post("Handshake", "{\"namespace\": \"ts_shake\"}");
-    assertThat(wrong.status()).isEqualTo(400);
-    assertThat(wrong.errorField()).isEqualTo("namespace");
     assertThat(server.post("Handshake", "{\"namespace\": \"kv_nowhere\"}").status()).isEqualTo(404);
   }
 }
