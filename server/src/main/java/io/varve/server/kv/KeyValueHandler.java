@@ -37,8 +37,6 @@ import java.util.concurrent.CompletionStage;
  */
 public final class KeyValueHandler {
 
-  private static final String PAGE_TOKEN = "page_token";
-
   private final NamespaceRegistry registry;
   private final CqlItemWriter writer;
   private final KvLimits limits;
