@@ -8,13 +8,10 @@ import static io.varve.server.ChunkFixtures.token;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.varve.api.kv.v1.KeyValueGrpc;
-import io.varve.local.testing.TestCassandra;
-import java.net.InetSocketAddress;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.time.Instant;
-import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
 import java.util.concurrent.CompletableFuture;
@@ -60,31 +57,13 @@ class KeyValueChunkCrashIT {
     assertThat(chunkRows(server, KS, "items", "r")).isEqualTo(4);
 
     Path dir = Files.createTempDirectory("varve-chunk-crash");
-    Path portFile = dir.resolve("port");
-    InetSocketAddress cassandra = TestCassandra.contactPoint();
-    List<String> command = new ArrayList<>();
-    command.add(Path.of(System.getProperty("java.home"), "bin", "java").toString());
-    command.add("-cp");
-    command.add(System.getProperty("java.class.path"));
+    long deadline = System.nanoTime() + Duration.ofSeconds(90).toNanos();
     // the test-only hook: the doomed server pauses after staging, before committing
-    command.add("-Dvarve.test.kv.pauseAfterChunkStaging=600000");
-    command.add(ChunkCrashServerMain.class.getName());
-    command.add(cassandra.getHostString() + ":" + cassandra.getPort());
-    command.add(META);
-    command.add(portFile.toString());
     Process doomed =
-        new ProcessBuilder(command)
-            .redirectErrorStream(true)
-            .redirectOutput(dir.resolve("server.log").toFile())
-            .start();
+        ChunkCrashServerMain.start(
+            META, dir, List.of("-Dvarve.test.kv.pauseAfterChunkStaging=600000"));
     try {
-      long deadline = System.nanoTime() + Duration.ofSeconds(90).toNanos();
-      while (!Files.exists(portFile)) {
-        assertThat(doomed.isAlive()).as("the server process runs").isTrue();
-        assertThat(System.nanoTime()).as("the server process starts").isLessThan(deadline);
-        Thread.sleep(200);
-      }
-      int port = Integer.parseInt(Files.readString(portFile).trim());
+      int port = ChunkCrashServerMain.awaitPort(doomed, dir);
       KeyValueGrpc.KeyValueBlockingStub doomedClient =
           com.linecorp.armeria.client.grpc.GrpcClients.builder("http://127.0.0.1:" + port)
               .responseTimeout(Duration.ofMinutes(10))

@@ -10,8 +10,6 @@ import com.linecorp.armeria.client.grpc.GrpcClients;
 import io.grpc.Status;
 import io.grpc.StatusRuntimeException;
 import io.varve.api.kv.v1.KeyValueGrpc;
-import io.varve.local.testing.TestCassandra;
-import java.net.InetSocketAddress;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -68,33 +66,13 @@ class KeyValueLargeValueFloodIT {
   void eight_60_mib_puts_at_once_on_a_512_mib_server_are_written_whole_or_refused_and_it_lives_on()
       throws Exception {
     Path dir = Files.createTempDirectory("varve-kv-flood");
-    Path portFile = dir.resolve("port");
-    InetSocketAddress cassandra = TestCassandra.contactPoint();
-    List<String> command = new ArrayList<>();
-    command.add(Path.of(System.getProperty("java.home"), "bin", "java").toString());
-    command.add("-Xmx512m");
-    command.add("-XX:+ExitOnOutOfMemoryError");
-    command.add("-cp");
-    command.add(System.getProperty("java.class.path"));
-    command.add(ChunkCrashServerMain.class.getName());
-    command.add(cassandra.getHostString() + ":" + cassandra.getPort());
-    command.add(META);
-    command.add(portFile.toString());
     Process small =
-        new ProcessBuilder(command)
-            .redirectErrorStream(true)
-            .redirectOutput(dir.resolve("server.log").toFile())
-            .start();
+        ChunkCrashServerMain.start(META, dir, List.of("-Xmx512m", "-XX:+ExitOnOutOfMemoryError"));
     ExecutorService callers = Executors.newFixedThreadPool(CALLS);
     try {
-      long deadline = System.nanoTime() + Duration.ofSeconds(90).toNanos();
-      while (!Files.exists(portFile)) {
-        assertThat(small.isAlive()).as("the server process runs").isTrue();
-        assertThat(System.nanoTime()).as("the server process starts").isLessThan(deadline);
-        Thread.sleep(200);
-      }
+      int port = ChunkCrashServerMain.awaitPort(small, dir);
       KeyValueGrpc.KeyValueBlockingStub client =
-          GrpcClients.builder("http://127.0.0.1:" + Files.readString(portFile).trim())
+          GrpcClients.builder("http://127.0.0.1:" + port)
               .maxResponseLength(0)
               .maxResponseMessageLength(-1)
               .maxRequestMessageLength(-1)
