@@ -33,6 +33,7 @@ import io.varve.server.controlplane.NamespaceRegistry;
 import io.varve.server.controlplane.SliceMaintainer;
 import io.varve.server.dataplane.DataPlaneHandler;
 import io.varve.server.dataplane.SearchHandler;
+import io.varve.server.handshake.Handshakes;
 import io.varve.server.health.BackgroundWorkers;
 import io.varve.server.health.HealthReport;
 import io.varve.server.index.Backfill;
@@ -184,10 +185,16 @@ public final class VarveServer implements AutoCloseable {
               workers.register("write-buffer", true, staleAfter));
       DataPlaneHandler data =
           new DataPlaneHandler(
-              registry, events, buffers, tokens, settings.limits(), clock, indexer);
+              registry, events, buffers, tokens, settings.limits(), clock, indexer, metrics);
       SearchHandler search =
           new SearchHandler(
-              registry, index.map(IndexServices::store), events, tokens, settings.search(), clock);
+              registry,
+              index.map(IndexServices::store),
+              events,
+              tokens,
+              settings.search(),
+              clock,
+              metrics);
       Backfill backfill = new Backfill(registry, events, indexer, clock);
       CqlChunkLog chunkLog =
           CqlChunkLog.open(
@@ -209,7 +216,13 @@ public final class VarveServer implements AutoCloseable {
               settings.kv(),
               clock,
               metrics,
+              settings.kvChunks());
+      Handshakes handshakes =
+          new Handshakes(
+              registry,
+              settings.kv(),
               settings.kvChunks(),
+              settings.limits(),
               settings.sliceMaintenanceInterval());
       ChunkSweeper sweeper =
           new ChunkSweeper(
@@ -241,7 +254,8 @@ public final class VarveServer implements AutoCloseable {
               settings.admission(),
               metrics,
               () -> longer(decoding.oldestWait(), events.writeQueueDelay()));
-      Transports.register(sb, control, backfill, data, search, kv, settings, admission, decoding);
+      Transports.register(
+          sb, control, backfill, data, search, kv, handshakes, settings, admission, decoding);
       sb.serverListener(ServerListener.builder().whenStopped(s -> decoding.close()).build());
       sb.serverListener(ServerListener.builder().whenStopping(s -> sweeper.close()).build());
       TokenAuthentication pages = new TokenAuthentication(settings.auth());

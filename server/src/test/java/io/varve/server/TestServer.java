@@ -59,6 +59,20 @@ final class TestServer implements AutoCloseable {
       String metadataKeyspace,
       java.util.function.Consumer<CqlSession> beforeStart,
       String... keyspaces) {
+    this(base, clock, metadataKeyspace, beforeStart, TestCassandra.contactPoint(), keyspaces);
+  }
+
+  /**
+   * As above, the server reaching the test Cassandra at {@code serverCassandra} (a proxy in front
+   * of it), the test's own session directly.
+   */
+  TestServer(
+      ServerSettings base,
+      java.time.Clock clock,
+      String metadataKeyspace,
+      java.util.function.Consumer<CqlSession> beforeStart,
+      InetSocketAddress serverCassandra,
+      String... keyspaces) {
     InetSocketAddress cassandra = TestCassandra.contactPoint();
     this.cql =
         CqlSession.builder().addContactPoint(cassandra).withLocalDatacenter("datacenter1").build();
@@ -73,7 +87,7 @@ final class TestServer implements AutoCloseable {
     beforeStart.accept(cql);
     CassandraSettings c =
         base.cassandra()
-            .withContactPoints(List.of(cassandra))
+            .withContactPoints(List.of(serverCassandra))
             .withMetadataKeyspace(metadataKeyspace);
     this.server = VarveServer.start(base.withCassandra(c).withPort(0), clock);
   }
@@ -104,6 +118,12 @@ final class TestServer implements AutoCloseable {
       Thread.currentThread().interrupt();
       throw new RuntimeException(e);
     }
+  }
+
+  /** A blocking gRPC client of this server's TimeSeries service. */
+  io.varve.api.timeseries.v1.TimeSeriesGrpc.TimeSeriesBlockingStub timeSeries() {
+    return com.linecorp.armeria.client.grpc.GrpcClients.newClient(
+        base(), io.varve.api.timeseries.v1.TimeSeriesGrpc.TimeSeriesBlockingStub.class);
   }
 
   /** A blocking gRPC client of this server's KeyValue service. */

@@ -14,6 +14,7 @@ import io.varve.core.error.VarveException;
 import io.varve.core.event.EventItem;
 import io.varve.core.namespace.Consistency;
 import io.varve.core.read.PartitionReader;
+import io.varve.core.read.ScanBudget;
 import io.varve.core.store.EventStore;
 import io.varve.core.write.PartitionKey;
 import io.varve.core.write.PlacedEvent;
@@ -120,9 +121,10 @@ public final class CqlEventStore implements EventStore {
   }
 
   @Override
-  public PartitionReader reader(String keyspace, String timeSeriesId, Consistency consistency) {
+  public PartitionReader reader(
+      String keyspace, String timeSeriesId, Consistency consistency, ScanBudget budget) {
     return new CqlPartitionReader(
-        session, statements, keyspace, timeSeriesId, ConsistencyLevels.of(consistency));
+        session, statements, keyspace, timeSeriesId, ConsistencyLevels.of(consistency), budget);
   }
 
   @Override

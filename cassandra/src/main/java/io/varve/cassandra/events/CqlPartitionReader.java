@@ -6,11 +6,13 @@ import com.datastax.oss.driver.api.core.cql.AsyncResultSet;
 import com.datastax.oss.driver.api.core.cql.Row;
 import com.datastax.oss.driver.api.core.type.codec.TypeCodecs;
 import io.varve.cassandra.failure.CqlFailures;
+import io.varve.core.error.VarveException;
 import io.varve.core.event.Event;
 import io.varve.core.event.EventItem;
 import io.varve.core.read.Cursor;
 import io.varve.core.read.PartitionReader;
 import io.varve.core.read.PartitionScan;
+import io.varve.core.read.ScanBudget;
 import java.nio.ByteBuffer;
 import java.time.Instant;
 import java.util.ArrayList;
@@ -18,12 +20,15 @@ import java.util.Arrays;
 import java.util.List;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionStage;
+import java.util.function.Function;
+import java.util.function.Supplier;
 
 /**
  * Reads one partition of a slice table, newest first, and reassembles events from their item rows.
  * Rows arrive in clustering order (event_time DESC, event_id, event_item_key), so an event's items
  * are consecutive; an event is complete when a row of another event (or the end) follows. Pages of
- * rows are fetched only while more events are wanted.
+ * rows are fetched only while more events are wanted, each one asked of and tracked by the read's
+ * {@link ScanBudget}, which cancels them when the read stops early.
  */
 final class CqlPartitionReader implements PartitionReader {
 
@@ -32,13 +37,16 @@ final class CqlPartitionReader implements PartitionReader {
   private final String keyspace;
   private final String timeSeriesId;
   private final ConsistencyLevel level;
+  private final ScanBudget budget;
 
   CqlPartitionReader(
       CqlSession session,
       SliceStatements statements,
       String keyspace,
       String timeSeriesId,
-      ConsistencyLevel level) {
+      ConsistencyLevel level,
+      ScanBudget budget) {
+    this.budget = budget;
     this.session = session;
     this.statements = statements;
     this.keyspace = keyspace;
@@ -52,23 +60,35 @@ final class CqlPartitionReader implements PartitionReader {
     Instant from = Instant.ofEpochMilli(scan.bucket().fromMillis());
     Instant to = Instant.ofEpochMilli(scan.bucket().toMillis());
     int pageRows = Math.max(16, Math.min(1000, maxEvents * 2 + 1));
-    Assembler assembler = new Assembler(timeSeriesId, cursor, filters, maxEvents);
+    Assembler assembler = new Assembler(timeSeriesId, cursor, filters, maxEvents, this::fetch);
     return CqlFailures.translated(
         statements
             .of(keyspace, scan.bucket().table())
             .thenCompose(
                 p ->
-                    session.executeAsync(
-                        p.select()
-                            .bind(
-                                timeSeriesId,
-                                Instant.ofEpochMilli(scan.bucket().timeBucketMillis()),
-                                scan.eventBucket(),
-                                from,
-                                to)
-                            .setConsistencyLevel(level)
-                            .setPageSize(pageRows)))
+                    fetch(
+                        () ->
+                            session.executeAsync(
+                                p.select()
+                                    .bind(
+                                        timeSeriesId,
+                                        Instant.ofEpochMilli(scan.bucket().timeBucketMillis()),
+                                        scan.eventBucket(),
+                                        from,
+                                        to)
+                                    .setConsistencyLevel(level)
+                                    .setPageSize(pageRows))))
             .thenCompose(assembler::consume));
+  }
+
+  /** Starts a fetch of rows if the budget allows it, tracked by the budget. */
+  private CompletionStage<AsyncResultSet> fetch(Supplier<CompletionStage<AsyncResultSet>> start) {
+    if (!budget.mayFetch()) {
+      return CompletableFuture.failedFuture(
+          new VarveException(
+              VarveException.Kind.UNAVAILABLE, "the read stopped before this fetch"));
+    }
+    return budget.track(start.get());
   }
 
   /**
@@ -113,12 +133,22 @@ final class CqlPartitionReader implements PartitionReader {
     private final List<EventItem> filters;
     private final int maxEvents;
     private final String timeSeriesId;
+    private final Function<
+            Supplier<CompletionStage<AsyncResultSet>>, CompletionStage<AsyncResultSet>>
+        fetch;
     private final List<Event> events = new ArrayList<>();
     private long time;
     private String id;
     private List<EventItem> items;
 
-    Assembler(String timeSeriesId, Cursor cursor, List<EventItem> filters, int maxEvents) {
+    Assembler(
+        String timeSeriesId,
+        Cursor cursor,
+        List<EventItem> filters,
+        int maxEvents,
+        Function<Supplier<CompletionStage<AsyncResultSet>>, CompletionStage<AsyncResultSet>>
+            fetch) {
+      this.fetch = fetch;
       this.timeSeriesId = timeSeriesId;
       this.cursor = cursor;
       this.filters = filters;
@@ -141,7 +171,7 @@ final class CqlPartitionReader implements PartitionReader {
         items.add(item(row, 2, timeSeriesId, time, id));
       }
       if (page.hasMorePages()) {
-        return page.fetchNextPage().thenCompose(this::consume);
+        return fetch.apply(page::fetchNextPage).thenCompose(this::consume);
       }
       finish();
       return CompletableFuture.completedFuture(events);

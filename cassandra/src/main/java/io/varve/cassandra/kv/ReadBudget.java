@@ -114,8 +114,13 @@ public final class ReadBudget {
     }
     cancelled = true;
     CompletableFuture<?> f = inFlight.get();
-    if (f != null && f.cancel(true)) {
+    if (f != null && !f.isDone()) {
+      // counted before cancelling: the fetch's dependents, down to the read's end that reports the
+      // count, run within cancel()
       cancelledFetches.incrementAndGet();
+      if (!f.cancel(true)) {
+        cancelledFetches.decrementAndGet(); // it completed meanwhile
+      }
     }
   }
 

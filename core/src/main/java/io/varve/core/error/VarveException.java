@@ -29,6 +29,11 @@ public class VarveException extends RuntimeException {
     PERMISSION_DENIED,
     /** The server is at capacity and refused the request before doing any work; retry later. */
     RESOURCE_EXHAUSTED,
+    /**
+     * The call could not complete within its latency max (the namespace's objectives) or the
+     * caller's deadline; its work was stopped. Retry with a narrower request or a longer max.
+     */
+    DEADLINE_EXCEEDED,
     /** A defect. */
     INTERNAL
   }

@@ -1,6 +1,7 @@
 package io.varve.core.namespace;
 
 import io.varve.core.partitioning.TimePartition;
+import io.varve.core.slo.Slos;
 import java.time.Duration;
 
 /**
@@ -14,6 +15,7 @@ import java.time.Duration;
  * @param retention when slices close and are dropped
  * @param coalesce how long fire-and-forget writes may wait to be batched
  * @param bufferCapacityBytes capacity of the fire-and-forget queue
+ * @param slos latency objectives of every endpoint of {@link TimeSeriesSlos#CATALOG}
  */
 public record NamespaceSettings(
     String namespace,
@@ -23,7 +25,8 @@ public record NamespaceSettings(
     Duration acceptLimit,
     Retention retention,
     Duration coalesce,
-    long bufferCapacityBytes) {
+    long bufferCapacityBytes,
+    Slos slos) {
 
   /** Default accept limit: writes up to 36 hours old. */
   public static final Duration DEFAULT_ACCEPT_LIMIT = Duration.ofHours(36);

@@ -9,6 +9,14 @@ public record Cursor(long eventTimeMillis, String eventId) {
     return new Cursor(event.eventTimeMillis(), event.eventId());
   }
 
+  /**
+   * A cursor after which come exactly the events older than {@code millis}: every event id is
+   * longer than the empty one, so all events of the millisecond before follow it.
+   */
+  public static Cursor olderThan(long millis) {
+    return new Cursor(millis - 1, "");
+  }
+
   /** True when {@code event} comes after this cursor in newest-first order. */
   public boolean precedes(Event event) {
     return event.eventTimeMillis() < eventTimeMillis

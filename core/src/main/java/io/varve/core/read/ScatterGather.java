@@ -13,13 +13,34 @@ import java.util.concurrent.CompletionStage;
  * newest first, and stops as soon as {@code want} events are collected. Buckets do not overlap in
  * time, so a bucket's events all precede those of the next one and only the partitions within a
  * bucket need merging.
+ *
+ * <p>Under a {@link ScanBudget}, the read also stops when its deadline passes (or when a scan as
+ * long as the slowest so far would end past it) once at least one time bucket is merged: it returns
+ * the events of the merged buckets, which are every event of them, and a {@link Result#resume}
+ * cursor below the last merged bucket; the scans in flight are cancelled. A read with no bucket
+ * merged yet goes on, so that each page makes progress.
  */
 public final class ScatterGather {
 
-  /** The collected events and how many partitions the merge needed. */
-  public record Result(List<Event> events, int partitionsUsed) {}
+  /**
+   * The collected events, how many partitions the merge needed, and when the budget cut the read
+   * short, where the next page starts ({@code null} otherwise).
+   */
+  public record Result(List<Event> events, int partitionsUsed, Cursor resume) {
+
+    public Result(List<Event> events, int partitionsUsed) {
+      this(events, partitionsUsed, null);
+    }
+
+    /** Whether the budget cut the read short of the events it wanted. */
+    public boolean partial() {
+      return resume != null;
+    }
+  }
 
   private final PartitionReader reader;
+  private final List<BucketScan> buckets;
+  private final ScanBudget budget;
   private final List<PartitionScan> scans = new ArrayList<>();
   private final List<Integer> firstScanOfBucket = new ArrayList<>();
   private final List<List<Event>> partitionResults = new ArrayList<>();
@@ -32,6 +53,7 @@ public final class ScatterGather {
   private final CompletableFuture<Result> done = new CompletableFuture<>();
   private int nextScan;
   private int inFlight;
+  private boolean cut;
   private int headBucket;
 
   private ScatterGather(
@@ -40,8 +62,11 @@ public final class ScatterGather {
       Cursor cursor,
       List<EventItem> filters,
       int want,
-      int window) {
+      int window,
+      ScanBudget budget) {
     this.reader = reader;
+    this.buckets = buckets;
+    this.budget = budget;
     this.cursor = cursor;
     this.filters = filters;
     this.want = want;
@@ -66,12 +91,44 @@ public final class ScatterGather {
       List<EventItem> filters,
       int want,
       int window) {
+    return run(reader, buckets, cursor, filters, want, window, ScanBudget.NONE);
+  }
+
+  /**
+   * As {@link #run(PartitionReader, List, Cursor, List, int, int)}, within {@code budget}, which
+   * should also be the one {@code reader} tracks its fetches with.
+   */
+  public static CompletionStage<Result> run(
+      PartitionReader reader,
+      List<BucketScan> buckets,
+      Cursor cursor,
+      List<EventItem> filters,
+      int want,
+      int window,
+      ScanBudget budget) {
     ScatterGather gather =
-        new ScatterGather(reader, buckets, cursor, filters, want, Math.max(1, window));
+        new ScatterGather(reader, buckets, cursor, filters, want, Math.max(1, window), budget);
     synchronized (gather) {
       gather.advance();
     }
+    budget.whenExpired(gather::expired);
     return gather.done;
+  }
+
+  private synchronized void expired() {
+    if (!done.isDone() && headBucket > 0) {
+      cutShort();
+    }
+  }
+
+  /** Returns the merged buckets' events with a cursor below them; cancels the scans in flight. */
+  private void cutShort() {
+    Cursor resume = Cursor.olderThan(buckets.get(headBucket - 1).fromMillis());
+    // stopped before the answer, so that whoever reads it sees no work running; the cancelled
+    // scans' failures arrive meanwhile and are ignored
+    cut = true;
+    budget.stop();
+    done.complete(new Result(collected, firstScanIndex(headBucket), resume));
   }
 
   private void advance() {
@@ -85,6 +142,13 @@ public final class ScatterGather {
     }
     if (headBucket == pendingPerBucket.length || collected.size() >= want) {
       done.complete(new Result(collected, firstScanIndex(headBucket)));
+      return;
+    }
+    if (headBucket > 0 && !budget.allowsAnother()) {
+      // no scan may start; those in flight may still end in time, else the timer cuts the read
+      if (inFlight == 0) {
+        cutShort();
+      }
       return;
     }
     while (!done.isDone() && inFlight < window && nextScan < scans.size()) {
@@ -104,7 +168,7 @@ public final class ScatterGather {
 
   private synchronized void onScan(int index, List<Event> events, Throwable error) {
     inFlight--;
-    if (done.isDone()) {
+    if (done.isDone() || cut) {
       return;
     }
     if (error != null) {

@@ -9,7 +9,8 @@ import java.util.Optional;
 /**
  * The effective objectives of a namespace: one {@link LatencySlo} for every endpoint of its
  * service's {@link SloCatalog}. An endpoint takes, in order, what the namespace sets for it, what
- * it sets for the endpoint's group, or the group's default. Immutable.
+ * it sets for the endpoint's group, or its default in the catalog (its own, else its group's).
+ * Immutable.
  *
  * @param byEndpoint every endpoint of the catalog to its objectives, in the catalog's order
  */
@@ -25,7 +26,7 @@ public record Slos(Map<String, LatencySlo> byEndpoint) {
     byEndpoint = java.util.Collections.unmodifiableMap(new LinkedHashMap<>(byEndpoint));
   }
 
-  /** Every endpoint at its group's default. */
+  /** Every endpoint at its default in the catalog. */
   public static Slos defaults(SloCatalog catalog) {
     return of(catalog, Map.of(), "slos");
   }
@@ -67,7 +68,7 @@ public record Slos(Map<String, LatencySlo> byEndpoint) {
                 effective.put(
                     endpoint,
                     set.getOrDefault(
-                        endpoint, set.getOrDefault(group, catalog.defaults().get(group)))));
+                        endpoint, set.getOrDefault(group, catalog.defaultOf(endpoint)))));
     return new Slos(effective);
   }
 

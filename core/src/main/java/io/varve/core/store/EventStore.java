@@ -5,6 +5,7 @@ import io.varve.core.error.VarveException;
 import io.varve.core.event.Event;
 import io.varve.core.namespace.Consistency;
 import io.varve.core.read.PartitionReader;
+import io.varve.core.read.ScanBudget;
 import io.varve.core.write.PartitionKey;
 import io.varve.core.write.PlacedEvent;
 import java.util.List;
@@ -30,7 +31,17 @@ public interface EventStore {
       String keyspace, Map<PartitionKey, List<PlacedEvent>> partitions, Consistency consistency);
 
   /** Reads the partitions of one time series in slice tables of {@code keyspace}. */
-  PartitionReader reader(String keyspace, String timeSeriesId, Consistency consistency);
+  default PartitionReader reader(String keyspace, String timeSeriesId, Consistency consistency) {
+    return reader(keyspace, timeSeriesId, consistency, ScanBudget.NONE);
+  }
+
+  /**
+   * As {@link #reader(String, String, Consistency)}, each fetch asking {@code budget} before it
+   * starts and tracked by it, so that stopping the budget cancels the fetches in flight; a fetch
+   * the budget refuses fails the read with an UNAVAILABLE {@link VarveException}.
+   */
+  PartitionReader reader(
+      String keyspace, String timeSeriesId, Consistency consistency, ScanBudget budget);
 
   /**
    * Reads every event of one slice table whose time is in [fromMillis, toMillis), all series, in

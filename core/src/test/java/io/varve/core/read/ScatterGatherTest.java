@@ -5,6 +5,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import io.varve.core.event.Event;
 import io.varve.core.event.EventItem;
+import io.varve.core.slo.ReadDeadline;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Arrays;
@@ -15,6 +16,8 @@ import java.util.Random;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionStage;
 import java.util.concurrent.ExecutionException;
+import java.util.concurrent.Executors;
+import java.util.concurrent.ScheduledExecutorService;
 import java.util.stream.Collectors;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
@@ -99,6 +102,15 @@ class ScatterGatherTest {
         complete.run();
       }
       return future;
+    }
+
+    /** Completes the read pending longest. */
+    void completeFirst() {
+      Runnable first;
+      synchronized (this) {
+        first = pending.remove(0);
+      }
+      first.run();
     }
 
     /** Completes the pending reads one at a time, in random order, until none is left. */
@@ -324,5 +336,96 @@ class ScatterGatherTest {
     assertThat(result.events()).isEmpty();
     assertThat(result.partitionsUsed()).isZero();
     assertThat(reader.scans).isEmpty();
+  }
+
+  /** A budget whose deadline is {@code maxMillis} from now, on its own timer thread. */
+  private static ScanBudget budget(long maxMillis, ScheduledExecutorService timers) {
+    long now = System.nanoTime();
+    return ScanBudget.of(
+        ReadDeadline.of(now, Duration.ofMillis(maxMillis), Long.MAX_VALUE, System::nanoTime),
+        Long.MAX_VALUE,
+        timers,
+        () -> {});
+  }
+
+  @Test
+  void the_deadline_cuts_a_read_after_its_merged_buckets_with_a_cursor_below_them()
+      throws Exception {
+    List<BucketScan> buckets = List.of(bucket(200, 1), bucket(100, 1), bucket(0, 1));
+    MemoryReader reader =
+        new MemoryReader(true)
+            .put(buckets.get(0), 0, event(250, "a"), event(210, "b"))
+            .put(buckets.get(1), 0, event(150, "c"))
+            .put(buckets.get(2), 0, event(50, "d"));
+    ScheduledExecutorService timers = Executors.newSingleThreadScheduledExecutor();
+    try {
+      CompletionStage<ScatterGather.Result> stage =
+          ScatterGather.run(reader, buckets, null, List.of(), 10, 1, budget(500, timers));
+      reader.completeFirst(); // the newest bucket answers; the next one never does
+
+      ScatterGather.Result result = await(stage);
+
+      assertThat(ids(result)).containsExactly("250a", "210b");
+      assertThat(result.partial()).isTrue();
+      assertThat(result.resume()).isEqualTo(Cursor.olderThan(200));
+      assertThat(reader.scans).hasSize(2);
+    } finally {
+      timers.shutdownNow();
+    }
+  }
+
+  @Test
+  void a_read_past_its_deadline_goes_on_until_one_bucket_is_merged() throws Exception {
+    List<BucketScan> buckets = List.of(bucket(100, 1), bucket(0, 1));
+    MemoryReader reader =
+        new MemoryReader(true)
+            .put(buckets.get(0), 0, event(150, "a"))
+            .put(buckets.get(1), 0, event(50, "b"));
+    ScheduledExecutorService timers = Executors.newSingleThreadScheduledExecutor();
+    try {
+      CompletionStage<ScatterGather.Result> stage =
+          ScatterGather.run(reader, buckets, null, List.of(), 10, 1, budget(5, timers));
+      Thread.sleep(50);
+      assertThat(stage.toCompletableFuture()).isNotDone();
+      reader.completeFirst();
+
+      ScatterGather.Result result = await(stage);
+
+      assertThat(ids(result)).containsExactly("150a");
+      assertThat(result.resume()).isEqualTo(Cursor.olderThan(100));
+      assertThat(reader.scans).as("no scan started past the deadline").hasSize(1);
+    } finally {
+      timers.shutdownNow();
+    }
+  }
+
+  @Test
+  void a_read_within_its_deadline_is_whole() {
+    List<BucketScan> buckets = List.of(bucket(100, 2), bucket(0, 2));
+    MemoryReader reader =
+        new MemoryReader(false)
+            .put(buckets.get(0), 1, event(150, "a"))
+            .put(buckets.get(1), 0, event(50, "b"));
+    ScheduledExecutorService timers = Executors.newSingleThreadScheduledExecutor();
+    try {
+      ScatterGather.Result result =
+          await(ScatterGather.run(reader, buckets, null, List.of(), 10, 4, budget(5_000, timers)));
+
+      assertThat(ids(result)).containsExactly("150a", "50b");
+      assertThat(result.partial()).isFalse();
+    } finally {
+      timers.shutdownNow();
+    }
+  }
+
+  @Test
+  void the_cursor_older_than_a_time_is_followed_by_every_older_event_and_no_other() {
+    Cursor cursor = Cursor.olderThan(100);
+
+    assertThat(cursor.precedes(event(99, "0"))).isTrue();
+    assertThat(cursor.precedes(event(99, "zzz"))).isTrue();
+    assertThat(cursor.precedes(event(0, "a"))).isTrue();
+    assertThat(cursor.precedes(event(100, "0"))).isFalse();
+    assertThat(cursor.precedes(event(101, "a"))).isFalse();
   }
 }

@@ -5,6 +5,7 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import io.varve.core.error.InvalidFieldException;
 import io.varve.core.kv.KvSlos;
+import io.varve.core.namespace.TimeSeriesSlos;
 import java.time.Duration;
 import java.util.LinkedHashMap;
 import java.util.Map;
@@ -47,6 +48,22 @@ class SlosTest {
     assertThat(slos.latency(KvSlos.SCAN_ITEMS))
         .isEqualTo(new LatencySlo(Duration.ofMillis(200), Duration.ofSeconds(1)));
     assertThat(slos.latency(KvSlos.DELETE_ITEMS)).isEqualTo(KvSlos.DEFAULT_WRITE);
+  }
+
+  @Test
+  void an_endpoint_default_of_its_own_yields_to_what_a_namespace_sets_for_its_group() {
+    Slos defaults = Slos.defaults(TimeSeriesSlos.CATALOG);
+    Slos grouped =
+        Slos.of(TimeSeriesSlos.CATALOG, Map.of("read", latency("PT0.1S", "PT0.3S")), "slos");
+
+    assertThat(defaults.latency(TimeSeriesSlos.AGGREGATE))
+        .isEqualTo(TimeSeriesSlos.DEFAULT_AGGREGATE);
+    assertThat(defaults.latency(TimeSeriesSlos.READ)).isEqualTo(TimeSeriesSlos.DEFAULT_READ);
+    assertThat(defaults.latency(TimeSeriesSlos.WRITE_SYNC)).isEqualTo(TimeSeriesSlos.DEFAULT_WRITE);
+    assertThat(grouped.latency(TimeSeriesSlos.AGGREGATE))
+        .isEqualTo(new LatencySlo(Duration.ofMillis(100), Duration.ofMillis(300)));
+    assertThat(grouped.latency(TimeSeriesSlos.SEARCH))
+        .isEqualTo(new LatencySlo(Duration.ofMillis(100), Duration.ofMillis(300)));
   }
 
   static Stream<Arguments> malformed() {

@@ -9,10 +9,12 @@ import io.varve.core.event.EventItem;
 import io.varve.core.namespace.Consistency;
 import io.varve.core.namespace.NamespaceSettings;
 import io.varve.core.namespace.Retention;
+import io.varve.core.namespace.TimeSeriesSlos;
 import io.varve.core.partitioning.EventBuckets;
 import io.varve.core.partitioning.SliceStatus;
 import io.varve.core.partitioning.TimePartition;
 import io.varve.core.partitioning.TimeSlice;
+import io.varve.core.slo.Slos;
 import java.time.Duration;
 import java.time.Instant;
 import java.time.ZoneOffset;
@@ -48,7 +50,8 @@ class WritePlannerTest {
           ACCEPT_LIMIT,
           Retention.FOREVER,
           NamespaceSettings.DEFAULT_COALESCE,
-          NamespaceSettings.DEFAULT_BUFFER_CAPACITY);
+          NamespaceSettings.DEFAULT_BUFFER_CAPACITY,
+          Slos.defaults(TimeSeriesSlos.CATALOG));
 
   private static final TimeSlice MAR_07 = slice("2024-03-07", 3_600, 4, SliceStatus.DELETED);
   private static final TimeSlice MAR_08 = slice("2024-03-08", 3_600, 4, SliceStatus.CLOSED);
@@ -125,7 +128,8 @@ class WritePlannerTest {
             Duration.ofDays(30),
             Retention.FOREVER,
             Duration.ZERO,
-            0);
+            0,
+            Slos.defaults(TimeSeriesSlos.CATALOG));
     Event event = event("s", Instant.parse("2024-03-07T12:00:00Z"), "e");
 
     WritePlan plan = WritePlanner.plan(backfill, SLICES, List.of(event), NOW, FUTURE_LIMIT);

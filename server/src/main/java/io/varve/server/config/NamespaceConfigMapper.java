@@ -17,6 +17,8 @@ import io.varve.core.namespace.Names;
 import io.varve.core.namespace.NamespaceBounds;
 import io.varve.core.namespace.NamespaceSettings;
 import io.varve.core.namespace.Retention;
+import io.varve.core.namespace.TimeSeriesSlos;
+import io.varve.core.slo.Slos;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
@@ -112,11 +114,10 @@ public final class NamespaceConfigMapper {
     for (int i = 0; i < entries.size(); i++) {
       PersistenceConfiguration entry = entries.get(i);
       String path = ROOT + "[" + i + "]";
-      if (entry.getConfig().getSlosCount() > 0) {
-        // the shape is shared, the TimeSeries reads do not honour objectives yet: refused, not
-        // stored and ignored
+      if (entry.getConfig().getSlosCount() > 0 && !entry.getId().equals(PRIMARY)) {
         throw InvalidFieldException.of(
-            path + ".config.slos", "set in a TIME_SERIES namespace (expected: only in KEY_VALUE)");
+            path + ".config.slos",
+            "set in " + entry.getId() + " (expected: in the " + PRIMARY + " entry)");
       }
       switch (entry.getId()) {
         case PRIMARY -> {
@@ -244,6 +245,7 @@ public final class NamespaceConfigMapper {
           "time slices");
     }
 
+    Slos slos = SloConfig.read(TimeSeriesSlos.CATALOG, config.getSlosMap(), cfg + ".slos");
     NamespaceSettings settings =
         new NamespaceSettings(
             namespace,
@@ -253,7 +255,8 @@ public final class NamespaceConfigMapper {
             acceptLimit,
             retention,
             coalesce,
-            capacity);
+            capacity,
+            slos);
     PersistenceConfiguration normalized =
         PersistenceConfiguration.newBuilder()
             .setId(PRIMARY)
@@ -271,7 +274,8 @@ public final class NamespaceConfigMapper {
                             .setBufferCapacity(capacity))
                     .setConsistencyScope(consistency.scope().name())
                     .setConsistencyTarget(consistency.target().name())
-                    .setAcceptLimit(ConfigDurations.of(acceptLimit)))
+                    .setAcceptLimit(ConfigDurations.of(acceptLimit))
+                    .putAllSlos(SloConfig.write(slos)))
             .setLifecycleConfigs(entry.getLifecycleConfigs())
             .build();
     return new Mapped(settings, List.of(normalized), Optional.empty());

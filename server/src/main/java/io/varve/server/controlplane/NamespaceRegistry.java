@@ -73,11 +73,17 @@ public final class NamespaceRegistry {
 
   /** The served namespace of {@code service}, as {@link #get(String)}. */
   public CompletionStage<NamespaceEntry> get(String namespace, NamespaceService service) {
+    return any(namespace).thenApply(e -> e.requireService(service));
+  }
+
+  /** The served namespace, whichever its service; NOT_FOUND or FAILED_PRECONDITION otherwise. */
+  public CompletionStage<NamespaceEntry> getAny(String namespace) {
+    return any(namespace).thenApply(NamespaceEntry::requireServed);
+  }
+
+  private CompletionStage<NamespaceEntry> any(String namespace) {
     NamespaceEntry cached = entries.get(namespace);
-    if (cached != null) {
-      return CompletableFuture.completedFuture(cached.requireService(service));
-    }
-    return inspect(namespace).thenApply(e -> e.requireService(service));
+    return cached != null ? CompletableFuture.completedFuture(cached) : inspect(namespace);
   }
 
   /** Reads the served TimeSeries namespace and its slices from the store and caches them. */

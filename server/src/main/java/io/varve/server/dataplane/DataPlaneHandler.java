@@ -1,5 +1,6 @@
 package io.varve.server.dataplane;
 
+import io.micrometer.core.instrument.MeterRegistry;
 import io.varve.api.timeseries.v1.EventError;
 import io.varve.api.timeseries.v1.ReadEventRecordsRequest;
 import io.varve.api.timeseries.v1.ReadEventRecordsResponse;
@@ -11,10 +12,12 @@ import io.varve.core.event.Event;
 import io.varve.core.event.Limits;
 import io.varve.core.event.WriteValidator;
 import io.varve.core.namespace.Names;
+import io.varve.core.namespace.TimeSeriesSlos;
 import io.varve.core.read.BucketScan;
 import io.varve.core.read.Cursor;
 import io.varve.core.read.PageTokens;
 import io.varve.core.read.ReadPlanner;
+import io.varve.core.read.ScanBudget;
 import io.varve.core.read.ScatterGather;
 import io.varve.core.store.EventStore;
 import io.varve.core.write.PlacedEvent;
@@ -37,7 +40,9 @@ import java.util.concurrent.CompletionStage;
 
 /**
  * The data plane's RPCs: validates requests, plans them with core and runs them on the event store.
- * Never touches the metadata store on a request's path (the registry caches it).
+ * Never touches the metadata store on a request's path (the registry caches it). A read page stops
+ * early, {@code partial}, rather than exceed the namespace's ReadEventRecords latency max or the
+ * caller's deadline ({@link ScanBudgets}).
  */
 public final class DataPlaneHandler {
 
@@ -52,11 +57,13 @@ public final class DataPlaneHandler {
   private final Clock clock;
   private final Optional<Indexer> indexer;
   private final WriteBuffers buffers;
+  private final ScanBudgets reads;
 
   /**
    * @param indexer where durably written events of namespaces with INDEX_STORAGE go; empty when the
    *     server has no index store
    * @param buffers the queues of fire-and-forget writes
+   * @param metrics where the reads' budgets are counted
    */
   public DataPlaneHandler(
       NamespaceRegistry registry,
@@ -65,7 +72,9 @@ public final class DataPlaneHandler {
       PageTokens tokens,
       Limits limits,
       Clock clock,
-      Optional<Indexer> indexer) {
+      Optional<Indexer> indexer,
+      MeterRegistry metrics) {
+    this.reads = new ScanBudgets(metrics, "read", TimeSeriesSlos.READ);
     this.registry = registry;
     this.indexer = indexer;
     this.events = events;
@@ -223,39 +232,54 @@ public final class DataPlaneHandler {
                       cursor,
                       MAX_PARTITIONS_PER_READ);
               int eventBuckets = plan.stream().mapToInt(BucketScan::eventBuckets).max().orElse(1);
-              return ScatterGather.run(
+              ScanBudget budget = reads.start(ns.settings().slos().latency(TimeSeriesSlos.READ));
+              CompletionStage<ScatterGather.Result> gathered =
+                  ScatterGather.run(
                       events.reader(
                           ns.settings().keyspace(),
                           request.getTimeSeriesId(),
-                          ns.settings().consistency()),
+                          ns.settings().consistency(),
+                          budget),
                       plan,
                       cursor,
                       query.filters(),
                       wanted + 1,
-                      ns.fanout().window(eventBuckets))
+                      ns.fanout().window(eventBuckets),
+                      budget);
+              return reads
+                  .finish(budget, gathered, ScatterGather.Result::partial)
                   .thenApply(
                       result -> {
-                        ns.fanout().record(result.partitionsUsed());
-                        return page(result.events(), wanted, returned, query);
+                        if (!result.partial()) {
+                          // a page cut short says nothing of how dense the series is
+                          ns.fanout().record(result.partitionsUsed());
+                        }
+                        return page(result, wanted, returned, query);
                       });
             });
   }
 
   private ReadEventRecordsResponse page(
-      List<Event> found, int wanted, int returnedBefore, ReadQuery query) {
+      ScatterGather.Result result, int wanted, int returnedBefore, ReadQuery query) {
+    List<Event> found = result.events();
     ReadEventRecordsResponse.Builder response = ReadEventRecordsResponse.newBuilder();
     int count = Math.min(found.size(), wanted);
     for (int i = 0; i < count; i++) {
       response.addEvents(EventMapping.toProto(found.get(i)));
     }
-    boolean more =
-        found.size() > wanted
-            && (query.totalLimit() <= 0 || returnedBefore + count < query.totalLimit());
-    if (more) {
+    boolean underLimit = query.totalLimit() <= 0 || returnedBefore + count < query.totalLimit();
+    Cursor next = null;
+    if (result.partial() && underLimit) {
+      // every event of the buckets read was returned: the next page starts below them
+      next = result.resume();
+      response.setPartial(true);
+    } else if (found.size() > wanted && underLimit) {
+      next = Cursor.after(found.get(count - 1));
+    }
+    if (next != null) {
       response.setNextPageToken(
           tokens.encode(
-              query.fingerprint(),
-              new PageTokens.Position(Cursor.after(found.get(count - 1)), returnedBefore + count)));
+              query.fingerprint(), new PageTokens.Position(next, returnedBefore + count)));
     }
     return response.build();
   }

@@ -1,5 +1,6 @@
 package io.varve.server.dataplane;
 
+import io.micrometer.core.instrument.MeterRegistry;
 import io.varve.api.timeseries.v1.AggregateEventRecordsRequest;
 import io.varve.api.timeseries.v1.AggregateEventRecordsResponse;
 import io.varve.api.timeseries.v1.AggregationQuery;
@@ -10,7 +11,6 @@ import io.varve.api.timeseries.v1.SearchEventRecordsResponse;
 import io.varve.api.timeseries.v1.TimeBucketCount;
 import io.varve.core.error.InvalidFieldException;
 import io.varve.core.error.VarveException;
-import io.varve.core.event.Event;
 import io.varve.core.index.FieldType;
 import io.varve.core.index.IndexSlices;
 import io.varve.core.index.IndexSpec;
@@ -19,11 +19,10 @@ import io.varve.core.index.SearchCursor;
 import io.varve.core.index.SearchLimits;
 import io.varve.core.index.SearchQuery;
 import io.varve.core.namespace.Names;
-import io.varve.core.partitioning.EventBuckets;
-import io.varve.core.read.BucketScan;
+import io.varve.core.namespace.TimeSeriesSlos;
 import io.varve.core.read.PageTokens;
-import io.varve.core.read.PartitionScan;
-import io.varve.core.read.ReadPlanner;
+import io.varve.core.read.ScanBudget;
+import io.varve.core.slo.LatencySlo;
 import io.varve.core.store.EventStore;
 import io.varve.server.controlplane.NamespaceEntry;
 import io.varve.server.controlplane.NamespaceRegistry;
@@ -33,18 +32,20 @@ import java.nio.charset.StandardCharsets;
 import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
-import java.util.ArrayList;
 import java.util.Base64;
 import java.util.List;
 import java.util.Optional;
 import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CompletionException;
 import java.util.concurrent.CompletionStage;
 
 /**
  * SearchEventRecords and AggregateEventRecords: validates a request against the namespace's
  * INDEX_STORAGE, runs it on the index store over the index slices of its interval (closed slices
- * left out), and in REVERSE_INDEX mode reads the full events back from the primary store (an event
- * the primary store no longer holds, e.g. dropped by its retention, is left out).
+ * left out), and in REVERSE_INDEX mode reads the full events back from the primary store ({@link
+ * SearchReads}). Both honour the namespace's latency max and the caller's deadline ({@link
+ * ScanBudgets}): a search page stops early, {@code partial}, an aggregation fails
+ * DEADLINE_EXCEEDED.
  */
 public final class SearchHandler {
 
@@ -53,21 +54,29 @@ public final class SearchHandler {
 
   private final NamespaceRegistry registry;
   private final Optional<IndexStore> index;
-  private final EventStore events;
   private final PageTokens tokens;
   private final SearchLimits limits;
   private final Clock clock;
+  private final SearchReads reads;
+  private final ScanBudgets searches;
+  private final ScanBudgets aggregates;
 
+  /**
+   * @param metrics where the calls' budgets are counted
+   */
   public SearchHandler(
       NamespaceRegistry registry,
       Optional<IndexStore> index,
       EventStore events,
       PageTokens tokens,
       SearchLimits limits,
-      Clock clock) {
+      Clock clock,
+      MeterRegistry metrics) {
     this.registry = registry;
     this.index = index;
-    this.events = events;
+    this.reads = new SearchReads(events);
+    this.searches = new ScanBudgets(metrics, "search", TimeSeriesSlos.SEARCH);
+    this.aggregates = new ScanBudgets(metrics, "aggregate", TimeSeriesSlos.AGGREGATE);
     this.tokens = tokens;
     this.limits = limits;
     this.clock = clock;
@@ -174,30 +183,53 @@ public final class SearchHandler {
                 return CompletableFuture.completedFuture(
                     SearchEventRecordsResponse.getDefaultInstance());
               }
-              return t.store()
-                  .search(search)
-                  .thenCompose(
-                      hits -> {
-                        List<IndexStore.Hit> page = hits.subList(0, Math.min(wanted, hits.size()));
-                        boolean more =
-                            hits.size() > wanted
-                                && (total == 0 || returnedBefore + page.size() < total);
-                        return events(t.ns(), page)
-                            .thenApply(
-                                found -> {
-                                  SearchEventRecordsResponse.Builder response =
-                                      SearchEventRecordsResponse.newBuilder();
-                                  found.forEach(e -> response.addEvents(EventMapping.toProto(e)));
-                                  if (more) {
-                                    IndexStore.Hit last = page.get(page.size() - 1);
-                                    response.setNextPageToken(
-                                        searchToken(
-                                            fingerprint, returnedBefore + page.size(), last));
-                                  }
-                                  return response.build();
-                                });
-                      });
+              ScanBudget budget =
+                  searches.start(t.ns().settings().slos().latency(TimeSeriesSlos.SEARCH));
+              CompletionStage<SearchEventRecordsResponse> page =
+                  budget
+                      .track(t.store().search(search))
+                      .thenCompose(
+                          hits -> {
+                            List<IndexStore.Hit> wantedHits =
+                                hits.subList(0, Math.min(wanted, hits.size()));
+                            return reads
+                                .read(t.ns(), wantedHits, budget)
+                                .thenApply(
+                                    read ->
+                                        searchPage(
+                                            fingerprint,
+                                            wantedHits,
+                                            read,
+                                            hits.size() > wanted,
+                                            returnedBefore,
+                                            total));
+                          });
+              return searches.finish(budget, page, SearchEventRecordsResponse::getPartial);
             });
+  }
+
+  /**
+   * A page of the events read back for {@code hits}; partial when the budget cut the reads short,
+   * its token then continuing after the last hit read.
+   */
+  private SearchEventRecordsResponse searchPage(
+      byte[] fingerprint,
+      List<IndexStore.Hit> hits,
+      SearchReads.Read read,
+      boolean moreHits,
+      int returnedBefore,
+      int total) {
+    SearchEventRecordsResponse.Builder response = SearchEventRecordsResponse.newBuilder();
+    read.events().forEach(e -> response.addEvents(EventMapping.toProto(e)));
+    int returned = returnedBefore + read.hitsRead();
+    boolean partial = read.hitsRead() < hits.size();
+    boolean underLimit = total == 0 || returned < total;
+    if ((partial || moreHits) && underLimit) {
+      response
+          .setNextPageToken(searchToken(fingerprint, returned, hits.get(read.hitsRead() - 1)))
+          .setPartial(partial);
+    }
+    return response.build();
   }
 
   private String searchToken(byte[] fingerprint, int returned, IndexStore.Hit last) {
@@ -222,42 +254,6 @@ public final class SearchHandler {
     byte[] bytes = new byte[length];
     body.get(bytes);
     return new String(bytes, StandardCharsets.UTF_8);
-  }
-
-  /** The full events of hits, in hit order: from the index (FULL_EVENT) or the primary store. */
-  private CompletionStage<List<Event>> events(NamespaceEntry ns, List<IndexStore.Hit> hits) {
-    List<CompletableFuture<Optional<Event>>> reads = new ArrayList<>();
-    for (IndexStore.Hit hit : hits) {
-      reads.add(
-          hit.items().isPresent()
-              ? CompletableFuture.completedFuture(
-                  Optional.of(
-                      new Event(
-                          hit.timeSeriesId(),
-                          hit.eventTimeMillis(),
-                          hit.eventId(),
-                          hit.items().get())))
-              : primary(ns, hit).toCompletableFuture());
-    }
-    return CompletableFuture.allOf(reads.toArray(CompletableFuture[]::new))
-        .thenApply(
-            v -> reads.stream().map(CompletableFuture::join).flatMap(Optional::stream).toList());
-  }
-
-  private CompletionStage<Optional<Event>> primary(NamespaceEntry ns, IndexStore.Hit hit) {
-    long time = hit.eventTimeMillis();
-    List<BucketScan> plan = ReadPlanner.plan(ns.slices(), time, time + 1, null, 64);
-    if (plan.isEmpty()) {
-      return CompletableFuture.completedFuture(Optional.empty());
-    }
-    BucketScan bucket = plan.get(0);
-    int eventBucket =
-        EventBuckets.of(hit.timeSeriesId(), time, hit.eventId(), bucket.eventBuckets());
-    return events
-        .reader(ns.settings().keyspace(), hit.timeSeriesId(), ns.settings().consistency())
-        .read(new PartitionScan(bucket, eventBucket), null, List.of(), 1000)
-        .thenApply(
-            found -> found.stream().filter(e -> e.eventId().equals(hit.eventId())).findFirst());
   }
 
   public CompletionStage<AggregateEventRecordsResponse> aggregate(AggregateEventRecordsRequest r) {
@@ -356,48 +352,79 @@ public final class SearchHandler {
               IndexStore.Aggregation aggregation =
                   new IndexStore.Aggregation(
                       field, after, distinctSize, aq.hasCount(), bucketWidth);
+              if (search.indices().isEmpty()) {
+                return CompletableFuture.completedFuture(
+                    AggregateEventRecordsResponse.getDefaultInstance());
+              }
+              LatencySlo slo = t.ns().settings().slos().latency(TimeSeriesSlos.AGGREGATE);
+              ScanBudget budget = aggregates.start(slo);
               CompletionStage<IndexStore.Aggregates> result =
-                  search.indices().isEmpty()
-                      ? CompletableFuture.completedFuture(
-                          new IndexStore.Aggregates(List.of(), false, 0, List.of()))
-                      : t.store().aggregate(search, aggregation);
+                  stopped(budget, slo, t.store().aggregate(search, aggregation));
               Optional<String> distinctField = field;
-              return result.thenApply(
-                  a -> {
-                    AggregateEventRecordsResponse.Builder response =
-                        AggregateEventRecordsResponse.newBuilder();
-                    if (distinctField.isPresent()) {
-                      FieldType type = t.spec().fields().get(distinctField.get());
-                      DistinctValues.Builder values = DistinctValues.newBuilder();
-                      for (IndexStore.ValueCount v : a.distinct()) {
-                        values.addValues(
-                            DistinctValue.newBuilder()
-                                .setEventItemValue(
-                                    com.google.protobuf.ByteString.copyFromUtf8(
-                                        render(type, v.value())))
-                                .setCount(v.count()));
-                      }
-                      if (a.moreDistinct()) {
-                        values.setNextPageToken(
-                            tokens.seal(
-                                fingerprint,
-                                DISTINCT_TOKEN,
-                                afterBytes(a.distinct().get(a.distinct().size() - 1).value())));
-                      }
-                      response.setDistinct(values);
-                    }
-                    if (aq.hasCount()) {
-                      response.setCount(a.count());
-                    }
-                    for (IndexStore.BucketCount b : a.buckets()) {
-                      response.addCountByTime(
-                          TimeBucketCount.newBuilder()
-                              .setStart(EventMapping.timestamp(b.startMillis()))
-                              .setCount(b.count()));
-                    }
-                    return response.build();
-                  });
+              CompletionStage<AggregateEventRecordsResponse> answer =
+                  result.thenApply(
+                      a -> {
+                        AggregateEventRecordsResponse.Builder response =
+                            AggregateEventRecordsResponse.newBuilder();
+                        if (distinctField.isPresent()) {
+                          FieldType type = t.spec().fields().get(distinctField.get());
+                          DistinctValues.Builder values = DistinctValues.newBuilder();
+                          for (IndexStore.ValueCount v : a.distinct()) {
+                            values.addValues(
+                                DistinctValue.newBuilder()
+                                    .setEventItemValue(
+                                        com.google.protobuf.ByteString.copyFromUtf8(
+                                            render(type, v.value())))
+                                    .setCount(v.count()));
+                          }
+                          if (a.moreDistinct()) {
+                            values.setNextPageToken(
+                                tokens.seal(
+                                    fingerprint,
+                                    DISTINCT_TOKEN,
+                                    afterBytes(a.distinct().get(a.distinct().size() - 1).value())));
+                          }
+                          response.setDistinct(values);
+                        }
+                        if (aq.hasCount()) {
+                          response.setCount(a.count());
+                        }
+                        for (IndexStore.BucketCount b : a.buckets()) {
+                          response.addCountByTime(
+                              TimeBucketCount.newBuilder()
+                                  .setStart(EventMapping.timestamp(b.startMillis()))
+                                  .setCount(b.count()));
+                        }
+                        return response.build();
+                      });
+              return aggregates.finish(budget, answer, a -> false);
             });
+  }
+
+  /**
+   * {@code call}, abandoned at the budget's deadline with DEADLINE_EXCEEDED: an aggregation has no
+   * partial answer.
+   */
+  private static <T> CompletionStage<T> stopped(
+      ScanBudget budget, LatencySlo slo, CompletionStage<T> call) {
+    CompletionStage<T> tracked = budget.track(call);
+    budget.whenExpired(budget::stop);
+    return tracked.handle(
+        (value, error) -> {
+          if (error == null) {
+            return value;
+          }
+          if (budget.expired() && !budget.cancelled()) {
+            throw new VarveException(
+                VarveException.Kind.DEADLINE_EXCEEDED,
+                TimeSeriesSlos.AGGREGATE
+                    + " stopped at its deadline: the namespace's latency max of "
+                    + LatencySlo.shown(slo.max())
+                    + " or the caller's deadline, whichever came first (narrow the interval"
+                    + " or the query, or raise slos.AggregateEventRecords.latency.max)");
+          }
+          throw error instanceof RuntimeException r ? r : new CompletionException(error);
+        });
   }
 
   /** A distinct value as the index store returns it, in the field's canonical text. */

@@ -46,6 +46,7 @@ public final class ErrorMapping {
             case UNAUTHENTICATED -> Status.UNAUTHENTICATED;
             case PERMISSION_DENIED -> Status.PERMISSION_DENIED;
             case RESOURCE_EXHAUSTED -> Status.RESOURCE_EXHAUSTED;
+            case DEADLINE_EXCEEDED -> Status.DEADLINE_EXCEEDED;
             case INTERNAL -> Status.INTERNAL;
           };
       return status.withDescription(message);
@@ -61,6 +62,7 @@ public final class ErrorMapping {
         case UNAUTHENTICATED -> HttpStatus.UNAUTHORIZED;
         case PERMISSION_DENIED -> HttpStatus.FORBIDDEN;
         case RESOURCE_EXHAUSTED -> HttpStatus.TOO_MANY_REQUESTS;
+        case DEADLINE_EXCEEDED -> HttpStatus.GATEWAY_TIMEOUT;
         case INTERNAL -> HttpStatus.INTERNAL_SERVER_ERROR;
       };
     }

@@ -1,8 +1,6 @@
 package io.varve.server.kv;
 
 import io.micrometer.core.instrument.MeterRegistry;
-import io.varve.api.common.v1.HandshakeRequest;
-import io.varve.api.common.v1.HandshakeResponse;
 import io.varve.api.kv.v1.DeleteItemsRequest;
 import io.varve.api.kv.v1.DeleteItemsResponse;
 import io.varve.api.kv.v1.GetItemsRequest;
@@ -28,14 +26,14 @@ import io.varve.core.read.PageTokens;
 import io.varve.server.config.NamespaceService;
 import io.varve.server.controlplane.NamespaceRegistry;
 import java.time.Clock;
-import java.time.Duration;
 import java.util.List;
 import java.util.concurrent.CompletionStage;
 
 /**
  * The KeyValue RPCs. Every field is validated before anything is written; a request on a TimeSeries
  * namespace is refused naming {@code namespace}. PutItems and DeleteItems are here; GetItems
- * ({@link GetItemsHandler}), MutateItems, ScanItems and Handshake have their own classes.
+ * ({@link GetItemsHandler}), MutateItems and ScanItems have their own classes; the Handshake of
+ * both services is in {@code io.varve.server.handshake}.
  */
 public final class KeyValueHandler {
 
@@ -48,7 +46,6 @@ public final class KeyValueHandler {
   private final ScanItemsHandler scans;
   private final GetItemsHandler reads;
   private final PointReadCache cache;
-  private final Handshakes handshakes;
 
   public KeyValueHandler(
       NamespaceRegistry registry,
@@ -58,8 +55,7 @@ public final class KeyValueHandler {
       KvLimits limits,
       Clock clock,
       MeterRegistry metrics,
-      KvChunking chunking,
-      Duration refreshInterval) {
+      KvChunking chunking) {
     this.registry = registry;
     this.chunking = chunking;
     this.writer = writer;
@@ -73,11 +69,6 @@ public final class KeyValueHandler {
         new ScanItemsHandler(this::namespace, reader.scanner(), tokens, limits, budgets, metrics);
     this.mutations =
         new MutateItemsHandler(this::namespace, new CqlItemMutator(writer), limits, clock, cache);
-    this.handshakes = new Handshakes(registry, limits, chunking, refreshInterval);
-  }
-
-  public CompletionStage<HandshakeResponse> handshake(HandshakeRequest r) {
-    return handshakes.answer(r);
   }
 
   public CompletionStage<MutateItemsResponse> mutate(MutateItemsRequest r) {

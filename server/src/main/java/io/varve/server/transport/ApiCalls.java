@@ -116,11 +116,23 @@ final class ApiCalls {
               KeyValueGrpc.getScanItemsMethod(),
               ScanItemsRequest::getNamespace,
               h -> h.kv()::scan),
+          // one handshake answers a namespace of either service, whichever service is asked
+          needs(
+              Permission.READ,
+              TimeSeriesGrpc.getHandshakeMethod(),
+              HandshakeRequest::getNamespace,
+              h -> h.handshakes()::answer),
           needs(
               Permission.READ,
               KeyValueGrpc.getHandshakeMethod(),
               HandshakeRequest::getNamespace,
-              h -> h.kv()::handshake));
+              h -> h.handshakes()::answer));
+
+  /**
+   * RPCs that more than one service serves as one: the handshake, which answers a namespace of
+   * either service.
+   */
+  static final java.util.Set<String> SHARED = java.util.Set.of("Handshake");
 
   private ApiCalls() {}
 
@@ -129,7 +141,8 @@ final class ApiCalls {
    * {@code authenticated}.
    *
    * @throws IllegalStateException when the table does not bind each method of {@code services}
-   *     exactly once, or two services share an RPC name ({@code /v1/<RpcName>} would be ambiguous)
+   *     exactly once, or two services share an RPC name for different RPCs ({@code /v1/<RpcName>}
+   *     would be ambiguous)
    */
   static List<Rpc<?, ?>> bind(
       List<ServiceDescriptor> services,
@@ -142,14 +155,19 @@ final class ApiCalls {
 
   /**
    * Refuses a table that does not bind each method of {@code services} exactly once, by a unique
-   * name.
+   * name. The RPCs of {@link #SHARED} are the exception: every service that has one serves the same
+   * RPC (same request and response messages, same permission, same handler), so that {@code POST
+   * /v1/<RpcName>} answers alike whichever of them it takes.
    */
   static void check(List<ServiceDescriptor> services, List<ApiCall<?, ?>> table) {
     Map<String, MethodDescriptor<?, ?>> served = new HashMap<>();
+    Map<String, MethodDescriptor<?, ?>> named = new HashMap<>();
     for (ServiceDescriptor service : services) {
       for (MethodDescriptor<?, ?> method : service.getMethods()) {
-        MethodDescriptor<?, ?> other = served.put(method.getBareMethodName(), method);
-        if (other != null) {
+        served.put(method.getFullMethodName(), method);
+        MethodDescriptor<?, ?> other = named.putIfAbsent(method.getBareMethodName(), method);
+        if (other != null
+            && !(SHARED.contains(method.getBareMethodName()) && sameMessages(other, method))) {
           throw new IllegalStateException(
               "two RPCs are named "
                   + method.getBareMethodName()
@@ -162,13 +180,20 @@ final class ApiCalls {
       }
     }
     Map<String, ApiCall<?, ?>> bound = new HashMap<>();
+    Map<String, Permission> permissions = new HashMap<>();
     for (ApiCall<?, ?> call : table) {
       String name = call.method().getFullMethodName();
-      if (served.get(call.method().getBareMethodName()) != call.method()) {
+      if (served.get(name) != call.method()) {
         throw new IllegalStateException("RPC " + name + " is bound but its service is not served");
       }
       if (bound.put(name, call) != null) {
         throw new IllegalStateException("RPC " + name + " is bound twice");
+      }
+      Permission other =
+          permissions.putIfAbsent(call.method().getBareMethodName(), call.permission());
+      if (other != null && other != call.permission()) {
+        throw new IllegalStateException(
+            "RPC " + name + " needs another permission than the RPC of the same name");
       }
     }
     served.values().stream()
@@ -181,6 +206,18 @@ final class ApiCalls {
                       + method.getFullMethodName()
                       + " has no handler and permission in ApiCalls");
             });
+  }
+
+  /** Whether two methods take and return the same messages. */
+  private static boolean sameMessages(MethodDescriptor<?, ?> a, MethodDescriptor<?, ?> b) {
+    return prototype(a.getRequestMarshaller()).equals(prototype(b.getRequestMarshaller()))
+        && prototype(a.getResponseMarshaller()).equals(prototype(b.getResponseMarshaller()));
+  }
+
+  private static Object prototype(MethodDescriptor.Marshaller<?> marshaller) {
+    return marshaller instanceof MethodDescriptor.PrototypeMarshaller<?> p
+        ? p.getMessagePrototype().getClass()
+        : marshaller;
   }
 
   /** The namespaces of a ListNamespaces answer that {@code visible} accepts. */

@@ -3,6 +3,7 @@ package io.varve.server.transport;
 import io.varve.server.controlplane.ControlPlaneHandler;
 import io.varve.server.dataplane.DataPlaneHandler;
 import io.varve.server.dataplane.SearchHandler;
+import io.varve.server.handshake.Handshakes;
 import io.varve.server.index.Backfill;
 import io.varve.server.kv.KeyValueHandler;
 
@@ -14,4 +15,5 @@ record ApiHandlers(
     Backfill backfill,
     DataPlaneHandler data,
     SearchHandler search,
-    KeyValueHandler kv) {}
+    KeyValueHandler kv,
+    Handshakes handshakes) {}

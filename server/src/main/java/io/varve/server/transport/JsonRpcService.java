@@ -42,13 +42,12 @@ final class JsonRpcService implements HttpService {
   private final Executor largeBodies;
 
   /**
-   * @throws IllegalStateException when two RPCs share a name
+   * @param rpcs the RPCs; two of one name are the same RPC served by two services ({@link
+   *     ApiCalls#check}), answered here by the first
    */
   JsonRpcService(List<Rpc<?, ?>> rpcs, ProtoJson json, Executor largeBodies) {
     for (Rpc<?, ?> rpc : rpcs) {
-      if (this.rpcs.put(rpc.name(), rpc) != null) {
-        throw new IllegalStateException("two RPCs are named " + rpc.name());
-      }
+      this.rpcs.putIfAbsent(rpc.name(), rpc);
     }
     this.json = json;
     this.largeBodies = largeBodies;

@@ -16,6 +16,7 @@ import io.varve.server.controlplane.ControlPlaneHandler;
 import io.varve.server.dataplane.DataPlaneHandler;
 import io.varve.server.dataplane.SearchHandler;
 import io.varve.server.error.ErrorMapping;
+import io.varve.server.handshake.Handshakes;
 import io.varve.server.index.Backfill;
 import io.varve.server.json.ProtoJson;
 import io.varve.server.kv.KeyValueHandler;
@@ -57,6 +58,7 @@ public final class Transports {
       DataPlaneHandler data,
       SearchHandler search,
       KeyValueHandler kv,
+      Handshakes handshakes,
       ServerSettings settings,
       AdmissionControl admission,
       Executor largeBodies) {
@@ -65,7 +67,7 @@ public final class Transports {
         ApiCalls.bind(
             SERVICES,
             ApiCalls.ALL,
-            new ApiHandlers(control, backfill, data, search, kv),
+            new ApiHandlers(control, backfill, data, search, kv, handshakes),
             settings.auth().enabled());
     LargeValueLimits large = LargeValueLimits.of(settings);
     ProtoJson codec = new ProtoJson(large.largest());

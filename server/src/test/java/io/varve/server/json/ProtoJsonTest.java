@@ -655,7 +655,7 @@ class ProtoJsonTest {
     assertThat(json.print(WriteEventRecordsResponse.getDefaultInstance()))
         .isEqualTo("{\"writtenCount\":0,\"writtenIndexes\":[],\"errors\":[]}");
     assertThat(json.print(ReadEventRecordsResponse.getDefaultInstance()))
-        .isEqualTo("{\"events\":[],\"nextPageToken\":\"\"}");
+        .isEqualTo("{\"events\":[],\"nextPageToken\":\"\",\"partial\":false}");
     assertThat(
             json.print(
                 WriteEventRecordsResponse.newBuilder()

@@ -59,7 +59,11 @@ class ApiDocsTest {
 
     assertThat(documented.keySet())
         .containsExactlyInAnyOrderElementsOf(
-            ApiCalls.ALL.stream().map(call -> call.method().getBareMethodName()).toList());
+            // a shared RPC (the Handshake) has one name and, as ApiCalls checks, one permission
+            ApiCalls.ALL.stream()
+                .map(call -> call.method().getBareMethodName())
+                .distinct()
+                .toList());
     for (ApiCall<?, ?> call : ApiCalls.ALL) {
       String needs = documented.get(call.method().getBareMethodName());
       String permission = "`" + call.permission().configName() + "`";

@@ -21,6 +21,9 @@ final class ClusterApi {
   private static final ObjectMapper JSON = new ObjectMapper();
   private static final Duration TIMEOUT = Duration.ofSeconds(30);
 
+  /** More pages than any read of the test can have, even one event per partial page. */
+  private static final int MAX_PAGES = 10_000;
+
   private final VarveClient client;
 
   ClusterApi(String endpoint) {
@@ -99,24 +102,36 @@ final class ClusterApi {
   /** The event ids of a series, newest first, from one page; null if the read failed. */
   List<String> readEventIds(String namespace, String series, List<Call> failures)
       throws InterruptedException, IOException {
-    Call call =
-        post(
-            "ReadEventRecords",
-            "{\"namespace\":\""
-                + namespace
-                + "\",\"timeSeriesId\":\""
-                + series
-                + "\",\"timeInterval\":{\"start\":\"2020-01-01T00:00:00Z\","
-                + "\"end\":\"2100-01-01T00:00:00Z\"},\"pageSize\":1000}");
-    if (!call.ok()) {
-      failures.add(call);
-      return null;
-    }
     List<String> ids = new ArrayList<>();
-    for (JsonNode event : JSON.readTree(call.body()).path("events")) {
-      ids.add(event.path("eventId").asText());
+    String token = "";
+    // a read slower than the namespace's latency max (a node down) answers a partial page with a
+    // token: a reader follows the tokens to the end
+    for (int page = 0; page < MAX_PAGES; page++) {
+      Call call =
+          post(
+              "ReadEventRecords",
+              "{\"namespace\":\""
+                  + namespace
+                  + "\",\"timeSeriesId\":\""
+                  + series
+                  + "\",\"timeInterval\":{\"start\":\"2020-01-01T00:00:00Z\","
+                  + "\"end\":\"2100-01-01T00:00:00Z\"},\"pageSize\":1000,\"pageToken\":\""
+                  + token
+                  + "\"}");
+      if (!call.ok()) {
+        failures.add(call);
+        return null;
+      }
+      JsonNode body = JSON.readTree(call.body());
+      for (JsonNode event : body.path("events")) {
+        ids.add(event.path("eventId").asText());
+      }
+      token = body.path("nextPageToken").asText();
+      if (token.isEmpty()) {
+        return ids;
+      }
     }
-    return ids;
+    throw new AssertionError("a read of " + series + " still had pages after " + MAX_PAGES);
   }
 
   /** Puts one item into a record, generated now, whose value is its key. */
@@ -141,19 +156,36 @@ final class ClusterApi {
   /** The item keys of a record whose value equals their key; null if the read failed. */
   List<String> readItemKeys(String namespace, String record, List<Call> failures)
       throws InterruptedException, IOException {
-    Call call = post("GetItems", "{\"namespace\":\"" + namespace + "\",\"id\":\"" + record + "\"}");
-    if (!call.ok()) {
-      failures.add(call);
-      return null;
-    }
     List<String> keys = new ArrayList<>();
-    for (JsonNode item : JSON.readTree(call.body()).path("items")) {
-      String key = decode(item.path("key").asText());
-      if (key.equals(decode(item.path("value").asText()))) {
-        keys.add(key);
+    String token = "";
+    for (int page = 0; page < MAX_PAGES; page++) {
+      Call call =
+          post(
+              "GetItems",
+              "{\"namespace\":\""
+                  + namespace
+                  + "\",\"id\":\""
+                  + record
+                  + "\",\"pageToken\":\""
+                  + token
+                  + "\"}");
+      if (!call.ok()) {
+        failures.add(call);
+        return null;
+      }
+      JsonNode body = JSON.readTree(call.body());
+      for (JsonNode item : body.path("items")) {
+        String key = decode(item.path("key").asText());
+        if (key.equals(decode(item.path("value").asText()))) {
+          keys.add(key);
+        }
+      }
+      token = body.path("nextPageToken").asText();
+      if (token.isEmpty()) {
+        return keys;
       }
     }
-    return keys;
+    throw new AssertionError("a read of " + record + " still had pages after " + MAX_PAGES);
   }
 
   /** The indexes a 200 answer of WriteEventRecordsSync says were written. */
