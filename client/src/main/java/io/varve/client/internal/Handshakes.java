@@ -2,11 +2,11 @@ package io.varve.client.internal;
 
 import io.grpc.MethodDescriptor;
 import io.grpc.Status;
-import io.grpc.protobuf.ProtoUtils;
 import io.varve.api.common.v1.ClientSignals;
 import io.varve.api.common.v1.HandshakeRequest;
 import io.varve.api.common.v1.HandshakeResponse;
 import io.varve.api.kv.v1.KeyValueGrpc;
+import io.varve.api.timeseries.v1.TimeSeriesGrpc;
 import java.time.Duration;
 import java.util.Map;
 import java.util.concurrent.CompletableFuture;
@@ -25,9 +25,9 @@ import org.slf4j.LoggerFactory;
  * a server that does not answer it, or answers an error, leaves the namespace on defaults until the
  * next try.
  *
- * <p>A TimeSeries namespace is asked at {@code varve.timeseries.v1.TimeSeries/Handshake}, then, if
- * the server does not serve that, at the KeyValue service's Handshake, whose messages are shared.
- * Thread safe.
+ * <p>Each namespace is asked at the Handshake of its own service ({@code
+ * varve.timeseries.v1.TimeSeries/Handshake} or {@code varve.kv.v1.KeyValue/Handshake}; their
+ * messages are shared). Thread safe.
  */
 public final class Handshakes implements AutoCloseable {
 
@@ -36,17 +36,6 @@ public final class Handshakes implements AutoCloseable {
     TIME_SERIES,
     KEY_VALUE
   }
-
-  /** The TimeSeries data plane's handshake, named here as servers that serve it name it. */
-  static final MethodDescriptor<HandshakeRequest, HandshakeResponse> TIME_SERIES_HANDSHAKE =
-      MethodDescriptor.<HandshakeRequest, HandshakeResponse>newBuilder()
-          .setType(MethodDescriptor.MethodType.UNARY)
-          .setFullMethodName(
-              MethodDescriptor.generateFullMethodName(
-                  "varve.timeseries.v1.TimeSeries", "Handshake"))
-          .setRequestMarshaller(ProtoUtils.marshaller(HandshakeRequest.getDefaultInstance()))
-          .setResponseMarshaller(ProtoUtils.marshaller(HandshakeResponse.getDefaultInstance()))
-          .build();
 
   private static final Logger LOG = LoggerFactory.getLogger(Handshakes.class);
 
@@ -109,17 +98,7 @@ public final class Handshakes implements AutoCloseable {
     if (service == Service.KEY_VALUE) {
       return call.apply(KeyValueGrpc.getHandshakeMethod(), request);
     }
-    return call.apply(TIME_SERIES_HANDSHAKE, request)
-        .handle(
-            (r, t) -> {
-              if (t != null && Status.fromThrowable(t).getCode() == Status.Code.UNIMPLEMENTED) {
-                return call.apply(KeyValueGrpc.getHandshakeMethod(), request);
-              }
-              return t == null
-                  ? CompletableFuture.completedFuture(r)
-                  : CompletableFuture.<HandshakeResponse>failedFuture(t);
-            })
-        .thenCompose(f -> f);
+    return call.apply(TimeSeriesGrpc.getHandshakeMethod(), request);
   }
 
   private CompletableFuture<NamespaceSignals> handshake(String namespace, Service service) {
