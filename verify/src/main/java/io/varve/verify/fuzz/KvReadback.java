@@ -1,0 +1,162 @@
+package io.varve.verify.fuzz;
+
+import com.google.protobuf.ByteString;
+import com.google.protobuf.util.JsonFormat;
+import io.varve.api.kv.v1.GetItemsRequest;
+import io.varve.api.kv.v1.GetItemsResponse;
+import io.varve.api.kv.v1.Item;
+import io.varve.api.kv.v1.MatchAll;
+import io.varve.api.kv.v1.Predicate;
+import io.varve.api.kv.v1.Selection;
+import java.nio.charset.StandardCharsets;
+import java.util.HashMap;
+import java.util.Map;
+import java.util.Optional;
+import java.util.Set;
+import java.util.function.Consumer;
+
+/**
+ * Reads back, through GetItems, every KeyValue record a run wrote to or was refused on, and
+ * compares it with the {@link KvModel}: each item with the value of its latest acknowledged
+ * mutation by generation time (absent when that is a delete), no item only ever refused, and the
+ * items of a record in the namespace's clustering order.
+ */
+final class KvReadback {
+
+  private static final int PAGE_BYTES = 16 << 20;
+  private static final int MAX_PAGES = 10_000;
+
+  private final ApiClient client;
+  private final KvModel model;
+  private final Set<String> descending;
+  private final Consumer<String> failure;
+  int itemsChecked;
+  int reads;
+
+  KvReadback(ApiClient client, KvModel model, Set<String> descending, Consumer<String> failure) {
+    this.client = client;
+    this.model = model;
+    this.descending = descending;
+    this.failure = failure;
+  }
+
+  void run() {
+    model.records.forEach(this::check);
+  }
+
+  private void check(KvModel.RecordKey r, KvModel.RecordState s) {
+    if (s.keys.isEmpty()) {
+      return;
+    }
+    boolean anyStored =
+        s.keys.stream()
+            .map(s::expected)
+            .anyMatch(e -> e.isEmpty() || e.get().stream().anyMatch(v -> v != null));
+    Map<ByteString, ByteString> stored = read(r, anyStored || s.opaque);
+    if (stored == null || s.opaque) {
+      return;
+    }
+    for (ByteString key : s.keys) {
+      Optional<Set<ByteString>> expected = s.expected(key);
+      if (expected.isEmpty()) {
+        continue;
+      }
+      itemsChecked++;
+      ByteString value = stored.get(key);
+      if (!expected.get().contains(value)) {
+        failure.accept(
+            "item "
+                + where(r, key)
+                + ": stored "
+                + describe(value)
+                + ", but the latest acknowledged mutation by generation time (record last touched"
+                + " by case "
+                + s.lastCase
+                + ") leaves "
+                + expected.get().stream().map(KvReadback::describe).toList());
+      }
+    }
+  }
+
+  /** Every item of the record, or null when it could not be read. */
+  private Map<ByteString, ByteString> read(KvModel.RecordKey r, boolean mustExist) {
+    Map<ByteString, ByteString> found = new HashMap<>();
+    ByteString previous = null;
+    String token = "";
+    int pages = 0;
+    do {
+      GetItemsRequest request =
+          GetItemsRequest.newBuilder()
+              .setNamespace(r.namespace())
+              .setId(r.id())
+              .setPredicate(Predicate.newBuilder().setMatchAll(MatchAll.getDefaultInstance()))
+              .setSelection(Selection.newBuilder().setPageSizeBytes(PAGE_BYTES))
+              .setPageToken(token)
+              .build();
+      Outcome o = client.postJson("GetItems", FuzzPlan.print(request, false));
+      reads++;
+      if (!o.accepted()) {
+        if (mustExist || o.serverFault()) {
+          failure.accept(
+              "read back record "
+                  + where(r, null)
+                  + " answered "
+                  + o.status()
+                  + " "
+                  + Readback.text(o));
+        }
+        return null;
+      }
+      GetItemsResponse page;
+      try {
+        GetItemsResponse.Builder b = GetItemsResponse.newBuilder();
+        JsonFormat.parser()
+            .ignoringUnknownFields()
+            .merge(new String(o.body(), StandardCharsets.UTF_8), b);
+        page = b.build();
+      } catch (Exception e) {
+        failure.accept(
+            "read back record " + where(r, null) + ": answer does not parse: " + Readback.text(o));
+        return null;
+      }
+      for (Item item : page.getItemsList()) {
+        if (previous != null && !inOrder(r, previous, item.getKey())) {
+          failure.accept(
+              "record "
+                  + where(r, null)
+                  + ": item "
+                  + describe(item.getKey())
+                  + " after "
+                  + describe(previous)
+                  + ", out of the namespace's clustering order");
+        }
+        previous = item.getKey();
+        if (found.put(item.getKey(), item.getValue()) != null) {
+          failure.accept("record " + where(r, item.getKey()) + ": item returned twice");
+        }
+      }
+      token = page.getNextPageToken();
+    } while (!token.isEmpty() && ++pages < MAX_PAGES);
+    return found;
+  }
+
+  private boolean inOrder(KvModel.RecordKey r, ByteString before, ByteString after) {
+    int c = KvModel.BYTES.compare(before, after);
+    return descending.contains(r.namespace()) ? c > 0 : c < 0;
+  }
+
+  private static String where(KvModel.RecordKey r, ByteString key) {
+    String id =
+        r.id().length() > 40 ? r.id().substring(0, 40) + "...(" + r.id().length() + ")" : r.id();
+    return r.namespace() + "/" + StoreModel.escaped(id) + (key == null ? "" : "/" + describe(key));
+  }
+
+  /** A value or key for a report line: its size and first bytes, or "absent". */
+  static String describe(ByteString v) {
+    if (v == null) {
+      return "absent";
+    }
+    String s = v.size() <= 16 ? v.toStringUtf8() : v.substring(0, 16).toStringUtf8() + "...";
+    return v.size() + " bytes (" + StoreModel.escaped(s) + ")";
+  }
+}
