@@ -190,9 +190,10 @@ public final class ApiFuzzer {
     List<Failure> failures = new ArrayList<>();
     List<String> checks = new ArrayList<>();
     ApiClient client = new ApiClient(s.server());
+    PageTokens pageTokens = new PageTokens();
     try {
       for (int i = 0; i < s.requests(); i++) {
-        FuzzCase c = plan.next();
+        FuzzCase c = pageTokens.fill(plan.next());
         long sent = System.nanoTime();
         Outcome o = client.send(c);
         millisByRpc.merge(c.rpc(), (System.nanoTime() - sent) / 1_000_000L, Long::sum);
@@ -204,6 +205,7 @@ public final class ApiFuzzer {
           progress.println("fuzz: case " + i + " failed: " + new Failure(i, c, o).describe(300));
         }
         model.record(i, c, o);
+        pageTokens.remember(c, o);
         if ((i + 1) % 1000 == 0) {
           progress.println(
               "fuzz: "

@@ -411,10 +411,21 @@ final class KvGrammar {
         Tuple.of(1, Arbitraries.just(java.util.Optional.of(Struct.getDefaultInstance()))));
   }
 
-  /** No page token mostly; otherwise tokens no request was given: garbage, long, base64. */
+  /**
+   * Stands for the last page token the server gave any request of the run: over JSON, {@link
+   * ApiFuzzer} puts it in its place when it sends the case (the one part of a case that depends on
+   * earlier answers).
+   */
+  static final String ANOTHER_REQUESTS_TOKEN = "@fuzz:another-request's-page-token@";
+
+  /**
+   * No page token mostly; otherwise a token of another request, or tokens no request was given:
+   * garbage, long, base64.
+   */
   private static Arbitrary<String> pageTokens() {
     return Arbitraries.frequencyOf(
         Tuple.of(12, Arbitraries.just("")),
+        Tuple.of(1, Arbitraries.just(ANOTHER_REQUESTS_TOKEN)),
         Tuple.of(
             1,
             Arbitraries.of(
