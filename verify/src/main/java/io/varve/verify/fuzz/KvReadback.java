@@ -6,10 +6,12 @@ import io.varve.api.kv.v1.GetItemsRequest;
 import io.varve.api.kv.v1.GetItemsResponse;
 import io.varve.api.kv.v1.Item;
 import io.varve.api.kv.v1.MatchAll;
+import io.varve.api.kv.v1.MatchKeys;
 import io.varve.api.kv.v1.Predicate;
 import io.varve.api.kv.v1.Selection;
 import java.nio.charset.StandardCharsets;
 import java.util.HashMap;
+import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
@@ -25,6 +27,7 @@ final class KvReadback {
 
   private static final int PAGE_BYTES = 16 << 20;
   private static final int MAX_PAGES = 10_000;
+  private static final int MAX_KEYS = 1000;
 
   private final ApiClient client;
   private final KvModel model;
@@ -52,11 +55,32 @@ final class KvReadback {
         s.keys.stream()
             .map(s::expected)
             .anyMatch(e -> e.isEmpty() || e.get().stream().anyMatch(v -> v != null));
-    Map<ByteString, ByteString> stored = read(r, anyStored || s.opaque);
+    Predicate all = Predicate.newBuilder().setMatchAll(MatchAll.getDefaultInstance()).build();
+    Map<ByteString, ByteString> stored = read(r, all, anyStored || s.opaque);
     if (stored == null || s.opaque) {
       return;
     }
-    for (ByteString key : s.keys) {
+    compare(r, s, s.keys, stored, "");
+    // the same keys by point reads, the path the namespace's cache serves
+    List<ByteString> keys = List.copyOf(s.keys);
+    for (int from = 0; from < keys.size(); from += MAX_KEYS) {
+      List<ByteString> batch = keys.subList(from, Math.min(keys.size(), from + MAX_KEYS));
+      Predicate listed =
+          Predicate.newBuilder().setMatchKeys(MatchKeys.newBuilder().addAllKeys(batch)).build();
+      Map<ByteString, ByteString> found = read(r, listed, true);
+      if (found != null) {
+        compare(r, s, batch, found, " (read by its key)");
+      }
+    }
+  }
+
+  private void compare(
+      KvModel.RecordKey r,
+      KvModel.RecordState s,
+      Iterable<ByteString> keys,
+      Map<ByteString, ByteString> stored,
+      String how) {
+    for (ByteString key : keys) {
       Optional<Set<ByteString>> expected = s.expected(key);
       if (expected.isEmpty()) {
         continue;
@@ -67,6 +91,7 @@ final class KvReadback {
         failure.accept(
             "item "
                 + where(r, key)
+                + how
                 + ": stored "
                 + describe(value)
                 + ", but the latest acknowledged mutation by generation time (record last touched"
@@ -79,7 +104,8 @@ final class KvReadback {
   }
 
   /** Every item of the record, or null when it could not be read. */
-  private Map<ByteString, ByteString> read(KvModel.RecordKey r, boolean mustExist) {
+  private Map<ByteString, ByteString> read(
+      KvModel.RecordKey r, Predicate predicate, boolean mustExist) {
     Map<ByteString, ByteString> found = new HashMap<>();
     ByteString previous = null;
     String token = "";
@@ -89,7 +115,7 @@ final class KvReadback {
           GetItemsRequest.newBuilder()
               .setNamespace(r.namespace())
               .setId(r.id())
-              .setPredicate(Predicate.newBuilder().setMatchAll(MatchAll.getDefaultInstance()))
+              .setPredicate(predicate)
               .setSelection(Selection.newBuilder().setPageSizeBytes(PAGE_BYTES))
               .setPageToken(token)
               .build();
