@@ -495,11 +495,16 @@ final class ApiGrammar {
   }
 
   private static List<EventItem> distinctKeys(List<EventItem> items) {
-    List<EventItem> out = new ArrayList<>();
-    Set<ByteString> seen = new HashSet<>();
-    for (EventItem i : items) {
-      if (seen.add(i.getEventItemKey())) {
-        out.add(i);
+    return distinctBy(items, EventItem::getEventItemKey);
+  }
+
+  /** The first of the elements of each key, in their order. */
+  static <T> List<T> distinctBy(List<T> list, java.util.function.Function<T, ?> key) {
+    List<T> out = new ArrayList<>();
+    Set<Object> seen = new HashSet<>();
+    for (T element : list) {
+      if (seen.add(key.apply(element))) {
+        out.add(element);
       }
     }
     return out;

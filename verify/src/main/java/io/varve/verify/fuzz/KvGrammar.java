@@ -29,10 +29,7 @@ import io.varve.api.timeseries.v1.PhysicalStorage;
 import io.varve.api.timeseries.v1.StorageConfig;
 import java.time.Instant;
 import java.time.temporal.ChronoUnit;
-import java.util.ArrayList;
-import java.util.HashSet;
 import java.util.List;
-import java.util.Set;
 import java.util.function.Supplier;
 import net.jqwik.api.Arbitraries;
 import net.jqwik.api.Arbitrary;
@@ -298,17 +295,7 @@ final class KvGrammar {
         .list()
         .ofMinSize(1)
         .ofMaxSize(4)
-        .map(
-            list -> {
-              List<Item> out = new ArrayList<>();
-              Set<ByteString> seen = new HashSet<>();
-              for (Item i : list) {
-                if (seen.add(i.getKey())) {
-                  out.add(i);
-                }
-              }
-              return out;
-            });
+        .map(list -> ApiGrammar.distinctBy(list, Item::getKey));
   }
 
   private Arbitrary<Mutation> mutation() {

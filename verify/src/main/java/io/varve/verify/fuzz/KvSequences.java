@@ -100,11 +100,7 @@ final class KvSequences {
     return Combinators.combine(
             Arbitraries.of(world.kvNamespaces()),
             Arbitraries.of(world.sequenceRecordIds()),
-            kv.predicates()
-                .filter(
-                    p ->
-                        p.isPresent()
-                            && p.get().getMatchCase() != Predicate.MatchCase.MATCH_NOT_SET))
+            deletePredicates())
         .as(
             (ns, id, predicate) -> {
               Instant base = kv.now();
@@ -129,12 +125,12 @@ final class KvSequences {
               steps.add(
                   new Step(
                       "DeleteItems",
-                      "delete sequence: delete " + predicate.get().getMatchCase(),
+                      "delete sequence: delete " + predicate.getMatchCase(),
                       DeleteItemsRequest.newBuilder()
                           .setIdempotencyToken(KvGrammar.token(base, 2, kv.nonce()))
                           .setNamespace(ns)
                           .setId(id)
-                          .setPredicate(predicate.get())
+                          .setPredicate(predicate)
                           .build()));
               steps.add(new Step("GetItems", "delete sequence: read", all(ns, id)));
               Item older =
@@ -159,14 +155,7 @@ final class KvSequences {
   /** A put to one record, then one MutateItems putting to a second and deleting from the first. */
   Arbitrary<List<Step>> mutate() {
     return Combinators.combine(
-            Arbitraries.of(world.kvNamespaces()),
-            kv.items(),
-            kv.items(),
-            kv.predicates()
-                .filter(
-                    p ->
-                        p.isPresent()
-                            && p.get().getMatchCase() != Predicate.MatchCase.MATCH_NOT_SET))
+            Arbitraries.of(world.kvNamespaces()), kv.items(), kv.items(), deletePredicates())
         .as(
             (ns, first, second, predicate) -> {
               String a = world.sequenceRecordIds().get(2);
@@ -196,8 +185,7 @@ final class KvSequences {
                           .addMutations(
                               Mutation.newBuilder()
                                   .setId(a)
-                                  .setDelete(
-                                      DeleteOperation.newBuilder().setPredicate(predicate.get())))
+                                  .setDelete(DeleteOperation.newBuilder().setPredicate(predicate)))
                           .build()));
               steps.add(new Step("GetItems", "mutate sequence: read", all(ns, a)));
               steps.add(new Step("GetItems", "mutate sequence: read", all(ns, b)));
@@ -264,6 +252,13 @@ final class KvSequences {
                           .build()));
               return steps;
             });
+  }
+
+  /** Predicates a delete takes: one of the three kinds, set. */
+  private Arbitrary<Predicate> deletePredicates() {
+    return kv.predicates()
+        .filter(p -> p.isPresent() && p.get().getMatchCase() != Predicate.MatchCase.MATCH_NOT_SET)
+        .map(java.util.Optional::get);
   }
 
   private static PutItemsRequest put(String ns, String id, IdempotencyToken token, Item... items) {
