@@ -230,9 +230,16 @@ final class KvModel {
     return out;
   }
 
-  /** The token's generation time in microseconds, the precision the server writes with. */
+  /**
+   * The token's generation time in microseconds, the precision the server writes with; saturated
+   * for times no write can have (a mutated token), which then order after or before every other.
+   */
   static long micros(IdempotencyToken token) {
     Timestamp t = token.getGenerationTime();
-    return Math.multiplyExact(t.getSeconds(), 1_000_000L) + t.getNanos() / 1000;
+    try {
+      return Math.addExact(Math.multiplyExact(t.getSeconds(), 1_000_000L), t.getNanos() / 1000);
+    } catch (ArithmeticException e) {
+      return t.getSeconds() > 0 ? Long.MAX_VALUE : Long.MIN_VALUE;
+    }
   }
 }
