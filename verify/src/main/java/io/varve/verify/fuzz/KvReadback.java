@@ -1,7 +1,6 @@
 package io.varve.verify.fuzz;
 
 import com.google.protobuf.ByteString;
-import com.google.protobuf.util.JsonFormat;
 import io.varve.api.kv.v1.GetItemsRequest;
 import io.varve.api.kv.v1.GetItemsResponse;
 import io.varve.api.kv.v1.Item;
@@ -9,7 +8,6 @@ import io.varve.api.kv.v1.MatchAll;
 import io.varve.api.kv.v1.MatchKeys;
 import io.varve.api.kv.v1.Predicate;
 import io.varve.api.kv.v1.Selection;
-import java.nio.charset.StandardCharsets;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
@@ -133,14 +131,8 @@ final class KvReadback {
         }
         return null;
       }
-      GetItemsResponse page;
-      try {
-        GetItemsResponse.Builder b = GetItemsResponse.newBuilder();
-        JsonFormat.parser()
-            .ignoringUnknownFields()
-            .merge(new String(o.body(), StandardCharsets.UTF_8), b);
-        page = b.build();
-      } catch (Exception e) {
+      GetItemsResponse page = Readback.parseJson(o, GetItemsResponse.newBuilder());
+      if (page == null) {
         failure.accept(
             "read back record " + where(r, null) + ": answer does not parse: " + Readback.text(o));
         return null;

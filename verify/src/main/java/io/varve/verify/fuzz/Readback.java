@@ -238,14 +238,8 @@ final class Readback {
         }
         return null;
       }
-      ReadEventRecordsResponse page;
-      try {
-        ReadEventRecordsResponse.Builder b = ReadEventRecordsResponse.newBuilder();
-        JsonFormat.parser()
-            .ignoringUnknownFields()
-            .merge(new String(o.body(), StandardCharsets.UTF_8), b);
-        page = b.build();
-      } catch (Exception e) {
+      ReadEventRecordsResponse page = parseJson(o, ReadEventRecordsResponse.newBuilder());
+      if (page == null) {
         failure.accept("read back " + at + ": answer does not parse: " + text(o));
         return null;
       }
@@ -262,12 +256,18 @@ final class Readback {
   }
 
   private static Namespace parseNamespace(Outcome o) {
+    return parseJson(o, Namespace.newBuilder());
+  }
+
+  /** A JSON answer as the message {@code builder} builds, or null when it does not parse. */
+  @SuppressWarnings("unchecked")
+  static <T extends com.google.protobuf.Message> T parseJson(
+      Outcome o, com.google.protobuf.Message.Builder builder) {
     try {
-      Namespace.Builder b = Namespace.newBuilder();
       JsonFormat.parser()
           .ignoringUnknownFields()
-          .merge(new String(o.body(), StandardCharsets.UTF_8), b);
-      return b.build();
+          .merge(new String(o.body(), StandardCharsets.UTF_8), builder);
+      return (T) builder.build();
     } catch (Exception e) {
       return null;
     }
