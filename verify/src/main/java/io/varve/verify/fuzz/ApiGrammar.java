@@ -38,24 +38,34 @@ import net.jqwik.api.Combinators;
 import net.jqwik.api.Tuple;
 
 /**
- * Well-formed requests of every RPC of the ControlPlane and TimeSeries services: the structure
- * comes from the protobuf descriptors ({@link MessageArbitraries}), the values from the {@link
- * FuzzWorld} and the documented rules, so that most of them are accepted and do real work.
+ * Well-formed requests of every RPC of the ControlPlane, TimeSeries and KeyValue services (the last
+ * from {@link KvGrammar}): the structure comes from the protobuf descriptors ({@link
+ * MessageArbitraries}), the values from the {@link FuzzWorld} and the documented rules, so that
+ * most of them are accepted and do real work.
  */
 final class ApiGrammar {
 
+  private static final String KEY_VALUE = "varve.kv.v1.KeyValue";
+
   /** The RPCs, as named in {@code POST /v1/<Rpc>}, with the service serving each over gRPC. */
   static final Map<String, String> RPCS =
-      Map.of(
-          "CreateNamespace", "varve.timeseries.v1.ControlPlane",
-          "GetNamespace", "varve.timeseries.v1.ControlPlane",
-          "ListNamespaces", "varve.timeseries.v1.ControlPlane",
-          "UpdateNamespace", "varve.timeseries.v1.ControlPlane",
-          "BackfillIndex", "varve.timeseries.v1.ControlPlane",
-          "WriteEventRecordsSync", "varve.timeseries.v1.TimeSeries",
-          "ReadEventRecords", "varve.timeseries.v1.TimeSeries",
-          "SearchEventRecords", "varve.timeseries.v1.TimeSeries",
-          "AggregateEventRecords", "varve.timeseries.v1.TimeSeries");
+      Map.ofEntries(
+          Map.entry("CreateNamespace", "varve.timeseries.v1.ControlPlane"),
+          Map.entry("GetNamespace", "varve.timeseries.v1.ControlPlane"),
+          Map.entry("ListNamespaces", "varve.timeseries.v1.ControlPlane"),
+          Map.entry("UpdateNamespace", "varve.timeseries.v1.ControlPlane"),
+          Map.entry("BackfillIndex", "varve.timeseries.v1.ControlPlane"),
+          Map.entry("WriteEventRecordsSync", "varve.timeseries.v1.TimeSeries"),
+          Map.entry("WriteEventRecords", "varve.timeseries.v1.TimeSeries"),
+          Map.entry("ReadEventRecords", "varve.timeseries.v1.TimeSeries"),
+          Map.entry("SearchEventRecords", "varve.timeseries.v1.TimeSeries"),
+          Map.entry("AggregateEventRecords", "varve.timeseries.v1.TimeSeries"),
+          Map.entry("PutItems", KEY_VALUE),
+          Map.entry("GetItems", KEY_VALUE),
+          Map.entry("DeleteItems", KEY_VALUE),
+          Map.entry("MutateItems", KEY_VALUE),
+          Map.entry("ScanItems", KEY_VALUE),
+          Map.entry("Handshake", KEY_VALUE));
 
   /** Item keys the indexed namespace maps, with the kind of value each takes. */
   static final List<String> INDEXED_KEYS =
@@ -65,9 +75,11 @@ final class ApiGrammar {
 
   private final FuzzWorld world;
   private final MessageArbitraries grammar = new MessageArbitraries();
+  private final KvGrammar kv;
 
-  ApiGrammar(FuzzWorld world) {
+  ApiGrammar(FuzzWorld world, java.util.function.Supplier<Instant> clock) {
     this.world = world;
+    this.kv = new KvGrammar(world, clock);
     grammar
         .override(P + "WriteEventRecordsRequest.namespace", namespaces())
         .override(P + "WriteEventRecordsRequest.events", events())
@@ -134,7 +146,7 @@ final class ApiGrammar {
       case "GetNamespace" -> grammar.of(GetNamespaceRequest.getDefaultInstance()).map(m -> m);
       case "ListNamespaces" -> grammar.of(ListNamespacesRequest.getDefaultInstance()).map(m -> m);
       case "BackfillIndex" -> grammar.of(BackfillIndexRequest.getDefaultInstance()).map(m -> m);
-      case "WriteEventRecordsSync" ->
+      case "WriteEventRecordsSync", "WriteEventRecords" ->
           grammar.of(WriteEventRecordsRequest.getDefaultInstance()).map(m -> m);
       case "ReadEventRecords" ->
           grammar.of(ReadEventRecordsRequest.getDefaultInstance()).map(m -> m);
@@ -142,8 +154,12 @@ final class ApiGrammar {
           grammar.of(SearchEventRecordsRequest.getDefaultInstance()).map(m -> m);
       case "AggregateEventRecords" ->
           grammar.of(AggregateEventRecordsRequest.getDefaultInstance()).map(m -> m);
-      default -> throw new IllegalArgumentException(rpc);
+      default -> kv.request(rpc);
     };
+  }
+
+  KvGrammar kv() {
+    return kv;
   }
 
   private Message withConfig(Message request, List<PersistenceConfiguration> config) {
@@ -170,6 +186,9 @@ final class ApiGrammar {
 
   /** The configuration the run's namespaces are created with. */
   static CreateNamespaceRequest initialNamespace(FuzzWorld world, String ns) {
+    if (world.kvNamespaces().contains(ns)) {
+      return KvGrammar.initialNamespace(world, ns);
+    }
     CreateNamespaceRequest.Builder b =
         CreateNamespaceRequest.newBuilder()
             .setNamespace(ns)
@@ -321,6 +340,7 @@ final class ApiGrammar {
         Tuple.of(3, Arbitraries.just(world.indexedNamespace())),
         Tuple.of(2, Arbitraries.just(world.configNamespace())),
         Tuple.of(1, Arbitraries.of(world.spareNamespaces())),
+        Tuple.of(1, Arbitraries.of(world.kvNamespaces())),
         Tuple.of(1, Arbitraries.just(world.prefix() + "absent")));
   }
 
@@ -475,11 +495,16 @@ final class ApiGrammar {
   }
 
   private static List<EventItem> distinctKeys(List<EventItem> items) {
-    List<EventItem> out = new ArrayList<>();
-    Set<ByteString> seen = new HashSet<>();
-    for (EventItem i : items) {
-      if (seen.add(i.getEventItemKey())) {
-        out.add(i);
+    return distinctBy(items, EventItem::getEventItemKey);
+  }
+
+  /** The first of the elements of each key, in their order. */
+  static <T> List<T> distinctBy(List<T> list, java.util.function.Function<T, ?> key) {
+    List<T> out = new ArrayList<>();
+    Set<Object> seen = new HashSet<>();
+    for (T element : list) {
+      if (seen.add(key.apply(element))) {
+        out.add(element);
       }
     }
     return out;

@@ -45,9 +45,16 @@ public final class FuzzPlan {
           "UpdateNamespace",
           "BackfillIndex",
           "WriteEventRecordsSync",
+          "WriteEventRecords",
           "ReadEventRecords",
           "SearchEventRecords",
-          "AggregateEventRecords");
+          "AggregateEventRecords",
+          "PutItems",
+          "GetItems",
+          "DeleteItems",
+          "MutateItems",
+          "ScanItems",
+          "Handshake");
 
   private static final Arbitrary<JsonMutations.Mutation> JSON_MUTATIONS = JsonMutations.mutations();
   private static final Arbitrary<ProtoMutations.Mutation> PROTO_MUTATIONS =
@@ -56,6 +63,7 @@ public final class FuzzPlan {
   private final FuzzWorld world;
   private final boolean grpc;
   private final ApiGrammar grammar;
+  private final KvSequences kvSequences;
   private final List<HostileSizes.Sized> sizes;
   private final Random random;
   private final RandomGenerator<List<FuzzCase>> steps;
@@ -68,10 +76,21 @@ public final class FuzzPlan {
    *     two; without it, all go over HTTP/JSON)
    */
   public FuzzPlan(FuzzWorld world, long seed, boolean grpc) {
+    this(world, seed, grpc, world::baseTime);
+  }
+
+  /**
+   * @param clock when KeyValue idempotency tokens are generated: {@link Instant#now} for a run (the
+   *     server refuses tokens older than ten minutes); the one-argument constructor generates them
+   *     all at the world's base time, so that two plans of one seed are equal byte for byte
+   */
+  public FuzzPlan(
+      FuzzWorld world, long seed, boolean grpc, java.util.function.Supplier<Instant> clock) {
     this.world = world;
     this.grpc = grpc;
-    this.grammar = new ApiGrammar(world);
-    this.sizes = HostileSizes.all(world);
+    this.grammar = new ApiGrammar(world, clock);
+    this.kvSequences = new KvSequences(world, grammar.kv(), grammar);
+    this.sizes = HostileSizes.all(world, grammar.kv());
     this.random = new Random(seed);
     if (!JqwikSession.isActive()) {
       JqwikSession.start();
@@ -102,20 +121,31 @@ public final class FuzzPlan {
         Tuple.of(8, garbage().map(List::of)),
         Tuple.of(6, headers().map(List::of)),
         Tuple.of(3, overwriteSequence()),
-        Tuple.of(2, hostileConfigSequence()));
+        Tuple.of(2, hostileConfigSequence()),
+        Tuple.of(1, sequence(kvSequences.overwrite())),
+        Tuple.of(1, sequence(kvSequences.delete())),
+        Tuple.of(1, sequence(kvSequences.mutate())),
+        Tuple.of(1, sequence(kvSequences.crossService())));
   }
 
   private Arbitrary<String> rpcs() {
     return Arbitraries.frequencyOf(
-        Tuple.of(30, Arbitraries.just("WriteEventRecordsSync")),
-        Tuple.of(18, Arbitraries.just("ReadEventRecords")),
+        Tuple.of(22, Arbitraries.just("WriteEventRecordsSync")),
+        Tuple.of(8, Arbitraries.just("WriteEventRecords")),
+        Tuple.of(14, Arbitraries.just("ReadEventRecords")),
         Tuple.of(10, Arbitraries.just("SearchEventRecords")),
         Tuple.of(10, Arbitraries.just("AggregateEventRecords")),
         Tuple.of(8, Arbitraries.just("CreateNamespace")),
         Tuple.of(5, Arbitraries.just("UpdateNamespace")),
         Tuple.of(6, Arbitraries.just("GetNamespace")),
         Tuple.of(4, Arbitraries.just("ListNamespaces")),
-        Tuple.of(2, Arbitraries.just("BackfillIndex")));
+        Tuple.of(2, Arbitraries.just("BackfillIndex")),
+        Tuple.of(14, Arbitraries.just("PutItems")),
+        Tuple.of(10, Arbitraries.just("GetItems")),
+        Tuple.of(6, Arbitraries.just("DeleteItems")),
+        Tuple.of(6, Arbitraries.just("MutateItems")),
+        Tuple.of(4, Arbitraries.just("ScanItems")),
+        Tuple.of(2, Arbitraries.just("Handshake")));
   }
 
   private Arbitrary<Transport> transports() {
@@ -539,6 +569,27 @@ public final class FuzzPlan {
             });
   }
 
+  /** The steps of a KeyValue sequence, each sent over one of the transports. */
+  private Arbitrary<List<FuzzCase>> sequence(Arbitrary<List<KvSequences.Step>> steps) {
+    return Combinators.combine(steps, transports().list().ofSize(8))
+        .as(
+            (list, t) -> {
+              List<FuzzCase> out = new ArrayList<>();
+              for (int i = 0; i < list.size(); i++) {
+                KvSequences.Step s = list.get(i);
+                out.add(
+                    encode(
+                        s.rpc(),
+                        Kind.SEQUENCE,
+                        s.description(),
+                        t.get(i % t.size()),
+                        s.request(),
+                        false));
+              }
+              return out;
+            });
+  }
+
   private static boolean safeNamespaceRequest(Message m) {
     if (m instanceof CreateNamespaceRequest c) {
       return NamespaceSafety.safe(c.getPersistenceConfigurationList());
@@ -611,7 +662,7 @@ public final class FuzzPlan {
 
   /** A mutated write as a server reading it leniently would see it, or null. */
   private static Message intendedFromJson(String rpc, String json) {
-    if (!rpc.equals("WriteEventRecordsSync")) {
+    if (!rpc.equals("WriteEventRecordsSync") && !rpc.equals("WriteEventRecords")) {
       return null;
     }
     JsonNode tree = lenientTree(json);

@@ -1,5 +1,6 @@
 package io.varve.verify.fuzz;
 
+import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
@@ -31,11 +32,28 @@ public record FuzzWorld(String prefix, Instant baseTime) {
     return prefix + "cfg";
   }
 
+  /**
+   * The KeyValue namespaces, created at the start of every run: ASC, DESC ({@link
+   * #kvDescNamespace}) and one with a CACHE entry ({@link #kvCachedNamespace}).
+   */
+  public List<String> kvNamespaces() {
+    return List.of(prefix + "kva", kvDescNamespace(), kvCachedNamespace());
+  }
+
+  public String kvDescNamespace() {
+    return prefix + "kvd";
+  }
+
+  public String kvCachedNamespace() {
+    return prefix + "kvc";
+  }
+
   /** Namespaces a run creates at its start. */
   public List<String> initialNamespaces() {
     List<String> all = new ArrayList<>(dataNamespaces());
     all.add(indexedNamespace());
     all.add(configNamespace());
+    all.addAll(kvNamespaces());
     return all;
   }
 
@@ -63,6 +81,33 @@ public record FuzzWorld(String prefix, Instant baseTime) {
 
   public List<String> eventIds() {
     return List.of("e0", "e1", "e2", "e3", "\u00e9\u2713", "i".repeat(128));
+  }
+
+  /** KeyValue record ids the generated requests use (the last at the 1024-byte limit). */
+  public List<String> recordIds() {
+    return List.of("r0", "r1", "r2", "rec/\u00fc\u00df-\u2603", "x".repeat(1024));
+  }
+
+  /** Record ids only the KeyValue sequences use, so their reads see their own writes only. */
+  public List<String> sequenceRecordIds() {
+    return List.of("q0", "q1", "q2", "q3");
+  }
+
+  /**
+   * KeyValue item keys: the empty key, keys that sort around each other as unsigned bytes (0x00,
+   * 0xff), non-ASCII, and one at the 4096-byte limit.
+   */
+  public List<byte[]> itemKeys() {
+    return List.of(
+        new byte[0],
+        "a".getBytes(StandardCharsets.UTF_8),
+        "ab".getBytes(StandardCharsets.UTF_8),
+        "b".getBytes(StandardCharsets.UTF_8),
+        "k\u00e9".getBytes(StandardCharsets.UTF_8),
+        new byte[] {0},
+        new byte[] {(byte) 0xff},
+        "z".getBytes(StandardCharsets.UTF_8),
+        "k".repeat(4096).getBytes(StandardCharsets.UTF_8));
   }
 
   /**

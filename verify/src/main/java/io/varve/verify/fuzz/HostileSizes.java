@@ -51,7 +51,7 @@ final class HostileSizes {
 
   private HostileSizes() {}
 
-  static List<Sized> all(FuzzWorld w) {
+  static List<Sized> all(FuzzWorld w, KvGrammar kv) {
     String ns = w.dataNamespaces().get(0);
     String ix = w.indexedNamespace();
     Instant t = w.baseTime().minusSeconds(60);
@@ -375,6 +375,13 @@ final class HostileSizes {
                   .addPersistenceConfiguration(p.toBuilder().setConfig(cfg))
                   .build();
             }));
+    // the fire-and-forget write validates as the durable one does
+    for (Sized sized : List.copyOf(s)) {
+      if (sized.rpc().equals("WriteEventRecordsSync") && sized.request() != null) {
+        s.add(new Sized("WriteEventRecords", sized.description() + " (queued)", sized.request()));
+      }
+    }
+    KvSizes.addTo(s, w, kv);
     return s;
   }
 

@@ -11,6 +11,7 @@ import io.varve.api.timeseries.v1.ReadEventRecordsRequest;
 import io.varve.api.timeseries.v1.ReadEventRecordsResponse;
 import io.varve.api.timeseries.v1.TimeInterval;
 import java.nio.charset.StandardCharsets;
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.LinkedHashMap;
@@ -27,12 +28,16 @@ import java.util.function.Consumer;
  */
 final class Readback {
 
+  /** How long queued writes (WriteEventRecords) are given to drain before a row is reported. */
+  static final Duration QUEUE_DRAIN = Duration.ofSeconds(30);
+
   private final ApiClient client;
   private final StoreModel model;
   private final Consumer<String> failure;
   int rowsChecked;
   int namespacesChecked;
   int reads;
+  int itemsChecked;
 
   Readback(ApiClient client, StoreModel model, Consumer<String> failure) {
     this.client = client;
@@ -40,9 +45,13 @@ final class Readback {
     this.failure = failure;
   }
 
-  void run(List<String> addressedNamespaces) {
+  void run(List<String> addressedNamespaces, java.util.Set<String> descending) {
     checkNamespaces(addressedNamespaces);
     checkRows();
+    KvReadback kv = new KvReadback(client, model.kv, descending, failure);
+    kv.run();
+    itemsChecked = kv.itemsChecked;
+    reads += kv.reads;
   }
 
   private void checkNamespaces(List<String> addressed) {
@@ -119,58 +128,82 @@ final class Readback {
               x -> new ArrayList<>())
           .add(k);
     }
+    long drainDeadline = System.nanoTime() + QUEUE_DRAIN.toNanos();
     for (List<StoreModel.RowKey> keys : byRead.values()) {
-      StoreModel.RowKey first = keys.get(0);
-      boolean anyAcknowledged = keys.stream().anyMatch(k -> model.rows.get(k).acknowledged);
-      Map<StoreModel.RowKey, ByteString> found = read(first, anyAcknowledged);
-      if (found == null) {
+      rowsChecked += keys.size();
+      boolean queued = model.queuedNamespaces.contains(keys.get(0).namespace());
+      List<String> found = new ArrayList<>();
+      checkRows(keys, found::add);
+      // queued writes are acknowledged before they are stored: read again until they drained
+      while (!found.isEmpty() && queued && System.nanoTime() < drainDeadline) {
+        sleep();
+        found.clear();
+        checkRows(keys, found::add);
+      }
+      found.forEach(failure);
+    }
+  }
+
+  /** Checks the rows of one (namespace, series, event time). */
+  private void checkRows(List<StoreModel.RowKey> keys, Consumer<String> failure) {
+    StoreModel.RowKey first = keys.get(0);
+    boolean anyAcknowledged = keys.stream().anyMatch(k -> model.rows.get(k).acknowledged);
+    Map<StoreModel.RowKey, ByteString> found = read(first, anyAcknowledged, failure);
+    if (found == null) {
+      return;
+    }
+    boolean opaque =
+        model.opaqueWrites.contains(first.namespace()) || model.opaqueWrites.contains("*");
+    for (StoreModel.RowKey k : keys) {
+      StoreModel.RowState s = model.rows.get(k);
+      if (s.uncertain) {
         continue;
       }
-      boolean opaque =
-          model.opaqueWrites.contains(first.namespace()) || model.opaqueWrites.contains("*");
-      for (StoreModel.RowKey k : keys) {
-        StoreModel.RowState s = model.rows.get(k);
-        rowsChecked++;
-        if (s.uncertain) {
-          continue;
-        }
-        ByteString value = found.get(k);
-        if (s.acknowledged) {
-          if (value == null) {
-            failure.accept(
-                "row " + k + ": acknowledged (last by case " + s.lastCase + ") but not found");
-          } else if (!opaque && !value.equals(s.value)) {
-            failure.accept(
-                "row "
-                    + k
-                    + ": stored value of "
-                    + value.size()
-                    + " bytes "
-                    + preview(value)
-                    + ", but the last acknowledged write (case "
-                    + s.lastCase
-                    + ") was "
-                    + s.value.size()
-                    + " bytes "
-                    + preview(s.value));
-          }
-        } else if (value != null && !opaque) {
+      ByteString value = found.get(k);
+      if (s.acknowledged) {
+        if (value == null) {
+          failure.accept(
+              "row " + k + ": acknowledged (last by case " + s.lastCase + ") but not found");
+        } else if (!opaque && !s.allows(value)) {
           failure.accept(
               "row "
                   + k
-                  + ": only ever refused (last by case "
-                  + s.lastCase
-                  + "), yet stored with "
+                  + ": stored value of "
                   + value.size()
                   + " bytes "
-                  + preview(value));
+                  + preview(value)
+                  + ", but the last acknowledged write (case "
+                  + s.lastCase
+                  + ") was "
+                  + s.value.size()
+                  + " bytes "
+                  + preview(s.value));
         }
+      } else if (value != null && !opaque) {
+        failure.accept(
+            "row "
+                + k
+                + ": only ever refused (last by case "
+                + s.lastCase
+                + "), yet stored with "
+                + value.size()
+                + " bytes "
+                + preview(value));
       }
     }
   }
 
+  private static void sleep() {
+    try {
+      Thread.sleep(500);
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+    }
+  }
+
   /** The rows stored at one (namespace, series, event time), or null when the read failed. */
-  private Map<StoreModel.RowKey, ByteString> read(StoreModel.RowKey at, boolean mustExist) {
+  private Map<StoreModel.RowKey, ByteString> read(
+      StoreModel.RowKey at, boolean mustExist, Consumer<String> failure) {
     Map<StoreModel.RowKey, ByteString> found = new HashMap<>();
     com.google.protobuf.Timestamp end;
     try {
@@ -205,14 +238,8 @@ final class Readback {
         }
         return null;
       }
-      ReadEventRecordsResponse page;
-      try {
-        ReadEventRecordsResponse.Builder b = ReadEventRecordsResponse.newBuilder();
-        JsonFormat.parser()
-            .ignoringUnknownFields()
-            .merge(new String(o.body(), StandardCharsets.UTF_8), b);
-        page = b.build();
-      } catch (Exception e) {
+      ReadEventRecordsResponse page = parseJson(o, ReadEventRecordsResponse.newBuilder());
+      if (page == null) {
         failure.accept("read back " + at + ": answer does not parse: " + text(o));
         return null;
       }
@@ -229,12 +256,18 @@ final class Readback {
   }
 
   private static Namespace parseNamespace(Outcome o) {
+    return parseJson(o, Namespace.newBuilder());
+  }
+
+  /** A JSON answer as the message {@code builder} builds, or null when it does not parse. */
+  @SuppressWarnings("unchecked")
+  static <T extends com.google.protobuf.Message> T parseJson(
+      Outcome o, com.google.protobuf.Message.Builder builder) {
     try {
-      Namespace.Builder b = Namespace.newBuilder();
       JsonFormat.parser()
           .ignoringUnknownFields()
-          .merge(new String(o.body(), StandardCharsets.UTF_8), b);
-      return b.build();
+          .merge(new String(o.body(), StandardCharsets.UTF_8), builder);
+      return (T) builder.build();
     } catch (Exception e) {
       return null;
     }

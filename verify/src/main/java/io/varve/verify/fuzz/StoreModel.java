@@ -8,12 +8,15 @@ import com.google.protobuf.util.JsonFormat;
 import io.varve.api.timeseries.v1.Event;
 import io.varve.api.timeseries.v1.EventItem;
 import io.varve.api.timeseries.v1.Namespace;
+import io.varve.api.timeseries.v1.WriteEventRecordsQueuedResponse;
 import io.varve.api.timeseries.v1.WriteEventRecordsRequest;
 import io.varve.api.timeseries.v1.WriteEventRecordsResponse;
 import java.nio.charset.StandardCharsets;
 import java.util.HashSet;
 import java.util.LinkedHashMap;
+import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 import java.util.Set;
 
 /**
@@ -74,10 +77,22 @@ final class StoreModel {
   /** What is known of one row. */
   static final class RowState {
     ByteString value;
+
+    /**
+     * Values of queued writes (WriteEventRecords) acknowledged before: drained after later writes,
+     * any of them may be the stored one.
+     */
+    final Set<ByteString> queuedValues = new HashSet<>();
+
     boolean acknowledged;
     boolean uncertain;
     boolean refused;
     int lastCase = -1;
+
+    /** Whether {@code stored} is a value the acknowledged writes allow. */
+    boolean allows(ByteString stored) {
+      return stored.equals(value) || queuedValues.contains(stored);
+    }
   }
 
   /** What is known of one namespace. */
@@ -95,11 +110,17 @@ final class StoreModel {
    */
   final Set<String> opaqueWrites = new HashSet<>();
 
+  /** Namespaces that took queued writes: their rows are read again until the queue drained. */
+  final Set<String> queuedNamespaces = new HashSet<>();
+
+  /** The KeyValue items. */
+  final KvModel kv = new KvModel();
+
   void record(int index, FuzzCase c, Outcome o) {
     switch (c.rpc()) {
-      case "WriteEventRecordsSync" -> write(index, c, o);
+      case "WriteEventRecordsSync", "WriteEventRecords" -> write(index, c, o);
       case "CreateNamespace", "UpdateNamespace" -> namespace(index, c, o);
-      default -> {}
+      default -> kv.record(index, c, o);
     }
   }
 
@@ -131,14 +152,26 @@ final class StoreModel {
       return;
     }
     String ns = request.getNamespace();
+    boolean queued = c.rpc().equals("WriteEventRecords");
     Set<Integer> written = new HashSet<>();
     if (o.accepted()) {
-      WriteEventRecordsResponse response = parse(c, o, WriteEventRecordsResponse.newBuilder());
-      if (response == null) {
+      List<Integer> indexes =
+          queued
+              ? Optional.ofNullable(
+                      StoreModel.<WriteEventRecordsQueuedResponse>parse(
+                          c, o, WriteEventRecordsQueuedResponse.newBuilder()))
+                  .map(WriteEventRecordsQueuedResponse::getQueuedIndexesList)
+                  .orElse(null)
+              : Optional.ofNullable(
+                      StoreModel.<WriteEventRecordsResponse>parse(
+                          c, o, WriteEventRecordsResponse.newBuilder()))
+                  .map(WriteEventRecordsResponse::getWrittenIndexesList)
+                  .orElse(null);
+      if (indexes == null) {
         opaqueWrites.add(ns);
         return;
       }
-      written.addAll(response.getWrittenIndexesList());
+      written.addAll(indexes);
     }
     for (int i = 0; i < request.getEventsCount(); i++) {
       Event e = request.getEvents(i);
@@ -148,6 +181,10 @@ final class StoreModel {
         if (o.serverFault()) {
           s.uncertain = true;
         } else if (written.contains(i)) {
+          if (queued) {
+            s.queuedValues.add(item.getEventItemValue());
+            queuedNamespaces.add(ns);
+          }
           s.value = item.getEventItemValue();
           s.acknowledged = true;
           s.uncertain = false;

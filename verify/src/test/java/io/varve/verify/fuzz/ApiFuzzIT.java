@@ -21,9 +21,10 @@ import org.junit.jupiter.api.Test;
 
 /**
  * The API fuzz of the test suite: a real server on the test Cassandra and OpenSearch, 10,000
- * generated requests of every RPC over HTTP/JSON and gRPC with a fixed seed, then the checks a user
- * relies on: no 5xx, no dropped connection, the server healthy, stored data as acknowledged. On
- * failure the message lists each distinct failing request (seed, case number, request).
+ * generated requests of every RPC (TimeSeries, KeyValue, control plane) over HTTP/JSON and gRPC
+ * with a fixed seed, then the checks a user relies on: no 5xx, no dropped connection, the server
+ * healthy, stored events, items and namespaces as acknowledged. On failure the message lists each
+ * distinct failing request (seed, case number, request).
  */
 class ApiFuzzIT {
 
@@ -101,6 +102,7 @@ class ApiFuzzIT {
         .as("gRPC requests served")
         .isGreaterThan(REQUESTS / 20);
     assertThat(result.rowsChecked()).as("rows read back").isGreaterThan(100);
+    assertThat(result.itemsChecked()).as("KeyValue items read back").isGreaterThan(50);
     assertThat(result.health()).as("GET /health after the run").isEqualTo("200");
     assertThat(result.serverErrors()).as("5xx answers\n" + report).isZero();
     assertThat(result.droppedConnections()).as("dropped connections\n" + report).isZero();
