@@ -13,6 +13,9 @@ import java.time.Instant;
  */
 public record IdempotencyToken(long generationMicros, String token) {
 
+  /** 9999-12-31T23:59:59Z, the latest time a protobuf Timestamp may hold. */
+  static final long MAX_SECONDS = 253_402_300_799L;
+
   static final String FIELD = "idempotency_token";
 
   /**
@@ -29,9 +32,12 @@ public record IdempotencyToken(long generationMicros, String token) {
           FIELD + ".token", token, "1.." + KvLimits.MAX_TOKEN_CHARS + " characters");
     }
     String time = FIELD + ".generation_time";
-    if (seconds <= 0 || nanos < 0 || nanos > 999_999_999) {
+    // the range of a protobuf Timestamp: beyond it no Instant (nor microsecond count) holds it
+    if (seconds <= 0 || seconds > MAX_SECONDS || nanos < 0 || nanos > 999_999_999) {
       throw new InvalidFieldException(
-          time, seconds + "s " + nanos + "ns", "a time after 1970 (the client's clock)");
+          time,
+          seconds + "s " + nanos + "ns",
+          "a time after 1970 and before year 10000 (the client's clock)");
     }
     Instant generated = Instant.ofEpochSecond(seconds, nanos);
     Duration drift = Duration.between(now, generated);

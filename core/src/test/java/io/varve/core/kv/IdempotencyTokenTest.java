@@ -52,7 +52,13 @@ class IdempotencyTokenTest {
         .hasMessageContaining("1..128");
     for (long[] time :
         new long[][] {
-          {0, 0}, {-1, 0}, {NOW.getEpochSecond(), -1}, {NOW.getEpochSecond(), 1_000_000_000}
+          {0, 0},
+          {-1, 0},
+          {NOW.getEpochSecond(), -1},
+          {NOW.getEpochSecond(), 1_000_000_000},
+          // beyond any Instant: a gRPC Timestamp can carry it, JSON cannot
+          {Long.MAX_VALUE, 0},
+          {IdempotencyToken.MAX_SECONDS + 1, 0}
         }) {
       assertThatThrownBy(() -> IdempotencyToken.of(true, time[0], (int) time[1], "t", NOW, L))
           .isInstanceOfSatisfying(
