@@ -48,9 +48,10 @@ import org.reactivestreams.Subscription;
  *       copied to the heap as it arrives (counted by the budget) and its buffer freed.
  * </ul>
  *
- * <p>A refused HTTP/2 request is answered at once and its stream reset, so its client stops
- * sending; a refused HTTP/1 request has its body read and dropped first, or the client still
- * sending it would see the connection reset instead of the answer.
+ * <p>A refused HTTP/2 request is answered at once, its body unread (the stream ends with the
+ * answer; the connection's other streams go on); a refused HTTP/1 request has its body read and
+ * dropped first, or the client still sending it would see the connection reset instead of the
+ * answer.
  */
 final class Admission extends SimpleDecoratingHttpService {
 
@@ -129,8 +130,8 @@ final class Admission extends SimpleDecoratingHttpService {
   }
 
   /**
-   * The refusal of a request whose body was not read: on HTTP/2 the answer at once (the server then
-   * resets the stream), on HTTP/1 once the body is read and dropped.
+   * The refusal of a request whose body was not read: on HTTP/2 the answer at once, on HTTP/1 once
+   * the body is read and dropped.
    */
   private HttpResponse refusal(
       ServiceRequestContext ctx, HttpRequest req, AdmissionRefusedException refused) {
