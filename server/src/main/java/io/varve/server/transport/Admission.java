@@ -115,7 +115,7 @@ final class Admission extends SimpleDecoratingHttpService {
                     permit.close();
                     Throwable cause = Causes.unwrap(error);
                     if (cause instanceof AdmissionRefusedException refused) {
-                      return answer(ctx, req, refused);
+                      return answer(req, refused);
                     }
                     return HttpResponse.ofFailure(cause);
                   }
@@ -135,7 +135,7 @@ final class Admission extends SimpleDecoratingHttpService {
    */
   private HttpResponse refusal(
       ServiceRequestContext ctx, HttpRequest req, AdmissionRefusedException refused) {
-    HttpResponse response = answer(ctx, req, refused);
+    HttpResponse response = answer(req, refused);
     if (ctx.sessionProtocol().isMultiplex()) {
       return response;
     }
@@ -148,8 +148,7 @@ final class Admission extends SimpleDecoratingHttpService {
   }
 
   /** The refusal, in the caller's protocol. */
-  private static HttpResponse answer(
-      ServiceRequestContext ctx, HttpRequest req, AdmissionRefusedException refused) {
+  private static HttpResponse answer(HttpRequest req, AdmissionRefusedException refused) {
     ErrorMapping.Failure failure = ErrorMapping.of(refused);
     MediaType type = req.contentType();
     HttpResponse response;
