@@ -55,8 +55,10 @@ final class DataPlaneBenchmark {
       new Goals(
           List.of(
               new Goals.Goal("buffered.ratio", true, 1.2),
+              new Goals.Goal("burst.failed", false, 0),
               new Goals.Goal("burst.lost", false, 0),
               new Goals.Goal("burst.rate.max_deviation", false, 0.25),
+              new Goals.Goal("overload.failed", false, 0),
               new Goals.Goal("overload.rss.ratio", false, 1),
               new Goals.Goal("hedge.p99.ratio", false, 0.3)));
 

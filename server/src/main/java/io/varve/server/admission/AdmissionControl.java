@@ -98,7 +98,12 @@ public final class AdmissionControl {
 
   /** The budget that pays for a call of {@code rpc} (the method name, e.g. ReadEventRecords). */
   public ByteBudget budgetOf(String rpc) {
-    return WRITES.contains(rpc) ? writes : reads;
+    return isWrite(rpc) ? writes : reads;
+  }
+
+  /** Whether the RPC named {@code rpc} writes (and so takes the writes' budget and turns). */
+  public static boolean isWrite(String rpc) {
+    return WRITES.contains(rpc);
   }
 
   /**

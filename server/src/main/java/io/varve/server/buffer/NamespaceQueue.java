@@ -5,91 +5,146 @@ import io.varve.core.write.PartitionKey;
 import io.varve.server.controlplane.NamespaceEntry;
 import java.util.ArrayDeque;
 import java.util.ArrayList;
+import java.util.Iterator;
+import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Map;
 
 /**
- * The fire-and-forget events of one namespace waiting to be written, bounded by bytes. The bytes of
- * a batch leave the queue when the drainer takes it, so a namespace holds at most its capacity
- * queued plus one batch being written. Thread-safe.
+ * The fire-and-forget events of one namespace waiting to be written, bounded by bytes, grouped by
+ * partition. They leave in slices: the partition of the oldest queued event with every event queued
+ * for it, then the next partition in the order their oldest events came, until the slice holds its
+ * bytes. So events of one partition that came in many requests are written together (the
+ * coalescing), and the oldest are written first. A few slices are written at a time: the store is
+ * kept steadily busy, never handed everything at once. The bytes of a slice leave the queue when
+ * the drainer takes it, so a namespace holds at most its capacity queued plus the slices being
+ * written. Thread-safe.
  */
 final class NamespaceQueue {
 
   /** One queued event and what it costs; {@code attempts} counts failed writes of it. */
   record Queued(Event event, PartitionKey partition, long bytes, long queuedNanos, int attempts) {}
 
-  private final ArrayDeque<Queued> events = new ArrayDeque<>();
+  /** Queued events by partition, in the order the oldest event of each came. */
+  private final LinkedHashMap<PartitionKey, ArrayDeque<Queued>> partitions = new LinkedHashMap<>();
+
+  /** Events of slices that failed and are to be written again: first, before any partition. */
+  private final ArrayDeque<Queued> retries = new ArrayDeque<>();
 
   /** The namespace as its latest writer saw it: drains follow an UpdateNamespace from then on. */
   volatile NamespaceEntry entry;
 
   private long bytes;
-  private boolean draining;
+  private int events;
+  private int slicesInFlight;
 
   /** Whether {@code batch} fit within {@code capacity} and was queued whole; never partly. */
   synchronized boolean offer(List<Queued> batch, long batchBytes, long capacity) {
     if (bytes + batchBytes > capacity) {
       return false;
     }
-    events.addAll(batch);
+    for (Queued q : batch) {
+      partitions.computeIfAbsent(q.partition(), p -> new ArrayDeque<>()).addLast(q);
+    }
     bytes += batchBytes;
+    events += batch.size();
     return true;
   }
 
   /**
-   * Everything queued, when no batch of this namespace is being written and the oldest event has
-   * waited {@code coalesceNanos} or the queue holds {@code flushBytes}; else an empty list. The
-   * caller must {@link #drained} a non-empty batch once written.
+   * The next slice to write, or an empty list when none is due: fewer than {@code maxSlices} are
+   * being written, and the oldest queued event has waited {@code coalesceNanos} or a whole slice of
+   * {@code sliceBytes} is queued. The caller must {@link #drained} every non-empty slice once
+   * written.
    */
-  synchronized List<Queued> takeIfDue(long nowNanos, long coalesceNanos, long flushBytes) {
-    if (draining || events.isEmpty()) {
+  synchronized List<Queued> takeSlice(
+      long nowNanos, long coalesceNanos, long sliceBytes, int maxSlices) {
+    if (slicesInFlight >= maxSlices || events == 0) {
       return List.of();
     }
-    if (nowNanos - events.peekFirst().queuedNanos() < coalesceNanos && bytes < flushBytes) {
+    if (nowNanos - oldestNanos() < coalesceNanos && bytes < sliceBytes) {
       return List.of();
     }
-    List<Queued> batch = new ArrayList<>(events);
-    events.clear();
-    bytes = 0;
-    draining = true;
-    return batch;
+    List<Queued> slice = new ArrayList<>();
+    long sliceTaken = 0;
+    while (!retries.isEmpty() && sliceTaken < sliceBytes) {
+      sliceTaken += take(retries.pollFirst(), slice);
+    }
+    Iterator<Map.Entry<PartitionKey, ArrayDeque<Queued>>> next = partitions.entrySet().iterator();
+    while (next.hasNext() && sliceTaken < sliceBytes) {
+      ArrayDeque<Queued> partition = next.next().getValue();
+      // a partition goes whole; one larger than a slice is split, its rest first in the next
+      while (!partition.isEmpty() && sliceTaken < sliceBytes) {
+        sliceTaken += take(partition.pollFirst(), slice);
+      }
+      if (partition.isEmpty()) {
+        next.remove();
+      }
+    }
+    slicesInFlight++;
+    return slice;
+  }
+
+  private long take(Queued q, List<Queued> slice) {
+    slice.add(q);
+    bytes -= q.bytes();
+    events--;
+    return q.bytes();
+  }
+
+  /** When the oldest queued event came (retries are older than anything in the partitions). */
+  private long oldestNanos() {
+    if (!retries.isEmpty()) {
+      return retries.peekFirst().queuedNanos();
+    }
+    return partitions.values().iterator().next().peekFirst().queuedNanos();
   }
 
   /**
-   * Ends the write of the batch taken last; {@code retry} goes back to the head of the queue, in
-   * its order, whatever the capacity (its bytes were counted when it was offered).
+   * Ends the write of a slice; {@code retry} is queued again before everything else, in its order,
+   * whatever the capacity (its bytes were counted when it was offered).
    */
   synchronized void drained(List<Queued> retry) {
     for (int i = retry.size() - 1; i >= 0; i--) {
       Queued q = retry.get(i);
-      events.addFirst(q);
+      retries.addFirst(q);
       bytes += q.bytes();
+      events++;
     }
-    draining = false;
+    slicesInFlight--;
   }
 
   synchronized int events() {
-    return events.size();
+    return events;
   }
 
   synchronized long bytes() {
     return bytes;
   }
 
-  /** Whether nothing is queued and no batch is being written. */
+  /** Slices being written. */
+  synchronized int slicesInFlight() {
+    return slicesInFlight;
+  }
+
+  /** Whether nothing is queued and no slice is being written. */
   synchronized boolean idle() {
-    return events.isEmpty() && !draining;
+    return events == 0 && slicesInFlight == 0;
   }
 
   /** Seconds the oldest queued event has waited; 0 when none. */
   synchronized double oldestAgeSeconds(long nowNanos) {
-    return events.isEmpty() ? 0 : (nowNanos - events.peekFirst().queuedNanos()) / 1e9;
+    return events == 0 ? 0 : (nowNanos - oldestNanos()) / 1e9;
   }
 
   /** Removes and returns every queued event (shutdown, once nothing more will be written). */
   synchronized List<Queued> clear() {
-    List<Queued> left = new ArrayList<>(events);
-    events.clear();
+    List<Queued> left = new ArrayList<>(retries);
+    partitions.values().forEach(left::addAll);
+    retries.clear();
+    partitions.clear();
     bytes = 0;
+    events = 0;
     return left;
   }
 }

@@ -36,12 +36,15 @@ import org.slf4j.LoggerFactory;
 
 /**
  * The in-memory queues of fire-and-forget writes (WriteEventRecords), one per namespace, and their
- * drainer. A queue is drained when its oldest event has waited the namespace's {@code
- * queueBuffering.coalesce}, or sooner when it is half full: everything queued is grouped by
- * partition key across the requests that brought it and written through the event store, whose
- * replica-packed batches and in-flight bounds set the pace; one batch per namespace is written at a
- * time, so a burst reaches Cassandra at the rate it takes, not at the rate it came. Written events
- * go on to the index queue ({@link Indexer}) when the namespace has an index.
+ * drainer. A queue is drained in slices ({@link NamespaceQueue}): a slice is taken when the oldest
+ * queued event has waited the namespace's {@code queueBuffering.coalesce}, or sooner once a whole
+ * slice ({@link #sliceBytes}) is queued. A slice holds the partitions of the oldest events, each
+ * with every event queued for it across the requests that brought them, and is written through the
+ * event store, whose replica-packed batches and in-flight bounds set the pace. At most {@value
+ * #SLICES_IN_FLIGHT} slices per namespace are written at a time, the next taken as one ends: a
+ * burst reaches Cassandra steadily, at the rate it takes, not at the rate it came and not in
+ * pulses. Written events go on to the index queue ({@link Indexer}) when the namespace has an
+ * index.
  *
  * <p>Memory is bounded twice: a namespace's queue by its {@code bufferCapacity}, all queues
  * together (with the batches being written) by {@code maxBytes}. A request that does not fit is
@@ -50,7 +53,7 @@ import org.slf4j.LoggerFactory;
  * <p>A batch the store did not acknowledge (UNAVAILABLE) is queued again, up to {@value
  * #MAX_ATTEMPTS} attempts; events that still fail, or fail for another reason, are dropped, logged
  * and counted. {@link #close} drains everything before the server stops; what a crash loses is at
- * most what was queued: a namespace's capacity plus one batch in flight.
+ * most what was queued: a namespace's capacity plus the slices in flight.
  */
 public final class WriteBuffers implements AutoCloseable {
 
@@ -60,6 +63,24 @@ public final class WriteBuffers implements AutoCloseable {
 
   /** How often the drainer looks at the queues. */
   static final Duration TICK = Duration.ofMillis(10);
+
+  /** Slices of one namespace being written at once. */
+  static final int SLICES_IN_FLIGHT = 4;
+
+  /** The smallest and the largest slice. */
+  static final long MIN_SLICE_BYTES = 256L << 10;
+
+  static final long MAX_SLICE_BYTES = 8L << 20;
+
+  /**
+   * The bytes of one slice of a namespace whose queue holds {@code capacity}: a sixteenth of it,
+   * within {@link #MIN_SLICE_BYTES} and {@link #MAX_SLICE_BYTES}. Large enough that events of a
+   * partition from many requests go in one batch, small enough that {@value #SLICES_IN_FLIGHT}
+   * slices keep the store busy without queueing a burst in front of every other write.
+   */
+  static long sliceBytes(long capacity) {
+    return Math.min(MAX_SLICE_BYTES, Math.max(MIN_SLICE_BYTES, capacity / 16));
+  }
 
   private final EventStore events;
   private final Optional<Indexer> indexer;
@@ -206,9 +227,10 @@ public final class WriteBuffers implements AutoCloseable {
               return; // its first request is being queued
             }
             long coalesce = closing ? 0 : ns.settings().coalesce().toNanos();
-            List<Queued> batch =
-                q.takeIfDue(now, coalesce, Math.max(1, ns.settings().bufferCapacityBytes() / 2));
-            if (!batch.isEmpty()) {
+            long slice = sliceBytes(ns.settings().bufferCapacityBytes());
+            for (List<Queued> batch = q.takeSlice(now, coalesce, slice, SLICES_IN_FLIGHT);
+                !batch.isEmpty();
+                batch = q.takeSlice(now, coalesce, slice, SLICES_IN_FLIGHT)) {
               write(name, ns, q, batch);
             }
           } catch (RuntimeException e) {

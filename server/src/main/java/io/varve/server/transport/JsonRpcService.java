@@ -11,6 +11,7 @@ import com.linecorp.armeria.common.util.SafeCloseable;
 import com.linecorp.armeria.server.HttpService;
 import com.linecorp.armeria.server.ServiceRequestContext;
 import io.varve.core.error.InvalidFieldException;
+import io.varve.server.admission.AdmissionControl;
 import io.varve.server.error.ErrorMapping;
 import io.varve.server.json.ProtoJson;
 import java.util.LinkedHashMap;
@@ -32,25 +33,25 @@ final class JsonRpcService implements HttpService {
   private static final String UNKNOWN_RPC_SERVICE = "varve.timeseries.v1.http";
 
   /**
-   * Bodies up to this size are decoded on the shared blocking pool; larger ones on {@link
-   * #largeBodies}.
+   * Bodies of reads up to this size are decoded on the shared blocking pool; larger ones, and every
+   * write, on {@link #decoding}.
    */
   static final int SMALL_BODY_BYTES = 64 * 1024;
 
   private final Map<String, Rpc<?, ?>> rpcs = new LinkedHashMap<>();
   private final ProtoJson json;
-  private final Executor largeBodies;
+  private final Executor decoding;
 
   /**
    * @param rpcs the RPCs; two of one name are the same RPC served by two services ({@link
    *     ApiCalls#check}), answered here by the first
    */
-  JsonRpcService(List<Rpc<?, ?>> rpcs, ProtoJson json, Executor largeBodies) {
+  JsonRpcService(List<Rpc<?, ?>> rpcs, ProtoJson json, Executor decoding) {
     for (Rpc<?, ?> rpc : rpcs) {
       this.rpcs.putIfAbsent(rpc.name(), rpc);
     }
     this.json = json;
-    this.largeBodies = largeBodies;
+    this.decoding = decoding;
   }
 
   @Override
@@ -81,18 +82,21 @@ final class JsonRpcService implements HttpService {
         req.aggregate()
             .thenCompose(
                 body ->
-                    CompletableFuture.supplyAsync(() -> call(ctx, rpc, body), decoderOf(ctx, body))
+                    CompletableFuture.supplyAsync(
+                            () -> call(ctx, rpc, body), decoderOf(ctx, rpc, body))
                         .thenCompose(answer -> answer)));
   }
 
   /**
-   * Where {@code body} is decoded and its RPC called: large bodies take turns on the few threads of
-   * {@code largeBodies}, so that however many megabyte writes are admitted, the CPU they take from
-   * a small request (a read, a control-plane call) is bounded by that pool's size, not by their
-   * number.
+   * Where {@code body} is decoded and its RPC called: writes and large bodies take turns on the few
+   * threads of {@code decoding}, so that however many writes are admitted, the CPU they take from a
+   * small request (a read, a control-plane call) is bounded by that pool's size, not by their
+   * number, and admission sees how long they wait.
    */
-  private Executor decoderOf(ServiceRequestContext ctx, AggregatedHttpRequest body) {
-    return body.content().length() > SMALL_BODY_BYTES ? largeBodies : ctx.blockingTaskExecutor();
+  private Executor decoderOf(ServiceRequestContext ctx, Rpc<?, ?> rpc, AggregatedHttpRequest body) {
+    return AdmissionControl.isWrite(rpc.name()) || body.content().length() > SMALL_BODY_BYTES
+        ? decoding
+        : ctx.blockingTaskExecutor();
   }
 
   private <Q extends Message> CompletableFuture<HttpResponse> call(

@@ -2,6 +2,7 @@ package io.varve.server.transport;
 
 import com.linecorp.armeria.common.metric.MeterIdPrefixFunction;
 import com.linecorp.armeria.server.HttpService;
+import com.linecorp.armeria.server.Route;
 import com.linecorp.armeria.server.ServerBuilder;
 import com.linecorp.armeria.server.ServiceBindingBuilder;
 import com.linecorp.armeria.server.grpc.GrpcService;
@@ -11,6 +12,7 @@ import io.varve.api.kv.v1.KeyValueGrpc;
 import io.varve.api.timeseries.v1.ControlPlaneGrpc;
 import io.varve.api.timeseries.v1.TimeSeriesGrpc;
 import io.varve.server.admission.AdmissionControl;
+import io.varve.server.admission.DecodeQueue;
 import io.varve.server.config.ServerSettings;
 import io.varve.server.controlplane.ControlPlaneHandler;
 import io.varve.server.dataplane.DataPlaneHandler;
@@ -22,8 +24,9 @@ import io.varve.server.json.ProtoJson;
 import io.varve.server.kv.KeyValueHandler;
 import java.time.Duration;
 import java.util.List;
-import java.util.concurrent.Executor;
+import java.util.Map;
 import java.util.function.Function;
+import java.util.stream.Collectors;
 
 /**
  * Registers the API on a server: gRPC services (with gRPC-Web and unframed JSON for the docs page)
@@ -61,7 +64,7 @@ public final class Transports {
       Handshakes handshakes,
       ServerSettings settings,
       AdmissionControl admission,
-      Executor largeBodies) {
+      DecodeQueue decoding) {
     TokenAuthentication authentication = new TokenAuthentication(settings.auth());
     List<Rpc<?, ?>> rpcs =
         ApiCalls.bind(
@@ -75,35 +78,35 @@ public final class Transports {
     List<ServiceDescriptor> others =
         SERVICES.stream().filter(s -> s != KeyValueGrpc.getServiceDescriptor()).toList();
     GrpcService grpc = grpc(others, rpcs, settings.limits().maxRequestBytes(), jsonOnGrpcPaths);
-    // KeyValue carries large values: its own gRPC service, with its own message limit
+    // KeyValue carries large values: its own gRPC service
     GrpcService kvGrpc =
         grpc(
             List.of(KeyValueGrpc.getServiceDescriptor()), rpcs, large.grpcBytes(), jsonOnGrpcPaths);
-    JsonRpcService json = new JsonRpcService(rpcs, codec, largeBodies);
+    JsonRpcService json = new JsonRpcService(rpcs, codec, decoding);
     Function<? super HttpService, ? extends HttpService> auth = authentication.api();
     Function<? super HttpService, MetricCollectingService> metrics =
         MetricCollectingService.newDecorator(MeterIdPrefixFunction.ofDefault("varve.api"));
     int limit = settings.limits().maxRequestBytes();
+    Function<? super HttpService, ? extends HttpService> grpcAdmission =
+        admitted(admission, AdmissionControl.Transport.GRPC);
     // gRPC answers RESOURCE_EXHAUSTED itself when a message exceeds its limit: leave room for
     // framing
-    sb.maxRequestLength(limit + 1024 * 1024)
-        .errorHandler(new JsonErrors(limit))
-        .service(grpc, admitted(admission, AdmissionControl.Transport.GRPC), auth, metrics);
-    ServiceBindingBuilder kvGrpcRoutes = sb.route();
-    kvGrpc.routes().forEach(kvGrpcRoutes::addRoute);
-    kvGrpcRoutes
-        .maxRequestLength(large.grpcBytes() + 1024L * 1024)
-        .decorator(admitted(admission, AdmissionControl.Transport.GRPC))
-        .decorator(metrics)
-        .decorator(auth)
-        .build(kvGrpc);
+    sb.maxRequestLength(limit + 1024 * 1024).errorHandler(new JsonErrors(limit));
+    bindGrpc(sb, grpc, limit + 1024L * 1024, decoding, List.of(grpcAdmission, metrics, auth));
+    // KeyValue carries large values: its own message limit
+    bindGrpc(
+        sb,
+        kvGrpc,
+        large.grpcBytes() + 1024L * 1024,
+        decoding,
+        List.of(grpcAdmission, metrics, auth));
     // the KeyValue RPCs before the others: the first route that matches a request serves it
     sb.route()
         .post(
             "regex:^/v1/(?<rpc>"
                 + KeyValueGrpc.getServiceDescriptor().getMethods().stream()
                     .map(m -> m.getBareMethodName())
-                    .collect(java.util.stream.Collectors.joining("|"))
+                    .collect(Collectors.joining("|"))
                 + ")$")
         .maxRequestLength(large.jsonBytes())
         .decorator(admitted(admission, AdmissionControl.Transport.JSON))
@@ -136,6 +139,43 @@ public final class Transports {
         // decoding a message of megabytes must not hold an event loop (see JsonRpcService)
         .useBlockingTaskExecutor(true)
         .build();
+  }
+
+  /**
+   * Binds the routes of a gRPC service in two groups: its write methods decode and start on {@code
+   * decoding}, whose wait admission measures (a write that would wait past its caller's deadline is
+   * refused instead); its other methods on the server's shared blocking pool, so that a small read
+   * never waits behind writes.
+   */
+  private static void bindGrpc(
+      ServerBuilder sb,
+      GrpcService service,
+      long maxRequestLength,
+      DecodeQueue decoding,
+      List<Function<? super HttpService, ? extends HttpService>> decorators) {
+    Map<Boolean, List<Route>> byKind =
+        service.routes().stream()
+            .collect(Collectors.partitioningBy(route -> AdmissionControl.isWrite(rpcOf(route))));
+    byKind.forEach(
+        (writes, routes) -> {
+          if (routes.isEmpty()) {
+            return;
+          }
+          ServiceBindingBuilder binding = sb.route();
+          routes.forEach(binding::addRoute);
+          binding.maxRequestLength(maxRequestLength);
+          if (writes) {
+            binding.blockingTaskExecutor(decoding.executor(), false);
+          }
+          decorators.forEach(binding::decorator);
+          binding.build(service);
+        });
+  }
+
+  /** The RPC a gRPC route serves: the last segment of its path, {@code /<service>/<RpcName>}. */
+  private static String rpcOf(Route route) {
+    String path = route.patternString();
+    return path.substring(path.lastIndexOf('/') + 1);
   }
 
   /** Admission runs after authentication: an unauthenticated caller holds none of the budget. */

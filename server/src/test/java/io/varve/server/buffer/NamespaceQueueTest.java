@@ -10,10 +10,23 @@ import org.junit.jupiter.api.Test;
 
 class NamespaceQueueTest {
 
-  static final PartitionKey P = new PartitionKey("t", "s", 0, 0);
+  static final PartitionKey P = partition("s");
+
+  static PartitionKey partition(String series) {
+    return new PartitionKey("t", series, 0, 0);
+  }
 
   static Queued queued(String id, long bytes, long at) {
-    return new Queued(new Event("s", 0, id, List.of()), P, bytes, at, 0);
+    return queued(P, id, bytes, at);
+  }
+
+  static Queued queued(PartitionKey partition, String id, long bytes, long at) {
+    return new Queued(
+        new Event(partition.timeSeriesId(), 0, id, List.of()), partition, bytes, at, 0);
+  }
+
+  static List<String> ids(List<Queued> slice) {
+    return slice.stream().map(q -> q.event().eventId()).toList();
   }
 
   @Test
@@ -27,32 +40,57 @@ class NamespaceQueueTest {
   }
 
   @Test
-  void a_queue_is_due_after_the_coalesce_or_once_it_holds_the_flush_bytes() {
+  void a_slice_is_due_after_the_coalesce_or_once_a_whole_slice_is_queued() {
     NamespaceQueue q = new NamespaceQueue();
     q.offer(List.of(queued("a", 10, 1_000)), 10, 100);
-    assertThat(q.takeIfDue(1_500, 1_000, 50)).isEmpty();
-    assertThat(q.takeIfDue(2_000, 1_000, 50))
-        .extracting(x -> x.event().eventId())
-        .containsExactly("a");
+    assertThat(q.takeSlice(1_500, 1_000, 50, 4)).isEmpty();
+    assertThat(ids(q.takeSlice(2_000, 1_000, 50, 4))).containsExactly("a");
     q.drained(List.of());
     q.offer(List.of(queued("b", 60, 3_000)), 60, 100);
-    assertThat(q.takeIfDue(3_000, 1_000, 50)).hasSize(1);
+    assertThat(q.takeSlice(3_000, 1_000, 50, 4)).hasSize(1);
   }
 
   @Test
-  void one_batch_at_a_time_and_retries_go_back_first_in_order() {
+  void slices_take_the_oldest_partitions_whole_with_their_later_events_up_to_the_slice_bytes() {
     NamespaceQueue q = new NamespaceQueue();
-    q.offer(List.of(queued("a", 10, 0), queued("b", 10, 0)), 20, 100);
-    List<Queued> batch = q.takeIfDue(10, 0, 100);
-    assertThat(q.idle()).isFalse();
-    q.offer(List.of(queued("c", 10, 5)), 10, 100);
-    assertThat(q.takeIfDue(100, 0, 100)).as("a batch is being written").isEmpty();
-    q.drained(batch);
-    assertThat(q.bytes()).isEqualTo(30);
-    assertThat(q.takeIfDue(100, 0, 100))
-        .extracting(x -> x.event().eventId())
-        .containsExactly("a", "b", "c");
+    PartitionKey x = partition("x");
+    PartitionKey y = partition("y");
+    PartitionKey z = partition("z");
+    // three requests: x and y first, then more of both, then z and more of x
+    q.offer(List.of(queued(x, "x1", 10, 0), queued(y, "y1", 10, 0)), 20, 1_000);
+    q.offer(List.of(queued(y, "y2", 10, 5), queued(x, "x2", 10, 5)), 20, 1_000);
+    q.offer(List.of(queued(z, "z1", 10, 9), queued(x, "x3", 10, 9)), 20, 1_000);
+
+    assertThat(ids(q.takeSlice(100, 0, 40, 4)))
+        .as("x whole, with the events of later requests, then y until the slice is full")
+        .containsExactly("x1", "x2", "x3", "y1");
+    assertThat(q.bytes()).isEqualTo(20);
+    assertThat(ids(q.takeSlice(100, 0, 40, 4)))
+        .as("the rest of a split partition first")
+        .containsExactly("y2", "z1");
+    assertThat(q.events()).isZero();
+    assertThat(q.idle()).as("two slices are being written").isFalse();
+    q.drained(List.of());
     q.drained(List.of());
     assertThat(q.idle()).isTrue();
+  }
+
+  @Test
+  void at_most_the_allowed_slices_at_a_time_and_retries_go_back_first_in_order() {
+    NamespaceQueue q = new NamespaceQueue();
+    q.offer(List.of(queued("a", 10, 0), queued("b", 10, 0)), 20, 100);
+    List<Queued> first = q.takeSlice(10, 0, 100, 1);
+    assertThat(ids(first)).containsExactly("a", "b");
+    q.offer(List.of(queued(partition("other"), "c", 10, 5)), 10, 100);
+    assertThat(q.takeSlice(100, 0, 100, 1)).as("one slice is being written").isEmpty();
+    q.drained(first);
+    assertThat(q.bytes()).isEqualTo(30);
+    assertThat(q.oldestAgeSeconds(1_000_000_000L))
+        .as("the retried events are the oldest")
+        .isEqualTo(1.0);
+    assertThat(ids(q.takeSlice(100, 0, 100, 1))).containsExactly("a", "b", "c");
+    q.drained(List.of());
+    assertThat(q.idle()).isTrue();
+    assertThat(q.clear()).isEmpty();
   }
 }
