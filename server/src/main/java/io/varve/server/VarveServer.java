@@ -236,7 +236,10 @@ public final class VarveServer implements AutoCloseable {
       ServerBuilder sb =
           Server.builder()
               .requestTimeout(Transports.REQUEST_TIMEOUT)
-              .gracefulShutdownTimeout(Duration.ofSeconds(2), Duration.ofSeconds(15));
+              .gracefulShutdownTimeout(Duration.ofSeconds(2), Duration.ofSeconds(15))
+              // clients that hedge or keep deadlines cancel calls (RST_STREAM) as a matter of
+              // course
+              .http2MaxResetFramesPerWindow(Transports.MAX_RESETS_PER_MINUTE, 60);
       InetSocketAddress address = new InetSocketAddress(settings.host(), settings.port());
       if (settings.tls().isPresent()) {
         sb.https(address)

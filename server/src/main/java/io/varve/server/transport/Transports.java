@@ -43,6 +43,15 @@ public final class Transports {
   public static final Duration REQUEST_TIMEOUT = Duration.ofSeconds(60);
 
   /**
+   * HTTP/2 streams one connection may reset (RST_STREAM) per minute before the server closes it,
+   * the guard against rapid-reset floods. The HTTP layer's own default (400) is too low for the
+   * clients of this API: a hedged call cancels its loser, and a call that reaches its deadline is
+   * cancelled, so a busy client resets hundreds of streams a minute in normal work, and closing its
+   * connection fails every call on it. A flood resets thousands a second.
+   */
+  public static final int MAX_RESETS_PER_MINUTE = 20_000;
+
+  /**
    * The gRPC services of the API, as generated from the protos. Every method of each is served over
    * gRPC and at {@code POST /v1/<RpcName>}, answered as {@link ApiCalls} says.
    */
