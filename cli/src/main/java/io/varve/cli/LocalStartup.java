@@ -5,6 +5,7 @@ import io.varve.local.Product;
 import io.varve.local.cassandra.LocalCassandra;
 import io.varve.local.cassandra.LocalCassandraCluster;
 import io.varve.local.opensearch.LocalOpenSearch;
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
@@ -14,11 +15,16 @@ import java.util.Optional;
  * start: OpenSearch first, as it fails at once when no JDK 21+ is found, before Cassandra is
  * launched; then Cassandra, the single node or the nodes of a cluster, node 1 (the seed) first.
  *
- * <p>Everything is launched without waiting, except that a node of a cluster must be ready before
+ * <p>Everything is launched without waiting, except that a node of a cluster must answer CQL before
  * the next one is launched (Cassandra lets one node join a ring at a time); then every server is
- * awaited until ready.
+ * awaited until ready. A secure node of a cluster is ready once its role logs in, which needs a
+ * quorum of the nodes once the roles are replicated, so readiness is awaited only when all nodes
+ * run. Last, on a secure cluster, the roles are replicated to the nodes ({@link
+ * LocalCassandraCluster#replicateAuthentication}).
  */
 final class LocalStartup {
+
+  private static final Duration AUTH_REPAIR_TIMEOUT = Duration.ofMinutes(3);
 
   private final LocalCassandraCluster cassandra;
   private final List<LocalNode> nodes;
@@ -49,23 +55,27 @@ final class LocalStartup {
   }
 
   /**
-   * Starts the servers that do not run and waits until all are ready, printing a line for each.
+   * Starts the servers that do not run and waits until all are ready, printing a line for each
+   * step.
    *
    * @throws IllegalStateException if OpenSearch cannot start, saying how to run without it
    * @throws LocalServerException if Cassandra cannot start, quoting its log
    */
   void run() {
-    List<LocalNode> waiting = new ArrayList<>();
     try {
       for (LocalNode node : nodes) {
         System.out.println(node.name() + ": starting (data in " + node.home() + ")");
         node.start();
-        waiting.add(node);
         if (joinsCluster(node)) {
-          awaitAll(waiting);
+          node.awaitStarted();
+          System.out.println(node.name() + ": answers at " + node.address());
         }
       }
-      awaitAll(waiting);
+      for (LocalNode node : nodes) {
+        node.awaitReady();
+        System.out.println(
+            node.name() + ": ready at " + node.address() + " (log " + node.log() + ")");
+      }
     } catch (LocalServerException e) {
       if (e.product() != Product.OPENSEARCH) {
         throw e;
@@ -76,15 +86,12 @@ final class LocalStartup {
               + " ./varve up --no-opensearch",
           e);
     }
-  }
-
-  private static void awaitAll(List<LocalNode> waiting) {
-    for (LocalNode node : waiting) {
-      node.awaitReady();
+    if (cassandra.replicateAuthentication(AUTH_REPAIR_TIMEOUT)) {
       System.out.println(
-          node.name() + ": ready at " + node.address() + " (log " + node.log() + ")");
+          "cassandra: system_auth (roles and credentials) now has replication factor "
+              + cassandra.replicationFactor()
+              + ", repaired");
     }
-    waiting.clear();
   }
 
   /**

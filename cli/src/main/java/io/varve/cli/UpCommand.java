@@ -30,7 +30,9 @@ import picocli.CommandLine.Spec;
  * <p>{@code --secure} starts Cassandra with TLS only on its CQL port and password authentication
  * (the certificates, passwords and API token of {@code .varve/secure}, generated on first use), and
  * gives the server a configuration of its own that reaches Cassandra over TLS as the generated role
- * and serves the API over TLS only, behind the generated token. It composes with {@code --nodes}.
+ * and serves the API over TLS only, behind the generated token. It composes with {@code --nodes}:
+ * the roles are then replicated to {@code min(N, 3)} nodes, so that the role logs in with one node
+ * of three down.
  *
  * <p>What is started and in which order: {@link LocalStartup}; the server's arguments: {@link
  * ServeArguments} and {@link UpServerConfig}; what is printed at the end: {@link UpSummary}.
