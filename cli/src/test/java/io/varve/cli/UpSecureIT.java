@@ -13,6 +13,7 @@ import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
 import java.nio.file.Files;
 import java.util.List;
+import java.util.stream.Stream;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
@@ -88,6 +89,38 @@ class UpSecureIT {
             () -> https.send(listNamespaces("http://127.0.0.1:" + up.port(), token), ofString()))
         .isInstanceOf(IOException.class);
 
+    // index backfill over TLS with the token: the server answers (this namespace has no index
+    // store, as OpenSearch is left out, so there is nothing to backfill); without --cacert the
+    // JVM's authorities do not trust the local one, and without the token the server refuses.
+    HttpResponse<String> created =
+        https.send(
+            UpTestHome.call(
+                api,
+                "CreateNamespace",
+                "{\"namespace\":\"up_secure_it\",\"persistence_configuration\":"
+                    + "[{\"id\":\"PRIMARY_STORAGE\"}]}",
+                token),
+            ofString());
+    assertThat(created.statusCode()).as(created.body()).isIn(200, 409);
+    String[] backfill = {
+      "backfill",
+      "--namespace",
+      "up_secure_it",
+      "--from",
+      "2026-01-01T00:00:00Z",
+      "--to",
+      "2026-01-02T00:00:00Z",
+      "--server",
+      api
+    };
+    String ca = security.caPem().toString();
+    assertThat(index(backfill, "--token", token, "--cacert", ca))
+        .isEqualTo(ExitStatus.INVALID_INPUT.code());
+    assertThat(streams.err()).contains("FAILED_PRECONDITION").contains("no INDEX_STORAGE entry");
+    assertThat(index(backfill, "--cacert", ca)).isEqualTo(ExitStatus.INVALID_INPUT.code());
+    assertThat(streams.err()).contains("UNAUTHENTICATED");
+    assertThat(index(backfill, "--token", token)).isEqualTo(ExitStatus.ABORTED_FATAL_ERROR.code());
+
     assertThat(up.run("status", "--cql-port", "58042")).isEqualTo(ExitStatus.OK.code());
     assertThat(streams.out())
         .contains("cassandra: running")
@@ -99,6 +132,13 @@ class UpSecureIT {
         .isEqualTo(ExitStatus.COMPLETED_WITH_ERRORS.code());
     assertThatThrownBy(() -> https.send(listNamespaces(api, token), ofString()))
         .isInstanceOf(IOException.class);
+  }
+
+  /** {@code varve index <args> <more>}, run outside the test's home: it names its server. */
+  private static int index(String[] args, String... more) {
+    return VarveCli.run(
+        Stream.concat(Stream.of("index"), Stream.concat(Stream.of(args), Stream.of(more)))
+            .toArray(String[]::new));
   }
 
   private static HttpRequest listNamespaces(String endpoint, String token) {
