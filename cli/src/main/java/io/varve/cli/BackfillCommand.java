@@ -13,6 +13,8 @@ import io.varve.core.error.InvalidFieldException;
 import io.varve.server.config.ServerSettings;
 import java.net.ConnectException;
 import java.net.URI;
+import java.nio.file.Files;
+import java.nio.file.Path;
 import java.time.Duration;
 import java.time.Instant;
 import java.time.OffsetDateTime;
@@ -104,6 +106,15 @@ final class BackfillCommand implements Callable<Integer> {
   @Option(names = "--token", description = "Bearer token, when the server requires one.")
   String token;
 
+  @Option(
+      names = "--cacert",
+      paramLabel = "FILE",
+      description =
+          "PEM file of the certificates to trust for an https:// --server, such as a private"
+              + " certificate authority's (.varve/secure/ca.pem of varve up --secure); default: the"
+              + " JVM's trusted authorities.")
+  Path cacert;
+
   @Override
   public Integer call() {
     URI url;
@@ -117,6 +128,12 @@ final class BackfillCommand implements Callable<Integer> {
         throw new InvalidFieldException("--to", to, "a time after --from, " + from);
       }
       request.setTimeInterval(Times.interval(start, end));
+      if (cacert != null && !"https".equals(url.getScheme())) {
+        throw new InvalidFieldException("--cacert", cacert.toString(), "an https:// --server");
+      }
+      if (cacert != null && !Files.isReadable(cacert)) {
+        throw new InvalidFieldException("--cacert", cacert.toString(), "a readable PEM file");
+      }
     } catch (InvalidFieldException e) {
       throw new ParameterException(spec.commandLine(), e.getMessage());
     }
@@ -190,6 +207,9 @@ final class BackfillCommand implements Callable<Integer> {
         VarveClient.builder().endpoint(url).retries(0, Duration.ZERO, Duration.ZERO);
     if (token != null) {
       builder.bearerToken(token);
+    }
+    if (cacert != null) {
+      builder.tls(cacert);
     }
     return builder.build();
   }

@@ -100,6 +100,19 @@ final class LocalNode {
   }
 
   /**
+   * Waits until the node has started: for a node of a Cassandra cluster, until it answers CQL,
+   * which it does once it has joined the ring (the next node may then join), before its role can
+   * log in (see {@link LocalCassandra#answersCql()}); for any other, until it is ready.
+   */
+  void awaitStarted() {
+    if (server instanceof LocalCassandra cassandra) {
+      cassandra.awaitCql(READY_TIMEOUT);
+    } else {
+      awaitReady();
+    }
+  }
+
+  /**
    * Stops the node if it runs (SIGTERM, then SIGKILL after a minute) and returns whether it ran.
    */
   boolean stop() {

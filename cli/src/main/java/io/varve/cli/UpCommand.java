@@ -1,14 +1,10 @@
 package io.varve.cli;
 
 import io.varve.command.ExitStatus;
-import io.varve.local.LocalServerException;
-import io.varve.local.Product;
-import io.varve.local.cassandra.LocalCassandra;
 import io.varve.local.cassandra.LocalCassandraCluster;
+import io.varve.local.opensearch.LocalOpenSearch;
 import io.varve.local.server.LocalVarveServer;
-import java.nio.file.Path;
 import java.time.Duration;
-import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
 import java.util.concurrent.Callable;
@@ -34,7 +30,12 @@ import picocli.CommandLine.Spec;
  * <p>{@code --secure} starts Cassandra with TLS only on its CQL port and password authentication
  * (the certificates, passwords and API token of {@code .varve/secure}, generated on first use), and
  * gives the server a configuration of its own that reaches Cassandra over TLS as the generated role
- * and serves the API over TLS only, behind the generated token. It composes with {@code --nodes}.
+ * and serves the API over TLS only, behind the generated token. It composes with {@code --nodes}:
+ * the roles are then replicated to {@code min(N, 3)} nodes, so that the role logs in with one node
+ * of three down.
+ *
+ * <p>What is started and in which order: {@link LocalStartup}; the server's arguments: {@link
+ * ServeArguments} and {@link UpServerConfig}; what is printed at the end: {@link UpSummary}.
  */
 @Command(
     name = "up",
@@ -92,30 +93,10 @@ final class UpCommand implements Callable<Integer> {
     List<String> serverArgs = serverArgs();
     requireSameSecurity();
     Instances.markSecure(secure);
-    List<LocalNode> nodes = nodes();
-    List<LocalNode> waiting = new ArrayList<>();
-    try {
-      for (LocalNode node : nodes) {
-        System.out.println(node.name() + ": starting (data in " + node.home() + ")");
-        node.start();
-        waiting.add(node);
-        if (joinsCluster(node)) {
-          awaitAll(waiting);
-        }
-      }
-      awaitAll(waiting);
-    } catch (LocalServerException e) {
-      if (e.product() != Product.OPENSEARCH) {
-        throw e;
-      }
-      throw new IllegalStateException(
-          e.getMessage()
-              + "\nTo run Varve without OpenSearch, and so without search:"
-              + " ./varve up --no-opensearch",
-          e);
-    }
-    if (writesServerConfig()) {
-      UpServerConfig.write(serverConfig(), UpServerConfig.yaml(cassandra()));
+    LocalCassandraCluster cassandra = cassandra();
+    startup().run();
+    if (serveArguments().writesServerConfig()) {
+      UpServerConfig.write(ServeArguments.configFile(), UpServerConfig.yaml(cassandra));
     }
     LocalVarveServer server = Instances.server(instance.port, serverArgs, secure);
     server.start();
@@ -153,102 +134,32 @@ final class UpCommand implements Callable<Integer> {
     return Instances.cluster(instance.cqlPort, storagePort, jmxPort, nodes, secure);
   }
 
-  private static void awaitAll(List<LocalNode> waiting) {
-    for (LocalNode node : waiting) {
-      node.awaitReady();
-      System.out.println(
-          node.name() + ": ready at " + node.address() + " (log " + node.log() + ")");
-    }
-    waiting.clear();
+  /** The local servers to start before the Varve server, and how ({@link LocalStartup}). */
+  LocalStartup startup() {
+    return LocalStartup.of(cassandra(), opensearch());
   }
 
   /**
-   * Whether a node must answer before the next one starts: a node of a cluster joining its ring.
-   */
-  private boolean joinsCluster(LocalNode node) {
-    return nodes > 1 && node.name().startsWith("cassandra ");
-  }
-
-  /**
-   * The local servers to start, in order: OpenSearch first, as it fails at once when no JDK 21+ is
-   * found, before Cassandra is launched; Cassandra alone with {@code --no-opensearch}; with {@code
-   * --nodes N}, Cassandra's N nodes, node 1 (the seed) first.
-   */
-  List<LocalNode> nodes() {
-    List<LocalNode> nodes = new ArrayList<>();
-    if (!noOpenSearch) {
-      nodes.add(LocalNode.opensearch(Instances.opensearch(instance.opensearchPort)));
-    }
-    List<LocalCassandra> cluster = cassandra().nodes();
-    if (cluster.size() == 1) {
-      nodes.add(LocalNode.cassandra(cluster.get(0)));
-      return nodes;
-    }
-    for (int n = 1; n <= cluster.size(); n++) {
-      nodes.add(LocalNode.clusterNode(cluster.get(n - 1), n));
-    }
-    return nodes;
-  }
-
-  /**
-   * The arguments of {@code varve serve} for the background server: the local nodes, the port, the
-   * config.
+   * The arguments of {@code varve serve} for the background server ({@link ServeArguments});
+   * refuses {@code --config} where {@code up} writes the server's configuration.
    */
   List<String> serverArgs() {
-    if (writesServerConfig()) {
-      return configuredServerArgs();
-    }
-    List<String> args =
-        new ArrayList<>(
-            List.of(
-                "--port",
-                Integer.toString(instance.port),
-                "--cassandra",
-                "127.0.0.1:" + instance.cqlPort));
-    if (!noOpenSearch) {
-      args.add("--opensearch");
-      args.add(Instances.opensearch(instance.opensearchPort).settings().endpoint().toString());
-    }
-    if (config != null) {
-      args.add("--config");
-      args.add(config);
-    }
-    return args;
+    return serveArguments().list(spec.commandLine());
   }
 
-  /** Whether the server gets {@code up.yaml}: for a cluster, or with TLS and passwords. */
-  private boolean writesServerConfig() {
-    return nodes > 1 || secure;
+  private ServeArguments serveArguments() {
+    return new ServeArguments(
+        instance.port,
+        instance.cqlPort,
+        opensearch().map(node -> node.settings().endpoint().toString()).orElse(null),
+        config,
+        nodes,
+        secure);
   }
 
-  /**
-   * With a cluster or {@code --secure}: the server's own configuration file, {@code
-   * .varve/server/up.yaml}, rewritten at each {@code up} ({@link UpServerConfig}); a file of the
-   * user's would have to hold the same, so {@code --config} is refused.
-   */
-  private List<String> configuredServerArgs() {
-    if (config != null) {
-      String option = nodes > 1 ? "--nodes" : "--secure";
-      throw new CommandLine.ParameterException(
-          spec.commandLine(),
-          "--config cannot be combined with "
-              + option
-              + ": up writes the server's configuration for it (contact points, replication, TLS"
-              + " and credentials); start Cassandra with `./varve local cassandra start "
-              + (nodes > 1 ? "--nodes N" : "--secure")
-              + "` and `./varve serve --config` a file of your own (local/README.md)");
-    }
-    List<String> args = new ArrayList<>(List.of("--port", Integer.toString(instance.port)));
-    if (!noOpenSearch) {
-      args.add("--opensearch");
-      args.add(Instances.opensearch(instance.opensearchPort).settings().endpoint().toString());
-    }
-    args.add("--config");
-    args.add(serverConfig().toString());
-    return args;
-  }
-
-  private static Path serverConfig() {
-    return Instances.serverHome().resolve("up.yaml");
+  private Optional<LocalOpenSearch> opensearch() {
+    return noOpenSearch
+        ? Optional.empty()
+        : Optional.of(Instances.opensearch(instance.opensearchPort));
   }
 }

@@ -13,13 +13,17 @@ import io.varve.api.timeseries.v1.ControlPlaneGrpc;
 import io.varve.client.Times;
 import io.varve.command.ExitStatus;
 import io.varve.command.testing.StandardStreams;
+import java.nio.file.Files;
+import java.nio.file.Path;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.stream.Stream;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
+import org.junit.jupiter.api.io.TempDir;
 import picocli.CommandLine;
 
 /**
@@ -74,6 +78,10 @@ class BackfillCommandTest {
                 "index", "backfill", "--server", "http://127.0.0.1:" + server.activeLocalPort()));
     args.addAll(List.of(options));
     return VarveCli.run(args.toArray(String[]::new));
+  }
+
+  private static String[] concat(String[] first, String... more) {
+    return Stream.concat(Stream.of(first), Stream.of(more)).toArray(String[]::new);
   }
 
   private String stdout() {
@@ -197,6 +205,28 @@ class BackfillCommandTest {
                 "2026-11-22T00:00:00Z"))
         .isEqualTo(2);
     assertThat(stderr()).contains("--to: \"2026-11-22T00:00:00Z\" (expected: a time after --from");
+    assertThat(requests).isEmpty();
+  }
+
+  @Test
+  void a_cacert_is_for_an_https_server_and_must_be_readable(@TempDir Path dir) throws Exception {
+    Path pem = Files.writeString(dir.resolve("ca.pem"), "not used");
+    String[] interval = {"--namespace", "n", "--from", "2026-11-22T00:00:00Z", "--to"};
+
+    assertThat(backfill(concat(interval, "2026-11-23T00:00:00Z", "--cacert", pem.toString())))
+        .isEqualTo(2);
+    assertThat(stderr()).contains("--cacert: \"" + pem + "\" (expected: an https:// --server)");
+    assertThat(
+            VarveCli.run(
+                concat(
+                    new String[] {"index", "backfill", "--server", "https://127.0.0.1:1"},
+                    concat(
+                        interval,
+                        "2026-11-23T00:00:00Z",
+                        "--cacert",
+                        dir.resolve("absent.pem").toString()))))
+        .isEqualTo(2);
+    assertThat(stderr()).contains("(expected: a readable PEM file)");
     assertThat(requests).isEmpty();
   }
 

@@ -33,8 +33,10 @@ class UpCommandTest {
   @Test
   void starts_opensearch_before_cassandra_and_gives_it_to_the_server() {
     UpCommand up = CommandLine.populateCommand(new UpCommand());
-    assertThat(up.nodes()).extracting(LocalNode::name).containsExactly("opensearch", "cassandra");
-    assertThat(up.nodes().get(0).address()).isEqualTo("http://127.0.0.1:9200");
+    assertThat(up.startup().nodes())
+        .extracting(LocalNode::name)
+        .containsExactly("opensearch", "cassandra");
+    assertThat(up.startup().nodes().get(0).address()).isEqualTo("http://127.0.0.1:9200");
     assertThat(String.join(" ", up.serverArgs()))
         .isEqualTo("--port 8080 --cassandra 127.0.0.1:9042 --opensearch http://127.0.0.1:9200");
   }
@@ -43,7 +45,7 @@ class UpCommandTest {
   void the_opensearch_port_reaches_the_node_and_the_server() {
     UpCommand up =
         CommandLine.populateCommand(new UpCommand(), "--opensearch-port", "9201", "--port", "8081");
-    assertThat(up.nodes().get(0).address()).isEqualTo("http://127.0.0.1:9201");
+    assertThat(up.startup().nodes().get(0).address()).isEqualTo("http://127.0.0.1:9201");
     assertThat(up.serverArgs())
         .containsSubsequence("--port", "8081")
         .containsSubsequence("--opensearch", "http://127.0.0.1:9201");
@@ -53,7 +55,7 @@ class UpCommandTest {
   void no_opensearch_starts_cassandra_alone_and_the_server_without_index_store() {
     UpCommand up =
         CommandLine.populateCommand(new UpCommand(), "--no-opensearch", "--config", "varve.yaml");
-    assertThat(up.nodes()).extracting(LocalNode::name).containsExactly("cassandra");
+    assertThat(up.startup().nodes()).extracting(LocalNode::name).containsExactly("cassandra");
     assertThat(up.serverArgs())
         .doesNotContain("--opensearch")
         .containsSubsequence("--config", "varve.yaml");
@@ -80,10 +82,10 @@ class UpCommandTest {
   void nodes_start_a_cluster_seed_first_and_give_the_server_a_configuration_with_replication_3() {
     UpCommand up = CommandLine.populateCommand(new UpCommand(), "--nodes", "3", "--no-opensearch");
 
-    assertThat(up.nodes())
+    assertThat(up.startup().nodes())
         .extracting(LocalNode::name)
         .containsExactly("cassandra node1", "cassandra node2", "cassandra node3");
-    assertThat(up.nodes())
+    assertThat(up.startup().nodes())
         .extracting(LocalNode::address)
         .containsExactly("127.0.0.1:9042", "127.0.0.2:9042", "127.0.0.3:9042");
     assertThat(up.serverArgs()).doesNotContain("--cassandra").contains("--config");

@@ -5,21 +5,13 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import io.varve.command.ExitStatus;
 import io.varve.command.testing.StandardStreams;
-import io.varve.local.VarveHome;
 import io.varve.local.cassandra.LocalCassandraSecurity;
-import io.varve.local.cassandra.LocalCassandraSettings;
 import io.varve.local.server.SecureApi;
 import java.io.IOException;
-import java.net.InetAddress;
-import java.net.ServerSocket;
-import java.net.URI;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
 import java.nio.file.Files;
-import java.nio.file.LinkOption;
-import java.nio.file.Path;
-import java.time.Duration;
 import java.util.List;
 import java.util.stream.Stream;
 import org.junit.jupiter.api.AfterAll;
@@ -55,59 +47,38 @@ class UpSecureIT {
 
   @RegisterExtension final StandardStreams streams = new StandardStreams();
 
-  static Path home;
-  static int port;
+  static UpTestHome up;
 
   @BeforeAll
   static void home() throws IOException {
-    Path checkout = VarveHome.locate();
-    home = checkout.resolve(".varve/up-secure-it");
-    Path lib = home.resolve("local/cassandra-dist/target/lib");
-    Files.createDirectories(lib.getParent());
-    if (!Files.exists(lib, LinkOption.NOFOLLOW_LINKS)) {
-      Files.createSymbolicLink(lib, LocalCassandraSettings.defaultLibDirectory(checkout));
-    }
-    for (String marker : List.of("pom.xml", "varve")) {
-      if (!Files.exists(home.resolve(marker))) {
-        Files.writeString(home.resolve(marker), "");
-      }
-    }
-    try (ServerSocket free = new ServerSocket(0, 1, InetAddress.getByName("127.0.0.1"))) {
-      port = free.getLocalPort();
-    }
+    up = UpTestHome.create("up-secure-it");
   }
 
   @AfterAll
   static void down() {
-    run("down");
+    up.run("down");
   }
 
   @Test
   void up_secure_serves_tls_behind_the_token_on_a_cassandra_with_tls_and_down_stops_it()
       throws Exception {
-    assertThat(run("up", SECURE_UP.toArray(String[]::new)))
+    assertThat(up.run("up", SECURE_UP.toArray(String[]::new)))
         .as(streams.err())
         .isEqualTo(ExitStatus.OK.code());
-    LocalCassandraSecurity security = LocalCassandraSecurity.forDevelopment(home);
+    LocalCassandraSecurity security = LocalCassandraSecurity.forDevelopment(up.home());
     String token = security.apiToken();
-    String api = "https://127.0.0.1:" + port;
+    String api = up.secureApi();
     assertThat(streams.out())
         .contains("TLS only: " + api)
         .contains(security.caPem().toString())
         .contains(security.apiTokenFile().toString())
         .doesNotContain(token)
         .doesNotContain(security.rolePassword());
-    assertThat(Files.readString(home.resolve(".varve/server/server.log")))
+    assertThat(Files.readString(up.home().resolve(".varve/server/server.log")))
         .doesNotContain(token)
         .doesNotContain(security.rolePassword());
 
-    SecureApi access = new SecureApi(security.caPem(), security.apiTokenFile());
-    HttpClient https =
-        HttpClient.newBuilder()
-            .version(HttpClient.Version.HTTP_1_1)
-            .sslContext(access.sslContext())
-            .connectTimeout(Duration.ofSeconds(5))
-            .build();
+    HttpClient https = UpTestHome.https(new SecureApi(security.caPem(), security.apiTokenFile()));
     HttpResponse<String> listed = https.send(listNamespaces(api, token), ofString());
     assertThat(listed.statusCode()).as(listed.body()).isEqualTo(200);
     assertThat(listed.body()).contains("namespaces");
@@ -115,48 +86,66 @@ class UpSecureIT {
     assertThat(anonymous.statusCode()).isEqualTo(401);
     assertThat(anonymous.body()).contains("UNAUTHENTICATED");
     assertThatThrownBy(
-            () -> https.send(listNamespaces("http://127.0.0.1:" + port, token), ofString()))
+            () -> https.send(listNamespaces("http://127.0.0.1:" + up.port(), token), ofString()))
         .isInstanceOf(IOException.class);
 
-    assertThat(run("status", "--cql-port", "58042")).isEqualTo(ExitStatus.OK.code());
+    // index backfill over TLS with the token: the server answers (this namespace has no index
+    // store, as OpenSearch is left out, so there is nothing to backfill); without --cacert the
+    // JVM's authorities do not trust the local one, and without the token the server refuses.
+    HttpResponse<String> created =
+        https.send(
+            UpTestHome.call(
+                api,
+                "CreateNamespace",
+                "{\"namespace\":\"up_secure_it\",\"persistence_configuration\":"
+                    + "[{\"id\":\"PRIMARY_STORAGE\"}]}",
+                token),
+            ofString());
+    assertThat(created.statusCode()).as(created.body()).isIn(200, 409);
+    String[] backfill = {
+      "backfill",
+      "--namespace",
+      "up_secure_it",
+      "--from",
+      "2026-01-01T00:00:00Z",
+      "--to",
+      "2026-01-02T00:00:00Z",
+      "--server",
+      api
+    };
+    String ca = security.caPem().toString();
+    assertThat(index(backfill, "--token", token, "--cacert", ca))
+        .isEqualTo(ExitStatus.INVALID_INPUT.code());
+    assertThat(streams.err()).contains("FAILED_PRECONDITION").contains("no INDEX_STORAGE entry");
+    assertThat(index(backfill, "--cacert", ca)).isEqualTo(ExitStatus.INVALID_INPUT.code());
+    assertThat(streams.err()).contains("UNAUTHENTICATED");
+    assertThat(index(backfill, "--token", token)).isEqualTo(ExitStatus.ABORTED_FATAL_ERROR.code());
+
+    assertThat(up.run("status", "--cql-port", "58042")).isEqualTo(ExitStatus.OK.code());
     assertThat(streams.out())
         .contains("cassandra: running")
         .contains("varve: running")
         .contains("api=" + api);
 
-    assertThat(run("down", "--cql-port", "58042")).isEqualTo(ExitStatus.OK.code());
-    assertThat(run("status", "--cql-port", "58042"))
+    assertThat(up.run("down", "--cql-port", "58042")).isEqualTo(ExitStatus.OK.code());
+    assertThat(up.run("status", "--cql-port", "58042"))
         .isEqualTo(ExitStatus.COMPLETED_WITH_ERRORS.code());
     assertThatThrownBy(() -> https.send(listNamespaces(api, token), ofString()))
         .isInstanceOf(IOException.class);
   }
 
+  /** {@code varve index <args> <more>}, run outside the test's home: it names its server. */
+  private static int index(String[] args, String... more) {
+    return VarveCli.run(
+        Stream.concat(Stream.of("index"), Stream.concat(Stream.of(args), Stream.of(more)))
+            .toArray(String[]::new));
+  }
+
   private static HttpRequest listNamespaces(String endpoint, String token) {
-    HttpRequest.Builder request =
-        HttpRequest.newBuilder(URI.create(endpoint + "/v1/ListNamespaces"))
-            .timeout(Duration.ofSeconds(30))
-            .header("Content-Type", "application/json")
-            .POST(HttpRequest.BodyPublishers.ofString("{}"));
-    if (token != null) {
-      request.header("Authorization", "Bearer " + token);
-    }
-    return request.build();
+    return UpTestHome.call(endpoint, "ListNamespaces", "{}", token);
   }
 
   private static HttpResponse.BodyHandler<String> ofString() {
-    return HttpResponse.BodyHandlers.ofString();
-  }
-
-  /** Runs a {@code varve} command on this test's home and server port; returns its exit status. */
-  private static int run(String command, String... args) {
-    String before = System.getProperty(VarveHome.PROPERTY);
-    System.setProperty(VarveHome.PROPERTY, home.toString());
-    try {
-      return VarveCli.run(
-          Stream.concat(Stream.of(command, "--port", Integer.toString(port)), Stream.of(args))
-              .toArray(String[]::new));
-    } finally {
-      System.setProperty(VarveHome.PROPERTY, before == null ? "" : before);
-    }
+    return UpTestHome.ofString();
   }
 }

@@ -7,6 +7,7 @@ import java.nio.file.Path;
 import java.time.Duration;
 import java.util.List;
 import java.util.Objects;
+import java.util.function.BooleanSupplier;
 
 /**
  * One local server (see {@link Product}), run as its own operating-system process in its own
@@ -107,6 +108,17 @@ public abstract class LocalServer {
    */
   public final void awaitReady(Duration timeout) {
     node.awaitReady(timeout);
+  }
+
+  /**
+   * Waits until {@code condition} holds, as {@link #awaitReady(Duration)} waits for readiness: for
+   * a server whose stages of starting differ from readiness (such as a node that has joined its
+   * cluster but cannot yet serve every client).
+   *
+   * @throws LocalServerException as {@link #awaitReady(Duration)}
+   */
+  protected final void await(BooleanSupplier condition, Duration timeout) {
+    node.await(condition, timeout);
   }
 
   /** Whether the server answers its clients right now. */

@@ -126,8 +126,13 @@ final class ManagedNode {
    * quoting the logs.
    */
   void awaitReady(Duration timeout) {
+    await(ready, timeout);
+  }
+
+  /** As {@link #awaitReady}, until {@code condition} holds instead of the server's readiness. */
+  void await(BooleanSupplier condition, Duration timeout) {
     long deadline = System.nanoTime() + timeout.toNanos();
-    while (!ready.getAsBoolean()) {
+    while (!condition.getAsBoolean()) {
       if (find().isEmpty()) {
         throw failure(name() + " is not running (it exited or was never started). " + logs(), null);
       }

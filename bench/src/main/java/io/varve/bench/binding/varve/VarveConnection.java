@@ -12,7 +12,9 @@ import io.varve.client.VarveClient;
 import io.varve.client.VarveClientBuilder;
 import io.varve.options.OptionValues;
 import java.net.URI;
+import java.nio.file.Path;
 import java.time.Duration;
+import java.util.Optional;
 import java.util.Properties;
 import site.ycsb.DBException;
 
@@ -76,6 +78,18 @@ final class VarveConnection implements AutoCloseable {
                     .withoutHedging())
             .retries(0, Duration.ZERO, Duration.ZERO);
     p.optional(VarveOptions.TOKEN).ifPresent(builder::bearerToken);
+    Optional<Path> caCert = p.optional(VarveOptions.CA_CERT);
+    if (caCert.isPresent()) {
+      if (!"https".equals(uri.getScheme())) {
+        // TLS on for an http:// address would contradict what the user wrote.
+        throw new DBException("varve.cacert: needs an https:// varve.url, not " + uri);
+      }
+      try {
+        builder.tls(caCert.get());
+      } catch (IllegalArgumentException e) {
+        throw new DBException("varve.cacert: " + e.getMessage(), e);
+      }
+    }
     VarveClient client = builder.build();
     try {
       ensureNamespace(client, namespace, p.get(VarveOptions.CREATE), uri.toString());

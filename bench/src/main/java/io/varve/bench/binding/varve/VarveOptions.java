@@ -5,6 +5,7 @@ import io.varve.options.Option;
 import io.varve.options.Options;
 import io.varve.options.Types;
 import java.net.URI;
+import java.nio.file.Path;
 
 /** The properties of the {@code varve} binding. */
 public final class VarveOptions {
@@ -28,6 +29,13 @@ public final class VarveOptions {
           .option("varve.token", Types.string())
           .secret()
           .doc("Bearer token, when the server requires one.");
+  public static final Option<Path> CA_CERT =
+      OPTIONS
+          .option("varve.cacert", Types.path())
+          .doc(
+              "PEM file of the certificates to trust for `https://`, such as a private certificate"
+                  + " authority's (`.varve/secure/ca.pem` of `./varve up --secure`); absent: the"
+                  + " JVM's trusted authorities.");
   public static final Option<Integer> READ_INTERVAL =
       OPTIONS
           .option("varve.readinterval", Types.integer(1, 366 * 86_400))

@@ -11,12 +11,32 @@ import java.nio.file.Path;
  */
 final class CassandraConfigWriter {
 
+  /**
+   * The logging of Cassandra's tools ({@code nodetool}) run on a node's jars: warnings to stderr,
+   * as the file of the same name in a Cassandra tarball; without it they print every debug line.
+   */
+  static final String TOOLS_LOGBACK = "logback-tools.xml";
+
+  private static final String TOOLS_LOGBACK_XML =
+      String.join(
+          "\n",
+          "<!-- Written by Varve's LocalCassandra at each start; edits are overwritten. -->",
+          "<configuration scan=\"false\">",
+          "  <appender name=\"STDERR\" class=\"ch.qos.logback.core.ConsoleAppender\">",
+          "    <target>System.err</target>",
+          "    <encoder><pattern>%-5level %msg%n</pattern></encoder>",
+          "  </appender>",
+          "  <root level=\"WARN\"><appender-ref ref=\"STDERR\"/></root>",
+          "</configuration>",
+          "");
+
   private CassandraConfigWriter() {}
 
   static void write(LocalCassandraSettings settings) throws IOException {
     Files.createDirectories(settings.confDirectory());
     Files.writeString(settings.confDirectory().resolve("cassandra.yaml"), cassandraYaml(settings));
     Files.writeString(settings.confDirectory().resolve("logback.xml"), logbackXml(settings));
+    Files.writeString(settings.confDirectory().resolve(TOOLS_LOGBACK), TOOLS_LOGBACK_XML);
   }
 
   static String cassandraYaml(LocalCassandraSettings settings) {

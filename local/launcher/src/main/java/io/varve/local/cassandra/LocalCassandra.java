@@ -64,6 +64,29 @@ public final class LocalCassandra extends LocalServer {
         .orElseGet(() -> NativeProtocolProbe.answersOptions(settings.cqlAddress(), PROBE_TIMEOUT));
   }
 
+  /**
+   * Whether the node answers a CQL {@code OPTIONS} request right now (over TLS for a secure node):
+   * it has started and joined its ring. A plain node is then ready; a secure node of a cluster may
+   * not be yet, as its role is read from a quorum of the replicas of {@code system_auth}, which
+   * other nodes hold.
+   */
+  public boolean answersCql() {
+    return settings
+        .security()
+        .map(security -> SecureNodeLogin.answers(settings.cqlAddress(), security, PROBE_TIMEOUT))
+        .orElseGet(() -> NativeProtocolProbe.answersOptions(settings.cqlAddress(), PROBE_TIMEOUT));
+  }
+
+  /**
+   * Waits until the node {@linkplain #answersCql() answers CQL}: what a cluster waits for before
+   * the next node starts.
+   *
+   * @throws io.varve.local.LocalServerException as {@link #awaitReady(Duration)}
+   */
+  public void awaitCql(Duration timeout) {
+    await(this::answersCql, timeout);
+  }
+
   @Override
   protected long launch() throws IOException {
     List<String> command = CassandraCommandLine.of(settings);

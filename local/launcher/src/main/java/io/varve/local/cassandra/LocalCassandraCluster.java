@@ -1,9 +1,15 @@
 package io.varve.local.cassandra;
 
+import io.varve.local.LocalServerException;
 import io.varve.local.Loopback;
+import io.varve.local.Product;
+import java.io.IOException;
 import java.net.InetSocketAddress;
+import java.nio.file.Files;
 import java.nio.file.Path;
+import java.security.GeneralSecurityException;
 import java.time.Duration;
+import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Objects;
@@ -26,6 +32,12 @@ public final class LocalCassandraCluster {
 
   /** The largest cluster offered: enough for replication factor 3 plus one node to lose. */
   public static final int MAX_NODES = 9;
+
+  /**
+   * The file in node 1's home that records that {@code system_auth} was given the cluster's
+   * replication factor and repaired ({@link #replicateAuthentication}).
+   */
+  public static final String AUTH_REPLICATED = "system_auth-replicated";
 
   private final List<LocalCassandra> nodes;
 
@@ -131,7 +143,10 @@ public final class LocalCassandraCluster {
 
   /**
    * Starts the nodes that do not run, one at a time, each waited for until it answers CQL before
-   * the next is launched; a node that runs already is only waited for.
+   * the next is launched (a node that runs already is only waited for); then waits until every node
+   * is ready (a secure node: its role logs in, which needs a quorum of the nodes once {@code
+   * system_auth} has several replicas) and {@linkplain #replicateAuthentication replicates the
+   * roles}.
    *
    * @param timeoutPerNode how long each node may take to answer
    * @throws io.varve.local.LocalServerException naming the node that failed and quoting its log
@@ -139,7 +154,60 @@ public final class LocalCassandraCluster {
   public void start(Duration timeoutPerNode) {
     for (LocalCassandra node : nodes) {
       node.start();
+      node.awaitCql(timeoutPerNode);
+    }
+    for (LocalCassandra node : nodes) {
       node.awaitReady(timeoutPerNode);
+    }
+    replicateAuthentication(timeoutPerNode);
+  }
+
+  /**
+   * On a secure cluster of several nodes, gives the keyspace of roles and credentials, {@code
+   * system_auth}, the {@linkplain #replicationFactor() replication factor} of the data and repairs
+   * it, once: Cassandra keeps one replica of it by default, so that losing the node that holds a
+   * role would lock that role out. Afterwards a login reads the role from a quorum of its replicas:
+   * it succeeds with one node of three down. Done at the first start with every node running (the
+   * repair copies the roles to the new replicas) and recorded in node 1's home ({@value
+   * #AUTH_REPLICATED}); later starts do nothing. Does nothing on a single or a plain node.
+   *
+   * @return whether it was done now
+   * @throws io.varve.local.LocalServerException if the change or the repair fails
+   */
+  public boolean replicateAuthentication(Duration timeout) {
+    LocalCassandraSettings first = nodes.get(0).settings();
+    Path done = first.home().resolve(AUTH_REPLICATED);
+    if (nodes.size() == 1 || first.security().isEmpty() || Files.exists(done)) {
+      return false;
+    }
+    try {
+      SecureNodeLogin.execute(
+          first.cqlAddress(),
+          first.security().get(),
+          "ALTER KEYSPACE system_auth WITH replication = {'class': 'SimpleStrategy',"
+              + " 'replication_factor': "
+              + replicationFactor()
+              + "}",
+          timeout);
+      NodeTool.run(first, List.of("repair", "--full", "system_auth"), timeout);
+      Files.writeString(
+          done,
+          "system_auth: replication factor "
+              + replicationFactor()
+              + ", repaired at "
+              + Instant.now()
+              + "\n");
+      return true;
+    } catch (IOException | GeneralSecurityException e) {
+      throw new LocalServerException(
+          Product.CASSANDRA,
+          "Cannot give system_auth replication factor "
+              + replicationFactor()
+              + " through "
+              + first.cqlAddress()
+              + ": "
+              + e.getMessage(),
+          e);
     }
   }
 

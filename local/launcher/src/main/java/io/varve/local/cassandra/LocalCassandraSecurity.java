@@ -1,6 +1,7 @@
 package io.varve.local.cassandra;
 
 import io.varve.local.LocalServerException;
+import io.varve.local.Loopback;
 import io.varve.local.Product;
 import java.io.IOException;
 import java.io.InputStream;
@@ -17,6 +18,8 @@ import java.util.Base64;
 import java.util.List;
 import java.util.Objects;
 import java.util.concurrent.TimeUnit;
+import java.util.stream.IntStream;
+import java.util.stream.Stream;
 import javax.net.ssl.SSLContext;
 import javax.net.ssl.TrustManagerFactory;
 
@@ -46,8 +49,17 @@ public record LocalCassandraSecurity(Path directory) {
   /** The role the node's clients log in as: a superuser made at the node's first start. */
   public static final String ROLE = "varve";
 
+  /**
+   * The names the nodes' certificate is valid for: {@code localhost} and the address of every node
+   * a local cluster may have, so that clients keep hostname validation on whichever node they
+   * reach.
+   */
   private static final List<String> SUBJECT_ALTERNATIVE_NAMES =
-      List.of("dns:localhost", "ip:127.0.0.1", "ip:127.0.0.2", "ip:127.0.0.3", "ip:127.0.0.4");
+      Stream.concat(
+              Stream.of("dns:localhost"),
+              IntStream.rangeClosed(1, LocalCassandraCluster.MAX_NODES)
+                  .mapToObj(n -> "ip:" + Loopback.nodeAddress(n)))
+          .toList();
 
   /** Makes the directory absolute. */
   public LocalCassandraSecurity {

@@ -23,6 +23,8 @@ import javax.net.ssl.SSLSocket;
 final class SecureNodeLogin {
 
   private static final byte STARTUP = 0x01;
+  private static final byte SUPPORTED = 0x06;
+  private static final byte OPTIONS = 0x05;
   private static final byte AUTHENTICATE = 0x03;
   private static final byte QUERY = 0x07;
   private static final byte RESULT = 0x08;
@@ -69,6 +71,48 @@ final class SecureNodeLogin {
   }
 
   /**
+   * Whether the node answers a CQL {@code OPTIONS} request over TLS: it has started (and joined its
+   * ring), whether or not its role can log in yet (a node of a cluster reads the role from a quorum
+   * of the replicas of {@code system_auth}).
+   */
+  static boolean answers(
+      InetSocketAddress address, LocalCassandraSecurity security, Duration timeout) {
+    try (SSLSocket socket = connect(address, security, timeout)) {
+      return send(
+                  socket.getOutputStream(),
+                  socket.getInputStream(),
+                  OPTIONS,
+                  ByteBuffer.allocate(0))
+              .opcode()
+          == SUPPORTED;
+    } catch (IOException | GeneralSecurityException e) {
+      return false;
+    }
+  }
+
+  /**
+   * Runs {@code statement} logged in as the role {@value LocalCassandraSecurity#ROLE}.
+   *
+   * @throws IOException if the role cannot log in or the statement fails; the message says which
+   */
+  static void execute(
+      InetSocketAddress address,
+      LocalCassandraSecurity security,
+      String statement,
+      Duration timeout)
+      throws IOException, GeneralSecurityException {
+    if (!login(
+        address,
+        security,
+        LocalCassandraSecurity.ROLE,
+        security.rolePassword(),
+        timeout,
+        statement)) {
+      throw new IOException("role " + LocalCassandraSecurity.ROLE + " cannot log in on " + address);
+    }
+  }
+
+  /**
    * Logs in and, if it could, runs {@code statement} (null: none); false when the credentials are
    * refused.
    */
@@ -80,42 +124,57 @@ final class SecureNodeLogin {
       Duration timeout,
       String statement)
       throws IOException, GeneralSecurityException {
+    try (SSLSocket socket = connect(address, security, timeout)) {
+      InputStream in = socket.getInputStream();
+      OutputStream out = socket.getOutputStream();
+      ByteBuffer startup = ByteBuffer.allocate(64);
+      startup.putShort((short) 1);
+      string(startup, "CQL_VERSION");
+      string(startup, "3.0.0");
+      if (send(out, in, STARTUP, startup).opcode() != AUTHENTICATE) {
+        throw new IOException("the node does not ask for credentials");
+      }
+      byte[] token = ("\0" + user + "\0" + password).getBytes(StandardCharsets.UTF_8);
+      ByteBuffer response = ByteBuffer.allocate(4 + token.length).putInt(token.length).put(token);
+      if (send(out, in, AUTH_RESPONSE, response).opcode() != AUTH_SUCCESS) {
+        return false;
+      }
+      if (statement != null) {
+        byte[] text = statement.getBytes(StandardCharsets.UTF_8);
+        ByteBuffer query = ByteBuffer.allocate(text.length + 7);
+        query.putInt(text.length).put(text).putShort((short) 0x0001).put((byte) 0);
+        Frame result = send(out, in, QUERY, query);
+        if (result.opcode() != RESULT) {
+          throw new IOException("statement failed: " + result.message());
+        }
+      }
+      return true;
+    }
+  }
+
+  /**
+   * A TLS connection to the node, trusting the local authority alone; closing it closes the
+   * underlying socket.
+   */
+  private static SSLSocket connect(
+      InetSocketAddress address, LocalCassandraSecurity security, Duration timeout)
+      throws IOException, GeneralSecurityException {
     int millis = (int) Math.max(1, timeout.toMillis());
-    try (Socket plain = new Socket()) {
+    Socket plain = new Socket();
+    try {
       plain.connect(address, millis);
       plain.setSoTimeout(Math.max(millis, 10_000));
-      try (SSLSocket socket =
+      SSLSocket socket =
           (SSLSocket)
               security
                   .clientContext()
                   .getSocketFactory()
-                  .createSocket(plain, address.getHostString(), address.getPort(), true)) {
-        socket.startHandshake();
-        InputStream in = socket.getInputStream();
-        OutputStream out = socket.getOutputStream();
-        ByteBuffer startup = ByteBuffer.allocate(64);
-        startup.putShort((short) 1);
-        string(startup, "CQL_VERSION");
-        string(startup, "3.0.0");
-        if (send(out, in, STARTUP, startup).opcode() != AUTHENTICATE) {
-          throw new IOException("the node does not ask for credentials");
-        }
-        byte[] token = ("\0" + user + "\0" + password).getBytes(StandardCharsets.UTF_8);
-        ByteBuffer response = ByteBuffer.allocate(4 + token.length).putInt(token.length).put(token);
-        if (send(out, in, AUTH_RESPONSE, response).opcode() != AUTH_SUCCESS) {
-          return false;
-        }
-        if (statement != null) {
-          byte[] text = statement.getBytes(StandardCharsets.UTF_8);
-          ByteBuffer query = ByteBuffer.allocate(text.length + 7);
-          query.putInt(text.length).put(text).putShort((short) 0x0001).put((byte) 0);
-          Frame result = send(out, in, QUERY, query);
-          if (result.opcode() != RESULT) {
-            throw new IOException("statement failed: " + result.message());
-          }
-        }
-        return true;
-      }
+                  .createSocket(plain, address.getHostString(), address.getPort(), true);
+      socket.startHandshake();
+      return socket;
+    } catch (IOException | GeneralSecurityException | RuntimeException e) {
+      plain.close();
+      throw e;
     }
   }
 

@@ -90,7 +90,7 @@ class CassandraConfigWriterTest {
   }
 
   @Test
-  void writes_both_files_into_conf(@TempDir Path home) throws Exception {
+  void writes_the_nodes_files_and_the_tools_logging_into_conf(@TempDir Path home) throws Exception {
     LocalCassandraSettings settings = NODE.withHome(home);
 
     CassandraConfigWriter.write(settings);
@@ -99,5 +99,8 @@ class CassandraConfigWriterTest {
         .isEqualTo(CassandraConfigWriter.cassandraYaml(settings));
     assertThat(Files.readString(home.resolve("conf/logback.xml")))
         .isEqualTo(CassandraConfigWriter.logbackXml(settings));
+    assertThat(Files.readString(home.resolve("conf/logback-tools.xml")))
+        .contains("<target>System.err</target>")
+        .contains("<root level=\"WARN\">");
   }
 }

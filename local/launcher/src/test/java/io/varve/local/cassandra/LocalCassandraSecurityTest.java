@@ -34,7 +34,7 @@ class LocalCassandraSecurityTest {
     chain.get(0).verify(chain.get(1).getPublicKey());
     assertThat(chain.get(0).getSubjectAlternativeNames())
         .extracting(name -> (Object) name.get(1))
-        .contains("localhost", "127.0.0.1", "127.0.0.2", "127.0.0.3");
+        .contains("localhost", "127.0.0.1", "127.0.0.2", "127.0.0.3", "127.0.0.9");
     assertThat(Files.readString(security.privateKeyPem(), StandardCharsets.US_ASCII))
         .startsWith("-----BEGIN PRIVATE KEY-----\n");
     assertThat(security.rolePassword()).hasSize(32).isNotEqualTo(security.storePassword());

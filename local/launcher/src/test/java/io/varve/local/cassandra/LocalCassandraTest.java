@@ -6,6 +6,7 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import io.varve.local.LocalServerException;
 import io.varve.local.LocalServerStatus;
 import io.varve.local.Product;
+import io.varve.local.testing.LocalMachine;
 import java.io.IOException;
 import java.net.InetAddress;
 import java.net.ServerSocket;
@@ -27,13 +28,15 @@ class LocalCassandraTest {
 
   @BeforeEach
   void builtDistribution() throws IOException {
+    // Ports free now, so that a start fails for the reason under test, not a node running here.
+    int[] ports = LocalMachine.freePorts(3);
     Path lib = Files.createDirectories(dir.resolve("lib"));
     Files.createFile(lib.resolve("jamm-0.4.0.jar"));
     settings =
         LocalCassandraSettings.forTests(dir)
             .withHome(dir.resolve("node"))
             .withLibDirectory(lib)
-            .withPorts(39042, 37000, 37199);
+            .withPorts(ports[0], ports[1], ports[2]);
   }
 
   @AfterEach
@@ -49,7 +52,7 @@ class LocalCassandraTest {
 
     assertThat(status.state()).isEqualTo(LocalServerStatus.State.STOPPED);
     assertThat(status.isRunning()).isFalse();
-    assertThat(status.address().getPort()).isEqualTo(39042);
+    assertThat(status.address().getPort()).isEqualTo(settings.cqlPort());
   }
 
   @Test

@@ -9,7 +9,9 @@ import java.net.ServerSocket;
 import java.net.SocketException;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.ArrayList;
 import java.util.Comparator;
+import java.util.List;
 import java.util.Optional;
 import java.util.stream.Stream;
 
@@ -34,6 +36,30 @@ public final class LocalMachine {
       port = freePort();
     }
     return port;
+  }
+
+  /**
+   * {@code count} distinct TCP ports of 127.0.0.1 that nothing listens on right now: each is held
+   * open until all are found, so no two are the same.
+   */
+  public static int[] freePorts(int count) {
+    List<ServerSocket> held = new ArrayList<>();
+    try {
+      for (int i = 0; i < count; i++) {
+        held.add(new ServerSocket(0, 1, InetAddress.getLoopbackAddress()));
+      }
+      return held.stream().mapToInt(ServerSocket::getLocalPort).toArray();
+    } catch (IOException e) {
+      throw new UncheckedIOException("No " + count + " free ports on 127.0.0.1", e);
+    } finally {
+      for (ServerSocket socket : held) {
+        try {
+          socket.close();
+        } catch (IOException e) {
+          // The port is free again when the socket is gone; nothing to do.
+        }
+      }
+    }
   }
 
   /**
