@@ -80,10 +80,10 @@ final class DataPlaneBenchmark {
             cassandra,
             METADATA_KEYSPACE,
             List.of(NAMESPACE, RAW_TABLE.substring(0, RAW_TABLE.indexOf('.'))),
+            DataPlaneBenchmark::prepareSchema,
             "perf-dataplane-server",
             DataPlaneBenchmark::configuration);
     CqlSession session = testbed.session();
-    prepareSchema(session, testbed.cassandra().settings());
     String configuration = testbed.serverConfiguration();
     VarveServer server = testbed.server();
     server

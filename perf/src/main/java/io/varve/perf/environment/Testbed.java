@@ -2,9 +2,11 @@ package io.varve.perf.environment;
 
 import com.datastax.oss.driver.api.core.CqlSession;
 import com.datastax.oss.driver.api.core.cql.SimpleStatement;
+import io.varve.cassandra.session.CassandraSettings;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.function.BiConsumer;
 import java.util.function.Function;
 
 /**
@@ -28,12 +30,37 @@ public record Testbed(
   private static final Duration DROP_TIMEOUT = Duration.ofMinutes(1);
 
   /**
+   * Sets up a benchmark's testbed, with nothing of its own made before its server starts.
+   *
+   * @see #open(Environment, String, String, List, BiConsumer, String, Function)
+   */
+  public static Testbed open(
+      Environment environment,
+      String cassandraOption,
+      String metadataKeyspace,
+      List<String> keyspaces,
+      String serverName,
+      Function<BenchmarkCassandra, String> configuration)
+      throws Exception {
+    return open(
+        environment,
+        cassandraOption,
+        metadataKeyspace,
+        keyspaces,
+        (session, settings) -> {},
+        serverName,
+        configuration);
+  }
+
+  /**
    * Sets up a benchmark's testbed.
    *
    * @param cassandraOption {@code --cassandra}'s host:port, or null for the local Cassandra
    *     (started if need be)
    * @param metadataKeyspace the server's metadata keyspace, dropped with the others
    * @param keyspaces the benchmark's own keyspaces: its namespaces' and its baseline's
+   * @param schema what the benchmark creates once they are dropped, before its server starts (its
+   *     baseline's tables), on the session and the Cassandra's settings
    * @param serverName the server's directory under {@code .varve/}, like {@code perf-kv-server}
    * @param configuration the server's configuration file, from the Cassandra's {@link
    *     BenchmarkCassandra#serverConfiguration()} and what the benchmark adds
@@ -43,6 +70,7 @@ public record Testbed(
       String cassandraOption,
       String metadataKeyspace,
       List<String> keyspaces,
+      BiConsumer<CqlSession, CassandraSettings> schema,
       String serverName,
       Function<BenchmarkCassandra, String> configuration)
       throws Exception {
@@ -53,6 +81,7 @@ public record Testbed(
     dropped.add(metadataKeyspace);
     drop(session, dropped);
     environment.atEnd("drop the benchmark's keyspaces", () -> drop(session, dropped));
+    schema.accept(session, cassandra.settings());
     String serverConfiguration = configuration.apply(cassandra);
     VarveServer server = VarveServer.start(environment, serverName, serverConfiguration);
     return new Testbed(cassandra, session, serverConfiguration, server);
