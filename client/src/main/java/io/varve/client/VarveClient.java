@@ -81,9 +81,12 @@ public final class VarveClient implements AutoCloseable {
     return controlPlane;
   }
 
-  /** What this client did: calls, hedges sent and won, retries, handshakes. */
+  /**
+   * What this client did since it was built: calls, hedges sent and won, retries, handshakes, as a
+   * snapshot of this moment; {@link ClientCounters#minus} gives the counts of a window.
+   */
   public ClientCounters counters() {
-    return counters;
+    return counters.snapshot();
   }
 
   /**

@@ -2,7 +2,6 @@ package io.varve.perf.dataplane;
 
 import com.datastax.oss.driver.api.core.CqlSession;
 import com.datastax.oss.driver.api.core.DefaultConsistencyLevel;
-import com.datastax.oss.driver.api.core.cql.SimpleStatement;
 import io.varve.api.timeseries.v1.ControlPlaneGrpc;
 import io.varve.api.timeseries.v1.CreateNamespaceRequest;
 import io.varve.api.timeseries.v1.QueueBuffering;
@@ -11,6 +10,7 @@ import io.varve.cassandra.session.CassandraSettings;
 import io.varve.client.VarveClient;
 import io.varve.perf.environment.BenchmarkCassandra;
 import io.varve.perf.environment.Environment;
+import io.varve.perf.environment.Testbed;
 import io.varve.perf.environment.VarveServer;
 import io.varve.perf.measure.Figures;
 import io.varve.perf.measure.Goals;
@@ -75,13 +75,19 @@ final class DataPlaneBenchmark {
    * be) when null.
    */
   void run(String cassandra, Figures out) throws Exception {
-    BenchmarkCassandra target = BenchmarkCassandra.of(environment, cassandra, METADATA_KEYSPACE);
     printParameters(out);
-    CqlSession session = target.session(environment);
-    prepareSchema(session, target.settings());
-    environment.atEnd("drop the benchmark's keyspaces", () -> drop(session, target.settings()));
-    String configuration = configuration(target);
-    VarveServer server = VarveServer.start(environment, "perf-dataplane-server", configuration);
+    Testbed testbed =
+        Testbed.open(
+            environment,
+            cassandra,
+            METADATA_KEYSPACE,
+            List.of(NAMESPACE, RAW_TABLE.substring(0, RAW_TABLE.indexOf('.'))),
+            DataPlaneBenchmark::prepareSchema,
+            "perf-dataplane-server",
+            DataPlaneBenchmark::configuration);
+    CqlSession session = testbed.session();
+    String configuration = testbed.serverConfiguration();
+    VarveServer server = testbed.server();
     server
         .grpc(ControlPlaneGrpc.ControlPlaneBlockingStub.class, Duration.ofMinutes(2))
         .createNamespace(namespace());
@@ -178,9 +184,8 @@ final class DataPlaneBenchmark {
     return request.build();
   }
 
-  /** Drops what an earlier run left and creates the raw writer's table. */
+  /** Creates the raw writer's table (the testbed dropped what an earlier run left). */
   private static void prepareSchema(CqlSession session, CassandraSettings settings) {
-    drop(session, settings);
     String keyspace = RAW_TABLE.substring(0, RAW_TABLE.indexOf('.'));
     CqlSliceTables tables =
         new CqlSliceTables(session, settings.replication(), settings.schemaTimeout());
@@ -189,17 +194,5 @@ final class DataPlaneBenchmark {
         .create(keyspace, RAW_TABLE.substring(keyspace.length() + 1))
         .toCompletableFuture()
         .join();
-  }
-
-  private static void drop(CqlSession session, CassandraSettings settings) {
-    for (String keyspace :
-        List.of(
-            NAMESPACE,
-            RAW_TABLE.substring(0, RAW_TABLE.indexOf('.')),
-            settings.metadataKeyspace())) {
-      session.execute(
-          SimpleStatement.newInstance("DROP KEYSPACE IF EXISTS " + keyspace)
-              .setTimeout(Duration.ofMinutes(1)));
-    }
   }
 }

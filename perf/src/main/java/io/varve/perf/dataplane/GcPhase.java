@@ -3,16 +3,19 @@ package io.varve.perf.dataplane;
 import io.varve.api.timeseries.v1.WriteEventRecordsRequest;
 import io.varve.client.VarveClient;
 import io.varve.perf.environment.Environment;
+import io.varve.perf.environment.VarveServer;
 import io.varve.perf.measure.Figures;
 import io.varve.perf.measure.Interleaved;
 import io.varve.perf.ts.EventGenerator;
+import java.net.URI;
 import java.util.List;
 
 /**
  * Garbage collectors: p99 of a durable write ({@code WriteEventRecordsSync} of {@code --batch}
  * events) and of the probe read, taking turns ({@link Interleaved}), on a server started with G1
- * and then on one started with ZGC (generational where the JDK has it), each stopped before the
- * next starts. The run's other servers stay up, idle.
+ * and then on one started with ZGC (generational where the JDK has it), each a {@link VarveServer}
+ * of the run's own ({@code .varve/perf-dataplane-gc-<collector>/}) stopped before the next starts.
+ * The run's other servers stay up, idle.
  */
 final class GcPhase {
 
@@ -26,10 +29,28 @@ final class GcPhase {
     this.events = events;
   }
 
+  /**
+   * The JVM options of {@code collector} on this JDK, whose {@code java} runs the servers: ZGC is
+   * generational where the JDK has it (21+).
+   */
+  static List<String> jvmOptions(String collector) {
+    return switch (collector) {
+      case "g1" -> List.of("-XX:+UseG1GC");
+      case "zgc" ->
+          Runtime.version().feature() >= 21
+              ? List.of("-XX:+UseZGC", "-XX:+ZGenerational")
+              : List.of("-XX:+UseZGC");
+      default -> throw new IllegalArgumentException("collector: " + collector);
+    };
+  }
+
   void run(Figures out, Environment environment, String configuration) throws Exception {
     for (String collector : COLLECTORS) {
-      try (GcServer server = GcServer.start(environment, collector, configuration);
-          VarveClient client = VarveClient.builder().endpoints(server.hostPort()).build()) {
+      VarveServer server =
+          VarveServer.start(
+              environment, "perf-dataplane-gc-" + collector, configuration, jvmOptions(collector));
+      try (VarveClient client =
+          VarveClient.builder().endpoint(URI.create(server.apiAddress())).build()) {
         environment.progress(collector + ": writes and reads");
         long[] written = {0};
         Interleaved.Result result =
@@ -54,11 +75,13 @@ final class GcPhase {
                     },
                     () -> ProbeSeries.read(client.timeSeries())));
         String prefix = "gc." + collector;
-        out.put(prefix + ".flags", String.join(" ", GcServer.flags(collector)));
+        out.put(prefix + ".flags", String.join(" ", jvmOptions(collector)));
         out.put(prefix + ".rounds", result.rounds());
         out.latency(prefix + ".write", result.micros().get(0));
         out.latency(prefix + ".read", result.micros().get(1));
         out.put(prefix + ".rss_mib", Rss.mib(Rss.bytes(server.pid())));
+      } finally {
+        server.stop();
       }
     }
   }

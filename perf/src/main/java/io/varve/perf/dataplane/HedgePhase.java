@@ -17,7 +17,8 @@ import org.HdrHistogram.Histogram;
  * reads it forwards. Two clients of the same two endpoints take turns ({@link Interleaved}), one
  * hedging after {@code --hedge-delay-ms}, one never; each sends its calls to the endpoints in turn,
  * so half of each one's first requests cross the proxy. Both have a deadline of 10 s and no
- * retries: the figures are those of hedging alone.
+ * retries: the figures are those of hedging alone. Every figure, the counts of hedges and of the
+ * proxy's reads included, is that of the measured rounds, after the warm-up.
  */
 final class HedgePhase {
 
@@ -43,21 +44,25 @@ final class HedgePhase {
         VarveClient plain =
             client(
                 direct, proxy, CallSettings.defaults().withDeadline(DEADLINE).withoutHedging())) {
+      List<Interleaved.Request> reads =
+          List.of(
+              () -> ProbeSeries.read(hedged.timeSeries()),
+              () -> ProbeSeries.read(plain.timeSeries()));
+      Interleaved.warmUp(warmup, reads);
+      // the counts of the measured rounds only: the warm-up's hedges are not in the figures
+      ClientCounters before = hedged.counters();
+      long proxyReads = proxy.reads();
+      long proxyDelayed = proxy.delayed();
       Interleaved.Result result =
-          Interleaved.run(
-              warmup,
-              parameters.latencyDuration(),
-              List.of(
-                  () -> ProbeSeries.read(hedged.timeSeries()),
-                  () -> ProbeSeries.read(plain.timeSeries())));
+          Interleaved.run(Duration.ZERO, parameters.latencyDuration(), reads);
+      ClientCounters measured = hedged.counters().minus(before);
       Histogram withHedging = result.micros().get(0);
       Histogram without = result.micros().get(1);
       out.put("hedge.rounds", result.rounds());
-      out.put("hedge.proxy.reads", proxy.reads());
-      out.put("hedge.proxy.delayed", proxy.delayed());
-      ClientCounters counters = hedged.counters();
-      out.put("hedge.hedges_sent", counters.hedgesSent());
-      out.put("hedge.hedges_won", counters.hedgesWon());
+      out.put("hedge.proxy.reads", proxy.reads() - proxyReads);
+      out.put("hedge.proxy.delayed", proxy.delayed() - proxyDelayed);
+      out.put("hedge.hedges_sent", measured.hedgesSent());
+      out.put("hedge.hedges_won", measured.hedgesWon());
       out.latency("hedge.hedged", withHedging);
       out.latency("hedge.unhedged", without);
       out.put(

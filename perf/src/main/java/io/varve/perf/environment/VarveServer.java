@@ -17,8 +17,9 @@ import java.util.Optional;
 
 /**
  * The Varve server a benchmark measures, run as its own process exactly as {@code varve up} runs it
- * ({@code varve serve} in its own JVM, heap 1 GiB, G1), so that the benchmark client's allocations
- * do not pause it, with its pid file and log under {@code .varve/<name>/}; and its gRPC clients.
+ * ({@code varve serve} in its own JVM, heap 1 GiB, G1 unless another collector is asked for), so
+ * that the benchmark client's allocations do not pause it, with its pid file and log under {@code
+ * .varve/<name>/}; and its gRPC clients.
  */
 public final class VarveServer {
 
@@ -39,6 +40,16 @@ public final class VarveServer {
    */
   public static VarveServer start(Environment environment, String name, String configuration)
       throws Exception {
+    return start(environment, name, configuration, LocalVarveServerSettings.DEFAULT_JVM_OPTIONS);
+  }
+
+  /**
+   * As {@link #start(Environment, String, String)}, with these JVM options (the garbage collector
+   * and its settings) instead of {@code varve up}'s G1.
+   */
+  public static VarveServer start(
+      Environment environment, String name, String configuration, List<String> jvmOptions)
+      throws Exception {
     int port = freePort();
     Path config = Files.createTempFile("varve-" + name, ".yaml");
     config.toFile().deleteOnExit();
@@ -47,9 +58,10 @@ public final class VarveServer {
         environment,
         server(environment, port)
             .withHome(environment.home().resolve(".varve").resolve(name))
+            .withJvmOptions(jvmOptions)
             .withServeArgs(
                 List.of("--config", config.toString(), "--port", Integer.toString(port))),
-        "the benchmark's server");
+        "the benchmark's server with " + String.join(" ", jvmOptions));
   }
 
   /**
@@ -93,6 +105,14 @@ public final class VarveServer {
     process.start();
     process.awaitReady(Environment.START_TIMEOUT);
     return new VarveServer(process);
+  }
+
+  /**
+   * Stops the server now rather than at the end of the run (SIGTERM, then SIGKILL after 30 s), as
+   * before starting another in its place.
+   */
+  public void stop() {
+    process.stop(STOP_TIMEOUT);
   }
 
   /**

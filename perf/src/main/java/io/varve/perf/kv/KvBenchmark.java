@@ -2,7 +2,6 @@ package io.varve.perf.kv;
 
 import com.datastax.oss.driver.api.core.CqlSession;
 import com.datastax.oss.driver.api.core.DefaultConsistencyLevel;
-import com.datastax.oss.driver.api.core.cql.SimpleStatement;
 import io.varve.api.timeseries.v1.ControlPlaneGrpc;
 import io.varve.cassandra.kv.CqlItemTables;
 import io.varve.cassandra.session.CassandraSettings;
@@ -12,6 +11,7 @@ import io.varve.core.kv.KvNamespace;
 import io.varve.core.namespace.Consistency;
 import io.varve.perf.environment.BenchmarkCassandra;
 import io.varve.perf.environment.Environment;
+import io.varve.perf.environment.Testbed;
 import io.varve.perf.environment.VarveServer;
 import io.varve.perf.measure.CpuMeter;
 import io.varve.perf.measure.Figures;
@@ -73,13 +73,18 @@ final class KvBenchmark {
    * be) when null.
    */
   void run(String cassandra, Figures out) throws Exception {
-    BenchmarkCassandra target = BenchmarkCassandra.of(environment, cassandra, METADATA_KEYSPACE);
     printParameters(out);
-    CqlSession session = target.session(environment);
-    drop(session);
-    environment.atEnd("drop the benchmark's keyspaces", () -> drop(session));
-    VarveServer server =
-        VarveServer.start(environment, "perf-kv-server", target.serverConfiguration());
+    Testbed testbed =
+        Testbed.open(
+            environment,
+            cassandra,
+            METADATA_KEYSPACE,
+            List.of(KEYSPACE),
+            "perf-kv-server",
+            BenchmarkCassandra::serverConfiguration);
+    BenchmarkCassandra target = testbed.cassandra();
+    CqlSession session = testbed.session();
+    VarveServer server = testbed.server();
     ControlPlaneGrpc.ControlPlaneBlockingStub control =
         server.grpc(ControlPlaneGrpc.ControlPlaneBlockingStub.class, Duration.ofMinutes(2));
     KvApi.createNamespace(control, NAMESPACE, KEYSPACE, "items");
@@ -140,13 +145,5 @@ final class KvBenchmark {
         .toCompletableFuture()
         .join();
     return new RawItems(session, KEYSPACE + "." + RAW_TABLE, DefaultConsistencyLevel.LOCAL_QUORUM);
-  }
-
-  private static void drop(CqlSession session) {
-    for (String keyspace : List.of(KEYSPACE, METADATA_KEYSPACE)) {
-      session.execute(
-          SimpleStatement.newInstance("DROP KEYSPACE IF EXISTS " + keyspace)
-              .setTimeout(Duration.ofMinutes(1)));
-    }
   }
 }

@@ -30,20 +30,28 @@ public final class Interleaved {
   private Interleaved() {}
 
   /**
-   * Sends rounds for {@code warmup} (not recorded), then for {@code measured} and at least {@link
-   * #MIN_ROUNDS} rounds.
+   * Sends rounds for {@code warmup}, recording nothing: for a caller that reads its own counts
+   * between the warm-up and {@link #run} with no warm-up of its own.
    */
-  public static Result run(Duration warmup, Duration measured, List<Request> requests)
-      throws Exception {
-    List<Histogram> micros = new ArrayList<>();
-    for (int i = 0; i < requests.size(); i++) {
-      micros.add(new Histogram(600_000_000L, 3));
-    }
+  public static void warmUp(Duration warmup, List<Request> requests) throws Exception {
     long warmupEnd = System.nanoTime() + warmup.toNanos();
     while (System.nanoTime() < warmupEnd) {
       for (Request r : requests) {
         r.run();
       }
+    }
+  }
+
+  /**
+   * Sends rounds for {@code warmup} (not recorded), then for {@code measured} and at least {@link
+   * #MIN_ROUNDS} rounds.
+   */
+  public static Result run(Duration warmup, Duration measured, List<Request> requests)
+      throws Exception {
+    warmUp(warmup, requests);
+    List<Histogram> micros = new ArrayList<>();
+    for (int i = 0; i < requests.size(); i++) {
+      micros.add(new Histogram(600_000_000L, 3));
     }
     long end = System.nanoTime() + measured.toNanos();
     long rounds = 0;

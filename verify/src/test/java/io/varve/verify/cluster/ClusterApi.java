@@ -1,203 +1,216 @@
 package io.varve.verify.cluster;
 
-import com.fasterxml.jackson.databind.JsonNode;
-import com.fasterxml.jackson.databind.ObjectMapper;
-import io.varve.verify.reliability.VarveClient;
-import java.io.IOException;
-import java.nio.charset.StandardCharsets;
+import com.google.protobuf.ByteString;
+import io.grpc.Status;
+import io.grpc.StatusRuntimeException;
+import io.varve.api.kv.v1.GetItemsRequest;
+import io.varve.api.kv.v1.Item;
+import io.varve.api.kv.v1.PutItemsRequest;
+import io.varve.api.kv.v1.PutItemsResponse;
+import io.varve.api.timeseries.v1.CreateNamespaceRequest;
+import io.varve.api.timeseries.v1.Event;
+import io.varve.api.timeseries.v1.EventItem;
+import io.varve.api.timeseries.v1.Namespace;
+import io.varve.api.timeseries.v1.PersistenceConfiguration;
+import io.varve.api.timeseries.v1.PhysicalStorage;
+import io.varve.api.timeseries.v1.ReadEventRecordsRequest;
+import io.varve.api.timeseries.v1.StorageConfig;
+import io.varve.api.timeseries.v1.TimePartition;
+import io.varve.api.timeseries.v1.WriteEventRecordsRequest;
+import io.varve.api.timeseries.v1.WriteEventRecordsResponse;
+import io.varve.client.CallSettings;
+import io.varve.client.Paging;
+import io.varve.client.Times;
+import io.varve.client.VarveClient;
 import java.time.Duration;
 import java.time.Instant;
-import java.util.ArrayList;
-import java.util.Base64;
 import java.util.List;
-import java.util.UUID;
+import java.util.concurrent.CompletionStage;
+import java.util.function.Supplier;
 
 /**
- * The calls of both services that the cluster tests make over HTTP/JSON, each sent once: a test of
- * availability must see every refusal, so nothing here retries.
+ * The calls of both services that the cluster tests make, through the Java client, each sent once:
+ * a test of availability must see every refusal, so the client neither retries nor hedges.
  */
-final class ClusterApi {
+final class ClusterApi implements AutoCloseable {
 
-  private static final ObjectMapper JSON = new ObjectMapper();
-  private static final Duration TIMEOUT = Duration.ofSeconds(30);
+  private static final Duration DEADLINE = Duration.ofSeconds(30);
 
-  /** More pages than any read of the test can have, even one event per partial page. */
-  private static final int MAX_PAGES = 10_000;
+  /** The whole time line: the reads are of everything a series holds. */
+  private static final Instant FIRST = Instant.parse("2020-01-01T00:00:00Z");
+
+  private static final Instant LAST = Instant.parse("2100-01-01T00:00:00Z");
 
   private final VarveClient client;
 
+  /** A client of the server at {@code endpoint} ({@code host:port}). */
   ClusterApi(String endpoint) {
-    this.client = new VarveClient(endpoint);
+    this.client =
+        VarveClient.builder()
+            .endpoints(endpoint)
+            .callSettings(CallSettings.defaults().withDeadline(DEADLINE).withoutHedging())
+            .retries(0, Duration.ofMillis(50), Duration.ofSeconds(2))
+            .build();
   }
 
-  /** The answer to one call: status and body, or the exception's text when none came. */
-  record Call(String rpc, int status, String body) {
+  /** The answer to one call: its status, and what it returned when that is OK. */
+  record Call<T>(String rpc, Status status, T answer) {
     boolean ok() {
-      return status == 200;
+      return status.isOk();
     }
 
     @Override
     public String toString() {
-      return rpc + " " + status + " " + body;
-    }
-  }
-
-  Call post(String rpc, String body) throws InterruptedException {
-    try {
-      VarveClient.Answer answer = client.post(rpc, body.getBytes(StandardCharsets.UTF_8), TIMEOUT);
-      return new Call(rpc, answer.status(), answer.body());
-    } catch (IOException e) {
-      return new Call(rpc, -1, e.toString());
+      return rpc + " " + status + (ok() ? " " + answer : "");
     }
   }
 
   /** A TimeSeries namespace of one-day slices, at the default consistency (LOCAL_QUORUM). */
-  Call createTimeSeries(String namespace) throws InterruptedException {
-    return post(
-        "CreateNamespace",
-        "{\"namespace\":\""
-            + namespace
-            + "\",\"persistence_configuration\":[{\"id\":\"PRIMARY_STORAGE\",\"config\":{"
-            + "\"timePartition\":{\"secondsPerTimeSlice\":\"86400\",\"secondsPerTimeBucket\":\"3600\","
-            + "\"eventBuckets\":4},\"acceptLimit\":\"129600s\"}}]}");
+  Call<Namespace> createTimeSeries(String namespace) {
+    StorageConfig config =
+        StorageConfig.newBuilder()
+            .setTimePartition(
+                TimePartition.newBuilder()
+                    .setSecondsPerTimeSlice(86_400)
+                    .setSecondsPerTimeBucket(3_600)
+                    .setEventBuckets(4))
+            .setAcceptLimit(com.google.protobuf.Duration.newBuilder().setSeconds(129_600))
+            .build();
+    return createNamespace(
+        namespace,
+        PersistenceConfiguration.newBuilder().setId("PRIMARY_STORAGE").setConfig(config));
   }
 
   /** A KeyValue namespace whose reads and writes are LOCAL_QUORUM (READ_YOUR_WRITES). */
-  Call createKeyValue(String namespace) throws InterruptedException {
-    return post(
+  Call<Namespace> createKeyValue(String namespace) {
+    PhysicalStorage storage =
+        PhysicalStorage.newBuilder()
+            .setType("CASSANDRA")
+            .setCluster("local")
+            .setDataset(namespace)
+            .setTable("items")
+            .setConfig(
+                StorageConfig.newBuilder()
+                    .setConsistencyScope("LOCAL")
+                    .setConsistencyTarget("READ_YOUR_WRITES"))
+            .build();
+    return createNamespace(
+        namespace,
+        PersistenceConfiguration.newBuilder().setId("PRIMARY_STORAGE").setPhysicalStorage(storage));
+  }
+
+  private Call<Namespace> createNamespace(
+      String namespace, PersistenceConfiguration.Builder storage) {
+    CreateNamespaceRequest request =
+        CreateNamespaceRequest.newBuilder()
+            .setNamespace(namespace)
+            .addPersistenceConfiguration(storage)
+            .build();
+    return call(
         "CreateNamespace",
-        "{\"namespace\":\""
-            + namespace
-            + "\",\"persistence_configuration\":[{\"id\":\"PRIMARY_STORAGE\",\"physical_storage\":"
-            + "{\"type\":\"CASSANDRA\",\"cluster\":\"local\",\"dataset\":\""
-            + namespace
-            + "\",\"table\":\"items\",\"config\":{\"consistency_scope\":\"LOCAL\","
-            + "\"consistency_target\":\"READ_YOUR_WRITES\"}}}]}");
+        () -> client.controlPlane().createNamespace(request, CallSettings.defaults()));
   }
 
-  /** Writes {@code events} events of {@code series}, the value of each being its event id. */
-  Call writeEvents(String namespace, String series, Instant time, List<String> eventIds)
-      throws InterruptedException {
-    StringBuilder events = new StringBuilder();
+  /**
+   * Writes events of {@code series} with these ids, a millisecond apart from {@code time}, the
+   * value of each being its event id.
+   */
+  Call<WriteEventRecordsResponse> writeEvents(
+      String namespace, String series, Instant time, List<String> eventIds) {
+    WriteEventRecordsRequest.Builder request =
+        WriteEventRecordsRequest.newBuilder().setNamespace(namespace);
     for (int i = 0; i < eventIds.size(); i++) {
-      events
-          .append(i == 0 ? "" : ",")
-          .append("{\"timeSeriesId\":\"")
-          .append(series)
-          .append("\",\"eventTime\":\"")
-          .append(time.plusMillis(i))
-          .append("\",\"eventId\":\"")
-          .append(eventIds.get(i))
-          .append("\",\"eventItems\":[{\"eventItemKey\":\"")
-          .append(base64("v"))
-          .append("\",\"eventItemValue\":\"")
-          .append(base64(eventIds.get(i)))
-          .append("\"}]}");
+      request.addEvents(
+          Event.newBuilder()
+              .setTimeSeriesId(series)
+              .setEventTime(Times.timestamp(time.plusMillis(i)))
+              .setEventId(eventIds.get(i))
+              .addEventItems(
+                  EventItem.newBuilder()
+                      .setEventItemKey(ByteString.copyFromUtf8("v"))
+                      .setEventItemValue(ByteString.copyFromUtf8(eventIds.get(i)))));
     }
-    return post(
-        "WriteEventRecordsSync",
-        "{\"namespace\":\"" + namespace + "\",\"events\":[" + events + "]}");
+    return call(
+        "WriteEventRecordsSync", () -> client.timeSeries().writeEventRecordsSync(request.build()));
   }
 
-  /** The event ids of a series, newest first, from one page; null if the read failed. */
-  List<String> readEventIds(String namespace, String series, List<Call> failures)
-      throws InterruptedException, IOException {
-    List<String> ids = new ArrayList<>();
-    String token = "";
-    // a read slower than the namespace's latency max (a node down) answers a partial page with a
-    // token: a reader follows the tokens to the end
-    for (int page = 0; page < MAX_PAGES; page++) {
-      Call call =
-          post(
-              "ReadEventRecords",
-              "{\"namespace\":\""
-                  + namespace
-                  + "\",\"timeSeriesId\":\""
-                  + series
-                  + "\",\"timeInterval\":{\"start\":\"2020-01-01T00:00:00Z\","
-                  + "\"end\":\"2100-01-01T00:00:00Z\"},\"pageSize\":1000,\"pageToken\":\""
-                  + token
-                  + "\"}");
-      if (!call.ok()) {
-        failures.add(call);
-        return null;
-      }
-      JsonNode body = JSON.readTree(call.body());
-      for (JsonNode event : body.path("events")) {
-        ids.add(event.path("eventId").asText());
-      }
-      token = body.path("nextPageToken").asText();
-      if (token.isEmpty()) {
-        return ids;
-      }
+  /**
+   * The event ids of a series, newest first, every page followed (a read slower than the
+   * namespace's latency max, as with a node down, answers a partial page with a token); null if a
+   * read failed, which is added to {@code failures}.
+   */
+  List<String> readEventIds(String namespace, String series, List<Call<?>> failures) {
+    ReadEventRecordsRequest request =
+        ReadEventRecordsRequest.newBuilder()
+            .setNamespace(namespace)
+            .setTimeSeriesId(series)
+            .setTimeInterval(Times.interval(FIRST, LAST))
+            .setPageSize(1000)
+            .build();
+    return readAll(
+        "ReadEventRecords",
+        () ->
+            client
+                .timeSeries()
+                .readAll(request, Paging.ACCEPT_PARTIAL_PAGES)
+                .items()
+                .map(Event::getEventId)
+                .toList(),
+        failures);
+  }
+
+  /** Puts one item into a record (the client makes its token, generated now), its value its key. */
+  Call<PutItemsResponse> putItem(String namespace, String record, String key) {
+    ByteString bytes = ByteString.copyFromUtf8(key);
+    PutItemsRequest request =
+        PutItemsRequest.newBuilder()
+            .setNamespace(namespace)
+            .setId(record)
+            .addItems(Item.newBuilder().setKey(bytes).setValue(bytes))
+            .build();
+    return call("PutItems", () -> client.keyValue().putItems(request));
+  }
+
+  /**
+   * The item keys of a record whose value equals their key, every page followed; null if a read
+   * failed, which is added to {@code failures}.
+   */
+  List<String> readItemKeys(String namespace, String record, List<Call<?>> failures) {
+    GetItemsRequest request =
+        GetItemsRequest.newBuilder().setNamespace(namespace).setId(record).build();
+    return readAll(
+        "GetItems",
+        () ->
+            client
+                .keyValue()
+                .getAll(request, Paging.ACCEPT_PARTIAL_PAGES)
+                .items()
+                .filter(item -> item.getKey().equals(item.getValue()))
+                .map(item -> item.getKey().toStringUtf8())
+                .toList(),
+        failures);
+  }
+
+  @Override
+  public void close() {
+    client.close();
+  }
+
+  private static <T> Call<T> call(String rpc, Supplier<CompletionStage<T>> call) {
+    try {
+      return new Call<>(rpc, Status.OK, VarveClient.join(call.get()));
+    } catch (StatusRuntimeException e) {
+      return new Call<>(rpc, e.getStatus(), null);
     }
-    throw new AssertionError("a read of " + series + " still had pages after " + MAX_PAGES);
   }
 
-  /** Puts one item into a record, generated now, whose value is its key. */
-  Call putItem(String namespace, String record, String key) throws InterruptedException {
-    return post(
-        "PutItems",
-        "{\"namespace\":\""
-            + namespace
-            + "\",\"id\":\""
-            + record
-            + "\",\"idempotency_token\":{\"generation_time\":\""
-            + Instant.now()
-            + "\",\"token\":\""
-            + UUID.randomUUID()
-            + "\"},\"items\":[{\"key\":\""
-            + base64(key)
-            + "\",\"value\":\""
-            + base64(key)
-            + "\"}]}");
-  }
-
-  /** The item keys of a record whose value equals their key; null if the read failed. */
-  List<String> readItemKeys(String namespace, String record, List<Call> failures)
-      throws InterruptedException, IOException {
-    List<String> keys = new ArrayList<>();
-    String token = "";
-    for (int page = 0; page < MAX_PAGES; page++) {
-      Call call =
-          post(
-              "GetItems",
-              "{\"namespace\":\""
-                  + namespace
-                  + "\",\"id\":\""
-                  + record
-                  + "\",\"pageToken\":\""
-                  + token
-                  + "\"}");
-      if (!call.ok()) {
-        failures.add(call);
-        return null;
-      }
-      JsonNode body = JSON.readTree(call.body());
-      for (JsonNode item : body.path("items")) {
-        String key = decode(item.path("key").asText());
-        if (key.equals(decode(item.path("value").asText()))) {
-          keys.add(key);
-        }
-      }
-      token = body.path("nextPageToken").asText();
-      if (token.isEmpty()) {
-        return keys;
-      }
+  private static List<String> readAll(
+      String rpc, Supplier<List<String>> pages, List<Call<?>> failures) {
+    try {
+      return pages.get();
+    } catch (StatusRuntimeException e) {
+      failures.add(new Call<>(rpc, e.getStatus(), null));
+      return null;
     }
-    throw new AssertionError("a read of " + record + " still had pages after " + MAX_PAGES);
-  }
-
-  /** The indexes a 200 answer of WriteEventRecordsSync says were written. */
-  static int writtenCount(Call call) throws IOException {
-    return VarveClient.writtenIndexes(call.body()).cardinality();
-  }
-
-  private static String base64(String text) {
-    return Base64.getEncoder().encodeToString(text.getBytes(StandardCharsets.UTF_8));
-  }
-
-  private static String decode(String base64) {
-    return new String(Base64.getDecoder().decode(base64), StandardCharsets.UTF_8);
   }
 }

@@ -3,11 +3,12 @@ package io.varve.verify.cluster;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import com.datastax.oss.driver.api.core.CqlSession;
+import io.varve.api.kv.v1.PutItemsResponse;
+import io.varve.api.timeseries.v1.WriteEventRecordsResponse;
 import io.varve.local.cassandra.LocalCassandraCluster;
 import io.varve.local.testing.TestCassandraCluster;
 import io.varve.server.VarveServer;
 import io.varve.server.config.ServerSettings;
-import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -68,7 +69,7 @@ class NodeLossIT {
             + METADATA
             + "\n  replication: {class: SimpleStrategy, replication_factor: 3}\n");
     server = VarveServer.start(ServerSettings.load(file).withPort(0));
-    api = new ClusterApi("http://127.0.0.1:" + server.port());
+    api = new ClusterApi("127.0.0.1:" + server.port());
     assertThat(api.createTimeSeries(EVENTS).ok()).isTrue();
     assertThat(api.createKeyValue(ITEMS).ok()).isTrue();
   }
@@ -76,6 +77,9 @@ class NodeLossIT {
   @AfterAll
   static void stop() {
     // node 2 is left down: the next TestCassandraCluster.get() starts it again
+    if (api != null) {
+      api.close();
+    }
     if (server != null) {
       server.close();
     }
@@ -106,7 +110,7 @@ class NodeLossIT {
   @Test
   @Order(2)
   void writes_and_reads_of_both_services_keep_succeeding_with_a_node_killed() throws Exception {
-    List<ClusterApi.Call> failures = new ArrayList<>();
+    List<ClusterApi.Call<?>> failures = new ArrayList<>();
     write("all-up", failures);
     assertThat(failures).as("writes with three nodes up").isEmpty();
 
@@ -124,14 +128,14 @@ class NodeLossIT {
     // with node 2 down, every quorum holds node 3: what it missed must come from its commit log,
     // hints or node 1, and what it acknowledged before its kill from its own disk
     assertThat(cluster.node(2).kill()).isTrue();
-    List<ClusterApi.Call> failures = new ArrayList<>();
+    List<ClusterApi.Call<?>> failures = new ArrayList<>();
     write("node2-down", failures);
     assertThat(failures).as("writes with node 3 back and node 2 killed").isEmpty();
     readBack(failures);
   }
 
   /** A phase's writes: a batch of events and an item per round, all of which must succeed. */
-  private static void write(String phase, List<ClusterApi.Call> failures) throws Exception {
+  private static void write(String phase, List<ClusterApi.Call<?>> failures) {
     phases.add(phase);
     Instant time = Instant.now().minus(10, ChronoUnit.MINUTES);
     for (int round = 0; round < ROUNDS_PER_PHASE; round++) {
@@ -139,15 +143,15 @@ class NodeLossIT {
       for (int i = 0; i < 5; i++) {
         ids.add(UUID.randomUUID().toString());
       }
-      ClusterApi.Call events =
+      ClusterApi.Call<WriteEventRecordsResponse> events =
           api.writeEvents(EVENTS, "series-" + phase, time.plusSeconds(round), ids);
-      if (events.ok() && ClusterApi.writtenCount(events) == ids.size()) {
+      if (events.ok() && events.answer().getWrittenIndexesCount() == ids.size()) {
         writtenEvents.addAll(ids.stream().map(id -> phase + "/" + id).toList());
       } else {
         failures.add(events);
       }
       String key = phase + "-" + round;
-      ClusterApi.Call item = api.putItem(ITEMS, "record-" + phase, key);
+      ClusterApi.Call<PutItemsResponse> item = api.putItem(ITEMS, "record-" + phase, key);
       if (item.ok()) {
         writtenItems.add(phase + "/" + key);
       } else {
@@ -157,8 +161,7 @@ class NodeLossIT {
   }
 
   /** Reads back every acknowledged event and item; each must be there. */
-  private static void readBack(List<ClusterApi.Call> failures)
-      throws InterruptedException, IOException {
+  private static void readBack(List<ClusterApi.Call<?>> failures) {
     List<String> events = new ArrayList<>();
     List<String> items = new ArrayList<>();
     for (String phase : phases) {

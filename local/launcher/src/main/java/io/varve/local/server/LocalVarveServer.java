@@ -127,13 +127,15 @@ public final class LocalVarveServer extends LocalServer {
                 settings.javaExecutable().toString(),
                 HOME_PROPERTY + settings.home(),
                 "-Xms" + heap,
-                "-Xmx" + heap,
-                "-XX:+UseG1GC",
-                "-Dvarve.home=" + settings.varveHome(),
-                "-cp",
-                settings.classpath(),
-                MAIN_CLASS,
-                "serve"));
+                "-Xmx" + heap));
+    command.addAll(settings.jvmOptions());
+    command.addAll(
+        List.of(
+            "-Dvarve.home=" + settings.varveHome(),
+            "-cp",
+            settings.classpath(),
+            MAIN_CLASS,
+            "serve"));
     command.addAll(settings.serveArgs());
     return command;
   }

@@ -24,6 +24,8 @@ import java.util.Optional;
  * @param port the API port (gRPC, HTTP/JSON, {@code /health}) on 127.0.0.1, 1..65535; the server
  *     must be told to serve there (by {@code --port} or its configuration file)
  * @param heapSize the JVM heap, both initial and maximum, like {@code 1g}
+ * @param jvmOptions the JVM's other options, after the heap: the garbage collector and its settings
+ *     ({@link #DEFAULT_JVM_OPTIONS}, G1, unless replaced), each starting with {@code -}
  * @param classpath the classpath that holds {@value LocalVarveServer#MAIN_CLASS} and its jars
  * @param javaExecutable the {@code java} to run the server with (Java 17 or later); made absolute
  * @param serveArgs the arguments of {@code varve serve}, like {@code --config varve.yaml}
@@ -36,6 +38,7 @@ public record LocalVarveServerSettings(
     Path varveHome,
     int port,
     String heapSize,
+    List<String> jvmOptions,
     String classpath,
     Path javaExecutable,
     List<String> serveArgs,
@@ -43,6 +46,9 @@ public record LocalVarveServerSettings(
 
   /** The only address the server is asked on. */
   public static final String ADDRESS = Loopback.ADDRESS;
+
+  /** The JVM options of {@code varve up}'s server: the G1 collector. */
+  public static final List<String> DEFAULT_JVM_OPTIONS = List.of("-XX:+UseG1GC");
 
   /** Validates and normalizes the settings; the messages name the setting and what it expects. */
   public LocalVarveServerSettings {
@@ -52,14 +58,16 @@ public record LocalVarveServerSettings(
         Objects.requireNonNull(javaExecutable, "javaExecutable").toAbsolutePath().normalize();
     SettingChecks.port("port", port);
     SettingChecks.heapSize(heapSize, "512m or 1g");
+    jvmOptions = List.copyOf(jvmOptions);
+    jvmOptions.forEach(LocalVarveServerSettings::checkJvmOption);
     Objects.requireNonNull(classpath, "classpath");
     serveArgs = List.copyOf(serveArgs);
     Objects.requireNonNull(secureApi, "secureApi");
   }
 
   /**
-   * The server of {@code varve up}: home {@code <varveHome>/.varve/server}, port 8080, heap 1g, the
-   * classpath and {@code java} of the running JVM, no arguments.
+   * The server of {@code varve up}: home {@code <varveHome>/.varve/server}, port 8080, heap 1g, G1,
+   * the classpath and {@code java} of the running JVM, no arguments.
    */
   public static LocalVarveServerSettings forDevelopment(Path varveHome) {
     return new LocalVarveServerSettings(
@@ -67,6 +75,7 @@ public record LocalVarveServerSettings(
         varveHome,
         8080,
         "1g",
+        DEFAULT_JVM_OPTIONS,
         System.getProperty("java.class.path"),
         Path.of(System.getProperty("java.home"), "bin", "java"),
         List.of(),
@@ -89,31 +98,88 @@ public record LocalVarveServerSettings(
   /** A copy with another home directory. */
   public LocalVarveServerSettings withHome(Path newHome) {
     return new LocalVarveServerSettings(
-        newHome, varveHome, port, heapSize, classpath, javaExecutable, serveArgs, secureApi);
+        newHome,
+        varveHome,
+        port,
+        heapSize,
+        jvmOptions,
+        classpath,
+        javaExecutable,
+        serveArgs,
+        secureApi);
   }
 
   /** A copy with another API port. */
   public LocalVarveServerSettings withPort(int newPort) {
     return new LocalVarveServerSettings(
-        home, varveHome, newPort, heapSize, classpath, javaExecutable, serveArgs, secureApi);
+        home,
+        varveHome,
+        newPort,
+        heapSize,
+        jvmOptions,
+        classpath,
+        javaExecutable,
+        serveArgs,
+        secureApi);
   }
 
   /** A copy with another heap, like {@code 512m} or {@code 2g}. */
   public LocalVarveServerSettings withHeapSize(String newHeapSize) {
     return new LocalVarveServerSettings(
-        home, varveHome, port, newHeapSize, classpath, javaExecutable, serveArgs, secureApi);
+        home,
+        varveHome,
+        port,
+        newHeapSize,
+        jvmOptions,
+        classpath,
+        javaExecutable,
+        serveArgs,
+        secureApi);
+  }
+
+  /**
+   * A copy with other JVM options instead of {@link #DEFAULT_JVM_OPTIONS}, like {@code
+   * List.of("-XX:+UseZGC")}: name the collector, or the JVM chooses one by its own rules.
+   */
+  public LocalVarveServerSettings withJvmOptions(List<String> newJvmOptions) {
+    return new LocalVarveServerSettings(
+        home,
+        varveHome,
+        port,
+        heapSize,
+        newJvmOptions,
+        classpath,
+        javaExecutable,
+        serveArgs,
+        secureApi);
   }
 
   /** A copy that runs the server from another classpath, like {@link #builtClasspath(Path)}. */
   public LocalVarveServerSettings withClasspath(String newClasspath) {
     return new LocalVarveServerSettings(
-        home, varveHome, port, heapSize, newClasspath, javaExecutable, serveArgs, secureApi);
+        home,
+        varveHome,
+        port,
+        heapSize,
+        jvmOptions,
+        newClasspath,
+        javaExecutable,
+        serveArgs,
+        secureApi);
   }
 
   /** A copy with other arguments of {@code varve serve}. */
   public LocalVarveServerSettings withServeArgs(List<String> newServeArgs) {
     return new LocalVarveServerSettings(
-        home, varveHome, port, heapSize, classpath, javaExecutable, newServeArgs, secureApi);
+        home,
+        varveHome,
+        port,
+        heapSize,
+        jvmOptions,
+        classpath,
+        javaExecutable,
+        newServeArgs,
+        secureApi);
   }
 
   /**
@@ -123,7 +189,34 @@ public record LocalVarveServerSettings(
    */
   public LocalVarveServerSettings withSecureApi(SecureApi api) {
     return new LocalVarveServerSettings(
-        home, varveHome, port, heapSize, classpath, javaExecutable, serveArgs, Optional.of(api));
+        home,
+        varveHome,
+        port,
+        heapSize,
+        jvmOptions,
+        classpath,
+        javaExecutable,
+        serveArgs,
+        Optional.of(api));
+  }
+
+  /**
+   * Fails unless {@code option} is a JVM option that no other setting makes: the heap is {@link
+   * #heapSize()}, the classpath {@link #classpath()}.
+   */
+  private static void checkJvmOption(String option) {
+    Objects.requireNonNull(option, "jvmOptions");
+    String expected =
+        !option.startsWith("-")
+            ? "JVM options, each starting with -"
+            : option.startsWith("-Xms") || option.startsWith("-Xmx")
+                ? "no heap size: it is heapSize"
+                : List.of("-cp", "-classpath", "--class-path").contains(option)
+                    ? "no classpath: it is classpath"
+                    : null;
+    if (expected != null) {
+      throw new IllegalArgumentException("jvmOptions: " + option + " (expected: " + expected + ")");
+    }
   }
 
   /**

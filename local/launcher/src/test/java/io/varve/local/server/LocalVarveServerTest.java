@@ -76,6 +76,24 @@ class LocalVarveServerTest {
   }
 
   @Test
+  void runs_the_collector_of_its_jvm_options_g1_unless_told_otherwise() {
+    assertThat(new LocalVarveServer(settings).command())
+        .containsSubsequence("-Xmx1g", "-XX:+UseG1GC", "-cp")
+        .doesNotContain("-XX:+UseZGC");
+
+    LocalVarveServer zgc =
+        new LocalVarveServer(settings.withJvmOptions(List.of("-XX:+UseZGC", "-Xlog:gc")));
+
+    assertThat(zgc.command())
+        .containsSubsequence(
+            "-Xmx1g", "-XX:+UseZGC", "-Xlog:gc", "-cp", LocalVarveServer.MAIN_CLASS)
+        .doesNotContain("-XX:+UseG1GC");
+    // every other copy keeps them
+    assertThat(zgc.settings().withPort(38081).withHeapSize("512m").jvmOptions())
+        .containsExactly("-XX:+UseZGC", "-Xlog:gc");
+  }
+
+  @Test
   void a_home_without_pid_file_is_stopped_and_does_not_answer() {
     LocalVarveServer server = new LocalVarveServer(settings);
 
@@ -170,6 +188,12 @@ class LocalVarveServerTest {
     assertThatThrownBy(() -> settings.withPort(0)).hasMessage("port: 0 (expected: 1..65535)");
     assertThatThrownBy(() -> settings.withHeapSize("lots"))
         .hasMessage("heapSize: lots (expected: megabytes or gigabytes, like 512m or 1g)");
+    assertThatThrownBy(() -> settings.withJvmOptions(List.of("UseZGC")))
+        .hasMessage("jvmOptions: UseZGC (expected: JVM options, each starting with -)");
+    assertThatThrownBy(() -> settings.withJvmOptions(List.of("-XX:+UseZGC", "-Xmx4g")))
+        .hasMessage("jvmOptions: -Xmx4g (expected: no heap size: it is heapSize)");
+    assertThatThrownBy(() -> settings.withJvmOptions(List.of("-cp")))
+        .hasMessage("jvmOptions: -cp (expected: no classpath: it is classpath)");
   }
 
   /** A process whose command line looks like the Varve server of {@code home} to the launcher. */
