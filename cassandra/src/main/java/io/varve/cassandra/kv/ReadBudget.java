@@ -58,7 +58,9 @@ public final class ReadBudget {
 
   /** Records that the read took an item: from now on, time may cut it short. */
   void progressed() {
-    progress = true;
+    if (!progress) { // called for every item: a volatile write each time would cost a fence
+      progress = true;
+    }
   }
 
   /** Whether the read may start another fetch; a refusal for time makes the page partial. */
