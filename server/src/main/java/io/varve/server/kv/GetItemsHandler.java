@@ -19,6 +19,7 @@ import io.varve.core.kv.KvSlos;
 import io.varve.core.kv.KvValidation;
 import io.varve.core.namespace.Names;
 import io.varve.core.read.PageTokens;
+import io.varve.server.request.ReadBudgets;
 import java.util.ArrayList;
 import java.util.Base64;
 import java.util.List;
@@ -154,7 +155,8 @@ final class GetItemsHandler {
               }
               long version = cache.version(ns.namespace(), id);
               ItemPredicate read = predicate;
-              ReadBudget budget = budgets.start(ns.slos().latency(KvSlos.GET_ITEMS));
+              ReadBudget budget =
+                  budgets.start(ns.slos().latency(KvSlos.GET_ITEMS), ReadBudget::of);
               int wanted = FetchSizes.of(pageSize, itemBytes, remaining);
               return budgets
                   .finish(
@@ -168,7 +170,8 @@ final class GetItemsHandler {
                           FetchSizes.firstFetch(pageSize, itemBytes, largest, wanted),
                           new BytePage(pageSize, remaining),
                           raw,
-                          budget))
+                          budget),
+                      page -> budget.cutShort())
                   .thenApply(
                       page -> {
                         if (cached && !page.more()) {
