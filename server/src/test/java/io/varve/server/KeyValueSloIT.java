@@ -13,8 +13,6 @@ import io.varve.api.kv.v1.GetItemsResponse;
 import io.varve.api.kv.v1.KeyValueGrpc;
 import io.varve.api.kv.v1.PutItemsRequest;
 import io.varve.core.kv.KvSlos;
-import io.varve.local.testing.TestCassandra;
-import io.varve.server.config.ServerSettings;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
@@ -37,23 +35,14 @@ import org.junit.jupiter.params.provider.MethodSource;
  */
 class KeyValueSloIT {
 
-  static DelayingProxy proxy;
+  static SloFixture slo;
   static TestServer server;
   static KeyValueGrpc.KeyValueBlockingStub grpc;
 
   @BeforeAll
   static void start() throws Exception {
-    // the server reaches Cassandra through a proxy that can make its answers slow
-    proxy = new DelayingProxy(TestCassandra.contactPoint());
-    server =
-        new TestServer(
-            ServerSettings.defaults(),
-            java.time.Clock.systemUTC(),
-            "varve_kv_slo_it",
-            session -> {},
-            proxy.address(),
-            "kv_slo_it",
-            "kv_slo_it_ts");
+    slo = SloFixture.start("varve_kv_slo_it", "kv_slo_it", "kv_slo_it_ts");
+    server = slo.server();
     grpc = server.keyValue();
     create(
         "kv_slo",
@@ -96,18 +85,16 @@ class KeyValueSloIT {
 
   @AfterEach
   void quick() {
-    proxy.delay(Duration.ZERO);
+    slo.delay(Duration.ZERO);
   }
 
   @AfterAll
   static void stop() throws Exception {
-    server.close();
-    proxy.close();
+    slo.close();
   }
 
   static void create(String namespace, String config) {
-    TestServer.Reply reply = server.post("CreateNamespace", namespace(namespace, config));
-    assertThat(reply.status()).as(reply.body().toString()).isEqualTo(200);
+    slo.create(namespace(namespace, config));
   }
 
   /** A KeyValue namespace of table {@code namespace} whose physical_storage.config holds config. */
@@ -123,14 +110,7 @@ class KeyValueSloIT {
   }
 
   static JsonNode slos(String namespace) {
-    return server
-        .post("GetNamespace", "{\"namespace\": \"" + namespace + "\"}")
-        .body()
-        .path("persistenceConfiguration")
-        .get(0)
-        .path("physicalStorage")
-        .path("config")
-        .path("slos");
+    return slo.slos(namespace, "physicalStorage", "config");
   }
 
   @Test
@@ -197,13 +177,7 @@ class KeyValueSloIT {
   @MethodSource("malformed")
   void malformed_objectives_are_refused_naming_the_field_and_nothing_is_created(
       String slos, String field) {
-    TestServer.Reply reply =
-        server.post("CreateNamespace", namespace("kv_slo_bad", "\"slos\": " + slos));
-
-    assertThat(reply.status()).as(reply.body().toString()).isEqualTo(400);
-    assertThat(reply.errorField()).isEqualTo(field);
-    assertThat(server.post("GetNamespace", "{\"namespace\": \"kv_slo_bad\"}").status())
-        .isEqualTo(404);
+    slo.assertRefused("kv_slo_bad", namespace("kv_slo_bad", "\"slos\": " + slos), field);
   }
 
   @Test
@@ -269,25 +243,15 @@ class KeyValueSloIT {
     assertThat(grpc.getItems(read).getItemsCount()).isEqualTo(2_000);
     // every answer of Cassandra now takes 4 s: the first fetch outlives a 1.5 s deadline (long
     // enough for the call to reach the handler on a loaded machine)
-    proxy.delay(Duration.ofSeconds(4));
+    slo.delay(Duration.ofSeconds(4));
     double cancelledBefore = server.metric("varve_kv_read_fetches_cancelled_total");
     assertThatThrownBy(() -> grpc.withDeadlineAfter(1500, TimeUnit.MILLISECONDS).getItems(read))
         .isInstanceOfSatisfying(
             StatusRuntimeException.class,
             e -> assertThat(e.getStatus().getCode()).isEqualTo(Status.Code.DEADLINE_EXCEEDED));
     // the fetch in flight is cancelled at the deadline, not left to finish 2.5 s later
-    long until = System.nanoTime() + TimeUnit.SECONDS.toNanos(10);
-    while (server.metric("varve_kv_read_fetches_cancelled_total") == cancelledBefore
-        && System.nanoTime() < until) {
-      Thread.sleep(10);
-    }
-    assertThat(server.metric("varve_kv_read_fetches_cancelled_total") - cancelledBefore)
-        .as("fetches cancelled at the deadline")
-        .isGreaterThanOrEqualTo(1);
-    while (server.metric("varve_kv_reads_running") > 0 && System.nanoTime() < until) {
-      Thread.sleep(10);
-    }
-    assertThat(server.metric("varve_kv_reads_running")).as("reads left running").isZero();
+    slo.assertCancelledAndNothingRunning(
+        "varve_kv_read_fetches_cancelled_total", cancelledBefore, "varve_kv_reads_running");
   }
 
   @Test

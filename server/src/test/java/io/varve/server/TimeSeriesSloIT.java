@@ -14,8 +14,6 @@ import io.varve.api.timeseries.v1.ReadEventRecordsResponse;
 import io.varve.api.timeseries.v1.TimeInterval;
 import io.varve.api.timeseries.v1.TimeSeriesGrpc;
 import io.varve.core.namespace.TimeSeriesSlos;
-import io.varve.local.testing.TestCassandra;
-import io.varve.server.config.ServerSettings;
 import java.time.Duration;
 import java.time.Instant;
 import java.time.temporal.ChronoUnit;
@@ -42,22 +40,14 @@ class TimeSeriesSloIT {
   static final int EVENTS = 240;
   static final Instant START = Instant.now().truncatedTo(ChronoUnit.HOURS).minusSeconds(3 * 3600);
 
-  static DelayingProxy proxy;
+  static SloFixture slo;
   static TestServer server;
   static TimeSeriesGrpc.TimeSeriesBlockingStub grpc;
 
   @BeforeAll
   static void start() throws Exception {
-    proxy = new DelayingProxy(TestCassandra.contactPoint());
-    server =
-        new TestServer(
-            ServerSettings.defaults(),
-            java.time.Clock.systemUTC(),
-            "varve_ts_slo_it",
-            session -> {},
-            proxy.address(),
-            KEYSPACE,
-            "ts_slo_it_kv");
+    slo = SloFixture.start("varve_ts_slo_it", KEYSPACE, "ts_slo_it_kv");
+    server = slo.server();
     grpc = server.timeSeries();
     create(
         "ts_slo_read",
@@ -73,19 +63,17 @@ class TimeSeriesSloIT {
 
   @AfterEach
   void quick() {
-    proxy.delay(Duration.ZERO);
+    slo.delay(Duration.ZERO);
   }
 
   @AfterAll
   static void stop() throws Exception {
-    server.close();
-    proxy.close();
+    slo.close();
   }
 
   /** A namespace of one-minute buckets of two partitions each, with {@code config} added. */
   static void create(String namespace, String config) {
-    TestServer.Reply reply = server.post("CreateNamespace", namespace(namespace, config));
-    assertThat(reply.status()).as(reply.body().toString()).isEqualTo(200);
+    slo.create(namespace(namespace, config));
   }
 
   static String namespace(String namespace, String config) {
@@ -141,13 +129,7 @@ class TimeSeriesSloIT {
   }
 
   static JsonNode slos(String namespace) {
-    return server
-        .post("GetNamespace", "{\"namespace\": \"" + namespace + "\"}")
-        .body()
-        .path("persistenceConfiguration")
-        .get(0)
-        .path("config")
-        .path("slos");
+    return slo.slos(namespace, "config");
   }
 
   @Test
@@ -201,13 +183,7 @@ class TimeSeriesSloIT {
   @MethodSource("malformed")
   void malformed_objectives_are_refused_naming_the_field_and_nothing_is_created(
       String slos, String field) {
-    TestServer.Reply reply =
-        server.post("CreateNamespace", namespace("ts_slo_bad", "\"slos\": " + slos));
-
-    assertThat(reply.status()).as(reply.body().toString()).isEqualTo(400);
-    assertThat(reply.errorField()).isEqualTo(field);
-    assertThat(server.post("GetNamespace", "{\"namespace\": \"ts_slo_bad\"}").status())
-        .isEqualTo(404);
+    slo.assertRefused("ts_slo_bad", namespace("ts_slo_bad", "\"slos\": " + slos), field);
   }
 
   @Test
@@ -303,7 +279,7 @@ class TimeSeriesSloIT {
       throws Exception {
     double partialBefore = server.metric("varve_timeseries_read_pages_partial_total");
     // every answer of Cassandra 40 ms late: the 480 partitions take over a second at any fan-out
-    proxy.delay(Duration.ofMillis(40));
+    slo.delay(Duration.ofMillis(40));
 
     Pages pages = readAll("ts_slo_read");
 
@@ -331,7 +307,7 @@ class TimeSeriesSloIT {
         "ts_slo_update",
         "\"slos\": {\"read\": {\"latency\": {\"target\": \"0.1s\", \"max\": \"0.2s\"}}}");
     load("ts_slo_update");
-    proxy.delay(Duration.ofMillis(40));
+    slo.delay(Duration.ofMillis(40));
     assertThat(readAll("ts_slo_update").partial()).isGreaterThan(1);
 
     TestServer.Reply updated =
@@ -354,7 +330,7 @@ class TimeSeriesSloIT {
   void a_call_past_its_grpc_deadline_leaves_no_work_running_and_counts_the_cancelled_fetch()
       throws Exception {
     // no page can be cut before the deadline: the first partition answers after it
-    proxy.delay(Duration.ofMillis(600));
+    slo.delay(Duration.ofMillis(600));
     double cancelledBefore = server.metric("varve_timeseries_read_fetches_cancelled_total");
 
     assertThatThrownBy(
@@ -365,15 +341,9 @@ class TimeSeriesSloIT {
             StatusRuntimeException.class,
             e -> assertThat(e.getStatus().getCode()).isEqualTo(Status.Code.DEADLINE_EXCEEDED));
 
-    long until = System.nanoTime() + TimeUnit.SECONDS.toNanos(10);
-    while ((server.metric("varve_timeseries_read_running") > 0
-            || server.metric("varve_timeseries_read_fetches_cancelled_total") == cancelledBefore)
-        && System.nanoTime() < until) {
-      Thread.sleep(10);
-    }
-    assertThat(server.metric("varve_timeseries_read_running")).as("reads left running").isZero();
-    assertThat(server.metric("varve_timeseries_read_fetches_cancelled_total") - cancelledBefore)
-        .as("fetches cancelled or refused once the caller gave up")
-        .isGreaterThanOrEqualTo(1);
+    slo.assertCancelledAndNothingRunning(
+        "varve_timeseries_read_fetches_cancelled_total",
+        cancelledBefore,
+        "varve_timeseries_read_running");
   }
 }

@@ -1,5 +1,6 @@
 package io.varve.cassandra.kv;
 
+import io.varve.core.read.CallBudget;
 import io.varve.core.slo.ReadDeadline;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionStage;
@@ -18,12 +19,13 @@ import java.util.concurrent.atomic.AtomicReference;
  * passed or it cancelled) cancels the fetch in flight and refuses every later one, items or not.
  * Thread-safe: the driver's threads, the timer and the caller's cancellation meet here.
  */
-public final class ReadBudget {
+public final class ReadBudget implements CallBudget {
 
   /** No deadline: every fetch is allowed. */
-  public static final ReadBudget NONE = new ReadBudget(null);
+  public static final ReadBudget NONE = new ReadBudget(null, () -> {});
 
   private final ReadDeadline deadline;
+  private final Runnable onCancelledFetch;
   private final AtomicReference<CompletableFuture<?>> inFlight = new AtomicReference<>();
   private final AtomicInteger cancelledFetches = new AtomicInteger();
   private volatile boolean progress;
@@ -34,18 +36,23 @@ public final class ReadBudget {
   private volatile ScheduledFuture<?> timer;
   private volatile ScheduledFuture<?> callerTimer;
 
-  private ReadBudget(ReadDeadline deadline) {
+  private ReadBudget(ReadDeadline deadline, Runnable onCancelledFetch) {
     this.deadline = deadline;
+    this.onCancelledFetch = onCancelledFetch;
   }
 
   /**
    * A budget ending at {@code deadline}, cancelled at the caller's deadline {@code callerNanos} (a
    * {@link System#nanoTime()} reading, {@link Long#MAX_VALUE} for none), its timers on {@code
-   * timers}.
+   * timers}; {@code onCancelledFetch} runs for each fetch cancelled or refused because the caller
+   * gave up (a metric counts them). {@link #close} stops the timers.
    */
   public static ReadBudget of(
-      ReadDeadline deadline, long callerNanos, ScheduledExecutorService timers) {
-    ReadBudget budget = new ReadBudget(deadline);
+      ReadDeadline deadline,
+      long callerNanos,
+      ScheduledExecutorService timers,
+      Runnable onCancelledFetch) {
+    ReadBudget budget = new ReadBudget(deadline, onCancelledFetch);
     long delay = Math.max(0, deadline.remainingNanos());
     budget.timer = timers.schedule(budget::expire, delay, TimeUnit.NANOSECONDS);
     if (callerNanos != Long.MAX_VALUE) {
@@ -58,13 +65,15 @@ public final class ReadBudget {
 
   /** Records that the read took an item: from now on, time may cut it short. */
   void progressed() {
-    progress = true;
+    if (!progress) { // called for every item: a volatile write each time would cost a fence
+      progress = true;
+    }
   }
 
   /** Whether the read may start another fetch; a refusal for time makes the page partial. */
   boolean mayFetch() {
     if (cancelled) {
-      cancelledFetches.incrementAndGet();
+      countCancelled();
       return false;
     }
     if (deadline == null || !progress) {
@@ -108,23 +117,24 @@ public final class ReadBudget {
   }
 
   /** The caller gave up: cancels the fetch in flight and refuses every later one. */
+  @Override
   public void cancel() {
     if (this == NONE) {
       return;
     }
     cancelled = true;
     CompletableFuture<?> f = inFlight.get();
-    if (f != null && !f.isDone()) {
-      // counted before cancelling: the fetch's dependents, down to the read's end that reports the
-      // count, run within cancel()
-      cancelledFetches.incrementAndGet();
-      if (!f.cancel(true)) {
-        cancelledFetches.decrementAndGet(); // it completed meanwhile
-      }
+    if (f != null && !f.isDone() && f.cancel(true)) {
+      countCancelled();
     }
   }
 
-  /** Stops the timers; the read is over. */
+  private void countCancelled() {
+    cancelledFetches.incrementAndGet();
+    onCancelledFetch.run();
+  }
+
+  @Override
   public void close() {
     for (ScheduledFuture<?> t : new ScheduledFuture<?>[] {timer, callerTimer}) {
       if (t != null) {
@@ -138,7 +148,7 @@ public final class ReadBudget {
     return cut && !cancelled;
   }
 
-  /** Whether the caller gave up. */
+  @Override
   public boolean cancelled() {
     return cancelled;
   }

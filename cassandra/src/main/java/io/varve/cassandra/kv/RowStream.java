@@ -1,7 +1,9 @@
 package io.varve.cassandra.kv;
 
+import com.datastax.oss.driver.api.core.ProtocolVersion;
 import com.datastax.oss.driver.api.core.cql.AsyncResultSet;
 import com.datastax.oss.driver.api.core.cql.Row;
+import com.datastax.oss.driver.api.core.type.codec.TypeCodecs;
 import io.varve.core.kv.ValueMetadata;
 import java.nio.ByteBuffer;
 import java.util.concurrent.CompletableFuture;
@@ -45,6 +47,9 @@ final class RowStream {
   interface Visitor {
     boolean visit(byte[] key, ValueMetadata metadata, Row row);
   }
+
+  /** The column every item query selects, holding the item's {@link ValueMetadata}. */
+  private static final String METADATA = "value_metadata";
 
   private final Visitor visitor;
   private final boolean followPages;
@@ -105,16 +110,18 @@ final class RowStream {
     boolean stopped = false;
     long fetchBytes = 0;
     rowsReceived += rs.remaining();
+    // looked up once per driver page: a lookup by name per row costs as much as the row's decoding
+    int columns = rs.getColumnDefinitions().size();
+    int metadata = rs.getColumnDefinitions().firstIndexOf(METADATA);
     for (Row row : rs.currentPage()) { // iterable once: the rows after a stop are only measured
-      for (int i = 0; i < row.getColumnDefinitions().size(); i++) {
+      for (int i = 0; i < columns; i++) {
         ByteBuffer column = row.getBytesUnsafe(i);
         fetchBytes += column == null ? 0 : column.remaining();
       }
       if (!stopped) {
         any = true;
-        lastKey = bytes(row.getByteBuffer(0));
-        stopped =
-            !visitor.visit(lastKey, ValueMetadata.decode(row.getByteBuffer("value_metadata")), row);
+        lastKey = bytes(blob(row, 0));
+        stopped = !visitor.visit(lastKey, ValueMetadata.decode(blob(row, metadata)), row);
       }
     }
     largestFetchBytes = Math.max(largestFetchBytes, fetchBytes);
@@ -131,6 +138,20 @@ final class RowStream {
       return CompletableFuture.completedFuture(cut());
     }
     return next(budget.track(rs.fetchNextPage()));
+  }
+
+  /**
+   * A {@code blob} column of a row as it came from Cassandra, without the driver's codec lookup per
+   * call ({@code getByteBuffer} finds a codec for every cell; a blob's is the identity): the
+   * driver's own buffer, to be read, never written or kept.
+   */
+  static ByteBuffer blob(Row row, int column) {
+    return row.getBytesUnsafe(column);
+  }
+
+  /** A {@code bigint} column of a row ({@code WRITETIME(...)}), decoded without a codec lookup. */
+  static long bigint(Row row, int column) {
+    return TypeCodecs.BIGINT.decodePrimitive(row.getBytesUnsafe(column), ProtocolVersion.DEFAULT);
   }
 
   static byte[] bytes(ByteBuffer buffer) {

@@ -82,14 +82,16 @@ final class ScanRead {
     budget.progressed(); // a row consumed, taken or skipped: the page has a position to resume from
     int column = values ? 3 : 2; // the write time; id and token follow
     String id = row.getString(column + 1);
-    CqlItemScanner.Position here = new CqlItemScanner.Position(row.getLong(column + 2), id, key);
+    CqlItemScanner.Position here =
+        new CqlItemScanner.Position(RowStream.bigint(row, column + 2), id, key);
     if (metadata.expired()) {
       last = here;
       return true;
     }
     // a chunked value is read once the page is known: the row holds only its metadata
     boolean later = values && metadata.isChunked();
-    byte[] value = values && !later ? ItemRead.value(row.getByteBuffer(1), metadata, false) : NONE;
+    byte[] value =
+        values && !later ? ItemRead.value(RowStream.blob(row, 1), metadata, false) : NONE;
     if (!page.offer(
         (long) id.getBytes(StandardCharsets.UTF_8).length
             + key.length
@@ -97,11 +99,13 @@ final class ScanRead {
       return false;
     }
     if (later) {
-      chunked.add(new Chunked(items.size(), metadata, row.getLong(column)));
+      chunked.add(new Chunked(items.size(), metadata, RowStream.bigint(row, column)));
     }
     items.add(
         new ScannedItem(
-            id, here.token(), new KvItem(key, value, metadata.valueSize(), row.getLong(column))));
+            id,
+            here.token(),
+            new KvItem(key, value, metadata.valueSize(), RowStream.bigint(row, column))));
     last = here;
     return !page.done(); // at the item limit; a full page is only known by the next item refused
   }

@@ -1,8 +1,8 @@
 package io.varve.core.kv;
 
-import java.io.ByteArrayOutputStream;
 import java.nio.ByteBuffer;
 import java.nio.charset.StandardCharsets;
+import java.util.Arrays;
 
 /**
  * What the {@code value_metadata} cell of an item holds. Part of the storage format: a version byte
@@ -47,6 +47,15 @@ public record ValueMetadata(
 
   static final byte VERSION = 1;
 
+  /** {@link Compression#values()} once: the array is copied at every call. */
+  private static final Compression[] COMPRESSIONS = Compression.values();
+
+  /** Bytes of the longest varint (a 64-bit value, 7 bits a byte). */
+  private static final int VARINT_BYTES = 10;
+
+  /** Bytes of the longest varint field: tag, length, varint. */
+  private static final int FIELD_BYTES = 2 + VARINT_BYTES;
+
   public static ValueMetadata inline(String token, long valueSize, Compression compression) {
     return new ValueMetadata(token, valueSize, compression, false, 0);
   }
@@ -74,21 +83,25 @@ public record ValueMetadata(
   }
 
   public byte[] encode() {
-    ByteArrayOutputStream out = new ByteArrayOutputStream(token.length() + 16);
-    out.write(VERSION);
-    field(out, 1, token.getBytes(StandardCharsets.UTF_8));
-    field(out, 2, varint(valueSize));
-    field(out, 3, varint(compression.ordinal()));
+    // every write encodes one per item: into one array, no stream or array per field
+    byte[] nonce = token.getBytes(StandardCharsets.UTF_8);
+    ByteBuffer out = ByteBuffer.allocate(1 + 2 + VARINT_BYTES + nonce.length + 7 * FIELD_BYTES);
+    out.put(VERSION);
+    out.put((byte) 1);
+    putVarint(out, nonce.length);
+    out.put(nonce);
+    varintField(out, 2, valueSize);
+    varintField(out, 3, compression.ordinal());
     if (expired) {
-      field(out, 4, varint(1));
+      varintField(out, 4, 1);
     }
     if (chunks > 0) {
-      field(out, 5, varint(chunks));
-      field(out, 6, varint(chunkSize));
-      field(out, 7, varint(storedSize));
-      field(out, 8, varint(Integer.toUnsignedLong(checksum)));
+      varintField(out, 5, chunks);
+      varintField(out, 6, chunkSize);
+      varintField(out, 7, storedSize);
+      varintField(out, 8, Integer.toUnsignedLong(checksum));
     }
-    return out.toByteArray();
+    return Arrays.copyOf(out.array(), out.position());
   }
 
   /**
@@ -111,6 +124,7 @@ public record ValueMetadata(
     int chunkSize = 0;
     long storedSize = 0;
     int checksum = 0;
+    // every read decodes this per item: fields are read in place, no buffer or decoder per field
     while (in.hasRemaining()) {
       int tag = in.get();
       long length = readVarint(in);
@@ -124,23 +138,22 @@ public record ValueMetadata(
                 + in.remaining()
                 + " left");
       }
-      ByteBuffer value = in.slice().limit((int) length);
-      in.position(in.position() + (int) length);
+      int end = in.position() + (int) length;
       switch (tag) {
-        case 1 -> token = StandardCharsets.UTF_8.decode(value).toString();
-        case 2 -> size = bounded(readVarint(value), Long.MAX_VALUE, "value size");
+        case 1 -> token = utf8(in, (int) length);
+        case 2 -> size = bounded(readVarint(in, end), Long.MAX_VALUE, "value size");
         case 3 ->
             compression =
-                Compression.values()[
-                    (int)
-                        bounded(readVarint(value), Compression.values().length - 1, "compression")];
-        case 4 -> expired = readVarint(value) == 1;
-        case 5 -> chunks = (int) bounded(readVarint(value), Integer.MAX_VALUE, "chunk count");
-        case 6 -> chunkSize = (int) bounded(readVarint(value), Integer.MAX_VALUE, "chunk size");
-        case 7 -> storedSize = bounded(readVarint(value), Long.MAX_VALUE, "stored size");
-        case 8 -> checksum = (int) bounded(readVarint(value), 0xFFFFFFFFL, "checksum");
+                COMPRESSIONS[
+                    (int) bounded(readVarint(in, end), COMPRESSIONS.length - 1, "compression")];
+        case 4 -> expired = readVarint(in, end) == 1;
+        case 5 -> chunks = (int) bounded(readVarint(in, end), Integer.MAX_VALUE, "chunk count");
+        case 6 -> chunkSize = (int) bounded(readVarint(in, end), Integer.MAX_VALUE, "chunk size");
+        case 7 -> storedSize = bounded(readVarint(in, end), Long.MAX_VALUE, "stored size");
+        case 8 -> checksum = (int) bounded(readVarint(in, end), 0xFFFFFFFFL, "checksum");
         default -> {} // a later version's field
       }
+      in.position(end);
     }
     return new ValueMetadata(
         token, size, compression, expired, chunks, chunkSize, storedSize, checksum);
@@ -153,27 +166,45 @@ public record ValueMetadata(
     return value;
   }
 
-  private static void field(ByteArrayOutputStream out, int tag, byte[] value) {
-    out.write(tag);
-    out.writeBytes(varint(value.length));
-    out.writeBytes(value);
+  /** A varint field: its tag, its length, its varint. */
+  private static void varintField(ByteBuffer out, int tag, long value) {
+    out.put((byte) tag);
+    out.put((byte) varintSize(value));
+    putVarint(out, value);
   }
 
-  private static byte[] varint(long value) {
-    ByteArrayOutputStream out = new ByteArrayOutputStream(10);
+  private static int varintSize(long value) {
+    int size = 1;
+    for (long v = value; (v & ~0x7FL) != 0; v >>>= 7) {
+      size++;
+    }
+    return size;
+  }
+
+  private static void putVarint(ByteBuffer out, long value) {
     long v = value;
     while ((v & ~0x7FL) != 0) {
-      out.write((int) ((v & 0x7F) | 0x80));
+      out.put((byte) ((v & 0x7F) | 0x80));
       v >>>= 7;
     }
-    out.write((int) v);
-    return out.toByteArray();
+    out.put((byte) v);
   }
 
-  private static long readVarint(ByteBuffer in) {
+  private static String utf8(ByteBuffer in, int length) {
+    if (in.hasArray()) {
+      return new String(
+          in.array(), in.arrayOffset() + in.position(), length, StandardCharsets.UTF_8);
+    }
+    byte[] bytes = new byte[length];
+    in.duplicate().get(bytes);
+    return new String(bytes, StandardCharsets.UTF_8);
+  }
+
+  /** The varint of a field that ends at {@code end}: one that runs past it is truncated. */
+  private static long readVarint(ByteBuffer in, int end) {
     long result = 0;
     for (int shift = 0; shift < 64; shift += 7) {
-      if (!in.hasRemaining()) {
+      if (in.position() >= end) {
         throw new IllegalArgumentException("value_metadata truncated");
       }
       byte b = in.get();
@@ -183,5 +214,9 @@ public record ValueMetadata(
       }
     }
     throw new IllegalArgumentException("value_metadata varint too long");
+  }
+
+  private static long readVarint(ByteBuffer in) {
+    return readVarint(in, in.limit());
   }
 }

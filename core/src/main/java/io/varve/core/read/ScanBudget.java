@@ -22,7 +22,7 @@ import java.util.concurrent.atomic.AtomicInteger;
  *
  * <p>Thread-safe: the storage driver's threads, the timers and the caller's cancellation meet here.
  */
-public final class ScanBudget {
+public final class ScanBudget implements CallBudget {
 
   /** No deadline: every fetch is allowed, nothing is tracked. */
   public static final ScanBudget NONE = new ScanBudget(null, () -> {});
@@ -133,7 +133,7 @@ public final class ScanBudget {
     cancelInFlight();
   }
 
-  /** The caller gave up (its deadline passed, or it cancelled): stops the read. */
+  @Override
   public void cancel() {
     if (this == NONE) {
       return;
@@ -155,7 +155,7 @@ public final class ScanBudget {
     onCancelledFetch.run();
   }
 
-  /** Stops the timers; the read is over. */
+  @Override
   public void close() {
     for (ScheduledFuture<?> t : new ScheduledFuture<?>[] {timer, callerTimer}) {
       if (t != null) {
@@ -164,7 +164,7 @@ public final class ScanBudget {
     }
   }
 
-  /** Whether the caller gave up. */
+  @Override
   public boolean cancelled() {
     return cancelled;
   }

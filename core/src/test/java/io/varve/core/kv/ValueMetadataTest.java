@@ -5,6 +5,7 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import java.nio.ByteBuffer;
 import java.util.Arrays;
+import java.util.HexFormat;
 import net.jqwik.api.Arbitraries;
 import net.jqwik.api.Arbitrary;
 import net.jqwik.api.Combinators;
@@ -93,6 +94,28 @@ class ValueMetadataTest {
     assertThat(inline.valueSize()).isEqualTo(5);
     assertThat(inline.chunkSize()).isZero();
     assertThat(inline.storedSize()).isZero();
+  }
+
+  @Test
+  void the_encoding_is_the_storage_format_rows_already_hold() {
+    HexFormat hex = HexFormat.of();
+    // version 1; tag 1, length 3, "tok"; tag 2, length 2, varint 300; tag 3, length 1, zstd (1)
+    assertThat(ValueMetadata.inline("tok", 300, ValueMetadata.Compression.ZSTD).encode())
+        .isEqualTo(hex.parseHex("01" + "0103746f6b" + "0202ac02" + "030101"));
+    // an empty token, size 0, no compression; then tag 4 expired; tags 5 to 8 chunks 2, chunk
+    // size 1, stored size 0, checksum 2^32 - 1
+    assertThat(new ValueMetadata("", 0, ValueMetadata.Compression.NONE, true, 2, 1, 0, -1).encode())
+        .isEqualTo(
+            hex.parseHex(
+                "01"
+                    + "0100"
+                    + "020100"
+                    + "030100"
+                    + "040101"
+                    + "050102"
+                    + "060101"
+                    + "070100"
+                    + "0805ffffffff0f"));
   }
 
   @Test

@@ -29,6 +29,7 @@ import io.varve.server.controlplane.NamespaceEntry;
 import io.varve.server.controlplane.NamespaceRegistry;
 import io.varve.server.error.ErrorMapping;
 import io.varve.server.index.Indexer;
+import io.varve.server.request.ReadBudgets;
 import java.time.Clock;
 import java.util.ArrayList;
 import java.util.IdentityHashMap;
@@ -42,7 +43,7 @@ import java.util.concurrent.CompletionStage;
  * The data plane's RPCs: validates requests, plans them with core and runs them on the event store.
  * Never touches the metadata store on a request's path (the registry caches it). A read page stops
  * early, {@code partial}, rather than exceed the namespace's ReadEventRecords latency max or the
- * caller's deadline ({@link ScanBudgets}).
+ * caller's deadline ({@link ReadBudgets}).
  */
 public final class DataPlaneHandler {
 
@@ -57,7 +58,7 @@ public final class DataPlaneHandler {
   private final Clock clock;
   private final Optional<Indexer> indexer;
   private final WriteBuffers buffers;
-  private final ScanBudgets reads;
+  private final ReadBudgets reads;
 
   /**
    * @param indexer where durably written events of namespaces with INDEX_STORAGE go; empty when the
@@ -74,7 +75,11 @@ public final class DataPlaneHandler {
       Clock clock,
       Optional<Indexer> indexer,
       MeterRegistry metrics) {
-    this.reads = new ScanBudgets(metrics, "read", TimeSeriesSlos.READ);
+    this.reads =
+        new ReadBudgets(
+            metrics,
+            TimeSeriesSlos.READ,
+            ReadBudgets.Meters.of("varve.timeseries.read", TimeSeriesSlos.READ));
     this.registry = registry;
     this.indexer = indexer;
     this.events = events;
@@ -232,7 +237,8 @@ public final class DataPlaneHandler {
                       cursor,
                       MAX_PARTITIONS_PER_READ);
               int eventBuckets = plan.stream().mapToInt(BucketScan::eventBuckets).max().orElse(1);
-              ScanBudget budget = reads.start(ns.settings().slos().latency(TimeSeriesSlos.READ));
+              ScanBudget budget =
+                  reads.start(ns.settings().slos().latency(TimeSeriesSlos.READ), ScanBudget::of);
               CompletionStage<ScatterGather.Result> gathered =
                   ScatterGather.run(
                       events.reader(

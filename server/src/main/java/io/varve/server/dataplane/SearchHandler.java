@@ -26,6 +26,7 @@ import io.varve.core.slo.LatencySlo;
 import io.varve.core.store.EventStore;
 import io.varve.server.controlplane.NamespaceEntry;
 import io.varve.server.controlplane.NamespaceRegistry;
+import io.varve.server.request.ReadBudgets;
 import io.varve.server.request.RequestTimes;
 import java.nio.ByteBuffer;
 import java.nio.charset.StandardCharsets;
@@ -44,7 +45,7 @@ import java.util.concurrent.CompletionStage;
  * INDEX_STORAGE, runs it on the index store over the index slices of its interval (closed slices
  * left out), and in REVERSE_INDEX mode reads the full events back from the primary store ({@link
  * SearchReads}). Both honour the namespace's latency max and the caller's deadline ({@link
- * ScanBudgets}): a search page stops early, {@code partial}, an aggregation fails
+ * ReadBudgets}): a search page stops early, {@code partial}, an aggregation fails
  * DEADLINE_EXCEEDED.
  */
 public final class SearchHandler {
@@ -58,8 +59,8 @@ public final class SearchHandler {
   private final SearchLimits limits;
   private final Clock clock;
   private final SearchReads reads;
-  private final ScanBudgets searches;
-  private final ScanBudgets aggregates;
+  private final ReadBudgets searches;
+  private final ReadBudgets aggregates;
 
   /**
    * @param metrics where the calls' budgets are counted
@@ -75,14 +76,19 @@ public final class SearchHandler {
     this.registry = registry;
     this.index = index;
     this.reads = new SearchReads(events);
-    this.searches = new ScanBudgets(metrics, "search", TimeSeriesSlos.SEARCH);
-    this.aggregates = new ScanBudgets(metrics, "aggregate", TimeSeriesSlos.AGGREGATE);
+    this.searches = budgets(metrics, "search", TimeSeriesSlos.SEARCH);
+    this.aggregates = budgets(metrics, "aggregate", TimeSeriesSlos.AGGREGATE);
     this.tokens = tokens;
     this.limits = limits;
     this.clock = clock;
   }
 
   /** The namespace's index settings and the store; FAILED_PRECONDITION when either is missing. */
+  /** The budgets of one TimeSeries read endpoint, counted as {@code varve.timeseries.<name>.*}. */
+  private static ReadBudgets budgets(MeterRegistry metrics, String name, String rpc) {
+    return new ReadBudgets(metrics, rpc, ReadBudgets.Meters.of("varve.timeseries." + name, rpc));
+  }
+
   private CompletionStage<Target> target(String namespace) {
     return registry
         .get(namespace)
@@ -184,7 +190,8 @@ public final class SearchHandler {
                     SearchEventRecordsResponse.getDefaultInstance());
               }
               ScanBudget budget =
-                  searches.start(t.ns().settings().slos().latency(TimeSeriesSlos.SEARCH));
+                  searches.start(
+                      t.ns().settings().slos().latency(TimeSeriesSlos.SEARCH), ScanBudget::of);
               CompletionStage<SearchEventRecordsResponse> page =
                   budget
                       .track(t.store().search(search))
@@ -357,7 +364,7 @@ public final class SearchHandler {
                     AggregateEventRecordsResponse.getDefaultInstance());
               }
               LatencySlo slo = t.ns().settings().slos().latency(TimeSeriesSlos.AGGREGATE);
-              ScanBudget budget = aggregates.start(slo);
+              ScanBudget budget = aggregates.start(slo, ScanBudget::of);
               CompletionStage<IndexStore.Aggregates> result =
                   stopped(budget, slo, t.store().aggregate(search, aggregation));
               Optional<String> distinctField = field;

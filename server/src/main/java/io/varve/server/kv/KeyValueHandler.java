@@ -20,11 +20,13 @@ import io.varve.core.kv.KvChunking;
 import io.varve.core.kv.KvItem;
 import io.varve.core.kv.KvLimits;
 import io.varve.core.kv.KvNamespace;
+import io.varve.core.kv.KvSlos;
 import io.varve.core.kv.KvValidation;
 import io.varve.core.namespace.Names;
 import io.varve.core.read.PageTokens;
 import io.varve.server.config.NamespaceService;
 import io.varve.server.controlplane.NamespaceRegistry;
+import io.varve.server.request.ReadBudgets;
 import java.time.Clock;
 import java.util.List;
 import java.util.concurrent.CompletionStage;
@@ -62,7 +64,17 @@ public final class KeyValueHandler {
     this.limits = limits;
     this.clock = clock;
     this.cache = new PointReadCache(limits.maxCacheBytes(), metrics);
-    ReadBudgets budgets = new ReadBudgets(metrics);
+    ReadBudgets budgets =
+        new ReadBudgets(
+            metrics,
+            KvSlos.GET_ITEMS + " and " + KvSlos.SCAN_ITEMS,
+            new ReadBudgets.Meters(
+                "varve.kv.read.pages.partial",
+                "varve.kv.read.fetches.cancelled",
+                "CQL fetches of GetItems and ScanItems cancelled in flight or not started because the"
+                    + " caller gave up",
+                "varve.kv.reads.running",
+                "GetItems and ScanItems pages being read now"));
     this.reads =
         new GetItemsHandler(this::namespace, reader, tokens, limits, cache, budgets, metrics);
     this.scans =

@@ -16,6 +16,7 @@ import io.varve.core.kv.ScanPageToken;
 import io.varve.core.kv.ScanSegment;
 import io.varve.core.namespace.Names;
 import io.varve.core.read.PageTokens;
+import io.varve.server.request.ReadBudgets;
 import java.util.concurrent.CompletionStage;
 import java.util.function.Function;
 
@@ -98,7 +99,8 @@ final class ScanItemsHandler {
                       ? null
                       : new CqlItemScanner.Position(
                           position.lastToken(), position.lastId(), position.lastKey());
-              ReadBudget budget = budgets.start(ns.slos().latency(KvSlos.SCAN_ITEMS));
+              ReadBudget budget =
+                  budgets.start(ns.slos().latency(KvSlos.SCAN_ITEMS), ReadBudget::of);
               return budgets
                   .finish(
                       budget,
@@ -109,7 +111,8 @@ final class ScanItemsHandler {
                           values,
                           FetchSizes.of(pageSize, itemBytes, remaining),
                           new BytePage(pageSize, remaining),
-                          budget))
+                          budget),
+                      page -> budget.cutShort())
                   .thenApply(
                       page ->
                           respond(ns, page, values, fingerprint, soFar)
