@@ -34,8 +34,8 @@ import org.junit.jupiter.api.extension.RegisterExtension;
  * <p>About 8 minutes on a busy two-core machine, most of it starting nodes one at a time: not in
  * {@code ./varve test}, but in {@code ./varve test spark-cluster} with the other cluster test,
  * which sets {@value #ENABLED}. A Varve home of its own, {@code .varve/up-cluster-it}; nodes on
- * 127.0.0.1-3 with CQL 59142, storage 59100, JMX 59299-59301 (apart from every other test's
- * Cassandra), the server on API port 59180.
+ * 127.0.0.1-3 with CQL 26042, storage 26000, JMX 26199-26201 (apart from every other test's
+ * Cassandra), the server on API port 26080.
  */
 class UpClusterSecureIT {
 
@@ -43,7 +43,7 @@ class UpClusterSecureIT {
   static final String ENABLED = "varve.test.up-cluster";
 
   private static final List<String> PORTS =
-      List.of("--cql-port", "59142", "--storage-port", "59100", "--jmx-port", "59299");
+      List.of("--cql-port", "26042", "--storage-port", "26000", "--jmx-port", "26199");
 
   @RegisterExtension final StandardStreams streams = new StandardStreams();
 
@@ -52,8 +52,8 @@ class UpClusterSecureIT {
   @BeforeAll
   static void emptyHome() throws IOException {
     assumeTrue(Boolean.getBoolean(ENABLED), "-D" + ENABLED + "=true runs it");
-    up = UpTestHome.create("up-cluster-it", 59180);
-    up.run("down", "--cql-port", "59142");
+    up = UpTestHome.create("up-cluster-it", 26080);
+    up.run("down", "--cql-port", "26042");
     Path cluster = up.home().resolve(".varve/cassandra-cluster");
     if (Files.exists(cluster)) {
       try (Stream<Path> files = Files.walk(cluster)) {
@@ -65,7 +65,7 @@ class UpClusterSecureIT {
   @AfterAll
   static void down() {
     if (up != null) {
-      up.run("down", "--cql-port", "59142");
+      up.run("down", "--cql-port", "26042");
     }
   }
 
@@ -76,13 +76,13 @@ class UpClusterSecureIT {
         .as(streams.err())
         .isEqualTo(ExitStatus.OK.code());
     assertThat(streams.out())
-        .contains("cassandra node3: ready at 127.0.0.3:59142")
+        .contains("cassandra node3: ready at 127.0.0.3:26042")
         .contains("system_auth (roles and credentials) now has replication factor 3");
     LocalCassandraCluster cluster =
-        up.inHome(() -> Instances.cluster(59142, 59100, 59299, 3, true));
+        up.inHome(() -> Instances.cluster(26042, 26000, 26199, 3, true));
     LocalCassandraSecurity security = LocalCassandraSecurity.forDevelopment(up.home());
 
-    assertThat(up.run("status", "--cql-port", "59142")).isEqualTo(ExitStatus.OK.code());
+    assertThat(up.run("status", "--cql-port", "26042")).isEqualTo(ExitStatus.OK.code());
     assertThat(streams.out())
         .contains("cassandra node1: running", "cassandra node2: running")
         .contains("cassandra node3: running", "varve: running");
@@ -115,8 +115,8 @@ class UpClusterSecureIT {
     assertThat(listed.statusCode()).as(listed.body()).isEqualTo(200);
     assertThat(listed.body()).contains("up_cluster_it");
 
-    assertThat(up.run("down", "--cql-port", "59142")).isEqualTo(ExitStatus.OK.code());
-    assertThat(up.run("status", "--cql-port", "59142"))
+    assertThat(up.run("down", "--cql-port", "26042")).isEqualTo(ExitStatus.OK.code());
+    assertThat(up.run("status", "--cql-port", "26042"))
         .isEqualTo(ExitStatus.COMPLETED_WITH_ERRORS.code());
     assertThat(streams.out())
         .contains("cassandra node1: stopped", "cassandra node2: stopped")

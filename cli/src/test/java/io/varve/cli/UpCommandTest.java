@@ -117,7 +117,7 @@ class UpCommandTest {
     LocalCassandraSettings node = inHome(home, () -> up.cassandra().node(1).settings());
     assertThat(node.security()).contains(LocalCassandraSecurity.forDevelopment(home));
     assertThat(List.of(node.cqlPort(), node.storagePort(), node.jmxPort()))
-        .containsExactly(58042, 58000, 58199);
+        .containsExactly(25042, 25000, 25199);
     assertThat(node.home()).isEqualTo(home.resolve(".varve/cassandra"));
     List<String> args = inHome(home, up::serverArgs);
     assertThat(args).doesNotContain("--cassandra");

@@ -27,7 +27,7 @@ import org.junit.jupiter.api.extension.RegisterExtension;
  * <p>Runs in a Varve home of its own, {@code .varve/up-secure-it} of the checkout (the files by
  * which a checkout is known, and a link to its Cassandra jars), so that the developer's {@code
  * .varve/cassandra}, {@code .varve/server} and {@code .varve/secure} are never touched; Cassandra
- * on CQL 58042, storage 58000, JMX 58199 (apart from every other test's Cassandra), the server on a
+ * on CQL 25042, storage 25000, JMX 25199 (apart from every other test's Cassandra), the server on a
  * free port. Kept across runs, like the other test nodes: the second run restarts the node on its
  * data.
  */
@@ -39,11 +39,11 @@ class UpSecureIT {
           "--secure",
           "--no-opensearch",
           "--cql-port",
-          "58042",
+          "25042",
           "--storage-port",
-          "58000",
+          "25000",
           "--jmx-port",
-          "58199");
+          "25199");
 
   @RegisterExtension final StandardStreams streams = new StandardStreams();
 
@@ -121,14 +121,14 @@ class UpSecureIT {
     assertThat(streams.err()).contains("UNAUTHENTICATED");
     assertThat(index(backfill, "--token", token)).isEqualTo(ExitStatus.ABORTED_FATAL_ERROR.code());
 
-    assertThat(up.run("status", "--cql-port", "58042")).isEqualTo(ExitStatus.OK.code());
+    assertThat(up.run("status", "--cql-port", "25042")).isEqualTo(ExitStatus.OK.code());
     assertThat(streams.out())
         .contains("cassandra: running")
         .contains("varve: running")
         .contains("api=" + api);
 
-    assertThat(up.run("down", "--cql-port", "58042")).isEqualTo(ExitStatus.OK.code());
-    assertThat(up.run("status", "--cql-port", "58042"))
+    assertThat(up.run("down", "--cql-port", "25042")).isEqualTo(ExitStatus.OK.code());
+    assertThat(up.run("status", "--cql-port", "25042"))
         .isEqualTo(ExitStatus.COMPLETED_WITH_ERRORS.code());
     assertThatThrownBy(() -> https.send(listNamespaces(api, token), ofString()))
         .isInstanceOf(IOException.class);

@@ -101,12 +101,12 @@ public final class LocalCassandraCluster {
 
   /**
    * What the nodes of the tests' cluster are made from: home {@code .varve/test-cassandra-cluster},
-   * CQL 49042, storage 47000, JMX from 47199, heap 512m per node.
+   * CQL 23042, storage 23000, JMX from 23199, heap 512m per node.
    */
   public static LocalCassandraSettings testTemplate(Path varveHome) {
     return LocalCassandraSettings.forTests(varveHome)
         .withHome(varveHome.resolve(".varve/test-cassandra-cluster"))
-        .withPorts(49042, 47000, 47199)
+        .withPorts(23042, 23000, 23199)
         .withHeapSize("512m");
   }
 

@@ -17,11 +17,11 @@ class LocalCassandraClusterTest {
 
     assertThat(cluster.contactPoints())
         .containsExactly(
-            new InetSocketAddress("127.0.0.1", 49042),
-            new InetSocketAddress("127.0.0.2", 49042),
-            new InetSocketAddress("127.0.0.3", 49042));
+            new InetSocketAddress("127.0.0.1", 23042),
+            new InetSocketAddress("127.0.0.2", 23042),
+            new InetSocketAddress("127.0.0.3", 23042));
     assertThat(cluster.nodes())
-        .allSatisfy(node -> assertThat(node.settings().storagePort()).isEqualTo(47000))
+        .allSatisfy(node -> assertThat(node.settings().storagePort()).isEqualTo(23000))
         .allSatisfy(node -> assertThat(node.settings().seed()).isEqualTo("127.0.0.1"))
         .allSatisfy(node -> assertThat(node.settings().heapSize()).isEqualTo("512m"));
   }
@@ -49,7 +49,7 @@ class LocalCassandraClusterTest {
 
     assertThat(yaml.lines())
         .contains(
-            "      - seeds: '127.0.0.1:47000'",
+            "      - seeds: '127.0.0.1:23000'",
             "listen_address: 127.0.0.2",
             "rpc_address: 127.0.0.2",
             "num_tokens: 16");

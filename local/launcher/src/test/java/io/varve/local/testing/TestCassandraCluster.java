@@ -7,7 +7,7 @@ import java.time.Duration;
 
 /**
  * The three-node Cassandra cluster of the integration tests that need real replica sets or lose a
- * node: {@link LocalCassandraCluster#forTests} (127.0.0.1-3, CQL 49042, home {@code
+ * node: {@link LocalCassandraCluster#forTests} (127.0.0.1-3, CQL 23042, home {@code
  * .varve/test-cassandra-cluster}), never the shared test node.
  *
  * <p>A cluster already running (started by {@code ./varve local cassandra start --tests --nodes 3},

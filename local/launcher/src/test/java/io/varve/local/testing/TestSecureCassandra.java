@@ -11,7 +11,7 @@ import java.time.Duration;
 /**
  * A single Cassandra node that takes TLS only on its CQL port and asks for a password, for the
  * integration tests of TLS and authentication end to end: home {@code
- * .varve/test-cassandra-secure}, CQL 127.0.0.1:59042 (storage 57000, JMX 57199), heap 512m, the
+ * .varve/test-cassandra-secure}, CQL 127.0.0.1:24042 (storage 24000, JMX 24199), heap 512m, the
  * certificates and passwords of {@code .varve/test-secure} ({@link LocalCassandraSecurity},
  * generated on first use; clients log in as role {@value LocalCassandraSecurity#ROLE}).
  *
@@ -34,7 +34,7 @@ public final class TestSecureCassandra {
           new LocalCassandra(
               LocalCassandraSettings.forTests(varveHome)
                   .withHome(varveHome.resolve(".varve/test-cassandra-secure"))
-                  .withPorts(59042, 57000, 57199)
+                  .withPorts(24042, 24000, 24199)
                   .withHeapSize("512m")
                   .withSecurity(
                       new LocalCassandraSecurity(varveHome.resolve(".varve/test-secure"))));
