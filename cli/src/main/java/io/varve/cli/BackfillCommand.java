@@ -11,7 +11,6 @@ import io.varve.client.VarveClientBuilder;
 import io.varve.command.ExitStatus;
 import io.varve.core.error.InvalidFieldException;
 import io.varve.server.config.ServerSettings;
-import java.net.ConnectException;
 import java.net.URI;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -19,9 +18,7 @@ import java.time.Duration;
 import java.time.Instant;
 import java.time.OffsetDateTime;
 import java.time.format.DateTimeParseException;
-import java.util.EnumSet;
 import java.util.List;
-import java.util.Set;
 import java.util.concurrent.Callable;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Model.CommandSpec;
@@ -38,8 +35,8 @@ import picocli.CommandLine.Spec;
  * <p>Exit statuses: {@code OK} every event read was indexed; {@code COMPLETED_WITH_ERRORS} some
  * events were not indexed ({@code eventsFailed > 0}); {@code INVALID_INPUT} a usage error,
  * including a time that is not RFC 3339 and an empty interval, or a request the server refused
- * ({@link #statusOf(Status.Code)}); {@code ABORTED_FATAL_ERROR} the server could not be reached or
- * failed. The server's error is printed with its code and message.
+ * ({@link ServerCallFailure#statusOf(Status.Code)}); {@code ABORTED_FATAL_ERROR} the server could
+ * not be reached or failed. The server's error is printed with its code and message.
  */
 @Command(
     name = "backfill",
@@ -59,22 +56,6 @@ final class BackfillCommand implements Callable<Integer> {
       List.of("eventsRead", "eventsIndexed", "unparsableValues", "eventsFailed");
 
   private static final String RFC_3339 = "an RFC 3339 time, like 2026-11-22T00:00:00Z";
-
-  /**
-   * The codes of a request the server refuses: sending it again fails again (unknown namespace, bad
-   * token, invalid interval). Every other code (a timeout, a refusal under load, a failure of the
-   * server or of storage) may pass later.
-   */
-  private static final Set<Status.Code> REFUSED =
-      EnumSet.of(
-          Status.Code.INVALID_ARGUMENT,
-          Status.Code.NOT_FOUND,
-          Status.Code.ALREADY_EXISTS,
-          Status.Code.PERMISSION_DENIED,
-          Status.Code.UNAUTHENTICATED,
-          Status.Code.FAILED_PRECONDITION,
-          Status.Code.OUT_OF_RANGE,
-          Status.Code.UNIMPLEMENTED);
 
   @Spec CommandSpec spec;
 
@@ -146,17 +127,9 @@ final class BackfillCommand implements Callable<Integer> {
                   .controlPlane()
                   .backfillIndex(request.build(), CallSettings.defaults().withoutDeadline()));
     } catch (StatusRuntimeException e) {
-      if (unreachable(e)) {
-        throw new IllegalStateException(
-            "cannot reach the Varve server at "
-                + server
-                + " ("
-                + e.getStatus()
-                + "); is it running? ./varve status says",
-            e);
-      }
-      System.err.println("varve: BackfillIndex failed: " + describeError(e.getStatus()));
-      return statusOf(e.getStatus().getCode()).code();
+      ServerCallFailure failure = ServerCallFailure.of("BackfillIndex", server, e);
+      System.err.println("varve: " + failure.message());
+      return failure.status().code();
     }
     List<Long> counts =
         List.of(
@@ -178,14 +151,6 @@ final class BackfillCommand implements Callable<Integer> {
     return ExitStatus.OK.code();
   }
 
-  /**
-   * The exit status of a failed call: a request the server refuses ({@link #REFUSED}) is invalid
-   * input; anything else may pass later and is a fatal error of this run.
-   */
-  static ExitStatus statusOf(Status.Code code) {
-    return REFUSED.contains(code) ? ExitStatus.INVALID_INPUT : ExitStatus.ABORTED_FATAL_ERROR;
-  }
-
   /** An RFC 3339 time, with {@code Z} or an offset; errors name the option. */
   static Instant instant(String option, String value) {
     try {
@@ -193,12 +158,6 @@ final class BackfillCommand implements Callable<Integer> {
     } catch (DateTimeParseException e) {
       throw new InvalidFieldException(option, value, RFC_3339);
     }
-  }
-
-  /** {@code CODE: message}, the message naming the field of a refused request. */
-  static String describeError(Status status) {
-    return status.getCode()
-        + (status.getDescription() == null ? "" : ": " + status.getDescription());
   }
 
   /** A client of the one server, sending the token; one request, neither retried nor hedged. */
@@ -212,15 +171,5 @@ final class BackfillCommand implements Callable<Integer> {
       builder.tls(cacert);
     }
     return builder.build();
-  }
-
-  /** Whether the call failed because no connection to the server could be made. */
-  private static boolean unreachable(StatusRuntimeException e) {
-    for (Throwable t = e; t != null; t = t.getCause()) {
-      if (t instanceof ConnectException) {
-        return true;
-      }
-    }
-    return false;
   }
 }

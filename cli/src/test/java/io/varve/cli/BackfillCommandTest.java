@@ -284,7 +284,7 @@ class BackfillCommandTest {
                 Status.Code.FAILED_PRECONDITION))
         .allSatisfy(
             code ->
-                assertThat(BackfillCommand.statusOf(code))
+                assertThat(ServerCallFailure.statusOf(code))
                     .as(code.name())
                     .isEqualTo(ExitStatus.INVALID_INPUT));
     assertThat(
@@ -296,7 +296,7 @@ class BackfillCommandTest {
                 Status.Code.UNKNOWN))
         .allSatisfy(
             code ->
-                assertThat(BackfillCommand.statusOf(code))
+                assertThat(ServerCallFailure.statusOf(code))
                     .as(code.name())
                     .isEqualTo(ExitStatus.ABORTED_FATAL_ERROR));
   }

@@ -120,6 +120,7 @@ class UpSecureIT {
     assertThat(index(backfill, "--cacert", ca)).isEqualTo(ExitStatus.INVALID_INPUT.code());
     assertThat(streams.err()).contains("UNAUTHENTICATED");
     assertThat(index(backfill, "--token", token)).isEqualTo(ExitStatus.ABORTED_FATAL_ERROR.code());
+    assertThat(streams.err()).contains("is not trusted").contains("--cacert");
 
     assertThat(up.run("status", "--cql-port", "25042")).isEqualTo(ExitStatus.OK.code());
     assertThat(streams.out())

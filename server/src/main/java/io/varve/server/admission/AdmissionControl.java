@@ -101,6 +101,14 @@ public final class AdmissionControl {
     return isWrite(rpc) ? writes : reads;
   }
 
+  /**
+   * The RPC a request path calls: its last segment, for both transports ({@code
+   * /<package>.<Service>/<RpcName>} for gRPC, {@code /v1/<RpcName>} for JSON).
+   */
+  public static String rpcOf(String path) {
+    return path.substring(path.lastIndexOf('/') + 1);
+  }
+
   /** Whether the RPC named {@code rpc} writes (and so takes the writes' budget and turns). */
   public static boolean isWrite(String rpc) {
     return WRITES.contains(rpc);

@@ -92,12 +92,22 @@ final class NamespaceQueue {
     return q.bytes();
   }
 
-  /** When the oldest queued event came (retries are older than anything in the partitions). */
+  /**
+   * When the oldest queued event came. Partitions are in the order of their first events, and a
+   * partition loses events from its head only when a slice splits it, which leaves it first. So the
+   * oldest partitioned event heads the first partition or, after a split, the second. Retries hold
+   * the oldest partitions of failed slices, and their head is counted too.
+   */
   private long oldestNanos() {
+    long oldest = Long.MAX_VALUE;
     if (!retries.isEmpty()) {
-      return retries.peekFirst().queuedNanos();
+      oldest = retries.peekFirst().queuedNanos();
     }
-    return partitions.values().iterator().next().peekFirst().queuedNanos();
+    Iterator<ArrayDeque<Queued>> heads = partitions.values().iterator();
+    for (int i = 0; i < 2 && heads.hasNext(); i++) {
+      oldest = Math.min(oldest, heads.next().peekFirst().queuedNanos());
+    }
+    return oldest;
   }
 
   /**

@@ -73,8 +73,7 @@ final class Admission extends SimpleDecoratingHttpService {
 
   @Override
   public HttpResponse serve(ServiceRequestContext ctx, HttpRequest req) throws Exception {
-    String path = ctx.path();
-    ByteBudget budget = control.budgetOf(path.substring(path.lastIndexOf('/') + 1));
+    ByteBudget budget = control.budgetOf(AdmissionControl.rpcOf(ctx.path()));
     Optional<AdmissionRefusedException> backlog = control.backlog(budget, transport);
     if (backlog.isPresent()) {
       return refusal(ctx, req, backlog.get());

@@ -164,7 +164,10 @@ public final class Transports {
       List<Function<? super HttpService, ? extends HttpService>> decorators) {
     Map<Boolean, List<Route>> byKind =
         service.routes().stream()
-            .collect(Collectors.partitioningBy(route -> AdmissionControl.isWrite(rpcOf(route))));
+            .collect(
+                Collectors.partitioningBy(
+                    route ->
+                        AdmissionControl.isWrite(AdmissionControl.rpcOf(route.patternString()))));
     byKind.forEach(
         (writes, routes) -> {
           if (routes.isEmpty()) {
@@ -179,12 +182,6 @@ public final class Transports {
           decorators.forEach(binding::decorator);
           binding.build(service);
         });
-  }
-
-  /** The RPC a gRPC route serves: the last segment of its path, {@code /<service>/<RpcName>}. */
-  private static String rpcOf(Route route) {
-    String path = route.patternString();
-    return path.substring(path.lastIndexOf('/') + 1);
   }
 
   /** Admission runs after authentication: an unauthenticated caller holds none of the budget. */

@@ -76,6 +76,19 @@ class NamespaceQueueTest {
   }
 
   @Test
+  void the_oldest_age_counts_the_partition_after_a_split_one() {
+    NamespaceQueue q = new NamespaceQueue();
+    PartitionKey x = partition("x");
+    PartitionKey y = partition("y");
+    q.offer(List.of(queued(x, "x1", 10, 0), queued(y, "y1", 10, 1)), 20, 1_000);
+    q.offer(List.of(queued(x, "x2", 10, 5), queued(x, "x3", 10, 9)), 20, 1_000);
+    assertThat(ids(q.takeSlice(100, 0, 20, 4))).containsExactly("x1", "x2");
+    assertThat(q.oldestAgeSeconds(1_000_000_001L))
+        .as("y1 (at 1) has waited longer than the rest of x (x3, at 9), which stays first")
+        .isEqualTo(1.0);
+  }
+
+  @Test
   void at_most_the_allowed_slices_at_a_time_and_retries_go_back_first_in_order() {
     NamespaceQueue q = new NamespaceQueue();
     q.offer(List.of(queued("a", 10, 0), queued("b", 10, 0)), 20, 100);
