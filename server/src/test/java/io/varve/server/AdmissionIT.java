@@ -64,8 +64,7 @@ class AdmissionIT {
                     WRITE_BUDGET,
                     8L * 1024 * 1024,
                     AdmissionSettings.DEFAULT_MAX_WRITE_QUEUE_DELAY,
-                    8L * 1024 * 1024,
-                    AdmissionSettings.DEFAULT_MAX_CONCURRENT_WRITES));
+                    8L * 1024 * 1024));
     server = new TestServer(settings, "varve_admission_it", NS);
     assertThat(
             server

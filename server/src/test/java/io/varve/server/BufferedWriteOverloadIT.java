@@ -156,8 +156,7 @@ class BufferedWriteOverloadIT {
                     AdmissionSettings.autoWriteBytes(),
                     AdmissionSettings.autoReadBytes(),
                     AdmissionSettings.DEFAULT_MAX_WRITE_QUEUE_DELAY,
-                    bound,
-                    AdmissionSettings.DEFAULT_MAX_CONCURRENT_WRITES));
+                    bound));
     try (TestServer server =
         new TestServer(settings, "varve_buffer_many_it", namespaces.toArray(String[]::new))) {
       for (String ns : namespaces) {

@@ -66,8 +66,7 @@ class WriteBacklogIT {
                     512L * 1024 * 1024,
                     8L * 1024 * 1024,
                     Duration.ofMillis(50),
-                    64L * 1024 * 1024,
-                    AdmissionSettings.DEFAULT_MAX_CONCURRENT_WRITES));
+                    64L * 1024 * 1024));
     server = new TestServer(settings, "varve_write_backlog_it", NS);
     assertThat(
             server

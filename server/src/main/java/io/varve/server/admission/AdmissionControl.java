@@ -71,7 +71,6 @@ public final class AdmissionControl {
   private final MeterRegistry registry;
   private final Duration maxWriteQueueDelay;
   private final Supplier<Duration> writeQueueDelay;
-  private final WriteConcurrency concurrency;
 
   /**
    * @param writeQueueDelay how long the oldest write waiting for its turn to the store has waited
@@ -83,8 +82,6 @@ public final class AdmissionControl {
     this.registry = registry;
     this.maxWriteQueueDelay = settings.maxWriteQueueDelay();
     this.writeQueueDelay = writeQueueDelay;
-    this.concurrency =
-        new WriteConcurrency(settings.maxConcurrentWrites(), maxWriteQueueDelay, registry);
     for (ByteBudget budget : new ByteBudget[] {writes, reads}) {
       Gauge.builder("varve.admission.inflight.bytes", budget, ByteBudget::inFlight)
           .description("estimated heap held by admitted requests in flight")
@@ -138,47 +135,6 @@ public final class AdmissionControl {
                 + " ms for their turn to the store (server.admission.maxWriteQueueDelay "
                 + maxWriteQueueDelay.toMillis()
                 + " ms); retry later"));
-  }
-
-  /**
-   * A turn among the writes of {@code rpc} in flight ({@link WriteConcurrency}), or the refusal
-   * when its limit is reached; every other request gets a turn that limits and learns nothing.
-   */
-  public Turn turn(String rpc, Transport transport) {
-    if (!isWrite(rpc)) {
-      return Turn.UNLIMITED;
-    }
-    Optional<WriteConcurrency.Turn> turn = concurrency.acquire(rpc);
-    if (turn.isPresent()) {
-      return new Turn(turn.get(), null);
-    }
-    count(writes, transport, "concurrency");
-    return new Turn(
-        null,
-        new AdmissionRefusedException(
-            "the server is at capacity: "
-                + concurrency.inFlight(rpc)
-                + " "
-                + rpc
-                + " writes are in flight, its limit now (adaptive, at most"
-                + " server.admission.maxConcurrentWrites); retry later"));
-  }
-
-  /**
-   * A request's turn: {@link #end} it once when its exchange is over; or its refusal.
-   *
-   * @param refused the refusal, or null when admitted
-   */
-  public record Turn(WriteConcurrency.Turn writes, AdmissionRefusedException refused) {
-
-    static final Turn UNLIMITED = new Turn(null, null);
-
-    /** Ends the turn of an admitted write; nothing for other requests and refusals. */
-    public void end(WriteConcurrency.Outcome outcome) {
-      if (writes != null) {
-        writes.end(outcome);
-      }
-    }
   }
 
   /** Bytes held by requests in flight, in both budgets. */

@@ -15,18 +15,9 @@ import java.time.Duration;
  *     when the cluster is slower than the writers, where the budgets only bound memory
  * @param bufferedWriteBytes what the fire-and-forget queues of all namespaces may hold together,
  *     with the batches being written from them (WriteEventRecords)
- * @param maxConcurrentWrites the largest adaptive limit of the writes of one RPC in flight ({@link
- *     WriteConcurrency}), and where it starts
  */
 public record AdmissionSettings(
-    long writeBytes,
-    long readBytes,
-    Duration maxWriteQueueDelay,
-    long bufferedWriteBytes,
-    int maxConcurrentWrites) {
-
-  /** The default {@code maxConcurrentWrites}: more than any sensible client keeps in flight. */
-  public static final int DEFAULT_MAX_CONCURRENT_WRITES = 256;
+    long writeBytes, long readBytes, Duration maxWriteQueueDelay, long bufferedWriteBytes) {
 
   /** One second: a write admitted at the bound completes within about twice that. */
   public static final Duration DEFAULT_MAX_WRITE_QUEUE_DELAY = Duration.ofSeconds(1);
@@ -57,16 +48,6 @@ public record AdmissionSettings(
   /** Every budget derived from the heap. */
   public static AdmissionSettings auto() {
     return new AdmissionSettings(
-        autoWriteBytes(),
-        autoReadBytes(),
-        DEFAULT_MAX_WRITE_QUEUE_DELAY,
-        autoBufferedWriteBytes(),
-        DEFAULT_MAX_CONCURRENT_WRITES);
-  }
-
-  /** These settings with another {@code maxConcurrentWrites}. */
-  public AdmissionSettings withMaxConcurrentWrites(int writes) {
-    return new AdmissionSettings(
-        writeBytes, readBytes, maxWriteQueueDelay, bufferedWriteBytes, writes);
+        autoWriteBytes(), autoReadBytes(), DEFAULT_MAX_WRITE_QUEUE_DELAY, autoBufferedWriteBytes());
   }
 }

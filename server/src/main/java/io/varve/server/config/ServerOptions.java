@@ -6,7 +6,6 @@ import io.varve.options.Options;
 import io.varve.options.Section;
 import io.varve.options.Types;
 import io.varve.server.admission.AdmissionSettings;
-import io.varve.server.admission.WriteConcurrency;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.List;
@@ -135,21 +134,6 @@ public final class ServerOptions {
                   + " with `429 RESOURCE_EXHAUSTED` (metric reason `backlog`). The budgets bound memory; this bounds an"
                   + " admitted write's latency when the cluster is slower than the writers: a write admitted at the bound"
                   + " completes in about twice this plus its own time in Cassandra. Reads are never refused for it.");
-
-  public static final Option<Integer> MAX_CONCURRENT_WRITES =
-      OPTIONS
-          .option(
-              "server.admission.maxConcurrentWrites",
-              Types.integer(WriteConcurrency.MIN_LIMIT, 65536))
-          .defaultValue(AdmissionSettings.DEFAULT_MAX_CONCURRENT_WRITES)
-          .doc(
-              "The largest number of writes of one RPC (`WriteEventRecords`, `PutItems`, ...) the server works on at"
-                  + " once, and where its adaptive limit starts. The limit shrinks by a tenth each time a write"
-                  + " takes longer than `maxWriteQueueDelay` or is cancelled or timed out (down to "
-                  + WriteConcurrency.MIN_LIMIT
-                  + "), and grows by one while writes are quick and use half of it; a write beyond it is refused at"
-                  + " once with `429 RESOURCE_EXHAUSTED` (metric reason `concurrency`), before its body is read."
-                  + " Gauges `varve_admission_write_limit{rpc}` and `varve_admission_write_inflight{rpc}`.");
 
   public static final Options ALL = OPTIONS.build();
 

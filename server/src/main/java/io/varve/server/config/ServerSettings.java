@@ -127,8 +127,7 @@ public record ServerSettings(
             v.get(ServerOptions.READ_BYTES).orElseGet(AdmissionSettings::autoReadBytes),
             v.get(ServerOptions.MAX_WRITE_QUEUE_DELAY),
             v.get(ServerOptions.BUFFERED_WRITE_BYTES)
-                .orElseGet(AdmissionSettings::autoBufferedWriteBytes),
-            v.get(ServerOptions.MAX_CONCURRENT_WRITES)),
+                .orElseGet(AdmissionSettings::autoBufferedWriteBytes)),
         KvOptions.limits(v),
         KvOptions.chunking(v));
   }
@@ -212,8 +211,8 @@ public record ServerSettings(
             .put(ServerOptions.READ_BYTES, OptionalLong.of(admission.readBytes()))
             .put(ServerOptions.MAX_WRITE_QUEUE_DELAY, admission.maxWriteQueueDelay())
             .put(
-                ServerOptions.BUFFERED_WRITE_BYTES, OptionalLong.of(admission.bufferedWriteBytes()))
-            .put(ServerOptions.MAX_CONCURRENT_WRITES, admission.maxConcurrentWrites());
+                ServerOptions.BUFFERED_WRITE_BYTES,
+                OptionalLong.of(admission.bufferedWriteBytes()));
     CassandraOptions.effective(cassandra, config);
     OpenSearchOptions.effective(opensearch, config);
     TimeSeriesOptions.effective(

@@ -73,17 +73,11 @@ final class Admission extends SimpleDecoratingHttpService {
 
   @Override
   public HttpResponse serve(ServiceRequestContext ctx, HttpRequest req) throws Exception {
-    String rpc = AdmissionControl.rpcOf(ctx.path());
-    ByteBudget budget = control.budgetOf(rpc);
+    ByteBudget budget = control.budgetOf(AdmissionControl.rpcOf(ctx.path()));
     Optional<AdmissionRefusedException> backlog = control.backlog(budget, transport);
     if (backlog.isPresent()) {
       return refusal(ctx, req, backlog.get());
     }
-    AdmissionControl.Turn turn = control.turn(rpc, transport);
-    if (turn.refused() != null) {
-      return refusal(ctx, req, turn.refused());
-    }
-    ctx.log().whenComplete().thenAccept(log -> turn.end(WriteOutcomes.of(log)));
     ByteBudget.Permit permit = budget.open();
     // the log completes when the exchange is over in any way: success, error, reset, timeout
     ctx.log().whenComplete().thenRun(permit::close);
