@@ -29,6 +29,10 @@ public final class VarveClientBuilder {
   /** The client's name in handshakes. */
   public static final String CLIENT_NAME = "varve-java";
 
+  /** The default {@link #connectionsPerEndpoint}: two, or the cores of this machine when fewer. */
+  public static final int DEFAULT_CONNECTIONS_PER_ENDPOINT =
+      Math.min(2, Runtime.getRuntime().availableProcessors());
+
   private static final Pattern HOST_PORT = Pattern.compile("\\[?[^\\s/\\[\\]]+\\]?:\\d{1,5}");
 
   private final List<String> endpoints = new ArrayList<>();
@@ -40,6 +44,7 @@ public final class VarveClientBuilder {
   private Backoff backoff = new Backoff(Duration.ofMillis(50), Duration.ofSeconds(2), 3);
   private int compressionThreshold = 16 * 1024;
   private Duration handshakeRetry = Duration.ofSeconds(30);
+  private int connectionsPerEndpoint = DEFAULT_CONNECTIONS_PER_ENDPOINT;
   private ClientFactory factory;
   private ScheduledExecutorService scheduler;
   private IdempotencyTokens tokens;
@@ -150,6 +155,22 @@ public final class VarveClientBuilder {
   }
 
   /**
+   * How many HTTP/2 connections to each endpoint the client's own transport may open, each on its
+   * own event loop; calls go to the connection with the fewest in flight. One connection is served
+   * by one event loop of the server, one core at most: a client that sends thousands of calls a
+   * second needs several to use the server's cores. Default {@link
+   * #DEFAULT_CONNECTIONS_PER_ENDPOINT}. Not with {@link #clientFactory} (set it on your factory).
+   */
+  public VarveClientBuilder connectionsPerEndpoint(int connections) {
+    if (connections < 1 || connections > 64) {
+      throw new IllegalArgumentException(
+          "connectionsPerEndpoint: " + connections + " (expected: 1..64)");
+    }
+    this.connectionsPerEndpoint = connections;
+    return this;
+  }
+
+  /**
    * The transport's event loops and connection pools, owned by the caller: the client does not
    * close it. Default: a factory of the client's own, closed with it. Not with {@link #tls(Path)}
    * (configure the trust on your factory).
@@ -218,7 +239,8 @@ public final class VarveClientBuilder {
   }
 
   private ClientFactory ownFactory() {
-    ClientFactoryBuilder builder = ClientFactory.builder();
+    ClientFactoryBuilder builder =
+        ClientFactory.builder().maxNumEventLoopsPerEndpoint(connectionsPerEndpoint);
     if (trustedCertificates != null) {
       Path pem = trustedCertificates;
       builder.tlsCustomizer(tlsContext -> tlsContext.trustManager(pem.toFile()));
