@@ -44,7 +44,7 @@ public final class VarveClientBuilder {
   private Backoff backoff = new Backoff(Duration.ofMillis(50), Duration.ofSeconds(2), 3);
   private int compressionThreshold = 16 * 1024;
   private Duration handshakeRetry = Duration.ofSeconds(30);
-  private int connectionsPerEndpoint = DEFAULT_CONNECTIONS_PER_ENDPOINT;
+  private Integer connectionsPerEndpoint;
   private ClientFactory factory;
   private ScheduledExecutorService scheduler;
   private IdempotencyTokens tokens;
@@ -201,6 +201,13 @@ public final class VarveClientBuilder {
     if (endpoints.isEmpty()) {
       throw new IllegalArgumentException("endpoints: none (expected: at least one host:port)");
     }
+    if (factory != null && connectionsPerEndpoint != null) {
+      throw new IllegalArgumentException(
+          "connectionsPerEndpoint: "
+              + connectionsPerEndpoint
+              + " and a caller's ClientFactory (expected: one of them; set"
+              + " maxNumEventLoopsPerEndpoint on the factory)");
+    }
     if (factory != null && trustedCertificates != null) {
       throw new IllegalArgumentException(
           "tls: a PEM file and a caller's ClientFactory (expected: one of them; set the trust on"
@@ -240,7 +247,11 @@ public final class VarveClientBuilder {
 
   private ClientFactory ownFactory() {
     ClientFactoryBuilder builder =
-        ClientFactory.builder().maxNumEventLoopsPerEndpoint(connectionsPerEndpoint);
+        ClientFactory.builder()
+            .maxNumEventLoopsPerEndpoint(
+                connectionsPerEndpoint == null
+                    ? DEFAULT_CONNECTIONS_PER_ENDPOINT
+                    : connectionsPerEndpoint);
     if (trustedCertificates != null) {
       Path pem = trustedCertificates;
       builder.tlsCustomizer(tlsContext -> tlsContext.trustManager(pem.toFile()));

@@ -30,6 +30,8 @@ final class DelayingProxy implements AutoCloseable {
   private final int targetPort;
   private final List<Socket> sockets = new CopyOnWriteArrayList<>();
   private volatile long delayNanos;
+  private final java.util.concurrent.atomic.AtomicInteger accepted =
+      new java.util.concurrent.atomic.AtomicInteger();
 
   DelayingProxy(int targetPort) throws IOException {
     this.targetPort = targetPort;
@@ -44,6 +46,11 @@ final class DelayingProxy implements AutoCloseable {
     return "127.0.0.1:" + listener.getLocalPort();
   }
 
+  /** Connections accepted so far. */
+  int connections() {
+    return accepted.get();
+  }
+
   /** Delays what the server sends from now on by {@code delay}. */
   void delay(Duration delay) {
     this.delayNanos = delay.toNanos();
@@ -53,6 +60,7 @@ final class DelayingProxy implements AutoCloseable {
     while (!listener.isClosed()) {
       try {
         Socket client = listener.accept();
+        accepted.incrementAndGet();
         Socket server = new Socket();
         server.connect(new InetSocketAddress(InetAddress.getLoopbackAddress(), targetPort));
         client.setTcpNoDelay(true);

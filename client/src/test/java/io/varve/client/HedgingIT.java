@@ -19,6 +19,10 @@ import io.varve.api.timeseries.v1.WriteEventRecordsRequest;
 import java.net.ServerSocket;
 import java.time.Duration;
 import java.time.Instant;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.BeforeEach;
@@ -84,6 +88,28 @@ class HedgingIT {
     client.close();
     proxy.close();
     varve.close();
+  }
+
+  @Test
+  void a_busy_client_spreads_its_calls_over_its_connections_to_an_endpoint() throws Exception {
+    proxy.delay(Duration.ofMillis(300));
+    int before = proxy.connections();
+    try (VarveClient busy =
+        VarveClient.builder().endpoints(proxy.endpoint()).connectionsPerEndpoint(3).build()) {
+      join(busy.timeSeries().readEventRecords(read("busy")));
+      join(busy.timeSeries().readEventRecords(read("busy")));
+      assertThat(proxy.connections() - before)
+          .as("calls one after the other share one connection")
+          .isEqualTo(1);
+      List<CompletableFuture<?>> calls = new ArrayList<>();
+      for (int i = 0; i < 24; i++) {
+        calls.add(busy.timeSeries().readEventRecords(read("busy")).toCompletableFuture());
+      }
+      CompletableFuture.allOf(calls.toArray(CompletableFuture[]::new)).get(1, TimeUnit.MINUTES);
+    }
+    assertThat(proxy.connections() - before)
+        .as("calls in flight at once open every connection allowed, and no more")
+        .isEqualTo(3);
   }
 
   @Test

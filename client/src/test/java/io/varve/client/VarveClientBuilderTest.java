@@ -28,6 +28,8 @@ class VarveClientBuilderTest {
         .hasMessage("deadline: PT0S (expected: a positive duration)");
     assertThatThrownBy(() -> VarveClient.builder().compressionThreshold(0))
         .hasMessage("compressionThreshold: 0 (expected: at least 1 byte)");
+    assertThatThrownBy(() -> VarveClient.builder().connectionsPerEndpoint(0))
+        .hasMessage("connectionsPerEndpoint: 0 (expected: 1..64)");
     assertThatThrownBy(() -> VarveClient.builder().tls(Path.of("/no/such/ca.pem")))
         .hasMessageContaining("expected: a readable PEM file");
     assertThatThrownBy(

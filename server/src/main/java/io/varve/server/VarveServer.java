@@ -249,14 +249,13 @@ public final class VarveServer implements AutoCloseable {
       } else {
         sb.http(address);
       }
-      // writes wait first for a decoding thread, then for Cassandra: admission sees the longer wait
+      // writes wait first for a decoding thread, then (durable ones) for Cassandra: admission sees
+      // the longer wait
       DecodeQueue decoding = DecodeQueue.perCore();
       metrics.gauge("varve.decode.waiting", decoding, DecodeQueue::waiting);
       AdmissionControl admission =
           new AdmissionControl(
-              settings.admission(),
-              metrics,
-              () -> longer(decoding.oldestWait(), events.writeQueueDelay()));
+              settings.admission(), metrics, decoding::oldestWait, events::writeQueueDelay);
       Transports.register(
           sb, control, backfill, data, search, kv, handshakes, settings, admission, decoding);
       sb.serverListener(ServerListener.builder().whenStopped(s -> decoding.close()).build());
@@ -285,10 +284,6 @@ public final class VarveServer implements AutoCloseable {
       session.close();
       throw e;
     }
-  }
-
-  private static Duration longer(Duration a, Duration b) {
-    return a.compareTo(b) >= 0 ? a : b;
   }
 
   /** The port actually bound (useful when configured as 0). */

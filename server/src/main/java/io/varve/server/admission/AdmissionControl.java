@@ -62,6 +62,9 @@ public final class AdmissionControl {
    * The RPCs that write: exactly those of the API table that need the WRITE permission (a test
    * keeps them so).
    */
+  /** The fire-and-forget write, queued in a namespace's buffer. */
+  private static final String BUFFERED = "WriteEventRecords";
+
   private static final Set<String> WRITES =
       Set.of(
           "WriteEventRecordsSync", "WriteEventRecords", "PutItems", "DeleteItems", "MutateItems");
@@ -70,18 +73,24 @@ public final class AdmissionControl {
   private final ByteBudget reads;
   private final MeterRegistry registry;
   private final Duration maxWriteQueueDelay;
-  private final Supplier<Duration> writeQueueDelay;
+  private final Supplier<Duration> decodeDelay;
+  private final Supplier<Duration> storeDelay;
 
   /**
-   * @param writeQueueDelay how long the oldest write waiting for its turn to the store has waited
+   * @param decodeDelay how long the oldest write waiting for a decoding thread has waited
+   * @param storeDelay how long the oldest write waiting for its turn to the store has waited
    */
   public AdmissionControl(
-      AdmissionSettings settings, MeterRegistry registry, Supplier<Duration> writeQueueDelay) {
+      AdmissionSettings settings,
+      MeterRegistry registry,
+      Supplier<Duration> decodeDelay,
+      Supplier<Duration> storeDelay) {
     this.writes = new ByteBudget("write", settings.writeBytes());
     this.reads = new ByteBudget("read", settings.readBytes());
     this.registry = registry;
     this.maxWriteQueueDelay = settings.maxWriteQueueDelay();
-    this.writeQueueDelay = writeQueueDelay;
+    this.decodeDelay = decodeDelay;
+    this.storeDelay = storeDelay;
     for (ByteBudget budget : new ByteBudget[] {writes, reads}) {
       Gauge.builder("varve.admission.inflight.bytes", budget, ByteBudget::inFlight)
           .description("estimated heap held by admitted requests in flight")
@@ -115,24 +124,32 @@ public final class AdmissionControl {
   }
 
   /**
-   * The refusal of a request of {@code budget} because the writes admitted earlier wait too long
-   * for their turn to the store, or empty when the request may go on to its budget.
+   * The refusal of a write because the writes admitted earlier wait too long for their turn, or
+   * empty when the request may go on to its budget. Every write waits for a decoding thread; a
+   * durable write then waits for its turn to the store. A fire-and-forget write (WriteEventRecords)
+   * does not: it is queued in its namespace's buffer, which exists to absorb the store's delays
+   * (its own bound is the buffer's capacity), so the store's queue, which holds the buffer's own
+   * slices while it drains, never refuses it.
    */
-  public Optional<AdmissionRefusedException> backlog(ByteBudget budget, Transport transport) {
-    if (budget != writes) {
+  public Optional<AdmissionRefusedException> backlog(String rpc, Transport transport) {
+    if (!isWrite(rpc)) {
       return Optional.empty();
     }
-    Duration delay = writeQueueDelay.get();
+    Duration decoding = decodeDelay.get();
+    Duration store = BUFFERED.equals(rpc) ? Duration.ZERO : storeDelay.get();
+    Duration delay = decoding.compareTo(store) >= 0 ? decoding : store;
     if (delay.compareTo(maxWriteQueueDelay) <= 0) {
       return Optional.empty();
     }
-    count(budget, transport, "backlog");
+    count(writes, transport, "backlog");
     return Optional.of(
         new AdmissionRefusedException(
             "the server is at capacity: admitted writes have"
                 + " waited "
                 + delay.toMillis()
-                + " ms for their turn to the store (server.admission.maxWriteQueueDelay "
+                + " ms for their turn "
+                + (delay == decoding ? "to be decoded" : "to the store")
+                + " (server.admission.maxWriteQueueDelay "
                 + maxWriteQueueDelay.toMillis()
                 + " ms); retry later"));
   }

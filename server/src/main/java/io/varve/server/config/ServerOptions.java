@@ -129,8 +129,9 @@ public final class ServerOptions {
           .defaultValue(AdmissionSettings.DEFAULT_MAX_WRITE_QUEUE_DELAY)
           .doc(
               "How long admitted writes may have waited for their turn, to be decoded (write bodies, and other bodies"
-                  + " over 64 KiB, take turns on one thread per core) or to Cassandra (behind"
-                  + " `cassandra.maxInFlightWrites` and `cassandra.maxInFlightWriteBytes`), before further writes are refused"
+                  + " over 64 KiB, take turns on one thread per core) or, for durable writes, to Cassandra (behind"
+                  + " `cassandra.maxInFlightWrites` and `cassandra.maxInFlightWriteBytes`; a fire-and-forget"
+                  + " `WriteEventRecords` is bounded by its buffer instead), before further writes are refused"
                   + " with `429 RESOURCE_EXHAUSTED` (metric reason `backlog`). The budgets bound memory; this bounds an"
                   + " admitted write's latency when the cluster is slower than the writers: a write admitted at the bound"
                   + " completes in about twice this plus its own time in Cassandra. Reads are never refused for it.");

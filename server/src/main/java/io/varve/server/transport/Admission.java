@@ -73,8 +73,9 @@ final class Admission extends SimpleDecoratingHttpService {
 
   @Override
   public HttpResponse serve(ServiceRequestContext ctx, HttpRequest req) throws Exception {
-    ByteBudget budget = control.budgetOf(AdmissionControl.rpcOf(ctx.path()));
-    Optional<AdmissionRefusedException> backlog = control.backlog(budget, transport);
+    String rpc = AdmissionControl.rpcOf(ctx.path());
+    ByteBudget budget = control.budgetOf(rpc);
+    Optional<AdmissionRefusedException> backlog = control.backlog(rpc, transport);
     if (backlog.isPresent()) {
       return refusal(ctx, req, backlog.get());
     }

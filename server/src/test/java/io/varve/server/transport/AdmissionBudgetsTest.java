@@ -21,6 +21,7 @@ class AdmissionBudgetsTest {
         new AdmissionControl(
             new AdmissionSettings(1 << 20, 1 << 20, Duration.ofSeconds(1), 1 << 20),
             new SimpleMeterRegistry(),
+            () -> Duration.ZERO,
             () -> Duration.ZERO);
     for (ApiCall<?, ?> call : ApiCalls.ALL) {
       String rpc = call.method().getBareMethodName();
