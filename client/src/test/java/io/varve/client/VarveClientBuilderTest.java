@@ -30,6 +30,14 @@ class VarveClientBuilderTest {
         .hasMessage("compressionThreshold: 0 (expected: at least 1 byte)");
     assertThatThrownBy(() -> VarveClient.builder().connectionsPerEndpoint(0))
         .hasMessage("connectionsPerEndpoint: 0 (expected: 1..64)");
+    assertThatThrownBy(
+            () ->
+                VarveClient.builder()
+                    .endpoints("127.0.0.1:1")
+                    .clientFactory(com.linecorp.armeria.client.ClientFactory.ofDefault())
+                    .connectionsPerEndpoint(2)
+                    .build())
+        .hasMessageContaining("connectionsPerEndpoint: 2 and a caller's ClientFactory");
     assertThatThrownBy(() -> VarveClient.builder().tls(Path.of("/no/such/ca.pem")))
         .hasMessageContaining("expected: a readable PEM file");
     assertThatThrownBy(
