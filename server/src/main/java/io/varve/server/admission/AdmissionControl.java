@@ -58,13 +58,13 @@ public final class AdmissionControl {
    */
   public static final long MIN_COST = 64 * 1024;
 
+  /** The fire-and-forget write, queued in a namespace's buffer. */
+  private static final String BUFFERED = "WriteEventRecords";
+
   /**
    * The RPCs that write: exactly those of the API table that need the WRITE permission (a test
    * keeps them so).
    */
-  /** The fire-and-forget write, queued in a namespace's buffer. */
-  private static final String BUFFERED = "WriteEventRecords";
-
   private static final Set<String> WRITES =
       Set.of(
           "WriteEventRecordsSync", "WriteEventRecords", "PutItems", "DeleteItems", "MutateItems");
@@ -137,7 +137,8 @@ public final class AdmissionControl {
     }
     Duration decoding = decodeDelay.get();
     Duration store = BUFFERED.equals(rpc) ? Duration.ZERO : storeDelay.get();
-    Duration delay = decoding.compareTo(store) >= 0 ? decoding : store;
+    boolean decodingLonger = decoding.compareTo(store) >= 0;
+    Duration delay = decodingLonger ? decoding : store;
     if (delay.compareTo(maxWriteQueueDelay) <= 0) {
       return Optional.empty();
     }
@@ -148,7 +149,7 @@ public final class AdmissionControl {
                 + " waited "
                 + delay.toMillis()
                 + " ms for their turn "
-                + (delay == decoding ? "to be decoded" : "to the store")
+                + (decodingLonger ? "to be decoded" : "to the store")
                 + " (server.admission.maxWriteQueueDelay "
                 + maxWriteQueueDelay.toMillis()
                 + " ms); retry later"));
