@@ -66,8 +66,7 @@ public final class AdmissionControl {
    * keeps them so).
    */
   private static final Set<String> WRITES =
-      Set.of(
-          "WriteEventRecordsSync", "WriteEventRecords", "PutItems", "DeleteItems", "MutateItems");
+      Set.of("WriteEventRecordsSync", BUFFERED, "PutItems", "DeleteItems", "MutateItems");
 
   private final ByteBudget writes;
   private final ByteBudget reads;
