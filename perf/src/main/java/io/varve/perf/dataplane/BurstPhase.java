@@ -16,11 +16,14 @@ import java.util.concurrent.Executors;
  * the sustainable rate (the drain rate {@link BufferedPhase} measured), sent by an {@link
  * OpenLoad}. Every event is counted accepted or refused, and the accepted ones must all be written
  * ({@code burst.lost} = accepted − written, by the server's {@code
- * varve_buffer_written_events_total}). Meanwhile Cassandra's count of writes to the namespace's
- * tables ({@link CassandraWrites}) is read once a second, from the first request until the buffer
- * has written every accepted event: its per-second increments are Cassandra's write rate, whose
- * evenness ({@link RateEvenness}) is the figure. The server's counter would not do: it counts a
- * drained batch when the whole batch is written. The last, partial second is left out.
+ * varve_buffer_written_events_total}). Meanwhile, once a second from the first request until the
+ * buffer has written every accepted event, two counts are read: the events the buffer has written
+ * to Cassandra (each counted when Cassandra acknowledged its slice, a few tens of milliseconds of
+ * drain) and Cassandra's own count of writes to the namespace's tables ({@link CassandraWrites}).
+ * The evenness ({@link RateEvenness}) of the first, events written per second, is the figure: the
+ * second counts partitions, and the coalescing puts more events in each partition write the fuller
+ * the queue, so a steady event rate shows there as a falling partition rate. Both are printed. The
+ * last, partial second is left out.
  */
 final class BurstPhase {
 
@@ -51,9 +54,12 @@ final class BurstPhase {
           CompletableFuture.supplyAsync(sampling::perSecond, sampler);
       OpenLoad.Result sent = load.run(events, "burst-", rate, parameters.burstDuration());
       sampling.expect(sent.accepted());
-      List<Long> counts = perSecond.join();
+      List<long[]> seconds = perSecond.join();
+      List<Long> events = seconds.stream().map(c -> c[0]).toList();
+      List<Long> partitions = seconds.stream().map(c -> c[1]).toList();
       long written = buffer.written() - before;
-      RateEvenness evenness = RateEvenness.of(counts);
+      RateEvenness evenness = RateEvenness.of(events);
+      RateEvenness partitionEvenness = RateEvenness.of(partitions);
       out.put("burst.asked_events_per_s", Math.round(rate));
       out.put("burst.offered_events_per_s", Math.round(sent.offeredPerSecond()));
       out.put("burst.sent", sent.sent());
@@ -64,19 +70,23 @@ final class BurstPhase {
       sent.failures().forEach((code, n) -> out.put("burst.failed." + code, n));
       out.put("burst.written", written);
       out.put("burst.lost", sent.accepted() - written);
-      out.put("burst.drain_s", counts.size() + 1);
-      out.put("burst.cassandra_writes.per_second", counts);
-      out.put("burst.rate.mean_writes_per_s", Math.round(evenness.mean()));
+      out.put("burst.drain_s", seconds.size() + 1);
+      out.put("burst.events_written.per_second", events);
+      out.put("burst.rate.mean_events_per_s", Math.round(evenness.mean()));
       out.put("burst.rate.cv", evenness.cv());
       out.put("burst.rate.max_deviation", evenness.maxDeviation());
+      out.put("burst.cassandra_writes.per_second", partitions);
+      out.put("burst.cassandra_writes.cv", partitionEvenness.cv());
+      out.put("burst.cassandra_writes.max_deviation", partitionEvenness.maxDeviation());
     } finally {
       sampler.shutdownNow();
     }
   }
 
   /**
-   * Reads the written-events counter once a second until it reached the accepted events (known once
-   * the load ended), and returns the per-second increments but the last.
+   * Reads the written-events counter and Cassandra's write count once a second until the first
+   * reached the accepted events (known once the load ended), and returns the per-second increments
+   * of both ({@code [events, partition writes]}) but the last.
    */
   private static final class Sampling {
 
@@ -95,21 +105,24 @@ final class BurstPhase {
       expected = accepted;
     }
 
-    List<Long> perSecond() {
-      List<Long> counts = new ArrayList<>();
+    List<long[]> perSecond() {
+      List<long[]> counts = new ArrayList<>();
       try {
         long deadline = System.nanoTime() + DRAIN_TIMEOUT.toNanos();
-        long last = cassandra.count();
+        long lastWrites = cassandra.count();
+        long lastEvents = buffer.written();
         long next = System.nanoTime();
         while (System.nanoTime() < deadline) {
           next += 1_000_000_000L;
           Thread.sleep(Math.max(0, (next - System.nanoTime()) / 1_000_000));
+          long events = buffer.written();
           long writes = cassandra.count();
-          if (buffer.written() - before >= expected) {
+          if (events - before >= expected) {
             return counts; // the second in which the buffer emptied is partial: left out
           }
-          counts.add(writes - last);
-          last = writes;
+          counts.add(new long[] {events - lastEvents, writes - lastWrites});
+          lastEvents = events;
+          lastWrites = writes;
         }
         throw new IllegalStateException("the burst was not written within " + DRAIN_TIMEOUT);
       } catch (InterruptedException e) {

@@ -15,10 +15,10 @@ import java.util.Map;
  * partition. They leave in slices: the partition of the oldest queued event with every event queued
  * for it, then the next partition in the order their oldest events came, until the slice holds its
  * bytes. So events of one partition that came in many requests are written together (the
- * coalescing), and the oldest are written first. A few slices are written at a time: the store is
- * kept steadily busy, never handed everything at once. The bytes of a slice leave the queue when
- * the drainer takes it, so a namespace holds at most its capacity queued plus the slices being
- * written. Thread-safe.
+ * coalescing), and the oldest are written first. Slices are small and a few are written at a time
+ * (a {@link DrainWindow}): the store is kept steadily busy, never handed everything at once. The
+ * bytes of a slice leave the queue when the drainer takes it, so a namespace holds at most its
+ * capacity queued plus the slices being written. Thread-safe.
  */
 final class NamespaceQueue {
 
@@ -30,6 +30,9 @@ final class NamespaceQueue {
 
   /** Events of slices that failed and are to be written again: first, before any partition. */
   private final ArrayDeque<Queued> retries = new ArrayDeque<>();
+
+  /** How many slices may be written at once. */
+  final DrainWindow window = new DrainWindow();
 
   /** The namespace as its latest writer saw it: drains follow an UpdateNamespace from then on. */
   volatile NamespaceEntry entry;
@@ -52,17 +55,17 @@ final class NamespaceQueue {
   }
 
   /**
-   * The next slice to write, or an empty list when none is due: fewer than {@code maxSlices} are
-   * being written, and the oldest queued event has waited {@code coalesceNanos} or a whole slice of
-   * {@code sliceBytes} is queued. The caller must {@link #drained} every non-empty slice once
-   * written.
+   * The next slice to write, of about {@code sliceBytes}, or an empty list when none is due: fewer
+   * than {@code maxSlices} are being written, and the oldest queued event has waited {@code
+   * coalesceNanos} or {@code dueBytes} are queued. The caller must {@link #drained} every non-empty
+   * slice once written.
    */
   synchronized List<Queued> takeSlice(
-      long nowNanos, long coalesceNanos, long sliceBytes, int maxSlices) {
+      long nowNanos, long coalesceNanos, long dueBytes, long sliceBytes, int maxSlices) {
     if (slicesInFlight >= maxSlices || events == 0) {
       return List.of();
     }
-    if (nowNanos - oldestNanos() < coalesceNanos && bytes < sliceBytes) {
+    if (nowNanos - oldestNanos() < coalesceNanos && bytes < dueBytes) {
       return List.of();
     }
     List<Queued> slice = new ArrayList<>();

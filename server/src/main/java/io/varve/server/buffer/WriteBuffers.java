@@ -27,6 +27,7 @@ import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionStage;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.Executors;
+import java.util.concurrent.RejectedExecutionException;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicLong;
@@ -36,15 +37,15 @@ import org.slf4j.LoggerFactory;
 
 /**
  * The in-memory queues of fire-and-forget writes (WriteEventRecords), one per namespace, and their
- * drainer. A queue is drained in slices ({@link NamespaceQueue}): a slice is taken when the oldest
- * queued event has waited the namespace's {@code queueBuffering.coalesce}, or sooner once a whole
- * slice ({@link #sliceBytes}) is queued. A slice holds the partitions of the oldest events, each
+ * drainer. A queue is drained in slices ({@link NamespaceQueue}) once the oldest queued event has
+ * waited the namespace's {@code queueBuffering.coalesce}, or sooner once a sixteenth of its
+ * capacity is queued ({@link #dueBytes}). A slice holds the partitions of the oldest events, each
  * with every event queued for it across the requests that brought them, and is written through the
- * event store, whose replica-packed batches and in-flight bounds set the pace. At most {@value
- * #SLICES_IN_FLIGHT} slices per namespace are written at a time, the next taken as one ends: a
- * burst reaches Cassandra steadily, at the rate it takes, not at the rate it came and not in
- * pulses. Written events go on to the index queue ({@link Indexer}) when the namespace has an
- * index.
+ * event store as replica-packed batches. Slices are small ({@link #sliceBytes}), and the slices of
+ * a namespace written at once follow the store's latency ({@link DrainWindow}); the next is taken
+ * as one ends. So a burst reaches Cassandra steadily, at the rate it takes without queueing, not at
+ * the rate it came and not in pulses. Written events go on to the index queue ({@link Indexer})
+ * when the namespace has an index.
  *
  * <p>Memory is bounded twice: a namespace's queue by its {@code bufferCapacity}, all queues
  * together (with the batches being written) by {@code maxBytes}. A request that does not fit is
@@ -64,22 +65,24 @@ public final class WriteBuffers implements AutoCloseable {
   /** How often the drainer looks at the queues. */
   static final Duration TICK = Duration.ofMillis(10);
 
-  /** Slices of one namespace being written at once. */
-  static final int SLICES_IN_FLIGHT = 4;
-
   /** The smallest and the largest slice. */
-  static final long MIN_SLICE_BYTES = 256L << 10;
+  static final long MIN_SLICE_BYTES = 16L << 10;
 
-  static final long MAX_SLICE_BYTES = 8L << 20;
+  static final long MAX_SLICE_BYTES = 256L << 10;
 
   /**
-   * The bytes of one slice of a namespace whose queue holds {@code capacity}: a sixteenth of it,
-   * within {@link #MIN_SLICE_BYTES} and {@link #MAX_SLICE_BYTES}. Large enough that events of a
-   * partition from many requests go in one batch, small enough that {@value #SLICES_IN_FLIGHT}
-   * slices keep the store busy without queueing a burst in front of every other write.
+   * The bytes of one slice of a namespace whose queue holds {@code capacity}: a sixty-fourth of it,
+   * within {@link #MIN_SLICE_BYTES} and {@link #MAX_SLICE_BYTES}. A slice is written in a few tens
+   * of milliseconds, so a second of drain is many slices and Cassandra's write rate stays even; the
+   * coalescing does not depend on it (a partition's queued events go whole into one slice).
    */
   static long sliceBytes(long capacity) {
-    return Math.min(MAX_SLICE_BYTES, Math.max(MIN_SLICE_BYTES, capacity / 16));
+    return Math.min(MAX_SLICE_BYTES, Math.max(MIN_SLICE_BYTES, capacity / 64));
+  }
+
+  /** The queued bytes from which a namespace's queue is drained before its coalesce has passed. */
+  static long dueBytes(long capacity) {
+    return Math.max(MIN_SLICE_BYTES, capacity / 16);
   }
 
   private final EventStore events;
@@ -193,6 +196,17 @@ public final class WriteBuffers implements AutoCloseable {
         namespace,
         n -> {
           NamespaceQueue q = new NamespaceQueue();
+          Gauge.builder("varve.buffer.drain.window", q.window, DrainWindow::slices)
+              .tag("namespace", n)
+              .description(
+                  "Slices of the namespace's queue that may be written at once, following the"
+                      + " store's latency")
+              .register(metrics);
+          Gauge.builder("varve.buffer.drain.latency", q.window, w -> w.latencyMillis() / 1000)
+              .tag("namespace", n)
+              .baseUnit("seconds")
+              .description("How long the store took to write the namespace's latest slice")
+              .register(metrics);
           Gauge.builder("varve.buffer.queue.events", q, NamespaceQueue::events)
               .tag("namespace", n)
               .description("Fire-and-forget events queued, not yet taken for writing")
@@ -227,10 +241,12 @@ public final class WriteBuffers implements AutoCloseable {
               return; // its first request is being queued
             }
             long coalesce = closing ? 0 : ns.settings().coalesce().toNanos();
-            long slice = sliceBytes(ns.settings().bufferCapacityBytes());
-            for (List<Queued> batch = q.takeSlice(now, coalesce, slice, SLICES_IN_FLIGHT);
+            long capacity = ns.settings().bufferCapacityBytes();
+            long due = dueBytes(capacity);
+            long slice = sliceBytes(capacity);
+            for (List<Queued> batch = q.takeSlice(now, coalesce, due, slice, q.window.slices());
                 !batch.isEmpty();
-                batch = q.takeSlice(now, coalesce, slice, SLICES_IN_FLIGHT)) {
+                batch = q.takeSlice(now, coalesce, due, slice, q.window.slices())) {
               write(name, ns, q, batch);
             }
           } catch (RuntimeException e) {
@@ -248,6 +264,8 @@ public final class WriteBuffers implements AutoCloseable {
           .computeIfAbsent(e.partition(), k -> new ArrayList<>())
           .add(new PlacedEvent(i, e.event(), e.partition()));
     }
+    long start = nanos.getAsLong();
+    int inFlight = q.slicesInFlight();
     CompletionStage<Map<Integer, VarveException>> written;
     try {
       written = events.write(ns.settings().keyspace(), partitions, ns.settings().consistency());
@@ -257,13 +275,28 @@ public final class WriteBuffers implements AutoCloseable {
     }
     written.whenComplete(
         (failures, error) -> {
+          q.window.written(
+              start,
+              nanos.getAsLong() - start,
+              inFlight,
+              error != null || (failures != null && !failures.isEmpty()));
           try {
             settle(name, ns, q, batch, error == null ? failures : allFailed(batch, error));
           } catch (RuntimeException e) {
             worker.failed("namespace " + name, e);
             q.drained(List.of());
           }
+          refill();
         });
+  }
+
+  /** Takes the next slices now that one is written, rather than at the next tick. */
+  private void refill() {
+    try {
+      drainer.execute(() -> worker.run(this::cycle));
+    } catch (RejectedExecutionException e) {
+      // the server is stopping: close() waits for the queues itself
+    }
   }
 
   private static Map<Integer, VarveException> allFailed(List<Queued> batch, Throwable error) {

@@ -43,11 +43,32 @@ class NamespaceQueueTest {
   void a_slice_is_due_after_the_coalesce_or_once_a_whole_slice_is_queued() {
     NamespaceQueue q = new NamespaceQueue();
     q.offer(List.of(queued("a", 10, 1_000)), 10, 100);
-    assertThat(q.takeSlice(1_500, 1_000, 50, 4)).isEmpty();
-    assertThat(ids(q.takeSlice(2_000, 1_000, 50, 4))).containsExactly("a");
+    assertThat(q.takeSlice(1_500, 1_000, 50, 50, 4)).isEmpty();
+    assertThat(ids(q.takeSlice(2_000, 1_000, 50, 50, 4))).containsExactly("a");
     q.drained(List.of());
     q.offer(List.of(queued("b", 60, 3_000)), 60, 100);
-    assertThat(q.takeSlice(3_000, 1_000, 50, 4)).hasSize(1);
+    assertThat(q.takeSlice(3_000, 1_000, 50, 50, 4)).hasSize(1);
+  }
+
+  @Test
+  void a_queue_holding_its_due_bytes_is_drained_before_the_coalesce_in_slices_of_the_slice_bytes() {
+    NamespaceQueue q = new NamespaceQueue();
+    q.offer(
+        List.of(
+            queued("a", 20, 0),
+            queued(partition("b"), "b", 20, 0),
+            queued(partition("c"), "c", 20, 0)),
+        60,
+        1_000);
+    assertThat(q.takeSlice(10, 1_000, 100, 20, 4))
+        .as("60 bytes queued, 100 due: the coalesce is waited for")
+        .isEmpty();
+    assertThat(ids(q.takeSlice(10, 1_000, 50, 20, 4)))
+        .as("60 bytes queued, 50 due: one slice of 20 bytes")
+        .containsExactly("a");
+    assertThat(q.takeSlice(10, 1_000, 50, 20, 4))
+        .as("40 bytes left, under the due bytes again")
+        .isEmpty();
   }
 
   @Test
@@ -61,11 +82,11 @@ class NamespaceQueueTest {
     q.offer(List.of(queued(y, "y2", 10, 5), queued(x, "x2", 10, 5)), 20, 1_000);
     q.offer(List.of(queued(z, "z1", 10, 9), queued(x, "x3", 10, 9)), 20, 1_000);
 
-    assertThat(ids(q.takeSlice(100, 0, 40, 4)))
+    assertThat(ids(q.takeSlice(100, 0, 40, 40, 4)))
         .as("x whole, with the events of later requests, then y until the slice is full")
         .containsExactly("x1", "x2", "x3", "y1");
     assertThat(q.bytes()).isEqualTo(20);
-    assertThat(ids(q.takeSlice(100, 0, 40, 4)))
+    assertThat(ids(q.takeSlice(100, 0, 40, 40, 4)))
         .as("the rest of a split partition first")
         .containsExactly("y2", "z1");
     assertThat(q.events()).isZero();
@@ -82,7 +103,7 @@ class NamespaceQueueTest {
     PartitionKey y = partition("y");
     q.offer(List.of(queued(x, "x1", 10, 0), queued(y, "y1", 10, 1)), 20, 1_000);
     q.offer(List.of(queued(x, "x2", 10, 5), queued(x, "x3", 10, 9)), 20, 1_000);
-    assertThat(ids(q.takeSlice(100, 0, 20, 4))).containsExactly("x1", "x2");
+    assertThat(ids(q.takeSlice(100, 0, 20, 20, 4))).containsExactly("x1", "x2");
     assertThat(q.oldestAgeSeconds(1_000_000_001L))
         .as("y1 (at 1) has waited longer than the rest of x (x3, at 9), which stays first")
         .isEqualTo(1.0);
@@ -92,16 +113,16 @@ class NamespaceQueueTest {
   void at_most_the_allowed_slices_at_a_time_and_retries_go_back_first_in_order() {
     NamespaceQueue q = new NamespaceQueue();
     q.offer(List.of(queued("a", 10, 0), queued("b", 10, 0)), 20, 100);
-    List<Queued> first = q.takeSlice(10, 0, 100, 1);
+    List<Queued> first = q.takeSlice(10, 0, 100, 100, 1);
     assertThat(ids(first)).containsExactly("a", "b");
     q.offer(List.of(queued(partition("other"), "c", 10, 5)), 10, 100);
-    assertThat(q.takeSlice(100, 0, 100, 1)).as("one slice is being written").isEmpty();
+    assertThat(q.takeSlice(100, 0, 100, 100, 1)).as("one slice is being written").isEmpty();
     q.drained(first);
     assertThat(q.bytes()).isEqualTo(30);
     assertThat(q.oldestAgeSeconds(1_000_000_000L))
         .as("the retried events are the oldest")
         .isEqualTo(1.0);
-    assertThat(ids(q.takeSlice(100, 0, 100, 1))).containsExactly("a", "b", "c");
+    assertThat(ids(q.takeSlice(100, 0, 100, 100, 1))).containsExactly("a", "b", "c");
     q.drained(List.of());
     assertThat(q.idle()).isTrue();
     assertThat(q.clear()).isEmpty();
