@@ -50,7 +50,7 @@ final class BurstPhase {
     ExecutorService sampler = Executors.newSingleThreadExecutor();
     try {
       Sampling sampling = new Sampling(buffer, before, cassandra);
-      CompletableFuture<List<Long>> perSecond =
+      CompletableFuture<List<long[]>> perSecond =
           CompletableFuture.supplyAsync(sampling::perSecond, sampler);
       OpenLoad.Result sent = load.run(events, "burst-", rate, parameters.burstDuration());
       sampling.expect(sent.accepted());
