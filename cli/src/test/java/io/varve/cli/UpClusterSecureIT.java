@@ -7,12 +7,16 @@ import io.varve.command.ExitStatus;
 import io.varve.command.testing.StandardStreams;
 import io.varve.local.cassandra.LocalCassandra;
 import io.varve.local.cassandra.LocalCassandraCluster;
+import io.varve.local.cassandra.LocalCassandraMain;
 import io.varve.local.cassandra.LocalCassandraSecurity;
 import io.varve.local.cassandra.NodeTool;
 import io.varve.local.server.SecureApi;
+import java.io.ByteArrayOutputStream;
 import java.io.IOException;
+import java.io.PrintStream;
 import java.net.http.HttpClient;
 import java.net.http.HttpResponse;
+import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -129,6 +133,35 @@ class UpClusterSecureIT {
     listed = call(https, "ListNamespaces", "{}", token);
     assertThat(listed.statusCode()).as(listed.body()).isEqualTo(200);
     assertThat(listed.body()).contains("up_cluster_it");
+
+    // And by the launcher alone: it too waits for the role's login only once every node runs.
+    assertThat(up.run("down", "--cql-port", "26042")).isEqualTo(ExitStatus.OK.code());
+    String[] launcher = {
+      "start",
+      "--nodes",
+      "3",
+      "--secure",
+      "--varve-home",
+      up.home().toString(),
+      "--port",
+      "26042",
+      "--storage-port",
+      "26000",
+      "--jmx-port",
+      "26199"
+    };
+    ByteArrayOutputStream launched = new ByteArrayOutputStream();
+    ByteArrayOutputStream failed = new ByteArrayOutputStream();
+    int status =
+        LocalCassandraMain.run(
+            launcher,
+            new PrintStream(launched, true, StandardCharsets.UTF_8),
+            new PrintStream(failed, true, StandardCharsets.UTF_8));
+    assertThat(status).as(failed.toString(StandardCharsets.UTF_8)).isEqualTo(ExitStatus.OK.code());
+    for (LocalCassandra node : cluster.nodes()) {
+      assertThat(node.isReady()).as("role logs in on " + node.settings().address()).isTrue();
+    }
+    assertThat(launched.toString(StandardCharsets.UTF_8)).contains("node=3", "already running");
   }
 
   private static String[] args(String... args) {

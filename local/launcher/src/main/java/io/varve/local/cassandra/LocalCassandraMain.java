@@ -2,6 +2,7 @@ package io.varve.local.cassandra;
 
 import io.varve.command.ExitStatus;
 import io.varve.local.LauncherCommand;
+import io.varve.local.LocalServerException;
 import io.varve.local.Product;
 import java.io.PrintStream;
 import java.nio.file.Path;
@@ -10,6 +11,7 @@ import java.util.ArrayList;
 import java.util.Collections;
 import java.util.List;
 import java.util.Map;
+import java.util.function.Consumer;
 
 /**
  * Command line for the local Cassandra, used by {@code ./varve} and CI:
@@ -64,7 +66,7 @@ public final class LocalCassandraMain {
    * the last node first), or on node K alone with {@code --node K}; the status is the worst of
    * theirs, and {@code start} stops at the first node that fails.
    */
-  static int run(String[] args, PrintStream out, PrintStream err) {
+  public static int run(String[] args, PrintStream out, PrintStream err) {
     ClusterArguments cluster;
     try {
       cluster = ClusterArguments.parse(args);
@@ -74,12 +76,20 @@ public final class LocalCassandraMain {
       return ExitStatus.INVALID_INPUT.code();
     }
     if (cluster.nodes() == 0) {
-      return runOn(cluster.rest(), 0, 1, out, err);
+      return runOn(cluster.rest(), 0, 1, out, err, made -> {});
     }
     List<Integer> order = cluster.order();
+    if (cluster.isStart()
+        && cluster.node() == 0
+        && !List.of(cluster.rest()).contains("--no-wait")) {
+      int launched = launch(cluster, order, out, err);
+      if (launched != ExitStatus.OK.code()) {
+        return launched;
+      }
+    }
     int worst = ExitStatus.OK.code();
     for (int node : order) {
-      int status = runOn(cluster.rest(), node, cluster.nodes(), out, err);
+      int status = runOn(cluster.rest(), node, cluster.nodes(), out, err, made -> {});
       worst = Math.max(worst, status);
       if (status != ExitStatus.OK.code() && cluster.isStart()) {
         break;
@@ -88,8 +98,54 @@ public final class LocalCassandraMain {
     return worst;
   }
 
-  /** One action on node {@code node} of a cluster of {@code nodes}; node 0: the single node. */
-  private static int runOn(String[] args, int node, int nodes, PrintStream out, PrintStream err) {
+  /**
+   * Launches the whole cluster's nodes, one at a time, each awaited until it answers CQL (it has
+   * joined the ring through the seed) before the next; their readiness is awaited afterwards, once
+   * all run. A secure node is ready when its role logs in, and once {@code ./varve up} has
+   * replicated the roles a login needs a quorum of the nodes: awaiting each node's readiness before
+   * launching the next would wait forever on a stopped secure cluster.
+   */
+  private static int launch(
+      ClusterArguments cluster, List<Integer> order, PrintStream out, PrintStream err) {
+    List<String> launch = new ArrayList<>(List.of(cluster.rest()));
+    launch.add("--no-wait");
+    for (int node : order) {
+      List<LocalCassandra> made = new ArrayList<>();
+      int status = runOn(launch.toArray(String[]::new), node, cluster.nodes(), out, err, made::add);
+      if (status != ExitStatus.OK.code()) {
+        return status;
+      }
+      try {
+        made.get(0).awaitCql(timeout(cluster.rest()));
+      } catch (LocalServerException e) {
+        err.println(Product.CASSANDRA.label() + ": start failed: " + e.getMessage());
+        return ExitStatus.ABORTED_FATAL_ERROR.code();
+      }
+    }
+    return ExitStatus.OK.code();
+  }
+
+  /** {@code --timeout} of arguments the shared command line has validated, or the default. */
+  private static Duration timeout(String[] args) {
+    for (int i = 0; i + 1 < args.length; i++) {
+      if (args[i].equals("--timeout")) {
+        return Duration.ofSeconds(Long.parseLong(args[i + 1]));
+      }
+    }
+    return SYNTAX.defaultTimeout();
+  }
+
+  /**
+   * One action on node {@code node} of a cluster of {@code nodes}; node 0: the single node. {@code
+   * made} receives the node acted on.
+   */
+  private static int runOn(
+      String[] args,
+      int node,
+      int nodes,
+      PrintStream out,
+      PrintStream err,
+      Consumer<LocalCassandra> made) {
     return LauncherCommand.run(
         args,
         out,
@@ -97,8 +153,10 @@ public final class LocalCassandraMain {
         SYNTAX,
         options -> {
           LocalCassandraSettings settings = settings(options, node, nodes);
+          LocalCassandra cassandra = new LocalCassandra(settings);
+          made.accept(cassandra);
           return new LauncherCommand.Target(
-              new LocalCassandra(settings),
+              cassandra,
               (node == 0 ? "" : "node=" + node + " ")
                   + "cql="
                   + settings.address()
