@@ -5,6 +5,7 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import java.nio.ByteBuffer;
 import java.nio.charset.StandardCharsets;
+import java.util.Random;
 import org.junit.jupiter.api.Test;
 
 class ValueCodecTest {
@@ -24,6 +25,39 @@ class ValueCodecTest {
     assertThat(ValueCodec.decode(small.value(), small.metadata(), 5, 5))
         .asString()
         .isEqualTo("small");
+  }
+
+  @Test
+  void a_large_value_is_judged_by_its_start_and_stored_plain_when_that_does_not_compress() {
+    int size = 4 * ValueCodec.PROBE_BYTES;
+    byte[] noise = new byte[size];
+    new Random(7).nextBytes(noise);
+    ValueCodec.Stored random = codec.encode(noise);
+    assertThat(random.metadata()).isEqualTo(ValueCodec.NONE);
+    assertThat(random.value()).isEqualTo(ByteBuffer.wrap(noise));
+
+    byte[] text = new byte[size];
+    for (int i = 0; i < size; i++) {
+      text[i] = (byte) ('a' + i % 7);
+    }
+    ValueCodec.Stored compressible = codec.encode(text);
+    assertThat(compressible.metadata()).isEqualTo(ValueCodec.ZSTD);
+    assertThat(ValueCodec.decode(compressible.value(), compressible.metadata(), 5, 5))
+        .isEqualTo(text);
+
+    byte[] noisyStart = text.clone();
+    System.arraycopy(noise, 0, noisyStart, 0, ValueCodec.PROBE_BYTES);
+    assertThat(codec.encode(noisyStart).metadata())
+        .as("the start decides: the compressible rest is stored plain too")
+        .isEqualTo(ValueCodec.NONE);
+
+    byte[] compressibleStart = new byte[16 * ValueCodec.PROBE_BYTES];
+    new Random(8).nextBytes(compressibleStart);
+    System.arraycopy(text, 0, compressibleStart, 0, ValueCodec.PROBE_BYTES);
+    ValueCodec.Stored mostlyNoise = codec.encode(compressibleStart);
+    assertThat(mostlyNoise.metadata())
+        .as("a start that compresses is no promise: the whole value must still save an eighth")
+        .isEqualTo(ValueCodec.NONE);
   }
 
   @Test

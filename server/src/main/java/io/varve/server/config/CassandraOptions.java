@@ -143,7 +143,9 @@ public final class CassandraOptions {
           .defaultValue(D.compressionThreshold())
           .doc(
               "Item values of at least this size are zstd-compressed before they are stored, and kept compressed"
-                  + " when that saves at least an eighth. Readers undo it; clients never see it.");
+                  + " when that saves at least an eighth. A value over 64 KiB whose first 64 KiB do not compress by an"
+                  + " eighth is stored plain without compressing the rest: already compressed or encrypted data costs"
+                  + " a compression of 64 KiB, not of all its bytes. Readers undo it; clients never see it.");
 
   public static final Options ALL = OPTIONS.build();
 
