@@ -99,7 +99,7 @@ final class ChunkedReads {
   /** The item row of {@code key} as it is now, with its value; null when there is none. */
   private CompletionStage<Row> current(KvNamespace ns, String id, byte[] key) {
     return reader
-        .query(ns, id, new ItemPredicate.Keys(List.of(key)), true, 2)
+        .query(ns, id, new ItemPredicate.Keys(List.of(key)), ItemStatements.Columns.VALUES, 2)
         .thenApply(rs -> rs.one());
   }
 

@@ -180,17 +180,21 @@ public final class CqlItemReader {
   }
 
   /**
-   * Runs the query of {@code predicate}'s rows, with values or not, {@code fetchSize} rows per
-   * fetch.
+   * Runs the query of {@code predicate}'s rows, selecting {@code columns}, {@code fetchSize} rows
+   * per fetch.
    */
   CompletionStage<AsyncResultSet> query(
-      KvNamespace ns, String id, ItemPredicate predicate, boolean values, int fetchSize) {
+      KvNamespace ns,
+      String id,
+      ItemPredicate predicate,
+      ItemStatements.Columns columns,
+      int fetchSize) {
     CompletionStage<BoundStatementBuilder> statement;
     if (predicate instanceof ItemPredicate.Keys keys) {
       List<ByteBuffer> bound = keys.keys().stream().map(ByteBuffer::wrap).toList();
       statement =
           statements
-              .selectKeys(ns, values)
+              .selectKeys(ns, columns)
               .thenApply(
                   p ->
                       p.boundStatementBuilder()
@@ -198,7 +202,7 @@ public final class CqlItemReader {
                           .setList(1, bound, ByteBuffer.class));
     } else {
       KeyRange range = predicate instanceof ItemPredicate.Range r ? r.range() : KeyRange.ALL;
-      statement = statements.selectRange(ns, range, values).thenApply(p -> bind(p, id, range));
+      statement = statements.selectRange(ns, range, columns).thenApply(p -> bind(p, id, range));
     }
     return execute(session, ns, statement, fetchSize);
   }

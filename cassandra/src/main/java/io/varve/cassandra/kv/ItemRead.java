@@ -67,7 +67,13 @@ final class ItemRead {
     return observed(
         false,
         RowStream.run(
-            budget.track(reader.query(ns, id, predicate, values, fetchSize)),
+            budget.track(
+                reader.query(
+                    ns,
+                    id,
+                    predicate,
+                    values ? ItemStatements.Columns.VALUES : ItemStatements.Columns.METADATA,
+                    fetchSize)),
             followPages,
             budget,
             (key, metadata, row) -> {
@@ -128,7 +134,8 @@ final class ItemRead {
     return observed(
             true,
             RowStream.run(
-                budget.track(reader.query(ns, id, rest, false, keyFetchSize)),
+                budget.track(
+                    reader.query(ns, id, rest, ItemStatements.Columns.SIZES, keyFetchSize)),
                 true,
                 budget,
                 (key, metadata, row) -> {

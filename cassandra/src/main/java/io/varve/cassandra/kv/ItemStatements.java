@@ -38,20 +38,34 @@ final class ItemStatements {
     return prepare("DELETE FROM " + table(ns) + " USING TIMESTAMP ? WHERE id = ?" + bounds(range));
   }
 
-  /** The rows of a range; with values or only the metadata. */
-  CompletionStage<PreparedStatement> selectRange(KvNamespace ns, KeyRange range, boolean values) {
-    return prepare(select(ns, values) + bounds(range));
+  /** What an item query selects besides the key. */
+  enum Columns {
+    /** The value, its metadata and its write time: {@code key, value, value_metadata, wt}. */
+    VALUES,
+    /** The metadata and the write time: {@code key, value_metadata, wt}. */
+    METADATA,
+    /** The metadata alone, for the sizes a page is planned by: {@code key, value_metadata}. */
+    SIZES
+  }
+
+  /** The rows of a range. */
+  CompletionStage<PreparedStatement> selectRange(KvNamespace ns, KeyRange range, Columns columns) {
+    return prepare(select(ns, columns) + bounds(range));
   }
 
   /** The rows of listed keys. */
-  CompletionStage<PreparedStatement> selectKeys(KvNamespace ns, boolean values) {
-    return prepare(select(ns, values) + " AND key IN ?");
+  CompletionStage<PreparedStatement> selectKeys(KvNamespace ns, Columns columns) {
+    return prepare(select(ns, columns) + " AND key IN ?");
   }
 
-  private static String select(KvNamespace ns, boolean values) {
+  private static String select(KvNamespace ns, Columns columns) {
     return "SELECT key, "
-        + (values ? "value, " : "")
-        + "value_metadata, WRITETIME(value_metadata) FROM "
+        + switch (columns) {
+          case VALUES -> "value, value_metadata, WRITETIME(value_metadata)";
+          case METADATA -> "value_metadata, WRITETIME(value_metadata)";
+          case SIZES -> "value_metadata";
+        }
+        + " FROM "
         + table(ns)
         + " WHERE id = ?";
   }

@@ -41,6 +41,11 @@ final class NamespaceQueue {
   private int events;
   private int slicesInFlight;
 
+  /** Before this time (nanos) nothing is taken: a failed slice's retries wait their backoff. */
+  private long pausedUntilNanos;
+
+  private boolean paused;
+
   /** Whether {@code batch} fit within {@code capacity} and was queued whole; never partly. */
   synchronized boolean offer(List<Queued> batch, long batchBytes, long capacity) {
     if (bytes + batchBytes > capacity) {
@@ -65,6 +70,10 @@ final class NamespaceQueue {
     if (slicesInFlight >= maxSlices || events == 0) {
       return List.of();
     }
+    if (paused && nowNanos - pausedUntilNanos < 0) {
+      return List.of();
+    }
+    paused = false;
     if (nowNanos - oldestNanos() < coalesceNanos && bytes < dueBytes) {
       return List.of();
     }
@@ -111,6 +120,20 @@ final class NamespaceQueue {
       oldest = Math.min(oldest, heads.next().peekFirst().queuedNanos());
     }
     return oldest;
+  }
+
+  /**
+   * Ends the write of a slice; {@code retry} is queued again before everything else, in its order,
+   * whatever the capacity (its bytes were counted when it was offered), and nothing is taken before
+   * {@code pauseUntilNanos}: the store just failed, and what is taken sooner would fail the same
+   * way.
+   */
+  synchronized void drained(List<Queued> retry, long pauseUntilNanos) {
+    if (!retry.isEmpty() && (!paused || pauseUntilNanos - pausedUntilNanos > 0)) {
+      pausedUntilNanos = pauseUntilNanos;
+      paused = true;
+    }
+    drained(retry);
   }
 
   /**

@@ -52,15 +52,19 @@ import org.slf4j.LoggerFactory;
  * refused whole with RESOURCE_EXHAUSTED, before anything is queued.
  *
  * <p>A batch the store did not acknowledge (UNAVAILABLE) is queued again, up to {@value
- * #MAX_ATTEMPTS} attempts; events that still fail, or fail for another reason, are dropped, logged
- * and counted. {@link #close} drains everything before the server stops; what a crash loses is at
- * most what was queued: a namespace's capacity plus the slices in flight.
+ * #MAX_ATTEMPTS} attempts, and the namespace's queue pauses first (250 ms, then 500 ms): what it
+ * would take meanwhile would fail the same way. Events that still fail, or fail for another reason,
+ * are dropped, logged and counted. {@link #close} drains everything before the server stops; what a
+ * crash loses is at most what was queued: a namespace's capacity plus the slices in flight.
  */
 public final class WriteBuffers implements AutoCloseable {
 
   private static final Logger log = LoggerFactory.getLogger(WriteBuffers.class);
 
   static final int MAX_ATTEMPTS = 3;
+
+  /** How long a namespace's queue pauses after a failed write, doubled for each later attempt. */
+  static final Duration RETRY_BACKOFF = Duration.ofMillis(250);
 
   /** How often the drainer looks at the queues. */
   static final Duration TICK = Duration.ofMillis(10);
@@ -280,13 +284,18 @@ public final class WriteBuffers implements AutoCloseable {
               nanos.getAsLong() - start,
               inFlight,
               error != null || (failures != null && !failures.isEmpty()));
+          boolean retried;
           try {
-            settle(name, ns, q, batch, error == null ? failures : allFailed(batch, error));
+            retried =
+                settle(name, ns, q, batch, error == null ? failures : allFailed(batch, error));
           } catch (RuntimeException e) {
             worker.failed("namespace " + name, e);
             q.drained(List.of());
+            retried = false;
           }
-          refill();
+          if (!retried) {
+            refill();
+          }
         });
   }
 
@@ -312,7 +321,8 @@ public final class WriteBuffers implements AutoCloseable {
     return all;
   }
 
-  private void settle(
+  /** Settles a written slice; returns whether some of it is to be written again (after a pause). */
+  private boolean settle(
       String name,
       NamespaceEntry ns,
       NamespaceQueue q,
@@ -349,7 +359,13 @@ public final class WriteBuffers implements AutoCloseable {
     if (!written.isEmpty() && indexer.isPresent() && ns.index().isPresent()) {
       indexer.get().offer(ns.index().get(), written);
     }
-    q.drained(retry);
+    if (retry.isEmpty()) {
+      q.drained(retry);
+      return false;
+    }
+    long backoff = RETRY_BACKOFF.toNanos() << Math.min(8, retry.get(0).attempts() - 1);
+    q.drained(retry, nanos.getAsLong() + backoff);
+    return true;
   }
 
   /** Bytes queued or being written, all namespaces. */

@@ -72,6 +72,22 @@ class NamespaceQueueTest {
   }
 
   @Test
+  void after_a_failed_slice_nothing_is_taken_until_its_pause_ends_then_the_retry_first() {
+    NamespaceQueue q = new NamespaceQueue();
+    q.offer(List.of(queued("a", 10, 0)), 10, 100);
+    List<Queued> failed = q.takeSlice(10, 0, 100, 100, 4);
+    q.offer(List.of(queued(partition("other"), "b", 10, 5)), 10, 100);
+    q.drained(failed, 1_000);
+    assertThat(q.takeSlice(999, 0, 100, 100, 4)).as("paused").isEmpty();
+    assertThat(ids(q.takeSlice(1_000, 0, 100, 100, 4))).containsExactly("a", "b");
+    q.drained(List.of(), 5_000);
+    assertThat(q.offer(List.of(queued("c", 10, 1_100)), 10, 100)).isTrue();
+    assertThat(ids(q.takeSlice(1_200, 0, 100, 100, 4)))
+        .as("a slice that failed nothing does not pause the queue")
+        .containsExactly("c");
+  }
+
+  @Test
   void slices_take_the_oldest_partitions_whole_with_their_later_events_up_to_the_slice_bytes() {
     NamespaceQueue q = new NamespaceQueue();
     PartitionKey x = partition("x");
