@@ -18,12 +18,12 @@ import java.util.concurrent.Executors;
  * ({@code burst.lost} = accepted − written, by the server's {@code
  * varve_buffer_written_events_total}). Meanwhile, once a second from the first request until the
  * buffer has written every accepted event, two counts are read: the events the buffer has written
- * to Cassandra (each counted when Cassandra acknowledged its slice, a few tens of milliseconds of
- * drain) and Cassandra's own count of writes to the namespace's tables ({@link CassandraWrites}).
- * The evenness ({@link RateEvenness}) of the first, events written per second, is the figure: the
- * second counts partitions, and the coalescing puts more events in each partition write the fuller
- * the queue, so a steady event rate shows there as a falling partition rate. Both are printed. The
- * last, partial second is left out.
+ * to Cassandra (each counted when Cassandra acknowledged its slice, at most 256 KiB of events) and
+ * Cassandra's own count of writes to the namespace's tables ({@link CassandraWrites}). The evenness
+ * ({@link RateEvenness}) of the first, events written per second, is the figure: the second counts
+ * partitions, and the coalescing puts more events in each partition write the fuller the queue, so
+ * a steady event rate shows there as a falling partition rate. Both are printed. The last, partial
+ * second is left out.
  */
 final class BurstPhase {
 

@@ -76,9 +76,9 @@ public final class WriteBuffers implements AutoCloseable {
 
   /**
    * The bytes of one slice of a namespace whose queue holds {@code capacity}: a sixty-fourth of it,
-   * within {@link #MIN_SLICE_BYTES} and {@link #MAX_SLICE_BYTES}. A slice is written in a few tens
-   * of milliseconds, so a second of drain is many slices and Cassandra's write rate stays even; the
-   * coalescing does not depend on it (a partition's queued events go whole into one slice).
+   * within {@link #MIN_SLICE_BYTES} and {@link #MAX_SLICE_BYTES}. A second of drain is many slices,
+   * so Cassandra's write rate does not move in steps of slices; the coalescing does not depend on
+   * it (a partition's queued events go whole into one slice).
    */
   static long sliceBytes(long capacity) {
     return Math.min(MAX_SLICE_BYTES, Math.max(MIN_SLICE_BYTES, capacity / 64));
