@@ -11,6 +11,7 @@ import com.datastax.oss.driver.api.core.cql.PreparedStatement;
 import com.datastax.oss.driver.api.core.type.codec.TypeCodecs;
 import io.varve.cassandra.failure.CqlFailures;
 import io.varve.core.error.VarveException;
+import io.varve.core.event.Event;
 import io.varve.core.event.EventItem;
 import io.varve.core.namespace.Consistency;
 import io.varve.core.read.PartitionReader;
@@ -26,8 +27,11 @@ import java.nio.ByteBuffer;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
+import java.util.Collections;
+import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionStage;
 import java.util.concurrent.ConcurrentHashMap;
@@ -93,7 +97,8 @@ public final class CqlEventStore implements EventStore {
     List<ReplicaPacking.Part> parts = new ArrayList<>();
     partitions.forEach(
         (key, events) ->
-            chunks(events).forEach(chunk -> parts.add(ReplicaPacking.Part.of(key, chunk))));
+            chunks(lastVersions(events))
+                .forEach(chunk -> parts.add(ReplicaPacking.Part.of(key, chunk))));
     List<CompletableFuture<Void>> batches = new ArrayList<>();
     for (Batch<ReplicaPacking.Part> batch : ReplicaPacking.pack(session, keyspace, parts)) {
       List<ReplicaPacking.Part> packed = batch.items();
@@ -185,6 +190,61 @@ public final class CqlEventStore implements EventStore {
                 .set(7, stored.metadata(), TypeCodecs.TEXT);
         batch.addStatement(row.build());
       }
+    }
+  }
+
+  /**
+   * A partition's events with every stored row once: when several carry an item of the same
+   * identity (event time, event id, item key), as when the buffer coalesces requests that rewrote
+   * an event, only the last one keeps it. Rows of one batch share its write timestamp, and
+   * Cassandra settles two writes of one cell with the same timestamp by the larger value, cell by
+   * cell: two versions of a row in one batch would store the value of one beside the compression
+   * marker of the other. The events that lose all their items are left out; they count as written.
+   * The list itself when nothing repeats.
+   */
+  static List<PlacedEvent> lastVersions(List<PlacedEvent> events) {
+    if (events.size() < 2) {
+      return events;
+    }
+    Set<RowIdentity> seen = new HashSet<>();
+    boolean repeated = false;
+    for (PlacedEvent placed : events) {
+      for (EventItem item : placed.event().items()) {
+        repeated |= !seen.add(RowIdentity.of(placed.event(), item));
+      }
+    }
+    if (!repeated) {
+      return events;
+    }
+    seen.clear();
+    List<PlacedEvent> kept = new ArrayList<>(events.size());
+    for (int i = events.size() - 1; i >= 0; i--) {
+      PlacedEvent placed = events.get(i);
+      Event event = placed.event();
+      List<EventItem> items = new ArrayList<>(event.items().size());
+      for (EventItem item : event.items()) {
+        if (seen.add(RowIdentity.of(event, item))) {
+          items.add(item);
+        }
+      }
+      if (items.size() == event.items().size()) {
+        kept.add(placed);
+      } else if (!items.isEmpty()) {
+        kept.add(
+            new PlacedEvent(
+                placed.index(),
+                new Event(event.timeSeriesId(), event.eventTimeMillis(), event.eventId(), items),
+                placed.partition()));
+      }
+    }
+    Collections.reverse(kept);
+    return kept;
+  }
+
+  /** What identifies a stored row within a partition. */
+  private record RowIdentity(long eventTimeMillis, String eventId, ByteBuffer itemKey) {
+    static RowIdentity of(Event event, EventItem item) {
+      return new RowIdentity(event.eventTimeMillis(), event.eventId(), ByteBuffer.wrap(item.key()));
     }
   }
 

@@ -19,7 +19,11 @@ import java.nio.ByteBuffer;
  * with the same write timestamp: an overwrite of a compressed value by a plain one must also
  * overwrite the marker. Rows written before that rule can hold a marker older than their value (a
  * plain value under a stale {@code compression=zstd}); readers compare the two cells' write
- * timestamps and ignore a marker older than its value ({@link #decode}).
+ * timestamps and ignore a marker older than its value ({@link #decode}). Two versions of one row
+ * written in the same batch share its timestamp, and Cassandra keeps the larger cell of each, so
+ * the marker {@code compression=zstd} of one version could stand beside the plain value of the
+ * other (the write path keeps one version per row and batch since): a marker as old as its value on
+ * bytes that are no zstd frame is read as that plain value.
  */
 public final class ValueCodec {
 
@@ -87,6 +91,9 @@ public final class ValueCodec {
       if (bytes.length < 4
           || ByteBuffer.wrap(bytes, 0, 4).order(java.nio.ByteOrder.LITTLE_ENDIAN).getInt()
               != ZSTD_MAGIC) {
+        if (metadataWritetime == valueWritetime) {
+          return bytes; // a plain version's value beside another version's marker, same batch
+        }
         throw new CorruptValueException(
             "value marked " + ZSTD + " is not a zstd frame (" + bytes.length + " bytes)");
       }

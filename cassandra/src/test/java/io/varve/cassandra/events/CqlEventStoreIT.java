@@ -124,6 +124,36 @@ class CqlEventStoreIT {
   }
 
   @Test
+  void
+      two_versions_of_a_row_in_one_write_store_the_last_whole_never_one_value_with_the_others_marker() {
+    long time = DAY.plusSeconds(21 * 3600).toEpochMilli();
+    String large = "a compressible value ".repeat(5000);
+    // as the buffer coalesces two requests: a compressed version, then a plain one of the same item
+    List<Event> versions =
+        List.of(
+            event("versions", time, "e1", "k", large, "other", "first"),
+            event("versions", time, "e1", "k", "x"));
+    assertThat(write(SLICE, versions)).isEmpty();
+
+    Row stored = storedItem("versions", time, "e1");
+    assertThat(stored.getString("value_metadata")).isEqualTo(ValueCodec.NONE);
+    assertThat(readAll("versions", time, time + 1, 10))
+        .as("the last version's item, the first version's other item")
+        .containsExactly(event("versions", time, "e1", "k", "x", "other", "first"));
+
+    // and the other way round: the compressed version last
+    assertThat(
+            write(
+                SLICE,
+                List.of(
+                    event("versions", time, "e2", "k", "x"),
+                    event("versions", time, "e2", "k", large))))
+        .isEmpty();
+    assertThat(readAll("versions", time, time + 1, 10))
+        .contains(event("versions", time, "e2", "k", large));
+  }
+
+  @Test
   void large_values_are_stored_compressed_and_an_overwrite_by_a_plain_value_clears_the_marker() {
     long time = DAY.plusSeconds(20 * 3600).toEpochMilli();
     String large = "a compressible value ".repeat(5000);
@@ -196,7 +226,7 @@ class CqlEventStoreIT {
             time + 1,
             "corrupt",
             "'" + ValueCodec.ZSTD + "'",
-            3000));
+            4000)); // newer than the value: no version of a batch, a marker on plain bytes
 
     assertThatThrownBy(
             () ->
