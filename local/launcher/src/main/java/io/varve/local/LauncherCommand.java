@@ -104,6 +104,14 @@ public final class LauncherCommand {
     return varveHome == null ? VarveHome.locate() : Path.of(varveHome);
   }
 
+  /**
+   * The {@code --timeout} of a command line, or the syntax's default; throws {@link
+   * IllegalArgumentException} as {@link #run} reports it.
+   */
+  public static Duration timeout(String[] args, Syntax syntax) {
+    return Arguments.parse(args, syntax.flags()).timeout(syntax.defaultTimeout());
+  }
+
   /** The port an option names; else an error naming the option and what it expects. */
   public static int port(String name, String value) {
     return Integer.parseInt(number(name, value, "1..65535", "[0-9]{1,9}"));

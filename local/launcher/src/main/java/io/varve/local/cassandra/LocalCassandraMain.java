@@ -116,23 +116,13 @@ public final class LocalCassandraMain {
         return status;
       }
       try {
-        made.get(0).awaitCql(timeout(cluster.rest()));
+        made.get(0).awaitCql(LauncherCommand.timeout(cluster.rest(), SYNTAX));
       } catch (LocalServerException e) {
         err.println(Product.CASSANDRA.label() + ": start failed: " + e.getMessage());
         return ExitStatus.ABORTED_FATAL_ERROR.code();
       }
     }
     return ExitStatus.OK.code();
-  }
-
-  /** {@code --timeout} of arguments the shared command line has validated, or the default. */
-  private static Duration timeout(String[] args) {
-    for (int i = 0; i + 1 < args.length; i++) {
-      if (args[i].equals("--timeout")) {
-        return Duration.ofSeconds(Long.parseLong(args[i + 1]));
-      }
-    }
-    return SYNTAX.defaultTimeout();
   }
 
   /**
