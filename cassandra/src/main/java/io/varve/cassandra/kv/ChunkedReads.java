@@ -80,14 +80,15 @@ final class ChunkedReads {
                         if (row == null) {
                           return CompletableFuture.completedFuture(null);
                         }
-                        ValueMetadata now = ValueMetadata.decode(row.getByteBuffer(2));
+                        // the metadata in front of the value cell (ValueMetadata#frame)
+                        ValueMetadata now = ValueMetadata.decode(row.getByteBuffer(1));
                         long writetime = row.getLong(3);
                         if (now.expired()) {
                           return CompletableFuture.completedFuture(null);
                         }
                         if (!now.isChunked()) {
-                          ByteBuffer inline = row.getByteBuffer(1);
-                          byte[] value = RowStream.bytes(inline);
+                          byte[] value =
+                              RowStream.bytes(ValueMetadata.payload(row.getByteBuffer(1)));
                           return CompletableFuture.completedFuture(
                               item(key, value, now, writetime, raw));
                         }

@@ -115,8 +115,11 @@ public final class CqlItemWriter {
                             rows.add(
                                 row(insert, id, row.key(), row.value(), row.metadata(), token)
                                     .build());
+                            // the value cell repeats the metadata in front of the value
                             bytes +=
-                                row.key().length + row.value().remaining() + row.metadata().length;
+                                row.key().length
+                                    + row.value().remaining()
+                                    + 2L * row.metadata().length;
                           }
                           return new Writes(rows, bytes);
                         }));
@@ -181,7 +184,7 @@ public final class CqlItemWriter {
                     row(insert, id, key, ByteBuffer.allocate(0), metadata, token)
                         .setInt(5, ttl)
                         .build());
-                bytes += key.length + metadata.length;
+                bytes += key.length + 2L * metadata.length;
               }
               return new Writes(rows, bytes);
             });
@@ -198,7 +201,7 @@ public final class CqlItemWriter {
         .boundStatementBuilder()
         .setString(0, id)
         .setByteBuffer(1, ByteBuffer.wrap(key))
-        .setByteBuffer(2, value)
+        .setByteBuffer(2, ValueMetadata.frame(metadata, value))
         .setByteBuffer(3, ByteBuffer.wrap(metadata))
         .setLong(4, token.generationMicros());
   }

@@ -237,8 +237,12 @@ final class ItemRead {
     return value(stored, metadata, raw);
   }
 
-  /** The value of a row that holds it (not chunked): as written, or as stored when {@code raw}. */
-  static byte[] value(ByteBuffer stored, ValueMetadata metadata, boolean raw) {
+  /**
+   * The value of a row that holds it (not chunked), from its {@code value} cell: as written, or as
+   * stored when {@code raw}.
+   */
+  static byte[] value(ByteBuffer cell, ValueMetadata metadata, boolean raw) {
+    ByteBuffer stored = ValueMetadata.payload(cell);
     return metadata.compression() == ValueMetadata.Compression.ZSTD && !raw
         ? ValueCodec.decode(stored, ValueCodec.ZSTD, 0, 0)
         : RowStream.bytes(stored);

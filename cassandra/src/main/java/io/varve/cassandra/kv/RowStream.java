@@ -51,6 +51,9 @@ final class RowStream {
   /** The column every item query selects, holding the item's {@link ValueMetadata}. */
   private static final String METADATA = "value_metadata";
 
+  /** The column a query of values selects, whose cell starts with the same metadata. */
+  private static final String VALUE = "value";
+
   private final Visitor visitor;
   private final boolean followPages;
   private final ReadBudget budget;
@@ -112,7 +115,10 @@ final class RowStream {
     rowsReceived += rs.remaining();
     // looked up once per driver page: a lookup by name per row costs as much as the row's decoding
     int columns = rs.getColumnDefinitions().size();
-    int metadata = rs.getColumnDefinitions().firstIndexOf(METADATA);
+    // a row with its value: the metadata in front of the value, which belongs to it whatever the
+    // metadata cell holds (ValueMetadata#frame)
+    int value = rs.getColumnDefinitions().firstIndexOf(VALUE);
+    int metadata = value >= 0 ? value : rs.getColumnDefinitions().firstIndexOf(METADATA);
     for (Row row : rs.currentPage()) { // iterable once: the rows after a stop are only measured
       for (int i = 0; i < columns; i++) {
         ByteBuffer column = row.getBytesUnsafe(i);

@@ -140,10 +140,11 @@ public record KvLimits(
   }
 
   /**
-   * The largest row an item table holds: a key, an inline value and its metadata, at their limits.
+   * The largest row an item table holds: a key, an inline value and its metadata, at their limits;
+   * the metadata twice, as the value cell starts with it too.
    */
   public long maxRowBytes() {
-    return (long) maxKeyBytes + maxValueBytes + MAX_METADATA_BYTES;
+    return (long) maxKeyBytes + maxValueBytes + 2L * MAX_METADATA_BYTES;
   }
 
   /**

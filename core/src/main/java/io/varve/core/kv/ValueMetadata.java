@@ -6,8 +6,16 @@ import java.util.Arrays;
 
 /**
  * What the {@code value_metadata} cell of an item holds. Part of the storage format: a version byte
- * ({@value #VERSION}), then fields as {@code tag, varint length, bytes}; a reader skips tags it
- * does not know, so later versions add fields (chunk information, say) without rewriting rows.
+ * ({@value #VERSION}), then fields as {@code tag, varint length, bytes}, then the end tag 0; a
+ * reader skips tags it does not know, so later versions add fields (chunk information, say) without
+ * rewriting rows.
+ *
+ * <p>The {@code value} cell starts with the same bytes, the stored value after them ({@link
+ * #frame}). Cassandra settles two writes of one cell with the same timestamp by keeping the larger
+ * bytes, cell by cell; two puts of one key at the same generation time would otherwise leave the
+ * metadata of one beside the value of the other. With the metadata in front of both cells, and the
+ * end tag making no metadata the beginning of another, both cells sort by the metadata first and
+ * keep the same write (and identical metadata means the cells agree whichever value is kept).
  *
  * <p>Tags: 1 the token's nonce (UTF-8), 2 the value's size before compression, 3 the compression (0
  * none, 1 zstd level 1), 4 expired (1 when DeleteItems marked the item deleted), 5 the chunk count
@@ -45,7 +53,10 @@ public record ValueMetadata(
     ZSTD
   }
 
-  static final byte VERSION = 1;
+  static final byte VERSION = 2;
+
+  /** The tag that ends the fields. */
+  private static final byte END = 0;
 
   /** {@link Compression#values()} once: the array is copied at every call. */
   private static final Compression[] COMPRESSIONS = Compression.values();
@@ -85,7 +96,7 @@ public record ValueMetadata(
   public byte[] encode() {
     // every write encodes one per item: into one array, no stream or array per field
     byte[] nonce = token.getBytes(StandardCharsets.UTF_8);
-    ByteBuffer out = ByteBuffer.allocate(1 + 2 + VARINT_BYTES + nonce.length + 7 * FIELD_BYTES);
+    ByteBuffer out = ByteBuffer.allocate(1 + 2 + VARINT_BYTES + nonce.length + 7 * FIELD_BYTES + 1);
     out.put(VERSION);
     out.put((byte) 1);
     putVarint(out, nonce.length);
@@ -101,7 +112,27 @@ public record ValueMetadata(
       varintField(out, 7, storedSize);
       varintField(out, 8, Integer.toUnsignedLong(checksum));
     }
+    out.put(END);
     return Arrays.copyOf(out.array(), out.position());
+  }
+
+  /** The {@code value} cell of an item: its encoded metadata, then the stored value. */
+  public static ByteBuffer frame(byte[] metadata, ByteBuffer stored) {
+    ByteBuffer cell = ByteBuffer.allocate(metadata.length + stored.remaining());
+    cell.put(metadata).put(stored.duplicate()).flip();
+    return cell;
+  }
+
+  /**
+   * The stored value of a {@code value} cell: the bytes after its metadata, shared, not copied.
+   *
+   * @throws IllegalArgumentException when the cell does not start with a metadata of a known
+   *     version
+   */
+  public static ByteBuffer payload(ByteBuffer cell) {
+    ByteBuffer in = start(cell);
+    skipFields(in);
+    return in.slice();
   }
 
   /**
@@ -109,13 +140,7 @@ public record ValueMetadata(
    *     truncated or hold a field out of range (never another exception)
    */
   public static ValueMetadata decode(ByteBuffer stored) {
-    if (stored == null) {
-      throw new IllegalArgumentException("value_metadata missing");
-    }
-    ByteBuffer in = stored.duplicate();
-    if (!in.hasRemaining() || in.get() != VERSION) {
-      throw new IllegalArgumentException("value_metadata of an unknown version");
-    }
+    ByteBuffer in = start(stored);
     String token = "";
     long size = 0;
     Compression compression = Compression.NONE;
@@ -125,22 +150,10 @@ public record ValueMetadata(
     long storedSize = 0;
     int checksum = 0;
     // every read decodes this per item: fields are read in place, no buffer or decoder per field
-    while (in.hasRemaining()) {
-      int tag = in.get();
-      long length = readVarint(in);
-      if (length < 0 || length > in.remaining()) {
-        throw new IllegalArgumentException(
-            "value_metadata truncated: field "
-                + tag
-                + " of "
-                + length
-                + " bytes, "
-                + in.remaining()
-                + " left");
-      }
-      int end = in.position() + (int) length;
+    for (int tag = nextTag(in); tag != END; tag = nextTag(in)) {
+      int end = fieldEnd(in, tag);
       switch (tag) {
-        case 1 -> token = utf8(in, (int) length);
+        case 1 -> token = utf8(in, end - in.position());
         case 2 -> size = bounded(readVarint(in, end), Long.MAX_VALUE, "value size");
         case 3 ->
             compression =
@@ -157,6 +170,48 @@ public record ValueMetadata(
     }
     return new ValueMetadata(
         token, size, compression, expired, chunks, chunkSize, storedSize, checksum);
+  }
+
+  /** A buffer over {@code stored} past its version byte, which must be {@value #VERSION}. */
+  private static ByteBuffer start(ByteBuffer stored) {
+    if (stored == null) {
+      throw new IllegalArgumentException("value_metadata missing");
+    }
+    ByteBuffer in = stored.duplicate();
+    if (!in.hasRemaining() || in.get() != VERSION) {
+      throw new IllegalArgumentException("value_metadata of an unknown version");
+    }
+    return in;
+  }
+
+  /** Moves {@code in} past its fields and their end tag. */
+  private static void skipFields(ByteBuffer in) {
+    for (int tag = nextTag(in); tag != END; tag = nextTag(in)) {
+      in.position(fieldEnd(in, tag));
+    }
+  }
+
+  private static int nextTag(ByteBuffer in) {
+    if (!in.hasRemaining()) {
+      throw new IllegalArgumentException("value_metadata truncated: no end tag");
+    }
+    return in.get();
+  }
+
+  /** Reads the length of field {@code tag}: where its bytes end. */
+  private static int fieldEnd(ByteBuffer in, int tag) {
+    long length = readVarint(in);
+    if (length < 0 || length > in.remaining()) {
+      throw new IllegalArgumentException(
+          "value_metadata truncated: field "
+              + tag
+              + " of "
+              + length
+              + " bytes, "
+              + in.remaining()
+              + " left");
+    }
+    return in.position() + (int) length;
   }
 
   private static long bounded(long value, long max, String what) {

@@ -56,15 +56,15 @@ final class RawItems {
   CompletionStage<AsyncResultSet> put(String id, List<ItemData.Item> items, KvApi.Token token) {
     BatchStatementBuilder batch = BatchStatement.builder(BatchType.UNLOGGED);
     for (ItemData.Item item : items) {
+      byte[] metadata =
+          ValueMetadata.inline(token.nonce(), item.value().length, ValueMetadata.Compression.NONE)
+              .encode();
       batch.addStatement(
           insert.bind(
               id,
               ByteBuffer.wrap(item.key()),
-              ByteBuffer.wrap(item.value()),
-              ByteBuffer.wrap(
-                  ValueMetadata.inline(
-                          token.nonce(), item.value().length, ValueMetadata.Compression.NONE)
-                      .encode()),
+              ValueMetadata.frame(metadata, ByteBuffer.wrap(item.value())),
+              ByteBuffer.wrap(metadata),
               token.micros()));
     }
     return session.executeAsync(batch.setConsistencyLevel(level).setIdempotence(true).build());
@@ -97,7 +97,7 @@ final class RawItems {
             rs -> {
               Row row = rs.one();
               if (row == null
-                  || row.getByteBuffer(1).remaining() != valueBytes
+                  || ValueMetadata.payload(row.getByteBuffer(1)).remaining() != valueBytes
                   || rs.one() != null) {
                 throw new IllegalStateException("row " + id + " is not one value of " + valueBytes);
               }
@@ -134,8 +134,8 @@ final class RawItems {
           }
           visited++;
           ByteBuffer key = row.getByteBuffer(0);
-          ByteBuffer value = row.getByteBuffer(1);
-          if (!page.offer(key.remaining() + (value == null ? 0 : value.remaining()))) {
+          ByteBuffer value = ValueMetadata.payload(row.getByteBuffer(1));
+          if (!page.offer(key.remaining() + value.remaining())) {
             full = true;
           } else {
             after = key;
