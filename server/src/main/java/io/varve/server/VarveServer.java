@@ -182,6 +182,7 @@ public final class VarveServer implements AutoCloseable {
               indexer,
               metrics,
               settings.admission().bufferedWriteBytes(),
+              settings.admission().bufferedWriteRetry(),
               workers.register("write-buffer", true, staleAfter));
       DataPlaneHandler data =
           new DataPlaneHandler(

@@ -64,7 +64,8 @@ class AdmissionIT {
                     WRITE_BUDGET,
                     8L * 1024 * 1024,
                     AdmissionSettings.DEFAULT_MAX_WRITE_QUEUE_DELAY,
-                    8L * 1024 * 1024));
+                    8L * 1024 * 1024,
+                    AdmissionSettings.DEFAULT_BUFFERED_WRITE_RETRY));
     server = new TestServer(settings, "varve_admission_it", NS);
     assertThat(
             server

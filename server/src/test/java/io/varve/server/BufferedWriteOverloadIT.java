@@ -156,7 +156,8 @@ class BufferedWriteOverloadIT {
                     AdmissionSettings.autoWriteBytes(),
                     AdmissionSettings.autoReadBytes(),
                     AdmissionSettings.DEFAULT_MAX_WRITE_QUEUE_DELAY,
-                    bound));
+                    bound,
+                    AdmissionSettings.DEFAULT_BUFFERED_WRITE_RETRY));
     try (TestServer server =
         new TestServer(settings, "varve_buffer_many_it", namespaces.toArray(String[]::new))) {
       for (String ns : namespaces) {

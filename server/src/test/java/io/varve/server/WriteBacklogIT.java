@@ -66,7 +66,8 @@ class WriteBacklogIT {
                     512L * 1024 * 1024,
                     8L * 1024 * 1024,
                     Duration.ofMillis(50),
-                    64L * 1024 * 1024));
+                    64L * 1024 * 1024,
+                    AdmissionSettings.DEFAULT_BUFFERED_WRITE_RETRY));
     server = new TestServer(settings, "varve_write_backlog_it", NS);
     assertThat(
             server

@@ -15,12 +15,24 @@ import java.time.Duration;
  *     when the cluster is slower than the writers, where the budgets only bound memory
  * @param bufferedWriteBytes what the fire-and-forget queues of all namespaces may hold together,
  *     with the batches being written from them (WriteEventRecords)
+ * @param bufferedWriteRetry how long after it was queued a fire-and-forget event that Cassandra did
+ *     not acknowledge is still written again, before it is dropped
  */
 public record AdmissionSettings(
-    long writeBytes, long readBytes, Duration maxWriteQueueDelay, long bufferedWriteBytes) {
+    long writeBytes,
+    long readBytes,
+    Duration maxWriteQueueDelay,
+    long bufferedWriteBytes,
+    Duration bufferedWriteRetry) {
 
   /** One second: a write admitted at the bound completes within about twice that. */
   public static final Duration DEFAULT_MAX_WRITE_QUEUE_DELAY = Duration.ofSeconds(1);
+
+  /**
+   * Thirty seconds: a Cassandra node restarting, or a coordinator's timeouts while it is busy,
+   * costs no fire-and-forget event; an outage longer fills the buffer and refuses writers first.
+   */
+  public static final Duration DEFAULT_BUFFERED_WRITE_RETRY = Duration.ofSeconds(30);
 
   /** Smallest budget accepted: one request of the minimal cost, with room to spare. */
   public static final long MIN_BYTES = 1024 * 1024;
@@ -48,6 +60,10 @@ public record AdmissionSettings(
   /** Every budget derived from the heap. */
   public static AdmissionSettings auto() {
     return new AdmissionSettings(
-        autoWriteBytes(), autoReadBytes(), DEFAULT_MAX_WRITE_QUEUE_DELAY, autoBufferedWriteBytes());
+        autoWriteBytes(),
+        autoReadBytes(),
+        DEFAULT_MAX_WRITE_QUEUE_DELAY,
+        autoBufferedWriteBytes(),
+        DEFAULT_BUFFERED_WRITE_RETRY);
   }
 }

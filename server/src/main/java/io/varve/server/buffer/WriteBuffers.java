@@ -51,20 +51,23 @@ import org.slf4j.LoggerFactory;
  * together (with the batches being written) by {@code maxBytes}. A request that does not fit is
  * refused whole with RESOURCE_EXHAUSTED, before anything is queued.
  *
- * <p>A batch the store did not acknowledge (UNAVAILABLE) is queued again, up to {@value
- * #MAX_ATTEMPTS} attempts, and the namespace's queue pauses first (250 ms, then 500 ms): what it
- * would take meanwhile would fail the same way. Events that still fail, or fail for another reason,
- * are dropped, logged and counted. {@link #close} drains everything before the server stops; what a
+ * <p>A slice the store did not acknowledge (UNAVAILABLE: a timeout, too few replicas) is queued
+ * again, and the namespace's queue pauses first (250 ms, doubled after each failure up to 4 s):
+ * what it would take meanwhile would fail the same way. Its events keep their bytes meanwhile, so a
+ * store down for long fills the buffer and writers are refused, which is what tells them. Events
+ * still failing once they have been queued for the retry window, or failing for another reason, are
+ * dropped, logged and counted. {@link #close} drains everything before the server stops; what a
  * crash loses is at most what was queued: a namespace's capacity plus the slices in flight.
  */
 public final class WriteBuffers implements AutoCloseable {
 
   private static final Logger log = LoggerFactory.getLogger(WriteBuffers.class);
 
-  static final int MAX_ATTEMPTS = 3;
-
   /** How long a namespace's queue pauses after a failed write, doubled for each later attempt. */
   static final Duration RETRY_BACKOFF = Duration.ofMillis(250);
+
+  /** The longest pause: {@link #RETRY_BACKOFF} doubled four times. */
+  static final int MAX_BACKOFF_DOUBLINGS = 4;
 
   /** How often the drainer looks at the queues. */
   static final Duration TICK = Duration.ofMillis(10);
@@ -94,6 +97,7 @@ public final class WriteBuffers implements AutoCloseable {
   private final MeterRegistry metrics;
   private final BackgroundWorker worker;
   private final long maxBytes;
+  private final long retryNanos;
   private final LongSupplier nanos;
   private final AtomicLong held = new AtomicLong();
   private final Map<String, NamespaceQueue> queues = new ConcurrentHashMap<>();
@@ -102,6 +106,8 @@ public final class WriteBuffers implements AutoCloseable {
 
   /**
    * @param maxBytes bytes all queues and the batches being written may hold together
+   * @param retryWindow how long after it was queued an event the store did not acknowledge is still
+   *     written again; zero writes each event once
    * @param worker where the drainer's cycles and failures are recorded (metrics and health)
    */
   public WriteBuffers(
@@ -109,11 +115,13 @@ public final class WriteBuffers implements AutoCloseable {
       Optional<Indexer> indexer,
       MeterRegistry metrics,
       long maxBytes,
+      Duration retryWindow,
       BackgroundWorker worker) {
     this.events = events;
     this.indexer = indexer;
     this.metrics = metrics;
     this.maxBytes = maxBytes;
+    this.retryNanos = retryWindow.toNanos();
     this.worker = worker;
     this.nanos = System::nanoTime;
     Gauge.builder("varve.buffer.bytes", held, AtomicLong::get)
@@ -333,6 +341,7 @@ public final class WriteBuffers implements AutoCloseable {
     long released = 0;
     int dropped = 0;
     VarveException lastDrop = null;
+    long now = nanos.getAsLong();
     for (int i = 0; i < batch.size(); i++) {
       Queued e = batch.get(i);
       VarveException failure = failures.get(i);
@@ -340,7 +349,7 @@ public final class WriteBuffers implements AutoCloseable {
         written.add(e.event());
         released += e.bytes();
       } else if (failure.kind() == VarveException.Kind.UNAVAILABLE
-          && e.attempts() + 1 < MAX_ATTEMPTS) {
+          && now - e.queuedNanos() < retryNanos) {
         retry.add(
             new Queued(e.event(), e.partition(), e.bytes(), e.queuedNanos(), e.attempts() + 1));
       } else {
@@ -351,6 +360,9 @@ public final class WriteBuffers implements AutoCloseable {
     }
     held.addAndGet(-released);
     counter("varve.buffer.written.events", name).increment(written.size());
+    if (!retry.isEmpty()) {
+      counter("varve.buffer.retried.events", name).increment(retry.size());
+    }
     if (dropped > 0) {
       counter("varve.buffer.dropped.events", name).increment(dropped);
       worker.failed(
@@ -363,8 +375,9 @@ public final class WriteBuffers implements AutoCloseable {
       q.drained(retry);
       return false;
     }
-    long backoff = RETRY_BACKOFF.toNanos() << Math.min(8, retry.get(0).attempts() - 1);
-    q.drained(retry, nanos.getAsLong() + backoff);
+    long backoff =
+        RETRY_BACKOFF.toNanos() << Math.min(MAX_BACKOFF_DOUBLINGS, retry.get(0).attempts() - 1);
+    q.drained(retry, now + backoff);
     return true;
   }
 

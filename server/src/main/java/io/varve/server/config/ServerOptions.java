@@ -123,6 +123,17 @@ public final class ServerOptions {
                   + " together, with the batches being written from them. Each namespace's queue is also bounded by"
                   + " its `queueBuffering.bufferCapacity`; a request that does not fit either is refused whole with"
                   + " `429 RESOURCE_EXHAUSTED`.");
+  public static final Option<Duration> BUFFERED_WRITE_RETRY =
+      OPTIONS
+          .option("server.admission.bufferedWriteRetry", Types.duration())
+          .defaultValue(AdmissionSettings.DEFAULT_BUFFERED_WRITE_RETRY)
+          .doc(
+              "How long after it was queued a fire-and-forget event that Cassandra did not acknowledge (a timeout,"
+                  + " too few replicas alive) is still written again; the namespace's queue pauses 250 ms before the"
+                  + " first retry, doubling up to 4 s. The event's bytes stay held meanwhile, so an outage longer"
+                  + " than the buffers can hold refuses writers with `429 RESOURCE_EXHAUSTED`. Past the window, or on"
+                  + " any other storage error, the event is dropped, logged and counted"
+                  + " (`varve_buffer_dropped_events_total`).");
   public static final Option<Duration> MAX_WRITE_QUEUE_DELAY =
       OPTIONS
           .option("server.admission.maxWriteQueueDelay", Types.duration())

@@ -127,7 +127,8 @@ public record ServerSettings(
             v.get(ServerOptions.READ_BYTES).orElseGet(AdmissionSettings::autoReadBytes),
             v.get(ServerOptions.MAX_WRITE_QUEUE_DELAY),
             v.get(ServerOptions.BUFFERED_WRITE_BYTES)
-                .orElseGet(AdmissionSettings::autoBufferedWriteBytes)),
+                .orElseGet(AdmissionSettings::autoBufferedWriteBytes),
+            v.get(ServerOptions.BUFFERED_WRITE_RETRY)),
         KvOptions.limits(v),
         KvOptions.chunking(v));
   }
@@ -211,8 +212,8 @@ public record ServerSettings(
             .put(ServerOptions.READ_BYTES, OptionalLong.of(admission.readBytes()))
             .put(ServerOptions.MAX_WRITE_QUEUE_DELAY, admission.maxWriteQueueDelay())
             .put(
-                ServerOptions.BUFFERED_WRITE_BYTES,
-                OptionalLong.of(admission.bufferedWriteBytes()));
+                ServerOptions.BUFFERED_WRITE_BYTES, OptionalLong.of(admission.bufferedWriteBytes()))
+            .put(ServerOptions.BUFFERED_WRITE_RETRY, admission.bufferedWriteRetry());
     CassandraOptions.effective(cassandra, config);
     OpenSearchOptions.effective(opensearch, config);
     TimeSeriesOptions.effective(

@@ -19,7 +19,8 @@ class AdmissionBudgetsTest {
   void writes_of_every_service_are_paid_from_the_write_budget_and_reads_from_the_read_budget() {
     AdmissionControl admission =
         new AdmissionControl(
-            new AdmissionSettings(1 << 20, 1 << 20, Duration.ofSeconds(1), 1 << 20),
+            new AdmissionSettings(
+                1 << 20, 1 << 20, Duration.ofSeconds(1), 1 << 20, Duration.ofSeconds(30)),
             new SimpleMeterRegistry(),
             () -> Duration.ZERO,
             () -> Duration.ZERO);
