@@ -82,7 +82,7 @@ final class ChunkedReads {
                         }
                         // the metadata in front of the value cell (ValueMetadata#frame)
                         ValueMetadata now = ValueMetadata.decode(row.getByteBuffer(1));
-                        long writetime = row.getLong(3);
+                        long writetime = row.getLong(2);
                         if (now.expired()) {
                           return CompletableFuture.completedFuture(null);
                         }

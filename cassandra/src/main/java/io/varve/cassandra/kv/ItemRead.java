@@ -83,7 +83,7 @@ final class ItemRead {
               // a chunked value is read once the page is known: the row holds only its metadata
               boolean later = values && metadata.isChunked();
               byte[] value = values && !later ? value(RowStream.blob(row, 1), metadata) : NONE;
-              long generation = RowStream.bigint(row, values ? 3 : 2);
+              long generation = RowStream.bigint(row, 2);
               if (!page.offer(key.length + (later ? metadata.valueSize() : value.length))) {
                 return false;
               }

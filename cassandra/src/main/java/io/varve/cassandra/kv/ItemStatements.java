@@ -40,7 +40,10 @@ final class ItemStatements {
 
   /** What an item query selects besides the key. */
   enum Columns {
-    /** The value, its metadata and its write time: {@code key, value, value_metadata, wt}. */
+    /**
+     * The value and its write time: {@code key, value, wt}; the value cell starts with the
+     * metadata, so {@code value_metadata} is not fetched twice.
+     */
     VALUES,
     /** The metadata and the write time: {@code key, value_metadata, wt}. */
     METADATA,
@@ -61,7 +64,7 @@ final class ItemStatements {
   private static String select(KvNamespace ns, Columns columns) {
     return "SELECT key, "
         + switch (columns) {
-          case VALUES -> "value, value_metadata, WRITETIME(value_metadata)";
+          case VALUES -> "value, WRITETIME(value)";
           case METADATA -> "value_metadata, WRITETIME(value_metadata)";
           case SIZES -> "value_metadata";
         }

@@ -80,7 +80,7 @@ final class ScanRead {
     }
     rows++;
     budget.progressed(); // a row consumed, taken or skipped: the page has a position to resume from
-    int column = values ? 3 : 2; // the write time; id and token follow
+    int column = 2; // the write time; id and token follow
     String id = row.getString(column + 1);
     CqlItemScanner.Position here =
         new CqlItemScanner.Position(RowStream.bigint(row, column + 2), id, key);

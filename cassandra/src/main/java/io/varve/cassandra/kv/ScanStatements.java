@@ -39,9 +39,10 @@ final class ScanStatements {
   }
 
   private static String select(KvNamespace ns, boolean values) {
+    // a value cell starts with the metadata: a query of values fetches it once
     return "SELECT key, "
-        + (values ? "value, " : "")
-        + "value_metadata, WRITETIME(value_metadata), id, token(id) FROM "
+        + (values ? "value, WRITETIME(value)" : "value_metadata, WRITETIME(value_metadata)")
+        + ", id, token(id) FROM "
         + ItemStatements.table(ns);
   }
 }

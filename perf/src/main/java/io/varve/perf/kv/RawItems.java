@@ -47,7 +47,7 @@ final class RawItems {
             "INSERT INTO "
                 + table
                 + " (id, key, value, value_metadata) VALUES (?, ?, ?, ?) USING TIMESTAMP ?");
-    String columns = "SELECT key, value, value_metadata, WRITETIME(value_metadata) FROM " + table;
+    String columns = "SELECT key, value, WRITETIME(value) FROM " + table;
     this.select = session.prepare(columns + " WHERE id = ?");
     this.selectAfter = session.prepare(columns + " WHERE id = ? AND key > ?");
   }
