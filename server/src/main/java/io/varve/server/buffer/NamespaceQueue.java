@@ -41,10 +41,18 @@ final class NamespaceQueue {
   private int events;
   private int slicesInFlight;
 
-  /** Before this time (nanos) nothing is taken: a failed slice's retries wait their backoff. */
+  /** Before this time (nanos) nothing is taken: a slice of which nothing was written waits. */
   private long pausedUntilNanos;
 
   private boolean paused;
+
+  /**
+   * Before this time (nanos) no retry is taken, but other partitions are: a slice partly written
+   * (some replicas down, the others up) backs off its failed events only.
+   */
+  private long retriesWaitUntilNanos;
+
+  private boolean retriesWait;
 
   /** Whether {@code batch} fit within {@code capacity} and was queued whole; never partly. */
   synchronized boolean offer(List<Queued> batch, long batchBytes, long capacity) {
@@ -77,9 +85,12 @@ final class NamespaceQueue {
     if (nowNanos - oldestNanos() < coalesceNanos && bytes < dueBytes) {
       return List.of();
     }
+    if (retriesWait && nowNanos - retriesWaitUntilNanos >= 0) {
+      retriesWait = false;
+    }
     List<Queued> slice = new ArrayList<>();
     long sliceTaken = 0;
-    while (!retries.isEmpty() && sliceTaken < sliceBytes) {
+    while (!retriesWait && !retries.isEmpty() && sliceTaken < sliceBytes) {
       sliceTaken += take(retries.pollFirst(), slice);
     }
     Iterator<Map.Entry<PartitionKey, ArrayDeque<Queued>>> next = partitions.entrySet().iterator();
@@ -92,6 +103,9 @@ final class NamespaceQueue {
       if (partition.isEmpty()) {
         next.remove();
       }
+    }
+    if (slice.isEmpty()) {
+      return List.of(); // only retries queued, still waiting
     }
     slicesInFlight++;
     return slice;
@@ -124,14 +138,19 @@ final class NamespaceQueue {
 
   /**
    * Ends the write of a slice; {@code retry} is queued again before everything else, in its order,
-   * whatever the capacity (its bytes were counted when it was offered), and nothing is taken before
-   * {@code pauseUntilNanos}: the store just failed, and what is taken sooner would fail the same
-   * way.
+   * whatever the capacity (its bytes were counted when it was offered), and is not taken before
+   * {@code pauseUntilNanos}. When nothing of the slice was written ({@code whole}), nothing at all
+   * is taken before then: the store is failing, and what is taken sooner would fail the same way.
+   * Otherwise the other partitions go on: their replicas answer.
    */
-  synchronized void drained(List<Queued> retry, long pauseUntilNanos) {
-    if (!retry.isEmpty() && (!paused || pauseUntilNanos - pausedUntilNanos > 0)) {
+  synchronized void drained(List<Queued> retry, long pauseUntilNanos, boolean whole) {
+    if (!retry.isEmpty() && whole && (!paused || pauseUntilNanos - pausedUntilNanos > 0)) {
       pausedUntilNanos = pauseUntilNanos;
       paused = true;
+    }
+    if (!retry.isEmpty() && (!retriesWait || pauseUntilNanos - retriesWaitUntilNanos > 0)) {
+      retriesWaitUntilNanos = pauseUntilNanos;
+      retriesWait = true;
     }
     drained(retry);
   }

@@ -51,13 +51,15 @@ import org.slf4j.LoggerFactory;
  * together (with the batches being written) by {@code maxBytes}. A request that does not fit is
  * refused whole with RESOURCE_EXHAUSTED, before anything is queued.
  *
- * <p>A slice the store did not acknowledge (UNAVAILABLE: a timeout, too few replicas) is queued
- * again, and the namespace's queue pauses first (250 ms, doubled after each failure up to 4 s):
- * what it would take meanwhile would fail the same way. Its events keep their bytes meanwhile, so a
- * store down for long fills the buffer and writers are refused, which is what tells them. Events
- * still failing once they have been queued for the retry window, or failing for another reason, are
- * dropped, logged and counted. {@link #close} drains everything before the server stops; what a
- * crash loses is at most what was queued: a namespace's capacity plus the slices in flight.
+ * <p>Events of a slice the store did not acknowledge (UNAVAILABLE: a timeout, too few replicas) are
+ * queued again and wait 250 ms, doubled after each failure up to 4 s. When nothing of the slice was
+ * written, the namespace's whole queue waits: what it would take meanwhile would fail the same way.
+ * When part of it was (token ranges short of replicas), the other partitions go on. The failed
+ * events keep their bytes meanwhile, so a store down for long fills the buffer and writers are
+ * refused, which is what tells them. Events still failing once they have been queued for the retry
+ * window, or failing for another reason, are dropped, logged and counted. {@link #close} drains
+ * everything before the server stops; what a crash loses is at most what was queued: a namespace's
+ * capacity plus the slices in flight.
  */
 public final class WriteBuffers implements AutoCloseable {
 
@@ -377,7 +379,8 @@ public final class WriteBuffers implements AutoCloseable {
     }
     long backoff =
         RETRY_BACKOFF.toNanos() << Math.min(MAX_BACKOFF_DOUBLINGS, retry.get(0).attempts() - 1);
-    q.drained(retry, now + backoff);
+    // nothing written: the store is failing, the whole queue waits; else only what failed waits
+    q.drained(retry, now + backoff, written.isEmpty());
     return true;
   }
 

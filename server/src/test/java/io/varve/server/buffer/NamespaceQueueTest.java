@@ -77,14 +77,33 @@ class NamespaceQueueTest {
     q.offer(List.of(queued("a", 10, 0)), 10, 100);
     List<Queued> failed = q.takeSlice(10, 0, 100, 100, 4);
     q.offer(List.of(queued(partition("other"), "b", 10, 5)), 10, 100);
-    q.drained(failed, 1_000);
+    q.drained(failed, 1_000, true);
     assertThat(q.takeSlice(999, 0, 100, 100, 4)).as("paused").isEmpty();
     assertThat(ids(q.takeSlice(1_000, 0, 100, 100, 4))).containsExactly("a", "b");
-    q.drained(List.of(), 5_000);
+    q.drained(List.of(), 5_000, true);
     assertThat(q.offer(List.of(queued("c", 10, 1_100)), 10, 100)).isTrue();
     assertThat(ids(q.takeSlice(1_200, 0, 100, 100, 4)))
         .as("a slice that failed nothing does not pause the queue")
         .containsExactly("c");
+  }
+
+  @Test
+  void after_a_partly_written_slice_only_its_failed_events_wait_and_other_partitions_go_on() {
+    NamespaceQueue q = new NamespaceQueue();
+    PartitionKey down = partition("down");
+    q.offer(List.of(queued(down, "a", 10, 0), queued("b", 10, 0)), 20, 100);
+    List<Queued> slice = q.takeSlice(10, 0, 100, 100, 4);
+    assertThat(ids(slice)).containsExactly("a", "b");
+    q.offer(List.of(queued(partition("up"), "c", 10, 20)), 10, 100);
+    // "b" was written, "a" (its replicas short) was not
+    q.drained(List.of(slice.get(0)), 1_000, false);
+    assertThat(ids(q.takeSlice(30, 0, 100, 100, 4)))
+        .as("the other partitions before the retry's wait ends")
+        .containsExactly("c");
+    q.drained(List.of());
+    assertThat(q.takeSlice(999, 0, 100, 100, 4)).as("only the retry left, still waiting").isEmpty();
+    assertThat(q.events()).isEqualTo(1);
+    assertThat(ids(q.takeSlice(1_000, 0, 100, 100, 4))).containsExactly("a");
   }
 
   @Test
