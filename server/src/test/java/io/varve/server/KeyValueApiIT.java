@@ -179,6 +179,22 @@ class KeyValueApiIT {
   }
 
   @Test
+  void a_row_written_outside_varve_fails_its_read_naming_its_key_and_no_other_record() {
+    put("kv_asc", "beside", 0, item("k", "v"));
+    server.cql.execute(
+        "INSERT INTO kv_api_it.ngsegment (id, key, value, value_metadata)"
+            + " VALUES ('foreign', 0x6b6579, 0x01, 0x01)");
+    TestServer.Reply reply =
+        server.post(
+            "GetItems", "{\"namespace\": \"kv_asc\", \"id\": \"foreign\", \"predicate\": {}}");
+    assertThat(reply.status()).isEqualTo(500);
+    assertThat(reply.errorMessage())
+        .contains("key 0x6b6579 cannot be read")
+        .contains("unknown version");
+    assertThat(values("kv_asc", "beside", "{}")).containsExactly("k=v");
+  }
+
+  @Test
   void tokens_drifting_beyond_the_bounds_are_refused_both_ways_and_nothing_is_written() {
     TestServer.Reply old =
         put("kv_asc", "drift", Instant.now().minus(Duration.ofMinutes(11)), "x", item("k", "v"));

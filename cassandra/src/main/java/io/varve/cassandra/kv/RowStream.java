@@ -4,8 +4,10 @@ import com.datastax.oss.driver.api.core.ProtocolVersion;
 import com.datastax.oss.driver.api.core.cql.AsyncResultSet;
 import com.datastax.oss.driver.api.core.cql.Row;
 import com.datastax.oss.driver.api.core.type.codec.TypeCodecs;
+import io.varve.core.error.VarveException;
 import io.varve.core.kv.ValueMetadata;
 import java.nio.ByteBuffer;
+import java.util.HexFormat;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionStage;
 import java.util.function.Function;
@@ -127,7 +129,7 @@ final class RowStream {
       if (!stopped) {
         any = true;
         lastKey = bytes(blob(row, 0));
-        stopped = !visitor.visit(lastKey, ValueMetadata.decode(blob(row, metadata)), row);
+        stopped = !visitor.visit(lastKey, metadata(row, metadata, lastKey), row);
       }
     }
     largestFetchBytes = Math.max(largestFetchBytes, fetchBytes);
@@ -144,6 +146,26 @@ final class RowStream {
       return CompletableFuture.completedFuture(cut());
     }
     return next(budget.track(rs.fetchNextPage()));
+  }
+
+  /**
+   * The metadata of a row; a row that holds none Varve can read fails the read naming its key, not
+   * with a bare decoding error.
+   */
+  private static ValueMetadata metadata(Row row, int column, byte[] key) {
+    try {
+      return ValueMetadata.decode(blob(row, column));
+    } catch (IllegalArgumentException e) {
+      throw new VarveException(
+          VarveException.Kind.INTERNAL,
+          "the item of key 0x"
+              + HexFormat.of().formatHex(key, 0, Math.min(key.length, 64))
+              + (key.length > 64 ? "..." : "")
+              + " cannot be read: "
+              + e.getMessage()
+              + " (a row written outside Varve, or by a build of another storage format)",
+          e);
+    }
   }
 
   /**
