@@ -79,6 +79,11 @@ class BufferedWriteIT {
 
   /** The event ids of one series in [from, to), every page. */
   static List<String> read(String ns, String series, Instant from, Instant to) {
+    return read(server, ns, series, from, to);
+  }
+
+  /** The same, from {@code server}. */
+  static List<String> read(TestServer server, String ns, String series, Instant from, Instant to) {
     List<String> ids = new ArrayList<>();
     String token = "";
     do {

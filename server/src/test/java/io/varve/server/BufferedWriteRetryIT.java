@@ -85,10 +85,7 @@ class BufferedWriteRetryIT {
 
       // the queue keeps working once Cassandra takes writes again
       replicas(server, DROP, 1);
-      Set<String> later = new HashSet<>();
-      for (String id : writeAll(server, DROP, 1, 10)) {
-        later.add(id);
-      }
+      Set<String> later = writeAll(server, DROP, 1, 10);
       await(() -> metric(server, "varve_buffer_written_events_total", DROP) == 10, 20);
       assertThat(readAll(server, DROP)).isEqualTo(later);
     }
@@ -149,19 +146,7 @@ class BufferedWriteRetryIT {
   static Set<String> readAll(TestServer server, String ns) {
     Set<String> ids = new HashSet<>();
     for (int s = 0; s < 5; s++) {
-      String token = "";
-      do {
-        TestServer.Reply reply =
-            server.post(
-                "ReadEventRecords",
-                """
-                {"namespace": "%s", "timeSeriesId": "s%d", "pageSize": 1000, "pageToken": "%s",
-                 "timeInterval": {"start": "%s", "end": "%s"}}"""
-                    .formatted(ns, s, token, NOW.minusSeconds(120), NOW));
-        assertThat(reply.status()).as(reply.body().toString()).isEqualTo(200);
-        reply.body().path("events").forEach(e -> ids.add(e.path("eventId").asText()));
-        token = reply.body().path("nextPageToken").asText();
-      } while (!token.isEmpty());
+      ids.addAll(BufferedWriteIT.read(server, ns, "s" + s, NOW.minusSeconds(120), NOW));
     }
     return ids;
   }
