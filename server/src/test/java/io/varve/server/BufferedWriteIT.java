@@ -31,15 +31,17 @@ class BufferedWriteIT {
   static final String NS = "buffered_it";
   static final String DURABLE = "buffered_durable_it";
   static final String SMALL = "buffered_small_it";
+  static final String PACED = "buffered_paced_it";
   static final Instant NOW = Instant.now().truncatedTo(ChronoUnit.SECONDS);
   static TestServer server;
 
   @BeforeAll
   static void start() {
-    server = new TestServer("varve_buffered_it", NS, DURABLE, SMALL);
+    server = new TestServer("varve_buffered_it", NS, DURABLE, SMALL, PACED);
     create(NS, "{\"coalesce\": \"200ms\"}");
     create(DURABLE, "{\"bufferCapacity\": 0}");
     create(SMALL, "{\"bufferCapacity\": 4096}");
+    create(PACED, "{\"coalesce\": \"10ms\", \"drainRate\": 400}");
   }
 
   @AfterAll
@@ -143,6 +145,66 @@ class BufferedWriteIT {
     assertThat(metrics())
         .containsPattern(
             "varve_buffer_written_events_total\\{namespace=\"" + NS + "\",?\\} 1000\\.0");
+  }
+
+  /** The namespace's {@code varve_buffer_written_events_total}; 0 before its first write. */
+  static long written(String ns) throws Exception {
+    java.util.regex.Matcher m =
+        java.util.regex.Pattern.compile(
+                "varve_buffer_written_events_total\\{namespace=\"" + ns + "\",?\\} ([0-9.E]+)")
+            .matcher(metrics());
+    return m.find() ? (long) Double.parseDouble(m.group(1)) : 0;
+  }
+
+  @Test
+  void a_paced_namespace_writes_a_burst_at_its_drain_rate_and_loses_none() throws Exception {
+    Instant t = NOW.minusSeconds(120);
+    long start = System.nanoTime();
+    for (int r = 0; r < 20; r++) {
+      List<ObjectNode> events = new ArrayList<>();
+      for (int i = 0; i < 100; i++) {
+        events.add(event("p" + (i % 4), t.plusMillis(r * 100L + i), "p" + r + "-" + i, 50));
+      }
+      TestServer.Reply reply = write("WriteEventRecords", PACED, events);
+      assertThat(reply.status()).as(reply.body().toString()).isEqualTo(200);
+    }
+    // 2,000 events queued at once at 400 a second: never more than the rate since the first write
+    // plus the pace's slack (a fifth of a second) and one slice (a tenth), so about 5 s to drain
+    long written = 0;
+    long deadline = start + Duration.ofSeconds(60).toNanos();
+    while (written < 2_000 && System.nanoTime() < deadline) {
+      Thread.sleep(100);
+      written = written(PACED);
+      double elapsed = (System.nanoTime() - start) / 1e9;
+      assertThat(written)
+          .as("written after %.2f s", elapsed)
+          .isLessThanOrEqualTo(Math.round(400 * elapsed) + 80 + 40);
+    }
+    assertThat(written).isEqualTo(2_000);
+    assertThat((System.nanoTime() - start) / 1e9).isGreaterThan((2_000 - 120) / 400.0);
+    List<String> found = new ArrayList<>();
+    for (int s = 0; s < 4; s++) {
+      found.addAll(read(PACED, "p" + s, t, t.plusSeconds(10)));
+    }
+    assertThat(new HashSet<>(found)).hasSize(2_000);
+  }
+
+  @Test
+  void a_drain_rate_out_of_bounds_is_refused_naming_it() {
+    for (String rate : List.of("-1", "10000001")) {
+      TestServer.Reply reply =
+          server.post(
+              "CreateNamespace",
+              """
+              {"namespace": "buffered_bad_rate_it", "persistenceConfiguration": [
+                {"id": "PRIMARY_STORAGE", "config": {"queueBuffering": {"drainRate": %s}}}]}"""
+                  .formatted(rate));
+      assertThat(reply.status()).as(reply.body().toString()).isEqualTo(400);
+      assertThat(reply.body().toString())
+          .contains("queueBuffering.drainRate")
+          .contains(rate)
+          .contains("events per second");
+    }
   }
 
   @Test

@@ -65,6 +65,12 @@ public final class NamespaceBounds {
    */
   public static final long MAX_BUFFER_CAPACITY = 1L << 30;
 
+  /**
+   * Highest paced drain of a namespace's fire-and-forget queue, in events per second on each server
+   * ({@code queueBuffering.drainRate}); far beyond what one server writes.
+   */
+  public static final long MAX_DRAIN_RATE = 10_000_000;
+
   /** Longest {@code physicalStorage.cluster} name, in characters. */
   public static final int MAX_CLUSTER_NAME_LENGTH = 128;
 

@@ -15,6 +15,8 @@ import java.time.Duration;
  * @param retention when slices close and are dropped
  * @param coalesce how long fire-and-forget writes may wait to be batched
  * @param bufferCapacityBytes capacity of the fire-and-forget queue
+ * @param drainRate events per second each server writes from the fire-and-forget queue; 0: as fast
+ *     as the store takes them
  * @param slos latency objectives of every endpoint of {@link TimeSeriesSlos#CATALOG}
  */
 public record NamespaceSettings(
@@ -26,6 +28,7 @@ public record NamespaceSettings(
     Retention retention,
     Duration coalesce,
     long bufferCapacityBytes,
+    long drainRate,
     Slos slos) {
 
   /** Default accept limit: writes up to 36 hours old. */

@@ -51,6 +51,7 @@ class WritePlannerTest {
           Retention.FOREVER,
           NamespaceSettings.DEFAULT_COALESCE,
           NamespaceSettings.DEFAULT_BUFFER_CAPACITY,
+          0,
           Slos.defaults(TimeSeriesSlos.CATALOG));
 
   private static final TimeSlice MAR_07 = slice("2024-03-07", 3_600, 4, SliceStatus.DELETED);
@@ -128,6 +129,7 @@ class WritePlannerTest {
             Duration.ofDays(30),
             Retention.FOREVER,
             Duration.ZERO,
+            0,
             0,
             Slos.defaults(TimeSeriesSlos.CATALOG));
     Event event = event("s", Instant.parse("2024-03-07T12:00:00Z"), "e");

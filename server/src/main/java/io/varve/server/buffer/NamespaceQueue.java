@@ -22,6 +22,12 @@ import java.util.Map;
  */
 final class NamespaceQueue {
 
+  /**
+   * How far a paced queue makes up for a drainer that looked late: the rate's credit it may take at
+   * once after an idle spell or a pause, so a second's rate does not depend on when ticks fell.
+   */
+  static final long PACE_SLACK_NANOS = 200_000_000L;
+
   /** One queued event and what it costs; {@code attempts} counts failed writes of it. */
   record Queued(Event event, PartitionKey partition, long bytes, long queuedNanos, int attempts) {}
 
@@ -54,6 +60,11 @@ final class NamespaceQueue {
 
   private boolean retriesWait;
 
+  /** A paced queue's next slice is not taken before this time (nanos). */
+  private long paceNextNanos;
+
+  private boolean paced;
+
   /** Whether {@code batch} fit within {@code capacity} and was queued whole; never partly. */
   synchronized boolean offer(List<Queued> batch, long batchBytes, long capacity) {
     if (bytes + batchBytes > capacity) {
@@ -75,7 +86,27 @@ final class NamespaceQueue {
    */
   synchronized List<Queued> takeSlice(
       long nowNanos, long coalesceNanos, long dueBytes, long sliceBytes, int maxSlices) {
+    return takeSlice(nowNanos, coalesceNanos, dueBytes, sliceBytes, maxSlices, 0);
+  }
+
+  /**
+   * As {@link #takeSlice(long, long, long, long, int)}, paced at {@code drainRate} events per
+   * second (0: unpaced). A paced queue takes slices of at most a tenth of a second of its rate,
+   * each once the previous ones' events have had their time at that rate; up to {@link
+   * #PACE_SLACK_NANOS} of a late drainer is made up, so the rate holds over each second whatever
+   * the drainer's ticks.
+   */
+  synchronized List<Queued> takeSlice(
+      long nowNanos,
+      long coalesceNanos,
+      long dueBytes,
+      long sliceBytes,
+      int maxSlices,
+      long drainRate) {
     if (slicesInFlight >= maxSlices || events == 0) {
+      return List.of();
+    }
+    if (drainRate > 0 && paced && nowNanos - paceNextNanos < 0) {
       return List.of();
     }
     if (paused && nowNanos - pausedUntilNanos < 0) {
@@ -90,14 +121,18 @@ final class NamespaceQueue {
     }
     List<Queued> slice = new ArrayList<>();
     long sliceTaken = 0;
-    while (!retriesWait && !retries.isEmpty() && sliceTaken < sliceBytes) {
+    long maxEvents = drainRate > 0 ? Math.max(1, drainRate / 10) : Long.MAX_VALUE;
+    while (!retriesWait
+        && !retries.isEmpty()
+        && sliceTaken < sliceBytes
+        && slice.size() < maxEvents) {
       sliceTaken += take(retries.pollFirst(), slice);
     }
     Iterator<Map.Entry<PartitionKey, ArrayDeque<Queued>>> next = partitions.entrySet().iterator();
-    while (next.hasNext() && sliceTaken < sliceBytes) {
+    while (next.hasNext() && sliceTaken < sliceBytes && slice.size() < maxEvents) {
       ArrayDeque<Queued> partition = next.next().getValue();
       // a partition goes whole; one larger than a slice is split, its rest first in the next
-      while (!partition.isEmpty() && sliceTaken < sliceBytes) {
+      while (!partition.isEmpty() && sliceTaken < sliceBytes && slice.size() < maxEvents) {
         sliceTaken += take(partition.pollFirst(), slice);
       }
       if (partition.isEmpty()) {
@@ -106,6 +141,16 @@ final class NamespaceQueue {
     }
     if (slice.isEmpty()) {
       return List.of(); // only retries queued, still waiting
+    }
+    if (drainRate > 0) {
+      long from =
+          paced && paceNextNanos - (nowNanos - PACE_SLACK_NANOS) > 0
+              ? paceNextNanos
+              : nowNanos - PACE_SLACK_NANOS;
+      paceNextNanos = from + slice.size() * (1_000_000_000L / drainRate);
+      paced = true;
+    } else {
+      paced = false;
     }
     slicesInFlight++;
     return slice;

@@ -44,8 +44,10 @@ import org.slf4j.LoggerFactory;
  * event store as replica-packed batches. Slices are small ({@link #sliceBytes}), and the slices of
  * a namespace written at once follow the store's latency ({@link DrainWindow}); the next is taken
  * as one ends. So a burst reaches Cassandra steadily, at the rate it takes without queueing, not at
- * the rate it came and not in pulses. Written events go on to the index queue ({@link Indexer})
- * when the namespace has an index.
+ * the rate it came and not in pulses. A namespace's {@code queueBuffering.drainRate} paces that
+ * further: at most that many events a second are taken from its queue on this server, so a burst
+ * reaches Cassandra as a flat rate over the seconds after it (unpaced while the server stops).
+ * Written events go on to the index queue ({@link Indexer}) when the namespace has an index.
  *
  * <p>Memory is bounded twice: a namespace's queue by its {@code bufferCapacity}, all queues
  * together (with the batches being written) by {@code maxBytes}. A request that does not fit is
@@ -258,9 +260,11 @@ public final class WriteBuffers implements AutoCloseable {
             long capacity = ns.settings().bufferCapacityBytes();
             long due = dueBytes(capacity);
             long slice = sliceBytes(capacity);
-            for (List<Queued> batch = q.takeSlice(now, coalesce, due, slice, q.window.slices());
+            long rate = closing ? 0 : ns.settings().drainRate();
+            for (List<Queued> batch =
+                    q.takeSlice(now, coalesce, due, slice, q.window.slices(), rate);
                 !batch.isEmpty();
-                batch = q.takeSlice(now, coalesce, due, slice, q.window.slices())) {
+                batch = q.takeSlice(now, coalesce, due, slice, q.window.slices(), rate)) {
               write(name, ns, q, batch);
             }
           } catch (RuntimeException e) {

@@ -210,6 +210,15 @@ public final class NamespaceConfigMapper {
           capacity,
           "0 (durable writes only) or 1.." + NamespaceBounds.MAX_BUFFER_CAPACITY + " bytes");
     }
+    long drainRate = buffering.getDrainRate();
+    if (drainRate < 0 || drainRate > NamespaceBounds.MAX_DRAIN_RATE) {
+      throw new InvalidFieldException(
+          cfg + ".queueBuffering.drainRate",
+          drainRate,
+          "0 (as fast as the store takes them) or 1.."
+              + NamespaceBounds.MAX_DRAIN_RATE
+              + " events per second");
+    }
     if (config.hasIndexConfig()) {
       throw InvalidFieldException.of(
           cfg + ".indexConfig",
@@ -256,7 +265,15 @@ public final class NamespaceConfigMapper {
             retention,
             coalesce,
             capacity,
+            drainRate,
             slos);
+    QueueBuffering.Builder normalizedBuffering =
+        QueueBuffering.newBuilder()
+            .setCoalesce(ConfigDurations.of(coalesce))
+            .setBufferCapacity(capacity);
+    if (drainRate > 0) {
+      normalizedBuffering.setDrainRate(drainRate); // absent when unpaced, as before it existed
+    }
     PersistenceConfiguration normalized =
         PersistenceConfiguration.newBuilder()
             .setId(PRIMARY)
@@ -268,10 +285,7 @@ public final class NamespaceConfigMapper {
                             .setSecondsPerTimeSlice(partition.secondsPerTimeSlice())
                             .setSecondsPerTimeBucket(partition.secondsPerTimeBucket())
                             .setEventBuckets(partition.eventBuckets()))
-                    .setQueueBuffering(
-                        QueueBuffering.newBuilder()
-                            .setCoalesce(ConfigDurations.of(coalesce))
-                            .setBufferCapacity(capacity))
+                    .setQueueBuffering(normalizedBuffering)
                     .setConsistencyScope(consistency.scope().name())
                     .setConsistencyTarget(consistency.target().name())
                     .setAcceptLimit(ConfigDurations.of(acceptLimit))

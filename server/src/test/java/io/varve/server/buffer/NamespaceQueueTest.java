@@ -162,4 +162,55 @@ class NamespaceQueueTest {
     assertThat(q.idle()).isTrue();
     assertThat(q.clear()).isEmpty();
   }
+
+  @Test
+  void a_paced_queue_drains_its_rate_each_second_in_slices_of_a_tenth_of_a_second() {
+    NamespaceQueue q = new NamespaceQueue();
+    List<Queued> burst = new java.util.ArrayList<>();
+    for (int i = 0; i < 1_000; i++) {
+      burst.add(queued(partition("s" + i % 7), "e" + i, 10, 0));
+    }
+    q.offer(burst, 10_000, 1L << 20);
+    long second = 1_000_000_000L;
+    int[] perSecond = new int[5];
+    // a drainer looking every 10 ms, each slice written at once, for 5 s
+    for (long now = 0; now < 5 * second; now += 10_000_000L) {
+      for (List<Queued> slice = q.takeSlice(now, 0, 0, 1L << 20, 64, 100);
+          !slice.isEmpty();
+          slice = q.takeSlice(now, 0, 0, 1L << 20, 64, 100)) {
+        assertThat(slice).hasSizeLessThanOrEqualTo(10);
+        perSecond[(int) (now / second)] += slice.size();
+        q.drained(List.of());
+      }
+    }
+    // the first second also takes the pace's slack (a fifth of a second), then the rate exactly
+    assertThat(perSecond[0]).isBetween(100, 130);
+    assertThat(perSecond).containsSubsequence(100, 100, 100, 100);
+    assertThat(q.events()).isEqualTo(1_000 - java.util.Arrays.stream(perSecond).sum());
+  }
+
+  @Test
+  void a_paced_queue_late_by_more_than_the_slack_does_not_catch_up_the_whole_delay() {
+    NamespaceQueue q = new NamespaceQueue();
+    List<Queued> burst = new java.util.ArrayList<>();
+    for (int i = 0; i < 1_000; i++) {
+      burst.add(queued("e" + i, 10, 0));
+    }
+    q.offer(burst, 10_000, 1L << 20);
+    int taken = drainAt(q, 0);
+    // a drainer paused for 3 s (a collector's pause, say) takes the slack's worth, not 3 s of rate
+    taken = drainAt(q, 3_000_000_000L);
+    assertThat(taken).isBetween(20, 30);
+  }
+
+  private static int drainAt(NamespaceQueue q, long now) {
+    int taken = 0;
+    for (List<Queued> slice = q.takeSlice(now, 0, 0, 1L << 20, 64, 100);
+        !slice.isEmpty();
+        slice = q.takeSlice(now, 0, 0, 1L << 20, 64, 100)) {
+      taken += slice.size();
+      q.drained(List.of());
+    }
+    return taken;
+  }
 }

@@ -195,6 +195,12 @@ class NamespaceConfigDocsTest {
             v -> "\"config\": {\"queueBuffering\": {\"bufferCapacity\": " + (v + 1) + "}}"),
         new Bound(
             nb,
+            "MAX_DRAIN_RATE",
+            PRIMARY,
+            "config.queueBuffering.drainRate",
+            v -> "\"config\": {\"queueBuffering\": {\"drainRate\": " + (v + 1) + "}}"),
+        new Bound(
+            nb,
             "MAX_CLUSTER_NAME_LENGTH",
             PRIMARY,
             "physicalStorage.cluster",
