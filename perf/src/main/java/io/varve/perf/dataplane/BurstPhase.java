@@ -10,6 +10,7 @@ import java.util.List;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
+import java.util.function.LongConsumer;
 
 /**
  * {@code burst}: {@code --burst-seconds} of fire-and-forget writes at {@code --burst-factor} times
@@ -22,8 +23,11 @@ import java.util.concurrent.Executors;
  * Cassandra's own count of writes to the namespace's tables ({@link CassandraWrites}). The evenness
  * ({@link RateEvenness}) of the first, events written per second, is the figure: the second counts
  * partitions, and the coalescing puts more events in each partition write the fuller the queue, so
- * a steady event rate shows there as a falling partition rate. Both are printed. The last, partial
- * second is left out.
+ * a steady event rate shows there as a falling partition rate. Both are printed. The evenness is
+ * judged over the drain's full seconds: from the second after the first in which events were
+ * written (before it, the queue coalesces; in it, the drain starts partway) to the one before the
+ * buffer emptied. During the burst and its drain the namespace's {@code queueBuffering.drainRate}
+ * is {@code --burst-drain-percent} of the sustainable rate (0: unpaced), and unpaced again after.
  */
 final class BurstPhase {
 
@@ -42,9 +46,12 @@ final class BurstPhase {
       OpenLoad load,
       BufferMetrics buffer,
       CassandraWrites cassandra,
-      double sustainable)
+      double sustainable,
+      LongConsumer drainRate)
       throws Exception {
     double rate = sustainable * parameters.burstFactor();
+    long paced = Math.round(sustainable * parameters.burstDrainShare());
+    drainRate.accept(paced);
     long before = buffer.written();
     long refusedBefore = buffer.refused();
     ExecutorService sampler = Executors.newSingleThreadExecutor();
@@ -58,8 +65,14 @@ final class BurstPhase {
       List<Long> events = seconds.stream().map(c -> c[0]).toList();
       List<Long> partitions = seconds.stream().map(c -> c[1]).toList();
       long written = buffer.written() - before;
-      RateEvenness evenness = RateEvenness.of(events);
-      RateEvenness partitionEvenness = RateEvenness.of(partitions);
+      int first = 0;
+      while (first < events.size() && events.get(first) == 0) {
+        first++;
+      }
+      int from = Math.min(events.size(), first + 1);
+      RateEvenness evenness = RateEvenness.of(events.subList(from, events.size()));
+      RateEvenness partitionEvenness = RateEvenness.of(partitions.subList(from, events.size()));
+      out.put("burst.drain_rate", paced);
       out.put("burst.asked_events_per_s", Math.round(rate));
       out.put("burst.offered_events_per_s", Math.round(sent.offeredPerSecond()));
       out.put("burst.sent", sent.sent());
@@ -72,6 +85,7 @@ final class BurstPhase {
       out.put("burst.lost", sent.accepted() - written);
       out.put("burst.drain_s", seconds.size() + 1);
       out.put("burst.events_written.per_second", events);
+      out.put("burst.rate.judged_seconds", evenness.seconds());
       out.put("burst.rate.mean_events_per_s", Math.round(evenness.mean()));
       out.put("burst.rate.cv", evenness.cv());
       out.put("burst.rate.max_deviation", evenness.maxDeviation());
@@ -80,6 +94,7 @@ final class BurstPhase {
       out.put("burst.cassandra_writes.max_deviation", partitionEvenness.maxDeviation());
     } finally {
       sampler.shutdownNow();
+      drainRate.accept(0);
     }
   }
 

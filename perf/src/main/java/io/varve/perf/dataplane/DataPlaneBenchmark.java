@@ -5,6 +5,7 @@ import com.datastax.oss.driver.api.core.DefaultConsistencyLevel;
 import io.varve.api.timeseries.v1.ControlPlaneGrpc;
 import io.varve.api.timeseries.v1.CreateNamespaceRequest;
 import io.varve.api.timeseries.v1.QueueBuffering;
+import io.varve.api.timeseries.v1.UpdateNamespaceRequest;
 import io.varve.cassandra.metadata.CqlSliceTables;
 import io.varve.cassandra.session.CassandraSettings;
 import io.varve.client.VarveClient;
@@ -115,8 +116,16 @@ final class DataPlaneBenchmark {
     OpenLoad openLoad =
         new OpenLoad(load.timeSeries(), NAMESPACE, parameters.batch(), OPEN_LOAD_IN_FLIGHT);
     environment.progress("burst at " + parameters.burstFactor() + "x the sustainable rate");
+    ControlPlaneGrpc.ControlPlaneBlockingStub controlPlane =
+        server.grpc(ControlPlaneGrpc.ControlPlaneBlockingStub.class, Duration.ofMinutes(2));
     new BurstPhase(parameters, events)
-        .run(figures, openLoad, buffer, new CassandraWrites(session, NAMESPACE), sustainable);
+        .run(
+            figures,
+            openLoad,
+            buffer,
+            new CassandraWrites(session, NAMESPACE),
+            sustainable,
+            rate -> controlPlane.updateNamespace(drainRate(rate)));
     environment.progress("overload at " + parameters.overloadFactor() + "x");
     new OverloadPhase(parameters, events)
         .run(figures, openLoad, buffer, api.timeSeries(), server.pid(), sustainable);
@@ -182,6 +191,23 @@ final class DataPlaneBenchmark {
                 .setCoalesce(com.google.protobuf.Duration.newBuilder().setSeconds(1))
                 .setBufferCapacity(BUFFER_BYTES));
     return request.build();
+  }
+
+  /**
+   * An UpdateNamespace of {@link #namespace()} with {@code queueBuffering.drainRate} {@code rate}.
+   */
+  private static UpdateNamespaceRequest drainRate(long rate) {
+    CreateNamespaceRequest created = namespace();
+    UpdateNamespaceRequest.Builder update =
+        UpdateNamespaceRequest.newBuilder()
+            .setNamespace(created.getNamespace())
+            .addAllPersistenceConfiguration(created.getPersistenceConfigurationList());
+    update
+        .getPersistenceConfigurationBuilder(0)
+        .getConfigBuilder()
+        .getQueueBufferingBuilder()
+        .setDrainRate(rate);
+    return update.build();
   }
 
   /** Creates the raw writer's table (the testbed dropped what an earlier run left). */

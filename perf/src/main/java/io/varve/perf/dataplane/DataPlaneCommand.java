@@ -68,6 +68,15 @@ public final class DataPlaneCommand implements Callable<Integer> {
   int burstFactor;
 
   @Option(
+      names = "--burst-drain-percent",
+      defaultValue = "100",
+      description =
+          "The namespace's queueBuffering.drainRate during the burst, in percent of the sustainable"
+              + " rate; 0 drains unpaced, as fast as Cassandra takes it (default:"
+              + " ${DEFAULT-VALUE}).")
+  int burstDrainPercent;
+
+  @Option(
       names = "--overload-seconds",
       defaultValue = "60",
       description = "Duration of the overload (default: ${DEFAULT-VALUE}).")
@@ -127,6 +136,7 @@ public final class DataPlaneCommand implements Callable<Integer> {
     OptionChecks.inRange(spec, "--concurrency", concurrency, 1, 1024);
     OptionChecks.inRange(spec, "--burst-seconds", burstSeconds, 1, 600);
     OptionChecks.inRange(spec, "--burst-factor", burstFactor, 1, 100);
+    OptionChecks.inRange(spec, "--burst-drain-percent", burstDrainPercent, 0, 1000);
     OptionChecks.inRange(spec, "--overload-seconds", overloadSeconds, 1, 3600);
     OptionChecks.inRange(spec, "--overload-factor", overloadFactor, 1, 100);
     OptionChecks.inRange(spec, "--delay-percent", delayPercent, 0, 100);
@@ -150,6 +160,7 @@ public final class DataPlaneCommand implements Callable<Integer> {
                   concurrency,
                   Duration.ofSeconds(burstSeconds),
                   burstFactor,
+                  burstDrainPercent / 100.0,
                   Duration.ofSeconds(overloadSeconds),
                   overloadFactor,
                   delayPercent / 100.0,

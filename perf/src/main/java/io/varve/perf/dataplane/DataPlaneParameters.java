@@ -12,6 +12,8 @@ import java.time.Duration;
  * @param concurrency requests in flight per side of the buffered comparison
  * @param burstDuration how long the burst lasts
  * @param burstFactor the burst's rate ÷ the sustainable rate
+ * @param burstDrainShare the namespace's drain rate during the burst ÷ the sustainable rate; 0:
+ *     unpaced
  * @param overloadDuration how long the overload lasts
  * @param overloadFactor the overload's rate ÷ the sustainable rate
  * @param delayShare the share of the reads the hedging phase's proxy delays
@@ -27,6 +29,7 @@ record DataPlaneParameters(
     int concurrency,
     Duration burstDuration,
     int burstFactor,
+    double burstDrainShare,
     Duration overloadDuration,
     int overloadFactor,
     double delayShare,
