@@ -179,6 +179,7 @@ public final class VarveServer implements AutoCloseable {
       WriteBuffers buffers =
           new WriteBuffers(
               events,
+              registry::known,
               indexer,
               metrics,
               settings.admission().bufferedWriteBytes(),

@@ -32,16 +32,18 @@ class BufferedWriteIT {
   static final String DURABLE = "buffered_durable_it";
   static final String SMALL = "buffered_small_it";
   static final String PACED = "buffered_paced_it";
+  static final String REPACED = "buffered_repaced_it";
   static final Instant NOW = Instant.now().truncatedTo(ChronoUnit.SECONDS);
   static TestServer server;
 
   @BeforeAll
   static void start() {
-    server = new TestServer("varve_buffered_it", NS, DURABLE, SMALL, PACED);
+    server = new TestServer("varve_buffered_it", NS, DURABLE, SMALL, PACED, REPACED);
     create(NS, "{\"coalesce\": \"200ms\"}");
     create(DURABLE, "{\"bufferCapacity\": 0}");
     create(SMALL, "{\"bufferCapacity\": 4096}");
     create(PACED, "{\"coalesce\": \"10ms\", \"drainRate\": 400}");
+    create(REPACED, "{\"coalesce\": \"10ms\", \"drainRate\": 50}");
   }
 
   @AfterAll
@@ -187,6 +189,34 @@ class BufferedWriteIT {
       found.addAll(read(PACED, "p" + s, t, t.plusSeconds(10)));
     }
     assertThat(new HashSet<>(found)).hasSize(2_000);
+  }
+
+  @Test
+  void an_update_of_the_drain_rate_applies_to_what_is_queued_without_a_further_write()
+      throws Exception {
+    Instant t = NOW.minusSeconds(180);
+    List<ObjectNode> events = new ArrayList<>();
+    for (int i = 0; i < 1_000; i++) {
+      events.add(event("q", t.plusMillis(i), "q" + i, 20));
+    }
+    assertThat(write("WriteEventRecords", REPACED, events).status()).isEqualTo(200);
+    Thread.sleep(1_000);
+    // at 50 a second, 1,000 events would take 20 s
+    assertThat(written(REPACED)).isLessThan(200);
+    TestServer.Reply update =
+        server.post(
+            "UpdateNamespace",
+            """
+            {"namespace": "%s", "persistenceConfiguration": [{"id": "PRIMARY_STORAGE",
+              "config": {"queueBuffering": {"coalesce": "10ms"}}}]}"""
+                .formatted(REPACED));
+    assertThat(update.status()).as(update.body().toString()).isEqualTo(200);
+    assertThat(update.body().toString()).doesNotContain("drainRate");
+    long deadline = System.nanoTime() + Duration.ofSeconds(8).toNanos();
+    while (written(REPACED) < 1_000 && System.nanoTime() < deadline) {
+      Thread.sleep(100);
+    }
+    assertThat(written(REPACED)).isEqualTo(1_000);
   }
 
   @Test

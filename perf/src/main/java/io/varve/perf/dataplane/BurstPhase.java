@@ -100,8 +100,8 @@ final class BurstPhase {
 
   /**
    * Reads the written-events counter and Cassandra's write count once a second until the first
-   * reached the accepted events (known once the load ended), and returns the per-second increments
-   * of both ({@code [events, partition writes]}) but the last.
+   * reached the accepted events (known once the load ended), and returns the rates of both over
+   * each interval between reads ({@code [events, partition writes]} per second) but the last.
    */
   private static final class Sampling {
 
@@ -125,19 +125,31 @@ final class BurstPhase {
       try {
         long deadline = System.nanoTime() + DRAIN_TIMEOUT.toNanos();
         long lastWrites = cassandra.count();
+        long lastAt = System.nanoTime();
         long lastEvents = buffer.written();
+        lastAt = (lastAt + System.nanoTime()) / 2;
         long next = System.nanoTime();
         while (System.nanoTime() < deadline) {
           next += 1_000_000_000L;
           Thread.sleep(Math.max(0, (next - System.nanoTime()) / 1_000_000));
+          long at = System.nanoTime();
           long events = buffer.written();
+          at = (at + System.nanoTime()) / 2; // when the server counted, about
           long writes = cassandra.count();
           if (events - before >= expected) {
             return counts; // the second in which the buffer emptied is partial: left out
           }
-          counts.add(new long[] {events - lastEvents, writes - lastWrites});
+          // per second of the time between the two reads, not per sleep: a read answered late
+          // (a busy server, a pause of this process) must not move events into the next second
+          double seconds = (at - lastAt) / 1e9;
+          counts.add(
+              new long[] {
+                Math.round((events - lastEvents) / seconds),
+                Math.round((writes - lastWrites) / seconds)
+              });
           lastEvents = events;
           lastWrites = writes;
+          lastAt = at;
         }
         throw new IllegalStateException("the burst was not written within " + DRAIN_TIMEOUT);
       } catch (InterruptedException e) {

@@ -23,8 +23,8 @@ import java.util.Map;
 final class NamespaceQueue {
 
   /**
-   * How far a paced queue makes up for a drainer that looked late: the rate's credit it may take at
-   * once after an idle spell or a pause, so a second's rate does not depend on when ticks fell.
+   * How far a paced queue makes up for a drainer that looked late (a pause, a slow store): the
+   * rate's credit it may take at once, so a second's rate does not depend on when ticks fell.
    */
   static final long PACE_SLACK_NANOS = 200_000_000L;
 
@@ -40,7 +40,9 @@ final class NamespaceQueue {
   /** How many slices may be written at once. */
   final DrainWindow window = new DrainWindow();
 
-  /** The namespace as its latest writer saw it: drains follow an UpdateNamespace from then on. */
+  /**
+   * The namespace as its latest writer saw it; the drainer prefers the server's current view of it.
+   */
   volatile NamespaceEntry entry;
 
   private long bytes;
@@ -64,6 +66,9 @@ final class NamespaceQueue {
   private long paceNextNanos;
 
   private boolean paced;
+
+  /** Whether the drainer found the queue empty since it last took a slice: no credit then. */
+  private boolean emptied = true;
 
   /** Whether {@code batch} fit within {@code capacity} and was queued whole; never partly. */
   synchronized boolean offer(List<Queued> batch, long batchBytes, long capacity) {
@@ -103,7 +108,11 @@ final class NamespaceQueue {
       long sliceBytes,
       int maxSlices,
       long drainRate) {
-    if (slicesInFlight >= maxSlices || events == 0) {
+    if (events == 0) {
+      emptied = true;
+      return List.of();
+    }
+    if (slicesInFlight >= maxSlices) {
       return List.of();
     }
     if (drainRate > 0 && paced && nowNanos - paceNextNanos < 0) {
@@ -143,15 +152,21 @@ final class NamespaceQueue {
       return List.of(); // only retries queued, still waiting
     }
     if (drainRate > 0) {
-      long from =
-          paced && paceNextNanos - (nowNanos - PACE_SLACK_NANOS) > 0
-              ? paceNextNanos
-              : nowNanos - PACE_SLACK_NANOS;
+      long from;
+      if (!paced || emptied) {
+        from = nowNanos; // a new burst: its rate starts now, with no credit from the idle spell
+      } else {
+        from =
+            paceNextNanos - (nowNanos - PACE_SLACK_NANOS) > 0
+                ? paceNextNanos
+                : nowNanos - PACE_SLACK_NANOS;
+      }
       paceNextNanos = from + slice.size() * (1_000_000_000L / drainRate);
       paced = true;
     } else {
       paced = false;
     }
+    emptied = false;
     slicesInFlight++;
     return slice;
   }

@@ -31,6 +31,7 @@ import java.util.concurrent.RejectedExecutionException;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicLong;
+import java.util.function.Function;
 import java.util.function.LongSupplier;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -97,6 +98,7 @@ public final class WriteBuffers implements AutoCloseable {
   }
 
   private final EventStore events;
+  private final Function<String, Optional<NamespaceEntry>> known;
   private final Optional<Indexer> indexer;
   private final MeterRegistry metrics;
   private final BackgroundWorker worker;
@@ -109,6 +111,8 @@ public final class WriteBuffers implements AutoCloseable {
   private volatile boolean closing;
 
   /**
+   * @param known a namespace as the server knows it now (its control plane's cache): each drain
+   *     cycle follows an UpdateNamespace (drain rate, coalesce) without waiting for a write
    * @param maxBytes bytes all queues and the batches being written may hold together
    * @param retryWindow how long after it was queued an event the store did not acknowledge is still
    *     written again; zero writes each event once
@@ -116,12 +120,14 @@ public final class WriteBuffers implements AutoCloseable {
    */
   public WriteBuffers(
       EventStore events,
+      Function<String, Optional<NamespaceEntry>> known,
       Optional<Indexer> indexer,
       MeterRegistry metrics,
       long maxBytes,
       Duration retryWindow,
       BackgroundWorker worker) {
     this.events = events;
+    this.known = known;
     this.indexer = indexer;
     this.metrics = metrics;
     this.maxBytes = maxBytes;
@@ -256,6 +262,7 @@ public final class WriteBuffers implements AutoCloseable {
             if (ns == null) {
               return; // its first request is being queued
             }
+            ns = known.apply(name).filter(e -> sameStore(e, q.entry)).orElse(ns);
             long coalesce = closing ? 0 : ns.settings().coalesce().toNanos();
             long capacity = ns.settings().bufferCapacityBytes();
             long due = dueBytes(capacity);
@@ -271,6 +278,14 @@ public final class WriteBuffers implements AutoCloseable {
             worker.failed("namespace " + name, e);
           }
         });
+  }
+
+  /**
+   * Whether the known entry writes where the queue's events were planned for: a namespace deleted
+   * and created again in another keyspace keeps draining what was queued for the first.
+   */
+  private static boolean sameStore(NamespaceEntry known, NamespaceEntry queued) {
+    return known.settings().keyspace().equals(queued.settings().keyspace());
   }
 
   /** Writes one taken batch, grouped by partition; hands back what is to be retried. */

@@ -86,6 +86,15 @@ public final class NamespaceRegistry {
     return cached != null ? CompletableFuture.completedFuture(cached) : inspect(namespace);
   }
 
+  /**
+   * The served TimeSeries namespace as this server knows it now (its own updates at once, others'
+   * from the next refresh), without reading the store; empty when not known or not served.
+   */
+  public Optional<NamespaceEntry> known(String namespace) {
+    return Optional.ofNullable(entries.get(namespace))
+        .filter(e -> e.served() && e.service() == NamespaceService.TIME_SERIES);
+  }
+
   /** Reads the served TimeSeries namespace and its slices from the store and caches them. */
   public CompletionStage<NamespaceEntry> load(String namespace) {
     return inspect(namespace).thenApply(e -> e.requireService(NamespaceService.TIME_SERIES));
