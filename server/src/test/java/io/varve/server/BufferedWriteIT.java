@@ -52,14 +52,18 @@ class BufferedWriteIT {
   }
 
   static void create(String ns, String buffering) {
-    TestServer.Reply reply =
-        server.post(
-            "CreateNamespace",
-            """
-            {"namespace": "%s", "persistenceConfiguration": [{"id": "PRIMARY_STORAGE",
-              "config": {"queueBuffering": %s}}]}"""
-                .formatted(ns, buffering));
+    TestServer.Reply reply = configure("CreateNamespace", ns, buffering);
     assertThat(reply.status()).as(reply.body().toString()).isEqualTo(200);
+  }
+
+  /** CreateNamespace or UpdateNamespace of {@code ns} with this {@code queueBuffering}. */
+  static TestServer.Reply configure(String rpc, String ns, String buffering) {
+    return server.post(
+        rpc,
+        """
+        {"namespace": "%s", "persistenceConfiguration": [{"id": "PRIMARY_STORAGE",
+          "config": {"queueBuffering": %s}}]}"""
+            .formatted(ns, buffering));
   }
 
   static ObjectNode event(String series, Instant time, String id, int valueBytes) {
@@ -150,12 +154,8 @@ class BufferedWriteIT {
   }
 
   /** The namespace's {@code varve_buffer_written_events_total}; 0 before its first write. */
-  static long written(String ns) throws Exception {
-    java.util.regex.Matcher m =
-        java.util.regex.Pattern.compile(
-                "varve_buffer_written_events_total\\{namespace=\"" + ns + "\",?\\} ([0-9.E]+)")
-            .matcher(metrics());
-    return m.find() ? (long) Double.parseDouble(m.group(1)) : 0;
+  static long written(String ns) {
+    return (long) server.metric("varve_buffer_written_events_total", ns);
   }
 
   @Test
@@ -203,13 +203,7 @@ class BufferedWriteIT {
     Thread.sleep(1_000);
     // at 50 a second, 1,000 events would take 20 s
     assertThat(written(REPACED)).isLessThan(200);
-    TestServer.Reply update =
-        server.post(
-            "UpdateNamespace",
-            """
-            {"namespace": "%s", "persistenceConfiguration": [{"id": "PRIMARY_STORAGE",
-              "config": {"queueBuffering": {"coalesce": "10ms"}}}]}"""
-                .formatted(REPACED));
+    TestServer.Reply update = configure("UpdateNamespace", REPACED, "{\"coalesce\": \"10ms\"}");
     assertThat(update.status()).as(update.body().toString()).isEqualTo(200);
     assertThat(update.body().toString()).doesNotContain("drainRate");
     long deadline = System.nanoTime() + Duration.ofSeconds(8).toNanos();
@@ -223,12 +217,7 @@ class BufferedWriteIT {
   void a_drain_rate_out_of_bounds_is_refused_naming_it() {
     for (String rate : List.of("-1", "10000001")) {
       TestServer.Reply reply =
-          server.post(
-              "CreateNamespace",
-              """
-              {"namespace": "buffered_bad_rate_it", "persistenceConfiguration": [
-                {"id": "PRIMARY_STORAGE", "config": {"queueBuffering": {"drainRate": %s}}}]}"""
-                  .formatted(rate));
+          configure("CreateNamespace", "buffered_bad_rate_it", "{\"drainRate\": " + rate + "}");
       assertThat(reply.status()).as(reply.body().toString()).isEqualTo(400);
       assertThat(reply.body().toString())
           .contains("queueBuffering.drainRate")

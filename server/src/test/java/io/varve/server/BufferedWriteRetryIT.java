@@ -17,8 +17,6 @@ import java.time.temporal.ChronoUnit;
 import java.util.HashSet;
 import java.util.Set;
 import java.util.function.BooleanSupplier;
-import java.util.regex.Matcher;
-import java.util.regex.Pattern;
 import org.junit.jupiter.api.Test;
 
 /**
@@ -153,11 +151,7 @@ class BufferedWriteRetryIT {
 
   /** A metric of one namespace from {@code /metrics}; 0 when it is not there yet. */
   static double metric(TestServer server, String name, String ns) {
-    Matcher m =
-        Pattern.compile(
-                "(?m)^" + name + "\\{namespace=\"" + Pattern.quote(ns) + "\",?\\} ([0-9.eE+-]+)$")
-            .matcher(get(server, "/metrics"));
-    return m.find() ? Double.parseDouble(m.group(1)) : 0;
+    return server.metric(name, ns);
   }
 
   static JsonNode health(TestServer server) throws Exception {

@@ -149,6 +149,25 @@ final class TestServer implements AutoCloseable {
     return Double.parseDouble(m.group(2));
   }
 
+  /** The value of a metric's series of {@code namespace} in {@code /metrics}; 0 when absent. */
+  double metric(String name, String namespace) {
+    String text =
+        com.linecorp.armeria.client.WebClient.of(base())
+            .get("/metrics")
+            .aggregate()
+            .join()
+            .contentUtf8();
+    java.util.regex.Matcher m =
+        java.util.regex.Pattern.compile(
+                "(?m)^"
+                    + name
+                    + "\\{namespace=\""
+                    + java.util.regex.Pattern.quote(namespace)
+                    + "\",?\\} ([0-9.eE+-]+)$")
+            .matcher(text);
+    return m.find() ? Double.parseDouble(m.group(1)) : 0;
+  }
+
   Reply post(String rpc, JsonNode body) {
     return post(rpc, body.toString());
   }
