@@ -224,28 +224,35 @@ class BufferedWriteOverloadIT {
   }
 
   @Test
-  void a_graceful_stop_writes_everything_queued() throws Exception {
+  void a_graceful_stop_writes_everything_queued_paced_or_not() throws Exception {
     String ns = "buffer_shutdown_it";
+    String paced = "buffer_shutdown_paced_it";
     TestServer server =
-        new TestServer(WriteBacklogIT.squeezedWrites(), "varve_buffer_shutdown_it", ns);
+        new TestServer(WriteBacklogIT.squeezedWrites(), "varve_buffer_shutdown_it", ns, paced);
     Set<String> sent = new HashSet<>();
     try {
       // a minute's coalescing: nothing is written before the stop unless the queue fills half way
       create(server, ns, "{\"coalesce\": \"60s\", \"bufferCapacity\": 67108864}");
+      // 10 events a second: the 1,000 queued would take 100 s, longer than the stop's 30 s
+      create(server, paced, "{\"coalesce\": \"10ms\", \"drainRate\": 10}");
       for (int r = 0; r < 50; r++) {
-        TestServer.Reply reply =
-            server.post("WriteEventRecords", request(ns, "s" + (r % 7), r * 20, 20, 512));
-        assertThat(reply.status()).as(reply.body().toString()).isEqualTo(200);
+        for (String namespace : List.of(ns, paced)) {
+          TestServer.Reply reply =
+              server.post("WriteEventRecords", request(namespace, "s" + (r % 7), r * 20, 20, 512));
+          assertThat(reply.status()).as(reply.body().toString()).isEqualTo(200);
+        }
         for (int i = r * 20; i < r * 20 + 20; i++) {
           sent.add("e" + i);
         }
       }
       assertThat(stored(server, ns)).as("still queued before the stop").isEmpty();
+      assertThat(stored(server, paced).size()).as("paced, before the stop").isLessThan(200);
     } finally {
       server.server.close();
     }
     try {
       assertThat(stored(server, ns)).isEqualTo(sent);
+      assertThat(stored(server, paced)).as("a stopping server drains unpaced").isEqualTo(sent);
     } finally {
       server.cql.close();
     }
