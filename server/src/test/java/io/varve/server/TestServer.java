@@ -132,14 +132,18 @@ final class TestServer implements AutoCloseable {
         base(), io.varve.api.kv.v1.KeyValueGrpc.KeyValueBlockingStub.class);
   }
 
+  /** The server's {@code /metrics} page. */
+  String metricsText() {
+    return com.linecorp.armeria.client.WebClient.of(base())
+        .get("/metrics")
+        .aggregate()
+        .join()
+        .contentUtf8();
+  }
+
   /** The value of a metric without labels (or its first labelled series) in {@code /metrics}. */
   double metric(String name) {
-    String text =
-        com.linecorp.armeria.client.WebClient.of(base())
-            .get("/metrics")
-            .aggregate()
-            .join()
-            .contentUtf8();
+    String text = metricsText();
     java.util.regex.Matcher m =
         java.util.regex.Pattern.compile("(?m)^" + name + "(\\{[^}]*\\})? ([0-9.eE+-]+)$")
             .matcher(text);
@@ -151,12 +155,7 @@ final class TestServer implements AutoCloseable {
 
   /** The value of a metric's series of {@code namespace} in {@code /metrics}; 0 when absent. */
   double metric(String name, String namespace) {
-    String text =
-        com.linecorp.armeria.client.WebClient.of(base())
-            .get("/metrics")
-            .aggregate()
-            .join()
-            .contentUtf8();
+    String text = metricsText();
     java.util.regex.Matcher m =
         java.util.regex.Pattern.compile(
                 "(?m)^"
