@@ -19,7 +19,12 @@ import java.util.Map;
  * Client-side zstd compression of KeyValue values (docs/key-value.md, "Compression signals"):
  * values of at least the threshold are sent as one zstd frame declaring its content size, with
  * {@code metadata.compression = "zstd"}, when that saves at least an eighth; values the server
- * sends compressed are decompressed before the caller sees them. Stateless, thread safe.
+ * sends compressed are decompressed before the caller sees them. A value larger than {@value
+ * #PROBE_BYTES} bytes is judged by its first {@value #PROBE_BYTES} first, as the server judges the
+ * values it stores: when they do not compress by an eighth the value goes as it is, without a zstd
+ * pass over all of it (an image, an archive or ciphertext of 16 MiB costs a compression of 64 KiB,
+ * not of 16 MiB). Requests and responses in which no value changes are returned as they are, not
+ * copied. Stateless, thread safe.
  */
 public final class ValueCompression {
 
@@ -36,6 +41,9 @@ public final class ValueCompression {
 
   private static final int LEVEL = 3;
 
+  /** The bytes of a large value's start compressed to judge it. */
+  static final int PROBE_BYTES = 64 * 1024;
+
   private final int threshold;
 
   /** Compresses values of at least {@code threshold} bytes. */
@@ -45,11 +53,18 @@ public final class ValueCompression {
 
   /** {@code request} with the values of its items compressed where that pays. */
   public PutItemsRequest compress(PutItemsRequest request) {
-    PutItemsRequest.Builder b = request.toBuilder();
-    for (int i = 0; i < b.getItemsCount(); i++) {
-      b.setItems(i, compress(b.getItems(i)));
+    PutItemsRequest.Builder b = null;
+    for (int i = 0; i < request.getItemsCount(); i++) {
+      Item item = request.getItems(i);
+      Item sent = compress(item);
+      if (sent != item) {
+        if (b == null) {
+          b = request.toBuilder();
+        }
+        b.setItems(i, sent);
+      }
     }
-    return b.build();
+    return b == null ? request : b.build();
   }
 
   /** {@code request} with the values of its put mutations compressed where that pays. */
@@ -72,8 +87,12 @@ public final class ValueCompression {
     if (size < threshold || !item.getMetadata().getCompression().isEmpty()) {
       return item;
     }
-    byte[] compressed = Zstd.compress(item.getValue().toByteArray(), LEVEL);
-    if (compressed.length > size - size / 8) {
+    byte[] value = item.getValue().toByteArray();
+    if (size > PROBE_BYTES && !startCompresses(value)) {
+      return item;
+    }
+    byte[] compressed = Zstd.compress(value, LEVEL);
+    if (!saves(compressed.length, size)) {
       return item;
     }
     return item.toBuilder()
@@ -82,22 +101,46 @@ public final class ValueCompression {
         .build();
   }
 
-  /** {@code response} with every value as written. */
-  public static GetItemsResponse decompress(GetItemsResponse response) {
-    GetItemsResponse.Builder b = response.toBuilder();
-    for (int i = 0; i < b.getItemsCount(); i++) {
-      b.setItems(i, decompress(b.getItems(i)));
-    }
-    return b.build();
+  private static boolean startCompresses(byte[] value) {
+    byte[] probe = new byte[(int) Zstd.compressBound(PROBE_BYTES)];
+    long size = Zstd.compressByteArray(probe, 0, probe.length, value, 0, PROBE_BYTES, LEVEL);
+    return !Zstd.isError(size) && saves(size, PROBE_BYTES);
   }
 
-  /** {@code response} with every value as written. */
-  public static ScanItemsResponse decompress(ScanItemsResponse response) {
-    ScanItemsResponse.Builder b = response.toBuilder();
-    for (ScannedItem.Builder item : b.getItemsBuilderList()) {
-      item.setItem(decompress(item.getItem()));
+  private static boolean saves(long compressed, long plain) {
+    return compressed <= plain - plain / 8;
+  }
+
+  /** {@code response} with every value as written; itself when no value came compressed. */
+  public static GetItemsResponse decompress(GetItemsResponse response) {
+    GetItemsResponse.Builder b = null;
+    for (int i = 0; i < response.getItemsCount(); i++) {
+      Item item = response.getItems(i);
+      Item plain = decompress(item);
+      if (plain != item) {
+        if (b == null) {
+          b = response.toBuilder();
+        }
+        b.setItems(i, plain);
+      }
     }
-    return b.build();
+    return b == null ? response : b.build();
+  }
+
+  /** {@code response} with every value as written; itself when no value came compressed. */
+  public static ScanItemsResponse decompress(ScanItemsResponse response) {
+    ScanItemsResponse.Builder b = null;
+    for (int i = 0; i < response.getItemsCount(); i++) {
+      ScannedItem scanned = response.getItems(i);
+      Item plain = decompress(scanned.getItem());
+      if (plain != scanned.getItem()) {
+        if (b == null) {
+          b = response.toBuilder();
+        }
+        b.setItems(i, scanned.toBuilder().setItem(plain));
+      }
+    }
+    return b == null ? response : b.build();
   }
 
   /** {@code item} with its value as written: decompressed when the server sent it compressed. */

@@ -87,13 +87,13 @@ final class ClusterBenchmark {
       cluster.start(NODE_TIMEOUT);
       Path config = root.resolve(name + "-varve.yaml");
       Files.writeString(config, serverConfig(cluster, security));
-      try (VarveServer server = VarveServer.start(ServerSettings.load(config).withPort(0))) {
-        WriteLoad load =
-            new WriteLoad(
-                (security == null ? "http" : "https") + "://127.0.0.1:" + server.port(),
-                security,
-                concurrency,
-                batch);
+      try (VarveServer server = VarveServer.start(ServerSettings.load(config).withPort(0));
+          WriteLoad load =
+              new WriteLoad(
+                  (security == null ? "http" : "https") + "://127.0.0.1:" + server.port(),
+                  security,
+                  concurrency,
+                  batch)) {
         load.createNamespace("perf_cluster");
         System.err.println("perf cluster: " + name + ": writing");
         double rate =

@@ -1,12 +1,21 @@
 package io.varve.perf.cluster;
 
+import com.google.protobuf.ByteString;
+import io.varve.api.timeseries.v1.CreateNamespaceRequest;
+import io.varve.api.timeseries.v1.Event;
+import io.varve.api.timeseries.v1.EventItem;
+import io.varve.api.timeseries.v1.PersistenceConfiguration;
+import io.varve.api.timeseries.v1.StorageConfig;
+import io.varve.api.timeseries.v1.TimePartition;
+import io.varve.api.timeseries.v1.WriteEventRecordsRequest;
+import io.varve.api.timeseries.v1.WriteEventRecordsResponse;
+import io.varve.client.CallSettings;
+import io.varve.client.Times;
+import io.varve.client.VarveClient;
+import io.varve.client.VarveClientBuilder;
 import io.varve.local.cassandra.LocalCassandraSecurity;
-import java.io.IOException;
 import java.net.URI;
-import java.net.http.HttpClient;
-import java.net.http.HttpRequest;
-import java.net.http.HttpResponse;
-import java.security.GeneralSecurityException;
+import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.time.Instant;
 import java.time.temporal.ChronoUnit;
@@ -16,52 +25,63 @@ import java.util.UUID;
 import java.util.concurrent.atomic.AtomicLong;
 
 /**
- * Closed-loop writers of WriteEventRecordsSync over HTTP/JSON (HTTPS with the token when the setup
- * is secure): {@code concurrency} threads, each sending a batch of events of its own series and
- * waiting for the answer. The rate counts the events acknowledged ({@code writtenCount}) during the
- * measured window only.
+ * Closed-loop writers of WriteEventRecordsSync through the Java client ({@link VarveClient}, over
+ * TLS with the token when the setup is secure; no hedging, no retries): {@code concurrency}
+ * threads, each sending a batch of events of its own series and waiting for the answer. The rate
+ * counts the events acknowledged ({@code writtenCount}) during the measured window only.
  */
-final class WriteLoad {
+final class WriteLoad implements AutoCloseable {
 
-  private final String endpoint;
-  private final String token;
-  private final HttpClient http;
+  private static final ByteString KEY = ByteString.copyFromUtf8("k");
+  private static final ByteString VALUE =
+      ByteString.copyFrom(
+          "value-of-about-one-hundred-bytes-------------------------", StandardCharsets.UTF_8);
+
+  private final VarveClient client;
   private final int concurrency;
   private final int batch;
   private final AtomicLong acknowledged = new AtomicLong();
   private final AtomicLong failed = new AtomicLong();
   private String namespace;
 
-  WriteLoad(String endpoint, LocalCassandraSecurity security, int concurrency, int batch)
-      throws IOException, GeneralSecurityException {
-    this.endpoint = endpoint;
-    this.token = security == null ? null : security.apiToken();
-    HttpClient.Builder builder =
-        HttpClient.newBuilder()
-            .version(HttpClient.Version.HTTP_1_1)
-            .connectTimeout(Duration.ofSeconds(5));
+  WriteLoad(String endpoint, LocalCassandraSecurity security, int concurrency, int batch) {
+    VarveClientBuilder builder =
+        VarveClient.builder()
+            .endpoint(URI.create(endpoint))
+            .callSettings(
+                CallSettings.defaults().withoutHedging().withDeadline(Duration.ofSeconds(30)))
+            .retries(0, Duration.ofMillis(50), Duration.ofSeconds(1));
     if (security != null) {
-      builder.sslContext(security.clientContext());
+      builder.tls(security.caPem()).bearerToken(security.apiToken());
     }
-    this.http = builder.build();
+    this.client = builder.build();
     this.concurrency = concurrency;
     this.batch = batch;
   }
 
-  void createNamespace(String name) throws IOException, InterruptedException {
+  void createNamespace(String name) {
     this.namespace = name;
-    HttpResponse<String> answer =
-        post(
-            "CreateNamespace",
-            "{\"namespace\":\""
-                + name
-                + "\",\"persistence_configuration\":[{\"id\":\"PRIMARY_STORAGE\",\"config\":{"
-                + "\"timePartition\":{\"secondsPerTimeSlice\":\"86400\",\"secondsPerTimeBucket\":\"3600\","
-                + "\"eventBuckets\":4},\"acceptLimit\":\"129600s\"}}]}");
-    if (answer.statusCode() != 200) {
-      throw new IOException(
-          "CreateNamespace answered " + answer.statusCode() + ": " + answer.body());
-    }
+    VarveClient.join(
+        client
+            .controlPlane()
+            .createNamespace(
+                CreateNamespaceRequest.newBuilder()
+                    .setNamespace(name)
+                    .addPersistenceConfiguration(
+                        PersistenceConfiguration.newBuilder()
+                            .setId("PRIMARY_STORAGE")
+                            .setConfig(
+                                StorageConfig.newBuilder()
+                                    .setTimePartition(
+                                        TimePartition.newBuilder()
+                                            .setSecondsPerTimeSlice(86_400)
+                                            .setSecondsPerTimeBucket(3600)
+                                            .setEventBuckets(4))
+                                    .setAcceptLimit(
+                                        com.google.protobuf.Duration.newBuilder()
+                                            .setSeconds(129_600))))
+                    .build(),
+                CallSettings.defaults().withDeadline(Duration.ofMinutes(2))));
   }
 
   /** Writes for {@code warmup}, then measures for {@code duration}; returns events per second. */
@@ -85,67 +105,37 @@ final class WriteLoad {
     return failed.get();
   }
 
+  @Override
+  public void close() {
+    client.close();
+  }
+
   private void write(String series, long warmupEnd, long end) {
-    while (System.nanoTime() < end) {
+    while (System.nanoTime() < end && !Thread.currentThread().isInterrupted()) {
       try {
-        HttpResponse<String> answer = post("WriteEventRecordsSync", batch(series));
-        boolean measured = System.nanoTime() > warmupEnd;
-        if (answer.statusCode() != 200) {
-          failed.incrementAndGet();
-        } else if (measured) {
-          acknowledged.addAndGet(writtenCount(answer.body()));
+        WriteEventRecordsResponse answer =
+            VarveClient.join(client.timeSeries().writeEventRecordsSync(batch(series)));
+        if (System.nanoTime() > warmupEnd) {
+          acknowledged.addAndGet(answer.getWrittenCount());
         }
-      } catch (IOException e) {
+      } catch (RuntimeException e) {
         failed.incrementAndGet();
-      } catch (InterruptedException e) {
-        Thread.currentThread().interrupt();
-        return;
       }
     }
   }
 
-  private String batch(String series) {
-    Instant time = Instant.now().minus(10, ChronoUnit.MINUTES);
-    StringBuilder events = new StringBuilder();
+  private WriteEventRecordsRequest batch(String series) {
+    Instant time = Instant.now().minus(10, ChronoUnit.MINUTES).truncatedTo(ChronoUnit.MILLIS);
+    WriteEventRecordsRequest.Builder request =
+        WriteEventRecordsRequest.newBuilder().setNamespace(namespace);
     for (int i = 0; i < batch; i++) {
-      events
-          .append(i == 0 ? "" : ",")
-          .append("{\"timeSeriesId\":\"")
-          .append(series)
-          .append("\",\"eventTime\":\"")
-          .append(time.plusMillis(i))
-          .append("\",\"eventId\":\"")
-          .append(UUID.randomUUID())
-          .append("\",\"eventItems\":[{\"eventItemKey\":\"aw==\",\"eventItemValue\":\"")
-          .append("dmFsdWUtb2YtYWJvdXQtb25lLWh1bmRyZWQtYnl0ZXMtLS0tLS0tLS0tLS0tLS0tLS0tLS0tLS0t")
-          .append("\"}]}");
+      request.addEvents(
+          Event.newBuilder()
+              .setTimeSeriesId(series)
+              .setEventTime(Times.timestamp(time.plusMillis(i)))
+              .setEventId(UUID.randomUUID().toString())
+              .addEventItems(EventItem.newBuilder().setEventItemKey(KEY).setEventItemValue(VALUE)));
     }
-    return "{\"namespace\":\"" + namespace + "\",\"events\":[" + events + "]}";
-  }
-
-  private static long writtenCount(String body) {
-    int at = body.indexOf("\"writtenCount\":");
-    if (at < 0) {
-      return 0;
-    }
-    int from = at + "\"writtenCount\":".length();
-    int to = from;
-    while (to < body.length() && (Character.isDigit(body.charAt(to)) || body.charAt(to) == '"')) {
-      to++;
-    }
-    return Long.parseLong(body.substring(from, to).replace("\"", ""));
-  }
-
-  private HttpResponse<String> post(String rpc, String body)
-      throws IOException, InterruptedException {
-    HttpRequest.Builder request =
-        HttpRequest.newBuilder(URI.create(endpoint + "/v1/" + rpc))
-            .timeout(Duration.ofSeconds(30))
-            .header("Content-Type", "application/json")
-            .POST(HttpRequest.BodyPublishers.ofString(body));
-    if (token != null) {
-      request.header("Authorization", "Bearer " + token);
-    }
-    return http.send(request.build(), HttpResponse.BodyHandlers.ofString());
+    return request.build();
   }
 }

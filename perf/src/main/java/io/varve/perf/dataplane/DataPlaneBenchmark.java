@@ -2,12 +2,12 @@ package io.varve.perf.dataplane;
 
 import com.datastax.oss.driver.api.core.CqlSession;
 import com.datastax.oss.driver.api.core.DefaultConsistencyLevel;
-import io.varve.api.timeseries.v1.ControlPlaneGrpc;
 import io.varve.api.timeseries.v1.CreateNamespaceRequest;
 import io.varve.api.timeseries.v1.QueueBuffering;
 import io.varve.api.timeseries.v1.UpdateNamespaceRequest;
 import io.varve.cassandra.metadata.CqlSliceTables;
 import io.varve.cassandra.session.CassandraSettings;
+import io.varve.client.CallSettings;
 import io.varve.client.VarveClient;
 import io.varve.perf.environment.BenchmarkCassandra;
 import io.varve.perf.environment.Environment;
@@ -89,10 +89,9 @@ final class DataPlaneBenchmark {
     CqlSession session = testbed.session();
     String configuration = testbed.serverConfiguration();
     VarveServer server = testbed.server();
-    server
-        .grpc(ControlPlaneGrpc.ControlPlaneBlockingStub.class, Duration.ofMinutes(2))
-        .createNamespace(namespace());
     VarveClient api = client(server.apiAddress(), true);
+    CallSettings control = CallSettings.defaults().withDeadline(Duration.ofMinutes(2));
+    VarveClient.join(api.controlPlane().createNamespace(namespace(), control));
     VarveClient load = client(server.apiAddress(), false);
     EventGenerator events =
         new EventGenerator(1000, Duration.ofMinutes(50).toMillis(), Instant.now().minusSeconds(60));
@@ -116,8 +115,6 @@ final class DataPlaneBenchmark {
     OpenLoad openLoad =
         new OpenLoad(load.timeSeries(), NAMESPACE, parameters.batch(), OPEN_LOAD_IN_FLIGHT);
     environment.progress("burst at " + parameters.burstFactor() + "x the sustainable rate");
-    ControlPlaneGrpc.ControlPlaneBlockingStub controlPlane =
-        server.grpc(ControlPlaneGrpc.ControlPlaneBlockingStub.class, Duration.ofMinutes(2));
     new BurstPhase(parameters, events)
         .run(
             figures,
@@ -125,7 +122,7 @@ final class DataPlaneBenchmark {
             buffer,
             new CassandraWrites(session, NAMESPACE),
             sustainable,
-            rate -> controlPlane.updateNamespace(drainRate(rate)));
+            rate -> VarveClient.join(api.controlPlane().updateNamespace(drainRate(rate), control)));
     environment.progress("overload at " + parameters.overloadFactor() + "x");
     new OverloadPhase(parameters, events)
         .run(figures, openLoad, buffer, api.timeSeries(), server.pid(), sustainable);

@@ -1,13 +1,14 @@
 package io.varve.perf.environment;
 
-import com.linecorp.armeria.client.grpc.GrpcClients;
-import io.grpc.stub.AbstractStub;
+import io.varve.client.CallSettings;
+import io.varve.client.VarveClient;
 import io.varve.local.LocalServerStatus;
 import io.varve.local.server.LocalVarveServer;
 import io.varve.local.server.LocalVarveServerSettings;
 import java.io.IOException;
 import java.net.InetAddress;
 import java.net.ServerSocket;
+import java.net.URI;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -19,7 +20,7 @@ import java.util.Optional;
  * The Varve server a benchmark measures, run as its own process exactly as {@code varve up} runs it
  * ({@code varve serve} in its own JVM, heap 1 GiB, G1 unless another collector is asked for), so
  * that the benchmark client's allocations do not pause it, with its pid file and log under {@code
- * .varve/<name>/}; and its gRPC clients.
+ * .varve/<name>/}; and the Java clients benchmarks call it through.
  */
 public final class VarveServer {
 
@@ -130,14 +131,19 @@ public final class VarveServer {
   }
 
   /**
-   * A gRPC client of the API ({@code TimeSeriesBlockingStub}, {@code ControlPlaneFutureStub}, ...)
-   * with no bound on response size and this response timeout.
+   * A Java client of this server as a benchmark calls it, closed at the end of the run: every call
+   * bounded by {@code deadline}, none hedged (one server: a hedge would only add to the load
+   * measured) nor retried (a failure is the run's, not a second try hidden in a latency). A call
+   * may override these settings with its own ({@link CallSettings}).
    */
-  public <T extends AbstractStub<T>> T grpc(Class<T> stub, Duration responseTimeout) {
-    return GrpcClients.builder(apiAddress())
-        .maxResponseLength(0)
-        .responseTimeout(responseTimeout)
-        .build(stub);
+  public VarveClient client(Environment environment, Duration deadline) {
+    return environment.closeAtEnd(
+        "close a client of the benchmark's server",
+        VarveClient.builder()
+            .endpoint(URI.create(apiAddress()))
+            .callSettings(CallSettings.defaults().withoutHedging().withDeadline(deadline))
+            .retries(0, Duration.ofMillis(50), Duration.ofSeconds(1))
+            .build());
   }
 
   /** A loopback port free right now, for a server of the run's own. */

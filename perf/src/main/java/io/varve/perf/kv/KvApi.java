@@ -2,43 +2,44 @@ package io.varve.perf.kv;
 
 import com.google.protobuf.ByteString;
 import com.google.protobuf.Timestamp;
-import io.grpc.stub.StreamObserver;
 import io.varve.api.common.v1.EndpointSlo;
 import io.varve.api.common.v1.LatencySlo;
 import io.varve.api.kv.v1.GetItemsRequest;
 import io.varve.api.kv.v1.GetItemsResponse;
 import io.varve.api.kv.v1.IdempotencyToken;
 import io.varve.api.kv.v1.Item;
-import io.varve.api.kv.v1.KeyValueGrpc;
 import io.varve.api.kv.v1.PutItemsRequest;
 import io.varve.api.kv.v1.PutItemsResponse;
 import io.varve.api.kv.v1.Selection;
-import io.varve.api.timeseries.v1.ControlPlaneGrpc;
 import io.varve.api.timeseries.v1.CreateNamespaceRequest;
 import io.varve.api.timeseries.v1.PersistenceConfiguration;
 import io.varve.api.timeseries.v1.PhysicalStorage;
 import io.varve.api.timeseries.v1.StorageConfig;
-import io.varve.perf.environment.VarveServer;
+import io.varve.client.CallSettings;
+import io.varve.client.KeyValueClient;
+import io.varve.client.VarveClient;
 import java.time.Duration;
 import java.util.List;
 import java.util.UUID;
-import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionStage;
 
-/** The KeyValue API as the benchmark calls it, over the server's gRPC. */
+/**
+ * The KeyValue API as the benchmark calls it: through the Java client ({@link VarveClient}), as an
+ * application would, with the benchmark's settings ({@link
+ * io.varve.perf.environment.VarveServer#client}).
+ */
 final class KvApi {
 
+  /** The deadline of every call: long enough for a full page on a loaded machine. */
   static final Duration RESPONSE_TIMEOUT = Duration.ofSeconds(60);
 
   /** The read latency max of the benchmark's namespaces: the largest a namespace may set. */
   static final Duration READ_MAX = Duration.ofSeconds(60);
 
-  private final KeyValueGrpc.KeyValueStub async;
-  private final KeyValueGrpc.KeyValueBlockingStub blocking;
+  private final KeyValueClient client;
 
-  KvApi(VarveServer server) {
-    this.async = server.grpc(KeyValueGrpc.KeyValueStub.class, RESPONSE_TIMEOUT);
-    this.blocking = server.grpc(KeyValueGrpc.KeyValueBlockingStub.class, RESPONSE_TIMEOUT);
+  KvApi(VarveClient client) {
+    this.client = client.keyValue();
   }
 
   /**
@@ -47,12 +48,8 @@ final class KvApi {
    * #READ_MAX}: the benchmark measures how long full pages take, so no page may stop early with a
    * partial answer (the default max, 2 s, cuts pages of tiny items on a loaded machine).
    */
-  static void createNamespace(
-      ControlPlaneGrpc.ControlPlaneBlockingStub control,
-      String namespace,
-      String keyspace,
-      String table) {
-    control.createNamespace(
+  static void createNamespace(VarveClient client, String namespace, String keyspace, String table) {
+    CreateNamespaceRequest request =
         CreateNamespaceRequest.newBuilder()
             .setNamespace(namespace)
             .setService("KEY_VALUE")
@@ -77,7 +74,11 @@ final class KvApi {
                                                     .setTarget(protoDuration(READ_MAX))
                                                     .setMax(protoDuration(READ_MAX)))
                                             .build()))))
-            .build());
+            .build();
+    VarveClient.join(
+        client
+            .controlPlane()
+            .createNamespace(request, CallSettings.defaults().withDeadline(Duration.ofMinutes(2))));
   }
 
   private static com.google.protobuf.Duration protoDuration(Duration d) {
@@ -106,15 +107,15 @@ final class KvApi {
               .setKey(ByteString.copyFrom(item.key()))
               .setValue(ByteString.copyFrom(item.value())));
     }
-    CompletableFuture<PutItemsResponse> answer = new CompletableFuture<>();
-    async.putItems(request.build(), observer(answer));
-    return answer.thenAccept(
-        r -> {
-          if (r.getItemCount() != items.size()) {
-            throw new IllegalStateException(
-                "PutItems wrote " + r.getItemCount() + " of " + items.size() + " items");
-          }
-        });
+    return client
+        .putItems(request.build(), CallSettings.defaults())
+        .thenAccept(
+            (PutItemsResponse r) -> {
+              if (r.getItemCount() != items.size()) {
+                throw new IllegalStateException(
+                    "PutItems wrote " + r.getItemCount() + " of " + items.size() + " items");
+              }
+            });
   }
 
   /** Writes a whole record, request after request. */
@@ -126,13 +127,15 @@ final class KvApi {
 
   /** The first page of a record's items, or the page after {@code pageToken} (empty: first). */
   GetItemsResponse get(String namespace, String id, int pageSizeBytes, String pageToken) {
-    return blocking.getItems(
-        GetItemsRequest.newBuilder()
-            .setNamespace(namespace)
-            .setId(id)
-            .setSelection(Selection.newBuilder().setPageSizeBytes(pageSizeBytes))
-            .setPageToken(pageToken)
-            .build());
+    return VarveClient.join(
+        client.getItems(
+            GetItemsRequest.newBuilder()
+                .setNamespace(namespace)
+                .setId(id)
+                .setSelection(Selection.newBuilder().setPageSizeBytes(pageSizeBytes))
+                .setPageToken(pageToken)
+                .build(),
+            CallSettings.defaults()));
   }
 
   /**
@@ -146,24 +149,5 @@ final class KvApi {
       return new Token(
           now.getEpochSecond() * 1_000_000 + now.getNano() / 1000, UUID.randomUUID().toString());
     }
-  }
-
-  private static <T> StreamObserver<T> observer(CompletableFuture<T> answer) {
-    return new StreamObserver<>() {
-      @Override
-      public void onNext(T value) {
-        answer.complete(value);
-      }
-
-      @Override
-      public void onError(Throwable t) {
-        answer.completeExceptionally(t);
-      }
-
-      @Override
-      public void onCompleted() {
-        answer.complete(null);
-      }
-    };
   }
 }

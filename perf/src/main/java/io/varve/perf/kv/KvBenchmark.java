@@ -2,9 +2,9 @@ package io.varve.perf.kv;
 
 import com.datastax.oss.driver.api.core.CqlSession;
 import com.datastax.oss.driver.api.core.DefaultConsistencyLevel;
-import io.varve.api.timeseries.v1.ControlPlaneGrpc;
 import io.varve.cassandra.kv.CqlItemTables;
 import io.varve.cassandra.session.CassandraSettings;
+import io.varve.client.VarveClient;
 import io.varve.core.kv.ClusteringOrder;
 import io.varve.core.kv.KvLimits;
 import io.varve.core.kv.KvNamespace;
@@ -85,13 +85,12 @@ final class KvBenchmark {
     BenchmarkCassandra target = testbed.cassandra();
     CqlSession session = testbed.session();
     VarveServer server = testbed.server();
-    ControlPlaneGrpc.ControlPlaneBlockingStub control =
-        server.grpc(ControlPlaneGrpc.ControlPlaneBlockingStub.class, Duration.ofMinutes(2));
-    KvApi.createNamespace(control, NAMESPACE, KEYSPACE, "items");
-    KvApi.createNamespace(control, AmplificationPhase.NAMESPACE, KEYSPACE, "mixed");
-    PagePhase.createNamespaces(control);
+    VarveClient client = server.client(environment, KvApi.RESPONSE_TIMEOUT);
+    KvApi.createNamespace(client, NAMESPACE, KEYSPACE, "items");
+    KvApi.createNamespace(client, AmplificationPhase.NAMESPACE, KEYSPACE, "mixed");
+    PagePhase.createNamespaces(client);
     RawItems raw = rawTable(session, target.settings());
-    KvApi api = new KvApi(server);
+    KvApi api = new KvApi(client);
     CpuMeter cpu =
         new CpuMeter().add("client", ProcessHandle.current().pid()).add("server", server.pid());
     target.local().ifPresent(local -> cpu.add("cassandra", local.pid()));

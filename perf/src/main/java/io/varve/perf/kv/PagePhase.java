@@ -2,7 +2,7 @@ package io.varve.perf.kv;
 
 import io.varve.api.kv.v1.GetItemsResponse;
 import io.varve.api.kv.v1.Item;
-import io.varve.api.timeseries.v1.ControlPlaneGrpc;
+import io.varve.client.VarveClient;
 import io.varve.perf.measure.Figures;
 import io.varve.perf.measure.Goals;
 import io.varve.perf.measure.Interleaved;
@@ -48,10 +48,9 @@ final class PagePhase {
   }
 
   /** Creates the namespaces (tables {@code page_<label>} in the benchmark's keyspace). */
-  static void createNamespaces(ControlPlaneGrpc.ControlPlaneBlockingStub control) {
+  static void createNamespaces(VarveClient client) {
     for (Size size : SIZES) {
-      KvApi.createNamespace(
-          control, size.namespace(), KvBenchmark.KEYSPACE, "page_" + size.label());
+      KvApi.createNamespace(client, size.namespace(), KvBenchmark.KEYSPACE, "page_" + size.label());
     }
   }
 

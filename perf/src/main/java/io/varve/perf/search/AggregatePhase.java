@@ -5,7 +5,7 @@ import io.varve.api.timeseries.v1.AggregateEventRecordsResponse;
 import io.varve.api.timeseries.v1.AggregationQuery;
 import io.varve.api.timeseries.v1.DistinctAggregation;
 import io.varve.api.timeseries.v1.DistinctValue;
-import io.varve.api.timeseries.v1.TimeSeriesGrpc;
+import io.varve.client.TimeSeriesClient;
 import io.varve.perf.environment.Environment;
 import io.varve.perf.measure.Figures;
 import java.nio.charset.StandardCharsets;
@@ -23,12 +23,9 @@ final class AggregatePhase {
 
   private final Environment environment;
   private final SearchParameters parameters;
-  private final TimeSeriesGrpc.TimeSeriesBlockingStub api;
+  private final TimeSeriesClient api;
 
-  AggregatePhase(
-      Environment environment,
-      SearchParameters parameters,
-      TimeSeriesGrpc.TimeSeriesBlockingStub api) {
+  AggregatePhase(Environment environment, SearchParameters parameters, TimeSeriesClient api) {
     this.environment = environment;
     this.parameters = parameters;
     this.api = api;

@@ -12,9 +12,11 @@ import io.varve.api.timeseries.v1.SearchEventRecordsRequest;
 import io.varve.api.timeseries.v1.SearchEventRecordsResponse;
 import io.varve.api.timeseries.v1.SearchQuery;
 import io.varve.api.timeseries.v1.TimeInterval;
-import io.varve.api.timeseries.v1.TimeSeriesGrpc;
 import io.varve.api.timeseries.v1.WriteEventRecordsRequest;
 import io.varve.api.timeseries.v1.WriteEventRecordsResponse;
+import io.varve.client.CallSettings;
+import io.varve.client.TimeSeriesClient;
+import io.varve.client.VarveClient;
 
 /**
  * The API calls of {@code varve perf search}, each failing the run with the request when the server
@@ -26,10 +28,10 @@ final class ApiCalls {
   private ApiCalls() {}
 
   /** Writes every event of the request, or fails. */
-  static void write(TimeSeriesGrpc.TimeSeriesBlockingStub api, WriteEventRecordsRequest request) {
+  static void write(TimeSeriesClient api, WriteEventRecordsRequest request) {
     WriteEventRecordsResponse response;
     try {
-      response = api.writeEventRecordsSync(request);
+      response = VarveClient.join(api.writeEventRecordsSync(request, CallSettings.defaults()));
     } catch (StatusRuntimeException e) {
       throw failed(
           "WriteEventRecordsSync of "
@@ -50,26 +52,25 @@ final class ApiCalls {
   }
 
   static SearchEventRecordsResponse search(
-      TimeSeriesGrpc.TimeSeriesBlockingStub api, SearchEventRecordsRequest request) {
+      TimeSeriesClient api, SearchEventRecordsRequest request) {
     try {
-      return api.searchEventRecords(request);
+      return VarveClient.join(api.searchEventRecords(request, CallSettings.defaults()));
     } catch (StatusRuntimeException e) {
       throw failed("SearchEventRecords " + json(request), e);
     }
   }
 
   static AggregateEventRecordsResponse aggregate(
-      TimeSeriesGrpc.TimeSeriesBlockingStub api, AggregateEventRecordsRequest request) {
+      TimeSeriesClient api, AggregateEventRecordsRequest request) {
     try {
-      return api.aggregateEventRecords(request);
+      return VarveClient.join(api.aggregateEventRecords(request, CallSettings.defaults()));
     } catch (StatusRuntimeException e) {
       throw failed("AggregateEventRecords " + json(request), e);
     }
   }
 
   /** The count an {@code AggregateEventRecords} count request answers. */
-  static long count(
-      TimeSeriesGrpc.TimeSeriesBlockingStub api, AggregateEventRecordsRequest request) {
+  static long count(TimeSeriesClient api, AggregateEventRecordsRequest request) {
     AggregateEventRecordsResponse response = aggregate(api, request);
     if (!response.hasCount()) {
       throw new IllegalStateException(

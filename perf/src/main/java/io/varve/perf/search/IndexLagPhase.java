@@ -6,8 +6,8 @@ import io.varve.api.timeseries.v1.SearchEventRecordsRequest;
 import io.varve.api.timeseries.v1.SearchEventRecordsResponse;
 import io.varve.api.timeseries.v1.SearchQuery;
 import io.varve.api.timeseries.v1.TimeInterval;
-import io.varve.api.timeseries.v1.TimeSeriesGrpc;
 import io.varve.api.timeseries.v1.WriteEventRecordsRequest;
+import io.varve.client.TimeSeriesClient;
 import io.varve.perf.environment.Environment;
 import io.varve.perf.measure.Figures;
 import java.time.Duration;
@@ -38,7 +38,7 @@ final class IndexLagPhase {
 
   private final Environment environment;
   private final SearchParameters parameters;
-  private final TimeSeriesGrpc.TimeSeriesBlockingStub api;
+  private final TimeSeriesClient api;
 
   /**
    * Probes written and not found yet: their value and the {@link System#nanoTime()} of their
@@ -52,10 +52,7 @@ final class IndexLagPhase {
   private final AtomicInteger written = new AtomicInteger();
   private final AtomicReference<Exception> failure = new AtomicReference<>();
 
-  IndexLagPhase(
-      Environment environment,
-      SearchParameters parameters,
-      TimeSeriesGrpc.TimeSeriesBlockingStub api) {
+  IndexLagPhase(Environment environment, SearchParameters parameters, TimeSeriesClient api) {
     this.environment = environment;
     this.parameters = parameters;
     this.api = api;

@@ -1,10 +1,11 @@
 package io.varve.perf.search;
 
 import com.datastax.oss.driver.api.core.CqlSession;
-import io.varve.api.timeseries.v1.ControlPlaneGrpc;
-import io.varve.api.timeseries.v1.TimeSeriesGrpc;
 import io.varve.cassandra.session.CassandraSettings;
 import io.varve.cassandra.session.Sessions;
+import io.varve.client.ControlPlaneClient;
+import io.varve.client.TimeSeriesClient;
+import io.varve.client.VarveClient;
 import io.varve.local.server.ServerMetrics;
 import io.varve.perf.environment.Environment;
 import io.varve.perf.environment.LocalServer;
@@ -105,10 +106,9 @@ final class SearchBenchmark {
                 + "  queueCapacity: "
                 + parameters.queueCapacity()
                 + "\n");
-    ControlPlaneGrpc.ControlPlaneBlockingStub control =
-        server.grpc(ControlPlaneGrpc.ControlPlaneBlockingStub.class, Duration.ofMinutes(2));
-    TimeSeriesGrpc.TimeSeriesBlockingStub api =
-        server.grpc(TimeSeriesGrpc.TimeSeriesBlockingStub.class, Duration.ofSeconds(60));
+    VarveClient client = server.client(environment, Duration.ofMinutes(2));
+    ControlPlaneClient control = client.controlPlane();
+    TimeSeriesClient api = client.timeSeries();
 
     long now = System.currentTimeMillis();
     long dataEnd = now - now % 1000;

@@ -7,7 +7,7 @@ import io.varve.api.timeseries.v1.RangeQuery;
 import io.varve.api.timeseries.v1.SearchEventRecordsRequest;
 import io.varve.api.timeseries.v1.SearchEventRecordsResponse;
 import io.varve.api.timeseries.v1.SearchQuery;
-import io.varve.api.timeseries.v1.TimeSeriesGrpc;
+import io.varve.client.TimeSeriesClient;
 import io.varve.perf.environment.Environment;
 import io.varve.perf.measure.Figures;
 import java.util.SplittableRandom;
@@ -24,12 +24,9 @@ final class SearchLatencyPhase {
 
   private final Environment environment;
   private final SearchParameters parameters;
-  private final TimeSeriesGrpc.TimeSeriesBlockingStub api;
+  private final TimeSeriesClient api;
 
-  SearchLatencyPhase(
-      Environment environment,
-      SearchParameters parameters,
-      TimeSeriesGrpc.TimeSeriesBlockingStub api) {
+  SearchLatencyPhase(Environment environment, SearchParameters parameters, TimeSeriesClient api) {
     this.environment = environment;
     this.parameters = parameters;
     this.api = api;

@@ -3,15 +3,16 @@ package io.varve.perf.search;
 import com.datastax.oss.driver.api.core.CqlSession;
 import com.datastax.oss.driver.api.core.cql.SimpleStatement;
 import io.grpc.StatusRuntimeException;
-import io.varve.api.timeseries.v1.ControlPlaneGrpc;
 import io.varve.api.timeseries.v1.CreateNamespaceRequest;
-import io.varve.api.timeseries.v1.GetNamespaceRequest;
 import io.varve.api.timeseries.v1.IndexConfig;
 import io.varve.api.timeseries.v1.PersistenceConfiguration;
 import io.varve.api.timeseries.v1.PhysicalStorage;
 import io.varve.api.timeseries.v1.StorageConfig;
 import io.varve.api.timeseries.v1.TimePartition;
 import io.varve.api.timeseries.v1.TimeSlice;
+import io.varve.client.CallSettings;
+import io.varve.client.ControlPlaneClient;
+import io.varve.client.VarveClient;
 import java.io.IOException;
 import java.net.URI;
 import java.net.http.HttpClient;
@@ -43,8 +44,7 @@ final class SearchNamespace {
    * Creates the namespace and waits until its time slices cover the day from {@code dataFrom} to
    * now.
    */
-  static void create(
-      ControlPlaneGrpc.ControlPlaneBlockingStub control, String documentMode, long dataFrom)
+  static void create(ControlPlaneClient control, String documentMode, long dataFrom)
       throws Exception {
     CreateNamespaceRequest request =
         CreateNamespaceRequest.newBuilder()
@@ -86,7 +86,7 @@ final class SearchNamespace {
                                     .setDocumentMode(documentMode))))
             .build();
     try {
-      control.createNamespace(request);
+      VarveClient.join(control.createNamespace(request, CallSettings.defaults()));
     } catch (StatusRuntimeException e) {
       throw ApiCalls.failed("CreateNamespace " + ApiCalls.json(request), e);
     }
@@ -94,9 +94,7 @@ final class SearchNamespace {
     long deadline = System.nanoTime() + Duration.ofMinutes(2).toNanos();
     while (true) {
       List<TimeSlice> slices =
-          control
-              .getNamespace(GetNamespaceRequest.newBuilder().setNamespace(NAME).build())
-              .getTimeSlicesList();
+          VarveClient.join(control.getNamespace(NAME, CallSettings.defaults())).getTimeSlicesList();
       boolean covered = true;
       for (long t = dataFrom;
           t <= System.currentTimeMillis() + 60_000 && covered;

@@ -4,8 +4,8 @@ import io.varve.api.timeseries.v1.AggregateEventRecordsRequest;
 import io.varve.api.timeseries.v1.AggregationQuery;
 import io.varve.api.timeseries.v1.CountAggregation;
 import io.varve.api.timeseries.v1.Event;
-import io.varve.api.timeseries.v1.TimeSeriesGrpc;
 import io.varve.api.timeseries.v1.WriteEventRecordsRequest;
+import io.varve.client.TimeSeriesClient;
 import io.varve.local.server.ServerMetrics;
 import io.varve.perf.environment.Environment;
 import io.varve.perf.measure.CpuMeter;
@@ -37,13 +37,13 @@ final class WriteAndIndexPhase {
 
   private final Environment environment;
   private final SearchParameters parameters;
-  private final TimeSeriesGrpc.TimeSeriesBlockingStub api;
+  private final TimeSeriesClient api;
   private final IndexMetrics metrics;
 
   WriteAndIndexPhase(
       Environment environment,
       SearchParameters parameters,
-      TimeSeriesGrpc.TimeSeriesBlockingStub api,
+      TimeSeriesClient api,
       IndexMetrics metrics) {
     this.environment = environment;
     this.parameters = parameters;

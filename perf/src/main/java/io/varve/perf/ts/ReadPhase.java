@@ -7,8 +7,9 @@ import com.google.protobuf.util.JsonFormat;
 import io.varve.api.timeseries.v1.Event;
 import io.varve.api.timeseries.v1.ReadEventRecordsRequest;
 import io.varve.api.timeseries.v1.TimeInterval;
-import io.varve.api.timeseries.v1.TimeSeriesGrpc;
 import io.varve.api.timeseries.v1.WriteEventRecordsRequest;
+import io.varve.client.TimeSeriesClient;
+import io.varve.client.VarveClient;
 import io.varve.perf.environment.VarveServer;
 import io.varve.perf.measure.Figures;
 import java.net.URI;
@@ -43,7 +44,8 @@ final class ReadPhase {
     this.warmupSeconds = warmupSeconds;
   }
 
-  void run(Figures out, VarveServer server, CqlSession session) throws Exception {
+  void run(Figures out, VarveServer server, TimeSeriesClient varve, CqlSession session)
+      throws Exception {
     long bucket = TimeSeriesBenchmark.BUCKET_MILLIS;
     Instant hour = Instant.now().truncatedTo(ChronoUnit.HOURS).minus(Duration.ofHours(2));
     long from = hour.toEpochMilli();
@@ -53,14 +55,13 @@ final class ReadPhase {
     for (int i = 0; i < 100; i++) {
       hundred.add(generator.event("reader", from + i * 36_000L, String.format("read-%03d", i)));
     }
-    TimeSeriesGrpc.TimeSeriesFutureStub async =
-        server.grpc(
-            TimeSeriesGrpc.TimeSeriesFutureStub.class, TimeSeriesBenchmark.RESPONSE_TIMEOUT);
     for (String ns : List.of(TimeSeriesBenchmark.NAMESPACE, TimeSeriesBenchmark.READ_NAMESPACE)) {
-      async
-          .writeEventRecordsSync(
-              WriteEventRecordsRequest.newBuilder().setNamespace(ns).addAllEvents(hundred).build())
-          .get();
+      VarveClient.join(
+          varve.writeEventRecordsSync(
+              WriteEventRecordsRequest.newBuilder()
+                  .setNamespace(ns)
+                  .addAllEvents(hundred)
+                  .build()));
     }
     List<Event> onePartition =
         hundred.stream().map(e -> e.toBuilder().setTimeSeriesId("reader-raw").build()).toList();
@@ -74,9 +75,6 @@ final class ReadPhase {
             1);
     raw.write(onePartition).toCompletableFuture().join();
 
-    TimeSeriesGrpc.TimeSeriesBlockingStub varve =
-        server.grpc(
-            TimeSeriesGrpc.TimeSeriesBlockingStub.class, TimeSeriesBenchmark.RESPONSE_TIMEOUT);
     ReadEventRecordsRequest one = readRequest(TimeSeriesBenchmark.READ_NAMESPACE, from, to);
     ReadEventRecordsRequest four = readRequest(TimeSeriesBenchmark.NAMESPACE, from, to);
     HttpClient http = HttpClient.newHttpClient();
@@ -101,9 +99,9 @@ final class ReadPhase {
       long t0 = System.nanoTime();
       int rows = raw.read("reader-raw", from, 0, from, to);
       long t1 = System.nanoTime();
-      int eventsOne = varve.readEventRecords(one).getEventsCount();
+      int eventsOne = VarveClient.join(varve.readEventRecords(one)).getEventsCount();
       long t2 = System.nanoTime();
-      int eventsFour = varve.readEventRecords(four).getEventsCount();
+      int eventsFour = VarveClient.join(varve.readEventRecords(four)).getEventsCount();
       long t3 = System.nanoTime();
       int status = http.send(httpRequest, HttpResponse.BodyHandlers.ofString()).statusCode();
       long t4 = System.nanoTime();

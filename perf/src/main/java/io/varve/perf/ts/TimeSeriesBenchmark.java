@@ -3,14 +3,14 @@ package io.varve.perf.ts;
 import com.datastax.oss.driver.api.core.CqlSession;
 import com.datastax.oss.driver.api.core.DefaultConsistencyLevel;
 import com.datastax.oss.driver.api.core.cql.SimpleStatement;
-import io.varve.api.timeseries.v1.ControlPlaneGrpc;
 import io.varve.api.timeseries.v1.CreateNamespaceRequest;
 import io.varve.api.timeseries.v1.PersistenceConfiguration;
 import io.varve.api.timeseries.v1.StorageConfig;
 import io.varve.api.timeseries.v1.TimePartition;
-import io.varve.api.timeseries.v1.TimeSeriesGrpc;
 import io.varve.cassandra.metadata.CqlSliceTables;
 import io.varve.cassandra.session.CassandraSettings;
+import io.varve.client.CallSettings;
+import io.varve.client.VarveClient;
 import io.varve.perf.environment.BenchmarkCassandra;
 import io.varve.perf.environment.Environment;
 import io.varve.perf.environment.VarveServer;
@@ -77,16 +77,17 @@ public final class TimeSeriesBenchmark {
     prepareSchema(raw, settings);
     VarveServer server =
         VarveServer.start(environment, "perf-server", target.serverConfiguration());
-    ControlPlaneGrpc.ControlPlaneBlockingStub control =
-        server.grpc(ControlPlaneGrpc.ControlPlaneBlockingStub.class, RESPONSE_TIMEOUT);
-    control.createNamespace(namespace(NAMESPACE, EVENT_BUCKETS));
-    control.createNamespace(namespace(READ_NAMESPACE, 1));
+    VarveClient client = server.client(environment, RESPONSE_TIMEOUT);
+    for (CreateNamespaceRequest namespace :
+        List.of(namespace(NAMESPACE, EVENT_BUCKETS), namespace(READ_NAMESPACE, 1))) {
+      VarveClient.join(client.controlPlane().createNamespace(namespace, CallSettings.defaults()));
+    }
     CpuMeter cpu =
         new CpuMeter().add("client", ProcessHandle.current().pid()).add("server", server.pid());
     target.local().ifPresent(local -> cpu.add("cassandra", local.pid()));
     writes.run(
         out,
-        server.grpc(TimeSeriesGrpc.TimeSeriesFutureStub.class, RESPONSE_TIMEOUT),
+        client.timeSeries(),
         new RawCql(
             raw,
             RAW_TABLE,
@@ -95,7 +96,7 @@ public final class TimeSeriesBenchmark {
             BUCKET_MILLIS,
             EVENT_BUCKETS),
         cpu);
-    reads.run(out, server, raw);
+    reads.run(out, server, client.timeSeries(), raw);
   }
 
   /** Drops what an earlier run left and creates the raw client's table. */

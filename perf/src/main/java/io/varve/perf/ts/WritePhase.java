@@ -1,9 +1,8 @@
 package io.varve.perf.ts;
 
-import com.google.common.util.concurrent.ListenableFuture;
 import io.varve.api.timeseries.v1.Event;
-import io.varve.api.timeseries.v1.TimeSeriesGrpc;
 import io.varve.api.timeseries.v1.WriteEventRecordsRequest;
+import io.varve.client.TimeSeriesClient;
 import io.varve.perf.measure.CpuMeter;
 import io.varve.perf.measure.Figures;
 import io.varve.perf.measure.InFlight;
@@ -12,7 +11,6 @@ import java.time.Instant;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
-import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionStage;
 import java.util.function.Function;
 
@@ -37,18 +35,17 @@ final class WritePhase {
     this.warmupSeconds = warmupSeconds;
   }
 
-  void run(Figures out, TimeSeriesGrpc.TimeSeriesFutureStub varve, RawCql raw, CpuMeter cpu)
-      throws Exception {
+  void run(Figures out, TimeSeriesClient varve, RawCql raw, CpuMeter cpu) throws Exception {
     EventGenerator generator =
         new EventGenerator(1000, Duration.ofMinutes(50).toMillis(), Instant.now().minusSeconds(60));
     Function<List<Event>, CompletionStage<?>> viaVarve =
         batchEvents ->
-            toStage(
-                    varve.writeEventRecordsSync(
-                        WriteEventRecordsRequest.newBuilder()
-                            .setNamespace(TimeSeriesBenchmark.NAMESPACE)
-                            .addAllEvents(batchEvents)
-                            .build()))
+            varve
+                .writeEventRecordsSync(
+                    WriteEventRecordsRequest.newBuilder()
+                        .setNamespace(TimeSeriesBenchmark.NAMESPACE)
+                        .addAllEvents(batchEvents)
+                        .build())
                 .thenAccept(
                     r -> {
                       if (r.getWrittenCount() != batchEvents.size()) {
@@ -110,19 +107,5 @@ final class WritePhase {
   private double send(List<List<Event>> batches, Function<List<Event>, CompletionStage<?>> write)
       throws Exception {
     return InFlight.send(concurrency, batches.iterator(), write);
-  }
-
-  private static <T> CompletionStage<T> toStage(ListenableFuture<T> future) {
-    CompletableFuture<T> stage = new CompletableFuture<>();
-    future.addListener(
-        () -> {
-          try {
-            stage.complete(future.get());
-          } catch (Exception e) {
-            stage.completeExceptionally(e.getCause() != null ? e.getCause() : e);
-          }
-        },
-        Runnable::run);
-    return stage;
   }
 }
