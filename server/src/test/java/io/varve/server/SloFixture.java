@@ -88,6 +88,16 @@ final class SloFixture implements AutoCloseable {
    */
   void assertCancelledAndNothingRunning(String cancelled, double cancelledBefore, String running)
       throws InterruptedException {
+    assertCancelledAndNothingRunning(server, cancelled, cancelledBefore, running);
+  }
+
+  /**
+   * As above, on {@code server}. Waits, because the counter moves after the answer: a fetch's
+   * cancellation completes it (and so answers the call) before the cancellation is counted.
+   */
+  static void assertCancelledAndNothingRunning(
+      TestServer server, String cancelled, double cancelledBefore, String running)
+      throws InterruptedException {
     long until = System.nanoTime() + TimeUnit.SECONDS.toNanos(10);
     while ((server.metric(running) > 0 || server.metric(cancelled) == cancelledBefore)
         && System.nanoTime() < until) {

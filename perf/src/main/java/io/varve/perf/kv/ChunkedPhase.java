@@ -23,8 +23,11 @@ import java.util.stream.IntStream;
  * <p>Same work in flight on both sides: puts keep {@value #VALUES_IN_FLIGHT} values in flight, each
  * value's rows {@link KvChunking#DEFAULT}{@code .writeConcurrency()} at a time, as the server
  * writes a value's chunks; gets read one value after the other, its rows as many at a time as the
- * server reads chunks. Values are {@value #DISTINCT_VALUES} buffers of random bytes
- * (incompressible), each GetItems answer checked byte for byte.
+ * server reads chunks. Both sides first put and get {@value #WARMUP_VALUES} values in turn, {@value
+ * #WARMUP_ROUNDS} times, not measured (the chunked paths run for the first time in the run), then
+ * each side is measured in two halves, in the order raw, Varve, Varve, raw. Values are {@value
+ * #DISTINCT_VALUES} buffers of random bytes (incompressible), each GetItems answer checked byte for
+ * byte.
  */
 final class ChunkedPhase {
 
@@ -32,8 +35,14 @@ final class ChunkedPhase {
   static final int ROW_BYTES = 1024 * 1024;
   static final int ROWS_PER_VALUE = VALUE_BYTES / ROW_BYTES;
 
-  /** Values written and read per side. */
+  /** Values written and read per side, measured. */
   static final int VALUES = 32;
+
+  /** Values written and read per side in each warm-up round, not measured. */
+  static final int WARMUP_VALUES = 8;
+
+  /** Warm-up rounds: puts and gets of both sides in turn. */
+  static final int WARMUP_ROUNDS = 2;
 
   /** Values in flight during the puts: 64 MiB, well within the server's admission bound. */
   static final int VALUES_IN_FLIGHT = 4;
@@ -54,12 +63,33 @@ final class ChunkedPhase {
   }
 
   void run(Figures out, KvApi api, RawItems raw) throws Exception {
+    // warm-up: the chunked paths of both sides run here for the first time in the run
+    for (int round = 0; round < WARMUP_ROUNDS; round++) {
+      InFlight.send(VALUES_IN_FLIGHT, values(WARMUP_VALUES), v -> rawPutValue(raw, v));
+      InFlight.send(VALUES_IN_FLIGHT, values(WARMUP_VALUES), v -> putValue(api, v));
+      InFlight.send(1, values(WARMUP_VALUES), v -> rawGetValue(raw, v));
+      InFlight.send(1, values(WARMUP_VALUES), v -> varveGetValue(api, v));
+    }
     double megabytes = (double) VALUES * VALUE_BYTES / 1e6;
-    double rawPut = InFlight.send(VALUES_IN_FLIGHT, values(), v -> rawPutValue(raw, v));
-    double varvePut = InFlight.send(VALUES_IN_FLIGHT, values(), v -> putValue(api, v));
-    double rawGet = InFlight.send(1, values(), v -> rawGetValue(raw, v));
-    double varveGet =
-        InFlight.send(1, values(), v -> CompletableFuture.runAsync(() -> getValue(api, v)));
+    // each side in two halves, in the order raw, Varve, Varve, raw
+    double rawPut = 0;
+    double varvePut = 0;
+    double rawGet = 0;
+    double varveGet = 0;
+    for (boolean rawTurn : new boolean[] {true, false, false, true}) {
+      if (rawTurn) {
+        rawPut += InFlight.send(VALUES_IN_FLIGHT, half(), v -> rawPutValue(raw, v));
+      } else {
+        varvePut += InFlight.send(VALUES_IN_FLIGHT, half(), v -> putValue(api, v));
+      }
+    }
+    for (boolean rawTurn : new boolean[] {true, false, false, true}) {
+      if (rawTurn) {
+        rawGet += InFlight.send(1, half(), v -> rawGetValue(raw, v));
+      } else {
+        varveGet += InFlight.send(1, half(), v -> varveGetValue(api, v));
+      }
+    }
     out.put("chunked.value_bytes", VALUE_BYTES);
     out.put("chunked.values", VALUES);
     out.put("chunked.raw.put_mb_per_s", megabytes / rawPut);
@@ -70,8 +100,17 @@ final class ChunkedPhase {
     out.put("chunked.get.ratio", Goals.ratio(rawGet, varveGet));
   }
 
-  private static Iterator<Integer> values() {
-    return IntStream.range(0, VALUES).iterator();
+  private static Iterator<Integer> values(int count) {
+    return IntStream.range(0, count).iterator();
+  }
+
+  /** Half of the measured values of one side. */
+  private static Iterator<Integer> half() {
+    return values(VALUES / 2);
+  }
+
+  private CompletionStage<?> varveGetValue(KvApi api, int v) {
+    return CompletableFuture.runAsync(() -> getValue(api, v));
   }
 
   private byte[] content(int v) {

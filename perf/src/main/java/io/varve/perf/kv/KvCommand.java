@@ -29,10 +29,11 @@ public final class KvCommand implements Callable<Integer> {
 
   @Option(
       names = "--warmup",
-      defaultValue = "60",
+      defaultValue = "120",
       description =
           "Seconds both sides run, not measured, before each comparison; on a small machine the"
-              + " server's JIT compilers need a minute or more (default: ${DEFAULT-VALUE}).")
+              + " JIT compilers of the server and of the client need minutes (default:"
+              + " ${DEFAULT-VALUE}).")
   int warmupSeconds;
 
   @Option(
