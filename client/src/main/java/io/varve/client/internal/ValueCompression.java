@@ -87,11 +87,12 @@ public final class ValueCompression {
     if (size < threshold || !item.getMetadata().getCompression().isEmpty()) {
       return item;
     }
-    byte[] value = item.getValue().toByteArray();
-    if (size > PROBE_BYTES && !startCompresses(value)) {
+    // the probe copies the value's start only: an incompressible value is never copied whole
+    if (size > PROBE_BYTES
+        && !compresses(item.getValue().substring(0, PROBE_BYTES).toByteArray())) {
       return item;
     }
-    byte[] compressed = Zstd.compress(value, LEVEL);
+    byte[] compressed = Zstd.compress(item.getValue().toByteArray(), LEVEL);
     if (!saves(compressed.length, size)) {
       return item;
     }
@@ -101,10 +102,11 @@ public final class ValueCompression {
         .build();
   }
 
-  private static boolean startCompresses(byte[] value) {
-    byte[] probe = new byte[(int) Zstd.compressBound(PROBE_BYTES)];
-    long size = Zstd.compressByteArray(probe, 0, probe.length, value, 0, PROBE_BYTES, LEVEL);
-    return !Zstd.isError(size) && saves(size, PROBE_BYTES);
+  /** Whether {@code start}, a value's first bytes, compresses by an eighth. */
+  private static boolean compresses(byte[] start) {
+    byte[] out = new byte[(int) Zstd.compressBound(start.length)];
+    long size = Zstd.compressByteArray(out, 0, out.length, start, 0, start.length, LEVEL);
+    return !Zstd.isError(size) && saves(size, start.length);
   }
 
   private static boolean saves(long compressed, long plain) {

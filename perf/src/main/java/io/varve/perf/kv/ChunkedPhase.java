@@ -11,6 +11,7 @@ import java.util.List;
 import java.util.Random;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionStage;
+import java.util.function.Function;
 import java.util.function.IntFunction;
 import java.util.stream.IntStream;
 
@@ -71,25 +72,12 @@ final class ChunkedPhase {
       InFlight.send(1, values(WARMUP_VALUES), v -> varveGetValue(api, v));
     }
     double megabytes = (double) VALUES * VALUE_BYTES / 1e6;
-    // each side in two halves, in the order raw, Varve, Varve, raw
-    double rawPut = 0;
-    double varvePut = 0;
-    double rawGet = 0;
-    double varveGet = 0;
-    for (boolean rawTurn : new boolean[] {true, false, false, true}) {
-      if (rawTurn) {
-        rawPut += InFlight.send(VALUES_IN_FLIGHT, half(), v -> rawPutValue(raw, v));
-      } else {
-        varvePut += InFlight.send(VALUES_IN_FLIGHT, half(), v -> putValue(api, v));
-      }
-    }
-    for (boolean rawTurn : new boolean[] {true, false, false, true}) {
-      if (rawTurn) {
-        rawGet += InFlight.send(1, half(), v -> rawGetValue(raw, v));
-      } else {
-        varveGet += InFlight.send(1, half(), v -> varveGetValue(api, v));
-      }
-    }
+    double[] puts = inHalves(VALUES_IN_FLIGHT, v -> rawPutValue(raw, v), v -> putValue(api, v));
+    double[] gets = inHalves(1, v -> rawGetValue(raw, v), v -> varveGetValue(api, v));
+    double rawPut = puts[0];
+    double varvePut = puts[1];
+    double rawGet = gets[0];
+    double varveGet = gets[1];
     out.put("chunked.value_bytes", VALUE_BYTES);
     out.put("chunked.values", VALUES);
     out.put("chunked.raw.put_mb_per_s", megabytes / rawPut);
@@ -104,9 +92,21 @@ final class ChunkedPhase {
     return IntStream.range(0, count).iterator();
   }
 
-  /** Half of the measured values of one side. */
-  private static Iterator<Integer> half() {
-    return values(VALUES / 2);
+  /**
+   * Seconds each side took for its {@value #VALUES} values, {@code inFlight} at a time, measured in
+   * two halves in the order raw, Varve, Varve, raw: {@code [raw, varve]}.
+   */
+  private static double[] inHalves(
+      int inFlight,
+      Function<Integer, CompletionStage<?>> raw,
+      Function<Integer, CompletionStage<?>> varve)
+      throws InterruptedException {
+    double[] seconds = new double[2];
+    for (boolean rawTurn : new boolean[] {true, false, false, true}) {
+      seconds[rawTurn ? 0 : 1] +=
+          InFlight.send(inFlight, values(VALUES / 2), rawTurn ? raw : varve);
+    }
+    return seconds;
   }
 
   private CompletionStage<?> varveGetValue(KvApi api, int v) {
