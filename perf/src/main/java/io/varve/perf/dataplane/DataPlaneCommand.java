@@ -69,11 +69,12 @@ public final class DataPlaneCommand implements Callable<Integer> {
 
   @Option(
       names = "--burst-drain-percent",
-      defaultValue = "100",
+      defaultValue = "50",
       description =
           "The namespace's queueBuffering.drainRate during the burst, in percent of the sustainable"
-              + " rate; 0 drains unpaced, as fast as Cassandra takes it (default:"
-              + " ${DEFAULT-VALUE}).")
+              + " rate measured with nothing else running (during the burst the server's intake"
+              + " shares the machine with Cassandra); 0 drains unpaced, as fast as Cassandra takes"
+              + " it (default: ${DEFAULT-VALUE}).")
   int burstDrainPercent;
 
   @Option(

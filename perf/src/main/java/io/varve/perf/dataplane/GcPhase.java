@@ -48,7 +48,10 @@ final class GcPhase {
     for (String collector : COLLECTORS) {
       VarveServer server =
           VarveServer.start(
-              environment, "perf-dataplane-gc-" + collector, configuration, jvmOptions(collector));
+              environment,
+              "perf-dataplane-gc-" + collector,
+              configuration,
+              DataPlaneBenchmark.SERVER_JVM.withOptions(jvmOptions(collector)));
       try (VarveClient client =
           VarveClient.builder().endpoint(URI.create(server.apiAddress())).build()) {
         environment.progress(collector + ": writes and reads");

@@ -95,7 +95,8 @@ final class OverloadPhase {
       reader.join();
       sampler.join();
     }
-    long limit = limitBytes(baseline, 2 * DataPlaneBenchmark.BUFFER_BYTES);
+    long limit =
+        limitBytes(baseline, DataPlaneBenchmark.BUFFER_BYTES + DataPlaneBenchmark.WRITE_BYTES);
     out.put("overload.asked_events_per_s", Math.round(rate));
     out.put("overload.offered_events_per_s", Math.round(sent.offeredPerSecond()));
     out.put("overload.sent", sent.sent());

@@ -32,7 +32,7 @@ public record Testbed(
   /**
    * Sets up a benchmark's testbed, with nothing of its own made before its server starts.
    *
-   * @see #open(Environment, String, String, List, BiConsumer, String, Function)
+   * @see #open(Environment, String, String, List, BiConsumer, String, ServerJvm, Function)
    */
   public static Testbed open(
       Environment environment,
@@ -49,6 +49,7 @@ public record Testbed(
         keyspaces,
         (session, settings) -> {},
         serverName,
+        ServerJvm.UP,
         configuration);
   }
 
@@ -62,6 +63,7 @@ public record Testbed(
    * @param schema what the benchmark creates once they are dropped, before its server starts (its
    *     baseline's tables), on the session and the Cassandra's settings
    * @param serverName the server's directory under {@code .varve/}, like {@code perf-kv-server}
+   * @param serverJvm the server's JVM
    * @param configuration the server's configuration file, from the Cassandra's {@link
    *     BenchmarkCassandra#serverConfiguration()} and what the benchmark adds
    */
@@ -72,6 +74,7 @@ public record Testbed(
       List<String> keyspaces,
       BiConsumer<CqlSession, CassandraSettings> schema,
       String serverName,
+      ServerJvm serverJvm,
       Function<BenchmarkCassandra, String> configuration)
       throws Exception {
     BenchmarkCassandra cassandra =
@@ -83,7 +86,7 @@ public record Testbed(
     environment.atEnd("drop the benchmark's keyspaces", () -> drop(session, dropped));
     schema.accept(session, cassandra.settings());
     String serverConfiguration = configuration.apply(cassandra);
-    VarveServer server = VarveServer.start(environment, serverName, serverConfiguration);
+    VarveServer server = VarveServer.start(environment, serverName, serverConfiguration, serverJvm);
     return new Testbed(cassandra, session, serverConfiguration, server);
   }
 

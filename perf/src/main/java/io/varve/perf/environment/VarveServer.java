@@ -18,8 +18,8 @@ import java.util.Optional;
 
 /**
  * The Varve server a benchmark measures, run as its own process exactly as {@code varve up} runs it
- * ({@code varve serve} in its own JVM, heap 1 GiB, G1 unless another collector is asked for), so
- * that the benchmark client's allocations do not pause it, with its pid file and log under {@code
+ * ({@code varve serve} in its own JVM, heap 1 GiB, G1 unless another JVM is asked for), so that the
+ * benchmark client's allocations do not pause it, with its pid file and log under {@code
  * .varve/<name>/}; and the Java clients benchmarks call it through.
  */
 public final class VarveServer {
@@ -41,16 +41,15 @@ public final class VarveServer {
    */
   public static VarveServer start(Environment environment, String name, String configuration)
       throws Exception {
-    return start(environment, name, configuration, LocalVarveServerSettings.DEFAULT_JVM_OPTIONS);
+    return start(environment, name, configuration, ServerJvm.UP);
   }
 
   /**
-   * As {@link #start(Environment, String, String)}, with these JVM options (the garbage collector
-   * and its settings) instead of {@code varve up}'s G1.
+   * As {@link #start(Environment, String, String)}, in this JVM (heap, garbage collector and its
+   * settings) instead of {@code varve up}'s.
    */
   public static VarveServer start(
-      Environment environment, String name, String configuration, List<String> jvmOptions)
-      throws Exception {
+      Environment environment, String name, String configuration, ServerJvm jvm) throws Exception {
     int port = freePort();
     Path config = Files.createTempFile("varve-" + name, ".yaml");
     config.toFile().deleteOnExit();
@@ -59,10 +58,14 @@ public final class VarveServer {
         environment,
         server(environment, port)
             .withHome(environment.home().resolve(".varve").resolve(name))
-            .withJvmOptions(jvmOptions)
+            .withHeapSize(jvm.heap())
+            .withJvmOptions(jvm.options())
             .withServeArgs(
                 List.of("--config", config.toString(), "--port", Integer.toString(port))),
-        "the benchmark's server with " + String.join(" ", jvmOptions));
+        "the benchmark's server with a heap of "
+            + jvm.heap()
+            + " and "
+            + String.join(" ", jvm.options()));
   }
 
   /**

@@ -101,7 +101,7 @@ final class KvBenchmark {
     environment.progress("gets of 100 items of 1 KiB");
     new GetPhase(parameters, data).run(tee(out, goals), api, raw);
     environment.progress("full pages of 100 B, 10 KiB and 1 MiB items");
-    new PagePhase(parameters, data).run(tee(out, goals), api);
+    new PagePhase(parameters, data).run(tee(out, goals), api, session);
     environment.progress("values of 16 MiB, stored in chunks");
     new ChunkedPhase(43).run(tee(out, goals), api, raw);
     environment.progress("read amplification over a record of mixed item sizes");

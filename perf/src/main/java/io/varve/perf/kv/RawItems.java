@@ -117,39 +117,74 @@ final class RawItems {
     long visited = 0;
     ByteBuffer after = null;
     while (true) {
-      BoundStatement query = after == null ? select.bind(id) : selectAfter.bind(id, after);
-      AsyncResultSet rs =
-          session
-              .executeAsync(query.setConsistencyLevel(level).setPageSize(fetchRows))
-              .toCompletableFuture()
-              .join();
-      BytePage page = new BytePage(pageSizeBytes, Long.MAX_VALUE);
+      Page page =
+          page(
+              after == null ? select.bind(id) : selectAfter.bind(id, after),
+              pageSizeBytes,
+              fetchRows);
       pages++;
-      boolean full = false;
-      while (!full) {
-        received += rs.remaining();
-        for (Row row : rs.currentPage()) {
-          if (full) {
-            continue; // received and discarded
-          }
-          visited++;
-          ByteBuffer key = row.getByteBuffer(0);
-          ByteBuffer value = ValueMetadata.payload(row.getByteBuffer(1));
-          if (!page.offer(key.remaining() + value.remaining())) {
-            full = true;
-          } else {
-            after = key;
-            returned++;
-          }
-        }
-        if (full || !rs.hasMorePages()) {
-          break;
-        }
-        rs = rs.fetchNextPage().toCompletableFuture().join();
-      }
-      if (!full) {
+      returned += page.items();
+      received += page.received();
+      visited += page.visited();
+      after = page.lastKey();
+      if (!page.full()) {
         return new FixedFetch(pages, returned, received, visited);
       }
+    }
+  }
+
+  /**
+   * Reads the first page of record {@code id} as a client that knows its rows' sizes does: one
+   * query, {@code fetchRows} rows in one fetch, filling a page of {@code pageSizeBytes}; returns
+   * its items.
+   */
+  int firstPage(String id, int pageSizeBytes, int fetchRows) {
+    return page(select.bind(id), pageSizeBytes, fetchRows).items();
+  }
+
+  /**
+   * One page of a fixed-fetch client.
+   *
+   * @param items the items it holds
+   * @param received the rows Cassandra sent
+   * @param visited the rows looked at: the items and the one that did not fit
+   * @param full whether a row did not fit (more may follow)
+   * @param lastKey the key of its last item, null when it holds none
+   */
+  private record Page(int items, long received, long visited, boolean full, ByteBuffer lastKey) {}
+
+  private Page page(BoundStatement query, int pageSizeBytes, int fetchRows) {
+    AsyncResultSet rs =
+        session
+            .executeAsync(query.setConsistencyLevel(level).setPageSize(fetchRows))
+            .toCompletableFuture()
+            .join();
+    BytePage page = new BytePage(pageSizeBytes, Long.MAX_VALUE);
+    int items = 0;
+    long received = 0;
+    long visited = 0;
+    ByteBuffer last = null;
+    boolean full = false;
+    while (true) {
+      received += rs.remaining();
+      for (Row row : rs.currentPage()) {
+        if (full) {
+          continue; // received and discarded
+        }
+        visited++;
+        ByteBuffer key = row.getByteBuffer(0);
+        ByteBuffer value = ValueMetadata.payload(row.getByteBuffer(1));
+        if (!page.offer(key.remaining() + value.remaining())) {
+          full = true;
+        } else {
+          last = key;
+          items++;
+        }
+      }
+      if (full || !rs.hasMorePages()) {
+        return new Page(items, received, visited, full, last);
+      }
+      rs = rs.fetchNextPage().toCompletableFuture().join();
     }
   }
 }

@@ -76,7 +76,9 @@ final class NamespaceQueue {
       return false;
     }
     for (Queued q : batch) {
-      partitions.computeIfAbsent(q.partition(), p -> new ArrayDeque<>()).addLast(q);
+      // most partitions hold a few events: a queue of 16 slots each would hold more heap than
+      // its events
+      partitions.computeIfAbsent(q.partition(), p -> new ArrayDeque<>(1)).addLast(q);
     }
     bytes += batchBytes;
     events += batch.size();
