@@ -19,7 +19,11 @@ import java.util.Optional;
  * @param requestTimeout timeout of one search, aggregation or bulk request
  * @param queueCapacity events waiting to be indexed, at most; beyond it new events are not queued
  *     (counted in {@code varve_index_dropped_events_total}) and need a backfill
+ * @param queueBytes estimated heap of the events waiting to be indexed and of the bulk requests in
+ *     flight, at most; beyond it new events are not queued, as above
  * @param bulkMaxEvents documents per bulk request, at most
+ * @param bulkMaxBytes estimated heap of the events of one bulk request, at most (an event larger
+ *     than this goes alone)
  * @param bulkConcurrency bulk requests in flight at once
  */
 public record OpenSearchSettings(
@@ -29,7 +33,9 @@ public record OpenSearchSettings(
     Optional<Tls> tls,
     Duration requestTimeout,
     int queueCapacity,
+    long queueBytes,
     int bulkMaxEvents,
+    long bulkMaxBytes,
     int bulkConcurrency) {
 
   /**
@@ -50,7 +56,9 @@ public record OpenSearchSettings(
         Optional.empty(),
         Duration.ofSeconds(30),
         100_000,
+        64L << 20,
         1000,
+        8L << 20,
         4);
   }
 
@@ -66,7 +74,9 @@ public record OpenSearchSettings(
         tls,
         requestTimeout,
         queueCapacity,
+        queueBytes,
         bulkMaxEvents,
+        bulkMaxBytes,
         bulkConcurrency);
   }
 
@@ -84,8 +94,12 @@ public record OpenSearchSettings(
         + requestTimeout
         + " opensearch.queueCapacity="
         + queueCapacity
+        + " opensearch.queueBytes="
+        + queueBytes
         + " opensearch.bulkMaxEvents="
         + bulkMaxEvents
+        + " opensearch.bulkMaxBytes="
+        + bulkMaxBytes
         + " opensearch.bulkConcurrency="
         + bulkConcurrency;
   }

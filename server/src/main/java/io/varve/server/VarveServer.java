@@ -165,9 +165,7 @@ public final class VarveServer implements AutoCloseable {
                         indexStore,
                         metrics,
                         clock,
-                        os.queueCapacity(),
-                        os.bulkMaxEvents(),
-                        os.bulkConcurrency(),
+                        Indexer.Limits.of(os),
                         workers.register("indexer", false, staleAfter)),
                     new IndexMaintainer(
                         registry,

@@ -43,4 +43,28 @@ public record Event(
     }
     return total;
   }
+
+  /**
+   * What this event holds on the heap, an upper bound (compressed references, 8-byte alignment,
+   * strings at two bytes a character): the record (32 bytes), its two strings, its list of items
+   * (24 and the array of references) and each item (24) with its two arrays. What holds an event in
+   * a queue adds its own objects; {@code QueuedEventFootprintTest} measures the sum.
+   */
+  public long heapBytes() {
+    long bytes = 32 + string(timeSeriesId) + string(eventId) + 24 + array(4L * items.size());
+    for (EventItem item : items) {
+      bytes += 24 + array(item.key().length) + array(item.value().length);
+    }
+    return bytes;
+  }
+
+  /** A string of its own: the object and its array, at two bytes a character. */
+  private static long string(String s) {
+    return 24 + array(2L * s.length());
+  }
+
+  /** An array of {@code length} bytes with its header, aligned to 8 bytes. */
+  private static long array(long length) {
+    return (16 + length + 7) & ~7L;
+  }
 }

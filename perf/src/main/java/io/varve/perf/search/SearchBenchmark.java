@@ -44,6 +44,13 @@ final class SearchBenchmark {
   static final long HOUR = 3_600_000L;
   static final long DAY = 24 * HOUR;
 
+  /**
+   * The server's {@code opensearch.queueBytes}: room in its 1 GiB heap for the index queue to hold
+   * the whole load (200,000 events are about 140 MiB by its estimate) should indexing fall behind,
+   * so that no event is dropped; {@code index_dropped_events_total} is printed.
+   */
+  static final int QUEUE_BYTES = 384 << 20;
+
   private final Environment environment;
   private final SearchParameters parameters;
 
@@ -105,6 +112,9 @@ final class SearchBenchmark {
                 + "\"]\n"
                 + "  queueCapacity: "
                 + parameters.queueCapacity()
+                + "\n"
+                + "  queueBytes: "
+                + QUEUE_BYTES
                 + "\n");
     VarveClient client = server.client(environment, Duration.ofMinutes(2));
     ControlPlaneClient control = client.controlPlane();
@@ -161,6 +171,7 @@ final class SearchBenchmark {
     out.put("params.document_mode", parameters.documentMode());
     out.put("params.refresh_interval", "1s");
     out.put("params.queue_capacity", parameters.queueCapacity());
+    out.put("params.queue_bytes", QUEUE_BYTES);
     out.put("params.requests", parameters.requests());
     out.put("params.warmup", parameters.warmup());
     out.put("params.clients", parameters.clients());

@@ -150,43 +150,20 @@ public final class WriteBuffers implements AutoCloseable {
   }
 
   /**
-   * The heap of one queued event besides its strings and items (compressed references, 8-byte
-   * alignment): its {@link NamespaceQueue.Queued}, {@link Event} and partition key (40, 32, 32),
-   * its slot in its partition's queue (8, with the queue's room to grow), and a partition of its
-   * own (map entry, queue and its array: 104), charged to every event as if each were alone in its
-   * partition.
+   * The heap a queue adds to each event it holds (compressed references, 8-byte alignment): its
+   * {@link NamespaceQueue.Queued} and partition key (40, 32), its slot in its partition's queue (8,
+   * with the queue's room to grow), and a partition of its own (map entry, queue and its array:
+   * 104), charged to every event as if each were alone in its partition.
    */
-  static final long EVENT_BYTES = 40 + 32 + 32 + 8 + 104;
-
-  /** An item's {@code EventItem} (its two arrays are counted by their lengths). */
-  static final long ITEM_BYTES = 24;
+  static final long QUEUED_BYTES = 40 + 32 + 8 + 104;
 
   /**
    * What one queued event holds on the heap, an upper bound: every object a queue reaches through
-   * it, strings counted at two bytes a character. {@code QueuedEventFootprintTest} walks queues of
-   * events of several shapes and holds this within 1.5 times what they really take.
+   * it ({@link Event#heapBytes()} and {@link #QUEUED_BYTES}). {@code QueuedEventFootprintTest}
+   * walks queues of events of several shapes and holds this within 1.5 times what they really take.
    */
   public static long bytesOf(Event e) {
-    long bytes =
-        EVENT_BYTES
-            + string(e.timeSeriesId())
-            + string(e.eventId())
-            + 24 // the items' list
-            + array(4L * e.items().size());
-    for (io.varve.core.event.EventItem item : e.items()) {
-      bytes += ITEM_BYTES + array(item.key().length) + array(item.value().length);
-    }
-    return bytes;
-  }
-
-  /** A string of its own: the object and its array, at two bytes a character. */
-  private static long string(String s) {
-    return 24 + array(2L * s.length());
-  }
-
-  /** An array of {@code length} bytes with its header, aligned to 8 bytes. */
-  private static long array(long length) {
-    return (16 + length + 7) & ~7L;
+    return QUEUED_BYTES + e.heapBytes();
   }
 
   /**

@@ -78,11 +78,29 @@ public final class OpenSearchOptions {
               "Events waiting to be indexed, at most. When the index store is down or slower than the writes the"
                   + " queue fills; further events are not queued (`varve_index_dropped_events_total`) and are indexed by"
                   + " a backfill (`varve index backfill`). Writes never wait for, nor fail because of, the index store.");
+  public static final Option<Integer> QUEUE_BYTES =
+      OPTIONS
+          .option("opensearch.queueBytes", Types.bytes(1024 * 1024, Integer.MAX_VALUE))
+          .defaultValue((int) D.queueBytes())
+          .doc(
+              "Estimated heap that the events waiting to be indexed may hold, with the bulk requests being sent or"
+                  + " retried, at most; beyond it, as beyond `queueCapacity`, further events are not queued and are"
+                  + " indexed by a backfill. Bounds the queue whatever the size of the events: while the index store"
+                  + " is down, `queueCapacity` events of 32 KiB would hold 3 GiB. Counted in the heap: keep it well"
+                  + " under the server's `-Xmx` (`varve_index_queue_bytes` shows how full it runs).");
   public static final Option<Integer> BULK_MAX_EVENTS =
       OPTIONS
           .option("opensearch.bulkMaxEvents", Types.integer(1, 100_000))
           .defaultValue(D.bulkMaxEvents())
-          .doc("Documents per bulk request.");
+          .doc("Documents per bulk request, at most.");
+  public static final Option<Integer> BULK_MAX_BYTES =
+      OPTIONS
+          .option("opensearch.bulkMaxBytes", Types.bytes(64 * 1024, 256 * 1024 * 1024))
+          .defaultValue((int) D.bulkMaxBytes())
+          .doc(
+              "Estimated heap of the events of one bulk request, at most (an event larger than this goes alone):"
+                  + " large events make smaller bulk requests, so that one stays well under the index store's"
+                  + " request size limit (OpenSearch's `http.max_content_length`, 100 MB by default).");
   public static final Option<Integer> BULK_CONCURRENCY =
       OPTIONS
           .option("opensearch.bulkConcurrency", Types.integer(1, 256))
@@ -115,7 +133,9 @@ public final class OpenSearchOptions {
                         t, v.get(TRUSTSTORE_PASSWORD), v.get(HOSTNAME_VALIDATION))),
         v.get(REQUEST_TIMEOUT),
         v.get(QUEUE_CAPACITY),
+        v.get(QUEUE_BYTES),
         v.get(BULK_MAX_EVENTS),
+        v.get(BULK_MAX_BYTES),
         v.get(BULK_CONCURRENCY));
   }
 
@@ -129,7 +149,9 @@ public final class OpenSearchOptions {
         .put(HOSTNAME_VALIDATION, o.tls().map(OpenSearchSettings.Tls::hostnameValidation))
         .put(REQUEST_TIMEOUT, o.requestTimeout())
         .put(QUEUE_CAPACITY, o.queueCapacity())
+        .put(QUEUE_BYTES, (int) o.queueBytes())
         .put(BULK_MAX_EVENTS, o.bulkMaxEvents())
+        .put(BULK_MAX_BYTES, (int) o.bulkMaxBytes())
         .put(BULK_CONCURRENCY, o.bulkConcurrency());
   }
 }

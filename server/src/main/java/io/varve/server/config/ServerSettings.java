@@ -319,6 +319,11 @@ public record ServerSettings(
 
   /** The same settings with other index store endpoints (used by the CLI and tests). */
   public ServerSettings withOpenSearchUrls(List<URI> urls) {
+    return withOpenSearch(opensearch.withUrls(urls));
+  }
+
+  /** The same settings with another index store and indexing limits (used by tests). */
+  public ServerSettings withOpenSearch(OpenSearchSettings other) {
     return new ServerSettings(
         host,
         port,
@@ -329,7 +334,7 @@ public record ServerSettings(
         maxReadFanout,
         sliceMaintenanceInterval,
         limits,
-        opensearch.withUrls(urls),
+        other,
         search,
         admission,
         kv,

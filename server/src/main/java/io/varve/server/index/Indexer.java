@@ -1,6 +1,7 @@
 package io.varve.server.index;
 
 import io.micrometer.core.instrument.Counter;
+import io.micrometer.core.instrument.Gauge;
 import io.micrometer.core.instrument.MeterRegistry;
 import io.varve.core.error.Causes;
 import io.varve.core.error.StorageException;
@@ -10,6 +11,7 @@ import io.varve.core.index.IndexSlices;
 import io.varve.core.index.IndexSpec;
 import io.varve.core.index.IndexStore;
 import io.varve.core.index.IndexedEvent;
+import io.varve.opensearch.OpenSearchSettings;
 import io.varve.server.health.BackgroundWorker;
 import java.time.Clock;
 import java.time.Duration;
@@ -31,13 +33,16 @@ import org.slf4j.LoggerFactory;
 
 /**
  * Feeds the index store after durable primary writes: a bounded queue drained in bulk requests, a
- * bounded number in flight. Never blocks or fails a write: when the queue is full (index store down
- * or slower than the writes) further events are dropped and counted, and a backfill indexes them
- * later. A bulk request the store could not take (unreachable, overloaded) is retried with backoff
- * until it succeeds or the server stops. Thread-safe.
+ * bounded number in flight. The queue is bounded by a count of events and by the heap its events
+ * hold ({@link Event#heapBytes()}), the bulk requests being sent or retried included; a bulk
+ * request by a count and by bytes. Never blocks or fails a write: when the queue is full (index
+ * store down or slower than the writes) further events are dropped and counted, and a backfill
+ * indexes them later. A bulk request the store could not take (unreachable, overloaded) is retried
+ * with backoff until it succeeds or the server stops. Thread-safe.
  *
- * <p>Metrics: {@code varve_index_queue_events} (gauge), {@code varve_index_indexed_events_total},
- * {@code varve_index_dropped_events_total}, {@code varve_index_failed_events_total}, {@code
+ * <p>Metrics: {@code varve_index_queue_events} and {@code varve_index_queue_bytes} (gauges, the
+ * bytes with the bulk requests in flight), {@code varve_index_indexed_events_total}, {@code
+ * varve_index_dropped_events_total}, {@code varve_index_failed_events_total}, {@code
  * varve_index_skipped_events_total} (older than the index's acceptLimit, or in a closed index
  * slice), {@code varve_index_unparsable_values_total}; the dropped, skipped and unparsable counters
  * are tagged with the namespace (unparsable also with the field).
@@ -47,7 +52,41 @@ public final class Indexer implements AutoCloseable {
   private static final Logger log = LoggerFactory.getLogger(Indexer.class);
   private static final Duration MAX_BACKOFF = Duration.ofSeconds(10);
 
-  private record Pending(IndexSpec spec, Event event) {}
+  /**
+   * The heap a queued event adds to its own: its {@link Pending} (24) and its slot in the queue
+   * (8).
+   */
+  static final long PENDING_BYTES = 24 + 8;
+
+  /**
+   * How much the indexer holds and sends at once.
+   *
+   * @param queueEvents events queued, at most
+   * @param queueBytes heap the queued events and the bulk requests in flight may hold, at most
+   * @param bulkEvents documents per bulk request, at most
+   * @param bulkBytes heap of the events of one bulk request, at most (an event larger than this
+   *     goes alone)
+   * @param bulkConcurrency bulk requests in flight at once
+   */
+  public record Limits(
+      int queueEvents, long queueBytes, int bulkEvents, long bulkBytes, int bulkConcurrency) {
+
+    /** The limits of the {@code opensearch} settings. */
+    public static Limits of(OpenSearchSettings settings) {
+      return new Limits(
+          settings.queueCapacity(),
+          settings.queueBytes(),
+          settings.bulkMaxEvents(),
+          settings.bulkMaxBytes(),
+          settings.bulkConcurrency());
+    }
+  }
+
+  private record Pending(IndexSpec spec, Event event, long bytes) {
+    Pending(IndexSpec spec, Event event) {
+      this(spec, event, PENDING_BYTES + event.heapBytes());
+    }
+  }
 
   /** What indexing a set of events did. */
   public record Outcome(long indexed, long failed, long unparsable) {}
@@ -56,7 +95,10 @@ public final class Indexer implements AutoCloseable {
   private final MeterRegistry metrics;
   private final Clock clock;
   private final BlockingQueue<Pending> queue;
+  private final AtomicLong heldBytes = new AtomicLong();
+  private final long maxBytes;
   private final int bulkMax;
+  private final long bulkMaxBytes;
   private final Semaphore inFlight;
   private final int concurrency;
   private final Thread drainer;
@@ -73,19 +115,23 @@ public final class Indexer implements AutoCloseable {
       IndexStore store,
       MeterRegistry metrics,
       Clock clock,
-      int capacity,
-      int bulkMax,
-      int concurrency,
+      Limits limits,
       BackgroundWorker worker) {
     this.worker = worker;
     this.store = store;
     this.metrics = metrics;
     this.clock = clock;
-    this.queue = new ArrayBlockingQueue<>(capacity);
-    this.bulkMax = bulkMax;
-    this.concurrency = concurrency;
+    this.queue = new ArrayBlockingQueue<>(limits.queueEvents());
+    this.maxBytes = limits.queueBytes();
+    this.bulkMax = limits.bulkEvents();
+    this.bulkMaxBytes = limits.bulkBytes();
+    this.concurrency = limits.bulkConcurrency();
     this.inFlight = new Semaphore(concurrency);
     metrics.gauge("varve.index.queue.events", queue, BlockingQueue::size);
+    Gauge.builder("varve.index.queue.bytes", heldBytes, AtomicLong::get)
+        .description("Heap of the events waiting to be indexed and of the bulk requests in flight")
+        .baseUnit("bytes")
+        .register(metrics);
     this.drainer = new Thread(this::drain, "varve-indexer");
     drainer.setDaemon(true);
     drainer.start();
@@ -102,7 +148,11 @@ public final class Indexer implements AutoCloseable {
     for (Event event : events) {
       if (!accepts(spec, event, now)) {
         counter("varve.index.skipped.events", spec).increment();
-      } else if (!queue.offer(new Pending(spec, event))) {
+        continue;
+      }
+      Pending pending = new Pending(spec, event);
+      if (heldBytes.addAndGet(pending.bytes()) > maxBytes || !queue.offer(pending)) {
+        heldBytes.addAndGet(-pending.bytes());
         counter("varve.index.dropped.events", spec).increment();
       }
     }
@@ -111,6 +161,11 @@ public final class Indexer implements AutoCloseable {
   /** Events waiting in the queue. */
   public int backlog() {
     return queue.size();
+  }
+
+  /** Heap held by the events waiting in the queue and by the bulk requests in flight. */
+  public long heldBytes() {
+    return heldBytes.get();
   }
 
   /**
@@ -136,7 +191,14 @@ public final class Indexer implements AutoCloseable {
         Pending first = queue.poll(200, TimeUnit.MILLISECONDS);
         if (first != null) {
           batch.add(first);
-          queue.drainTo(batch, bulkMax - 1);
+          long bytes = first.bytes();
+          // the only consumer: what it peeks at is what it polls
+          for (Pending next = queue.peek();
+              next != null && batch.size() < bulkMax && bytes + next.bytes() <= bulkMaxBytes;
+              next = queue.peek()) {
+            batch.add(queue.poll());
+            bytes += next.bytes();
+          }
           inFlight.acquire();
           List<Pending> sent = List.copyOf(batch);
           batch.clear();
@@ -144,10 +206,12 @@ public final class Indexer implements AutoCloseable {
         }
         worker.succeeded();
       } catch (InterruptedException e) {
+        release(batch);
         Thread.currentThread().interrupt();
         return;
       } catch (Throwable t) {
         metrics.counter("varve.index.failed.events").increment(batch.size());
+        release(batch);
         batch.clear();
         worker.failed("indexing", t);
         try {
@@ -160,15 +224,33 @@ public final class Indexer implements AutoCloseable {
     }
   }
 
-  /** Sends a batch holding a bulk slot, released when it completes or if sending throws. */
+  /**
+   * Sends a batch holding a bulk slot and its bytes, released when it completes or if sending
+   * throws.
+   */
   private void send(List<Pending> sent) {
     try {
-      withRetry(sent, Duration.ofMillis(200), true).whenComplete((o, e) -> inFlight.release());
+      withRetry(sent, Duration.ofMillis(200), true)
+          .whenComplete(
+              (o, e) -> {
+                release(sent);
+                inFlight.release();
+              });
     } catch (Throwable t) {
+      release(sent);
       inFlight.release();
       metrics.counter("varve.index.failed.events").increment(sent.size());
       throw t;
     }
+  }
+
+  /** Gives back what {@code batch} held of the queue's bytes. */
+  private void release(List<Pending> batch) {
+    long bytes = 0;
+    for (Pending p : batch) {
+      bytes += p.bytes();
+    }
+    heldBytes.addAndGet(-bytes);
   }
 
   private CompletionStage<Outcome> withRetry(List<Pending> batch, Duration backoff, boolean first) {
@@ -208,27 +290,42 @@ public final class Indexer implements AutoCloseable {
 
   /**
    * Indexes events now, bypassing the queue (the backfill's path): creates missing index slices,
-   * sends one bulk request per {@code bulkMax} events, {@code concurrency} at a time. Fails when
-   * the store could not be reached or asked to retry.
+   * sends bulk requests of at most {@code bulkEvents} events and {@code bulkBytes} (an event larger
+   * alone), {@code bulkConcurrency} at a time. Fails when the store could not be reached or asked
+   * to retry.
    */
   public CompletionStage<Outcome> indexNow(IndexSpec spec, List<Event> events) {
-    List<Pending> pending = events.stream().map(e -> new Pending(spec, e)).toList();
-    CompletableFuture<Outcome> total = CompletableFuture.completedFuture(new Outcome(0, 0, 0));
-    List<CompletableFuture<Outcome>> parts = new ArrayList<>();
-    for (int i = 0; i < pending.size(); i += bulkMax) {
-      parts.add(
-          index(pending.subList(i, Math.min(pending.size(), i + bulkMax)), false)
-              .toCompletableFuture());
+    List<List<Pending>> bulks = new ArrayList<>();
+    List<Pending> bulk = new ArrayList<>();
+    long bytes = 0;
+    for (Event event : events) {
+      Pending p = new Pending(spec, event);
+      if (!bulk.isEmpty() && (bulk.size() == bulkMax || bytes + p.bytes() > bulkMaxBytes)) {
+        bulks.add(bulk);
+        bulk = new ArrayList<>();
+        bytes = 0;
+      }
+      bulk.add(p);
+      bytes += p.bytes();
     }
-    for (CompletableFuture<Outcome> part : parts) {
-      total =
-          total.thenCombine(
-              part,
-              (a, b) ->
-                  new Outcome(
-                      a.indexed + b.indexed, a.failed + b.failed, a.unparsable + b.unparsable));
+    if (!bulk.isEmpty()) {
+      bulks.add(bulk);
+    }
+    // {@code concurrency} lanes, each sending its bulks one after the other
+    CompletableFuture<Outcome> total = CompletableFuture.completedFuture(new Outcome(0, 0, 0));
+    for (int lane = 0; lane < Math.min(concurrency, bulks.size()); lane++) {
+      CompletableFuture<Outcome> sent = CompletableFuture.completedFuture(new Outcome(0, 0, 0));
+      for (int b = lane; b < bulks.size(); b += concurrency) {
+        List<Pending> next = bulks.get(b);
+        sent = sent.thenCompose(done -> index(next, false).thenApply(o -> sum(done, o)));
+      }
+      total = total.thenCombine(sent, Indexer::sum);
     }
     return total;
+  }
+
+  private static Outcome sum(Outcome a, Outcome b) {
+    return new Outcome(a.indexed + b.indexed, a.failed + b.failed, a.unparsable + b.unparsable);
   }
 
   /** The number of bulk requests in flight at once. */

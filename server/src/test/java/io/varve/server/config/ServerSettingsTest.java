@@ -168,6 +168,14 @@ class ServerSettingsTest {
             (Function<ServerSettings, Object>) s -> s.cassandra().maxInFlightWriteBytes(),
             1048576L),
         Arguments.of(
+            "opensearch:\n  queueBytes: 2097152",
+            (Function<ServerSettings, Object>) s -> s.opensearch().queueBytes(),
+            2097152L),
+        Arguments.of(
+            "opensearch:\n  bulkMaxBytes: 65536",
+            (Function<ServerSettings, Object>) s -> s.opensearch().bulkMaxBytes(),
+            65536L),
+        Arguments.of(
             "cassandra:\n  compressionThreshold: 1",
             (Function<ServerSettings, Object>) s -> s.cassandra().compressionThreshold(),
             1),
@@ -338,6 +346,12 @@ class ServerSettingsTest {
             "opensearch.tls.truststore",
             "missing"),
         Arguments.of("opensearch:\n  queueCapacity: 0", "opensearch.queueCapacity", "1..10000000"),
+        Arguments.of(
+            "opensearch:\n  queueBytes: 1000", "opensearch.queueBytes", "1048576..2147483647"),
+        Arguments.of(
+            "opensearch:\n  bulkMaxBytes: 1073741824",
+            "opensearch.bulkMaxBytes",
+            "65536..268435456"),
         Arguments.of("opensearch:\n  bulkConcurrency: 300", "opensearch.bulkConcurrency", "1..256"),
         Arguments.of(
             "opensearch:\n  requestTimeout: soon",
