@@ -3,7 +3,9 @@ package io.varve.perf.cluster;
 import io.varve.command.ExitStatus;
 import io.varve.local.VarveHome;
 import io.varve.perf.OptionChecks;
+import io.varve.perf.environment.RunLock;
 import io.varve.perf.measure.Figures;
+import java.nio.file.Path;
 import java.util.concurrent.Callable;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Model.CommandSpec;
@@ -51,10 +53,10 @@ public final class ClusterCommand implements Callable<Integer> {
     OptionChecks.inRange(spec, "--warmup", warmupSeconds, 0, 3600);
     OptionChecks.inRange(spec, "--concurrency", concurrency, 1, 256);
     OptionChecks.inRange(spec, "--batch", batch, 1, 1000);
-    try (Figures figures = new Figures(System.out)) {
-      new ClusterBenchmark(
-              VarveHome.locate(), durationSeconds, warmupSeconds, concurrency, batch, figures)
-          .run();
+    Path home = VarveHome.locate();
+    try (RunLock lock = RunLock.take(home, "perf cluster");
+        Figures figures = new Figures(System.out)) {
+      new ClusterBenchmark(home, durationSeconds, warmupSeconds, concurrency, batch, figures).run();
     }
     return ExitStatus.OK.code();
   }

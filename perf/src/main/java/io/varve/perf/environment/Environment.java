@@ -61,10 +61,15 @@ public final class Environment implements AutoCloseable {
   /**
    * The environment of a run named {@code name} (e.g. {@code perf search}) in the Varve home
    * directory ({@link VarveHome#locate()}); its cleanup also runs if the JVM is stopped before
-   * {@link #close()}.
+   * {@link #close()}. One run at a time on a machine ({@link RunLock}).
+   *
+   * @throws IllegalStateException when another run is under way
    */
   public static Environment open(String name) {
-    Environment environment = new Environment(name, VarveHome.locate(), System.err);
+    Path home = VarveHome.locate();
+    RunLock lock = RunLock.take(home, name);
+    Environment environment = new Environment(name, home, System.err);
+    environment.atEnd("release the benchmark lock", lock::close);
     Runtime.getRuntime().addShutdownHook(environment.hook);
     return environment;
   }
