@@ -255,7 +255,11 @@ public final class VarveServer implements AutoCloseable {
       metrics.gauge("varve.decode.waiting", decoding, DecodeQueue::waiting);
       AdmissionControl admission =
           new AdmissionControl(
-              settings.admission(), metrics, decoding::oldestWait, events::writeQueueDelay);
+              settings.admission(),
+              metrics,
+              decoding::oldestWait,
+              events::writeQueueDelay,
+              buffers::roomBytes);
       Transports.register(
           sb, control, backfill, data, search, kv, handshakes, settings, admission, decoding);
       sb.serverListener(ServerListener.builder().whenStopped(s -> decoding.close()).build());

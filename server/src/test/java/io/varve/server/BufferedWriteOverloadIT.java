@@ -141,6 +141,64 @@ class BufferedWriteOverloadIT {
   }
 
   @Test
+  void a_full_server_buffer_refuses_a_fire_and_forget_write_before_reading_its_body()
+      throws Exception {
+    // a server buffer of 1 MiB, filled by events Cassandra refuses (three replicas wanted of the
+    // one
+    // node): while it is full, a body is refused unread, so a malformed one gets 429, not 400
+    String ns = "buffer_unread_it";
+    ServerSettings settings =
+        ServerSettings.defaults()
+            .withAdmission(
+                new AdmissionSettings(
+                    AdmissionSettings.autoWriteBytes(),
+                    AdmissionSettings.autoReadBytes(),
+                    AdmissionSettings.DEFAULT_MAX_WRITE_QUEUE_DELAY,
+                    1024 * 1024,
+                    Duration.ofMinutes(5)));
+    try (TestServer server = new TestServer(settings, "varve_buffer_unread_it", ns)) {
+      create(server, ns, "{\"coalesce\": \"20ms\", \"bufferCapacity\": 8388608}");
+      BufferedWriteRetryIT.replicas(server, ns, 3);
+      String malformed = "{\"namespace\": \"" + ns + "\", \"events\": [{\"timeSeriesId\": ";
+      assertThat(server.post("WriteEventRecords", malformed).status())
+          .as("with room in the buffer the body is read, and refused as malformed")
+          .isEqualTo(400);
+      int accepted = 0;
+      TestServer.Reply reply = server.post("WriteEventRecords", request(ns, "fill", 0, 8, 4096));
+      for (int r = 1; reply.status() == 200; r++) {
+        assertThat(r).as("requests of 32 KiB until 1 MiB is full").isLessThan(100);
+        accepted++;
+        reply = server.post("WriteEventRecords", request(ns, "fill", r * 8, 8, 4096));
+      }
+      assertThat(reply.status()).as(reply.body().toString()).isEqualTo(429);
+      assertThat(accepted).isGreaterThan(10);
+
+      TestServer.Reply unread = server.post("WriteEventRecords", malformed);
+      assertThat(unread.status()).as(unread.body().toString()).isEqualTo(429);
+      assertThat(unread.body().path("error").path("code").asText()).isEqualTo("RESOURCE_EXHAUSTED");
+      assertThat(unread.errorMessage()).contains("write buffer is full");
+      assertThat(server.metricsText())
+          .as("counted as refused by admission, for a full buffer")
+          .containsPattern(
+              "varve_admission_refused_total\\{budget=\"write\",reason=\"buffer_full\","
+                  + "transport=\"json\",?\\} [1-9]");
+      assertThat(server.post("WriteEventRecordsSync", request(ns, "sync", 0, 1, 16)).status())
+          .as("durable writes do not use the buffer")
+          .isNotEqualTo(429);
+
+      // Cassandra takes the writes again: the buffer drains and reads bodies again
+      BufferedWriteRetryIT.replicas(server, ns, 1);
+      long deadline = System.nanoTime() + Duration.ofSeconds(60).toNanos();
+      int status = server.post("WriteEventRecords", request(ns, "after", 0, 8, 4096)).status();
+      while (status != 200 && System.nanoTime() < deadline) {
+        Thread.sleep(250);
+        status = server.post("WriteEventRecords", request(ns, "after", 0, 8, 4096)).status();
+      }
+      assertThat(status).isEqualTo(200);
+    }
+  }
+
+  @Test
   void many_namespaces_flooded_at_once_hold_no_more_than_the_server_buffer() throws Exception {
     // six namespaces whose queues could each take 8 MiB, on a server whose fire-and-forget
     // buffer holds 1 MiB in all: the server's bound is what holds

@@ -6,6 +6,7 @@ import io.micrometer.core.instrument.MeterRegistry;
 import java.time.Duration;
 import java.util.Optional;
 import java.util.Set;
+import java.util.function.LongSupplier;
 import java.util.function.Supplier;
 
 /**
@@ -74,8 +75,11 @@ public final class AdmissionControl {
   private final Duration maxWriteQueueDelay;
   private final Supplier<Duration> decodeDelay;
   private final Supplier<Duration> storeDelay;
+  private final LongSupplier bufferRoom;
 
   /**
+   * Admission with a fire-and-forget buffer that always has room (no {@link #bufferFull} refusal).
+   *
    * @param decodeDelay how long the oldest write waiting for a decoding thread has waited
    * @param storeDelay how long the oldest write waiting for its turn to the store has waited
    */
@@ -84,12 +88,28 @@ public final class AdmissionControl {
       MeterRegistry registry,
       Supplier<Duration> decodeDelay,
       Supplier<Duration> storeDelay) {
+    this(settings, registry, decodeDelay, storeDelay, () -> Long.MAX_VALUE);
+  }
+
+  /**
+   * @param decodeDelay how long the oldest write waiting for a decoding thread has waited
+   * @param storeDelay how long the oldest write waiting for its turn to the store has waited
+   * @param bufferRoom the bytes the server's fire-and-forget buffer ({@code
+   *     server.admission.bufferedWriteBytes}) can still take
+   */
+  public AdmissionControl(
+      AdmissionSettings settings,
+      MeterRegistry registry,
+      Supplier<Duration> decodeDelay,
+      Supplier<Duration> storeDelay,
+      LongSupplier bufferRoom) {
     this.writes = new ByteBudget("write", settings.writeBytes());
     this.reads = new ByteBudget("read", settings.readBytes());
     this.registry = registry;
     this.maxWriteQueueDelay = settings.maxWriteQueueDelay();
     this.decodeDelay = decodeDelay;
     this.storeDelay = storeDelay;
+    this.bufferRoom = bufferRoom;
     for (ByteBudget budget : new ByteBudget[] {writes, reads}) {
       Gauge.builder("varve.admission.inflight.bytes", budget, ByteBudget::inFlight)
           .description("estimated heap held by admitted requests in flight")
@@ -152,6 +172,35 @@ public final class AdmissionControl {
                 + " (server.admission.maxWriteQueueDelay "
                 + maxWriteQueueDelay.toMillis()
                 + " ms); retry later"));
+  }
+
+  /**
+   * The refusal of a fire-and-forget write (WriteEventRecords) that the server's buffer has no room
+   * for, decided from its headers before its body is read, or empty when it may go on. It would be
+   * refused once decoded anyway; refusing it first spares reading and decoding it while the buffer
+   * is full, which under a flood is most of the time. Its events take at least as many bytes of the
+   * buffer's estimate as a gRPC body declares ({@code declaredBytes}, 0 when unknown); a JSON
+   * body's length says nothing sure (whitespace, base64), so it is only refused, as any request,
+   * once less than {@link #MIN_COST} is free.
+   */
+  public Optional<AdmissionRefusedException> bufferFull(
+      String rpc, Transport transport, long declaredBytes) {
+    if (!BUFFERED.equals(rpc)) {
+      return Optional.empty();
+    }
+    long room = bufferRoom.getAsLong();
+    long needed = Math.max(MIN_COST, transport == Transport.GRPC ? declaredBytes : 0);
+    if (room >= needed) {
+      return Optional.empty();
+    }
+    count(writes, transport, "buffer_full");
+    return Optional.of(
+        new AdmissionRefusedException(
+            "the server's write buffer is full ("
+                + Math.max(0, room)
+                + " bytes free of server.admission.bufferedWriteBytes, this request needs at least "
+                + needed
+                + "): retry later with backoff"));
   }
 
   /** Bytes held by requests in flight, in both budgets. */

@@ -166,6 +166,11 @@ public final class WriteBuffers implements AutoCloseable {
     return QUEUED_BYTES + e.heapBytes();
   }
 
+  /** The bytes the server's buffer ({@code bufferedWriteBytes}) can still take. */
+  public long roomBytes() {
+    return maxBytes - held.get();
+  }
+
   /**
    * Queues the planned events of one request whole, or refuses them all: FAILED_PRECONDITION when
    * the namespace takes durable writes only ({@code bufferCapacity} 0), RESOURCE_EXHAUSTED when its

@@ -122,7 +122,8 @@ public final class ServerOptions {
               "Estimated heap that the fire-and-forget (`WriteEventRecords`) queues of all namespaces may hold"
                   + " together, with the batches being written from them. Each namespace's queue is also bounded by"
                   + " its `queueBuffering.bufferCapacity`; a request that does not fit either is refused whole with"
-                  + " `429 RESOURCE_EXHAUSTED`.");
+                  + " `429 RESOURCE_EXHAUSTED`, while this buffer is full before its body is read"
+                  + " ([limits.md](limits.md)).");
   public static final Option<Duration> BUFFERED_WRITE_RETRY =
       OPTIONS
           .option("server.admission.bufferedWriteRetry", Types.duration())

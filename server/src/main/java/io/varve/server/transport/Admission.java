@@ -79,10 +79,14 @@ final class Admission extends SimpleDecoratingHttpService {
     if (backlog.isPresent()) {
       return refusal(ctx, req, backlog.get());
     }
+    long declared = Math.max(req.headers().contentLength(), 0);
+    Optional<AdmissionRefusedException> full = control.bufferFull(rpc, transport, declared);
+    if (full.isPresent()) {
+      return refusal(ctx, req, full.get());
+    }
     ByteBudget.Permit permit = budget.open();
     // the log completes when the exchange is over in any way: success, error, reset, timeout
     ctx.log().whenComplete().thenRun(permit::close);
-    long declared = Math.max(req.headers().contentLength(), 0);
     if (!permit.tryAdd(AdmissionControl.MIN_COST + transport.cost(declared))) {
       permit.close();
       return refusal(ctx, req, control.refuse(budget, transport, "declared"));

@@ -5,6 +5,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
 import io.varve.server.admission.AdmissionControl.Transport;
 import java.time.Duration;
+import java.util.concurrent.atomic.AtomicLong;
 import java.util.concurrent.atomic.AtomicReference;
 import org.junit.jupiter.api.Test;
 
@@ -13,8 +14,9 @@ class AdmissionBacklogTest {
   final AtomicReference<Duration> decoding = new AtomicReference<>(Duration.ZERO);
   final AtomicReference<Duration> store = new AtomicReference<>(Duration.ZERO);
   final SimpleMeterRegistry metrics = new SimpleMeterRegistry();
+  final AtomicLong room = new AtomicLong(Long.MAX_VALUE);
   final AdmissionControl admission =
-      new AdmissionControl(AdmissionSettings.auto(), metrics, decoding::get, store::get);
+      new AdmissionControl(AdmissionSettings.auto(), metrics, decoding::get, store::get, room::get);
 
   @Test
   void a_store_behind_refuses_durable_writes_but_not_fire_and_forget_ones_nor_reads() {
@@ -52,5 +54,35 @@ class AdmissionBacklogTest {
     assertThat(admission.backlog("WriteEventRecords", Transport.GRPC))
         .as("at the bound, not beyond it")
         .isEmpty();
+  }
+
+  @Test
+  void a_full_buffer_refuses_fire_and_forget_writes_it_has_no_room_for_before_their_body() {
+    room.set(1 << 20);
+    assertThat(admission.bufferFull("WriteEventRecords", Transport.GRPC, 512 << 10)).isEmpty();
+    assertThat(admission.bufferFull("WriteEventRecords", Transport.GRPC, 2 << 20))
+        .as("a gRPC body becomes at least as many bytes of queued events")
+        .hasValueSatisfying(
+            e ->
+                assertThat(e)
+                    .hasMessageContaining("write buffer is full (1048576 bytes free")
+                    .hasMessageContaining("needs at least 2097152"));
+    assertThat(admission.bufferFull("WriteEventRecords", Transport.JSON, 2 << 20))
+        .as("a JSON body's length is no lower bound of its events")
+        .isEmpty();
+    room.set(1000);
+    assertThat(admission.bufferFull("WriteEventRecords", Transport.JSON, 0))
+        .as("less than any request's least cost free: full for every request")
+        .isPresent();
+    assertThat(admission.bufferFull("WriteEventRecords", Transport.GRPC, 0)).isPresent();
+    assertThat(admission.bufferFull("WriteEventRecordsSync", Transport.GRPC, 1 << 30))
+        .as("durable writes and reads do not use the buffer")
+        .isEmpty();
+    assertThat(admission.bufferFull("PutItems", Transport.GRPC, 1 << 30)).isEmpty();
+    assertThat(
+            metrics.get("varve.admission.refused").tag("reason", "buffer_full").counters().stream()
+                .mapToDouble(c -> c.count())
+                .sum())
+        .isEqualTo(3);
   }
 }
