@@ -144,8 +144,7 @@ class BufferedWriteOverloadIT {
   void a_full_server_buffer_refuses_a_fire_and_forget_write_before_reading_its_body()
       throws Exception {
     // a server buffer of 1 MiB, filled by events Cassandra refuses (three replicas wanted of the
-    // one
-    // node): while it is full, a body is refused unread, so a malformed one gets 429, not 400
+    // one node): while it is full, a body is refused unread, so a malformed one gets 429, not 400
     String ns = "buffer_unread_it";
     ServerSettings settings =
         ServerSettings.defaults()

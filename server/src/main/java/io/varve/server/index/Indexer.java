@@ -163,11 +163,6 @@ public final class Indexer implements AutoCloseable {
     return queue.size();
   }
 
-  /** Heap held by the events waiting in the queue and by the bulk requests in flight. */
-  public long heldBytes() {
-    return heldBytes.get();
-  }
-
   /**
    * Whether an event at this time is indexed now: within the index's acceptLimit and in an index
    * slice not closed by retention.
@@ -194,7 +189,7 @@ public final class Indexer implements AutoCloseable {
           long bytes = first.bytes();
           // the only consumer: what it peeks at is what it polls
           for (Pending next = queue.peek();
-              next != null && batch.size() < bulkMax && bytes + next.bytes() <= bulkMaxBytes;
+              next != null && joins(batch.size(), bytes, next);
               next = queue.peek()) {
             batch.add(queue.poll());
             bytes += next.bytes();
@@ -242,6 +237,14 @@ public final class Indexer implements AutoCloseable {
       metrics.counter("varve.index.failed.events").increment(sent.size());
       throw t;
     }
+  }
+
+  /**
+   * Whether {@code next} joins a bulk request of {@code size} events and {@code bytes}: within
+   * {@code bulkEvents} and {@code bulkBytes}.
+   */
+  private boolean joins(int size, long bytes, Pending next) {
+    return size < bulkMax && bytes + next.bytes() <= bulkMaxBytes;
   }
 
   /** Gives back what {@code batch} held of the queue's bytes. */
@@ -300,7 +303,7 @@ public final class Indexer implements AutoCloseable {
     long bytes = 0;
     for (Event event : events) {
       Pending p = new Pending(spec, event);
-      if (!bulk.isEmpty() && (bulk.size() == bulkMax || bytes + p.bytes() > bulkMaxBytes)) {
+      if (!bulk.isEmpty() && !joins(bulk.size(), bytes, p)) {
         bulks.add(bulk);
         bulk = new ArrayList<>();
         bytes = 0;
