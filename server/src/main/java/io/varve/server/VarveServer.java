@@ -42,6 +42,7 @@ import io.varve.server.index.Indexer;
 import io.varve.server.kv.ChunkSweeper;
 import io.varve.server.kv.KeyValueHandler;
 import io.varve.server.metrics.CassandraRequestMetrics;
+import io.varve.server.metrics.JvmMetrics;
 import io.varve.server.transport.TokenAuthentication;
 import io.varve.server.transport.Transports;
 import java.net.InetSocketAddress;
@@ -103,6 +104,7 @@ public final class VarveServer implements AutoCloseable {
         Sessions.open(settings.cassandra(), List.of(new CassandraRequestMetrics(metrics)))
             .toCompletableFuture()
             .join();
+    JvmMetrics jvm = new JvmMetrics(metrics);
     try {
       CqlSliceTables tables =
           new CqlSliceTables(
@@ -263,6 +265,7 @@ public final class VarveServer implements AutoCloseable {
       Transports.register(
           sb, control, backfill, data, search, kv, handshakes, settings, admission, decoding);
       sb.serverListener(ServerListener.builder().whenStopped(s -> decoding.close()).build());
+      sb.serverListener(ServerListener.builder().whenStopped(s -> jvm.close()).build());
       sb.serverListener(ServerListener.builder().whenStopping(s -> sweeper.close()).build());
       TokenAuthentication pages = new TokenAuthentication(settings.auth());
       sb.meterRegistry(metrics)
@@ -285,6 +288,7 @@ public final class VarveServer implements AutoCloseable {
           server.activeLocalPort());
       return new VarveServer(server, session, maintainer, index, buffers);
     } catch (RuntimeException e) {
+      jvm.close();
       session.close();
       throw e;
     }

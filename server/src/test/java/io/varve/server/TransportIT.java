@@ -308,6 +308,43 @@ class TransportIT {
             "varve_cassandra_requests_seconds{operation=\"read\",outcome=\"success\",quantile=\"0.99\"}");
   }
 
+  @Test
+  void the_servers_process_is_measured_heap_collections_threads_and_cpu() throws Exception {
+    String before = http("/metrics", null, null).body();
+    assertThat(metric(before, "jvm_memory_used_bytes{area=\"heap\"")).isPositive();
+    assertThat(metric(before, "jvm_memory_max_bytes{area=\"heap\"")).isPositive();
+    assertThat(metric(before, "jvm_threads_live_threads")).isPositive();
+    assertThat(metric(before, "process_uptime_seconds")).isPositive();
+    assertThat(before).contains("process_cpu_usage", "process_files_open_files", "jvm_gc_overhead");
+    // the server runs in this JVM: a collection here is one of the server's
+    double pauses = metric(before, "jvm_gc_pause_seconds_count");
+    long deadline = System.nanoTime() + 10_000_000_000L;
+    double after = pauses;
+    while (after <= pauses && System.nanoTime() < deadline) {
+      System.gc();
+      Thread.sleep(100); // the collector's notification arrives on its own thread
+      after = metric(http("/metrics", null, null).body(), "jvm_gc_pause_seconds_count");
+    }
+    assertThat(after).as("collections counted in jvm_gc_pause_seconds").isGreaterThan(pauses);
+  }
+
+  /**
+   * The sum of the series in {@code metrics} whose line starts with {@code prefix} (a name, or a
+   * name and its first labels); 0 when there is none.
+   */
+  private static double metric(String metrics, String prefix) {
+    return metrics
+        .lines()
+        .filter(l -> l.startsWith(prefix) && !l.startsWith("#"))
+        .filter(
+            l ->
+                prefix.contains("{")
+                    || l.charAt(prefix.length()) == '{'
+                    || l.charAt(prefix.length()) == ' ')
+        .mapToDouble(l -> Double.parseDouble(l.substring(l.lastIndexOf(' ') + 1)))
+        .sum();
+  }
+
   /** The count of successful CQL requests of an operation in the server's metrics. */
   private static double cassandraRequests(String operation) throws Exception {
     String prefix =

@@ -9,7 +9,8 @@ import java.time.Duration;
  * The server's fire-and-forget buffer as its {@code /metrics} shows it, summed over namespaces:
  * events written to Cassandra ({@code varve_buffer_written_events_total}, whose rate is the drain
  * rate), events queued, bytes held, events dropped, events refused because a queue was full (the
- * other refusals are admission control's).
+ * other refusals are admission control's), and the time the server's JVM spent in collection pauses
+ * ({@code jvm_gc_pause_seconds_sum}).
  */
 final class BufferMetrics {
 
@@ -22,7 +23,13 @@ final class BufferMetrics {
   }
 
   /** One reading of the buffer's metrics. */
-  record Reading(double written, double queued, double bytes, double dropped, double refused) {}
+  record Reading(
+      double written,
+      double queued,
+      double bytes,
+      double dropped,
+      double refused,
+      double gcPauseSeconds) {}
 
   Reading read() throws IOException, InterruptedException {
     ServerMetrics metrics = ServerMetrics.scrape(server);
@@ -31,7 +38,8 @@ final class BufferMetrics {
         metrics.sum("varve_buffer_queue_events"),
         metrics.sum("varve_buffer_bytes"),
         metrics.sum("varve_buffer_dropped_events_total"),
-        metrics.sum("varve_buffer_refused_events_total"));
+        metrics.sum("varve_buffer_refused_events_total"),
+        metrics.sum("jvm_gc_pause_seconds_sum"));
   }
 
   /** Events refused because a queue or the buffers were full, since the server started. */

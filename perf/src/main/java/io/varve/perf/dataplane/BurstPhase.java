@@ -23,11 +23,14 @@ import java.util.function.LongConsumer;
  * Cassandra's own count of writes to the namespace's tables ({@link CassandraWrites}). The evenness
  * ({@link RateEvenness}) of the first, events written per second, is the figure: the second counts
  * partitions, and the coalescing puts more events in each partition write the fuller the queue, so
- * a steady event rate shows there as a falling partition rate. Both are printed. The evenness is
- * judged over the drain's full seconds: from the second after the first in which events were
- * written (before it, the queue coalesces; in it, the drain starts partway) to the one before the
- * buffer emptied. During the burst and its drain the namespace's {@code queueBuffering.drainRate}
- * is {@code --burst-drain-percent} of the sustainable rate (0: unpaced), and unpaced again after.
+ * a steady event rate shows there as a falling partition rate. Both are printed, with the
+ * milliseconds of each second the server's JVM spent in collection pauses ({@code
+ * jvm_gc_pause_seconds}), so that an uneven second can be told a pause of the server's collector or
+ * a slow Cassandra. The evenness is judged over the drain's full seconds: from the second after the
+ * first in which events were written (before it, the queue coalesces; in it, the drain starts
+ * partway) to the one before the buffer emptied. During the burst and its drain the namespace's
+ * {@code queueBuffering.drainRate} is {@code --burst-drain-percent} of the sustainable rate (0:
+ * unpaced), and unpaced again after.
  */
 final class BurstPhase {
 
@@ -64,6 +67,7 @@ final class BurstPhase {
       List<long[]> seconds = perSecond.join();
       List<Long> events = seconds.stream().map(c -> c[0]).toList();
       List<Long> partitions = seconds.stream().map(c -> c[1]).toList();
+      List<Long> pauses = seconds.stream().map(c -> c[2]).toList();
       long written = buffer.written() - before;
       int first = 0;
       while (first < events.size() && events.get(first) == 0) {
@@ -92,6 +96,10 @@ final class BurstPhase {
       out.put("burst.cassandra_writes.per_second", partitions);
       out.put("burst.cassandra_writes.cv", partitionEvenness.cv());
       out.put("burst.cassandra_writes.max_deviation", partitionEvenness.maxDeviation());
+      out.put("burst.server_gc_pause_ms.per_second", pauses);
+      out.put(
+          "burst.server_gc_pause_ms.max_per_second",
+          pauses.stream().mapToLong(p -> p).max().orElse(0));
     } finally {
       sampler.shutdownNow();
       drainRate.accept(0);
@@ -101,7 +109,8 @@ final class BurstPhase {
   /**
    * Reads the written-events counter and Cassandra's write count once a second until the first
    * reached the accepted events (known once the load ended), and returns the rates of both over
-   * each interval between reads ({@code [events, partition writes]} per second) but the last.
+   * each interval between reads, with the server's collection pauses in it ({@code [events,
+   * partition writes, milliseconds paused]} per second), but the last.
    */
   private static final class Sampling {
 
@@ -126,17 +135,17 @@ final class BurstPhase {
         long deadline = System.nanoTime() + DRAIN_TIMEOUT.toNanos();
         long lastWrites = cassandra.count();
         long lastAt = System.nanoTime();
-        long lastEvents = buffer.written();
+        BufferMetrics.Reading last = buffer.read();
         lastAt = (lastAt + System.nanoTime()) / 2;
         long next = System.nanoTime();
         while (System.nanoTime() < deadline) {
           next += 1_000_000_000L;
           Thread.sleep(Math.max(0, (next - System.nanoTime()) / 1_000_000));
           long at = System.nanoTime();
-          long events = buffer.written();
+          BufferMetrics.Reading reading = buffer.read();
           at = (at + System.nanoTime()) / 2; // when the server counted, about
           long writes = cassandra.count();
-          if (events - before >= expected) {
+          if (reading.written() - before >= expected) {
             return counts; // the second in which the buffer emptied is partial: left out
           }
           // per second of the time between the two reads, not per sleep: a read answered late
@@ -144,10 +153,11 @@ final class BurstPhase {
           double seconds = (at - lastAt) / 1e9;
           counts.add(
               new long[] {
-                Math.round((events - lastEvents) / seconds),
-                Math.round((writes - lastWrites) / seconds)
+                Math.round((reading.written() - last.written()) / seconds),
+                Math.round((writes - lastWrites) / seconds),
+                Math.round((reading.gcPauseSeconds() - last.gcPauseSeconds()) * 1000 / seconds)
               });
-          lastEvents = events;
+          last = reading;
           lastWrites = writes;
           lastAt = at;
         }
