@@ -60,9 +60,6 @@ final class DataPlaneBenchmark {
    */
   static final ServerJvm SERVER_JVM = ServerJvm.UP.withHeap("2g");
 
-  /** Fire-and-forget requests in flight from the burst's and the overload's sender. */
-  static final int OPEN_LOAD_IN_FLIGHT = 256;
-
   static final int EVENT_BUCKETS = TimeSeriesBenchmark.EVENT_BUCKETS;
 
   /** The goals of the figures, in the order printed. */
@@ -126,10 +123,13 @@ final class DataPlaneBenchmark {
             TimeSeriesBenchmark.MAX_IN_FLIGHT,
             TimeSeriesBenchmark.BUCKET_MILLIS,
             EVENT_BUCKETS);
-    double sustainable =
+    double measured =
         new BufferedPhase(parameters, events).run(figures, api.timeSeries(), raw, buffer);
+    double sustainable = parameters.sustainableRate() > 0 ? parameters.sustainableRate() : measured;
+    figures.put("sustainable.events_per_s", Math.round(sustainable));
+    figures.put("sustainable.source", parameters.sustainableRate() > 0 ? "given" : "measured");
     OpenLoad openLoad =
-        new OpenLoad(load.timeSeries(), NAMESPACE, parameters.batch(), OPEN_LOAD_IN_FLIGHT);
+        new OpenLoad(load.timeSeries(), NAMESPACE, parameters.batch(), parameters.loadInFlight());
     environment.progress("burst at " + parameters.burstFactor() + "x the sustainable rate");
     new BurstPhase(parameters, events)
         .run(
@@ -158,6 +158,7 @@ final class DataPlaneBenchmark {
     out.put("parameters.events", parameters.events());
     out.put("parameters.batch", parameters.batch());
     out.put("parameters.concurrency", parameters.concurrency());
+    out.put("parameters.load_in_flight", parameters.loadInFlight());
     out.put("parameters.burst_s", parameters.burstDuration().toSeconds());
     out.put("parameters.overload_s", parameters.overloadDuration().toSeconds());
     out.put("parameters.buffer_bytes", BUFFER_BYTES);

@@ -118,6 +118,24 @@ public final class DataPlaneCommand implements Callable<Integer> {
   int latencySeconds;
 
   @Option(
+      names = "--sustainable-rate",
+      defaultValue = "0",
+      description =
+          "Events per second the burst and the overload are multiples of (and the burst's drain"
+              + " rate a share of); 0 takes the rate the buffered comparison measures in the same"
+              + " run. Give the same rate to compare two runs at the same load: the measured one"
+              + " moves with the machine (default: ${DEFAULT-VALUE}).")
+  long sustainableRate;
+
+  @Option(
+      names = "--load-in-flight",
+      defaultValue = "256",
+      description =
+          "Requests the burst's and the overload's sender keeps unanswered at most; when they are"
+              + " all unanswered it waits, and offers less than asked (default: ${DEFAULT-VALUE}).")
+  int loadInFlight;
+
+  @Option(
       names = "--cassandra",
       description = "Use this Cassandra (host:port) instead of starting the local one.")
   String cassandra;
@@ -143,6 +161,8 @@ public final class DataPlaneCommand implements Callable<Integer> {
     OptionChecks.inRange(spec, "--delay-percent", delayPercent, 0, 100);
     OptionChecks.inRange(spec, "--hedge-delay-ms", hedgeDelayMs, 1, 10_000);
     OptionChecks.inRange(spec, "--latency-seconds", latencySeconds, 1, 3600);
+    OptionChecks.inRange(spec, "--sustainable-rate", sustainableRate, 0, 10_000_000);
+    OptionChecks.inRange(spec, "--load-in-flight", loadInFlight, 1, 4096);
     String[] range = delayMs.split("\\.\\.", -1);
     if (range.length != 2 || !range[0].matches("\\d{1,5}") || !range[1].matches("\\d{1,5}")) {
       OptionChecks.inRange(spec, "--delay-ms (min..max)", -1, 0, 10_000);
@@ -168,7 +188,9 @@ public final class DataPlaneCommand implements Callable<Integer> {
                   Duration.ofMillis(delayMin),
                   Duration.ofMillis(delayMax),
                   Duration.ofMillis(hedgeDelayMs),
-                  Duration.ofSeconds(latencySeconds)))
+                  Duration.ofSeconds(latencySeconds),
+                  sustainableRate,
+                  loadInFlight))
           .run(cassandra, new Figures(System.out));
     }
     return 0;

@@ -21,6 +21,9 @@ import java.time.Duration;
  * @param delayMax the longest of its delays
  * @param hedgeDelay how long the hedging client waits for an answer before it hedges
  * @param latencyDuration how long each latency measurement (hedging, each collector) lasts
+ * @param sustainableRate the events per second the burst and the overload are multiples of; 0: the
+ *     rate the buffered comparison measured in the same run
+ * @param loadInFlight requests the burst's and the overload's sender keeps unanswered at most
  */
 record DataPlaneParameters(
     Duration warmup,
@@ -36,4 +39,6 @@ record DataPlaneParameters(
     Duration delayMin,
     Duration delayMax,
     Duration hedgeDelay,
-    Duration latencyDuration) {}
+    Duration latencyDuration,
+    long sustainableRate,
+    int loadInFlight) {}
