@@ -129,10 +129,12 @@ public final class DataPlaneCommand implements Callable<Integer> {
 
   @Option(
       names = "--load-in-flight",
-      defaultValue = "256",
+      defaultValue = "64",
       description =
           "Requests the burst's and the overload's sender keeps unanswered at most; when they are"
-              + " all unanswered it waits, and offers less than asked (default: ${DEFAULT-VALUE}).")
+              + " all unanswered it waits, and offers less than asked. More is not more load: once"
+              + " the machine is saturated, more requests in flight only wait longer, past their"
+              + " deadline (default: ${DEFAULT-VALUE}).")
   int loadInFlight;
 
   @Option(
