@@ -327,6 +327,27 @@ class TimeSeriesSloIT {
   }
 
   @Test
+  void past_the_callers_deadline_the_server_itself_answers_deadline_exceeded() {
+    // the caller sends a deadline but sets no timer of its own: what comes back is the server's
+    slo.delay(Duration.ofMillis(600));
+    TimeSeriesGrpc.TimeSeriesBlockingStub untimed =
+        com.linecorp.armeria.client.grpc.GrpcClients.builder(server.base())
+            .responseTimeout(Duration.ZERO)
+            .addHeader("grpc-timeout", "250m")
+            .build(TimeSeriesGrpc.TimeSeriesBlockingStub.class);
+    long started = System.nanoTime();
+
+    assertThatThrownBy(() -> untimed.readEventRecords(read("ts_slo_patient", "")))
+        .isInstanceOfSatisfying(
+            StatusRuntimeException.class,
+            e ->
+                assertThat(e.getStatus().getCode())
+                    .as(e.getStatus().toString())
+                    .isEqualTo(Status.Code.DEADLINE_EXCEEDED));
+    assertThat(Duration.ofNanos(System.nanoTime() - started)).isLessThan(Duration.ofSeconds(5));
+  }
+
+  @Test
   void a_call_past_its_grpc_deadline_leaves_no_work_running_and_counts_the_cancelled_fetch()
       throws Exception {
     // no page can be cut before the deadline: the first partition answers after it

@@ -35,6 +35,7 @@ public final class ReadBudget implements CallBudget {
   private volatile long slowestNanos;
   private volatile ScheduledFuture<?> timer;
   private volatile ScheduledFuture<?> callerTimer;
+  private volatile long callerNanos = Long.MAX_VALUE;
 
   private ReadBudget(ReadDeadline deadline, Runnable onCancelledFetch) {
     this.deadline = deadline;
@@ -53,6 +54,7 @@ public final class ReadBudget implements CallBudget {
       ScheduledExecutorService timers,
       Runnable onCancelledFetch) {
     ReadBudget budget = new ReadBudget(deadline, onCancelledFetch);
+    budget.callerNanos = callerNanos;
     long delay = Math.max(0, deadline.remainingNanos());
     budget.timer = timers.schedule(budget::expire, delay, TimeUnit.NANOSECONDS);
     if (callerNanos != Long.MAX_VALUE) {
@@ -151,6 +153,11 @@ public final class ReadBudget implements CallBudget {
   @Override
   public boolean cancelled() {
     return cancelled;
+  }
+
+  @Override
+  public boolean pastCallerDeadline() {
+    return callerNanos != Long.MAX_VALUE && System.nanoTime() - callerNanos >= 0;
   }
 
   /** Fetches cancelled in flight or refused because the caller gave up. */

@@ -14,6 +14,12 @@ public interface CallBudget {
   /** Whether the caller gave up. */
   boolean cancelled();
 
+  /**
+   * Whether the caller's deadline has passed: a call stopped then ends as past its deadline, not as
+   * cancelled by its caller.
+   */
+  boolean pastCallerDeadline();
+
   /** Stops the budget's timers; the call is over. */
   void close();
 }

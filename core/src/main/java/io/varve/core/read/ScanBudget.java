@@ -37,6 +37,7 @@ public final class ScanBudget implements CallBudget {
   private volatile long slowestNanos;
   private volatile ScheduledFuture<?> timer;
   private volatile ScheduledFuture<?> callerTimer;
+  private volatile long callerNanos = Long.MAX_VALUE;
 
   private ScanBudget(ReadDeadline deadline, Runnable onCancelledFetch) {
     this.deadline = deadline;
@@ -55,6 +56,7 @@ public final class ScanBudget implements CallBudget {
       ScheduledExecutorService timers,
       Runnable onCancelledFetch) {
     ScanBudget budget = new ScanBudget(deadline, onCancelledFetch);
+    budget.callerNanos = callerNanos;
     budget.timer =
         timers.schedule(
             () -> budget.expiry.complete(null),
@@ -167,6 +169,11 @@ public final class ScanBudget implements CallBudget {
   @Override
   public boolean cancelled() {
     return cancelled;
+  }
+
+  @Override
+  public boolean pastCallerDeadline() {
+    return callerNanos != Long.MAX_VALUE && System.nanoTime() - callerNanos >= 0;
   }
 
   /** Fetches cancelled in flight or refused because the read was stopped. */

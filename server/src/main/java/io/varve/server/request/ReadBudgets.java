@@ -129,8 +129,10 @@ public final class ReadBudgets {
 
   /**
    * The call's result, once it ends: its timers stopped, counted as partial when {@code isPartial}
-   * says so. A call the caller gave up fails UNAVAILABLE (nobody reads the answer: the caller has
-   * its own DEADLINE_EXCEEDED or CANCELLED).
+   * says so. A call stopped at its caller's deadline fails DEADLINE_EXCEEDED, as the caller's own
+   * timer says (the server's answer can reach it first: its clock for the deadline started when the
+   * request arrived, the caller's may have started when the request was sent); one its caller
+   * cancelled fails UNAVAILABLE, which nobody reads.
    */
   public <T> CompletionStage<T> finish(
       CallBudget budget, CompletionStage<T> call, Predicate<? super T> isPartial) {
@@ -139,8 +141,12 @@ public final class ReadBudgets {
           budget.close();
           running.decrementAndGet();
           if (budget.cancelled()) {
+            if (budget.pastCallerDeadline()) {
+              throw new VarveException(
+                  VarveException.Kind.DEADLINE_EXCEEDED, rpc + " stopped at its caller's deadline");
+            }
             throw new VarveException(
-                VarveException.Kind.UNAVAILABLE, rpc + " stopped: its caller gave up");
+                VarveException.Kind.UNAVAILABLE, rpc + " stopped: its caller cancelled it");
           }
           if (error != null) {
             throw error instanceof RuntimeException r ? r : new IllegalStateException(error);
