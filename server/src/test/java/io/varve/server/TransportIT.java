@@ -21,6 +21,8 @@ import io.varve.api.timeseries.v1.TimeInterval;
 import io.varve.api.timeseries.v1.TimeSeriesGrpc;
 import io.varve.api.timeseries.v1.WriteEventRecordsRequest;
 import io.varve.api.timeseries.v1.WriteEventRecordsResponse;
+import io.varve.local.server.MetricSample;
+import io.varve.local.server.ServerMetrics;
 import io.varve.server.config.ServerSettings;
 import io.varve.server.transport.Transports;
 import java.net.URI;
@@ -310,38 +312,33 @@ class TransportIT {
 
   @Test
   void the_servers_process_is_measured_heap_collections_threads_and_cpu() throws Exception {
-    String before = http("/metrics", null, null).body();
-    assertThat(metric(before, "jvm_memory_used_bytes{area=\"heap\"")).isPositive();
-    assertThat(metric(before, "jvm_memory_max_bytes{area=\"heap\"")).isPositive();
-    assertThat(metric(before, "jvm_threads_live_threads")).isPositive();
-    assertThat(metric(before, "process_uptime_seconds")).isPositive();
-    assertThat(before).contains("process_cpu_usage", "process_files_open_files", "jvm_gc_overhead");
+    ServerMetrics before = ServerMetrics.parse(http("/metrics", null, null).body());
+    assertThat(heap(before, "jvm_memory_used_bytes")).isPositive();
+    assertThat(heap(before, "jvm_memory_max_bytes")).isPositive();
+    assertThat(before.sum("jvm_threads_live_threads")).isPositive();
+    assertThat(before.sum("process_uptime_seconds")).isPositive();
+    assertThat(before.samples())
+        .extracting(MetricSample::name)
+        .contains("process_cpu_usage", "process_files_open_files", "jvm_gc_overhead");
     // the server runs in this JVM: a collection here is one of the server's
-    double pauses = metric(before, "jvm_gc_pause_seconds_count");
+    double pauses = before.sum("jvm_gc_pause_seconds_count");
     long deadline = System.nanoTime() + 10_000_000_000L;
     double after = pauses;
     while (after <= pauses && System.nanoTime() < deadline) {
       System.gc();
       Thread.sleep(100); // the collector's notification arrives on its own thread
-      after = metric(http("/metrics", null, null).body(), "jvm_gc_pause_seconds_count");
+      after =
+          ServerMetrics.parse(http("/metrics", null, null).body())
+              .sum("jvm_gc_pause_seconds_count");
     }
     assertThat(after).as("collections counted in jvm_gc_pause_seconds").isGreaterThan(pauses);
   }
 
-  /**
-   * The sum of the series in {@code metrics} whose line starts with {@code prefix} (a name, or a
-   * name and its first labels); 0 when there is none.
-   */
-  private static double metric(String metrics, String prefix) {
-    return metrics
-        .lines()
-        .filter(l -> l.startsWith(prefix) && !l.startsWith("#"))
-        .filter(
-            l ->
-                prefix.contains("{")
-                    || l.charAt(prefix.length()) == '{'
-                    || l.charAt(prefix.length()) == ' ')
-        .mapToDouble(l -> Double.parseDouble(l.substring(l.lastIndexOf(' ') + 1)))
+  /** The sum of the heap pools' series of {@code metric}. */
+  private static double heap(ServerMetrics metrics, String metric) {
+    return metrics.samples().stream()
+        .filter(s -> s.name().equals(metric) && "heap".equals(s.labels().get("area")))
+        .mapToDouble(MetricSample::value)
         .sum();
   }
 
