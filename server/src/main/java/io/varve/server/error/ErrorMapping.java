@@ -2,6 +2,7 @@ package io.varve.server.error;
 
 import com.google.protobuf.InvalidProtocolBufferException;
 import com.linecorp.armeria.common.HttpStatus;
+import com.linecorp.armeria.server.RequestTimeoutException;
 import io.grpc.Status;
 import io.varve.core.error.Causes;
 import io.varve.core.error.InvalidFieldException;
@@ -74,10 +75,17 @@ public final class ErrorMapping {
    * The gRPC status of a failure raised by the gRPC layer before a service sees the request: a
    * message protobuf cannot decode (malformed, or nested past protobuf's recursion limit of 100) is
    * the client's error, INVALID_ARGUMENT, as is JSON on a gRPC path that the JSON codec refuses
-   * (its message names the field); {@code null} for anything else (gRPC's own mapping).
+   * (its message names the field). The caller's deadline ({@code grpc-timeout}) passing on the
+   * server is DEADLINE_EXCEEDED, as the caller's own timer would say (gRPC's layer alone answers
+   * CANCELLED, which a client that sets no timer of its own cannot tell from a reset stream).
+   * {@code null} for anything else (gRPC's own mapping).
    */
-  public static Status grpcDecodingFailure(Throwable cause) {
+  public static Status grpcLayerFailure(Throwable cause) {
     for (Throwable t = cause; t != null; t = t.getCause()) {
+      if (t instanceof RequestTimeoutException) {
+        return Status.DEADLINE_EXCEEDED.withDescription(
+            "the caller's deadline (grpc-timeout) passed before the call ended");
+      }
       if (t instanceof InvalidFieldException e) {
         return of(e).grpcStatus();
       }

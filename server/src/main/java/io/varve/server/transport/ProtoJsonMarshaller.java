@@ -16,7 +16,7 @@ import java.nio.charset.StandardCharsets;
  * it was posted to.
  *
  * <p>A body that does not parse raises {@link io.varve.core.error.InvalidFieldException}; {@link
- * io.varve.server.error.ErrorMapping#grpcDecodingFailure} turns it into INVALID_ARGUMENT.
+ * io.varve.server.error.ErrorMapping#grpcLayerFailure} turns it into INVALID_ARGUMENT.
  */
 final class ProtoJsonMarshaller implements GrpcJsonMarshaller {
 

@@ -140,7 +140,7 @@ public final class Transports {
     return GrpcService.builder()
         .addServiceDefinitions(GrpcServices.of(services, rpcs))
         .maxRequestMessageLength(maxMessageBytes)
-        .exceptionHandler((ctx, status, cause, metadata) -> ErrorMapping.grpcDecodingFailure(cause))
+        .exceptionHandler((ctx, status, cause, metadata) -> ErrorMapping.grpcLayerFailure(cause))
         .maxResponseMessageLength(Integer.MAX_VALUE)
         .enableUnframedRequests(true)
         // JSON on the gRPC paths is read and written as on /v1/: same rules, limits and errors
