@@ -16,15 +16,17 @@ package io.varve.client;
  * what the calls in progress are doing at that moment, but it never holds a hedge won without the
  * hedge sent and the call it belongs to.
  *
- * @param calls calls made by the caller (a hedged or retried call counts once)
+ * @param calls calls made by the caller (a hedged or retried call counts once, a throttled one too)
  * @param hedgesSent requests sent to a second endpoint because the first had not answered within
  *     the delay
  * @param hedgesWon hedged calls whose answer came from the hedge rather than from the first request
  * @param retries requests sent again after an UNAVAILABLE or RESOURCE_EXHAUSTED answer
  * @param handshakes namespace handshakes completed (the first one and the background refreshes)
+ * @param throttled calls refused by the client itself, never sent: its calls in flight and waiting
+ *     were at their bound ({@link VarveClientBuilder#maxCallsInFlight})
  */
 public record ClientCounters(
-    long calls, long hedgesSent, long hedgesWon, long retries, long handshakes) {
+    long calls, long hedgesSent, long hedgesWon, long retries, long handshakes, long throttled) {
 
   /**
    * The counts between {@code earlier} and this snapshot, {@code earlier} taken first from the same
@@ -40,12 +42,14 @@ public record ClientCounters(
             hedgesSent - earlier.hedgesSent,
             hedgesWon - earlier.hedgesWon,
             retries - earlier.retries,
-            handshakes - earlier.handshakes);
+            handshakes - earlier.handshakes,
+            throttled - earlier.throttled);
     if (window.calls < 0
         || window.hedgesSent < 0
         || window.hedgesWon < 0
         || window.retries < 0
-        || window.handshakes < 0) {
+        || window.handshakes < 0
+        || window.throttled < 0) {
       throw new IllegalArgumentException(
           "earlier: " + earlier + " (expected: a snapshot taken before " + this + ")");
     }

@@ -2,6 +2,7 @@ package io.varve.client;
 
 import io.grpc.Status;
 import io.grpc.StatusRuntimeException;
+import io.varve.client.internal.Caller;
 import io.varve.client.internal.Counters;
 import io.varve.client.internal.Endpoints;
 import io.varve.client.internal.Handshakes;
@@ -37,6 +38,7 @@ public final class VarveClient implements AutoCloseable {
 
   private final Endpoints endpoints;
   private final Handshakes handshakes;
+  private final Caller caller;
   private final ScheduledExecutorService scheduler;
   private final boolean ownsScheduler;
   private final Counters counters;
@@ -53,6 +55,7 @@ public final class VarveClient implements AutoCloseable {
       KeyValueClient keyValue) {
     this.endpoints = endpoints;
     this.handshakes = calls.handshakes();
+    this.caller = calls.caller();
     this.scheduler = scheduler;
     this.ownsScheduler = ownsScheduler;
     this.counters = counters;
@@ -115,12 +118,14 @@ public final class VarveClient implements AutoCloseable {
   }
 
   /**
-   * Stops the background handshakes and closes the channels; calls in flight fail. Threads and
+   * Stops the background handshakes and closes the channels; calls in flight fail, calls waiting
+   * for a slot ({@link VarveClientBuilder#maxCallsInFlight}) fail CANCELLED unsent. Threads and
    * event loops the caller gave the builder are left running.
    */
   @Override
   public void close() {
     handshakes.close();
+    caller.close();
     endpoints.close();
     if (ownsScheduler) {
       scheduler.shutdownNow();

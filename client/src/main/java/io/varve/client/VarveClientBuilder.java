@@ -4,6 +4,7 @@ import com.linecorp.armeria.client.ClientFactory;
 import com.linecorp.armeria.client.ClientFactoryBuilder;
 import io.varve.api.common.v1.ClientSignals;
 import io.varve.client.internal.Backoff;
+import io.varve.client.internal.CallThrottle;
 import io.varve.client.internal.Caller;
 import io.varve.client.internal.Counters;
 import io.varve.client.internal.Endpoints;
@@ -33,6 +34,12 @@ public final class VarveClientBuilder {
   public static final int DEFAULT_CONNECTIONS_PER_ENDPOINT =
       Math.min(2, Runtime.getRuntime().availableProcessors());
 
+  /** The default {@link #maxCallsInFlight}: calls started and not ended. */
+  public static final int DEFAULT_MAX_CALLS_IN_FLIGHT = 1024;
+
+  /** The default {@link #maxCallsInFlight}: calls waiting for a slot. */
+  public static final int DEFAULT_MAX_CALLS_QUEUED = 4096;
+
   private static final Pattern HOST_PORT = Pattern.compile("\\[?[^\\s/\\[\\]]+\\]?:\\d{1,5}");
 
   private final List<String> endpoints = new ArrayList<>();
@@ -45,6 +52,8 @@ public final class VarveClientBuilder {
   private int compressionThreshold = 16 * 1024;
   private Duration handshakeRetry = Duration.ofSeconds(30);
   private Integer connectionsPerEndpoint;
+  private int maxCallsInFlight = DEFAULT_MAX_CALLS_IN_FLIGHT;
+  private int maxCallsQueued = DEFAULT_MAX_CALLS_QUEUED;
   private ClientFactory factory;
   private ScheduledExecutorService scheduler;
   private IdempotencyTokens tokens;
@@ -171,6 +180,30 @@ public final class VarveClientBuilder {
   }
 
   /**
+   * The bound on the calls this client has in flight: at most {@code inFlight} started and not
+   * ended, at most {@code queued} more waiting in arrival order for one of them to end; beyond both
+   * a call fails at once with RESOURCE_EXHAUSTED, never sent ({@link ClientCounters#throttled}). A
+   * waiting call's deadline runs while it waits; one that reaches it fails DEADLINE_EXCEEDED, never
+   * sent. A call's hedge and retries take no slot of their own; handshakes take none. Default
+   * {@value #DEFAULT_MAX_CALLS_IN_FLIGHT}, {@value #DEFAULT_MAX_CALLS_QUEUED}. Without a bound,
+   * calls started faster than the servers answer queue unseen on the connections, where the tail
+   * passes its deadline after the servers did its work.
+   */
+  public VarveClientBuilder maxCallsInFlight(int inFlight, int queued) {
+    if (inFlight < 1 || inFlight > 1_000_000) {
+      throw new IllegalArgumentException(
+          "maxCallsInFlight: " + inFlight + " (expected: 1..1000000 calls in flight)");
+    }
+    if (queued < 0 || queued > 1_000_000) {
+      throw new IllegalArgumentException(
+          "maxCallsInFlight: " + queued + " queued (expected: 0..1000000 calls waiting)");
+    }
+    this.maxCallsInFlight = inFlight;
+    this.maxCallsQueued = queued;
+    return this;
+  }
+
+  /**
    * The transport's event loops and connection pools, owned by the caller: the client does not
    * close it. Default: a factory of the client's own, closed with it. Not with {@link #tls(Path)}
    * (configure the trust on your factory).
@@ -219,7 +252,15 @@ public final class VarveClientBuilder {
     ScheduledExecutorService timers = ownsScheduler ? ownScheduler() : scheduler;
     Counters counters = new Counters();
     Endpoints channels = new Endpoints(endpoints, tls, transport, ownsFactory, bearerToken);
-    Caller caller = new Caller(channels, timers, counters, backoff, defaultDeadline, callSettings);
+    Caller caller =
+        new Caller(
+            channels,
+            timers,
+            counters,
+            backoff,
+            defaultDeadline,
+            callSettings,
+            new CallThrottle(maxCallsInFlight, maxCallsQueued, timers, counters));
     Handshakes handshakes =
         new Handshakes(caller::handshake, signals(), timers, counters, handshakeRetry);
     ClientCalls calls = new ClientCalls(caller, handshakes);

@@ -198,6 +198,78 @@ class HedgingIT {
   }
 
   @Test
+  void
+      beyond_its_bound_on_calls_in_flight_the_client_queues_refuses_and_never_sends_an_expired_call()
+          throws Exception {
+    proxy.delay(Duration.ofMillis(800));
+    try (VarveClient bounded =
+        VarveClient.builder()
+            .endpoints(proxy.endpoint())
+            .callSettings(CallSettings.defaults().withoutHedging())
+            .maxCallsInFlight(2, 1)
+            .build()) {
+      join(bounded.keyValue().getItems(get("bounded"))); // the handshake and a connection
+      ClientCounters before = bounded.counters();
+      Duration minute = Duration.ofMinutes(1);
+      CompletableFuture<?> first = put(bounded, "k1", minute);
+      CompletableFuture<?> second = put(bounded, "k2", minute);
+      CompletableFuture<?> waiting = put(bounded, "k3", Duration.ofMillis(300));
+      CompletableFuture<?> refused = put(bounded, "k4", minute);
+
+      assertThat(refused).as("two in flight, one waiting: the fourth").isCompletedExceptionally();
+      assertThatThrownBy(() -> join(refused))
+          .isInstanceOfSatisfying(
+              StatusRuntimeException.class,
+              e -> assertThat(e.getStatus().getCode()).isEqualTo(Status.Code.RESOURCE_EXHAUSTED));
+      assertThatThrownBy(() -> join(waiting))
+          .isInstanceOfSatisfying(
+              StatusRuntimeException.class,
+              e -> {
+                assertThat(e.getStatus().getCode()).isEqualTo(Status.Code.DEADLINE_EXCEEDED);
+                assertThat(e.getStatus().getDescription()).contains("not sent");
+              });
+      join(first);
+      join(second);
+      // the slots are free again: the next call is sent, and a waiting call is sent once a slot is
+      long start = System.nanoTime();
+      CompletableFuture<?> third = put(bounded, "k5", minute);
+      CompletableFuture<?> fourth = put(bounded, "k6", minute);
+      CompletableFuture<?> fifth = put(bounded, "k7", minute);
+      join(third);
+      join(fourth);
+      join(fifth);
+      assertThat(Duration.ofNanos(System.nanoTime() - start))
+          .as("the fifth waited for one of the first two to end")
+          .isGreaterThanOrEqualTo(Duration.ofMillis(1500));
+
+      ClientCounters during = bounded.counters().minus(before);
+      assertThat(during.calls()).isEqualTo(7);
+      assertThat(during.throttled()).isEqualTo(1);
+      proxy.delay(Duration.ZERO);
+      assertThat(join(bounded.keyValue().getItems(get("bounded"))).getItemsList())
+          .as("what was refused or expired waiting was never written")
+          .extracting(item -> item.getKey().toStringUtf8())
+          .containsExactly("k1", "k2", "k5", "k6", "k7");
+    }
+  }
+
+  static CompletableFuture<?> put(VarveClient varve, String key, Duration deadline) {
+    return varve
+        .keyValue()
+        .putItems(
+            PutItemsRequest.newBuilder()
+                .setNamespace(KV)
+                .setId("bounded")
+                .addItems(
+                    Item.newBuilder()
+                        .setKey(ByteString.copyFromUtf8(key))
+                        .setValue(ByteString.copyFromUtf8("v")))
+                .build(),
+            CallSettings.defaults().withDeadline(deadline))
+        .toCompletableFuture();
+  }
+
+  @Test
   void a_call_that_is_not_answered_gives_up_at_its_deadline() {
     try (VarveClient slowOnly = VarveClient.builder().endpoints(proxy.endpoint()).build()) {
       long start = System.nanoTime();

@@ -9,8 +9,8 @@ import java.util.concurrent.ScheduledExecutorService;
 
 /**
  * Makes the client's calls: resolves each call's policy from the caller's settings, the namespace's
- * objectives (its handshake) and the client's defaults, then runs it as a {@link HedgedCall}.
- * Thread safe.
+ * objectives (its handshake) and the client's defaults, then runs it as a {@link HedgedCall} once
+ * the {@link CallThrottle} admits it. Thread safe.
  */
 public final class Caller {
 
@@ -20,10 +20,12 @@ public final class Caller {
   private final Backoff backoff;
   private final Duration defaultDeadline;
   private final CallSettings clientSettings;
+  private final CallThrottle throttle;
 
   /**
    * @param defaultDeadline the deadline of a call whose RPC has no objective
    * @param clientSettings what the caller overrides for every call
+   * @param throttle the bound on the caller's calls in flight
    */
   public Caller(
       Endpoints endpoints,
@@ -31,13 +33,15 @@ public final class Caller {
       Counters counters,
       Backoff backoff,
       Duration defaultDeadline,
-      CallSettings clientSettings) {
+      CallSettings clientSettings,
+      CallThrottle throttle) {
     this.endpoints = endpoints;
     this.scheduler = scheduler;
     this.counters = counters;
     this.backoff = backoff;
     this.defaultDeadline = defaultDeadline;
     this.clientSettings = clientSettings;
+    this.throttle = throttle;
   }
 
   /** Calls {@code method} under {@code signals}' objectives, {@code call}'s settings winning. */
@@ -74,15 +78,27 @@ public final class Caller {
       NamespaceSignals signals,
       CallSettings call,
       boolean counted) {
-    return new HedgedCall<>(
+    HedgedCall<Q, R> hedged =
+        new HedgedCall<>(
             endpoints,
             method,
             request,
             policy(method.getBareMethodName(), kind, signals, clientSettings.overriddenBy(call)),
             backoff,
             scheduler,
-            counters)
-        .start(counted);
+            counters);
+    CompletableFuture<R> result = hedged.start(counted);
+    if (counted) {
+      throttle.admit(result, hedged::send);
+    } else {
+      hedged.send(); // a handshake: the client's own, it must not wait behind the calls it serves
+    }
+    return result;
+  }
+
+  /** Fails the calls waiting for a slot, and every call made from now on. */
+  public void close() {
+    throttle.close();
   }
 
   CallPolicy policy(String rpc, CallKind kind, NamespaceSignals signals, CallSettings settings) {

@@ -10,16 +10,18 @@ public final class Counters {
   final LongAdder hedgesWon = new LongAdder();
   final LongAdder retries = new LongAdder();
   final LongAdder handshakes = new LongAdder();
+  final LongAdder throttled = new LongAdder();
 
   /**
    * The counts now. A hedge is counted won after its call was counted, so the calls are read last:
    * a snapshot never has more hedges won than hedges sent or calls.
    */
   public ClientCounters snapshot() {
+    long throttledNow = throttled.sum();
     long handshakesNow = handshakes.sum();
     long retriesNow = retries.sum();
     long won = hedgesWon.sum();
     long sent = hedgesSent.sum();
-    return new ClientCounters(calls.sum(), sent, won, retriesNow, handshakesNow);
+    return new ClientCounters(calls.sum(), sent, won, retriesNow, handshakesNow, throttledNow);
   }
 }

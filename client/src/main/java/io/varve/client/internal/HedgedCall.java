@@ -73,6 +73,10 @@ final class HedgedCall<Q, R> {
         });
   }
 
+  /**
+   * Counts the call and starts its deadline; its first request waits for {@link #send()}: the
+   * caller's deadline runs from now, whether the call is sent at once or waits for a slot.
+   */
   CompletableFuture<R> start(boolean counted) {
     if (counted) {
       counters.calls.increment();
@@ -83,16 +87,27 @@ final class HedgedCall<Q, R> {
           scheduler.schedule(this::expire, deadlineNanos - System.nanoTime(), TimeUnit.NANOSECONDS);
       result.whenComplete((r, t) -> expiry.cancel(false));
     }
-    round(endpoints.pick());
     return result;
   }
 
+  /** Sends the call's first request (and, as they fall due, its hedge and retries). */
+  void send() {
+    round(endpoints.pick());
+  }
+
   private void expire() {
+    boolean sent;
+    synchronized (this) {
+      sent = current != null;
+    }
+    String why =
+        sent
+            ? "no answer within the call's deadline of " + policy.deadline().orElseThrow()
+            : "the call waited its whole deadline of "
+                + policy.deadline().orElseThrow()
+                + " for one of the client's maxCallsInFlight to end; not sent";
     if (result.completeExceptionally(
-        Status.DEADLINE_EXCEEDED
-            .withDescription(
-                "no answer within the call's deadline of " + policy.deadline().orElseThrow())
-            .asRuntimeException())) {
+        Status.DEADLINE_EXCEEDED.withDescription(why).asRuntimeException())) {
       cancelAll("deadline exceeded");
     }
   }

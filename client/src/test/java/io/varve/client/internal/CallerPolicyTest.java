@@ -23,7 +23,8 @@ class CallerPolicyTest {
           new Counters(),
           new Backoff(Duration.ZERO, Duration.ZERO, 0),
           DEFAULT,
-          CallSettings.defaults());
+          CallSettings.defaults(),
+          null);
 
   static NamespaceSignals getItems(long targetMillis, long maxMillis) {
     return NamespaceSignals.of(

@@ -18,8 +18,8 @@ class CountersTest {
     counters.calls.add(2);
     counters.hedgesWon.increment();
 
-    assertThat(first).isEqualTo(new ClientCounters(3, 1, 0, 0, 0));
-    assertThat(counters.snapshot()).isEqualTo(new ClientCounters(5, 1, 1, 0, 0));
+    assertThat(first).isEqualTo(new ClientCounters(3, 1, 0, 0, 0, 0));
+    assertThat(counters.snapshot()).isEqualTo(new ClientCounters(5, 1, 1, 0, 0, 0));
   }
 
   @Test
@@ -40,9 +40,9 @@ class CountersTest {
 
     ClientCounters measured = counters.snapshot().minus(afterWarmup);
 
-    assertThat(measured).isEqualTo(new ClientCounters(20, 2, 1, 0, 1));
+    assertThat(measured).isEqualTo(new ClientCounters(20, 2, 1, 0, 1, 0));
     assertThat(counters.snapshot().minus(counters.snapshot()))
-        .isEqualTo(new ClientCounters(0, 0, 0, 0, 0));
+        .isEqualTo(new ClientCounters(0, 0, 0, 0, 0, 0));
   }
 
   @Test
@@ -56,8 +56,8 @@ class CountersTest {
     assertThatThrownBy(() -> earlier.minus(later))
         .isInstanceOf(IllegalArgumentException.class)
         .hasMessage(
-            "earlier: ClientCounters[calls=1, hedgesSent=1, hedgesWon=0, retries=0, handshakes=0]"
+            "earlier: ClientCounters[calls=1, hedgesSent=1, hedgesWon=0, retries=0, handshakes=0, throttled=0]"
                 + " (expected: a snapshot taken before ClientCounters[calls=0, hedgesSent=0,"
-                + " hedgesWon=0, retries=0, handshakes=0])");
+                + " hedgesWon=0, retries=0, handshakes=0, throttled=0])");
   }
 }
