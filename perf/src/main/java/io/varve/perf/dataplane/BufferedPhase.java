@@ -17,7 +17,9 @@ import java.util.List;
  * the same requests in flight on both sides. The API side's time runs from its first request until
  * the server's {@code varve_buffer_written_events_total} has counted every event: until the buffer
  * has written them, not until it answered. Both sides alternate for the warm-up, then each is
- * measured in two halves, in the order raw, API, API, raw.
+ * measured in rounds of two halves, in the order raw, API, API, raw; the ratio is of the rates over
+ * all rounds, and the lowest and highest ratio of a single round show how much one round alone
+ * would have wandered (a pause of Cassandra's collector falls in one side's half, not the other's).
  */
 final class BufferedPhase {
 
@@ -41,14 +43,29 @@ final class BufferedPhase {
       api(api, buffer, warmupEvents);
     }
     int half = parameters.events() / 2;
-    double rawSeconds = raw(raw, half);
-    double apiSeconds = api(api, buffer, half);
-    apiSeconds += api(api, buffer, half);
-    rawSeconds += raw(raw, half);
-    double rawRate = 2.0 * half / rawSeconds;
-    double apiRate = 2.0 * half / apiSeconds;
+    double rawSeconds = 0;
+    double apiSeconds = 0;
+    double lowest = Double.MAX_VALUE;
+    double highest = 0;
+    for (int r = 0; r < parameters.rounds(); r++) {
+      double rawRound = raw(raw, half);
+      double apiRound = api(api, buffer, half);
+      apiRound += api(api, buffer, half);
+      rawRound += raw(raw, half);
+      double ratio = rawRound / apiRound; // same events on both sides: the ratio of the rates
+      lowest = Math.min(lowest, ratio);
+      highest = Math.max(highest, ratio);
+      rawSeconds += rawRound;
+      apiSeconds += apiRound;
+    }
+    long measured = 2L * half * parameters.rounds();
+    double rawRate = measured / rawSeconds;
+    double apiRate = measured / apiSeconds;
+    out.put("buffered.rounds", parameters.rounds());
     out.put("buffered.raw.events_per_s", Math.round(rawRate));
     out.put("buffered.api.events_per_s", Math.round(apiRate));
+    out.put("buffered.ratio.lowest_round", Goals.ratio(lowest, 1));
+    out.put("buffered.ratio.highest_round", Goals.ratio(highest, 1));
     out.put("buffered.ratio", Goals.ratio(apiRate, rawRate));
     return apiRate;
   }

@@ -156,6 +156,7 @@ final class DataPlaneBenchmark {
     out.put("machine.java", System.getProperty("java.version"));
     out.put("parameters.warmup_s", parameters.warmup().toSeconds());
     out.put("parameters.events", parameters.events());
+    out.put("parameters.rounds", parameters.rounds());
     out.put("parameters.batch", parameters.batch());
     out.put("parameters.concurrency", parameters.concurrency());
     out.put("parameters.load_in_flight", parameters.loadInFlight());

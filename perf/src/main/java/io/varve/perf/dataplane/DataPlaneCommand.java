@@ -24,7 +24,7 @@ public final class DataPlaneCommand implements Callable<Integer> {
   @Option(
       names = "--quick",
       description =
-          "Short settings for a trial run: --warmup 5 --events 20000 --burst-seconds 5"
+          "Short settings for a trial run: --warmup 5 --events 20000 --rounds 1 --burst-seconds 5"
               + " --overload-seconds 10 --latency-seconds 5, unless given.")
   boolean quick;
 
@@ -39,8 +39,18 @@ public final class DataPlaneCommand implements Callable<Integer> {
   @Option(
       names = "--events",
       defaultValue = "100000",
-      description = "Events per side of the buffered comparison (default: ${DEFAULT-VALUE}).")
+      description =
+          "Events per side in each round of the buffered comparison (default: ${DEFAULT-VALUE}).")
   int events;
+
+  @Option(
+      names = "--rounds",
+      defaultValue = "4",
+      description =
+          "Rounds of the buffered comparison, each raw, API, API, raw; its ratio is over all of"
+              + " them, so that a pause of Cassandra's collector in one side's half moves it less"
+              + " (default: ${DEFAULT-VALUE}).")
+  int rounds;
 
   @Option(
       names = "--batch",
@@ -147,12 +157,14 @@ public final class DataPlaneCommand implements Callable<Integer> {
     if (quick) {
       warmupSeconds = unlessGiven("--warmup", warmupSeconds, 5);
       events = unlessGiven("--events", events, 20_000);
+      rounds = unlessGiven("--rounds", rounds, 1);
       burstSeconds = unlessGiven("--burst-seconds", burstSeconds, 5);
       overloadSeconds = unlessGiven("--overload-seconds", overloadSeconds, 10);
       latencySeconds = unlessGiven("--latency-seconds", latencySeconds, 5);
     }
     OptionChecks.inRange(spec, "--warmup", warmupSeconds, 0, 3600);
     OptionChecks.inRange(spec, "--events", events, 1000, 10_000_000);
+    OptionChecks.inRange(spec, "--rounds", rounds, 1, 100);
     OptionChecks.inRange(spec, "--batch", batch, 1, 1000);
     OptionChecks.inRange(spec, "--concurrency", concurrency, 1, 1024);
     OptionChecks.inRange(spec, "--burst-seconds", burstSeconds, 1, 600);
@@ -179,6 +191,7 @@ public final class DataPlaneCommand implements Callable<Integer> {
               new DataPlaneParameters(
                   Duration.ofSeconds(warmupSeconds),
                   events,
+                  rounds,
                   batch,
                   concurrency,
                   Duration.ofSeconds(burstSeconds),

@@ -7,7 +7,8 @@ import java.time.Duration;
  *
  * @param warmup how long both sides of the buffered comparison write before it is measured; also
  *     the warm-up of each latency measurement
- * @param events events per side of the buffered comparison (two halves each)
+ * @param events events per side in each round of the buffered comparison (two halves each)
+ * @param rounds rounds of the buffered comparison
  * @param batch events per request
  * @param concurrency requests in flight per side of the buffered comparison
  * @param burstDuration how long the burst lasts
@@ -28,6 +29,7 @@ import java.time.Duration;
 record DataPlaneParameters(
     Duration warmup,
     int events,
+    int rounds,
     int batch,
     int concurrency,
     Duration burstDuration,
