@@ -29,7 +29,7 @@ public final class CallThrottle {
   private final Counters counters;
   private final ArrayDeque<Waiting> queue = new ArrayDeque<>();
   private int inFlight;
-  private boolean closed;
+  private volatile boolean closed;
 
   /**
    * @param starter where a waiting call starts once a slot is free (not on the thread of the call
@@ -48,18 +48,29 @@ public final class CallThrottle {
    */
   void admit(CompletableFuture<?> result, Runnable start) {
     boolean now;
+    Waiting waiting = null;
     synchronized (this) {
       if (closed) {
-        result.completeExceptionally(closed());
-        return;
+        now = false;
+      } else {
+        now = inFlight < maxInFlight;
+        if (now) {
+          inFlight++;
+        } else if (queue.size() < maxQueued) {
+          waiting = new Waiting(result, start);
+          queue.add(waiting);
+        }
       }
-      now = inFlight < maxInFlight;
-      if (now) {
-        inFlight++;
-      } else if (queue.size() < maxQueued) {
-        queue.add(new Waiting(result, start));
-        return;
-      }
+    }
+    if (waiting != null) {
+      // a call that ends while it waits (its deadline, its caller) gives its place back at once
+      Waiting left = waiting;
+      result.whenComplete((r, t) -> leave(left));
+      return;
+    }
+    if (closed && !now) {
+      result.completeExceptionally(closed());
+      return;
     }
     if (!now) {
       counters.throttled.increment();
@@ -101,6 +112,10 @@ public final class CallThrottle {
     } catch (RejectedExecutionException e) {
       started.result().completeExceptionally(closed());
     }
+  }
+
+  private synchronized void leave(Waiting waiting) {
+    queue.remove(waiting);
   }
 
   /** Fails the waiting calls and every call made from now on: the client is closed. */

@@ -98,4 +98,19 @@ class CallThrottleTest {
     }
     assertThat(started).containsExactly("a", "b");
   }
+
+  @Test
+  void a_call_that_ends_while_it_waits_gives_its_place_in_the_queue_back() {
+    call("a");
+    call("b");
+    CompletableFuture<String> c = call("c");
+    call("d");
+    assertThat(throttle.load()).containsExactly(2, 2);
+
+    c.cancel(false);
+    assertThat(throttle.load()).containsExactly(2, 1);
+    CompletableFuture<String> e = call("e");
+    assertThat(e).as("the cancelled call's place is free again").isNotDone();
+    assertThat(counters.snapshot().throttled()).isZero();
+  }
 }
