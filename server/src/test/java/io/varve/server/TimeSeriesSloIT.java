@@ -25,6 +25,7 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.TimeUnit;
 import java.util.stream.Stream;
+import org.assertj.core.api.ThrowableAssert.ThrowingCallable;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeAll;
@@ -341,14 +342,8 @@ class TimeSeriesSloIT {
     // same; several calls give both a chance
     for (int call = 0; call < 8; call++) {
       long started = System.nanoTime();
-      assertThatThrownBy(() -> untimed.readEventRecords(read("ts_slo_patient", "")))
-          .as("call %d", call)
-          .isInstanceOfSatisfying(
-              StatusRuntimeException.class,
-              e ->
-                  assertThat(e.getStatus().getCode())
-                      .as(e.getStatus().toString())
-                      .isEqualTo(Status.Code.DEADLINE_EXCEEDED));
+      assertDeadlineExceeded(
+          () -> untimed.readEventRecords(read("ts_slo_patient", "")), "call " + call);
       assertThat(Duration.ofNanos(System.nanoTime() - started)).isLessThan(Duration.ofSeconds(5));
     }
   }
@@ -371,7 +366,13 @@ class TimeSeriesSloIT {
                             .setEventItemValue(ByteString.copyFromUtf8("v"))))
             .build();
 
-    assertThatThrownBy(() -> untimed("250m").writeEventRecordsSync(write))
+    assertDeadlineExceeded(() -> untimed("250m").writeEventRecordsSync(write), "write");
+  }
+
+  /** {@code call} fails with the gRPC status DEADLINE_EXCEEDED. */
+  static void assertDeadlineExceeded(ThrowingCallable call, String what) {
+    assertThatThrownBy(call)
+        .as(what)
         .isInstanceOfSatisfying(
             StatusRuntimeException.class,
             e ->
@@ -395,13 +396,11 @@ class TimeSeriesSloIT {
     slo.delay(Duration.ofMillis(600));
     double cancelledBefore = server.metric("varve_timeseries_read_fetches_cancelled_total");
 
-    assertThatThrownBy(
-            () ->
-                grpc.withDeadlineAfter(250, TimeUnit.MILLISECONDS)
-                    .readEventRecords(read("ts_slo_patient", "")))
-        .isInstanceOfSatisfying(
-            StatusRuntimeException.class,
-            e -> assertThat(e.getStatus().getCode()).isEqualTo(Status.Code.DEADLINE_EXCEEDED));
+    assertDeadlineExceeded(
+        () ->
+            grpc.withDeadlineAfter(250, TimeUnit.MILLISECONDS)
+                .readEventRecords(read("ts_slo_patient", "")),
+        "read");
 
     slo.assertCancelledAndNothingRunning(
         "varve_timeseries_read_fetches_cancelled_total",

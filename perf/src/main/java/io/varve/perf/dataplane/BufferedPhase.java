@@ -64,8 +64,8 @@ final class BufferedPhase {
     out.put("buffered.rounds", parameters.rounds());
     out.put("buffered.raw.events_per_s", Math.round(rawRate));
     out.put("buffered.api.events_per_s", Math.round(apiRate));
-    out.put("buffered.ratio.lowest_round", Goals.ratio(lowest, 1));
-    out.put("buffered.ratio.highest_round", Goals.ratio(highest, 1));
+    out.put("buffered.ratio.lowest_round", lowest);
+    out.put("buffered.ratio.highest_round", highest);
     out.put("buffered.ratio", Goals.ratio(apiRate, rawRate));
     return apiRate;
   }
