@@ -19,12 +19,14 @@ import java.util.Optional;
  * the next one is launched (Cassandra lets one node join a ring at a time); then every server is
  * awaited until ready. A secure node of a cluster is ready once its role logs in, which needs a
  * quorum of the nodes once the roles are replicated, so readiness is awaited only when all nodes
- * run. Last, on a secure cluster, the roles are replicated to the nodes ({@link
- * LocalCassandraCluster#replicateAuthentication}).
+ * run. Then a cluster's nodes are awaited until each holds every other alive in its gossip ({@link
+ * LocalCassandraCluster#awaitAgreement}). Last, on a secure cluster, the roles are replicated to
+ * the nodes ({@link LocalCassandraCluster#replicateAuthentication}).
  */
 final class LocalStartup {
 
   private static final Duration AUTH_REPAIR_TIMEOUT = Duration.ofMinutes(3);
+  private static final Duration AGREEMENT_TIMEOUT = Duration.ofMinutes(1);
 
   private final LocalCassandraCluster cassandra;
   private final List<LocalNode> nodes;
@@ -85,6 +87,11 @@ final class LocalStartup {
               + "\nTo run Varve without OpenSearch, and so without search:"
               + " ./varve up --no-opensearch",
           e);
+    }
+    if (cassandra.size() > 1) {
+      cassandra.awaitAgreement(AGREEMENT_TIMEOUT);
+      System.out.println(
+          "cassandra: every node holds the other " + (cassandra.size() - 1) + " alive");
     }
     if (cassandra.replicateAuthentication(AUTH_REPAIR_TIMEOUT)) {
       System.out.println(

@@ -123,8 +123,12 @@ class NodeLossIT {
   @Test
   @Order(3)
   void nothing_acknowledged_is_lost_once_the_node_returns_and_serves_a_quorum() throws Exception {
-    cluster.node(3).start();
-    cluster.node(3).awaitReady(RESTART_TIMEOUT);
+    cluster.start(RESTART_TIMEOUT);
+    // a node answering CQL is not yet alive to the others' gossip, which sends it no writes until
+    // then: start waits for that too, or killing node 2 next could leave node 1 alone in a quorum
+    String node3 = cluster.node(3).settings().address();
+    assertThat(cluster.liveNodesSeenBy(1)).as("node 1's view").contains(node3);
+    assertThat(cluster.liveNodesSeenBy(2)).as("node 2's view").contains(node3);
     // with node 2 down, every quorum holds node 3: what it missed must come from its commit log,
     // hints or node 1, and what it acknowledged before its kill from its own disk
     assertThat(cluster.node(2).kill()).isTrue();

@@ -12,7 +12,12 @@ import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
 import java.util.Objects;
+import java.util.Set;
+import java.util.TreeMap;
+import java.util.TreeSet;
+import java.util.stream.Collectors;
 
 /**
  * A local Cassandra cluster of several nodes on one machine: node {@code n} listens on {@code
@@ -38,6 +43,8 @@ public final class LocalCassandraCluster {
    * replication factor and repaired ({@link #replicateAuthentication}).
    */
   public static final String AUTH_REPLICATED = "system_auth-replicated";
+
+  private static final Duration AGREEMENT_POLL = Duration.ofMillis(250);
 
   private final List<LocalCassandra> nodes;
 
@@ -145,8 +152,8 @@ public final class LocalCassandraCluster {
    * Starts the nodes that do not run, one at a time, each waited for until it answers CQL before
    * the next is launched (a node that runs already is only waited for); then waits until every node
    * is ready (a secure node: its role logs in, which needs a quorum of the nodes once {@code
-   * system_auth} has several replicas) and {@linkplain #replicateAuthentication replicates the
-   * roles}.
+   * system_auth} has several replicas), until every running node {@linkplain #awaitAgreement holds
+   * every running node alive}, and {@linkplain #replicateAuthentication replicates the roles}.
    *
    * @param timeoutPerNode how long each node may take to answer
    * @throws io.varve.local.LocalServerException naming the node that failed and quoting its log
@@ -159,7 +166,85 @@ public final class LocalCassandraCluster {
     for (LocalCassandra node : nodes) {
       node.awaitReady(timeoutPerNode);
     }
+    awaitAgreement(timeoutPerNode);
     replicateAuthentication(timeoutPerNode);
+  }
+
+  /**
+   * The addresses that node {@code n} holds alive, itself included: its failure detector's view,
+   * the "U" of {@code nodetool status}, read from its local-only JMX port.
+   *
+   * @throws LocalServerException if the node's JMX port does not answer
+   */
+  public Set<String> liveNodesSeenBy(int n) {
+    LocalCassandraSettings node = node(n).settings();
+    try {
+      return GossipView.liveNodes(node);
+    } catch (IOException e) {
+      throw new LocalServerException(
+          Product.CASSANDRA,
+          "Cannot ask node " + n + " which nodes are alive: " + e.getMessage(),
+          e);
+    }
+  }
+
+  /**
+   * Waits until every running node holds every running node alive. A node that was restarted
+   * answers CQL before the others' gossip has marked it alive, and until then a coordinator sends
+   * it no writes: losing another node in that window leaves a quorum of three unreachable although
+   * two nodes run. Does nothing on a single node.
+   *
+   * @throws LocalServerException if they do not agree within the timeout; the message gives each
+   *     node's view
+   */
+  public void awaitAgreement(Duration timeout) {
+    if (nodes.size() == 1) {
+      return;
+    }
+    long deadline = System.nanoTime() + timeout.toNanos();
+    while (true) {
+      Map<Integer, String> disagreements = new TreeMap<>();
+      List<Integer> running = new ArrayList<>();
+      for (int n = 1; n <= nodes.size(); n++) {
+        if (node(n).status().isRunning()) {
+          running.add(n);
+        }
+      }
+      Set<String> addresses = new TreeSet<>();
+      running.forEach(n -> addresses.add(node(n).settings().address()));
+      for (int n : running) {
+        try {
+          Set<String> live = GossipView.liveNodes(node(n).settings());
+          if (!live.containsAll(addresses)) {
+            disagreements.put(n, "holds alive " + new TreeSet<>(live));
+          }
+        } catch (IOException e) {
+          disagreements.put(n, e.getMessage());
+        }
+      }
+      if (disagreements.isEmpty()) {
+        return;
+      }
+      if (System.nanoTime() - deadline > 0) {
+        throw new LocalServerException(
+            Product.CASSANDRA,
+            "The running nodes "
+                + addresses
+                + " do not all hold each other alive after "
+                + timeout.toSeconds()
+                + " s: "
+                + disagreements.entrySet().stream()
+                    .map(e -> "node " + e.getKey() + " " + e.getValue())
+                    .collect(Collectors.joining("; ")));
+      }
+      try {
+        Thread.sleep(AGREEMENT_POLL.toMillis());
+      } catch (InterruptedException e) {
+        Thread.currentThread().interrupt();
+        throw new LocalServerException(
+            Product.CASSANDRA, "Interrupted while waiting for the nodes to see each other", e);
+      }
+    }
   }
 
   /**
