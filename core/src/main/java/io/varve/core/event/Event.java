@@ -48,7 +48,7 @@ public record Event(
    * What this event holds on the heap, an upper bound (compressed references, 8-byte alignment,
    * strings at two bytes a character): the record (32 bytes), its two strings, its list of items
    * (24 and the array of references) and each item (24) with its two arrays. What holds an event in
-   * a queue adds its own objects; {@code QueuedEventFootprintTest} measures the sum.
+   * a queue adds its own objects.
    */
   public long heapBytes() {
     long bytes = 32 + string(timeSeriesId) + string(eventId) + 24 + array(4L * items.size());

@@ -5,10 +5,12 @@ import io.varve.core.write.PartitionKey;
 import io.varve.server.controlplane.NamespaceEntry;
 import java.util.ArrayDeque;
 import java.util.ArrayList;
+import java.util.HashMap;
 import java.util.Iterator;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.function.ToLongFunction;
 
 /**
  * The fire-and-forget events of one namespace waiting to be written, bounded by bytes, grouped by
@@ -18,7 +20,8 @@ import java.util.Map;
  * coalescing), and the oldest are written first. Slices are small and a few are written at a time
  * (a {@link DrainWindow}): the store is kept steadily busy, never handed everything at once. The
  * bytes of a slice leave the queue when the drainer takes it, so a namespace holds at most its
- * capacity queued plus the slices being written. Thread-safe.
+ * capacity queued plus the slices being written. Events are held {@linkplain PackedEvent packed},
+ * and the events of a partition share its key, charged once. Thread-safe.
  */
 final class NamespaceQueue {
 
@@ -28,11 +31,38 @@ final class NamespaceQueue {
    */
   static final long PACE_SLACK_NANOS = 200_000_000L;
 
-  /** One queued event and what it costs; {@code attempts} counts failed writes of it. */
-  record Queued(Event event, PartitionKey partition, long bytes, long queuedNanos, int attempts) {}
+  /**
+   * One queued event, {@linkplain PackedEvent packed}, and what it costs; {@code attempts} counts
+   * failed writes of it.
+   */
+  record Queued(byte[] event, PartitionKey partition, long bytes, long queuedNanos, int attempts) {
+
+    /** The event, unpacked: new objects at each call. */
+    Event unpacked() {
+      return PackedEvent.unpack(event);
+    }
+
+    /** The same event after one more failed write. */
+    Queued failedOnce() {
+      return new Queued(event, partition, bytes, queuedNanos, attempts + 1);
+    }
+
+    private Queued in(PartitionKey shared, long extraBytes) {
+      return new Queued(event, shared, bytes + extraBytes, queuedNanos, attempts);
+    }
+  }
+
+  /**
+   * The events queued for one partition, which share its key; the key and the partition's own
+   * objects are charged to its first event.
+   */
+  private record Partition(PartitionKey key, ArrayDeque<Queued> events) {}
 
   /** Queued events by partition, in the order the oldest event of each came. */
-  private final LinkedHashMap<PartitionKey, ArrayDeque<Queued>> partitions = new LinkedHashMap<>();
+  private final LinkedHashMap<PartitionKey, Partition> partitions = new LinkedHashMap<>();
+
+  /** What a partition costs on the heap beyond its events, charged when it is made. */
+  private final ToLongFunction<PartitionKey> partitionBytes;
 
   /** Events of slices that failed and are to be written again: first, before any partition. */
   private final ArrayDeque<Queued> retries = new ArrayDeque<>();
@@ -70,19 +100,52 @@ final class NamespaceQueue {
   /** Whether the drainer found the queue empty since it last took a slice: no credit then. */
   private boolean emptied = true;
 
-  /** Whether {@code batch} fit within {@code capacity} and was queued whole; never partly. */
-  synchronized boolean offer(List<Queued> batch, long batchBytes, long capacity) {
-    if (bytes + batchBytes > capacity) {
-      return false;
+  /** A queue whose partitions cost nothing beyond their events. */
+  NamespaceQueue() {
+    this(key -> 0);
+  }
+
+  /** A queue that charges {@code partitionBytes} to the first event of each partition it makes. */
+  NamespaceQueue(ToLongFunction<PartitionKey> partitionBytes) {
+    this.partitionBytes = partitionBytes;
+  }
+
+  /**
+   * Queues {@code batch} whole if it fits within {@code capacity}, else nothing. It costs its
+   * events' bytes and a partition for each partition it names that is not queued yet.
+   *
+   * @return what the batch was charged; -1 if it did not fit and was refused
+   */
+  synchronized long offer(List<Queued> batch, long capacity) {
+    long charge = 0;
+    Map<PartitionKey, Long> made = new HashMap<>();
+    for (Queued q : batch) {
+      charge += q.bytes();
+      if (!partitions.containsKey(q.partition()) && !made.containsKey(q.partition())) {
+        long partition = partitionBytes.applyAsLong(q.partition());
+        made.put(q.partition(), partition);
+        charge += partition;
+      }
+    }
+    if (bytes + charge > capacity) {
+      return -1;
     }
     for (Queued q : batch) {
-      // most partitions hold a few events: a queue of 16 slots each would hold more heap than
-      // its events
-      partitions.computeIfAbsent(q.partition(), p -> new ArrayDeque<>(1)).addLast(q);
+      Partition partition = partitions.get(q.partition());
+      if (partition == null) {
+        // most partitions hold a few events: a queue of 16 slots each would hold more heap than
+        // its events
+        partition = new Partition(q.partition(), new ArrayDeque<>(1));
+        partitions.put(q.partition(), partition);
+        q = q.in(partition.key(), made.get(q.partition()));
+      } else {
+        q = q.in(partition.key(), 0);
+      }
+      partition.events().addLast(q);
     }
-    bytes += batchBytes;
+    bytes += charge;
     events += batch.size();
-    return true;
+    return charge;
   }
 
   /**
@@ -139,9 +202,9 @@ final class NamespaceQueue {
         && slice.size() < maxEvents) {
       sliceTaken += take(retries.pollFirst(), slice);
     }
-    Iterator<Map.Entry<PartitionKey, ArrayDeque<Queued>>> next = partitions.entrySet().iterator();
+    Iterator<Partition> next = partitions.values().iterator();
     while (next.hasNext() && sliceTaken < sliceBytes && slice.size() < maxEvents) {
-      ArrayDeque<Queued> partition = next.next().getValue();
+      ArrayDeque<Queued> partition = next.next().events();
       // a partition goes whole; one larger than a slice is split, its rest first in the next
       while (!partition.isEmpty() && sliceTaken < sliceBytes && slice.size() < maxEvents) {
         sliceTaken += take(partition.pollFirst(), slice);
@@ -191,9 +254,9 @@ final class NamespaceQueue {
     if (!retries.isEmpty()) {
       oldest = retries.peekFirst().queuedNanos();
     }
-    Iterator<ArrayDeque<Queued>> heads = partitions.values().iterator();
+    Iterator<Partition> heads = partitions.values().iterator();
     for (int i = 0; i < 2 && heads.hasNext(); i++) {
-      oldest = Math.min(oldest, heads.next().peekFirst().queuedNanos());
+      oldest = Math.min(oldest, heads.next().events().peekFirst().queuedNanos());
     }
     return oldest;
   }
@@ -257,7 +320,7 @@ final class NamespaceQueue {
   /** Removes and returns every queued event (shutdown, once nothing more will be written). */
   synchronized List<Queued> clear() {
     List<Queued> left = new ArrayList<>(retries);
-    partitions.values().forEach(left::addAll);
+    partitions.values().forEach(partition -> left.addAll(partition.events()));
     retries.clear();
     partitions.clear();
     bytes = 0;

@@ -19,10 +19,12 @@ import io.varve.server.index.Indexer;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.HashMap;
+import java.util.HashSet;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import java.util.Set;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionStage;
 import java.util.concurrent.ConcurrentHashMap;
@@ -150,20 +152,54 @@ public final class WriteBuffers implements AutoCloseable {
   }
 
   /**
-   * The heap a queue adds to each event it holds (compressed references, 8-byte alignment): its
-   * {@link NamespaceQueue.Queued} and partition key (40, 32), its slot in its partition's queue (8,
-   * with the queue's room to grow), and a partition of its own (map entry, queue and its array:
-   * 104), charged to every event as if each were alone in its partition.
+   * The heap a queue adds to each event it holds beyond its {@linkplain PackedEvent packed} array
+   * (compressed references, 8-byte alignment): its {@link NamespaceQueue.Queued} (40) and its slot
+   * in its partition's queue (8, with the queue's room to grow).
    */
-  static final long QUEUED_BYTES = 40 + 32 + 8 + 104;
+  static final long QUEUED_BYTES = 40 + 8;
 
   /**
-   * What one queued event holds on the heap, an upper bound: every object a queue reaches through
-   * it ({@link Event#heapBytes()} and {@link #QUEUED_BYTES}). {@code QueuedEventFootprintTest}
-   * walks queues of events of several shapes and holds this within 1.5 times what they really take.
+   * The heap a partition of a queue holds beyond its events: map entry and slot (48), the partition
+   * and its queue with their array (72), its key (32) and the key's series id (the table's name is
+   * shared).
    */
-  public static long bytesOf(Event e) {
-    return QUEUED_BYTES + e.heapBytes();
+  static final long PARTITION_BYTES = 48 + 72 + 32;
+
+  /**
+   * What one queued event holds on the heap, an upper bound, its partition not counted: its packed
+   * array and {@link #QUEUED_BYTES}. {@code QueuedEventFootprintTest} walks queues of events of
+   * several shapes and holds the charges within 1.5 times what they really take.
+   */
+  static long bytesOf(byte[] packed) {
+    return QUEUED_BYTES + ((16 + packed.length + 7) & ~7L);
+  }
+
+  /** What a partition of a queue holds on the heap, an upper bound, its events not counted. */
+  static long bytesOf(PartitionKey partition) {
+    return PARTITION_BYTES + 24 + ((16 + 2L * partition.timeSeriesId().length() + 7) & ~7L);
+  }
+
+  /**
+   * One request's events as a queue holds them, and the most they cost: each event's bytes and a
+   * partition for each partition they name (fewer if the queue has some of them already).
+   */
+  record Request(List<Queued> events, long maxBytes) {
+
+    static Request of(List<PlacedEvent> planned, long nowNanos) {
+      List<Queued> events = new ArrayList<>(planned.size());
+      Set<PartitionKey> partitions = new HashSet<>();
+      long bytes = 0;
+      for (PlacedEvent p : planned) {
+        byte[] packed = PackedEvent.pack(p.event());
+        long b = bytesOf(packed);
+        bytes += b;
+        if (partitions.add(p.partition())) {
+          bytes += bytesOf(p.partition());
+        }
+        events.add(new Queued(packed, p.partition(), b, nowNanos, 0));
+      }
+      return new Request(events, bytes);
+    }
   }
 
   /** The bytes the server's buffer ({@code bufferedWriteBytes}) can still take. */
@@ -191,14 +227,9 @@ public final class WriteBuffers implements AutoCloseable {
           VarveException.Kind.UNAVAILABLE,
           "the server is stopping and takes no more fire-and-forget writes; retry on another server");
     }
-    long now = nanos.getAsLong();
-    List<Queued> batch = new ArrayList<>(planned.size());
-    long bytes = 0;
-    for (PlacedEvent p : planned) {
-      long b = bytesOf(p.event());
-      bytes += b;
-      batch.add(new Queued(p.event(), p.partition(), b, now, 0));
-    }
+    Request request = Request.of(planned, nanos.getAsLong());
+    List<Queued> batch = request.events();
+    long bytes = request.maxBytes();
     if (bytes > settings.bufferCapacityBytes()) {
       throw new InvalidFieldException(
           "events",
@@ -213,8 +244,9 @@ public final class WriteBuffers implements AutoCloseable {
     }
     NamespaceQueue queue = queue(name);
     queue.entry = ns;
-    if (!queue.offer(batch, bytes, settings.bufferCapacityBytes())) {
-      held.addAndGet(-bytes);
+    long charged = queue.offer(batch, settings.bufferCapacityBytes());
+    held.addAndGet((charged < 0 ? 0 : charged) - bytes);
+    if (charged < 0) {
       throw refused(name, batch.size(), "the namespace's write buffer is full");
     }
     counter("varve.buffer.queued.events", name).increment(batch.size());
@@ -230,7 +262,7 @@ public final class WriteBuffers implements AutoCloseable {
     return queues.computeIfAbsent(
         namespace,
         n -> {
-          NamespaceQueue q = new NamespaceQueue();
+          NamespaceQueue q = new NamespaceQueue(WriteBuffers::bytesOf);
           Gauge.builder("varve.buffer.drain.window", q.window, DrainWindow::slices)
               .tag("namespace", n)
               .description(
@@ -304,11 +336,13 @@ public final class WriteBuffers implements AutoCloseable {
   /** Writes one taken batch, grouped by partition; hands back what is to be retried. */
   private void write(String name, NamespaceEntry ns, NamespaceQueue q, List<Queued> batch) {
     Map<PartitionKey, List<PlacedEvent>> partitions = new LinkedHashMap<>();
+    List<Event> unpacked = new ArrayList<>(batch.size());
     for (int i = 0; i < batch.size(); i++) {
       Queued e = batch.get(i);
+      unpacked.add(e.unpacked());
       partitions
           .computeIfAbsent(e.partition(), k -> new ArrayList<>())
-          .add(new PlacedEvent(i, e.event(), e.partition()));
+          .add(new PlacedEvent(i, unpacked.get(i), e.partition()));
     }
     long start = nanos.getAsLong();
     int inFlight = q.slicesInFlight();
@@ -329,7 +363,13 @@ public final class WriteBuffers implements AutoCloseable {
           boolean retried;
           try {
             retried =
-                settle(name, ns, q, batch, error == null ? failures : allFailed(batch, error));
+                settle(
+                    name,
+                    ns,
+                    q,
+                    batch,
+                    unpacked,
+                    error == null ? failures : allFailed(batch, error));
           } catch (RuntimeException e) {
             worker.failed("namespace " + name, e);
             q.drained(List.of());
@@ -369,6 +409,7 @@ public final class WriteBuffers implements AutoCloseable {
       NamespaceEntry ns,
       NamespaceQueue q,
       List<Queued> batch,
+      List<Event> unpacked,
       Map<Integer, VarveException> failures) {
     List<Queued> retry = new ArrayList<>();
     List<Event> written = new ArrayList<>(batch.size() - failures.size());
@@ -380,12 +421,11 @@ public final class WriteBuffers implements AutoCloseable {
       Queued e = batch.get(i);
       VarveException failure = failures.get(i);
       if (failure == null) {
-        written.add(e.event());
+        written.add(unpacked.get(i));
         released += e.bytes();
       } else if (failure.kind() == VarveException.Kind.UNAVAILABLE
           && now - e.queuedNanos() < retryNanos) {
-        retry.add(
-            new Queued(e.event(), e.partition(), e.bytes(), e.queuedNanos(), e.attempts() + 1));
+        retry.add(e.failedOnce());
       } else {
         released += e.bytes();
         dropped++;

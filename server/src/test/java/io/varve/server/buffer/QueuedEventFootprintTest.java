@@ -5,21 +5,23 @@ import static org.assertj.core.api.Assertions.assertThat;
 import io.varve.core.event.Event;
 import io.varve.core.event.EventItem;
 import io.varve.core.write.PartitionKey;
-import io.varve.server.buffer.NamespaceQueue.Queued;
+import io.varve.core.write.PlacedEvent;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.function.IntFunction;
+import java.util.function.IntUnaryOperator;
 import org.junit.jupiter.api.Test;
 import org.openjdk.jol.info.GraphLayout;
 
 /**
  * The buffer's bounds ({@code queueBuffering.bufferCapacity}, {@code
- * server.admission.bufferedWriteBytes}) count {@link WriteBuffers#bytesOf} per queued event, an
- * estimate: the heap a queue of events really holds (every object reachable from it, walked by JOL)
- * must not exceed it, or a full buffer holds more heap than configured; nor be far below it, or the
- * buffer refuses long before it is full. Events are built as the server builds them from requests:
- * strings and byte arrays of their own per event, a partition key per event sharing the table name.
+ * server.admission.bufferedWriteBytes}) count what {@link WriteBuffers.Request} and the queue
+ * charge: {@link WriteBuffers#bytesOf} per queued event and per partition, an estimate: the heap a
+ * queue of events really holds (every object reachable from it, walked by JOL) must not exceed it,
+ * or a full buffer holds more heap than configured; nor be far below it, or the buffer refuses long
+ * before it is full. Events are built as the server builds them from requests: strings and byte
+ * arrays of their own per event, a partition key per event sharing the table name.
  */
 class QueuedEventFootprintTest {
 
@@ -69,24 +71,33 @@ class QueuedEventFootprintTest {
                 List.of(item("payload", 4096))));
   }
 
+  @Test
+  void events_each_of_its_own_partition() {
+    assertEstimateHolds(i -> event("series-" + i, "id-" + i, List.of(item("k", 16))), i -> i % 4);
+  }
+
   private static void assertEstimateHolds(IntFunction<Event> events) {
-    NamespaceQueue queue = new NamespaceQueue();
+    assertEstimateHolds(events, i -> i % 4);
+  }
+
+  private static void assertEstimateHolds(IntFunction<Event> events, IntUnaryOperator bucket) {
+    NamespaceQueue queue = new NamespaceQueue(WriteBuffers::bytesOf);
     long empty = GraphLayout.parseInstance(queue).totalSize();
     long estimated = 0;
     for (int first = 0; first < EVENTS; first += PER_REQUEST) {
-      List<Queued> request = new ArrayList<>();
-      long bytes = 0;
+      List<PlacedEvent> request = new ArrayList<>();
       for (int i = first; i < first + PER_REQUEST; i++) {
         Event e = events.apply(i);
-        long b = WriteBuffers.bytesOf(e);
-        bytes += b;
         request.add(
-            new Queued(
-                e, new PartitionKey(TABLE, e.timeSeriesId(), 0, i % 4), b, System.nanoTime(), 0));
+            new PlacedEvent(
+                i - first, e, new PartitionKey(TABLE, e.timeSeriesId(), 0, bucket.applyAsInt(i))));
       }
-      assertThat(queue.offer(request, bytes, Long.MAX_VALUE)).isTrue();
-      estimated += bytes;
+      WriteBuffers.Request queued = WriteBuffers.Request.of(request, System.nanoTime());
+      long charged = queue.offer(queued.events(), Long.MAX_VALUE);
+      assertThat(charged).isPositive().isLessThanOrEqualTo(queued.maxBytes());
+      estimated += charged;
     }
+    assertThat(queue.bytes()).isEqualTo(estimated);
     long held = GraphLayout.parseInstance(queue).totalSize() - empty;
     assertThat(estimated)
         .as("estimated %d bytes for %d queued events that hold %d", estimated, EVENTS, held)
