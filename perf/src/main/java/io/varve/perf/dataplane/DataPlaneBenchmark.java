@@ -30,10 +30,10 @@ import java.util.Map;
 /**
  * {@code varve perf dataplane}: the resilient data plane, through the Java client ({@link
  * VarveClient}) of servers run as their own processes, in one run: {@link BufferedPhase}, {@link
- * BurstPhase}, {@link OverloadPhase}, {@link HedgePhase}, {@link GcPhase}; then a verdict per goal.
- * Namespace {@value #NAMESPACE} ({@code perf ts}'s, with a queue of {@link #BUFFER_BYTES}) and the
- * raw writer's table {@value #RAW_TABLE} are dropped before and after the run with the servers'
- * metadata keyspace.
+ * BurstPhase}, {@link HedgePhase}, {@link GcPhase}, {@link OverloadPhase} (last: it leaves
+ * Cassandra busy for minutes); then a verdict per goal. Namespace {@value #NAMESPACE} ({@code perf
+ * ts}'s, with a queue of {@link #BUFFER_BYTES}) and the raw writer's table {@value #RAW_TABLE} are
+ * dropped before and after the run with the servers' metadata keyspace.
  */
 final class DataPlaneBenchmark {
 
@@ -44,10 +44,17 @@ final class DataPlaneBenchmark {
   /**
    * The servers' {@code server.admission.bufferedWriteBytes} and the namespace's {@code
    * queueBuffering.bufferCapacity}: room for the whole burst at the rates of this machine (a 10 s
-   * burst at 5x, drained at half the sustainable rate, queues up to about 330 MiB of events by the
-   * buffer's estimate), so that every event of the burst is accepted; the overload fills it.
+   * burst at 5x, drained at half the sustainable rate, queues up to about 100 MiB of events by the
+   * buffer's estimate, 260 bytes an event), so that every event of the burst is accepted; the
+   * overload fills it.
    */
   static final long BUFFER_BYTES = 512L << 20;
+
+  /**
+   * How long a latency phase waits at most for Cassandra to finish flushing and compacting what the
+   * phases before it wrote ({@link CassandraSettle}).
+   */
+  static final Duration SETTLE_LIMIT = Duration.ofMinutes(3);
 
   /** The servers' {@code server.admission.writeBytes}: the bodies being decoded and written. */
   static final long WRITE_BYTES = 128L << 20;
@@ -139,15 +146,19 @@ final class DataPlaneBenchmark {
             new CassandraWrites(session, NAMESPACE),
             sustainable,
             rate -> VarveClient.join(api.controlPlane().updateNamespace(drainRate(rate), control)));
-    environment.progress("overload at " + parameters.overloadFactor() + "x");
-    new OverloadPhase(parameters, events)
-        .run(figures, openLoad, buffer, api.timeSeries(), server.pid(), sustainable);
+    CassandraSettle settle = new CassandraSettle(session);
     environment.progress("hedged reads: a second server behind a delaying proxy");
     VarveServer slowed =
         VarveServer.start(environment, "perf-dataplane-server-b", configuration, SERVER_JVM);
+    figures.put("hedge.cassandra_settle_s", settle.await(SETTLE_LIMIT));
     new HedgePhase(parameters).run(figures, hostPort(server), address(slowed), parameters.warmup());
     environment.progress("garbage collectors");
+    figures.put("gc.cassandra_settle_s", settle.await(SETTLE_LIMIT));
     new GcPhase(parameters, events).run(figures, environment, configuration);
+    // last: the millions of events it writes keep Cassandra flushing and compacting after it
+    environment.progress("overload at " + parameters.overloadFactor() + "x");
+    new OverloadPhase(parameters, events)
+        .run(figures, openLoad, buffer, api.timeSeries(), server.pid(), sustainable);
     GOALS.print(goals, out);
   }
 
