@@ -91,7 +91,7 @@ final class LocalStartup {
     if (cassandra.size() > 1) {
       cassandra.awaitAgreement(AGREEMENT_TIMEOUT);
       System.out.println(
-          "cassandra: every node holds the other " + (cassandra.size() - 1) + " alive");
+          "cassandra: every running node holds the others alive (" + cassandra.size() + " nodes)");
     }
     if (cassandra.replicateAuthentication(AUTH_REPAIR_TIMEOUT)) {
       System.out.println(

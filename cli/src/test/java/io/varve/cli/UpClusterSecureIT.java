@@ -81,6 +81,7 @@ class UpClusterSecureIT {
         .isEqualTo(ExitStatus.OK.code());
     assertThat(streams.out())
         .contains("cassandra node3: ready at 127.0.0.3:26042")
+        .contains("cassandra: every running node holds the others alive (3 nodes)")
         .contains("system_auth (roles and credentials) now has replication factor 3");
     LocalCassandraCluster cluster =
         up.inHome(() -> Instances.cluster(26042, 26000, 26199, 3, true));
@@ -161,7 +162,14 @@ class UpClusterSecureIT {
     for (LocalCassandra node : cluster.nodes()) {
       assertThat(node.isReady()).as("role logs in on " + node.settings().address()).isTrue();
     }
-    assertThat(launched.toString(StandardCharsets.UTF_8)).contains("node=3", "already running");
+    assertThat(launched.toString(StandardCharsets.UTF_8))
+        .contains("node=3", "already running")
+        .contains("cassandra: every running node holds the others alive (3 nodes)");
+    for (int n = 1; n <= 3; n++) {
+      assertThat(cluster.liveNodesSeenBy(n))
+          .as("node " + n + "'s view")
+          .containsExactlyInAnyOrder("127.0.0.1", "127.0.0.2", "127.0.0.3");
+    }
   }
 
   private static String[] args(String... args) {

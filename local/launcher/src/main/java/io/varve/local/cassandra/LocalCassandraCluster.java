@@ -79,6 +79,17 @@ public final class LocalCassandraCluster {
   }
 
   /**
+   * The cluster of {@code count} nodes that {@code node}, the settings of its node {@code n}, is
+   * part of: the cluster {@link #of} makes from node 1's settings.
+   */
+  public static LocalCassandraCluster containing(LocalCassandraSettings node, int n, int count) {
+    if (count == 1) {
+      return of(node, 1);
+    }
+    return of(node.withHome(node.home().getParent()).withJmxPort(node.jmxPort() - (n - 1)), count);
+  }
+
+  /**
    * The developer's cluster of {@code count} nodes ({@link #developmentTemplate}); one node is the
    * developer's single node, {@link LocalCassandraSettings#forDevelopment}.
    */

@@ -88,14 +88,43 @@ public final class LocalCassandraMain {
       }
     }
     int worst = ExitStatus.OK.code();
+    List<LocalCassandra> actedOn = new ArrayList<>();
     for (int node : order) {
-      int status = runOn(cluster.rest(), node, cluster.nodes(), out, err, made -> {});
+      int status = runOn(cluster.rest(), node, cluster.nodes(), out, err, actedOn::add);
       worst = Math.max(worst, status);
       if (status != ExitStatus.OK.code() && cluster.isStart()) {
         break;
       }
     }
+    if (worst == ExitStatus.OK.code()
+        && cluster.isStart()
+        && !List.of(cluster.rest()).contains("--no-wait")) {
+      return awaitAgreement(cluster, order.get(0), actedOn.get(0), out, err);
+    }
     return worst;
+  }
+
+  /**
+   * Once a start has brought the nodes up, waits until every running node of the cluster holds
+   * every other alive ({@link LocalCassandraCluster#awaitAgreement}): a node brought back answers
+   * CQL before the others' gossip takes it for alive.
+   */
+  private static int awaitAgreement(
+      ClusterArguments cluster, int n, LocalCassandra node, PrintStream out, PrintStream err) {
+    LocalCassandraCluster whole =
+        LocalCassandraCluster.containing(node.settings(), n, cluster.nodes());
+    try {
+      whole.awaitAgreement(LauncherCommand.timeout(cluster.rest(), SYNTAX));
+    } catch (LocalServerException e) {
+      err.println(Product.CASSANDRA.label() + ": start failed: " + e.getMessage());
+      return ExitStatus.ABORTED_FATAL_ERROR.code();
+    }
+    out.println(
+        Product.CASSANDRA.label()
+            + ": every running node holds the others alive ("
+            + cluster.nodes()
+            + " nodes)");
+    return ExitStatus.OK.code();
   }
 
   /**

@@ -42,6 +42,21 @@ class LocalCassandraClusterTest {
   }
 
   @Test
+  void any_node_of_a_cluster_gives_back_the_whole_cluster() {
+    LocalCassandraCluster cluster = LocalCassandraCluster.forTests(VARVE, 3);
+
+    for (int n = 1; n <= 3; n++) {
+      LocalCassandraCluster again =
+          LocalCassandraCluster.containing(cluster.node(n).settings(), n, 3);
+      assertThat(again.nodes())
+          .extracting(LocalCassandra::settings)
+          .as("from node " + n)
+          .containsExactlyElementsOf(
+              cluster.nodes().stream().map(LocalCassandra::settings).toList());
+    }
+  }
+
+  @Test
   void every_node_names_the_first_as_its_seed_in_its_cassandra_yaml() {
     LocalCassandraCluster cluster = LocalCassandraCluster.forTests(VARVE, 3);
 
