@@ -51,20 +51,28 @@ public record Event(
    * a queue adds its own objects.
    */
   public long heapBytes() {
-    long bytes = 32 + string(timeSeriesId) + string(eventId) + 24 + array(4L * items.size());
+    long bytes =
+        32
+            + stringHeapBytes(timeSeriesId)
+            + stringHeapBytes(eventId)
+            + 24
+            + arrayHeapBytes(4L * items.size());
     for (EventItem item : items) {
-      bytes += 24 + array(item.key().length) + array(item.value().length);
+      bytes += 24 + arrayHeapBytes(item.key().length) + arrayHeapBytes(item.value().length);
     }
     return bytes;
   }
 
-  /** A string of its own: the object and its array, at two bytes a character. */
-  private static long string(String s) {
-    return 24 + array(2L * s.length());
+  /**
+   * The heap a string of its own holds, an upper bound: the object and its array, at two bytes a
+   * character.
+   */
+  public static long stringHeapBytes(String s) {
+    return 24 + arrayHeapBytes(2L * s.length());
   }
 
-  /** An array of {@code length} bytes with its header, aligned to 8 bytes. */
-  private static long array(long length) {
+  /** The heap an array of {@code length} bytes holds with its header, aligned to 8 bytes. */
+  public static long arrayHeapBytes(long length) {
     return (16 + length + 7) & ~7L;
   }
 }

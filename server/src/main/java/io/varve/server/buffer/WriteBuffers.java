@@ -171,12 +171,12 @@ public final class WriteBuffers implements AutoCloseable {
    * several shapes and holds the charges within 1.5 times what they really take.
    */
   static long bytesOf(byte[] packed) {
-    return QUEUED_BYTES + ((16 + packed.length + 7) & ~7L);
+    return QUEUED_BYTES + Event.arrayHeapBytes(packed.length);
   }
 
   /** What a partition of a queue holds on the heap, an upper bound, its events not counted. */
   static long bytesOf(PartitionKey partition) {
-    return PARTITION_BYTES + 24 + ((16 + 2L * partition.timeSeriesId().length() + 7) & ~7L);
+    return PARTITION_BYTES + Event.stringHeapBytes(partition.timeSeriesId());
   }
 
   /**
