@@ -18,11 +18,19 @@ import org.HdrHistogram.Histogram;
  * hedging after {@code --hedge-delay-ms}, one never; each sends its calls to the endpoints in turn,
  * so half of each one's first requests cross the proxy. Both have a deadline of 10 s and no
  * retries: the figures are those of hedging alone. Every figure, the counts of hedges and of the
- * proxy's reads included, is that of the measured rounds, after the warm-up.
+ * proxy's reads included, is that of the measured rounds, after the warm-up ({@value
+ * #WARMUP_CALLERS} callers at once). The second server is started at the beginning of the run, so
+ * that the phase does not measure a JVM still compiling its start.
  */
 final class HedgePhase {
 
   private static final Duration DEADLINE = Duration.ofSeconds(10);
+
+  /**
+   * Callers of the warm-up's reads at once: four times the reads of the measured rounds' one
+   * caller, so that both servers' read paths are compiled before they are measured.
+   */
+  static final int WARMUP_CALLERS = 4;
 
   private final DataPlaneParameters parameters;
 
@@ -48,7 +56,7 @@ final class HedgePhase {
           List.of(
               () -> ProbeSeries.read(hedged.timeSeries()),
               () -> ProbeSeries.read(plain.timeSeries()));
-      Interleaved.warmUp(warmup, reads);
+      Interleaved.warmUp(warmup, reads, WARMUP_CALLERS);
       // the counts of the measured rounds only: the warm-up's hedges are not in the figures
       ClientCounters before = hedged.counters();
       long proxyReads = proxy.reads();

@@ -3,6 +3,10 @@ package io.varve.perf.measure;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
 import org.HdrHistogram.Histogram;
 
 /**
@@ -39,6 +43,34 @@ public final class Interleaved {
       for (Request r : requests) {
         r.run();
       }
+    }
+  }
+
+  /**
+   * Sends rounds for {@code warmup} from {@code callers} threads at once, recording nothing: a JVM
+   * that serves several callers compiles its paths sooner than one that serves one.
+   */
+  public static void warmUp(Duration warmup, List<Request> requests, int callers) throws Exception {
+    ExecutorService threads = Executors.newFixedThreadPool(callers);
+    try {
+      List<Future<?>> running = new ArrayList<>();
+      for (int i = 0; i < callers; i++) {
+        running.add(
+            threads.submit(
+                () -> {
+                  warmUp(warmup, requests);
+                  return null;
+                }));
+      }
+      for (Future<?> caller : running) {
+        try {
+          caller.get();
+        } catch (ExecutionException e) {
+          throw e.getCause() instanceof Exception cause ? cause : e;
+        }
+      }
+    } finally {
+      threads.shutdownNow();
     }
   }
 
