@@ -5,9 +5,6 @@ import io.varve.core.slo.ReadDeadline;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionStage;
 import java.util.concurrent.ScheduledExecutorService;
-import java.util.concurrent.ScheduledFuture;
-import java.util.concurrent.TimeUnit;
-import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicReference;
 
 /**
@@ -19,27 +16,21 @@ import java.util.concurrent.atomic.AtomicReference;
  * passed or it cancelled) cancels the fetch in flight and refuses every later one, items or not.
  * Thread-safe: the driver's threads, the timer and the caller's cancellation meet here.
  */
-public final class ReadBudget implements CallBudget {
+public final class ReadBudget extends CallBudget {
 
   /** No deadline: every fetch is allowed. */
   public static final ReadBudget NONE = new ReadBudget(null, () -> {});
 
   private final ReadDeadline deadline;
-  private final Runnable onCancelledFetch;
   private final AtomicReference<CompletableFuture<?>> inFlight = new AtomicReference<>();
-  private final AtomicInteger cancelledFetches = new AtomicInteger();
   private volatile boolean progress;
   private volatile boolean expired;
   private volatile boolean cut;
   private volatile boolean cancelled;
-  private volatile long slowestNanos;
-  private volatile ScheduledFuture<?> timer;
-  private volatile ScheduledFuture<?> callerTimer;
-  private volatile long callerNanos = Long.MAX_VALUE;
 
   private ReadBudget(ReadDeadline deadline, Runnable onCancelledFetch) {
+    super(onCancelledFetch);
     this.deadline = deadline;
-    this.onCancelledFetch = onCancelledFetch;
   }
 
   /**
@@ -54,14 +45,7 @@ public final class ReadBudget implements CallBudget {
       ScheduledExecutorService timers,
       Runnable onCancelledFetch) {
     ReadBudget budget = new ReadBudget(deadline, onCancelledFetch);
-    budget.callerNanos = callerNanos;
-    long delay = Math.max(0, deadline.remainingNanos());
-    budget.timer = timers.schedule(budget::expire, delay, TimeUnit.NANOSECONDS);
-    if (callerNanos != Long.MAX_VALUE) {
-      budget.callerTimer =
-          timers.schedule(
-              budget::cancel, Math.max(0, callerNanos - System.nanoTime()), TimeUnit.NANOSECONDS);
-    }
+    budget.startTimers(deadline, callerNanos, timers, budget::expire);
     return budget;
   }
 
@@ -81,7 +65,7 @@ public final class ReadBudget implements CallBudget {
     if (deadline == null || !progress) {
       return true;
     }
-    if (expired || !deadline.allows(slowestNanos)) {
+    if (expired || !deadline.allows(slowestNanos())) {
       cut = true;
       return false;
     }
@@ -97,9 +81,8 @@ public final class ReadBudget implements CallBudget {
       return fetch;
     }
     CompletableFuture<T> f = fetch.toCompletableFuture();
-    long start = System.nanoTime();
+    time(f);
     inFlight.set(f);
-    f.whenComplete((v, e) -> slowestNanos = Math.max(slowestNanos, System.nanoTime() - start));
     // the timer or the caller may have acted between mayFetch and here
     if (cancelled) {
       cancel();
@@ -131,20 +114,6 @@ public final class ReadBudget implements CallBudget {
     }
   }
 
-  private void countCancelled() {
-    cancelledFetches.incrementAndGet();
-    onCancelledFetch.run();
-  }
-
-  @Override
-  public void close() {
-    for (ScheduledFuture<?> t : new ScheduledFuture<?>[] {timer, callerTimer}) {
-      if (t != null) {
-        t.cancel(false);
-      }
-    }
-  }
-
   /** Whether time stopped the read before its page was full: the page is partial. */
   public boolean cutShort() {
     return cut && !cancelled;
@@ -153,15 +122,5 @@ public final class ReadBudget implements CallBudget {
   @Override
   public boolean cancelled() {
     return cancelled;
-  }
-
-  @Override
-  public boolean pastCallerDeadline() {
-    return callerNanos != Long.MAX_VALUE && System.nanoTime() - callerNanos >= 0;
-  }
-
-  /** Fetches cancelled in flight or refused because the caller gave up. */
-  public int cancelledFetches() {
-    return cancelledFetches.get();
   }
 }

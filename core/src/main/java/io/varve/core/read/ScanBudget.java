@@ -6,9 +6,6 @@ import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionStage;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ScheduledExecutorService;
-import java.util.concurrent.ScheduledFuture;
-import java.util.concurrent.TimeUnit;
-import java.util.concurrent.atomic.AtomicInteger;
 
 /**
  * The time one read may take (its {@link ReadDeadline}) and the storage fetches it has in flight,
@@ -22,26 +19,20 @@ import java.util.concurrent.atomic.AtomicInteger;
  *
  * <p>Thread-safe: the storage driver's threads, the timers and the caller's cancellation meet here.
  */
-public final class ScanBudget implements CallBudget {
+public final class ScanBudget extends CallBudget {
 
   /** No deadline: every fetch is allowed, nothing is tracked. */
   public static final ScanBudget NONE = new ScanBudget(null, () -> {});
 
   private final ReadDeadline deadline;
-  private final Runnable onCancelledFetch;
   private final Set<CompletableFuture<?>> inFlight = ConcurrentHashMap.newKeySet();
-  private final AtomicInteger cancelledFetches = new AtomicInteger();
   private final CompletableFuture<Void> expiry = new CompletableFuture<>();
   private volatile boolean stopped;
   private volatile boolean cancelled;
-  private volatile long slowestNanos;
-  private volatile ScheduledFuture<?> timer;
-  private volatile ScheduledFuture<?> callerTimer;
-  private volatile long callerNanos = Long.MAX_VALUE;
 
   private ScanBudget(ReadDeadline deadline, Runnable onCancelledFetch) {
+    super(onCancelledFetch);
     this.deadline = deadline;
-    this.onCancelledFetch = onCancelledFetch;
   }
 
   /**
@@ -56,17 +47,7 @@ public final class ScanBudget implements CallBudget {
       ScheduledExecutorService timers,
       Runnable onCancelledFetch) {
     ScanBudget budget = new ScanBudget(deadline, onCancelledFetch);
-    budget.callerNanos = callerNanos;
-    budget.timer =
-        timers.schedule(
-            () -> budget.expiry.complete(null),
-            Math.max(0, deadline.remainingNanos()),
-            TimeUnit.NANOSECONDS);
-    if (callerNanos != Long.MAX_VALUE) {
-      budget.callerTimer =
-          timers.schedule(
-              budget::cancel, Math.max(0, callerNanos - System.nanoTime()), TimeUnit.NANOSECONDS);
-    }
+    budget.startTimers(deadline, callerNanos, timers, () -> budget.expiry.complete(null));
     return budget;
   }
 
@@ -88,7 +69,7 @@ public final class ScanBudget implements CallBudget {
    * without a deadline.
    */
   public boolean allowsAnother() {
-    return deadline == null || (!expiry.isDone() && deadline.allows(slowestNanos));
+    return deadline == null || (!expiry.isDone() && deadline.allows(slowestNanos()));
   }
 
   /**
@@ -113,13 +94,9 @@ public final class ScanBudget implements CallBudget {
       return fetch;
     }
     CompletableFuture<T> f = fetch.toCompletableFuture();
-    long start = System.nanoTime();
+    time(f);
     inFlight.add(f);
-    f.whenComplete(
-        (v, e) -> {
-          inFlight.remove(f);
-          slowestNanos = Math.max(slowestNanos, System.nanoTime() - start);
-        });
+    f.whenComplete((v, e) -> inFlight.remove(f));
     if (stopped) { // stop() may have run between mayFetch and here
       cancelInFlight();
     }
@@ -152,32 +129,8 @@ public final class ScanBudget implements CallBudget {
     }
   }
 
-  private void countCancelled() {
-    cancelledFetches.incrementAndGet();
-    onCancelledFetch.run();
-  }
-
-  @Override
-  public void close() {
-    for (ScheduledFuture<?> t : new ScheduledFuture<?>[] {timer, callerTimer}) {
-      if (t != null) {
-        t.cancel(false);
-      }
-    }
-  }
-
   @Override
   public boolean cancelled() {
     return cancelled;
-  }
-
-  @Override
-  public boolean pastCallerDeadline() {
-    return callerNanos != Long.MAX_VALUE && System.nanoTime() - callerNanos >= 0;
-  }
-
-  /** Fetches cancelled in flight or refused because the read was stopped. */
-  public int cancelledFetches() {
-    return cancelledFetches.get();
   }
 }
