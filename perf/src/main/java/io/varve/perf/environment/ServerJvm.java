@@ -25,6 +25,13 @@ public record ServerJvm(String heap, List<String> options) {
     return new ServerJvm(newHeap, options);
   }
 
+  /** The JVM's command-line options: the heap (initial and maximum), then the others. */
+  public List<String> arguments() {
+    List<String> all = new java.util.ArrayList<>(List.of("-Xms" + heap, "-Xmx" + heap));
+    all.addAll(options);
+    return all;
+  }
+
   /** This heap with other options. */
   public ServerJvm withOptions(List<String> newOptions) {
     return new ServerJvm(heap, newOptions);

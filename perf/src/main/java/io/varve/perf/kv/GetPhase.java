@@ -10,7 +10,9 @@ import org.HdrHistogram.Histogram;
 /**
  * {@code get.p99.ratio}: GetItems of one record of 100 items of 1 KiB (one page) against the raw
  * read of the same 100 rows, one after the other ({@link Interleaved}), for {@code --duration}
- * after {@code --warmup}. Every answer is checked: 100 items, no page token; 100 rows.
+ * after {@code --warmup}. Every answer is checked: 100 items, no page token; 100 rows. In the same
+ * rounds the {@link BareHop} answers the raw read's rows as a GetItems ({@code get.hop.p99.ratio},
+ * hop ÷ raw: the least a server in between adds here).
  */
 final class GetPhase {
 
@@ -26,7 +28,7 @@ final class GetPhase {
     this.data = data;
   }
 
-  void run(Figures out, KvApi api, RawItems raw) throws Exception {
+  void run(Figures out, KvApi api, RawItems raw, BareHop.Process hop) throws Exception {
     List<ItemData.Item> items = data.items("g", ITEMS, ITEM_BYTES);
     api.putAll(KvBenchmark.NAMESPACE, RECORD, List.of(items));
     raw.putAll(RECORD, List.of(items));
@@ -51,14 +53,25 @@ final class GetPhase {
                             + " items"
                             + (r.getNextPageToken().isEmpty() ? "" : " and a page token"));
                   }
+                },
+                () -> {
+                  int answered = hop.get(RECORD).getItemsCount();
+                  if (answered != ITEMS) {
+                    throw new IllegalStateException("the hop returned " + answered + " items");
+                  }
                 }));
     Histogram rawMicros = result.micros().get(0);
     Histogram varveMicros = result.micros().get(1);
+    Histogram hopMicros = result.micros().get(2);
     out.put("get.items", ITEMS);
     out.put("get.item_bytes", ITEM_BYTES);
     out.put("get.rounds", result.rounds());
     out.latency("get.raw", rawMicros);
     out.latency("get.varve", varveMicros);
+    out.latency("get.hop", hopMicros);
+    out.put(
+        "get.hop.p99.ratio",
+        Goals.ratio(hopMicros.getValueAtPercentile(99), rawMicros.getValueAtPercentile(99)));
     out.put(
         "get.p99.ratio",
         Goals.ratio(varveMicros.getValueAtPercentile(99), rawMicros.getValueAtPercentile(99)));

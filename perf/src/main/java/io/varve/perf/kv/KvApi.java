@@ -90,6 +90,20 @@ final class KvApi {
    * the answer, fails if the server wrote fewer items.
    */
   CompletionStage<Void> put(String namespace, String id, List<ItemData.Item> items, Token token) {
+    return client
+        .putItems(putRequest(namespace, id, items, token), CallSettings.defaults())
+        .thenAccept(
+            (PutItemsResponse r) -> {
+              if (r.getItemCount() != items.size()) {
+                throw new IllegalStateException(
+                    "PutItems wrote " + r.getItemCount() + " of " + items.size() + " items");
+              }
+            });
+  }
+
+  /** The PutItems request of {@code items} into record {@code id} with {@code token}. */
+  static PutItemsRequest putRequest(
+      String namespace, String id, List<ItemData.Item> items, Token token) {
     PutItemsRequest.Builder request =
         PutItemsRequest.newBuilder()
             .setNamespace(namespace)
@@ -107,15 +121,7 @@ final class KvApi {
               .setKey(ByteString.copyFrom(item.key()))
               .setValue(ByteString.copyFrom(item.value())));
     }
-    return client
-        .putItems(request.build(), CallSettings.defaults())
-        .thenAccept(
-            (PutItemsResponse r) -> {
-              if (r.getItemCount() != items.size()) {
-                throw new IllegalStateException(
-                    "PutItems wrote " + r.getItemCount() + " of " + items.size() + " items");
-              }
-            });
+    return request.build();
   }
 
   /** Writes a whole record, request after request. */

@@ -11,11 +11,13 @@ import io.varve.core.kv.KvNamespace;
 import io.varve.core.namespace.Consistency;
 import io.varve.perf.environment.BenchmarkCassandra;
 import io.varve.perf.environment.Environment;
+import io.varve.perf.environment.ServerJvm;
 import io.varve.perf.environment.Testbed;
 import io.varve.perf.environment.VarveServer;
 import io.varve.perf.measure.CpuMeter;
 import io.varve.perf.measure.Figures;
 import io.varve.perf.measure.Goals;
+import java.net.InetSocketAddress;
 import java.net.URI;
 import java.time.Duration;
 import java.util.LinkedHashMap;
@@ -91,15 +93,27 @@ final class KvBenchmark {
     PagePhase.createNamespaces(client);
     RawItems raw = rawTable(session, target.settings());
     KvApi api = new KvApi(client);
+    InetSocketAddress cql = target.settings().contactPoints().get(0);
+    BareHop.Process hop =
+        environment.closeAtEnd(
+            "stop the bare hop",
+            BareHop.Process.start(
+                ServerJvm.UP.arguments(),
+                cql.getHostString() + ":" + cql.getPort(),
+                KEYSPACE + "." + RAW_TABLE,
+                environment.home().resolve(".varve/perf-kv-server/bare-hop.log")));
     CpuMeter cpu =
-        new CpuMeter().add("client", ProcessHandle.current().pid()).add("server", server.pid());
+        new CpuMeter()
+            .add("client", ProcessHandle.current().pid())
+            .add("server", server.pid())
+            .add("hop", hop.pid());
     target.local().ifPresent(local -> cpu.add("cassandra", local.pid()));
     ItemData data = new ItemData(42);
     Map<String, Double> goals = new LinkedHashMap<>();
     environment.progress("puts: " + seconds(parameters.warmup()) + " warm-up, then measured");
-    new PutPhase(parameters, data).run(tee(out, goals), api, raw, cpu);
+    new PutPhase(parameters, data).run(tee(out, goals), api, raw, hop, cpu);
     environment.progress("gets of 100 items of 1 KiB");
-    new GetPhase(parameters, data).run(tee(out, goals), api, raw);
+    new GetPhase(parameters, data).run(tee(out, goals), api, raw, hop);
     environment.progress("full pages of 100 B, 10 KiB and 1 MiB items");
     new PagePhase(parameters, data).run(tee(out, goals), api, session);
     environment.progress("values of 16 MiB, stored in chunks");

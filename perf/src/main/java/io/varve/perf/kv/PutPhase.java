@@ -15,8 +15,11 @@ import java.util.function.Function;
 /**
  * {@code put.ratio}: PutItems items/s against {@link RawItems} writing the same rows (same item
  * sizes and items per request, the same requests in flight), each side for {@code --duration}
- * seconds in two halves, in the order raw, API, API, raw, after {@code --warmup} seconds of both
- * alternating. Requests spread over {@code --records} records; every item is a new row.
+ * seconds in two halves, in the order raw, API, hop, hop, API, raw, after {@code --warmup} seconds
+ * of the three alternating. The third side is the {@link BareHop}: the same PutItems through a
+ * server that does nothing but write the rows ({@code put.hop.ratio}, hop ÷ raw, the most any
+ * server in between can reach here; {@code put.varve_to_hop.ratio}, what Varve adds to it).
+ * Requests spread over {@code --records} records; every item is a new row.
  */
 final class PutPhase {
 
@@ -31,47 +34,58 @@ final class PutPhase {
   /** One request: a record and its items. */
   private record Request(String id, List<ItemData.Item> items) {}
 
-  void run(Figures out, KvApi api, RawItems raw, CpuMeter cpu) throws Exception {
-    Function<Request, CompletionStage<?>> viaVarve =
-        r -> api.put(KvBenchmark.NAMESPACE, r.id(), r.items(), KvApi.Token.now());
-    Function<Request, CompletionStage<?>> viaRaw =
-        r -> raw.put(r.id(), r.items(), KvApi.Token.now());
+  /** A side of the comparison: its name in the figures and how it sends a request. */
+  private record Side(String name, Function<Request, CompletionStage<?>> send) {}
+
+  void run(Figures out, KvApi api, RawItems raw, BareHop.Process hop, CpuMeter cpu)
+      throws Exception {
+    Side viaRaw = new Side("raw", r -> raw.put(r.id(), r.items(), KvApi.Token.now()));
+    Side viaVarve =
+        new Side(
+            "varve", r -> api.put(KvBenchmark.NAMESPACE, r.id(), r.items(), KvApi.Token.now()));
+    Side viaHop = new Side("hop", r -> hop.put(r.id(), r.items(), KvApi.Token.now()));
+    List<Side> sides = List.of(viaRaw, viaVarve, viaHop);
     long warmupEnd = System.nanoTime() + parameters.warmup().toNanos();
     Duration slice = Duration.ofSeconds(5);
     int round = 0;
     while (System.nanoTime() < warmupEnd) {
-      send(viaVarve, "wv" + round, slice);
-      send(viaRaw, "wr" + round, slice);
+      for (Side side : sides) {
+        send(side.send(), "w" + side.name() + round, slice);
+      }
       round++;
     }
     Duration half = parameters.duration().dividedBy(2);
-    long[] items = new long[2]; // [raw, varve]
-    double[] seconds = new double[2];
-    Map<String, Duration> rawCpu = new LinkedHashMap<>();
-    Map<String, Duration> varveCpu = new LinkedHashMap<>();
-    for (boolean rawTurn : new boolean[] {true, false, false, true}) {
-      int side = rawTurn ? 0 : 1;
+    Map<String, Long> items = new LinkedHashMap<>();
+    Map<String, Double> seconds = new LinkedHashMap<>();
+    Map<String, Map<String, Duration>> cpuBySide = new LinkedHashMap<>();
+    for (Side side : List.of(viaRaw, viaVarve, viaHop, viaHop, viaVarve, viaRaw)) {
       Map<String, Duration> before = cpu.sample();
       long[] sent = new long[1];
-      seconds[side] +=
+      double took =
           InFlight.send(
-              parameters.concurrency(),
-              requests((rawTurn ? "r" : "v") + round++, half, sent),
-              rawTurn ? viaRaw : viaVarve);
-      items[side] += sent[0];
-      cpu.accumulate(before, rawTurn ? rawCpu : varveCpu);
+              parameters.concurrency(), requests(side.name() + round++, half, sent), side.send());
+      seconds.merge(side.name(), took, Double::sum);
+      items.merge(side.name(), sent[0], Long::sum);
+      cpu.accumulate(before, cpuBySide.computeIfAbsent(side.name(), k -> new LinkedHashMap<>()));
     }
-    rawCpu.forEach(
-        (name, d) -> out.put("put.raw.cpu_ms_per_1k_items." + name, perThousand(d, items[0])));
-    varveCpu.forEach(
-        (name, d) -> out.put("put.varve.cpu_ms_per_1k_items." + name, perThousand(d, items[1])));
-    double rawRate = items[0] / seconds[0];
-    double varveRate = items[1] / seconds[1];
-    out.put("put.items.raw", items[0]);
-    out.put("put.items.varve", items[1]);
-    out.put("put.raw.items_per_s", rawRate);
-    out.put("put.varve.items_per_s", varveRate);
-    out.put("put.ratio", Goals.ratio(varveRate, rawRate));
+    cpuBySide.forEach(
+        (side, byProcess) ->
+            byProcess.forEach(
+                (name, d) ->
+                    out.put(
+                        "put." + side + ".cpu_ms_per_1k_items." + name,
+                        perThousand(d, items.get(side)))));
+    Map<String, Double> rate = new LinkedHashMap<>();
+    for (Side side : sides) {
+      long sent = items.get(side.name());
+      double perSecond = sent / seconds.get(side.name());
+      rate.put(side.name(), perSecond);
+      out.put("put.items." + side.name(), sent);
+      out.put("put." + side.name() + ".items_per_s", perSecond);
+    }
+    out.put("put.hop.ratio", Goals.ratio(rate.get("hop"), rate.get("raw")));
+    out.put("put.varve_to_hop.ratio", Goals.ratio(rate.get("varve"), rate.get("hop")));
+    out.put("put.ratio", Goals.ratio(rate.get("varve"), rate.get("raw")));
   }
 
   private static double perThousand(Duration cpu, long items) {

@@ -87,6 +87,11 @@ final class RawItems {
     return rows;
   }
 
+  /** Reads record {@code id}: its first fetch (up to 5,000 rows). */
+  CompletionStage<AsyncResultSet> readAsync(String id) {
+    return session.executeAsync(select.bind(id).setConsistencyLevel(level).setPageSize(5000));
+  }
+
   /**
    * Reads the one row of record {@code id}; fails unless it holds a value of {@code valueBytes}.
    */
