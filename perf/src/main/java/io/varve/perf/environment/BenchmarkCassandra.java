@@ -3,10 +3,12 @@ package io.varve.perf.environment;
 import com.datastax.oss.driver.api.core.CqlSession;
 import io.varve.cassandra.session.CassandraSettings;
 import io.varve.cassandra.session.Sessions;
+import io.varve.perf.measure.Listeners;
 import io.varve.server.config.ServerSettings;
 import java.net.InetSocketAddress;
 import java.util.List;
 import java.util.Optional;
+import java.util.OptionalLong;
 
 /**
  * The Cassandra a benchmark runs on: the one {@code --cassandra host:port} names, or else the local
@@ -37,6 +39,20 @@ public record BenchmarkCassandra(Optional<LocalServer> local, CassandraSettings 
         CassandraSettings.local(address.getPort())
             .withContactPoints(List.of(address))
             .withMetadataKeyspace(metadataKeyspace));
+  }
+
+  /**
+   * Its process, when it runs on this machine: the local one's, or the one listening on the
+   * loopback port of {@code --cassandra} ({@link Listeners}); so that a run measures its CPU time.
+   */
+  public OptionalLong pid() {
+    if (local.isPresent()) {
+      return OptionalLong.of(local.get().pid());
+    }
+    InetSocketAddress address = settings.contactPoints().get(0);
+    return address.getAddress() != null && address.getAddress().isLoopbackAddress()
+        ? Listeners.pidOf(address.getPort())
+        : OptionalLong.empty();
   }
 
   /** A CQL session, closed at the end of the run. */

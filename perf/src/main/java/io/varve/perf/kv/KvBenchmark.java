@@ -107,7 +107,7 @@ final class KvBenchmark {
             .add("client", ProcessHandle.current().pid())
             .add("server", server.pid())
             .add("hop", hop.pid());
-    target.local().ifPresent(local -> cpu.add("cassandra", local.pid()));
+    target.pid().ifPresent(pid -> cpu.add("cassandra", pid));
     ItemData data = new ItemData(42);
     Map<String, Double> goals = new LinkedHashMap<>();
     environment.progress("puts: " + seconds(parameters.warmup()) + " warm-up, then measured");

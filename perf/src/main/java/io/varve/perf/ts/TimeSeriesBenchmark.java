@@ -84,7 +84,7 @@ public final class TimeSeriesBenchmark {
     }
     CpuMeter cpu =
         new CpuMeter().add("client", ProcessHandle.current().pid()).add("server", server.pid());
-    target.local().ifPresent(local -> cpu.add("cassandra", local.pid()));
+    target.pid().ifPresent(pid -> cpu.add("cassandra", pid));
     writes.run(
         out,
         client.timeSeries(),
