@@ -37,11 +37,12 @@ import java.util.concurrent.TimeUnit;
  * The floor of a server hop: the least a gRPC server on the same transport as Varve's (Armeria,
  * HTTP/2, protobuf) and the same CQL driver can cost. It serves PutItems and GetItems only, with no
  * validation, admission, metrics, cache or control plane: a PutItems writes its items as {@link
- * RawItems} does (the same rows, one unlogged batch, the token's time), a GetItems answers every
- * row of the record's first fetch, on the event loop of the call. It runs in a JVM of its own with
- * the Varve server's heap and collector, so that {@code perf kv} measures three sides of one
- * comparison: the raw client, this hop and Varve. What the hop leaves of a goal is what any server
- * in between can be asked for on the machine; Varve ÷ hop is what Varve itself adds.
+ * RawItems} does (the same rows, one unlogged batch, the token's time; in a table of its own), a
+ * GetItems answers every row of the record's first fetch, on the event loop of the call. It runs in
+ * a JVM of its own with the Varve server's heap and collector, so that {@code perf kv} measures
+ * three sides of one comparison: the raw client, this hop and Varve. What the hop leaves of a goal
+ * is what any server in between can be asked for on the machine; Varve ÷ hop is what Varve itself
+ * adds.
  */
 final class BareHop extends KeyValueGrpc.KeyValueImplBase {
 

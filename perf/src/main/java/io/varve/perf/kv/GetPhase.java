@@ -11,8 +11,8 @@ import org.HdrHistogram.Histogram;
  * {@code get.p99.ratio}: GetItems of one record of 100 items of 1 KiB (one page) against the raw
  * read of the same 100 rows, one after the other ({@link Interleaved}), for {@code --duration}
  * after {@code --warmup}. Every answer is checked: 100 items, no page token; 100 rows. In the same
- * rounds the {@link BareHop} answers the raw read's rows as a GetItems ({@code get.hop.p99.ratio},
- * hop ÷ raw: the least a server in between adds here).
+ * rounds the {@link BareHop} answers the same rows (in its own table) as a GetItems ({@code
+ * get.hop.p99.ratio}, hop ÷ raw: the least a server in between adds here).
  */
 final class GetPhase {
 
@@ -32,6 +32,7 @@ final class GetPhase {
     List<ItemData.Item> items = data.items("g", ITEMS, ITEM_BYTES);
     api.putAll(KvBenchmark.NAMESPACE, RECORD, List.of(items));
     raw.putAll(RECORD, List.of(items));
+    hop.put(RECORD, items, KvApi.Token.now()).toCompletableFuture().join();
     Interleaved.Result result =
         Interleaved.run(
             parameters.warmup(),

@@ -43,6 +43,9 @@ final class KvBenchmark {
   /** The raw client's table: the shape of an item table. */
   static final String RAW_TABLE = "raw_items";
 
+  /** The bare hop's table, of the same shape: each side writes rows of its own. */
+  static final String HOP_TABLE = "hop_items";
+
   /** The page size of every read: GetItems' default. */
   static final int PAGE_BYTES = KvLimits.DEFAULT.defaultPageSizeBytes();
 
@@ -91,7 +94,8 @@ final class KvBenchmark {
     KvApi.createNamespace(client, NAMESPACE, KEYSPACE, "items");
     KvApi.createNamespace(client, AmplificationPhase.NAMESPACE, KEYSPACE, "mixed");
     PagePhase.createNamespaces(client);
-    RawItems raw = rawTable(session, target.settings());
+    RawItems raw = itemTable(session, target.settings(), RAW_TABLE);
+    itemTable(session, target.settings(), HOP_TABLE);
     KvApi api = new KvApi(client);
     InetSocketAddress cql = target.settings().contactPoints().get(0);
     BareHop.Process hop =
@@ -100,7 +104,7 @@ final class KvBenchmark {
             BareHop.Process.start(
                 ServerJvm.UP.arguments(),
                 cql.getHostString() + ":" + cql.getPort(),
-                KEYSPACE + "." + RAW_TABLE,
+                KEYSPACE + "." + HOP_TABLE,
                 environment.home().resolve(".varve/perf-kv-server/bare-hop.log")));
     CpuMeter cpu =
         new CpuMeter()
@@ -145,18 +149,19 @@ final class KvBenchmark {
     return d.toSeconds() + " s";
   }
 
-  private static RawItems rawTable(CqlSession session, CassandraSettings settings) {
+  /** Creates {@code table} in the benchmark's keyspace; a raw client of it. */
+  private static RawItems itemTable(CqlSession session, CassandraSettings settings, String table) {
     new CqlItemTables(session, settings.schemaTimeout())
         .create(
             new KvNamespace(
                 "raw",
                 KEYSPACE,
-                RAW_TABLE,
+                table,
                 ClusteringOrder.ASC,
                 new Consistency(Consistency.Scope.LOCAL, Consistency.Target.READ_YOUR_WRITES),
                 Optional.empty()))
         .toCompletableFuture()
         .join();
-    return new RawItems(session, KEYSPACE + "." + RAW_TABLE, DefaultConsistencyLevel.LOCAL_QUORUM);
+    return new RawItems(session, KEYSPACE + "." + table, DefaultConsistencyLevel.LOCAL_QUORUM);
   }
 }
