@@ -18,6 +18,7 @@ import io.varve.api.kv.v1.PutItemsResponse;
 import io.varve.cassandra.session.CassandraSettings;
 import io.varve.cassandra.session.Sessions;
 import io.varve.core.kv.ValueMetadata;
+import io.varve.perf.environment.ChildJvm;
 import io.varve.server.config.ServerSettings;
 import java.io.BufferedReader;
 import java.io.IOException;
@@ -49,11 +50,9 @@ final class BareHop extends KeyValueGrpc.KeyValueImplBase {
   /** The line with which the process announces its port on its standard output. */
   private static final String PORT_LINE = "bare-hop port=";
 
-  private final CqlSession session;
   private final RawItems rows;
 
-  private BareHop(CqlSession session, RawItems rows) {
-    this.session = session;
+  private BareHop(RawItems rows) {
     this.rows = rows;
   }
 
@@ -68,8 +67,7 @@ final class BareHop extends KeyValueGrpc.KeyValueImplBase {
                 CassandraSettings.local(cassandra.getPort()).withContactPoints(List.of(cassandra)))
             .toCompletableFuture()
             .join();
-    BareHop hop =
-        new BareHop(session, new RawItems(session, args[1], DefaultConsistencyLevel.LOCAL_QUORUM));
+    BareHop hop = new BareHop(new RawItems(session, args[1], DefaultConsistencyLevel.LOCAL_QUORUM));
     Server server =
         Server.builder()
             .http(new InetSocketAddress("127.0.0.1", 0))
@@ -152,18 +150,8 @@ final class BareHop extends KeyValueGrpc.KeyValueImplBase {
      */
     static Process start(List<String> jvmOptions, String cassandra, String table, Path log)
         throws IOException {
-      List<String> command = new ArrayList<>();
-      command.add(Path.of(System.getProperty("java.home"), "bin", "java").toString());
-      command.addAll(jvmOptions);
-      command.addAll(
-          List.of(
-              "-cp",
-              System.getProperty("java.class.path"),
-              BareHop.class.getName(),
-              cassandra,
-              table));
       java.lang.Process process =
-          new ProcessBuilder(command)
+          new ProcessBuilder(ChildJvm.command(jvmOptions, BareHop.class, List.of(cassandra, table)))
               .redirectError(ProcessBuilder.Redirect.to(log.toFile()))
               .start();
       ExecutorService reader = Executors.newSingleThreadExecutor();

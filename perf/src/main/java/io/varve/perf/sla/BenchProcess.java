@@ -1,6 +1,7 @@
 package io.varve.perf.sla;
 
 import io.varve.cli.VarveCli;
+import io.varve.perf.environment.ChildJvm;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
@@ -27,16 +28,10 @@ final class BenchProcess {
    */
   int run(List<String> prefix, List<String> args, Path stdout, Path stderr)
       throws IOException, InterruptedException {
+    List<String> bench = new ArrayList<>(List.of("bench"));
+    bench.addAll(args);
     List<String> command = new ArrayList<>(prefix);
-    command.addAll(
-        List.of(
-            Path.of(System.getProperty("java.home"), "bin", "java").toString(),
-            "-Dvarve.home=" + home,
-            "-cp",
-            System.getProperty("java.class.path"),
-            VarveCli.class.getName(),
-            "bench"));
-    command.addAll(args);
+    command.addAll(ChildJvm.command(List.of("-Dvarve.home=" + home), VarveCli.class, bench));
     ProcessBuilder builder =
         new ProcessBuilder(command)
             .redirectInput(ProcessBuilder.Redirect.from(new java.io.File("/dev/null")))
