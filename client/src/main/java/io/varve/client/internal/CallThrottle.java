@@ -17,19 +17,32 @@ import java.util.concurrent.RejectedExecutionException;
  * passed, or its caller cancelled it). A call's hedge and retries belong to it: they take no slot
  * of their own. Without a bound, a caller that starts calls faster than the servers answer builds a
  * queue of requests on the connections that it cannot see, whose tail passes its deadline after the
- * server did its work. Thread safe.
+ * server did its work.
+ *
+ * <p>A call's slot is given back before its caller learns that it ended: a caller that makes its
+ * next call as soon as one ends finds the slot free. Thread safe.
  */
 public final class CallThrottle {
 
-  private record Waiting(CompletableFuture<?> result, Runnable start) {}
+  /** One admitted call: waiting for a slot, holding one, or neither (refused, or ended). */
+  private static final class Ticket {
+    final CompletableFuture<?> call;
+    final Runnable start;
+    boolean holding; // guarded by the throttle
+
+    Ticket(CompletableFuture<?> call, Runnable start) {
+      this.call = call;
+      this.start = start;
+    }
+  }
 
   private final int maxInFlight;
   private final int maxQueued;
   private final Executor starter;
   private final Counters counters;
-  private final ArrayDeque<Waiting> queue = new ArrayDeque<>();
+  private final ArrayDeque<Ticket> queue = new ArrayDeque<>();
   private int inFlight;
-  private volatile boolean closed;
+  private boolean closed;
 
   /**
    * @param starter where a waiting call starts once a slot is free (not on the thread of the call
@@ -43,90 +56,105 @@ public final class CallThrottle {
   }
 
   /**
-   * Runs {@code start} now when a slot is free, later when one frees, or fails {@code result} at
-   * once when the queue is full. The slot is held until {@code result} completes.
+   * Runs {@code start} now when a slot is free, later when one frees, or fails {@code call} at once
+   * when the queue is full. The slot is held until {@code call} completes.
+   *
+   * @return what the caller sees of {@code call}: completed as {@code call} is, once its slot or
+   *     its place in the queue is given back; cancelling it cancels {@code call}
    */
-  void admit(CompletableFuture<?> result, Runnable start) {
-    boolean now;
-    Waiting waiting = null;
+  <R> CompletableFuture<R> admit(CompletableFuture<R> call, Runnable start) {
+    Ticket ticket = new Ticket(call, start);
+    boolean refused = false;
+    boolean wasClosed;
     synchronized (this) {
+      wasClosed = closed;
       if (closed) {
-        now = false;
+        refused = true;
+      } else if (inFlight < maxInFlight) {
+        inFlight++;
+        ticket.holding = true;
+      } else if (queue.size() < maxQueued) {
+        queue.add(ticket);
       } else {
-        now = inFlight < maxInFlight;
-        if (now) {
-          inFlight++;
-        } else if (queue.size() < maxQueued) {
-          waiting = new Waiting(result, start);
-          queue.add(waiting);
-        }
+        refused = true;
       }
     }
-    if (waiting != null) {
-      // a call that ends while it waits (its deadline, its caller) gives its place back at once
-      Waiting left = waiting;
-      result.whenComplete((r, t) -> leave(left));
-      return;
-    }
-    if (closed && !now) {
-      result.completeExceptionally(closed());
-      return;
-    }
-    if (!now) {
+    CompletableFuture<R> seen = new CompletableFuture<>();
+    call.whenComplete(
+        (r, t) -> {
+          end(ticket);
+          if (t == null) {
+            seen.complete(r);
+          } else {
+            seen.completeExceptionally(t);
+          }
+        });
+    seen.whenComplete(
+        (r, t) -> {
+          if (seen.isCancelled()) {
+            call.cancel(false);
+          }
+        });
+    if (wasClosed) {
+      call.completeExceptionally(closed());
+    } else if (refused) {
       counters.throttled.increment();
-      result.completeExceptionally(
-          Status.RESOURCE_EXHAUSTED
-              .withDescription(
-                  "the client has "
-                      + maxInFlight
-                      + " calls in flight and "
-                      + maxQueued
-                      + " waiting (maxCallsInFlight: "
-                      + maxInFlight
-                      + ", "
-                      + maxQueued
-                      + "); not sent")
-              .asRuntimeException());
-      return;
+      call.completeExceptionally(refusal());
+    } else if (ticket.holding) {
+      start.run();
     }
-    result.whenComplete((r, t) -> release());
-    start.run();
+    return seen;
   }
 
-  /** Hands the slot of an ended call to the first waiting call still waiting, or frees it. */
-  private void release() {
-    Waiting next;
+  private StatusRuntimeException refusal() {
+    return Status.RESOURCE_EXHAUSTED
+        .withDescription(
+            "the client has "
+                + maxInFlight
+                + " calls in flight and "
+                + maxQueued
+                + " waiting (maxCallsInFlight: "
+                + maxInFlight
+                + ", "
+                + maxQueued
+                + "); not sent")
+        .asRuntimeException();
+  }
+
+  /** A call ended: it gives back its slot (to the first call still waiting) or its place. */
+  private void end(Ticket ticket) {
+    Ticket next;
     synchronized (this) {
+      if (!ticket.holding) {
+        queue.remove(ticket);
+        return;
+      }
+      ticket.holding = false;
       do {
         next = queue.poll();
-      } while (next != null && next.result().isDone());
+      } while (next != null && next.call.isDone());
       if (next == null) {
         inFlight--;
         return;
       }
+      next.holding = true;
     }
-    Waiting started = next;
-    started.result().whenComplete((r, t) -> release());
     try {
-      starter.execute(started.start());
+      starter.execute(next.start);
     } catch (RejectedExecutionException e) {
-      started.result().completeExceptionally(closed());
+      next.call.completeExceptionally(closed());
     }
-  }
-
-  private synchronized void leave(Waiting waiting) {
-    queue.remove(waiting);
   }
 
   /** Fails the waiting calls and every call made from now on: the client is closed. */
   void close() {
-    List<Waiting> waiting;
+    List<Ticket> waiting;
     synchronized (this) {
       closed = true;
       waiting = new ArrayList<>(queue);
       queue.clear();
     }
-    waiting.forEach(w -> w.result().completeExceptionally(closed()));
+    waiting.forEach(w -> w.call.completeExceptionally(closed()));
   }
 
   private static StatusRuntimeException closed() {

@@ -89,10 +89,9 @@ public final class Caller {
             counters);
     CompletableFuture<R> result = hedged.start(counted);
     if (counted) {
-      throttle.admit(result, hedged::send);
-    } else {
-      hedged.send(); // a handshake: the client's own, it must not wait behind the calls it serves
+      return throttle.admit(result, hedged::send);
     }
+    hedged.send(); // a handshake: the client's own, it must not wait behind the calls it serves
     return result;
   }
 

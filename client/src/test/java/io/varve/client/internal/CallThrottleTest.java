@@ -17,31 +17,55 @@ class CallThrottleTest {
   final CallThrottle throttle = new CallThrottle(2, 2, Runnable::run, counters);
   final List<String> started = new ArrayList<>();
 
-  CompletableFuture<String> call(String name) {
-    CompletableFuture<String> result = new CompletableFuture<>();
-    throttle.admit(result, () -> started.add(name));
-    return result;
+  /** A call as the transport ends it ({@code call}) and as its caller sees it ({@code seen}). */
+  record Call(CompletableFuture<String> call, CompletableFuture<String> seen) {}
+
+  Call call(String name) {
+    return call(throttle, name);
+  }
+
+  Call call(CallThrottle to, String name) {
+    CompletableFuture<String> call = new CompletableFuture<>();
+    return new Call(call, to.admit(call, () -> started.add(name)));
   }
 
   @Test
   void waiting_calls_start_in_arrival_order_as_slots_free_and_the_ended_ones_are_skipped() {
-    CompletableFuture<String> a = call("a");
-    CompletableFuture<String> b = call("b");
-    CompletableFuture<String> c = call("c");
-    CompletableFuture<String> d = call("d");
+    Call a = call("a");
+    Call b = call("b");
+    Call c = call("c");
+    Call d = call("d");
     assertThat(started).containsExactly("a", "b");
     assertThat(throttle.load()).containsExactly(2, 2);
 
-    c.cancel(false); // its caller gave up while it waited: never started
-    a.complete("done");
+    c.seen().cancel(false); // its caller gave up while it waited: never started
+    assertThat(c.call()).as("the caller's cancel reaches the call").isCancelled();
+    a.call().complete("done");
+    assertThat(a.seen()).isCompletedWithValue("done");
     assertThat(started).containsExactly("a", "b", "d");
     assertThat(throttle.load()).containsExactly(2, 0);
 
-    b.completeExceptionally(new IllegalStateException("failed"));
-    d.complete("done");
+    b.call().completeExceptionally(new IllegalStateException("failed"));
+    assertThat(b.seen()).isCompletedExceptionally();
+    d.call().complete("done");
     assertThat(throttle.load()).containsExactly(0, 0);
     call("e");
     assertThat(started).containsExactly("a", "b", "d", "e");
+  }
+
+  @Test
+  void a_caller_that_calls_again_the_moment_a_call_ends_finds_its_slot_free() {
+    CallThrottle one = new CallThrottle(1, 0, Runnable::run, counters);
+    Call first = call(one, "first");
+    List<Call> next = new ArrayList<>();
+    // the caller's own reaction to the end of its call, as a join() returning would be
+    first.seen().thenRun(() -> next.add(call(one, "next")));
+    first.call().complete("done");
+
+    assertThat(next).hasSize(1);
+    assertThat(next.get(0).seen()).as("not refused: the slot was given back first").isNotDone();
+    assertThat(started).containsExactly("first", "next");
+    assertThat(counters.snapshot().throttled()).isZero();
   }
 
   @Test
@@ -50,7 +74,7 @@ class CallThrottleTest {
     call("b");
     call("c");
     call("d");
-    CompletableFuture<String> refused = call("e");
+    CompletableFuture<String> refused = call("e").seen();
 
     assertThat(refused)
         .failsWithin(Duration.ZERO)
@@ -71,11 +95,11 @@ class CallThrottleTest {
   void a_call_that_ends_while_it_starts_frees_its_slot() {
     CallThrottle one = new CallThrottle(1, 0, Runnable::run, counters);
     CompletableFuture<String> quick = new CompletableFuture<>();
-    one.admit(quick, () -> quick.complete("answered at once"));
+    CompletableFuture<String> seen = one.admit(quick, () -> quick.complete("answered at once"));
+    assertThat(seen).isCompletedWithValue("answered at once");
     assertThat(one.load()).containsExactly(0, 0);
-    CompletableFuture<String> next = new CompletableFuture<>();
-    one.admit(next, () -> {});
-    assertThat(next).isNotDone();
+    Call next = call(one, "next");
+    assertThat(next.seen()).isNotDone();
     assertThat(one.load()).containsExactly(1, 0);
   }
 
@@ -83,12 +107,12 @@ class CallThrottleTest {
   void closing_fails_the_waiting_calls_unsent_and_refuses_new_ones() {
     call("a");
     call("b");
-    CompletableFuture<String> waiting = call("c");
+    Call waiting = call("c");
     throttle.close();
-    CompletableFuture<String> after = call("d");
+    Call after = call("d");
 
-    for (CompletableFuture<String> failed : List.of(waiting, after)) {
-      assertThat(failed)
+    for (Call failed : List.of(waiting, after)) {
+      assertThat(failed.seen())
           .failsWithin(Duration.ZERO)
           .withThrowableOfType(ExecutionException.class)
           .havingCause()
@@ -103,14 +127,14 @@ class CallThrottleTest {
   void a_call_that_ends_while_it_waits_gives_its_place_in_the_queue_back() {
     call("a");
     call("b");
-    CompletableFuture<String> c = call("c");
+    Call c = call("c");
     call("d");
     assertThat(throttle.load()).containsExactly(2, 2);
 
-    c.cancel(false);
+    c.call().completeExceptionally(new IllegalStateException("its deadline passed"));
     assertThat(throttle.load()).containsExactly(2, 1);
-    CompletableFuture<String> e = call("e");
-    assertThat(e).as("the cancelled call's place is free again").isNotDone();
+    Call e = call("e");
+    assertThat(e.seen()).as("the ended call's place is free again").isNotDone();
     assertThat(counters.snapshot().throttled()).isZero();
   }
 }
