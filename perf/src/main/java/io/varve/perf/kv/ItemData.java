@@ -40,9 +40,21 @@ final class ItemData {
     new Random(seed).nextBytes(random);
   }
 
-  /** Key {@code <prefix><n, 8 digits>}. */
+  /**
+   * Key {@code <prefix><n, at least 8 digits>}, n not negative. Built without {@code
+   * String.format}, which took a tenth of the load generator's CPU in a profile of the put phase.
+   */
   static byte[] key(String prefix, long n) {
-    return String.format("%s%08d", prefix, n).getBytes(StandardCharsets.UTF_8);
+    if (n < 0) {
+      throw new IllegalArgumentException("n: " + n + " (expected: not negative)");
+    }
+    String digits = Long.toString(n);
+    StringBuilder key = new StringBuilder(prefix.length() + Math.max(8, digits.length()));
+    key.append(prefix);
+    for (int i = digits.length(); i < 8; i++) {
+      key.append('0');
+    }
+    return key.append(digits).toString().getBytes(StandardCharsets.UTF_8);
   }
 
   /** Item {@code n} of {@code bytes} (key plus value, at most {@link #MAX_ITEM_BYTES} of value). */
