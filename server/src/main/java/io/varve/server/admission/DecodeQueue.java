@@ -11,11 +11,13 @@ import java.util.concurrent.atomic.AtomicInteger;
 
 /**
  * Where write bodies (and large bodies of any RPC) are decoded and their calls started: one thread
- * per core, first come first served. However many writes are admitted, the CPU they take from small
- * requests (a read, a control-plane call) is bounded by this pool's size, not by their number.
- * Admitted bodies wait here in order; {@link #oldestWait()} tells admission how long the oldest has
- * waited, so that writes are refused at once when the server itself, not only Cassandra, falls
- * behind: a write that would wait here past its caller's deadline is refused instead of timed out.
+ * per core, first come first served. A gRPC message arrives here parsed (the transport parses it on
+ * the event loop); its call is validated and started here, a JSON body decoded as well. However
+ * many writes are admitted, the CPU they take from small requests (a read, a control-plane call) is
+ * bounded by this pool's size, not by their number. Admitted bodies wait here in order; {@link
+ * #oldestWait()} tells admission how long the oldest has waited, so that writes are refused at once
+ * when the server itself, not only Cassandra, falls behind: a write that would wait here past its
+ * caller's deadline is refused instead of timed out.
  *
  * <p>The pool is a {@link ScheduledThreadPoolExecutor} so that the gRPC routes can use it as their
  * blocking task executor; every task runs as soon as a thread is free, and how overdue the head of
