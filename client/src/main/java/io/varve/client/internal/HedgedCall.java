@@ -149,6 +149,11 @@ final class HedgedCall<Q, R> {
     }
     ClientCall<Q, R> call = endpoints.channel(endpoint).newCall(method, options);
     synchronized (this) {
+      if (result.isDone() || round.over) {
+        // answered, expired or cancelled since this request fell due: whoever cancels the others
+        // (cancelAll, or succeeded for a round's loser) has taken its list, so it is not sent
+        return;
+      }
       round.calls.add(call);
       round.inFlight++;
     }
