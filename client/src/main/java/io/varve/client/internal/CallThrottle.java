@@ -36,6 +36,14 @@ public final class CallThrottle {
     }
   }
 
+  /** What {@link #admit} did with a call. */
+  private enum Admitted {
+    NOW,
+    WAITING,
+    REFUSED,
+    CLOSED
+  }
+
   private final int maxInFlight;
   private final int maxQueued;
   private final Executor starter;
@@ -64,19 +72,19 @@ public final class CallThrottle {
    */
   <R> CompletableFuture<R> admit(CompletableFuture<R> call, Runnable start) {
     Ticket ticket = new Ticket(call, start);
-    boolean refused = false;
-    boolean wasClosed;
+    Admitted admitted;
     synchronized (this) {
-      wasClosed = closed;
       if (closed) {
-        refused = true;
+        admitted = Admitted.CLOSED;
       } else if (inFlight < maxInFlight) {
         inFlight++;
         ticket.holding = true;
+        admitted = Admitted.NOW;
       } else if (queue.size() < maxQueued) {
         queue.add(ticket);
+        admitted = Admitted.WAITING;
       } else {
-        refused = true;
+        admitted = Admitted.REFUSED;
       }
     }
     CompletableFuture<R> seen = new CompletableFuture<>();
@@ -95,13 +103,14 @@ public final class CallThrottle {
             call.cancel(false);
           }
         });
-    if (wasClosed) {
-      call.completeExceptionally(closed());
-    } else if (refused) {
-      counters.throttled.increment();
-      call.completeExceptionally(refusal());
-    } else if (ticket.holding) {
-      start.run();
+    switch (admitted) {
+      case NOW -> start.run();
+      case WAITING -> {}
+      case REFUSED -> {
+        counters.throttled.increment();
+        call.completeExceptionally(refusal());
+      }
+      case CLOSED -> call.completeExceptionally(closed());
     }
     return seen;
   }
