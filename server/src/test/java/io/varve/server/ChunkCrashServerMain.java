@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import io.varve.cassandra.session.CassandraSettings;
 import io.varve.local.testing.TestCassandra;
+import io.varve.server.admission.AdmissionSettings;
 import io.varve.server.config.ServerSettings;
 import java.io.IOException;
 import java.net.InetSocketAddress;
@@ -21,6 +22,12 @@ import java.util.List;
  * {@link #start} launches it on the tests' Cassandra, {@link #awaitPort} waits for it to serve.
  */
 public final class ChunkCrashServerMain {
+
+  /**
+   * A JVM option {@code -D<this>=<bytes>} sets the server's read budget ({@code
+   * server.admission.readBytes}).
+   */
+  static final String READ_BYTES_PROPERTY = "varve.test.readBytes";
 
   private ChunkCrashServerMain() {}
 
@@ -68,7 +75,20 @@ public final class ChunkCrashServerMain {
             .withContactPoints(
                 List.of(new InetSocketAddress(hostPort[0], Integer.parseInt(hostPort[1]))))
             .withMetadataKeyspace(args[1]);
-    VarveServer server = VarveServer.start(base.withCassandra(c).withPort(0), Clock.systemUTC());
+    ServerSettings settings = base.withCassandra(c).withPort(0);
+    String readBytes = System.getProperty(READ_BYTES_PROPERTY);
+    if (readBytes != null) {
+      AdmissionSettings a = settings.admission();
+      settings =
+          settings.withAdmission(
+              new AdmissionSettings(
+                  a.writeBytes(),
+                  Long.parseLong(readBytes),
+                  a.maxWriteQueueDelay(),
+                  a.bufferedWriteBytes(),
+                  a.bufferedWriteRetry()));
+    }
+    VarveServer server = VarveServer.start(settings, Clock.systemUTC());
     Path ready = Path.of(args[2]);
     Path partial = ready.resolveSibling(ready.getFileName() + ".tmp");
     Files.writeString(partial, Integer.toString(server.port()));

@@ -79,7 +79,7 @@ final class ChunkFixtures {
     return page.getItemsCount() == 0 ? null : page.getItems(0);
   }
 
-  private static final com.fasterxml.jackson.databind.ObjectMapper LARGE_JSON =
+  static final com.fasterxml.jackson.databind.ObjectMapper LARGE_JSON =
       new com.fasterxml.jackson.databind.ObjectMapper(
           com.fasterxml.jackson.core.JsonFactory.builder()
               .streamReadConstraints(

@@ -9,6 +9,7 @@ import io.varve.core.kv.ItemPredicate;
 import io.varve.core.kv.KvItem;
 import io.varve.core.kv.KvNamespace;
 import io.varve.core.kv.ValueMetadata;
+import io.varve.core.read.ResponseMemory;
 import java.nio.ByteBuffer;
 import java.util.List;
 import java.util.concurrent.CompletableFuture;
@@ -42,10 +43,18 @@ final class ChunkedReads {
    * metadata} and {@code generation}; null when the item was deleted meanwhile.
    *
    * @param raw whether to return the value as stored (compressed) rather than as written
+   * @param memory holds {@code metadata}'s value already; a newer, larger value read instead holds
+   *     the difference first
    */
   CompletionStage<KvItem> value(
-      KvNamespace ns, String id, byte[] key, ValueMetadata metadata, long generation, boolean raw) {
-    return attempt(ns, id, key, metadata, generation, raw, 1);
+      KvNamespace ns,
+      String id,
+      byte[] key,
+      ValueMetadata metadata,
+      long generation,
+      boolean raw,
+      ResponseMemory memory) {
+    return attempt(ns, id, key, metadata, generation, raw, memory, 1);
   }
 
   private CompletionStage<KvItem> attempt(
@@ -55,6 +64,7 @@ final class ChunkedReads {
       ValueMetadata metadata,
       long generation,
       boolean raw,
+      ResponseMemory memory,
       int attempt) {
     CqlChunkStore.Version version =
         new CqlChunkStore.Version(ns.keyspace(), ns.table(), id, key, generation, metadata.token());
@@ -86,13 +96,16 @@ final class ChunkedReads {
                         if (now.expired()) {
                           return CompletableFuture.completedFuture(null);
                         }
+                        if (now.valueSize() > metadata.valueSize()) {
+                          memory.hold(now.valueSize() - metadata.valueSize());
+                        }
                         if (!now.isChunked()) {
                           byte[] value =
                               RowStream.bytes(ValueMetadata.payload(row.getByteBuffer(1)));
                           return CompletableFuture.completedFuture(
                               item(key, value, now, writetime, raw));
                         }
-                        return attempt(ns, id, key, now, writetime, raw, attempt + 1);
+                        return attempt(ns, id, key, now, writetime, raw, memory, attempt + 1);
                       });
             });
   }

@@ -14,6 +14,7 @@ import io.varve.core.kv.KvChunking;
 import io.varve.core.kv.KvItem;
 import io.varve.core.kv.KvLimits;
 import io.varve.core.kv.KvNamespace;
+import io.varve.core.read.ResponseMemory;
 import java.nio.ByteBuffer;
 import java.util.List;
 import java.util.concurrent.CompletableFuture;
@@ -98,7 +99,17 @@ public final class CqlItemReader {
       boolean values,
       int wantedRows,
       BytePage page) {
-    return read(ns, id, predicate, values, wantedRows, wantedRows, page, false, ReadBudget.NONE);
+    return read(
+        ns,
+        id,
+        predicate,
+        values,
+        wantedRows,
+        wantedRows,
+        page,
+        false,
+        ReadBudget.NONE,
+        ResponseMemory.UNBOUNDED);
   }
 
   /**
@@ -109,7 +120,8 @@ public final class CqlItemReader {
    * Chunked values are reassembled ({@link ChunkedReads}) only when values are read: a keys-only
    * read never touches the chunk table. Within {@code budget}: when it stops the read, the page
    * holds the items taken so far and {@link Page#more()} is set ({@link ReadBudget#cutShort()} says
-   * why).
+   * why). The page's keys and values are held in {@code memory} once the page is known and before
+   * any chunk of a chunked value is read; when it has no room, the read fails RESOURCE_EXHAUSTED.
    */
   public CompletionStage<Page> read(
       KvNamespace ns,
@@ -120,8 +132,9 @@ public final class CqlItemReader {
       int firstRows,
       BytePage page,
       boolean raw,
-      ReadBudget budget) {
-    ItemRead read = new ItemRead(this, ns, id, values, page, raw, budget);
+      ReadBudget budget,
+      ResponseMemory memory) {
+    ItemRead read = new ItemRead(this, ns, id, values, page, raw, budget, memory);
     int bound = values ? limits.valueRowsPerFetch() : limits.keyRowsPerFetch();
     int first = values ? Math.min(bound, firstRows) : bound;
     CompletionStage<Page> rows;

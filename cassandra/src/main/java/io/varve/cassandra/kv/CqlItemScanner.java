@@ -11,6 +11,7 @@ import io.varve.core.kv.KvLimits;
 import io.varve.core.kv.KvNamespace;
 import io.varve.core.kv.ScanSegment;
 import io.varve.core.kv.ScannedItem;
+import io.varve.core.read.ResponseMemory;
 import java.nio.ByteBuffer;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
@@ -67,6 +68,8 @@ public final class CqlItemScanner {
    * @param wantedRows the rows the item-size estimate says fill the page (bounded here)
    * @param budget the time the page may take: when it stops the page, the page holds the items
    *     taken so far and {@link Page#more()} is set ({@link ReadBudget#cutShort()} says why)
+   * @param memory holds the page's ids, keys and values once the page is known and before any chunk
+   *     of a chunked value is read; when it has no room, the scan fails RESOURCE_EXHAUSTED
    */
   public CompletionStage<Page> scan(
       KvNamespace ns,
@@ -75,11 +78,12 @@ public final class CqlItemScanner {
       boolean values,
       int wantedRows,
       BytePage page,
-      ReadBudget budget) {
+      ReadBudget budget,
+      ResponseMemory memory) {
     requireMurmur3();
     int fetch =
         Math.min(wantedRows, values ? limits.valueRowsPerFetch() : limits.keyRowsPerFetch());
-    ScanRead read = new ScanRead(values, page, budget);
+    ScanRead read = new ScanRead(values, page, budget, memory);
     Function<Long, CompletionStage<Boolean>> tokens =
         first ->
             read.rows(

@@ -8,6 +8,7 @@ import io.varve.core.kv.KeyRange;
 import io.varve.core.kv.KvItem;
 import io.varve.core.kv.KvNamespace;
 import io.varve.core.kv.ValueMetadata;
+import io.varve.core.read.ResponseMemory;
 import java.nio.ByteBuffer;
 import java.util.ArrayList;
 import java.util.List;
@@ -27,6 +28,7 @@ final class ItemRead {
   private final BytePage page;
   private final boolean raw;
   private final ReadBudget budget;
+  private final ResponseMemory memory;
   private final List<KvItem> items = new ArrayList<>();
   private final List<Chunked> chunked = new ArrayList<>();
   private long fetched;
@@ -40,6 +42,7 @@ final class ItemRead {
    * @param raw whether values are returned as stored (compressed), for a client that said it
    *     decompresses them
    * @param budget the time the read may take (a page cut short keeps the items taken so far)
+   * @param memory what holds the page's keys and values before they are assembled
    */
   ItemRead(
       CqlItemReader reader,
@@ -48,9 +51,11 @@ final class ItemRead {
       boolean values,
       BytePage page,
       boolean raw,
-      ReadBudget budget) {
+      ReadBudget budget,
+      ResponseMemory memory) {
     this.reader = reader;
     this.budget = budget;
+    this.memory = memory;
     this.ns = ns;
     this.id = id;
     this.values = values;
@@ -204,9 +209,12 @@ final class ItemRead {
   /**
    * The page with its chunked values reassembled, one value after the other (each value's chunks in
    * parallel): the page holds at most its byte bound, or its one large item. An item deleted
-   * meanwhile is left out.
+   * meanwhile is left out. The page's bytes are held in the response memory first: a chunked
+   * value's size is known from its item row, so a read that has no room is refused before it
+   * fetches a chunk.
    */
   CompletionStage<CqlItemReader.Page> assembled(CqlItemReader.Page read) {
+    memory.hold(read.bytes());
     if (chunked.isEmpty()) {
       return CompletableFuture.completedFuture(read);
     }
@@ -217,7 +225,14 @@ final class ItemRead {
               v ->
                   reader
                       .chunks()
-                      .value(ns, id, items.get(c.index()).key(), c.metadata(), c.generation(), raw)
+                      .value(
+                          ns,
+                          id,
+                          items.get(c.index()).key(),
+                          c.metadata(),
+                          c.generation(),
+                          raw,
+                          memory)
                       .thenAccept(item -> items.set(c.index(), item)));
     }
     return done.thenApply(

@@ -7,6 +7,7 @@ import io.varve.core.kv.KvItem;
 import io.varve.core.kv.KvNamespace;
 import io.varve.core.kv.ScannedItem;
 import io.varve.core.kv.ValueMetadata;
+import io.varve.core.read.ResponseMemory;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.List;
@@ -40,16 +41,19 @@ final class ScanRead {
   private long fetched;
   private long rows;
   private final ReadBudget budget;
+  private final ResponseMemory memory;
   private boolean paused;
 
   /**
    * @param budget the time the page may take: once a row was consumed, it may stop the page (with a
    *     position to resume from) before the next fetch or cancel the one in flight
+   * @param memory what holds the page's bytes before its chunked values are read
    */
-  ScanRead(boolean values, BytePage page, ReadBudget budget) {
+  ScanRead(boolean values, BytePage page, ReadBudget budget, ResponseMemory memory) {
     this.values = values;
     this.page = page;
     this.budget = budget;
+    this.memory = memory;
   }
 
   /**
@@ -112,9 +116,11 @@ final class ScanRead {
 
   /**
    * Reads the chunked values of the page's items, one value after the other (each value's chunks in
-   * parallel); an item deleted meanwhile is left out.
+   * parallel); an item deleted meanwhile is left out. The page's bytes are held in the response
+   * memory first, so a scan that has no room is refused before it fetches a chunk.
    */
   CompletionStage<Void> assemble(KvNamespace ns, ChunkedReads chunks) {
+    memory.hold(page.bytes());
     CompletionStage<Void> done = CompletableFuture.completedFuture(null);
     for (Chunked c : chunked) {
       done =
@@ -123,7 +129,13 @@ final class ScanRead {
                 ScannedItem scanned = items.get(c.index());
                 return chunks
                     .value(
-                        ns, scanned.id(), scanned.item().key(), c.metadata(), c.generation(), false)
+                        ns,
+                        scanned.id(),
+                        scanned.item().key(),
+                        c.metadata(),
+                        c.generation(),
+                        false,
+                        memory)
                     .thenAccept(
                         item ->
                             items.set(

@@ -34,22 +34,35 @@ public final class AdmissionControl {
      * rounded up to 6 because the String and the tree are garbage only after the parse and
      * collected later.
      */
-    JSON(6),
+    JSON(6, 2),
     /**
      * gRPC (and gRPC-Web). A body of B bytes is held as: the aggregated message (B), the protobuf
      * message (B), the decoded events (B) and the encoded Cassandra batches (B): 4 B.
      */
-    GRPC(4);
+    GRPC(4, 3);
 
     private final int factor;
+    private final int responseFactor;
 
-    Transport(int factor) {
+    Transport(int factor, int responseFactor) {
       this.factor = factor;
+      this.responseFactor = responseFactor;
     }
 
     /** Estimated heap held in flight by a body of {@code bodyBytes}. */
     public long cost(long bodyBytes) {
       return bodyBytes * factor;
+    }
+
+    /**
+     * Estimated memory held by a response carrying {@code bytes} of keys and values. On both
+     * transports a value of V bytes is held as: its stored bytes as read (at most V; compressed
+     * values are smaller) and the value itself (V), then on gRPC the serialized message (V), on
+     * HTTP/JSON the response body's text streamed in base64 a piece at a time, never whole ({@link
+     * io.varve.server.json.ProtoJson#stream}): 3 on gRPC, 2 on JSON.
+     */
+    public long responseCost(long bytes) {
+      return bytes * responseFactor;
     }
   }
 
@@ -216,6 +229,30 @@ public final class AdmissionControl {
     count(budget, transport, reason);
     return new AdmissionRefusedException(
         "the server is at capacity: "
+            + budget.name()
+            + " requests in flight hold "
+            + budget.inFlight()
+            + " of "
+            + budget.capacity()
+            + " bytes (server.admission."
+            + budget.name()
+            + "Bytes); retry later");
+  }
+
+  /**
+   * Counts the refusal of a read whose response ({@code responseBytes} of keys and values, costing
+   * {@code cost}) does not fit its budget, and returns the exception to answer with (reason {@code
+   * response}). Nothing was read beyond the rows that said how large the response is.
+   */
+  public AdmissionRefusedException refuseResponse(
+      ByteBudget budget, Transport transport, long responseBytes, long cost) {
+    count(budget, transport, "response");
+    return new AdmissionRefusedException(
+        "the server is at capacity: this read's response of "
+            + responseBytes
+            + " bytes needs about "
+            + cost
+            + " bytes of memory, and "
             + budget.name()
             + " requests in flight hold "
             + budget.inFlight()

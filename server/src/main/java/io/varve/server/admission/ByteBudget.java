@@ -8,8 +8,11 @@ import java.util.concurrent.atomic.AtomicLong;
  * refused the moment the budget would be exceeded. Closing the permit gives everything it holds
  * back, once. Thread-safe.
  *
- * <p>A single request larger than the whole budget is not refused for ever: its cost is counted as
- * the whole budget, so it runs when nothing else holds any of it (and alone).
+ * <p>A single request larger than the whole budget is not refused for ever: once what the other
+ * requests hold is at most half the budget, it takes everything that is free, so it runs with those
+ * already admitted and nothing else of the budget is admitted until it ends. Small requests in
+ * flight (each holds at least a minimum) therefore never keep it out, and two such requests never
+ * run at once.
  */
 public final class ByteBudget {
 
@@ -72,13 +75,24 @@ public final class ByteBudget {
       if (closed || bytes < 0) {
         return false;
       }
-      // a request costing more than the budget counts as the whole budget (see the class comment)
-      long wanted = Math.min(bytes, capacity - held);
-      if (!tryTake(wanted)) {
-        return false;
+      if (bytes <= capacity - held) {
+        if (!tryTake(bytes)) {
+          return false;
+        }
+        held += bytes;
+        return true;
       }
-      held += wanted;
-      return true;
+      // more than the whole budget, with what this permit holds already (see the class comment)
+      while (true) {
+        long now = used.get();
+        if (now - held > capacity / 2) {
+          return false;
+        }
+        if (used.compareAndSet(now, Math.max(now, capacity))) {
+          held += Math.max(0, capacity - now);
+          return true;
+        }
+      }
     }
 
     /** Bytes this permit holds. */

@@ -108,14 +108,47 @@ public final class ErrorMapping {
       return new Failure(e.kind(), e.field(), e.getMessage());
     }
     if (t instanceof VarveException e) {
+      if (e.kind() == VarveException.Kind.INTERNAL && isDefect(e.getCause())) {
+        return incident(e);
+      }
       if (e.kind() == VarveException.Kind.INTERNAL) {
         log.error("internal failure", e);
       }
       return new Failure(
           e.kind(), "", e.getMessage() + (e instanceof StorageException s ? advice(s) : ""));
     }
-    log.error("unexpected failure", t);
-    return new Failure(VarveException.Kind.INTERNAL, "", "internal error: " + t);
+    return incident(t);
+  }
+
+  /**
+   * A defect's answer: no exception text (a JVM error's, a library's class names), only an incident
+   * number that the server's log gives with the whole failure.
+   */
+  private static Failure incident(Throwable t) {
+    String incident =
+        String.format("%08x", java.util.concurrent.ThreadLocalRandom.current().nextInt());
+    log.error("unexpected failure, incident {}", incident, t);
+    return new Failure(
+        VarveException.Kind.INTERNAL,
+        "",
+        "internal error (incident " + incident + "; the server's log has its details)");
+  }
+
+  /**
+   * Whether {@code cause}, the cause of an INTERNAL failure, is a defect whose text is not for the
+   * caller: anything but a failure of Varve's own or of a store (whose messages are written for
+   * callers).
+   */
+  private static boolean isDefect(Throwable cause) {
+    for (Throwable t = cause; t != null; t = t.getCause()) {
+      if (t instanceof Error) {
+        return true;
+      }
+    }
+    return cause != null
+        && !(cause instanceof VarveException)
+        && !cause.getClass().getName().startsWith("com.datastax.")
+        && !cause.getClass().getName().startsWith("org.opensearch.");
   }
 
   /**

@@ -16,6 +16,8 @@ import com.google.protobuf.Message;
 import com.google.protobuf.util.JsonFormat;
 import io.varve.core.error.InvalidFieldException;
 import io.varve.core.event.Limits;
+import java.io.IOException;
+import java.io.OutputStream;
 import java.math.BigDecimal;
 import java.util.Base64;
 import java.util.HashMap;
@@ -101,13 +103,33 @@ public final class ProtoJson {
         .build();
   }
 
-  /** The JSON form of {@code message} (see the class comment for which fields are printed). */
-  public String print(Message message) {
+  private static final LargeBytesJson LARGE = new LargeBytesJson(ProtoJson::printText);
+
+  /**
+   * The JSON form of {@code message} in UTF-8, as {@link #print}, with large {@code bytes} fields
+   * written in base64 straight into the array ({@link LargeBytesJson}): what a response of large
+   * values holds is its values and this array, nothing in between.
+   */
+  public byte[] printUtf8(Message message) {
+    return LARGE.bytes(message);
+  }
+
+  /** Writes {@link #printUtf8} of {@code message} to {@code out}, without the array. */
+  public void printTo(Message message, OutputStream out) throws IOException {
+    LARGE.write(message, out);
+  }
+
+  private static String printText(Message message) {
     try {
       return PRINTER.print(message);
     } catch (com.google.protobuf.InvalidProtocolBufferException e) {
       throw new IllegalStateException(e);
     }
+  }
+
+  /** The JSON form of {@code message} (see the class comment for which fields are printed). */
+  public String print(Message message) {
+    return printText(message);
   }
 
   /**

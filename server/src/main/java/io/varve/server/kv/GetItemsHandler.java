@@ -19,6 +19,8 @@ import io.varve.core.kv.KvSlos;
 import io.varve.core.kv.KvValidation;
 import io.varve.core.namespace.Names;
 import io.varve.core.read.PageTokens;
+import io.varve.core.read.ResponseMemory;
+import io.varve.server.admission.ResponseAdmission;
 import io.varve.server.request.ReadBudgets;
 import java.util.ArrayList;
 import java.util.Base64;
@@ -94,6 +96,7 @@ final class GetItemsHandler {
   }
 
   CompletionStage<GetItemsResponse> get(GetItemsRequest r) {
+    ResponseMemory memory = ResponseAdmission.current();
     Names.namespace("namespace", r.getNamespace());
     String id = KvValidation.id(r.getId(), limits);
     KvRequests.predicate(
@@ -148,6 +151,8 @@ final class GetItemsHandler {
               if (cached) {
                 Optional<List<KvItem>> hit = cache.lookup(ns, id, predicate, pageSize);
                 if (hit.isPresent()) {
+                  memory.hold(
+                      hit.get().stream().mapToLong(i -> i.key().length + i.valueSize()).sum());
                   GetItemsResponse.Builder response = GetItemsResponse.newBuilder();
                   hit.get().forEach(item -> response.addItems(KvRequests.item(item, true)));
                   return CompletableFuture.completedFuture(response.build());
@@ -170,7 +175,8 @@ final class GetItemsHandler {
                           FetchSizes.firstFetch(pageSize, itemBytes, largest, wanted),
                           new BytePage(pageSize, remaining),
                           raw,
-                          budget),
+                          budget,
+                          memory),
                       page -> budget.cutShort())
                   .thenApply(
                       page -> {

@@ -16,6 +16,8 @@ import io.varve.core.kv.ScanPageToken;
 import io.varve.core.kv.ScanSegment;
 import io.varve.core.namespace.Names;
 import io.varve.core.read.PageTokens;
+import io.varve.core.read.ResponseMemory;
+import io.varve.server.admission.ResponseAdmission;
 import io.varve.server.request.ReadBudgets;
 import java.util.concurrent.CompletionStage;
 import java.util.function.Function;
@@ -64,6 +66,7 @@ final class ScanItemsHandler {
   }
 
   CompletionStage<ScanItemsResponse> scan(ScanItemsRequest r) {
+    ResponseMemory memory = ResponseAdmission.current();
     Names.namespace("namespace", r.getNamespace());
     ScanSegment segment =
         ScanSegment.of(r.hasSegment(), r.getSegment(), r.hasTotalSegments(), r.getTotalSegments());
@@ -111,7 +114,8 @@ final class ScanItemsHandler {
                           values,
                           FetchSizes.of(pageSize, itemBytes, remaining),
                           new BytePage(pageSize, remaining),
-                          budget),
+                          budget,
+                          memory),
                       page -> budget.cutShort())
                   .thenApply(
                       page ->

@@ -20,6 +20,7 @@ import io.varve.core.error.Causes;
 import io.varve.server.admission.AdmissionControl;
 import io.varve.server.admission.AdmissionRefusedException;
 import io.varve.server.admission.ByteBudget;
+import io.varve.server.admission.ResponseAdmission;
 import io.varve.server.error.ErrorMapping;
 import java.nio.charset.StandardCharsets;
 import java.util.Optional;
@@ -91,6 +92,7 @@ final class Admission extends SimpleDecoratingHttpService {
       permit.close();
       return refusal(ctx, req, control.refuse(budget, transport, "declared"));
     }
+    ResponseAdmission.attach(ctx, control, budget, permit, transport);
     HttpRequest counted =
         new FilteredHttpRequest(req) {
           private long received;

@@ -2,6 +2,7 @@ package io.varve.server.transport;
 
 import com.google.protobuf.Message;
 import com.linecorp.armeria.common.AggregatedHttpRequest;
+import com.linecorp.armeria.common.HttpData;
 import com.linecorp.armeria.common.HttpMethod;
 import com.linecorp.armeria.common.HttpRequest;
 import com.linecorp.armeria.common.HttpResponse;
@@ -124,7 +125,8 @@ final class JsonRpcService implements HttpService {
                     failure.field(),
                     failure.message());
               }
-              return HttpResponse.of(HttpStatus.OK, MediaType.JSON_UTF_8, json.print(message));
+              return HttpResponse.of(
+                  HttpStatus.OK, MediaType.JSON_UTF_8, HttpData.wrap(json.printUtf8(message)));
             })
         .toCompletableFuture();
   }

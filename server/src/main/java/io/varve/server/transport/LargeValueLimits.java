@@ -7,7 +7,7 @@ import io.varve.server.config.ServerSettings;
  * kv.chunks.maxValueBytes} (64 MiB by default): larger than the limit of every other request
  * ({@code timeseries.limits.maxRequestBytes}, 32 MiB). Only KeyValue requests get the larger limit;
  * it stays bounded, and admission control still counts every body's bytes (a body costing more than
- * the whole write budget runs alone).
+ * the whole write budget never runs beside another: {@link io.varve.server.admission.ByteBudget}).
  *
  * @param grpcBytes the largest KeyValue gRPC message: the chunked values, the inline keys and
  *     values ({@code kv.limits.maxRequestBytes}) and 1 MiB for keys of chunked values and framing

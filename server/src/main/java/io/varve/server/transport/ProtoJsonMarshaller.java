@@ -29,7 +29,7 @@ final class ProtoJsonMarshaller implements GrpcJsonMarshaller {
   @Override
   public <T> void serializeMessage(
       MethodDescriptor.Marshaller<T> marshaller, T message, OutputStream out) throws IOException {
-    out.write(codec.print((Message) message).getBytes(StandardCharsets.UTF_8));
+    codec.printTo((Message) message, out);
   }
 
   @Override

@@ -54,20 +54,46 @@ class ByteBudgetTest {
   }
 
   @Test
-  void a_request_larger_than_the_budget_runs_alone_when_the_budget_is_free() {
+  void a_request_larger_than_the_budget_takes_the_rest_once_others_hold_at_most_half() {
     ByteBudget budget = new ByteBudget("write", 100);
-    ByteBudget.Permit small = budget.open();
-    small.tryAdd(1);
+    ByteBudget.Permit large = budget.open();
+    large.tryAdd(60);
     ByteBudget.Permit huge = budget.open();
 
-    assertThat(huge.tryAdd(1_000)).isFalse();
-    small.close();
-    assertThat(huge.tryAdd(1_000)).isTrue();
+    assertThat(huge.tryAdd(1_000)).as("others hold more than half").isFalse();
+    large.close();
+    ByteBudget.Permit small = budget.open();
+    assertThat(small.tryAdd(30)).isTrue();
+    assertThat(huge.tryAdd(1_000)).as("others hold 30 of 100").isTrue();
+    assertThat(huge.held()).isEqualTo(70);
     assertThat(huge.tryAdd(1_000)).as("further chunks of the same request").isTrue();
     assertThat(budget.inFlight()).isEqualTo(100);
-    assertThat(budget.open().tryAdd(1)).isFalse();
+    assertThat(budget.open().tryAdd(1)).as("nothing else until it ends").isFalse();
+    assertThat(budget.open().tryAdd(1_000)).as("never two at once").isFalse();
 
     huge.close();
+    small.close();
+    assertThat(budget.inFlight()).isZero();
+  }
+
+  @Test
+  void many_small_requests_in_flight_do_not_keep_a_huge_one_out() {
+    // sixteen readers of one large value each hold the minimum at admission; the first to learn
+    // its response's size must get through, not all sixteen be refused
+    ByteBudget budget = new ByteBudget("read", 1_000);
+    List<ByteBudget.Permit> readers = new ArrayList<>();
+    for (int i = 0; i < 16; i++) {
+      ByteBudget.Permit p = budget.open();
+      assertThat(p.tryAdd(10)).isTrue();
+      readers.add(p);
+    }
+    assertThat(readers.get(0).tryAdd(5_000)).isTrue();
+    for (ByteBudget.Permit other : readers.subList(1, 16)) {
+      assertThat(other.tryAdd(5_000)).isFalse();
+    }
+    readers.get(0).close();
+    assertThat(readers.get(1).tryAdd(5_000)).isTrue();
+    readers.forEach(ByteBudget.Permit::close);
     assertThat(budget.inFlight()).isZero();
   }
 

@@ -7,6 +7,7 @@ import io.grpc.Status;
 import io.varve.core.error.StorageException;
 import io.varve.core.error.StorageException.Reason;
 import io.varve.core.error.StorageException.Store;
+import io.varve.core.error.VarveException;
 import io.varve.core.error.VarveException.Kind;
 import io.varve.core.event.Event;
 import io.varve.core.write.Rejection;
@@ -85,6 +86,26 @@ class ErrorMappingTest {
   void anything_unclassified_is_internal() {
     ErrorMapping.Failure failure = ErrorMapping.of(new IllegalStateException("bug"));
     assertThat(failure.kind()).isEqualTo(Kind.INTERNAL);
-    assertThat(failure.message()).isEqualTo("internal error: java.lang.IllegalStateException: bug");
+    assertThat(failure.message())
+        .matches("internal error \\(incident [0-9a-f]{8}; the server's log has its details\\)");
+  }
+
+  @Test
+  void a_jvm_error_is_answered_without_its_text() {
+    for (Throwable error :
+        new Throwable[] {
+          new OutOfMemoryError("Java heap space"),
+          new CompletionException(new OutOfMemoryError("Java heap space")),
+          new VarveException(
+              Kind.INTERNAL,
+              "internal error: java.lang.OutOfMemoryError: Java heap space",
+              new OutOfMemoryError("Java heap space"))
+        }) {
+      ErrorMapping.Failure failure = ErrorMapping.of(error);
+      assertThat(failure.kind()).isEqualTo(Kind.INTERNAL);
+      assertThat(failure.httpStatus()).isEqualTo(HttpStatus.INTERNAL_SERVER_ERROR);
+      assertThat(failure.message()).doesNotContain("OutOfMemory", "java.", "heap");
+      assertThat(failure.grpcStatus().getDescription()).isEqualTo(failure.message());
+    }
   }
 }

@@ -127,7 +127,10 @@ public final class LocalVarveServer extends LocalServer {
                 settings.javaExecutable().toString(),
                 HOME_PROPERTY + settings.home(),
                 "-Xms" + heap,
-                "-Xmx" + heap));
+                "-Xmx" + heap,
+                // a server that ran out of heap is in an unknown state (a thread may have died
+                // mid-work): exit (status 3) so that whatever supervises it starts it afresh
+                "-XX:+ExitOnOutOfMemoryError"));
     command.addAll(settings.jvmOptions());
     command.addAll(
         List.of(

@@ -76,6 +76,14 @@ class LocalVarveServerTest {
   }
 
   @Test
+  void exits_on_an_out_of_memory_error_whatever_its_jvm_options() {
+    assertThat(new LocalVarveServer(settings).command())
+        .containsSubsequence("-Xmx1g", "-XX:+ExitOnOutOfMemoryError", "-cp");
+    assertThat(new LocalVarveServer(settings.withJvmOptions(List.of("-XX:+UseZGC"))).command())
+        .contains("-XX:+ExitOnOutOfMemoryError");
+  }
+
+  @Test
   void runs_the_collector_of_its_jvm_options_g1_unless_told_otherwise() {
     assertThat(new LocalVarveServer(settings).command())
         .containsSubsequence("-Xmx1g", "-XX:+UseG1GC", "-cp")

@@ -1,0 +1,258 @@
+package io.varve.server;
+
+import static io.varve.server.ChunkFixtures.put;
+import static io.varve.server.ChunkFixtures.random;
+import static io.varve.server.ChunkFixtures.token;
+import static org.assertj.core.api.Assertions.assertThat;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import com.linecorp.armeria.client.grpc.GrpcClients;
+import io.grpc.StatusRuntimeException;
+import io.varve.api.kv.v1.GetItemsRequest;
+import io.varve.api.kv.v1.KeyValueGrpc;
+import io.varve.api.kv.v1.ScanItemsRequest;
+import java.net.URI;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.Base64;
+import java.util.List;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.function.Supplier;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+
+/**
+ * A hostile reader against a small server: one 60 MiB value stored, then eight gRPC and eight JSON
+ * readers of it at once (GetItems, then ScanItems), on a server process whose whole heap is 512 MiB
+ * and which exits on an OutOfMemoryError. What the responses hold is admitted like a request body:
+ * each read answers the value byte-exact or is refused with RESOURCE_EXHAUSTED / 429, never an
+ * internal error or a dead process, and the server serves normally afterwards.
+ */
+class KeyValueLargeReadFloodIT {
+
+  static final String META = "varve_kv_read_flood_it";
+  static final String KS = "kv_read_flood_it";
+  static final int MIB = 1024 * 1024;
+  static final int READERS = 8;
+  static final int VALUE_BYTES = 60 * MIB;
+  static final ObjectMapper JSON = new ObjectMapper();
+
+  static TestServer server;
+
+  @BeforeAll
+  static void start() {
+    server = new TestServer(META, KS);
+    TestServer.Reply created =
+        server.post(
+            "CreateNamespace",
+            """
+        {"namespace": "reads", "service": "KEY_VALUE", "persistence_configuration": [
+          {"id": "PRIMARY_STORAGE", "physical_storage": {"dataset": "kv_read_flood_it", "table": "items"}}]}""");
+    assertThat(created.status()).as(created.body().toString()).isEqualTo(200);
+  }
+
+  @AfterAll
+  static void stop() {
+    server.close();
+  }
+
+  /** An answer: OK with the value read, or the refusal's code. */
+  private record Answer(String code, byte[] value) {}
+
+  @Test
+  void sixteen_readers_of_a_60_mib_value_on_a_512_mib_server_get_it_whole_or_429_and_it_lives_on()
+      throws Exception {
+    byte[] value = random(VALUE_BYTES, 11);
+    ChunkFixtures.grpc(server).putItems(put("reads", "big", token(Instant.now()), "k", value));
+    Path dir = Files.createTempDirectory("varve-kv-read-flood");
+    Process small =
+        ChunkCrashServerMain.start(META, dir, List.of("-Xmx512m", "-XX:+ExitOnOutOfMemoryError"));
+    ExecutorService callers = Executors.newFixedThreadPool(2 * READERS);
+    try {
+      int port = ChunkCrashServerMain.awaitPort(small, dir);
+      KeyValueGrpc.KeyValueBlockingStub grpc =
+          GrpcClients.builder("http://127.0.0.1:" + port)
+              .maxResponseLength(0)
+              .maxResponseMessageLength(-1)
+              .responseTimeout(Duration.ofMinutes(5))
+              .build(KeyValueGrpc.KeyValueBlockingStub.class);
+      HttpClient http = HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(10)).build();
+      String base = "http://127.0.0.1:" + port + "/v1/";
+
+      List<Answer> gets =
+          flood(
+              callers,
+              () -> grpcAnswer(() -> grpc.getItems(getRequest()).getItems(0).getValue()),
+              () ->
+                  jsonAnswer(
+                      http,
+                      base + "GetItems",
+                      "{\"namespace\":\"reads\",\"id\":\"big\"}",
+                      "/items/0/value"));
+      List<Answer> scans =
+          flood(
+              callers,
+              () ->
+                  grpcAnswer(
+                      () ->
+                          grpc.scanItems(
+                                  ScanItemsRequest.newBuilder().setNamespace("reads").build())
+                              .getItems(0)
+                              .getItem()
+                              .getValue()),
+              () ->
+                  jsonAnswer(
+                      http,
+                      base + "ScanItems",
+                      "{\"namespace\":\"reads\"}",
+                      "/items/0/item/value"));
+      System.out.println(
+          "16 GetItems of 60 MiB on a 512 MiB server: "
+              + gets.stream().map(Answer::code).toList()
+              + "; 16 ScanItems: "
+              + scans.stream().map(Answer::code).toList());
+
+      assertThat(small.isAlive()).as("the server survived the readers").isTrue();
+      for (List<Answer> answers : List.of(gets, scans)) {
+        assertThat(answers)
+            .as("every read answered whole or refused for lack of resources")
+            .allMatch(a -> a.code().equals("OK") || a.code().equals("RESOURCE_EXHAUSTED"))
+            .anyMatch(a -> a.code().equals("OK"));
+        for (Answer a : answers) {
+          if (a.code().equals("OK")) {
+            assertThat(Arrays.equals(a.value(), value))
+                .as("the value read is the value written")
+                .isTrue();
+          }
+        }
+      }
+      // and the small server still serves a read of the large value, alone
+      assertThat(grpc.getItems(getRequest()).getItems(0).getValue().size()).isEqualTo(VALUE_BYTES);
+      assertThat(small.isAlive()).isTrue();
+    } finally {
+      callers.shutdownNow();
+      small.destroyForcibly();
+    }
+  }
+
+  @Test
+  void an_out_of_memory_error_that_admission_did_not_prevent_ends_the_process_not_in_500s()
+      throws Exception {
+    // a read budget far beyond the heap, as a misconfigured server would have: admission cannot
+    // protect it, and the server must not go on serving from a JVM in an unknown state
+    byte[] value = random(VALUE_BYTES, 12);
+    ChunkFixtures.grpc(server).putItems(put("reads", "big", token(Instant.now()), "k", value));
+    Path dir = Files.createTempDirectory("varve-kv-read-oom");
+    Process small =
+        ChunkCrashServerMain.start(
+            META,
+            dir,
+            List.of(
+                "-Xmx256m",
+                "-XX:+ExitOnOutOfMemoryError",
+                "-D" + ChunkCrashServerMain.READ_BYTES_PROPERTY + "=" + (64L << 30)));
+    ExecutorService callers = Executors.newFixedThreadPool(2 * READERS);
+    try {
+      int port = ChunkCrashServerMain.awaitPort(small, dir);
+      KeyValueGrpc.KeyValueBlockingStub grpc =
+          GrpcClients.builder("http://127.0.0.1:" + port)
+              .maxResponseLength(0)
+              .maxResponseMessageLength(-1)
+              .responseTimeout(Duration.ofMinutes(2))
+              .build(KeyValueGrpc.KeyValueBlockingStub.class);
+      HttpClient http = HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(10)).build();
+      String base = "http://127.0.0.1:" + port + "/v1/";
+      List<Answer> answers = new ArrayList<>();
+      for (int round = 0; round < 3 && small.isAlive(); round++) {
+        answers.addAll(
+            flood(
+                callers,
+                () -> grpcAnswer(() -> grpc.getItems(getRequest()).getItems(0).getValue()),
+                () ->
+                    jsonAnswer(
+                        http,
+                        base + "GetItems",
+                        "{\"namespace\":\"reads\",\"id\":\"big\"}",
+                        "/items/0/value")));
+      }
+      System.out.println(
+          "GetItems of 60 MiB on a 256 MiB server admitting everything: "
+              + answers.stream().map(Answer::code).toList());
+
+      assertThat(small.waitFor(60, java.util.concurrent.TimeUnit.SECONDS))
+          .as("the server exited on its OutOfMemoryError")
+          .isTrue();
+      assertThat(small.exitValue()).as("the JVM's exit status on OutOfMemoryError").isEqualTo(3);
+      assertThat(Files.readString(dir.resolve("server.log")))
+          .contains("Terminating due to java.lang.OutOfMemoryError");
+      assertThat(answers)
+          .as("no answer carries the JVM's error")
+          .noneMatch(a -> a.code().contains("OutOfMemory") || a.code().contains("heap space"));
+    } finally {
+      callers.shutdownNow();
+      small.destroyForcibly();
+    }
+  }
+
+  private static GetItemsRequest getRequest() {
+    return GetItemsRequest.newBuilder().setNamespace("reads").setId("big").build();
+  }
+
+  /** READERS calls of each kind at once, their answers in order. */
+  private static List<Answer> flood(
+      ExecutorService callers, Supplier<Answer> grpcCall, Supplier<Answer> jsonCall) {
+    List<CompletableFuture<Answer>> calls = new ArrayList<>();
+    for (int i = 0; i < READERS; i++) {
+      calls.add(CompletableFuture.supplyAsync(grpcCall, callers));
+      calls.add(CompletableFuture.supplyAsync(jsonCall, callers));
+    }
+    return calls.stream().map(CompletableFuture::join).toList();
+  }
+
+  private static Answer grpcAnswer(Supplier<com.google.protobuf.ByteString> call) {
+    try {
+      return new Answer("OK", call.get().toByteArray());
+    } catch (StatusRuntimeException e) {
+      return new Answer(
+          e.getStatus().getCode() == io.grpc.Status.Code.RESOURCE_EXHAUSTED
+              ? "RESOURCE_EXHAUSTED"
+              : e.getStatus().getCode() + " " + e.getStatus().getDescription(),
+          null);
+    }
+  }
+
+  private static Answer jsonAnswer(HttpClient http, String url, String body, String valuePath) {
+    try {
+      HttpResponse<byte[]> response =
+          http.send(
+              HttpRequest.newBuilder(URI.create(url))
+                  .timeout(Duration.ofMinutes(5))
+                  .header("Content-Type", "application/json")
+                  .POST(HttpRequest.BodyPublishers.ofString(body))
+                  .build(),
+              HttpResponse.BodyHandlers.ofByteArray());
+      if (response.statusCode() == 200) {
+        JsonNode page = ChunkFixtures.LARGE_JSON.readTree(response.body());
+        return new Answer("OK", Base64.getDecoder().decode(page.at(valuePath).asText()));
+      }
+      JsonNode error = JSON.readTree(response.body());
+      String code = error.at("/error/code").asText();
+      // a refusal is a 429 with the code of gRPC's status, anything else is reported as it came
+      return new Answer(
+          response.statusCode() == 429 ? code : response.statusCode() + " " + error, null);
+    } catch (Exception e) {
+      return new Answer("client failure: " + e, null);
+    }
+  }
+}
