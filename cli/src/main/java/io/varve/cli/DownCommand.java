@@ -1,42 +1,31 @@
 package io.varve.cli;
 
 import io.varve.command.ExitStatus;
-import io.varve.local.cassandra.LocalCassandra;
-import java.time.Duration;
-import java.util.ArrayList;
-import java.util.List;
 import java.util.concurrent.Callable;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
 
 /**
  * Stops the Varve server, then the local Cassandra (the single node and every node of the local
- * cluster, if any) and OpenSearch; keeps their data.
+ * cluster, if any) and OpenSearch of the instance that the last {@code up} recorded (a port given
+ * on the command line overrides the recorded one); keeps their data. One line each: {@code
+ * cassandra: stopped pid=... cql=127.0.0.1:9042}, {@code was not running}, or, for a pid file that
+ * names a process this home did not start, that the stale file was removed and nothing signalled.
  */
 @Command(
     name = "down",
     mixinStandardHelpOptions = true,
-    description = "Stop the Varve server and the local Cassandra and OpenSearch.")
+    description =
+        "Stop the Varve server and the local Cassandra and OpenSearch that the last up started.")
 final class DownCommand implements Callable<Integer> {
 
-  @Mixin InstanceOptions instance;
+  @Mixin InstanceOptions options;
 
   @Override
-  public Integer call() throws Exception {
-    boolean server =
-        Instances.server(instance.port, List.of(), Instances.upIsSecure())
-            .stop(Duration.ofSeconds(30));
-    System.out.println("varve: " + (server ? "stopped" : "was not running"));
-    List<LocalNode> nodes = new ArrayList<>();
-    nodes.add(LocalNode.cassandra(Instances.cassandra(instance.cqlPort, Instances.upIsSecure())));
-    List<LocalCassandra> cluster = Instances.clusterOnDisk(instance.cqlPort);
-    // the seed, node 1, last
-    for (int n = cluster.size(); n >= 1; n--) {
-      nodes.add(LocalNode.clusterNode(cluster.get(n - 1), n));
-    }
-    nodes.add(LocalNode.opensearch(Instances.opensearch(instance.opensearchPort)));
-    for (LocalNode node : nodes) {
-      System.out.println(node.name() + ": " + (node.stop() ? "stopped" : "was not running"));
+  public Integer call() {
+    UpInstance instance = options.over(Instances.lastUp());
+    for (LocalNode node : Instances.nodes(instance)) {
+      System.out.println(node.stop());
     }
     return ExitStatus.OK.code();
   }

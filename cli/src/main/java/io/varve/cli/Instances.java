@@ -14,6 +14,7 @@ import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.stream.Stream;
 
@@ -24,6 +25,10 @@ import java.util.stream.Stream;
 final class Instances {
 
   static final int DEFAULT_PORT = 8080;
+
+  static final int DEFAULT_CQL_PORT = 9042;
+
+  static final int DEFAULT_OPENSEARCH_PORT = 9200;
 
   /** The API address of the server that {@code varve up} starts on its default port. */
   static final String DEFAULT_SERVER = "http://127.0.0.1:" + DEFAULT_PORT;
@@ -75,49 +80,74 @@ final class Instances {
   }
 
   /**
-   * Whether the last {@code up} was {@code up --secure}, so that {@code status} asks the servers
-   * over TLS: {@code .varve/server/secure} exists.
+   * The instance that the last {@code up} recorded ({@code .varve/server/instance.properties}, see
+   * {@link UpInstance}), which {@code status} and {@code down} act on; the defaults if none did. A
+   * home where an older {@code up --secure} left only {@code .varve/server/secure} is secure.
+   *
+   * @throws IllegalStateException if the record is not valid, naming the file and the value
    */
-  static boolean upIsSecure() {
-    return Files.exists(secureMarker());
+  static UpInstance lastUp() {
+    return UpInstance.read(upRecord())
+        .orElseGet(() -> UpInstance.defaults(1, Files.exists(legacySecureMarker())));
   }
 
-  /** Records whether this {@code up} is {@code up --secure}, for {@link #upIsSecure()}. */
-  static void markSecure(boolean secure) throws IOException {
-    if (secure) {
-      Files.createDirectories(serverHome());
-      Files.writeString(
-          secureMarker(),
-          "./varve up --secure runs here: the server serves TLS and asks for the token of "
-              + security().apiTokenFile()
-              + "; the local Cassandra takes TLS and passwords.\n");
-    } else {
-      Files.deleteIfExists(secureMarker());
-    }
+  /**
+   * Records the instance that this {@code up} starts, for {@link #lastUp()}: before anything
+   * starts, so that {@code status} and {@code down} find whatever part of it did.
+   */
+  static void recordUp(UpInstance instance) throws IOException {
+    instance.write(upRecord());
+    Files.deleteIfExists(legacySecureMarker());
   }
 
-  private static Path secureMarker() {
+  /** Where {@code up} records its instance: {@code .varve/server/instance.properties}. */
+  static Path upRecord() {
+    return serverHome().resolve(UpInstance.FILE_NAME);
+  }
+
+  private static Path legacySecureMarker() {
     return serverHome().resolve("secure");
   }
 
   /**
-   * The developer's cluster as {@code up --nodes N} left it on disk, for {@code status} and {@code
-   * down}: as many nodes as {@code .varve/cassandra-cluster} has {@code node<n>} directories; none
-   * if it has none.
+   * The local servers of {@code instance} that {@code down} stops, in that order: the server, the
+   * single node, the nodes of the cluster (the seed, node 1, last), OpenSearch. Pids are those of
+   * the pid files of this home; each is checked to be this home's process before anything is
+   * signalled ({@link io.varve.local.LocalServer}).
    */
-  static List<LocalCassandra> clusterOnDisk(int cqlPort) {
+  static List<LocalNode> nodes(UpInstance instance) {
+    List<LocalNode> nodes = new ArrayList<>();
+    nodes.add(LocalNode.server(server(instance.port(), List.of(), instance.secure())));
+    nodes.add(LocalNode.cassandra(cassandra(instance.cqlPort(), instance.secure())));
+    List<LocalCassandra> cluster = clusterNodes(instance);
+    for (int n = cluster.size(); n >= 1; n--) {
+      nodes.add(LocalNode.clusterNode(cluster.get(n - 1), n));
+    }
+    nodes.add(LocalNode.opensearch(opensearch(instance.opensearchPort())));
+    return nodes;
+  }
+
+  /**
+   * The nodes of the developer's cluster that {@code status} and {@code down} see for {@code
+   * instance}: as many as it has ({@code up --nodes N}) or as {@code .varve/cassandra-cluster} has
+   * {@code node<n>} directories, whichever is more; none if that is one.
+   */
+  static List<LocalCassandra> clusterNodes(UpInstance instance) {
+    int nodes = Math.max(instance.nodes(), clusterNodesOnDisk());
+    return nodes < 2 ? List.of() : cluster(instance.cqlPort(), nodes, instance.secure()).nodes();
+  }
+
+  private static int clusterNodesOnDisk() {
     Path directory = LocalCassandraCluster.developmentTemplate(home()).home();
     if (!Files.isDirectory(directory)) {
-      return List.of();
+      return 0;
     }
     try (Stream<Path> entries = Files.list(directory)) {
-      int nodes =
-          (int)
-              entries
-                  .filter(Files::isDirectory)
-                  .filter(p -> p.getFileName().toString().matches("node[1-9]"))
-                  .count();
-      return nodes < 2 ? List.of() : cluster(cqlPort, nodes, upIsSecure()).nodes();
+      return (int)
+          entries
+              .filter(Files::isDirectory)
+              .filter(p -> p.getFileName().toString().matches("node[1-9]"))
+              .count();
     } catch (IOException e) {
       throw new UncheckedIOException("Cannot list " + directory, e);
     }

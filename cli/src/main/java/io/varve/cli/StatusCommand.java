@@ -1,53 +1,55 @@
 package io.varve.cli;
 
 import io.varve.command.ExitStatus;
-import io.varve.local.LocalServerStatus;
 import io.varve.local.cassandra.LocalCassandra;
-import io.varve.local.server.LocalVarveServer;
 import java.util.List;
 import java.util.concurrent.Callable;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
 
 /**
- * Says what runs, one line each for Cassandra, OpenSearch and the server, and one per node of the
- * local cluster that {@code up --nodes N} started, if there is one ({@code cassandra node2: running
- * pid=... cql=127.0.0.2:9042}). Exits with {@code OK} when the server and Cassandra (the single
- * node, or every node of the cluster) run, {@code COMPLETED_WITH_ERRORS} otherwise; OpenSearch does
- * not count, as {@code up --no-opensearch} leaves it out.
+ * Says what runs of the instance that the last {@code up} recorded (a port given on the command
+ * line overrides the recorded one), one line each for Cassandra, OpenSearch and the server with the
+ * address it is asked at, and one per node of the local cluster that {@code up --nodes N} started,
+ * if there is one ({@code cassandra node2: running pid=... cql=127.0.0.2:9042}). A pid file naming
+ * a process that this home did not start is reported stale, never as running. Exits with {@code OK}
+ * when the server and Cassandra (the single node, or every node of the cluster) run, {@code
+ * COMPLETED_WITH_ERRORS} otherwise; OpenSearch does not count, as {@code up --no-opensearch} leaves
+ * it out.
  */
 @Command(
     name = "status",
     mixinStandardHelpOptions = true,
-    description = "Say whether the Varve server and the local Cassandra and OpenSearch run.")
+    description =
+        "Say whether the Varve server and the local Cassandra and OpenSearch run, on the ports the"
+            + " last up recorded.")
 final class StatusCommand implements Callable<Integer> {
 
-  @Mixin InstanceOptions instance;
+  @Mixin InstanceOptions options;
 
   @Override
   public Integer call() {
+    UpInstance instance = options.over(Instances.lastUp());
     LocalNode cassandra =
-        LocalNode.cassandra(Instances.cassandra(instance.cqlPort, Instances.upIsSecure()));
-    System.out.println(cassandra.describe());
-    List<LocalCassandra> cluster = Instances.clusterOnDisk(instance.cqlPort);
+        LocalNode.cassandra(Instances.cassandra(instance.cqlPort(), instance.secure()));
+    LocalNode.Seen node = cassandra.look();
+    System.out.println(cassandra.describe(node));
+    List<LocalCassandra> cluster = Instances.clusterNodes(instance);
     boolean clusterUp = !cluster.isEmpty();
     for (int n = 1; n <= cluster.size(); n++) {
-      LocalNode node = LocalNode.clusterNode(cluster.get(n - 1), n);
-      System.out.println(node.describe());
-      clusterUp &= node.isRunning();
+      LocalNode member = LocalNode.clusterNode(cluster.get(n - 1), n);
+      LocalNode.Seen seen = member.look();
+      System.out.println(member.describe(seen));
+      clusterUp &= seen.status().isRunning();
     }
     System.out.println(
-        LocalNode.opensearch(Instances.opensearch(instance.opensearchPort)).describe());
-    LocalVarveServer server = Instances.server(instance.port, List.of(), Instances.upIsSecure());
-    LocalServerStatus status = server.status();
-    boolean serverUp = status.isRunning() && server.isReady();
-    String api = server.settings().endpoint().toString();
+        LocalNode.opensearch(Instances.opensearch(instance.opensearchPort())).describe());
+    LocalNode server =
+        LocalNode.server(Instances.server(instance.port(), List.of(), instance.secure()));
+    LocalNode.Seen seen = server.look();
     System.out.println(
-        "varve: "
-            + (serverUp
-                ? "running pid=" + status.pid() + " api=" + api + " docs=" + api + "/docs/"
-                : "not running"));
-    boolean cassandraUp = cassandra.isRunning() || clusterUp;
-    return (cassandraUp && serverUp ? ExitStatus.OK : ExitStatus.COMPLETED_WITH_ERRORS).code();
+        server.describe(seen) + (seen.isUp() ? " docs=" + server.address() + "/docs/" : ""));
+    boolean cassandraUp = node.status().isRunning() || clusterUp;
+    return (cassandraUp && seen.isUp() ? ExitStatus.OK : ExitStatus.COMPLETED_WITH_ERRORS).code();
   }
 }

@@ -46,7 +46,7 @@ final class UpCommand implements Callable<Integer> {
 
   @Spec CommandSpec spec;
 
-  @Mixin InstanceOptions instance;
+  @Mixin InstanceOptions options;
 
   @Option(names = "--config", description = "Server configuration file (YAML).")
   String config;
@@ -91,14 +91,15 @@ final class UpCommand implements Callable<Integer> {
   @Override
   public Integer call() throws Exception {
     List<String> serverArgs = serverArgs();
-    requireSameSecurity();
-    Instances.markSecure(secure);
+    UpInstance instance = instance();
+    requireSameInstance(instance);
+    Instances.recordUp(instance);
     LocalCassandraCluster cassandra = cassandra();
     startup().run();
     if (serveArguments().writesServerConfig()) {
       UpServerConfig.write(ServeArguments.configFile(), UpServerConfig.yaml(cassandra));
     }
-    LocalVarveServer server = Instances.server(instance.port, serverArgs, secure);
+    LocalVarveServer server = Instances.server(instance.port(), serverArgs, secure);
     server.start();
     server.awaitReady(Duration.ofMinutes(2));
     UpSummary.print(
@@ -107,31 +108,42 @@ final class UpCommand implements Callable<Integer> {
   }
 
   /**
-   * Refuses to switch between {@code up} and {@code up --secure} while a local server runs: each
-   * would wait in vain for the other's to answer as it expects (over TLS, or not).
+   * The instance this {@code up} starts: the ports given, the defaults for the others, {@code
+   * --nodes} and {@code --secure}.
    */
-  private void requireSameSecurity() {
-    if (secure == Instances.upIsSecure()) {
+  UpInstance instance() {
+    return options.over(UpInstance.defaults(nodes, secure));
+  }
+
+  /**
+   * Refuses to start on other ports than, or to switch between {@code up} and {@code up --secure}
+   * from, the instance that the last {@code up} recorded while any of its servers runs: each would
+   * wait in vain for the other's servers to answer where and as it expects (on its ports, over TLS
+   * or not), and the record would no longer name the servers that run.
+   */
+  private void requireSameInstance(UpInstance instance) {
+    UpInstance last = Instances.lastUp();
+    if (last.sameAddresses(instance)
+        || Instances.nodes(last).stream().noneMatch(LocalNode::isRunning)) {
       return;
     }
-    boolean running =
-        Instances.server(instance.port, List.of(), !secure).status().isRunning()
-            || Instances.cassandra(instance.cqlPort, !secure).status().isRunning()
-            || Instances.clusterOnDisk(instance.cqlPort).stream()
-                .anyMatch(node -> node.status().isRunning());
-    if (running) {
-      throw new CommandLine.ParameterException(
-          spec.commandLine(),
-          (secure
-                  ? "--secure: the local servers run without TLS (./varve up)"
-                  : "the local servers run with TLS and passwords (./varve up --secure)")
-              + "; stop them with ./varve down first");
-    }
+    String why =
+        last.secure() != instance.secure()
+            ? (secure
+                ? "--secure: the local servers run without TLS (./varve up)"
+                : "the local servers run with TLS and passwords (./varve up --secure)")
+            : "the local servers run on "
+                + last.ports()
+                + " (recorded in "
+                + Instances.upRecord()
+                + "), not on those asked for";
+    throw new CommandLine.ParameterException(
+        spec.commandLine(), why + "; stop them with ./varve down first");
   }
 
   /** The local Cassandra to start: the single node, or the cluster of {@code --nodes}. */
   LocalCassandraCluster cassandra() {
-    return Instances.cluster(instance.cqlPort, storagePort, jmxPort, nodes, secure);
+    return Instances.cluster(instance().cqlPort(), storagePort, jmxPort, nodes, secure);
   }
 
   /** The local servers to start before the Varve server, and how ({@link LocalStartup}). */
@@ -148,9 +160,10 @@ final class UpCommand implements Callable<Integer> {
   }
 
   private ServeArguments serveArguments() {
+    UpInstance instance = instance();
     return new ServeArguments(
-        instance.port,
-        instance.cqlPort,
+        instance.port(),
+        instance.cqlPort(),
         opensearch().map(node -> node.settings().endpoint().toString()).orElse(null),
         config,
         nodes,
@@ -160,6 +173,6 @@ final class UpCommand implements Callable<Integer> {
   private Optional<LocalOpenSearch> opensearch() {
     return noOpenSearch
         ? Optional.empty()
-        : Optional.of(Instances.opensearch(instance.opensearchPort));
+        : Optional.of(Instances.opensearch(instance().opensearchPort()));
   }
 }

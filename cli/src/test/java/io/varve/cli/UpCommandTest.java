@@ -75,7 +75,7 @@ class UpCommandTest {
         .contains("OpenSearch is not built")
         .contains("./varve up --no-opensearch");
     assertThat(home.resolve(".varve/cassandra")).doesNotExist();
-    assertThat(home.resolve(".varve/server")).doesNotExist();
+    assertThat(home.resolve(".varve/server/server.pid")).doesNotExist();
   }
 
   @Test

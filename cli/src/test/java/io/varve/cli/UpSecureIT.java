@@ -13,6 +13,7 @@ import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
 import java.nio.file.Files;
 import java.util.List;
+import java.util.regex.Pattern;
 import java.util.stream.Stream;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
@@ -28,7 +29,8 @@ import org.junit.jupiter.api.extension.RegisterExtension;
  * which a checkout is known, and a link to its Cassandra jars), so that the developer's {@code
  * .varve/cassandra}, {@code .varve/server} and {@code .varve/secure} are never touched; Cassandra
  * on CQL 25042, storage 25000, JMX 25199 (apart from every other test's Cassandra), the server on a
- * free port. Kept across runs, like the other test nodes: the second run restarts the node on its
+ * free port; {@code status} and {@code down} given no port, so that they act on those {@code up}
+ * recorded. Kept across runs, like the other test nodes: the second run restarts the node on its
  * data.
  */
 class UpSecureIT {
@@ -52,6 +54,9 @@ class UpSecureIT {
   @BeforeAll
   static void home() throws IOException {
     up = UpTestHome.create("up-secure-it");
+    // What a run that died before its end left running (on the ports it recorded) would refuse
+    // this run's up on another API port.
+    up.runOnRecord("down");
   }
 
   @AfterAll
@@ -122,15 +127,21 @@ class UpSecureIT {
     assertThat(index(backfill, "--token", token)).isEqualTo(ExitStatus.ABORTED_FATAL_ERROR.code());
     assertThat(streams.err()).contains("is not trusted").contains("--cacert");
 
-    assertThat(up.run("status", "--cql-port", "25042")).isEqualTo(ExitStatus.OK.code());
+    // status and down with no port: those that up recorded, not the defaults (8080, 9042).
+    assertThat(up.runOnRecord("status")).isEqualTo(ExitStatus.OK.code());
     assertThat(streams.out())
-        .contains("cassandra: running")
-        .contains("varve: running")
-        .contains("api=" + api);
+        .containsPattern("(?m)^cassandra: running pid=\\d+ cql=127\\.0\\.0\\.1:25042$")
+        .containsPattern("(?m)^varve: running pid=\\d+ api=" + Pattern.quote(api) + " docs=");
 
-    assertThat(up.run("down", "--cql-port", "25042")).isEqualTo(ExitStatus.OK.code());
-    assertThat(up.run("status", "--cql-port", "25042"))
-        .isEqualTo(ExitStatus.COMPLETED_WITH_ERRORS.code());
+    assertThat(up.runOnRecord("down")).isEqualTo(ExitStatus.OK.code());
+    assertThat(streams.out())
+        .containsPattern("(?m)^varve: stopped pid=\\d+ api=" + Pattern.quote(api) + "$")
+        .containsPattern("(?m)^cassandra: stopped pid=\\d+ cql=127\\.0\\.0\\.1:25042$")
+        .contains("opensearch: was not running");
+    assertThat(up.runOnRecord("status")).isEqualTo(ExitStatus.COMPLETED_WITH_ERRORS.code());
+    assertThat(streams.out())
+        .contains("cassandra: stopped cql=127.0.0.1:25042")
+        .contains("varve: not running api=" + api);
     assertThatThrownBy(() -> https.send(listNamespaces(api, token), ofString()))
         .isInstanceOf(IOException.class);
   }

@@ -64,6 +64,17 @@ record UpTestHome(Path home, int port) {
                     .toArray(String[]::new)));
   }
 
+  /**
+   * Runs a {@code varve} command in this home with no port of its own, as a user runs {@code
+   * status} or {@code down} after {@code up}: they act on the ports that {@code up} recorded.
+   */
+  int runOnRecord(String command, String... args) {
+    return inHome(
+        () ->
+            VarveCli.run(
+                Stream.concat(Stream.of(command), Stream.of(args)).toArray(String[]::new)));
+  }
+
   /** Runs {@code what} with this home as the Varve home, as the commands find it. */
   <T> T inHome(Supplier<T> what) {
     String before = System.getProperty(VarveHome.PROPERTY);
