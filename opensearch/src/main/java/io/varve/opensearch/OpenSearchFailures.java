@@ -1,6 +1,7 @@
 package io.varve.opensearch;
 
 import io.varve.core.error.Causes;
+import io.varve.core.error.DefectException;
 import io.varve.core.error.StorageException;
 import io.varve.core.error.StorageException.Reason;
 import io.varve.core.error.StorageException.Store;
@@ -34,7 +35,7 @@ final class OpenSearchFailures {
       return e;
     }
     if (!(t instanceof OpenSearchException || t instanceof IOException)) {
-      return new VarveException(VarveException.Kind.INTERNAL, "internal error: " + t, t);
+      return new DefectException(t);
     }
     int status = status(t);
     Reason reason = status > 0 ? reason(status) : timedOut(t) ? Reason.TIMEOUT : Reason.UNAVAILABLE;

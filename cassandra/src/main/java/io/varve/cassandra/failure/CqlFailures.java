@@ -26,6 +26,7 @@ import com.datastax.oss.driver.api.core.servererrors.UnavailableException;
 import com.datastax.oss.driver.api.core.servererrors.WriteFailureException;
 import com.datastax.oss.driver.api.core.servererrors.WriteTimeoutException;
 import io.varve.core.error.Causes;
+import io.varve.core.error.DefectException;
 import io.varve.core.error.StorageException;
 import io.varve.core.error.StorageException.Reason;
 import io.varve.core.error.StorageException.Store;
@@ -66,7 +67,7 @@ public final class CqlFailures {
     if (t instanceof DriverException e) {
       return new StorageException(Store.PRIMARY, reason(e), String.valueOf(e.getMessage()), e);
     }
-    return new VarveException(VarveException.Kind.INTERNAL, "internal error: " + t, t);
+    return new DefectException(t);
   }
 
   /** What a driver exception means to a caller. */

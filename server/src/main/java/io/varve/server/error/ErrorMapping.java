@@ -5,11 +5,13 @@ import com.linecorp.armeria.common.HttpStatus;
 import com.linecorp.armeria.server.RequestTimeoutException;
 import io.grpc.Status;
 import io.varve.core.error.Causes;
+import io.varve.core.error.DefectException;
 import io.varve.core.error.InvalidFieldException;
 import io.varve.core.error.PermissionDeniedException;
 import io.varve.core.error.StorageException;
 import io.varve.core.error.VarveException;
 import io.varve.core.write.Rejection;
+import java.util.concurrent.ThreadLocalRandom;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -107,10 +109,10 @@ public final class ErrorMapping {
     if (t instanceof PermissionDeniedException e) {
       return new Failure(e.kind(), e.field(), e.getMessage());
     }
+    if (t instanceof DefectException || hasError(t)) {
+      return incident(t);
+    }
     if (t instanceof VarveException e) {
-      if (e.kind() == VarveException.Kind.INTERNAL && isDefect(e.getCause())) {
-        return incident(e);
-      }
       if (e.kind() == VarveException.Kind.INTERNAL) {
         log.error("internal failure", e);
       }
@@ -125,8 +127,7 @@ public final class ErrorMapping {
    * number that the server's log gives with the whole failure.
    */
   private static Failure incident(Throwable t) {
-    String incident =
-        String.format("%08x", java.util.concurrent.ThreadLocalRandom.current().nextInt());
+    String incident = String.format("%08x", ThreadLocalRandom.current().nextInt());
     log.error("unexpected failure, incident {}", incident, t);
     return new Failure(
         VarveException.Kind.INTERNAL,
@@ -134,21 +135,14 @@ public final class ErrorMapping {
         "internal error (incident " + incident + "; the server's log has its details)");
   }
 
-  /**
-   * Whether {@code cause}, the cause of an INTERNAL failure, is a defect whose text is not for the
-   * caller: anything but a failure of Varve's own or of a store (whose messages are written for
-   * callers).
-   */
-  private static boolean isDefect(Throwable cause) {
-    for (Throwable t = cause; t != null; t = t.getCause()) {
-      if (t instanceof Error) {
+  /** Whether a JVM error (out of memory, a stack overflow) is among the causes of {@code t}. */
+  private static boolean hasError(Throwable t) {
+    for (Throwable c = t; c != null; c = c.getCause()) {
+      if (c instanceof Error) {
         return true;
       }
     }
-    return cause != null
-        && !(cause instanceof VarveException)
-        && !cause.getClass().getName().startsWith("com.datastax.")
-        && !cause.getClass().getName().startsWith("org.opensearch.");
+    return false;
   }
 
   /**

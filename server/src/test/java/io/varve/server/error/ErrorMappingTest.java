@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import com.linecorp.armeria.common.HttpStatus;
 import io.grpc.Status;
+import io.varve.core.error.DefectException;
 import io.varve.core.error.StorageException;
 import io.varve.core.error.StorageException.Reason;
 import io.varve.core.error.StorageException.Store;
@@ -88,6 +89,26 @@ class ErrorMappingTest {
     assertThat(failure.kind()).isEqualTo(Kind.INTERNAL);
     assertThat(failure.message())
         .matches("internal error \\(incident [0-9a-f]{8}; the server's log has its details\\)");
+  }
+
+  @Test
+  void a_defect_wrapped_by_a_store_adapter_is_answered_without_its_text() {
+    ErrorMapping.Failure failure =
+        ErrorMapping.of(new DefectException(new NullPointerException("field x of Y")));
+    assertThat(failure.kind()).isEqualTo(Kind.INTERNAL);
+    assertThat(failure.message()).startsWith("internal error (incident ").doesNotContain("Null");
+  }
+
+  @Test
+  void an_internal_failure_of_varve_s_own_keeps_its_message() {
+    // written for the caller (a row no version of Varve wrote, naming its key)
+    ErrorMapping.Failure failure =
+        ErrorMapping.of(
+            new VarveException(
+                Kind.INTERNAL,
+                "key 0x6b6579 cannot be read",
+                new IllegalArgumentException("unknown version")));
+    assertThat(failure.message()).isEqualTo("key 0x6b6579 cannot be read");
   }
 
   @Test
