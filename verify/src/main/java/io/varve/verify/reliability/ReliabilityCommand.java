@@ -21,20 +21,21 @@ import picocli.CommandLine.Option;
     name = "reliability",
     mixinStandardHelpOptions = true,
     description =
-        "kill -9 of Cassandra, the server and a reshaper job during work, and a 10x overload, on local "
-            + "servers this command starts; key=value results, exit 0 only on pass.")
+        "kill -9 of Cassandra, the server and a reshaper job during work, a 10x overload and"
+            + " concurrent reads of large values, on local servers this command starts; key=value"
+            + " results, exit 0 only on pass.")
 public final class ReliabilityCommand implements Callable<Integer> {
 
   static final List<String> ALL_PHASES =
-      List.of("cassandra_kill", "server_kill", "reshaper_kill", "overload");
+      List.of("cassandra_kill", "server_kill", "reshaper_kill", "overload", "large_reads");
 
   @Option(
       names = "--phases",
       split = ",",
       paramLabel = "PHASE",
       description =
-          "Phases to run, in this order: cassandra_kill, server_kill, reshaper_kill, overload "
-              + "(default: all).")
+          "Phases to run, in this order: cassandra_kill, server_kill, reshaper_kill, overload, "
+              + "large_reads (default: all).")
   List<String> phases = ALL_PHASES;
 
   @Option(
@@ -74,6 +75,26 @@ public final class ReliabilityCommand implements Callable<Integer> {
   int maxInFlight = 256;
 
   @Option(
+      names = "--large-value-bytes",
+      description =
+          "Large reads: bytes of the stored value read concurrently (default: ${DEFAULT-VALUE},"
+              + " the server's largest).")
+  int largeValueBytes = 64 * 1024 * 1024;
+
+  @Option(
+      names = "--large-readers",
+      description =
+          "Large reads: calls of each transport (JSON, gRPC) sent at once (default:"
+              + " ${DEFAULT-VALUE}).")
+  int largeReaders = 8;
+
+  @Option(
+      names = "--large-rounds",
+      description =
+          "Large reads: bursts of GetItems, ScanItems and MutateItems (default: ${DEFAULT-VALUE}).")
+  int largeRounds = 3;
+
+  @Option(
       names = "--server-heap",
       description =
           "Heap of the server under test, -Xms and -Xmx "
@@ -83,7 +104,7 @@ public final class ReliabilityCommand implements Callable<Integer> {
   @Option(
       names = "--rss-allowance-mb",
       description =
-          "Overload: resident memory allowed beyond the heap "
+          "Overload and large reads: resident memory allowed beyond the heap "
               + "(metaspace, code, threads, direct buffers) (default: ${DEFAULT-VALUE}).")
   long rssAllowanceMb = 512;
 
@@ -192,6 +213,10 @@ public final class ReliabilityCommand implements Callable<Integer> {
                         maxInFlight,
                         rssAllowanceMb,
                         readP99LimitMs));
+            case "large_reads" ->
+                new LargeReadPhase(
+                    new LargeReadPhase.Settings(
+                        largeValueBytes, largeReaders, largeRounds, rssAllowanceMb));
             default ->
                 throw new picocli.CommandLine.ParameterException(
                     new picocli.CommandLine(this),

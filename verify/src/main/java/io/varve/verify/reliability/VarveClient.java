@@ -25,6 +25,16 @@ public final class VarveClient {
 
   static final ObjectMapper JSON = new ObjectMapper();
 
+  /** A reader of answers carrying large values: no bound on the length of a string. */
+  static final ObjectMapper LARGE_JSON =
+      new ObjectMapper(
+          com.fasterxml.jackson.core.JsonFactory.builder()
+              .streamReadConstraints(
+                  com.fasterxml.jackson.core.StreamReadConstraints.builder()
+                      .maxStringLength(Integer.MAX_VALUE)
+                      .build())
+              .build());
+
   private final String baseUrl;
   private final HttpClient http;
 
