@@ -151,8 +151,8 @@ final class LocalNode {
   /**
    * Stops the node if it runs (SIGTERM, then SIGKILL after a minute, 30 s for the server) and says
    * what it did, the line of {@code down}: {@code <name>: stopped pid=N <addressKey>=<address>},
-   * {@code <name>: was not running}, or, for a pid file naming a process that is not this home's,
-   * that the stale pid file was removed and nothing signalled.
+   * {@code <name>: was not running}, or, for a pid file naming a process that does not run this
+   * home's, that the stale pid file was removed and nothing signalled.
    *
    * @throws io.varve.local.LocalServerException if the pid file cannot be removed or the process
    *     outlives SIGKILL
@@ -208,8 +208,8 @@ final class LocalNode {
    * The line of {@code status}: {@code <name>: running pid=N <addressKey>=<address>} once the node
    * answers, {@code starting pid=N ...} before; else {@code <name>: stopped <addressKey>=<address>}
    * ({@code not running} for the server), or {@code <name>: stale pid file (pid N is not this
-   * home's Cassandra)} for a pid file naming a process that is not this home's server, such as one
-   * left behind by a crash whose pid was reused since.
+   * home's Cassandra)} for a pid file naming a process that does not run this home's server, such
+   * as one left behind by a crash whose pid was reused since.
    */
   String describe(Seen seen) {
     LocalServerStatus now = seen.status();
@@ -222,10 +222,13 @@ final class LocalNode {
     };
   }
 
-  /** Why a pid file is stale: {@code pid 4242 is not this home's Cassandra}. */
+  /**
+   * Why a pid file is stale: {@code pid 4242 does not run this home's Cassandra} (the process
+   * ended, or the pid now names another process).
+   */
   private static String stale(LocalServerStatus status) {
     return status.pid() == 0
         ? "it holds no pid"
-        : "pid " + status.pid() + " is not this home's " + status.product().displayName();
+        : "pid " + status.pid() + " does not run this home's " + status.product().displayName();
   }
 }

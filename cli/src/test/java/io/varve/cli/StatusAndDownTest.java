@@ -118,13 +118,13 @@ class StatusAndDownTest {
         .contains(
             "cassandra: stale pid file (pid "
                 + foreign.get(1).pid()
-                + " is not this home's Cassandra) cql=",
+                + " does not run this home's Cassandra) cql=",
             "opensearch: stale pid file (pid "
                 + foreign.get(2).pid()
-                + " is not this home's OpenSearch)",
+                + " does not run this home's OpenSearch)",
             "varve: stale pid file (pid "
                 + foreign.get(0).pid()
-                + " is not this home's Varve server) api=http://127.0.0.1:"
+                + " does not run this home's Varve server) api=http://127.0.0.1:"
                 + api);
 
     assertThat(VarveCli.run("down")).isEqualTo(ExitStatus.OK.code());
@@ -135,7 +135,7 @@ class StatusAndDownTest {
                 + pidFiles.get(0)
                 + " (pid "
                 + foreign.get(0).pid()
-                + " is not this home's Varve server; nothing signalled)");
+                + " does not run this home's Varve server; nothing signalled)");
     assertThat(foreign).allMatch(Process::isAlive, "alive after down");
     assertThat(pidFiles).noneMatch(Files::exists);
 
