@@ -34,7 +34,7 @@ public final class AdmissionControl {
      * rounded up to 6 because the String and the tree are garbage only after the parse and
      * collected later.
      */
-    JSON(6, 2),
+    JSON(6, 3),
     /**
      * gRPC (and gRPC-Web). A body of B bytes is held as: the aggregated message (B), the protobuf
      * message (B), the decoded events (B) and the encoded Cassandra batches (B): 4 B.
@@ -55,11 +55,11 @@ public final class AdmissionControl {
     }
 
     /**
-     * Estimated memory held by a response carrying {@code bytes} of keys and values. On both
-     * transports a value of V bytes is held as: its stored bytes as read (at most V; compressed
-     * values are smaller) and the value itself (V), then on gRPC the serialized message (V), on
-     * HTTP/JSON the response body's text streamed in base64 a piece at a time, never whole ({@link
-     * io.varve.server.json.ProtoJson#stream}): 3 on gRPC, 2 on JSON.
+     * Estimated memory held by a response carrying {@code bytes} of keys and values: 3 times on
+     * both transports. A value of V bytes is held as its stored bytes (V, or less when compressed:
+     * then the value decompressed is another V) and, on gRPC, the serialized message (V); on
+     * HTTP/JSON the response body, into which the value is written in base64 a piece at a time
+     * ({@link io.varve.server.json.ProtoJson#printUtf8}): 4/3 V.
      */
     public long responseCost(long bytes) {
       return bytes * responseFactor;
