@@ -18,6 +18,7 @@ import com.google.protobuf.Message;
 import com.google.protobuf.util.JsonFormat;
 import io.varve.core.error.InvalidFieldException;
 import io.varve.core.event.Limits;
+import io.varve.core.text.Characters;
 import java.math.BigDecimal;
 import java.util.Base64;
 import java.util.HashMap;
@@ -412,7 +413,7 @@ public final class ProtoJson {
             String.format(
                 "an unpaired surrogate \\u%04X at character %d"
                     + " (expected: well-formed Unicode text)",
-                (int) c, i));
+                (int) c, Characters.count(text.subSequence(0, i))));
       }
     }
     return text;

@@ -819,6 +819,13 @@ class ProtoJsonTest {
               org.assertj.core.api.Assertions.assertThat(e.getMessage())
                   .contains("unpaired surrogate \\uDFFF");
             });
+    // its position counted in characters: the emoji before it is one
+    assertThatThrownBy(
+            () ->
+                ProtoJson.parse(
+                    "{\"timeSeriesId\": \"\\ud83d\\ude00\\udfff\"}",
+                    io.varve.api.timeseries.v1.ReadEventRecordsRequest.getDefaultInstance()))
+        .hasMessageContaining("unpaired surrogate \\uDFFF at character 1 ");
     String pair = "{\"namespace\": \"ns\", \"timeSeriesId\": \"a\\ud83d\\ude00\"}";
     org.assertj.core.api.Assertions.assertThat(
             ProtoJson.parse(
