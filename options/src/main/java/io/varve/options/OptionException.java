@@ -47,7 +47,14 @@ public final class OptionException extends IllegalArgumentException {
     return problem;
   }
 
+  /**
+   * As the API's errors shorten an echoed value (core's {@code Characters.shortened}, which this
+   * module, on the JDK alone, cannot use): in code points, never cutting a character in two.
+   */
   private static String cut(String shown) {
-    return shown.length() > MAX_SHOWN ? shown.substring(0, MAX_SHOWN - 3) + "..." : shown;
+    if (shown.codePointCount(0, shown.length()) <= MAX_SHOWN) {
+      return shown;
+    }
+    return shown.substring(0, shown.offsetByCodePoints(0, MAX_SHOWN - 3)) + "...";
   }
 }

@@ -110,6 +110,16 @@ class OptionValuesTest {
   }
 
   @Test
+  void a_long_value_is_shown_shortened_in_characters_never_cutting_one() {
+    String emoji = "\uD83D\uDE00";
+
+    assertThat(new OptionException("server.name", emoji.repeat(81), "short").getMessage())
+        .isEqualTo("server.name: " + emoji.repeat(77) + "... (expected: short)");
+    assertThat(new OptionException("server.name", emoji.repeat(80), "short").getMessage())
+        .isEqualTo("server.name: " + emoji.repeat(80) + " (expected: short)");
+  }
+
+  @Test
   void secrets_are_never_shown_in_errors() {
     assertThatThrownBy(() -> tree(Map.of("server", Map.of("password", List.of("hunter2")))))
         .hasMessage("server.password: (a secret, not shown) (expected: a string)");

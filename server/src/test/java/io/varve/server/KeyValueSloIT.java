@@ -324,4 +324,27 @@ class KeyValueSloIT {
     assertThat(longName.errorField()).isEqualTo("client.name");
     assertThat(server.post("Handshake", "{\"namespace\": \"kv_nowhere\"}").status()).isEqualTo(404);
   }
+
+  @Test
+  void a_handshake_counts_signals_in_characters_an_emoji_as_one() {
+    String emoji = "\uD83D\uDE00";
+    TestServer.Reply taken =
+        server.post(
+            "Handshake",
+            "{\"namespace\": \"kv_slo\", \"client\": {\"name\": \""
+                + emoji.repeat(128)
+                + "\", \"capabilities\": [\""
+                + emoji.repeat(64)
+                + "\"]}}");
+    assertThat(taken.status()).as(taken.body().toString()).isEqualTo(200);
+    TestServer.Reply refused =
+        server.post(
+            "Handshake",
+            "{\"namespace\": \"kv_slo\", \"client\": {\"name\": \"" + emoji.repeat(129) + "\"}}");
+    assertThat(refused.errorMessage())
+        .isEqualTo(
+            "client.name: \""
+                + emoji.repeat(77)
+                + "...\" (expected: 0..128 characters (Unicode code points))");
+  }
 }

@@ -279,6 +279,29 @@ class KeyValueValidationIT {
   }
 
   @Test
+  void a_token_is_counted_in_characters_and_echoed_without_cutting_one() {
+    String emoji = "\uD83D\uDE00";
+    TestServer.Reply taken =
+        server.post(
+            "PutItems",
+            put(token(Instant.now(), emoji.repeat(128)), item("k", "v"))
+                .replace("\"id\": \"" + ID + "\"", "\"id\": \"emoji\""));
+    assertThat(taken.status()).as("128 emoji: " + taken.body()).isEqualTo(200);
+
+    TestServer.Reply refused =
+        server.post("PutItems", put(token(Instant.now(), emoji.repeat(129)), item("k", "v")));
+
+    assertThat(refused.status()).as(refused.body().toString()).isEqualTo(400);
+    assertThat(refused.errorField()).isEqualTo("idempotency_token.token");
+    assertThat(refused.errorMessage())
+        .isEqualTo(
+            "idempotency_token.token: \""
+                + emoji.repeat(77)
+                + "...\" (expected: 1..128 characters (Unicode code points))");
+    assertNothingWritten();
+  }
+
+  @Test
   void a_page_token_of_another_namespace_record_or_predicate_is_refused() {
     TestServer.Reply put =
         server.post(

@@ -107,6 +107,34 @@ class MalformedRequestsIT {
             "{\"namespace\": \"no_such_ns\", \"events\": [" + good("a") + "]}",
             404,
             ""),
+        // a key given twice: the last one would write the event
+        Arguments.of(
+            "WriteEventRecordsSync",
+            "{\"namespace\": \"never_created\", \"namespace\": \""
+                + NS
+                + "\", \"events\": ["
+                + good("dup")
+                + "]}",
+            400,
+            "namespace"),
+        Arguments.of(
+            "WriteEventRecordsSync",
+            write(good("dup").replace("\"eventId\"", "\"eventId\": \"first\", \"eventId\"")),
+            400,
+            "events[0].eventId"),
+        Arguments.of(
+            "WriteEventRecordsSync",
+            write(good("dup").replace("\"eventId\"", "\"event_id\": \"first\", \"eventId\"")),
+            400,
+            "events[0].eventId"),
+        Arguments.of(
+            "CreateNamespace",
+            create(
+                "never_created",
+                "{\"id\": \"PRIMARY_STORAGE\", \"config\": "
+                    + "{\"timePartition\": {\"eventBuckets\": 0, \"eventBuckets\": 4}}}"),
+            400,
+            TP + "eventBuckets"),
         Arguments.of("WriteEventRecordsSync", write(), 400, "events"),
         Arguments.of("WriteEventRecordsSync", write(tooMany), 400, "events"),
         Arguments.of(

@@ -1,10 +1,17 @@
 package io.varve.core.error;
 
+import io.varve.core.text.Characters;
+
 /**
  * A request field holds a value that is not allowed. The message has the form {@code <field>:
  * <value> (expected: <what>)}, e.g. {@code timePartition.eventBuckets: 0 (expected: 1..64)}.
  */
 public final class InvalidFieldException extends VarveException {
+
+  /**
+   * Most characters of a value a message echoes; a longer one is shortened ({@link Characters}).
+   */
+  private static final int MAX_SHOWN = 80;
 
   private final String field;
 
@@ -28,7 +35,7 @@ public final class InvalidFieldException extends VarveException {
    * rendered (JSON text).
    */
   public static Object shown(String text) {
-    String cut = text.length() > 80 ? text.substring(0, 77) + "..." : text;
+    String cut = Characters.shortened(text, MAX_SHOWN);
     return new Object() {
       @Override
       public String toString() {
@@ -47,8 +54,7 @@ public final class InvalidFieldException extends VarveException {
       return "null";
     }
     if (value instanceof CharSequence s) {
-      String text = s.length() > 80 ? s.subSequence(0, 77) + "..." : s.toString();
-      return '"' + text + '"';
+      return '"' + Characters.shortened(s, MAX_SHOWN) + '"';
     }
     return String.valueOf(value);
   }

@@ -1,6 +1,7 @@
 package io.varve.core.kv;
 
 import io.varve.core.error.InvalidFieldException;
+import io.varve.core.text.Characters;
 import java.time.Duration;
 import java.time.Instant;
 
@@ -27,9 +28,11 @@ public record IdempotencyToken(long generationMicros, String token) {
     if (!present) {
       throw InvalidFieldException.of(FIELD, "missing (expected: {generation_time, token})");
     }
-    if (token.isEmpty() || token.length() > KvLimits.MAX_TOKEN_CHARS) {
+    if (token.isEmpty() || Characters.count(token) > KvLimits.MAX_TOKEN_CHARS) {
       throw new InvalidFieldException(
-          FIELD + ".token", token, "1.." + KvLimits.MAX_TOKEN_CHARS + " characters");
+          FIELD + ".token",
+          token,
+          "1.." + KvLimits.MAX_TOKEN_CHARS + " characters (Unicode code points)");
     }
     String time = FIELD + ".generation_time";
     // the range of a protobuf Timestamp: beyond it no Instant (nor microsecond count) holds it

@@ -66,4 +66,21 @@ class IdempotencyTokenTest {
               e -> assertThat(e.field()).isEqualTo("idempotency_token.generation_time"));
     }
   }
+
+  @Test
+  void a_nonce_is_counted_in_characters_an_emoji_as_one_and_echoed_without_cutting_one() {
+    String emoji = "\uD83D\uDE00";
+    assertThat(at(NOW, emoji.repeat(KvLimits.MAX_TOKEN_CHARS)).token())
+        .isEqualTo(emoji.repeat(KvLimits.MAX_TOKEN_CHARS));
+
+    assertThatThrownBy(() -> at(NOW, emoji.repeat(KvLimits.MAX_TOKEN_CHARS + 1)))
+        .isInstanceOfSatisfying(
+            InvalidFieldException.class,
+            e ->
+                assertThat(e.getMessage())
+                    .isEqualTo(
+                        "idempotency_token.token: \""
+                            + emoji.repeat(77)
+                            + "...\" (expected: 1..128 characters (Unicode code points))"));
+  }
 }

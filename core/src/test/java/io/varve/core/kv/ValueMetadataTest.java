@@ -172,7 +172,8 @@ class ValueMetadataTest {
   void the_largest_metadata_fits_its_documented_bound() {
     ValueMetadata largest =
         new ValueMetadata(
-            "\uD83D\uDE00".repeat(KvLimits.MAX_TOKEN_CHARS / 2),
+            // the longest nonce: its characters counted in code points, 4 UTF-8 bytes each
+            "\uD83D\uDE00".repeat(KvLimits.MAX_TOKEN_CHARS),
             Long.MAX_VALUE,
             ValueMetadata.Compression.ZSTD,
             true,

@@ -1,6 +1,7 @@
 package io.varve.server.auth;
 
 import io.varve.core.error.PermissionDeniedException;
+import io.varve.core.text.Characters;
 
 /**
  * The permission check of an API call. Which permission each RPC needs is written beside its
@@ -32,6 +33,6 @@ public final class ApiPermissions {
   }
 
   private static String shown(String namespace) {
-    return '"' + (namespace.length() > 80 ? namespace.substring(0, 77) + "..." : namespace) + '"';
+    return '"' + Characters.shortened(namespace, 80) + '"';
   }
 }

@@ -10,6 +10,7 @@ import io.varve.core.kv.KvSlos;
 import io.varve.core.namespace.Consistency;
 import io.varve.core.namespace.Names;
 import io.varve.core.namespace.NamespaceBounds;
+import io.varve.core.text.Characters;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
@@ -100,7 +101,7 @@ final class KvNamespaceConfig {
     if (!type.equals("CASSANDRA") && !type.equals("SCYLLADB")) {
       throw new InvalidFieldException(ps + ".type", storage.getType(), "CASSANDRA or SCYLLADB");
     }
-    if (storage.getCluster().length() > NamespaceBounds.MAX_CLUSTER_NAME_LENGTH) {
+    if (Characters.count(storage.getCluster()) > NamespaceBounds.MAX_CLUSTER_NAME_LENGTH) {
       throw new InvalidFieldException(
           ps + ".cluster",
           storage.getCluster(),
@@ -118,7 +119,7 @@ final class KvNamespaceConfig {
     }
     for (int r = 0; r < storage.getRegionsCount(); r++) {
       String region = storage.getRegions(r);
-      if (region.isEmpty() || region.length() > MAX_REGION_LENGTH) {
+      if (region.isEmpty() || Characters.count(region) > MAX_REGION_LENGTH) {
         throw new InvalidFieldException(
             ps + ".regions[" + r + "]", region, "1.." + MAX_REGION_LENGTH + " characters");
       }

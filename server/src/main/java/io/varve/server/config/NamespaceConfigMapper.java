@@ -19,6 +19,7 @@ import io.varve.core.namespace.NamespaceSettings;
 import io.varve.core.namespace.Retention;
 import io.varve.core.namespace.TimeSeriesSlos;
 import io.varve.core.slo.Slos;
+import io.varve.core.text.Characters;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
@@ -163,7 +164,7 @@ public final class NamespaceConfigMapper {
       throw new InvalidFieldException(
           path + ".physicalStorage.type", storage.getType(), "CASSANDRA or SCYLLADB");
     }
-    if (storage.getCluster().length() > NamespaceBounds.MAX_CLUSTER_NAME_LENGTH) {
+    if (Characters.count(storage.getCluster()) > NamespaceBounds.MAX_CLUSTER_NAME_LENGTH) {
       throw new InvalidFieldException(
           path + ".physicalStorage.cluster",
           storage.getCluster(),

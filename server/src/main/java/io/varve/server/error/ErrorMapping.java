@@ -4,6 +4,7 @@ import com.google.protobuf.InvalidProtocolBufferException;
 import com.linecorp.armeria.common.HttpStatus;
 import com.linecorp.armeria.server.RequestTimeoutException;
 import io.grpc.Status;
+import io.grpc.StatusRuntimeException;
 import io.varve.core.error.Causes;
 import io.varve.core.error.DefectException;
 import io.varve.core.error.InvalidFieldException;
@@ -12,6 +13,8 @@ import io.varve.core.error.StorageException;
 import io.varve.core.error.VarveException;
 import io.varve.core.write.Rejection;
 import java.util.concurrent.ThreadLocalRandom;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -26,6 +29,10 @@ import org.slf4j.LoggerFactory;
 public final class ErrorMapping {
 
   private static final Logger log = LoggerFactory.getLogger(ErrorMapping.class);
+
+  /** A description that starts with a fully qualified class name: {@code a.b.Class: text}. */
+  private static final Pattern CLASS_NAMED =
+      Pattern.compile("(?s)(?:[a-z_$][\\w$]*\\.)+[A-Z][\\w$]*: (.*)");
 
   /** A failure as the caller sees it. */
   public record Failure(VarveException.Kind kind, String field, String message) {
@@ -77,10 +84,12 @@ public final class ErrorMapping {
    * The gRPC status of a failure raised by the gRPC layer before a service sees the request: a
    * message protobuf cannot decode (malformed, or nested past protobuf's recursion limit of 100) is
    * the client's error, INVALID_ARGUMENT, as is JSON on a gRPC path that the JSON codec refuses
-   * (its message names the field). The caller's deadline ({@code grpc-timeout}) passing on the
-   * server is DEADLINE_EXCEEDED, as the caller's own timer would say (gRPC's layer alone answers
-   * CANCELLED, which a client that sets no timer of its own cannot tell from a reset stream).
-   * {@code null} for anything else (gRPC's own mapping).
+   * (its message names the field). A {@link VarveException} raised by the transport (a body framed
+   * wrong, a message over its limit) is mapped as any other. The caller's deadline ({@code
+   * grpc-timeout}) passing on the server is DEADLINE_EXCEEDED, as the caller's own timer would say
+   * (gRPC's layer alone answers CANCELLED, which a client that sets no timer of its own cannot tell
+   * from a reset stream). A status of gRPC's layer keeps its code, without the class name some of
+   * its descriptions start with. {@code null} for anything else (gRPC's own mapping).
    */
   public static Status grpcLayerFailure(Throwable cause) {
     for (Throwable t = cause; t != null; t = t.getCause()) {
@@ -88,8 +97,11 @@ public final class ErrorMapping {
         return Status.DEADLINE_EXCEEDED.withDescription(
             "the caller's deadline (grpc-timeout) passed before the call ended");
       }
-      if (t instanceof InvalidFieldException e) {
+      if (t instanceof VarveException e) {
         return of(e).grpcStatus();
+      }
+      if (t instanceof StatusRuntimeException e && withoutClassName(e.getStatus()) != null) {
+        return withoutClassName(e.getStatus());
       }
       if (t instanceof InvalidProtocolBufferException e) {
         return Status.INVALID_ARGUMENT.withDescription(
@@ -99,6 +111,19 @@ public final class ErrorMapping {
       }
     }
     return null;
+  }
+
+  /**
+   * The status without the class name that gRPC's layer puts before some of its descriptions
+   * ({@code com.linecorp.armeria....ArmeriaMessageDeframer: Can't decode compressed frame ...}); a
+   * caller has no use for it. {@code null} when there is none (gRPC's own mapping keeps it as is).
+   */
+  private static Status withoutClassName(Status status) {
+    String description = status.getDescription();
+    Matcher named = description == null ? null : CLASS_NAMED.matcher(description);
+    return named != null && named.matches()
+        ? Status.fromCode(status.getCode()).withDescription(named.group(1).strip())
+        : null;
   }
 
   public static Failure of(Throwable error) {

@@ -13,6 +13,7 @@ import io.varve.core.kv.KvLimits;
 import io.varve.core.kv.KvNamespace;
 import io.varve.core.namespace.Names;
 import io.varve.core.namespace.NamespaceSettings;
+import io.varve.core.text.Characters;
 import io.varve.server.config.NamespaceService;
 import io.varve.server.config.SloConfig;
 import io.varve.server.controlplane.NamespaceEntry;
@@ -152,8 +153,10 @@ public final class Handshakes {
   }
 
   private static void text(String field, String value, int min, int max) {
-    if (value.length() < min || value.length() > max) {
-      throw new InvalidFieldException(field, value, min + ".." + max + " characters");
+    int characters = Characters.count(value);
+    if (characters < min || characters > max) {
+      throw new InvalidFieldException(
+          field, value, min + ".." + max + " characters (Unicode code points)");
     }
   }
 

@@ -4,7 +4,9 @@ import com.fasterxml.jackson.core.JsonFactory;
 import com.fasterxml.jackson.core.JsonLocation;
 import com.fasterxml.jackson.core.JsonParser;
 import com.fasterxml.jackson.core.JsonProcessingException;
+import com.fasterxml.jackson.core.JsonStreamContext;
 import com.fasterxml.jackson.core.StreamReadConstraints;
+import com.fasterxml.jackson.core.StreamReadFeature;
 import com.fasterxml.jackson.core.exc.StreamConstraintsException;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
@@ -16,6 +18,7 @@ import com.google.protobuf.Message;
 import com.google.protobuf.util.JsonFormat;
 import io.varve.core.error.InvalidFieldException;
 import io.varve.core.event.Limits;
+import io.varve.core.text.Characters;
 import java.io.IOException;
 import java.io.OutputStream;
 import java.math.BigDecimal;
@@ -33,7 +36,8 @@ import java.util.stream.Collectors;
  *
  * <p>Accepted beyond the strict mapping, so that configuration snippets can be pasted as written:
  * {@code //} and {@code /* *}{@code /} comments, trailing commas, and durations with the units ms,
- * s, m, h, d ({@code "129600s"}, {@code "36h"}). Unknown fields are refused.
+ * s, m, h, d ({@code "129600s"}, {@code "36h"}). Unknown fields are refused, and so is a key given
+ * twice in one object, in the same spelling or in both ({@code event_id} and {@code eventId}).
  *
  * <p>The parser's limits are set here, not inherited: {@link #MAX_NESTING_DEPTH}, {@link
  * #MAX_NUMBER_LENGTH}, {@link #MAX_NAME_LENGTH}, and strings as long as the largest body the server
@@ -96,7 +100,13 @@ public final class ProtoJson {
             .maxNameLength(MAX_NAME_LENGTH)
             .maxStringLength(maxStringLength)
             .build();
-    JsonFactory factory = JsonFactory.builder().streamReadConstraints(constraints).build();
+    // a key given twice is refused: with the last one winning, a client or a proxy reading the
+    // first would see another request than the server ran
+    JsonFactory factory =
+        JsonFactory.builder()
+            .streamReadConstraints(constraints)
+            .enable(StreamReadFeature.STRICT_DUPLICATE_DETECTION)
+            .build();
     return JsonMapper.builder(factory)
         .enable(JsonParser.Feature.ALLOW_COMMENTS)
         .enable(com.fasterxml.jackson.core.json.JsonReadFeature.ALLOW_TRAILING_COMMA)
@@ -166,6 +176,15 @@ public final class ProtoJson {
               + MAX_NAME_LENGTH
               + " characters)");
     } catch (JsonProcessingException e) {
+      String duplicate = duplicateKey(e);
+      if (duplicate != null) {
+        throw InvalidFieldException.of(
+            duplicate,
+            "given twice"
+                + (e.getLocation() == null ? "" : ",")
+                + at(e.getLocation())
+                + " (expected: each key at most once in an object)");
+      }
       throw InvalidFieldException.of(
           "body", "not valid JSON: " + e.getOriginalMessage() + at(e.getLocation()));
     }
@@ -174,6 +193,28 @@ public final class ProtoJson {
     @SuppressWarnings("unchecked")
     T message = (T) builder.build();
     return message;
+  }
+
+  /**
+   * The path of the key the parser found twice in one object ({@code events[1].eventId}), as
+   * written; {@code null} when {@code e} is another failure.
+   */
+  private static String duplicateKey(JsonProcessingException e) {
+    if (!(e.getProcessor() instanceof JsonParser parser)) {
+      return null;
+    }
+    JsonStreamContext context = parser.getParsingContext();
+    if (context == null
+        || !context.inObject()
+        || context.getCurrentName() == null
+        || !e.getOriginalMessage().equals("Duplicate field '" + context.getCurrentName() + "'")) {
+      return null;
+    }
+    StringBuilder path = new StringBuilder();
+    for (JsonStreamContext c = context; c != null && !c.inRoot(); c = c.getParent()) {
+      path.insert(0, c.inArray() ? "[" + c.getCurrentIndex() + "]" : "." + c.getCurrentName());
+    }
+    return path.charAt(0) == '.' ? path.substring(1) : path.toString();
   }
 
   /** Where the parser stopped, when it says (it does not for every failure). */
@@ -205,6 +246,16 @@ public final class ProtoJson {
                     .map(FieldDescriptor::getJsonName)
                     .collect(Collectors.joining(", "))
                 + ")");
+      }
+      // the parser refuses a key repeated as is; the key's other spelling is looked for here,
+      // found after this one (the tree keeps the order of the keys)
+      String alias = entry.getKey().equals(field.getName()) ? field.getJsonName() : field.getName();
+      if (!alias.equals(entry.getKey()) && node.has(alias)) {
+        throw InvalidFieldException.of(
+            path.isEmpty() ? alias : path + "." + alias,
+            "given twice, also as "
+                + entry.getKey()
+                + " (expected: each key at most once in an object, in either spelling)");
       }
       JsonNode value = entry.getValue();
       if (value.isNull()) {
@@ -384,7 +435,7 @@ public final class ProtoJson {
             String.format(
                 "an unpaired surrogate \\u%04X at character %d"
                     + " (expected: well-formed Unicode text)",
-                (int) c, i));
+                (int) c, Characters.count(text.subSequence(0, i))));
       }
     }
     return text;

@@ -18,6 +18,11 @@ record LargeValueLimits(int grpcBytes, int jsonBytes) {
 
   private static final int MIB = 1024 * 1024;
 
+  /** What sets {@link #grpcBytes}, as a refusal names it. */
+  static final String GRPC_LIMIT =
+      "a KeyValue message's limit: kv.chunks.maxValueBytes plus kv.limits.maxRequestBytes plus"
+          + " 1 MiB, see docs/key-value.md#limits";
+
   static LargeValueLimits of(ServerSettings settings) {
     long bytes = (long) settings.kvChunks().maxValueBytes() + settings.kv().maxRequestBytes() + MIB;
     long json = bytes / 3 * 4 + 4 + 2L * MIB;

@@ -98,17 +98,31 @@ public final class Transports {
     int limit = settings.limits().maxRequestBytes();
     Function<? super HttpService, ? extends HttpService> grpcAdmission =
         admitted(admission, AdmissionControl.Transport.GRPC);
-    // gRPC answers RESOURCE_EXHAUSTED itself when a message exceeds its limit: leave room for
-    // framing
+    // a message over its limit is refused from its length prefix (UnaryFraming): leave room for
+    // framing. Of the decorators of a gRPC binding, the first is innermost: the framing is checked
+    // on the body admission has gathered.
     sb.maxRequestLength(limit + 1024 * 1024).errorHandler(new JsonErrors(limit));
-    bindGrpc(sb, grpc, limit + 1024L * 1024, decoding, List.of(grpcAdmission, metrics, auth));
+    bindGrpc(
+        sb,
+        grpc,
+        limit + 1024L * 1024,
+        decoding,
+        List.of(
+            UnaryFraming.decorator(limit, "timeseries.limits.maxRequestBytes"),
+            grpcAdmission,
+            metrics,
+            auth));
     // KeyValue carries large values: its own message limit
     bindGrpc(
         sb,
         kvGrpc,
         large.grpcBytes() + 1024L * 1024,
         decoding,
-        List.of(grpcAdmission, metrics, auth));
+        List.of(
+            UnaryFraming.decorator(large.grpcBytes(), LargeValueLimits.GRPC_LIMIT),
+            grpcAdmission,
+            metrics,
+            auth));
     // the KeyValue RPCs before the others: the first route that matches a request serves it
     sb.route()
         .post(

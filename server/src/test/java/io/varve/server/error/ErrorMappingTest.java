@@ -129,4 +129,35 @@ class ErrorMappingTest {
       assertThat(failure.grpcStatus().getDescription()).isEqualTo(failure.message());
     }
   }
+
+  @Test
+  void a_grpc_layer_status_keeps_its_code_without_a_class_name() {
+    Status status =
+        ErrorMapping.grpcLayerFailure(
+            Status.INTERNAL
+                .withDescription(
+                    "com.linecorp.armeria.common.grpc.protocol.ArmeriaMessageDeframer: Can't"
+                        + " decode compressed frame as compression not configured.")
+                .asRuntimeException());
+
+    assertThat(status.getCode()).isEqualTo(Status.Code.INTERNAL);
+    assertThat(status.getDescription())
+        .isEqualTo("Can't decode compressed frame as compression not configured.");
+    assertThat(
+            ErrorMapping.grpcLayerFailure(
+                Status.CANCELLED.withDescription("the call was cancelled").asRuntimeException()))
+        .as("no class name: gRPC's own mapping")
+        .isNull();
+  }
+
+  @Test
+  void a_transport_failure_of_any_kind_is_mapped_as_any_other() {
+    Status status =
+        ErrorMapping.grpcLayerFailure(
+            new CompletionException(
+                new VarveException(Kind.RESOURCE_EXHAUSTED, "body: a message of 9 bytes")));
+
+    assertThat(status.getCode()).isEqualTo(Status.Code.RESOURCE_EXHAUSTED);
+    assertThat(status.getDescription()).isEqualTo("body: a message of 9 bytes");
+  }
 }

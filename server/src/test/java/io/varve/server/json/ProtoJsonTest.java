@@ -409,6 +409,72 @@ class ProtoJsonTest {
     return ReadEventRecordsRequest.getDefaultInstance();
   }
 
+  static Stream<Arguments> duplicates() {
+    return Stream.of(
+        Arguments.of(
+            write(),
+            "{\"namespace\": \"a\", \"namespace\": \"b\"}",
+            "namespace",
+            "namespace: given twice, at line 1, column 31"
+                + " (expected: each key at most once in an object)"),
+        Arguments.of(
+            write(),
+            "{\"namespace\": null, \"namespace\": \"b\"}",
+            "namespace",
+            "namespace: given twice"),
+        Arguments.of(
+            write(),
+            "{\"events\": [{}, {\"eventId\": \"x\",\n \"eventId\": \"x\"}]}",
+            "events[1].eventId",
+            "events[1].eventId: given twice, at line 2, column 11"),
+        Arguments.of(
+            create(),
+            partition("{\"eventBuckets\": 4, \"eventBuckets\": 8}"),
+            "persistence_configuration[0].config.timePartition.eventBuckets",
+            "given twice"),
+        Arguments.of(
+            create(),
+            "{\"persistence_configuration\": [{\"config\": {\"slos\": {\"ReadEventRecords\": {},"
+                + " \"ReadEventRecords\": {}}}}]}",
+            "persistence_configuration[0].config.slos.ReadEventRecords",
+            "given twice"),
+        Arguments.of(
+            write(),
+            "{\"events\": [{\"event_id\": \"x\", \"eventId\": \"y\"}]}",
+            "events[0].eventId",
+            "events[0].eventId: given twice, also as event_id"
+                + " (expected: each key at most once in an object, in either spelling)"),
+        Arguments.of(
+            create(),
+            "{\"persistenceConfiguration\": [], \"persistence_configuration\": null}",
+            "persistence_configuration",
+            "also as persistenceConfiguration"),
+        Arguments.of(write(), "[{\"a\": 1, \"a\": 2}]", "[0].a", "[0].a: given twice"));
+  }
+
+  @ParameterizedTest(name = "[{index}] {2}")
+  @MethodSource("duplicates")
+  void a_key_given_twice_in_one_object_is_refused_naming_its_path(
+      Message prototype, String json, String field, String message) {
+    assertThatThrownBy(() -> ProtoJson.parse(json, prototype))
+        .isInstanceOfSatisfying(
+            InvalidFieldException.class,
+            e -> {
+              assertThat(e.field()).isEqualTo(field);
+              assertThat(e.getMessage()).startsWith(field + ": ").contains(message);
+            });
+  }
+
+  @Test
+  void the_same_key_in_sibling_objects_is_taken() {
+    WriteEventRecordsRequest request =
+        write("{\"events\": [{\"eventId\": \"a\"}, {\"event_id\": \"b\"}, {\"eventId\": \"c\"}]}");
+
+    assertThat(request.getEventsList())
+        .extracting(e -> e.getEventId())
+        .containsExactly("a", "b", "c");
+  }
+
   @Test
   void unknown_field_error_lists_the_known_fields_in_camel_case() {
     assertThatThrownBy(() -> create(partition("{\"eventBucket\": 4}")))
@@ -753,6 +819,13 @@ class ProtoJsonTest {
               org.assertj.core.api.Assertions.assertThat(e.getMessage())
                   .contains("unpaired surrogate \\uDFFF");
             });
+    // its position counted in characters: the emoji before it is one
+    assertThatThrownBy(
+            () ->
+                ProtoJson.parse(
+                    "{\"timeSeriesId\": \"\\ud83d\\ude00\\udfff\"}",
+                    io.varve.api.timeseries.v1.ReadEventRecordsRequest.getDefaultInstance()))
+        .hasMessageContaining("unpaired surrogate \\uDFFF at character 1 ");
     String pair = "{\"namespace\": \"ns\", \"timeSeriesId\": \"a\\ud83d\\ude00\"}";
     org.assertj.core.api.Assertions.assertThat(
             ProtoJson.parse(
