@@ -81,12 +81,7 @@ class KeyValueLargeReadFloodIT {
     ExecutorService callers = Executors.newFixedThreadPool(2 * READERS);
     try {
       int port = ChunkCrashServerMain.awaitPort(small, dir);
-      KeyValueGrpc.KeyValueBlockingStub grpc =
-          GrpcClients.builder("http://127.0.0.1:" + port)
-              .maxResponseLength(0)
-              .maxResponseMessageLength(-1)
-              .responseTimeout(Duration.ofMinutes(5))
-              .build(KeyValueGrpc.KeyValueBlockingStub.class);
+      KeyValueGrpc.KeyValueBlockingStub grpc = grpc(port);
       HttpClient http = HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(10)).build();
       String base = "http://127.0.0.1:" + port + "/v1/";
 
@@ -165,12 +160,7 @@ class KeyValueLargeReadFloodIT {
     ExecutorService callers = Executors.newFixedThreadPool(2 * READERS);
     try {
       int port = ChunkCrashServerMain.awaitPort(small, dir);
-      KeyValueGrpc.KeyValueBlockingStub grpc =
-          GrpcClients.builder("http://127.0.0.1:" + port)
-              .maxResponseLength(0)
-              .maxResponseMessageLength(-1)
-              .responseTimeout(Duration.ofMinutes(2))
-              .build(KeyValueGrpc.KeyValueBlockingStub.class);
+      KeyValueGrpc.KeyValueBlockingStub grpc = grpc(port);
       HttpClient http = HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(10)).build();
       String base = "http://127.0.0.1:" + port + "/v1/";
       List<Answer> answers = new ArrayList<>();
@@ -203,6 +193,15 @@ class KeyValueLargeReadFloodIT {
       callers.shutdownNow();
       small.destroyForcibly();
     }
+  }
+
+  /** A gRPC client of the small server without a bound on response sizes. */
+  private static KeyValueGrpc.KeyValueBlockingStub grpc(int port) {
+    return GrpcClients.builder("http://127.0.0.1:" + port)
+        .maxResponseLength(0)
+        .maxResponseMessageLength(-1)
+        .responseTimeout(Duration.ofMinutes(5))
+        .build(KeyValueGrpc.KeyValueBlockingStub.class);
   }
 
   private static GetItemsRequest getRequest() {
