@@ -70,7 +70,12 @@ public record ServerSettings(
   /** Server TLS from PEM files. */
   public record Tls(Path certificateChain, Path privateKey) {}
 
-  private static final ObjectMapper YAML = new ObjectMapper(new YAMLFactory());
+  /** A key given twice in one mapping is refused, not taken last-wins (an operator's slip). */
+  private static final ObjectMapper YAML =
+      new ObjectMapper(
+          YAMLFactory.builder()
+              .enable(com.fasterxml.jackson.core.StreamReadFeature.STRICT_DUPLICATE_DETECTION)
+              .build());
 
   public static ServerSettings defaults() {
     return parse(null);

@@ -12,6 +12,7 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.json.JsonMapper;
 import com.google.protobuf.ByteString;
+import com.google.protobuf.Descriptors;
 import com.google.protobuf.Descriptors.Descriptor;
 import com.google.protobuf.Descriptors.FieldDescriptor;
 import com.google.protobuf.Message;
@@ -273,9 +274,33 @@ public final class ProtoJson {
               field, convert(value.get(i), builder, field, fieldPath + "[" + i + "]"));
         }
       } else {
+        requireOneMemberOf(builder, field, path, fieldPath);
         builder.setField(field, convert(value, builder, field, fieldPath));
       }
     }
+  }
+
+  /**
+   * Refuses a second member of a oneof: protobuf would keep the last one given and drop the other
+   * without a word (the proto3 JSON mapping refuses it, as grpc-java's parser does).
+   */
+  private static void requireOneMemberOf(
+      Message.Builder builder, FieldDescriptor field, String path, String fieldPath) {
+    Descriptors.OneofDescriptor oneof = field.getRealContainingOneof();
+    if (oneof == null || !builder.hasOneof(oneof)) {
+      return;
+    }
+    FieldDescriptor other = builder.getOneofFieldDescriptor(oneof);
+    throw InvalidFieldException.of(
+        fieldPath,
+        "given with "
+            + (path.isEmpty() ? "" : path + ".")
+            + other.getJsonName()
+            + " (expected: one of "
+            + oneof.getFields().stream()
+                .map(FieldDescriptor::getJsonName)
+                .collect(Collectors.joining(", "))
+            + ", not two)");
   }
 
   private static void mergeMap(

@@ -84,6 +84,16 @@ class ServerSettingsTest {
   }
 
   @Test
+  void refuses_a_key_given_twice_naming_it(@TempDir Path dir) throws IOException {
+    Path file = dir.resolve("varve.yaml");
+    Files.writeString(file, "server:\n  port: 9090\n  host: 127.0.0.1\n  port: 9091\n");
+
+    assertThatThrownBy(() -> ServerSettings.load(file))
+        .isInstanceOf(InvalidFieldException.class)
+        .hasMessageStartingWith(file + ": cannot be read: Duplicate field 'port'");
+  }
+
+  @Test
   void refuses_a_missing_file_naming_it(@TempDir Path dir) {
     Path file = dir.resolve("absent.yaml");
 

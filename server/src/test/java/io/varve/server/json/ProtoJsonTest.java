@@ -476,6 +476,29 @@ class ProtoJsonTest {
   }
 
   @Test
+  void two_members_of_a_oneof_are_refused_naming_both() {
+    // protobuf keeps the last member set: a delete by keys would silently become match_all
+    assertThatThrownBy(
+            () ->
+                ProtoJson.parse(
+                    "{\"predicate\": {\"match_keys\": {\"keys\": [\"YQ==\"]},"
+                        + " \"match_all\": {}}}",
+                    io.varve.api.kv.v1.DeleteItemsRequest.getDefaultInstance()))
+        .isInstanceOf(InvalidFieldException.class)
+        .hasMessage(
+            "predicate.match_all: given with predicate.matchKeys (expected: one of matchAll,"
+                + " matchKeys, matchRange, not two)");
+    assertThat(
+            ProtoJson.parse(
+                    "{\"predicate\": {\"match_all\": {}, \"match_keys\": null}}",
+                    io.varve.api.kv.v1.DeleteItemsRequest.getDefaultInstance())
+                .getPredicate()
+                .hasMatchAll())
+        .as("a member given as null is absent")
+        .isTrue();
+  }
+
+  @Test
   void unknown_field_error_lists_the_known_fields_in_camel_case() {
     assertThatThrownBy(() -> create(partition("{\"eventBucket\": 4}")))
         .hasMessageContaining(
