@@ -27,6 +27,7 @@ import io.varve.server.admission.DecodeQueue;
 import io.varve.server.auth.Permission;
 import io.varve.server.buffer.WriteBuffers;
 import io.varve.server.config.NamespaceConfigMapper;
+import io.varve.server.config.ServerCertificate;
 import io.varve.server.config.ServerSettings;
 import io.varve.server.controlplane.ControlPlaneHandler;
 import io.varve.server.controlplane.NamespaceRegistry;
@@ -48,6 +49,7 @@ import io.varve.server.transport.Transports;
 import java.net.InetSocketAddress;
 import java.time.Clock;
 import java.time.Duration;
+import java.time.Instant;
 import java.util.List;
 import java.util.Optional;
 import org.slf4j.Logger;
@@ -88,6 +90,28 @@ public final class VarveServer implements AutoCloseable {
     this.index = index;
   }
 
+  /**
+   * Logs when the API's certificate expires, as a warning within {@link
+   * ServerCertificate#RENEWAL_WARNING}: the server reads its files only at start, so a renewed
+   * certificate needs a restart. (Armeria's gauge {@code
+   * armeria_server_tls_certificate_validity_days} gives the same for alerts.)
+   */
+  private static void logExpiry(ServerCertificate certificate) {
+    Duration remaining = certificate.remaining(Instant.now());
+    if (remaining.compareTo(ServerCertificate.RENEWAL_WARNING) < 0) {
+      log.warn(
+          "the API's TLS certificate of {} expires at {}, in {} h: renew it and restart",
+          certificate.subject(),
+          certificate.notAfter(),
+          remaining.toHours());
+    } else {
+      log.info(
+          "the API's TLS certificate of {} is valid until {}",
+          certificate.subject(),
+          certificate.notAfter());
+    }
+  }
+
   /** Connects to Cassandra, prepares the metadata keyspace and starts serving. */
   public static VarveServer start(ServerSettings settings) {
     return start(settings, Clock.systemUTC());
@@ -99,6 +123,11 @@ public final class VarveServer implements AutoCloseable {
    */
   public static VarveServer start(ServerSettings settings, Clock clock) {
     log.info("effective configuration: {}", settings.describe());
+    // before anything connects: an expired certificate or another's key stops the start, named
+    settings
+        .tls()
+        .map(tls -> ServerCertificate.check(tls, Instant.now()))
+        .ifPresent(VarveServer::logExpiry);
     PrometheusMeterRegistry metrics = new PrometheusMeterRegistry(PrometheusConfig.DEFAULT);
     CqlSession session =
         Sessions.open(settings.cassandra(), List.of(new CassandraRequestMetrics(metrics)))
