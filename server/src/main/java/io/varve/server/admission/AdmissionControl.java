@@ -242,7 +242,7 @@ public final class AdmissionControl {
   /**
    * Counts the refusal of a read whose response ({@code responseBytes} of keys and values, costing
    * {@code cost}) does not fit its budget, and returns the exception to answer with (reason {@code
-   * response}). Nothing was read beyond the rows that said how large the response is.
+   * response}). No chunk of a chunked value was fetched: its item row gives its size.
    */
   public AdmissionRefusedException refuseResponse(
       ByteBudget budget, Transport transport, long responseBytes, long cost) {
