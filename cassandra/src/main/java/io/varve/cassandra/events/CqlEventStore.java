@@ -56,6 +56,17 @@ public final class CqlEventStore implements EventStore {
   private final ValueCodec codec;
   private final AsyncLimiter limiter;
 
+  /**
+   * Partition reads in flight at once, whatever the reads and searches running: a search page reads
+   * one partition per hit (up to 1000), a read up to {@code timeseries.maxReadFanout}, and the
+   * driver refuses requests beyond its connections' limit (1024 each, two per node) as if the node
+   * were down. Beyond this bound, fetches wait in order; a read whose budget stopped while its
+   * fetch waited does not send it.
+   */
+  public static final int MAX_READS_IN_FLIGHT = 1024;
+
+  private final AsyncLimiter reads = new AsyncLimiter(MAX_READS_IN_FLIGHT);
+
   public CqlEventStore(
       CqlSession session, int maxInFlight, long maxInFlightBytes, int compressionThreshold) {
     this(session, new AsyncLimiter(maxInFlight, maxInFlightBytes), compressionThreshold);
@@ -129,7 +140,13 @@ public final class CqlEventStore implements EventStore {
   public PartitionReader reader(
       String keyspace, String timeSeriesId, Consistency consistency, ScanBudget budget) {
     return new CqlPartitionReader(
-        session, statements, keyspace, timeSeriesId, ConsistencyLevels.of(consistency), budget);
+        session,
+        statements,
+        keyspace,
+        timeSeriesId,
+        ConsistencyLevels.of(consistency),
+        budget,
+        reads);
   }
 
   @Override

@@ -38,15 +38,19 @@ final class CqlPartitionReader implements PartitionReader {
   private final String timeSeriesId;
   private final ConsistencyLevel level;
   private final ScanBudget budget;
+  private final AsyncLimiter reads;
 
+  /** {@code reads} bounds the fetches in flight of every reader of the store. */
   CqlPartitionReader(
       CqlSession session,
       SliceStatements statements,
       String keyspace,
       String timeSeriesId,
       ConsistencyLevel level,
-      ScanBudget budget) {
+      ScanBudget budget,
+      AsyncLimiter reads) {
     this.budget = budget;
+    this.reads = reads;
     this.session = session;
     this.statements = statements;
     this.keyspace = keyspace;
@@ -81,14 +85,20 @@ final class CqlPartitionReader implements PartitionReader {
             .thenCompose(assembler::consume));
   }
 
-  /** Starts a fetch of rows if the budget allows it, tracked by the budget. */
+  /**
+   * Starts a fetch of rows once the store's reads in flight allow it and if the budget still does
+   * then, tracked by the budget.
+   */
   private CompletionStage<AsyncResultSet> fetch(Supplier<CompletionStage<AsyncResultSet>> start) {
-    if (!budget.mayFetch()) {
-      return CompletableFuture.failedFuture(
-          new VarveException(
-              VarveException.Kind.UNAVAILABLE, "the read stopped before this fetch"));
-    }
-    return budget.track(start.get());
+    return reads.submit(
+        () -> {
+          if (!budget.mayFetch()) {
+            return CompletableFuture.failedFuture(
+                new VarveException(
+                    VarveException.Kind.UNAVAILABLE, "the read stopped before this fetch"));
+          }
+          return budget.track(start.get());
+        });
   }
 
   /**

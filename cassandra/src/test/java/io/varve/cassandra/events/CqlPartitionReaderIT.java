@@ -92,6 +92,30 @@ class CqlPartitionReaderIT {
   }
 
   @Test
+  void more_reads_at_once_than_the_driver_s_connections_take_all_succeed() {
+    // a search page reads one partition per hit: twenty pages of 1000 hits at once are 20,000
+    // reads, far beyond what the driver's connections to a node take; some failed as if the node
+    // were down (44 of 20,000 here) until the store bounded its reads in flight
+    int reads = 20_000;
+    List<java.util.concurrent.CompletableFuture<List<Event>>> all = new ArrayList<>();
+    for (int i = 0; i < reads; i++) {
+      all.add(reader.read(partition(SLICE, HOUR, 0), null, List.of(), 1).toCompletableFuture());
+    }
+    long failed =
+        all.stream()
+            .filter(
+                f -> {
+                  try {
+                    return f.join().size() != 1;
+                  } catch (RuntimeException e) {
+                    return true;
+                  }
+                })
+            .count();
+    assertThat(failed).as("reads failed or incomplete of " + reads).isZero();
+  }
+
+  @Test
   void small_pages_of_rows_give_whole_events_newest_first_and_a_cursor_resumes_after_the_last() {
     List<Event> all = new ArrayList<>();
     Cursor cursor = null;
