@@ -65,6 +65,13 @@ public final class CqlEventStore implements EventStore {
    */
   public static final int MAX_READS_IN_FLIGHT = 1024;
 
+  /**
+   * Partition reads waiting for one of {@link #MAX_READS_IN_FLIGHT} at most: beyond it a fetch is
+   * refused RESOURCE_EXHAUSTED (its read or search answers 429) rather than queued, so that what
+   * waits stays a few MiB however many reads are admitted.
+   */
+  public static final int MAX_READS_WAITING = 16 * MAX_READS_IN_FLIGHT;
+
   private final AsyncLimiter reads = new AsyncLimiter(MAX_READS_IN_FLIGHT);
 
   public CqlEventStore(

@@ -87,9 +87,19 @@ final class CqlPartitionReader implements PartitionReader {
 
   /**
    * Starts a fetch of rows once the store's reads in flight allow it and if the budget still does
-   * then, tracked by the budget.
+   * then, tracked by the budget; refuses it RESOURCE_EXHAUSTED when too many wait already.
    */
   private CompletionStage<AsyncResultSet> fetch(Supplier<CompletionStage<AsyncResultSet>> start) {
+    if (reads.waiting() >= CqlEventStore.MAX_READS_WAITING) {
+      return CompletableFuture.failedFuture(
+          new VarveException(
+              VarveException.Kind.RESOURCE_EXHAUSTED,
+              "the server is at capacity: "
+                  + reads.waiting()
+                  + " partition reads wait for Cassandra (at most "
+                  + CqlEventStore.MAX_READS_WAITING
+                  + "); retry later"));
+    }
     return reads.submit(
         () -> {
           if (!budget.mayFetch()) {
