@@ -15,6 +15,7 @@ import io.varve.core.event.Event;
 import io.varve.core.event.EventItem;
 import io.varve.core.namespace.Consistency;
 import io.varve.core.read.PartitionReader;
+import io.varve.core.read.ReadBytes;
 import io.varve.core.read.ScanBudget;
 import io.varve.core.store.EventStore;
 import io.varve.core.write.PartitionKey;
@@ -72,7 +73,16 @@ public final class CqlEventStore implements EventStore {
    */
   public static final int MAX_READS_WAITING = 16 * MAX_READS_IN_FLIGHT;
 
-  private final AsyncLimiter reads = new AsyncLimiter(MAX_READS_IN_FLIGHT);
+  /**
+   * Bytes of the partition reads in flight at once, as their fetches expect to bring ({@link
+   * RowSizes}): what the nodes hold at once to answer this server's reads. A fetch larger on its
+   * own runs alone.
+   */
+  public static final long MAX_READ_BYTES_IN_FLIGHT = 64L << 20;
+
+  private final AsyncLimiter reads =
+      new AsyncLimiter(MAX_READS_IN_FLIGHT, MAX_READ_BYTES_IN_FLIGHT);
+  private final RowSizes rowSizes = new RowSizes();
 
   public CqlEventStore(
       CqlSession session, int maxInFlight, long maxInFlightBytes, int compressionThreshold) {
@@ -114,9 +124,11 @@ public final class CqlEventStore implements EventStore {
     Map<Integer, VarveException> failures = new ConcurrentHashMap<>();
     List<ReplicaPacking.Part> parts = new ArrayList<>();
     partitions.forEach(
-        (key, events) ->
-            chunks(lastVersions(events))
-                .forEach(chunk -> parts.add(ReplicaPacking.Part.of(key, chunk))));
+        (key, events) -> {
+          rowSizes.saw(keyspace, key.table(), largestRow(events));
+          chunks(lastVersions(events))
+              .forEach(chunk -> parts.add(ReplicaPacking.Part.of(key, chunk)));
+        });
     List<CompletableFuture<Void>> batches = new ArrayList<>();
     for (Batch<ReplicaPacking.Part> batch : ReplicaPacking.pack(session, keyspace, parts)) {
       List<ReplicaPacking.Part> packed = batch.items();
@@ -145,7 +157,11 @@ public final class CqlEventStore implements EventStore {
 
   @Override
   public PartitionReader reader(
-      String keyspace, String timeSeriesId, Consistency consistency, ScanBudget budget) {
+      String keyspace,
+      String timeSeriesId,
+      Consistency consistency,
+      ScanBudget budget,
+      ReadBytes bytes) {
     return new CqlPartitionReader(
         session,
         statements,
@@ -153,7 +169,22 @@ public final class CqlEventStore implements EventStore {
         timeSeriesId,
         ConsistencyLevels.of(consistency),
         budget,
-        reads);
+        bytes,
+        reads,
+        rowSizes);
+  }
+
+  /**
+   * The largest item row of {@code events}, keys and values as given (an upper bound of stored).
+   */
+  private static long largestRow(List<PlacedEvent> events) {
+    long largest = 0;
+    for (PlacedEvent placed : events) {
+      for (EventItem item : placed.event().items()) {
+        largest = Math.max(largest, (long) item.key().length + item.value().length);
+      }
+    }
+    return largest;
   }
 
   @Override
@@ -168,6 +199,7 @@ public final class CqlEventStore implements EventStore {
     return CqlFailures.translated(
         CqlTableScan.run(
             session,
+            rowSizes,
             keyspace,
             table,
             fromMillis,

@@ -22,10 +22,19 @@ import java.util.function.Function;
  */
 final class CqlTableScan {
 
+  static final int MAX_PAGE_ROWS = 1000;
+
   private final Function<List<Event>, CompletionStage<Void>> sink;
   private final long fromMillis;
   private final long toMillis;
   private final int batchSize;
+  private final CqlSession session;
+  private final RowSizes rowSizes;
+  private final String keyspace;
+  private final String table;
+  private SimpleStatement select;
+  private int pageRows;
+  private long largestRow;
   private List<Event> batch = new ArrayList<>();
   private long handed;
   private String series;
@@ -34,18 +43,32 @@ final class CqlTableScan {
   private List<EventItem> items;
 
   private CqlTableScan(
+      CqlSession session,
+      RowSizes rowSizes,
+      String keyspace,
+      String table,
       long fromMillis,
       long toMillis,
       int batchSize,
       Function<List<Event>, CompletionStage<Void>> sink) {
+    this.session = session;
+    this.rowSizes = rowSizes;
+    this.keyspace = keyspace;
+    this.table = table;
+    this.largestRow = rowSizes.largest(keyspace, table);
     this.fromMillis = fromMillis;
     this.toMillis = toMillis;
     this.batchSize = batchSize;
     this.sink = sink;
   }
 
+  /**
+   * Scans the table; each page asks for as many rows as make {@link RowSizes#FETCH_BYTES} at the
+   * largest row of the table seen so far (at most {@value #MAX_PAGE_ROWS}), as partition reads do.
+   */
   static CompletionStage<Long> run(
       CqlSession session,
+      RowSizes rowSizes,
       String keyspace,
       String table,
       long fromMillis,
@@ -64,13 +87,16 @@ final class CqlTableScan {
                     + SliceStatements.ITEM_WRITETIMES
                     + " FROM "
                     + name)
-            .setConsistencyLevel(level)
-            .setPageSize(1000);
-    CqlTableScan scan = new CqlTableScan(fromMillis, toMillis, batchSize, sink);
-    return session.executeAsync(select).thenCompose(scan::consume);
+            .setConsistencyLevel(level);
+    CqlTableScan scan =
+        new CqlTableScan(session, rowSizes, keyspace, table, fromMillis, toMillis, batchSize, sink);
+    scan.pageRows = RowSizes.rows(scan.largestRow, MAX_PAGE_ROWS);
+    scan.select = select.setPageSize(scan.pageRows);
+    return session.executeAsync(scan.select).thenCompose(scan::consume);
   }
 
   private CompletionStage<Long> consume(AsyncResultSet page) {
+    long pageLargest = 0;
     for (Row row : page.currentPage()) {
       String rowSeries = row.get(0, TypeCodecs.TEXT);
       long rowTime = row.get(1, TypeCodecs.TIMESTAMP).toEpochMilli();
@@ -82,15 +108,26 @@ final class CqlTableScan {
         id = rowId;
         items = new ArrayList<>();
       }
-      items.add(CqlPartitionReader.item(row, 3, rowSeries, rowTime, rowId));
+      EventItem item = CqlPartitionReader.item(row, 3, rowSeries, rowTime, rowId);
+      pageLargest = Math.max(pageLargest, CqlPartitionReader.storedBytes(row, 4, item));
+      items.add(item);
     }
+    rowSizes.saw(keyspace, table, pageLargest);
+    largestRow = rowSizes.largest(keyspace, table);
     if (!page.hasMorePages()) {
       finish();
       return flush().thenApply(v -> handed);
     }
     CompletionStage<Void> handedOver =
         batch.size() >= batchSize ? flush() : CompletableFuture.completedFuture(null);
-    return handedOver.thenCompose(v -> page.fetchNextPage()).thenCompose(this::consume);
+    int rows = RowSizes.rows(largestRow, MAX_PAGE_ROWS);
+    if (rows == pageRows) {
+      return handedOver.thenCompose(v -> page.fetchNextPage()).thenCompose(this::consume);
+    }
+    pageRows = rows;
+    select = select.setPagingState(page.getExecutionInfo().getPagingState()).setPageSize(rows);
+    SimpleStatement next = select;
+    return handedOver.thenCompose(v -> session.executeAsync(next)).thenCompose(this::consume);
   }
 
   private void finish() {

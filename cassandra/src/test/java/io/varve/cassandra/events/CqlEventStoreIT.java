@@ -19,6 +19,7 @@ import io.varve.core.partitioning.EventBuckets;
 import io.varve.core.partitioning.SliceStatus;
 import io.varve.core.partitioning.TimeSlice;
 import io.varve.core.read.Cursor;
+import io.varve.core.read.PartitionRead;
 import io.varve.core.read.ReadPlanner;
 import io.varve.core.read.ScatterGather;
 import java.time.Instant;
@@ -273,7 +274,7 @@ class CqlEventStoreIT {
               assertThat(failure.kind()).isEqualTo(VarveException.Kind.FAILED_PRECONDITION);
               assertThat(failure.getMessage()).contains(DROPPED.table());
             });
-    CompletableFuture<List<Event>> read =
+    CompletableFuture<PartitionRead> read =
         store
             .reader(KEYSPACE, "gone", Consistency.DEFAULT)
             .read(partition(DROPPED, time, 0), null, List.of(), 10)

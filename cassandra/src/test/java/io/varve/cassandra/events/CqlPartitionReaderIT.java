@@ -15,6 +15,7 @@ import io.varve.core.partitioning.SliceStatus;
 import io.varve.core.partitioning.TimeSlice;
 import io.varve.core.read.BucketScan;
 import io.varve.core.read.Cursor;
+import io.varve.core.read.PartitionRead;
 import io.varve.core.read.PartitionReader;
 import io.varve.core.read.PartitionScan;
 import java.time.Instant;
@@ -88,19 +89,19 @@ class CqlPartitionReaderIT {
 
   static List<Event> read(Cursor cursor, List<EventItem> filters, int maxEvents) {
     PartitionScan scan = partition(SLICE, HOUR, 0);
-    return reader.read(scan, cursor, filters, maxEvents).toCompletableFuture().join();
+    return reader.read(scan, cursor, filters, maxEvents).toCompletableFuture().join().events();
   }
 
   /** Starts {@code reads} reads of the partition at once; the failures, by their kind. */
   private static java.util.Map<String, Long> readsAtOnce(int reads) {
-    List<java.util.concurrent.CompletableFuture<List<Event>>> all = new ArrayList<>();
+    List<java.util.concurrent.CompletableFuture<PartitionRead>> all = new ArrayList<>();
     for (int i = 0; i < reads; i++) {
       all.add(reader.read(partition(SLICE, HOUR, 0), null, List.of(), 1).toCompletableFuture());
     }
     java.util.Map<String, Long> failures = new java.util.TreeMap<>();
     for (var read : all) {
       try {
-        if (read.join().size() != 1) {
+        if (read.join().events().size() != 1) {
           failures.merge("incomplete", 1L, Long::sum);
         }
       } catch (java.util.concurrent.CompletionException e) {
@@ -171,7 +172,8 @@ class CqlPartitionReaderIT {
         new PartitionScan(
             new BucketScan(SLICE.table(), whole.bucket().timeBucketMillis(), 1, from, to), 0);
 
-    List<Event> events = reader.read(narrow, null, List.of(), 100).toCompletableFuture().join();
+    List<Event> events =
+        reader.read(narrow, null, List.of(), 100).toCompletableFuture().join().events();
 
     assertThat(events)
         .isNotEmpty()
@@ -183,6 +185,7 @@ class CqlPartitionReaderIT {
                 .toList());
     assertThat(read(null, List.of(), 10).get(0)).isEqualTo(written.get(0));
     PartitionScan otherHour = partition(SLICE, HOUR + 3_600_000, 0);
-    assertThat(reader.read(otherHour, null, List.of(), 10).toCompletableFuture().join()).isEmpty();
+    assertThat(reader.read(otherHour, null, List.of(), 10).toCompletableFuture().join().events())
+        .isEmpty();
   }
 }

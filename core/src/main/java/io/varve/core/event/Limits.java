@@ -16,6 +16,8 @@ import java.time.Duration;
  * @param maxEventIdBytes UTF-8 bytes of an event id
  * @param maxPageSize events in one read page
  * @param defaultPageSize events in a read page when the request does not say
+ * @param maxPageBytes keys plus values of the events of one read page, after which it ends early
+ *     (with at least one event)
  * @param maxEventFilters filters in one read request
  * @param futureLimit how far ahead of now an event time may be
  */
@@ -30,6 +32,7 @@ public record Limits(
     int maxEventIdBytes,
     int maxPageSize,
     int defaultPageSize,
+    int maxPageBytes,
     int maxEventFilters,
     Duration futureLimit) {
 
@@ -47,6 +50,7 @@ public record Limits(
           128,
           1000,
           100,
+          8 * MIB,
           16,
           Duration.ofHours(1));
 }

@@ -1,6 +1,5 @@
 package io.varve.core.read;
 
-import io.varve.core.event.Event;
 import io.varve.core.event.EventItem;
 import java.util.List;
 import java.util.concurrent.CompletionStage;
@@ -14,8 +13,9 @@ public interface PartitionReader {
   /**
    * The newest events of the partition in {@code [scan.fromMillis, scan.toMillis)}, newest first
    * (ties by event id), that come after {@code cursor} (when not null) and match every filter: at
-   * most {@code maxEvents}, each with all its items.
+   * most {@code maxEvents}, each with all its items; fewer, {@linkplain PartitionRead#cut cut},
+   * when the reader's {@link ReadBytes} filled up before.
    */
-  CompletionStage<List<Event>> read(
+  CompletionStage<PartitionRead> read(
       PartitionScan scan, Cursor cursor, List<EventItem> filters, int maxEvents);
 }

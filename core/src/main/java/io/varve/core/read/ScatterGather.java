@@ -19,17 +19,22 @@ import java.util.concurrent.CompletionStage;
  * the events of the merged buckets, which are every event of them, and a {@link Result#resume}
  * cursor below the last merged bucket; the scans in flight are cancelled. A read with no bucket
  * merged yet goes on, so that each page makes progress.
+ *
+ * <p>When a partition read stops at the read's byte limit ({@link PartitionRead#cut}), the read
+ * ends with the events merged down to the newest of the cut partitions' last events, at least one,
+ * and {@link Result#full}: the next page starts after its last event.
  */
 public final class ScatterGather {
 
   /**
-   * The collected events, how many partitions the merge needed, and when the budget cut the read
-   * short, where the next page starts ({@code null} otherwise).
+   * The collected events, how many partitions the merge needed, when the budget cut the read short,
+   * where the next page starts ({@code null} otherwise), and whether the read stopped at its byte
+   * limit ({@link ReadBytes}): then the next page starts after the last event.
    */
-  public record Result(List<Event> events, int partitionsUsed, Cursor resume) {
+  public record Result(List<Event> events, int partitionsUsed, Cursor resume, boolean full) {
 
     public Result(List<Event> events, int partitionsUsed) {
-      this(events, partitionsUsed, null);
+      this(events, partitionsUsed, null, false);
     }
 
     /** Whether the budget cut the read short of the events it wanted. */
@@ -43,7 +48,7 @@ public final class ScatterGather {
   private final ScanBudget budget;
   private final List<PartitionScan> scans = new ArrayList<>();
   private final List<Integer> firstScanOfBucket = new ArrayList<>();
-  private final List<List<Event>> partitionResults = new ArrayList<>();
+  private final List<PartitionRead> partitionResults = new ArrayList<>();
   private final int[] pendingPerBucket;
   private final Cursor cursor;
   private final List<EventItem> filters;
@@ -128,7 +133,7 @@ public final class ScatterGather {
     // scans' failures arrive meanwhile and are ignored
     cut = true;
     budget.stop();
-    done.complete(new Result(collected, firstScanIndex(headBucket), resume));
+    done.complete(new Result(collected, firstScanIndex(headBucket), resume, false));
   }
 
   private void advance() {
@@ -155,7 +160,7 @@ public final class ScatterGather {
       int index = nextScan++;
       inFlight++;
       int need = want - collected.size();
-      CompletionStage<List<Event>> read;
+      CompletionStage<PartitionRead> read;
       try {
         read = reader.read(scans.get(index), cursor, filters, need);
       } catch (RuntimeException e) {
@@ -166,7 +171,7 @@ public final class ScatterGather {
     }
   }
 
-  private synchronized void onScan(int index, List<Event> events, Throwable error) {
+  private synchronized void onScan(int index, PartitionRead events, Throwable error) {
     inFlight--;
     if (done.isDone() || cut) {
       return;
@@ -184,13 +189,24 @@ public final class ScatterGather {
     int from = firstScanIndex(headBucket);
     int to = firstScanIndex(headBucket + 1);
     List<Event> merged = new ArrayList<>();
+    // a partition cut at the byte limit may hold more events after its last one: the merge is
+    // only complete down to the newest of the cut partitions' last events
+    Event boundary = null;
     for (int i = from; i < to; i++) {
-      merged.addAll(partitionResults.get(i));
+      PartitionRead read = partitionResults.get(i);
+      merged.addAll(read.events());
+      if (read.cut()) {
+        Event last = read.events().get(read.events().size() - 1);
+        if (boundary == null || Event.newestFirst(last, boundary) < 0) {
+          boundary = last;
+        }
+      }
       partitionResults.set(i, null);
     }
     merged.sort(Event::newestFirst);
     for (Event event : merged) {
-      if (collected.size() >= want) {
+      if (collected.size() >= want
+          || (boundary != null && Event.newestFirst(event, boundary) > 0)) {
         break;
       }
       collected.add(event);
@@ -198,6 +214,10 @@ public final class ScatterGather {
     headBucket++;
     if (collected.size() >= want) {
       done.complete(new Result(collected, to));
+    } else if (boundary != null) {
+      // the page is full: the scans of later buckets in flight are not needed
+      budget.stop();
+      done.complete(new Result(collected, to, null, true));
     }
   }
 

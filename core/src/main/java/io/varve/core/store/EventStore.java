@@ -5,6 +5,7 @@ import io.varve.core.error.VarveException;
 import io.varve.core.event.Event;
 import io.varve.core.namespace.Consistency;
 import io.varve.core.read.PartitionReader;
+import io.varve.core.read.ReadBytes;
 import io.varve.core.read.ScanBudget;
 import io.varve.core.write.PartitionKey;
 import io.varve.core.write.PlacedEvent;
@@ -40,8 +41,22 @@ public interface EventStore {
    * starts and tracked by it, so that stopping the budget cancels the fetches in flight; a fetch
    * the budget refuses fails the read with an UNAVAILABLE {@link VarveException}.
    */
+  default PartitionReader reader(
+      String keyspace, String timeSeriesId, Consistency consistency, ScanBudget budget) {
+    return reader(keyspace, timeSeriesId, consistency, budget, ReadBytes.unlimited());
+  }
+
+  /**
+   * As {@link #reader(String, String, Consistency, ScanBudget)}, the events kept held in {@code
+   * bytes}: once it is full, each partition read stops before its next fetch, {@linkplain
+   * io.varve.core.read.PartitionRead#cut cut} after at least one event.
+   */
   PartitionReader reader(
-      String keyspace, String timeSeriesId, Consistency consistency, ScanBudget budget);
+      String keyspace,
+      String timeSeriesId,
+      Consistency consistency,
+      ScanBudget budget,
+      ReadBytes bytes);
 
   /**
    * Reads every event of one slice table whose time is in [fromMillis, toMillis), all series, in

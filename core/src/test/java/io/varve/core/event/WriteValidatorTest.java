@@ -25,7 +25,7 @@ class WriteValidatorTest {
    * ids of 5.
    */
   private static final Limits LIMITS =
-      new Limits(Limits.MIB, 3, 2, 4, 8, 12, 6, 5, 1000, 100, 16, Duration.ofHours(1));
+      new Limits(Limits.MIB, 3, 2, 4, 8, 12, 6, 5, 1000, 100, Limits.MIB, 16, Duration.ofHours(1));
 
   private static final WriteValidator VALIDATOR = new WriteValidator(LIMITS);
 

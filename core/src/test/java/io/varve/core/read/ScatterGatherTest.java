@@ -34,6 +34,7 @@ class ScatterGatherTest {
   private static final class MemoryReader implements PartitionReader {
     private final Map<String, List<Event>> partitions = new HashMap<>();
     private final Map<String, RuntimeException> failures = new HashMap<>();
+    private final Map<String, Integer> cuts = new HashMap<>();
     private final boolean deferred;
     final List<PartitionScan> scans = new ArrayList<>();
     final List<Cursor> cursors = new ArrayList<>();
@@ -59,12 +60,18 @@ class ScatterGatherTest {
       return this;
     }
 
+    /** The partition's reads stop after {@code events}, cut, as at a full byte limit. */
+    MemoryReader cutAfter(BucketScan bucket, int eventBucket, int events) {
+      cuts.put(key(bucket, eventBucket), events);
+      return this;
+    }
+
     private static String key(BucketScan bucket, int eventBucket) {
       return bucket.table() + "/" + bucket.timeBucketMillis() + "/" + eventBucket;
     }
 
     @Override
-    public synchronized CompletionStage<List<Event>> read(
+    public synchronized CompletionStage<PartitionRead> read(
         PartitionScan scan, Cursor cursor, List<EventItem> filter, int max) {
       scans.add(scan);
       cursors.add(cursor);
@@ -84,7 +91,12 @@ class ScatterGatherTest {
               .sorted(Event::newestFirst)
               .limit(max)
               .collect(Collectors.toList());
-      CompletableFuture<List<Event>> future = new CompletableFuture<>();
+      Integer cut = cuts.get(key);
+      PartitionRead read =
+          cut != null && cut < events.size()
+              ? new PartitionRead(events.subList(0, cut), true)
+              : PartitionRead.whole(events);
+      CompletableFuture<PartitionRead> future = new CompletableFuture<>();
       Runnable complete =
           () -> {
             synchronized (this) {
@@ -93,7 +105,7 @@ class ScatterGatherTest {
             if (failure != null) {
               future.completeExceptionally(failure);
             } else {
-              future.complete(events);
+              future.complete(read);
             }
           };
       if (deferred) {
@@ -324,6 +336,61 @@ class ScatterGatherTest {
         .failsWithin(WAIT)
         .withThrowableOfType(ExecutionException.class)
         .withCause(broken);
+  }
+
+  @Test
+  void a_partition_cut_at_the_byte_limit_ends_the_page_at_its_last_event_and_nothing_older() {
+    List<BucketScan> buckets = List.of(bucket(100, 2), bucket(0, 1));
+    MemoryReader reader =
+        new MemoryReader(false)
+            .put(buckets.get(0), 0, event(190, "a"), event(170, "a"), event(150, "a"))
+            .put(buckets.get(0), 1, event(180, "b"), event(160, "b"), event(140, "b"))
+            .put(buckets.get(1), 0, event(50, "c"))
+            .cutAfter(buckets.get(0), 0, 2);
+
+    ScatterGather.Result result =
+        ScatterGather.run(reader, buckets, null, List.of(), 10, 4).toCompletableFuture().join();
+
+    // partition 0 may hold events between 170 and 150 it did not read: 160b is older than its
+    // last event, so it waits for the next page, which starts after 170a
+    assertThat(ids(result)).containsExactly("190a", "180b", "170a");
+    assertThat(result.full()).isTrue();
+    assertThat(result.partial()).isFalse();
+    assertThat(reader.scans).extracting(PartitionScan::bucket).doesNotContain(buckets.get(1));
+  }
+
+  @Test
+  void with_several_cut_partitions_the_page_ends_at_the_newest_of_their_last_events() {
+    List<BucketScan> buckets = List.of(bucket(0, 3));
+    MemoryReader reader =
+        new MemoryReader(false)
+            .put(buckets.get(0), 0, event(90, "a"), event(60, "a"), event(30, "a"))
+            .put(buckets.get(0), 1, event(80, "b"), event(70, "b"), event(20, "b"))
+            .put(buckets.get(0), 2, event(85, "c"), event(10, "c"))
+            .cutAfter(buckets.get(0), 0, 2)
+            .cutAfter(buckets.get(0), 1, 2);
+
+    ScatterGather.Result result =
+        ScatterGather.run(reader, buckets, null, List.of(), 10, 3).toCompletableFuture().join();
+
+    assertThat(ids(result)).containsExactly("90a", "85c", "80b", "70b");
+    assertThat(result.full()).isTrue();
+  }
+
+  @Test
+  void a_page_that_reaches_want_before_a_cut_partition_is_not_full() {
+    List<BucketScan> buckets = List.of(bucket(0, 2));
+    MemoryReader reader =
+        new MemoryReader(false)
+            .put(buckets.get(0), 0, event(90, "a"), event(60, "a"))
+            .put(buckets.get(0), 1, event(80, "b"), event(70, "b"))
+            .cutAfter(buckets.get(0), 0, 1);
+
+    ScatterGather.Result result =
+        ScatterGather.run(reader, buckets, null, List.of(), 1, 2).toCompletableFuture().join();
+
+    assertThat(ids(result)).containsExactly("90a");
+    assertThat(result.full()).isFalse();
   }
 
   @Test

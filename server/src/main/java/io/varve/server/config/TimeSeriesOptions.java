@@ -107,6 +107,15 @@ public final class TimeSeriesOptions {
               v -> Math.min(L.defaultPageSize(), v.get(MAX_PAGE_SIZE)),
               "`" + L.defaultPageSize() + "` (or `maxPageSize` when smaller)")
           .doc("Page size of a read that gives none.");
+  public static final Option<Integer> MAX_PAGE_BYTES =
+      OPTIONS
+          .option("timeseries.limits.maxPageBytes", Types.bytes(1024, 256 * Limits.MIB))
+          .defaultValue(L.maxPageBytes())
+          .doc(
+              "Keys plus values of the events of one read page. A page that reaches it ends early, with a"
+                  + " `nextPageToken`, so that reads of large events hold and ask Cassandra for a bounded amount"
+                  + " at once; it holds at least one event, whatever its size"
+                  + " ([limits.md](limits.md#read-limits)).");
   public static final Option<Integer> MAX_EVENT_FILTERS =
       OPTIONS
           .option("timeseries.limits.maxEventFilters", Types.integer(0, 1000))
@@ -177,6 +186,7 @@ public final class TimeSeriesOptions {
         v.get(MAX_EVENT_ID_BYTES),
         v.get(MAX_PAGE_SIZE),
         v.get(DEFAULT_PAGE_SIZE),
+        v.get(MAX_PAGE_BYTES),
         v.get(MAX_EVENT_FILTERS),
         v.get(FUTURE_LIMIT));
   }
@@ -212,6 +222,7 @@ public final class TimeSeriesOptions {
         .put(MAX_EVENT_ID_BYTES, l.maxEventIdBytes())
         .put(MAX_PAGE_SIZE, l.maxPageSize())
         .put(DEFAULT_PAGE_SIZE, l.defaultPageSize())
+        .put(MAX_PAGE_BYTES, l.maxPageBytes())
         .put(MAX_EVENT_FILTERS, l.maxEventFilters())
         .put(FUTURE_LIMIT, l.futureLimit())
         .put(MAX_INTERVAL, s.maxInterval())

@@ -16,6 +16,7 @@ import io.varve.core.namespace.TimeSeriesSlos;
 import io.varve.core.read.BucketScan;
 import io.varve.core.read.Cursor;
 import io.varve.core.read.PageTokens;
+import io.varve.core.read.ReadBytes;
 import io.varve.core.read.ReadPlanner;
 import io.varve.core.read.ScanBudget;
 import io.varve.core.read.ScatterGather;
@@ -24,6 +25,7 @@ import io.varve.core.write.PlacedEvent;
 import io.varve.core.write.Rejection;
 import io.varve.core.write.WritePlan;
 import io.varve.core.write.WritePlanner;
+import io.varve.server.admission.ResponseAdmission;
 import io.varve.server.buffer.WriteBuffers;
 import io.varve.server.controlplane.NamespaceEntry;
 import io.varve.server.controlplane.NamespaceRegistry;
@@ -210,6 +212,8 @@ public final class DataPlaneHandler {
   }
 
   public CompletionStage<ReadEventRecordsResponse> read(ReadEventRecordsRequest request) {
+    // asked while the request's context is current: the events a page keeps are held from it
+    ReadBytes pageBytes = new ReadBytes(limits.maxPageBytes(), ResponseAdmission.current());
     ReadQuery query = ReadQuery.of(request, limits);
     PageTokens.Position position =
         request.getPageToken().isEmpty()
@@ -245,7 +249,8 @@ public final class DataPlaneHandler {
                           ns.settings().keyspace(),
                           request.getTimeSeriesId(),
                           ns.settings().consistency(),
-                          budget),
+                          budget,
+                          pageBytes),
                       plan,
                       cursor,
                       query.filters(),
@@ -279,7 +284,8 @@ public final class DataPlaneHandler {
       // every event of the buckets read was returned: the next page starts below them
       next = result.resume();
       response.setPartial(true);
-    } else if (found.size() > wanted && underLimit) {
+    } else if ((found.size() > wanted || (result.full() && count > 0)) && underLimit) {
+      // more events than wanted, or a page that reached timeseries.limits.maxPageBytes
       next = Cursor.after(found.get(count - 1));
     }
     if (next != null) {

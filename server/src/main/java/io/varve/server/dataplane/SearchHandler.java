@@ -21,9 +21,11 @@ import io.varve.core.index.SearchQuery;
 import io.varve.core.namespace.Names;
 import io.varve.core.namespace.TimeSeriesSlos;
 import io.varve.core.read.PageTokens;
+import io.varve.core.read.ResponseMemory;
 import io.varve.core.read.ScanBudget;
 import io.varve.core.slo.LatencySlo;
 import io.varve.core.store.EventStore;
+import io.varve.server.admission.ResponseAdmission;
 import io.varve.server.controlplane.NamespaceEntry;
 import io.varve.server.controlplane.NamespaceRegistry;
 import io.varve.server.request.ReadBudgets;
@@ -138,6 +140,8 @@ public final class SearchHandler {
   }
 
   public CompletionStage<SearchEventRecordsResponse> search(SearchEventRecordsRequest r) {
+    // asked while the request's context is current: the events read back are held from it
+    ResponseMemory memory = ResponseAdmission.current();
     Names.namespace("namespace", r.getNamespace());
     SearchQueries.checkDepth(r.hasSearchQuery(), r.getSearchQuery(), limits.maxDepth());
     long[] range = interval(r.hasTimeInterval(), r.getTimeInterval());
@@ -200,7 +204,7 @@ public final class SearchHandler {
                             List<IndexStore.Hit> wantedHits =
                                 hits.subList(0, Math.min(wanted, hits.size()));
                             return reads
-                                .read(t.ns(), wantedHits, budget)
+                                .read(t.ns(), wantedHits, budget, memory)
                                 .thenApply(
                                     read ->
                                         searchPage(

@@ -5,7 +5,9 @@ import io.varve.core.index.IndexStore;
 import io.varve.core.partitioning.EventBuckets;
 import io.varve.core.read.BucketScan;
 import io.varve.core.read.PartitionScan;
+import io.varve.core.read.ReadBytes;
 import io.varve.core.read.ReadPlanner;
+import io.varve.core.read.ResponseMemory;
 import io.varve.core.read.ScanBudget;
 import io.varve.core.store.EventStore;
 import io.varve.server.controlplane.NamespaceEntry;
@@ -34,8 +36,13 @@ final class SearchReads {
     this.events = events;
   }
 
-  /** The events of {@code hits}, all of them unless the budget cuts the reads short. */
-  CompletionStage<Read> read(NamespaceEntry ns, List<IndexStore.Hit> hits, ScanBudget budget) {
+  /**
+   * The events of {@code hits}, all of them unless the budget cuts the reads short; those read from
+   * the primary store held in {@code memory} as they are read.
+   */
+  CompletionStage<Read> read(
+      NamespaceEntry ns, List<IndexStore.Hit> hits, ScanBudget budget, ResponseMemory memory) {
+    ReadBytes bytes = ReadBytes.unlimited(memory);
     List<CompletableFuture<Optional<Event>>> reads = new ArrayList<>();
     for (IndexStore.Hit hit : hits) {
       reads.add(
@@ -47,7 +54,7 @@ final class SearchReads {
                           hit.eventTimeMillis(),
                           hit.eventId(),
                           hit.items().get())))
-              : primary(ns, hit, budget).toCompletableFuture());
+              : primary(ns, hit, budget, bytes).toCompletableFuture());
     }
     CompletableFuture<Read> result = new CompletableFuture<>();
     CompletableFuture.allOf(reads.toArray(CompletableFuture[]::new))
@@ -93,7 +100,7 @@ final class SearchReads {
   }
 
   private CompletionStage<Optional<Event>> primary(
-      NamespaceEntry ns, IndexStore.Hit hit, ScanBudget budget) {
+      NamespaceEntry ns, IndexStore.Hit hit, ScanBudget budget, ReadBytes bytes) {
     long time = hit.eventTimeMillis();
     List<BucketScan> plan = ReadPlanner.plan(ns.slices(), time, time + 1, null, 64);
     if (plan.isEmpty()) {
@@ -103,9 +110,15 @@ final class SearchReads {
     int eventBucket =
         EventBuckets.of(hit.timeSeriesId(), time, hit.eventId(), bucket.eventBuckets());
     return events
-        .reader(ns.settings().keyspace(), hit.timeSeriesId(), ns.settings().consistency(), budget)
+        .reader(
+            ns.settings().keyspace(),
+            hit.timeSeriesId(),
+            ns.settings().consistency(),
+            budget,
+            bytes)
         .read(new PartitionScan(bucket, eventBucket), null, List.of(), 1000)
         .thenApply(
-            found -> found.stream().filter(e -> e.eventId().equals(hit.eventId())).findFirst());
+            found ->
+                found.events().stream().filter(e -> e.eventId().equals(hit.eventId())).findFirst());
   }
 }

@@ -220,6 +220,7 @@ class ServerSettingsTest {
                 128,
                 1000,
                 100,
+                8 * Limits.MIB,
                 0,
                 Duration.ofMinutes(5))));
   }
