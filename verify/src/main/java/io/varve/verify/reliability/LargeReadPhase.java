@@ -15,9 +15,16 @@ import io.varve.api.kv.v1.Mutation;
 import io.varve.api.kv.v1.PutItemsRequest;
 import io.varve.api.kv.v1.PutOperation;
 import io.varve.api.kv.v1.ScanItemsRequest;
+import io.varve.api.timeseries.v1.Event;
+import io.varve.api.timeseries.v1.EventItem;
+import io.varve.api.timeseries.v1.ReadEventRecordsRequest;
+import io.varve.api.timeseries.v1.TimeInterval;
+import io.varve.api.timeseries.v1.TimeSeriesGrpc;
+import io.varve.api.timeseries.v1.WriteEventRecordsRequest;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.time.Instant;
+import java.time.temporal.ChronoUnit;
 import java.util.ArrayList;
 import java.util.Base64;
 import java.util.List;
@@ -39,6 +46,11 @@ import java.util.zip.CRC32C;
  * RESOURCE_EXHAUSTED) and nothing else: no 5xx or gRPC code standing for one, no other status, no
  * connection dropped; its resident memory must stay within its heap plus an allowance; every kind
  * of call must get through at least once.
+ *
+ * <p>Then the same for TimeSeries: {@code events} events of three 2 MiB items in one series, and
+ * each round as many ReadEventRecords of a page of all of them at once. Each must answer the newest
+ * events or be refused, and the Cassandra node must still run: pages of such events once asked it
+ * for hundreds of MiB each, and it ran out of memory.
  */
 final class LargeReadPhase implements Phase {
 
@@ -47,8 +59,16 @@ final class LargeReadPhase implements Phase {
 
   private static final String RECORD = "large";
 
-  /** The phase's knobs: the stored value's size, calls of each transport per burst, rounds. */
-  record Settings(int valueBytes, int readers, int rounds, long rssAllowanceMb) {}
+  /**
+   * The phase's knobs: the stored value's size, calls of each transport per burst, rounds, and the
+   * TimeSeries events of three 2 MiB items read in pages of all of them (0: none).
+   */
+  record Settings(int valueBytes, int readers, int rounds, int events, long rssAllowanceMb) {}
+
+  /** The largest item value a TimeSeries event takes by default. */
+  private static final int EVENT_ITEM_BYTES = 2 * 1024 * 1024;
+
+  private static final String SERIES = "large";
 
   private final Settings settings;
 
@@ -68,12 +88,7 @@ final class LargeReadPhase implements Phase {
     createKeyValueNamespace(json, namespace);
     String endpoint = env.server().settings().endpoint().toString();
     KeyValueGrpc.KeyValueBlockingStub grpc =
-        GrpcClients.builder(endpoint)
-            .maxResponseLength(0)
-            .maxResponseMessageLength(-1)
-            .maxRequestMessageLength(-1)
-            .responseTimeout(Duration.ofMinutes(2))
-            .build(KeyValueGrpc.KeyValueBlockingStub.class);
+        unbounded(endpoint, KeyValueGrpc.KeyValueBlockingStub.class);
     byte[] value = new byte[settings.valueBytes()];
     new Random(34).nextBytes(value);
     long checksum = crc(value);
@@ -139,10 +154,17 @@ final class LargeReadPhase implements Phase {
             () -> mutateJson(json, namespace, mutationValue),
             () -> mutateGrpc(grpc, namespace, mutationValue));
       }
+      StatusCounts events = new StatusCounts();
+      if (settings.events() > 0) {
+        readEvents(env, json, endpoint, callers, events, mismatches, results);
+      }
       rss.close();
       long rssMb = rss.maxBytes() / (1024 * 1024);
-      StatusCounts[] all = {gets, scans, mutations};
-      String[] kinds = {"get", "scan", "mutate"};
+      StatusCounts[] all =
+          settings.events() > 0
+              ? new StatusCounts[] {gets, scans, mutations, events}
+              : new StatusCounts[] {gets, scans, mutations};
+      String[] kinds = {"get", "scan", "mutate", "event_read"};
       long serverErrors = 0;
       long other = 0;
       long transport = 0;
@@ -173,6 +195,127 @@ final class LargeReadPhase implements Phase {
     } finally {
       callers.shutdownNow();
     }
+  }
+
+  /**
+   * Stores the events in a namespace of its own, then each round reads a page of all of them with
+   * {@code settings.readers()} calls of each transport at once; checks that Cassandra still runs.
+   */
+  private void readEvents(
+      VerifyEnvironment env,
+      VarveClient json,
+      String endpoint,
+      ExecutorService callers,
+      StatusCounts reads,
+      AtomicLong mismatches,
+      Results results)
+      throws Exception {
+    String namespace = env.namespace("large_events");
+    json.createNamespace(namespace);
+    TimeSeriesGrpc.TimeSeriesBlockingStub ts =
+        unbounded(endpoint, TimeSeriesGrpc.TimeSeriesBlockingStub.class);
+    Instant first = Instant.now().minusSeconds(3600).truncatedTo(ChronoUnit.SECONDS);
+    Random random = new Random(36);
+    for (int i = 0; i < settings.events(); i += 4) {
+      WriteEventRecordsRequest.Builder write =
+          WriteEventRecordsRequest.newBuilder().setNamespace(namespace);
+      for (int e = i; e < Math.min(settings.events(), i + 4); e++) {
+        Event.Builder event =
+            Event.newBuilder()
+                .setTimeSeriesId(SERIES)
+                .setEventTime(timestamp(first.plusSeconds(e)))
+                .setEventId("e" + e);
+        for (String key : List.of("a", "b", "c")) {
+          byte[] value = new byte[EVENT_ITEM_BYTES];
+          random.nextBytes(value);
+          event.addEventItems(
+              EventItem.newBuilder()
+                  .setEventItemKey(ByteString.copyFromUtf8(key))
+                  .setEventItemValue(UnsafeByteOperations.unsafeWrap(value)));
+        }
+        write.addEvents(event);
+      }
+      int written = ts.writeEventRecordsSync(write.build()).getWrittenCount();
+      if (written != write.getEventsCount()) {
+        throw new IllegalStateException(
+            "wrote " + written + " of " + write.getEventsCount() + " large events");
+      }
+    }
+    results.put(name() + ".events", settings.events() + " of 3 x 2 MiB items, one series");
+    String newest = "e" + (settings.events() - 1);
+    ReadEventRecordsRequest request =
+        ReadEventRecordsRequest.newBuilder()
+            .setNamespace(namespace)
+            .setTimeSeriesId(SERIES)
+            .setTimeInterval(
+                TimeInterval.newBuilder()
+                    .setStart(timestamp(first))
+                    .setEnd(timestamp(first.plusSeconds(settings.events()))))
+            .setPageSize(Math.min(settings.events(), 1000))
+            .build();
+    String body =
+        "{\"namespace\":\""
+            + namespace
+            + "\",\"timeSeriesId\":\""
+            + SERIES
+            + "\",\"pageSize\":"
+            + Math.min(settings.events(), 1000)
+            + ",\"timeInterval\":{\"start\":\""
+            + first
+            + "\",\"end\":\""
+            + first.plusSeconds(settings.events())
+            + "\"}}";
+    for (int round = 0; round < settings.rounds(); round++) {
+      burst(
+          callers,
+          reads,
+          () -> {
+            VarveClient.Answer answer =
+                post(json, "ReadEventRecords", body.getBytes(StandardCharsets.UTF_8));
+            if (answer.ok()) {
+              try {
+                if (!VarveClient.LARGE_JSON
+                    .readTree(answer.body())
+                    .at("/events/0/eventId")
+                    .asText()
+                    .equals(newest)) {
+                  mismatches.incrementAndGet();
+                }
+              } catch (java.io.IOException e) {
+                mismatches.incrementAndGet();
+              }
+            }
+            return answer.status();
+          },
+          () -> {
+            try {
+              if (!ts.readEventRecords(request).getEvents(0).getEventId().equals(newest)) {
+                mismatches.incrementAndGet();
+              }
+              return 200;
+            } catch (StatusRuntimeException e) {
+              return httpStatusOf(e.getStatus());
+            }
+          });
+    }
+    boolean cassandraRuns = env.cassandra().status().isRunning();
+    results.put(name() + ".cassandra_running", cassandraRuns);
+    results.check(
+        name() + ".cassandra_running", cassandraRuns, "true (the node survived the readers)");
+  }
+
+  /** A gRPC client of the server without bounds on message sizes. */
+  private static <T> T unbounded(String endpoint, Class<T> stub) {
+    return GrpcClients.builder(endpoint)
+        .maxResponseLength(0)
+        .maxResponseMessageLength(-1)
+        .maxRequestMessageLength(-1)
+        .responseTimeout(Duration.ofMinutes(2))
+        .build(stub);
+  }
+
+  private static Timestamp timestamp(Instant t) {
+    return Timestamp.newBuilder().setSeconds(t.getEpochSecond()).setNanos(t.getNano()).build();
   }
 
   /** {@code settings.readers()} calls of each transport at once; waits for all. */

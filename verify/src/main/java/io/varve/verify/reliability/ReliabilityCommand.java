@@ -95,6 +95,14 @@ public final class ReliabilityCommand implements Callable<Integer> {
   int largeRounds = 3;
 
   @Option(
+      names = "--large-events",
+      description =
+          "Large reads: TimeSeries events of three 2 MiB items stored in one series, then read a"
+              + " page of all of them by as many readers at once as values are (default:"
+              + " ${DEFAULT-VALUE}; 0 leaves TimeSeries out).")
+  int largeEvents = 90;
+
+  @Option(
       names = "--server-heap",
       description =
           "Heap of the server under test, -Xms and -Xmx "
@@ -216,7 +224,7 @@ public final class ReliabilityCommand implements Callable<Integer> {
             case "large_reads" ->
                 new LargeReadPhase(
                     new LargeReadPhase.Settings(
-                        largeValueBytes, largeReaders, largeRounds, rssAllowanceMb));
+                        largeValueBytes, largeReaders, largeRounds, largeEvents, rssAllowanceMb));
             default ->
                 throw new picocli.CommandLine.ParameterException(
                     new picocli.CommandLine(this),
