@@ -136,6 +136,7 @@ class CqlLargeEventReadIT {
 
   @BeforeEach
   void clearFetches() {
+    settle(); // the driver may still tell of an earlier test's last fetches
     fetches.clear();
   }
 
@@ -168,6 +169,15 @@ class CqlLargeEventReadIT {
    * came for 300 ms.
    */
   static List<Integer> pageSizes(TimeSlice slice) {
+    settle();
+    return fetches.stream()
+        .filter(f -> f.query().contains(slice.table()))
+        .map(Fetch::pageSize)
+        .toList();
+  }
+
+  /** Waits until the tracker was told of no new fetch for 300 ms (at most 10 s). */
+  static void settle() {
     long deadline = System.nanoTime() + 10_000_000_000L;
     int seen = -1;
     while (fetches.size() != seen && System.nanoTime() < deadline) {
@@ -179,10 +189,6 @@ class CqlLargeEventReadIT {
         throw new IllegalStateException(e);
       }
     }
-    return fetches.stream()
-        .filter(f -> f.query().contains(slice.table()))
-        .map(Fetch::pageSize)
-        .toList();
   }
 
   @Test
