@@ -63,7 +63,7 @@ final class DataPlaneBenchmark {
    * The servers' JVM: {@code varve up}'s with a heap of 2 GiB, room for {@link #BUFFER_BYTES} of
    * queued events (the estimate is an upper bound of their heap) and {@link #WRITE_BYTES} of bodies
    * besides the server's own. With 384 MiB in {@code varve up}'s 1 GiB, one run of 2026-11-27
-   * failed more calls of the burst and the overload (docs/performance.md).
+   * failed more calls of the burst and the overload (docs/performance-history.md).
    */
   static final ServerJvm SERVER_JVM = ServerJvm.UP.withHeap("2g");
 
