@@ -5,6 +5,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import io.grpc.MethodDescriptor;
 import io.grpc.ServiceDescriptor;
 import io.grpc.protobuf.ProtoFileDescriptorSupplier;
+import io.varve.server.DocPages;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -15,11 +16,14 @@ import java.util.List;
 import java.util.Map;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
+import java.util.stream.Stream;
 import org.junit.jupiter.api.Test;
 
 /**
  * The docs list every service and RPC the server serves, and the permission each needs, as the
- * descriptors and {@link ApiCalls} say: docs/api.md's tables and api/README.md.
+ * descriptors and {@link ApiCalls} say: docs/api.md's tables and api/README.md. Every RPC the
+ * protos declare is served (so those tables and the curl examples must show it), and every {@code
+ * /v1/<Rpc>} route the docs name is one the server serves.
  */
 class ApiDocsTest {
 
@@ -102,6 +106,93 @@ class ApiDocsTest {
                                     .map(MethodDescriptor::getBareMethodName)
                                     .toList()))
                 .toList());
+  }
+
+  @Test
+  void every_rpc_the_protos_declare_is_served_so_the_docs_tests_ask_for_it() throws IOException {
+    Pattern declaration =
+        Pattern.compile(
+            "^\\s*(?:package\\s+([\\w.]+)\\s*;|service\\s+(\\w+)|rpc\\s+(\\w+)\\s*\\()");
+    List<String> declared = new ArrayList<>();
+    Map<String, String> where = new LinkedHashMap<>();
+    Path protos = ROOT.resolve("api/src/main/proto");
+    List<Path> files;
+    try (Stream<Path> walk = Files.walk(protos)) {
+      files = walk.filter(p -> p.toString().endsWith(".proto")).sorted().toList();
+    }
+    for (Path file : files) {
+      String pkg = "";
+      String service = "";
+      List<String> lines = Files.readAllLines(file);
+      for (int i = 0; i < lines.size(); i++) {
+        Matcher m = declaration.matcher(lines.get(i));
+        if (!m.find()) {
+          continue;
+        }
+        if (m.group(1) != null) {
+          pkg = m.group(1);
+        } else if (m.group(2) != null) {
+          service = m.group(2);
+        } else {
+          String rpc = pkg + "." + service + "/" + m.group(3);
+          declared.add(rpc);
+          where.put(rpc, ROOT.relativize(file) + ":" + (i + 1));
+        }
+      }
+    }
+    List<String> served = methods().stream().map(MethodDescriptor::getFullMethodName).toList();
+
+    assertThat(declared).as("RPCs declared in " + protos).isNotEmpty();
+    assertThat(
+            declared.stream()
+                .filter(rpc -> !served.contains(rpc))
+                .map(rpc -> where.get(rpc) + ": " + rpc)
+                .toList())
+        .as(
+            "RPCs the protos declare but the server does not serve (Transports.SERVICES), so that"
+                + " no test asks for their rows in docs/api.md and their curl examples")
+        .isEmpty();
+    assertThat(served).as("served RPCs no proto declares").isSubsetOf(declared);
+  }
+
+  @Test
+  void every_route_the_docs_name_is_an_rpc_the_server_serves() {
+    Pattern route = Pattern.compile("/v1/([A-Z]\\w*)");
+    List<String> names = methods().stream().map(MethodDescriptor::getBareMethodName).toList();
+    List<String> unknown = new ArrayList<>();
+    for (DocPages.Line line : DocPages.lines()) {
+      Matcher m = route.matcher(line.text());
+      while (m.find()) {
+        if (!names.contains(m.group(1))) {
+          unknown.add(line.where() + ": /v1/" + m.group(1));
+        }
+      }
+    }
+
+    assertThat(unknown).as("routes that name no RPC of " + names).isEmpty();
+  }
+
+  @Test
+  void no_sentence_of_the_docs_says_a_served_rpc_is_not_served() {
+    Pattern notServed =
+        Pattern.compile(
+            "\\b(?:(?:does|do|is|are) not (?:yet )?(?:serve|served)|not (?:yet )?served|not serve[sd]? yet)\\b",
+            Pattern.CASE_INSENSITIVE);
+    List<String> names = methods().stream().map(MethodDescriptor::getBareMethodName).toList();
+    List<String> wrong = new ArrayList<>();
+    for (DocPages.Sentence sentence : DocPages.sentences()) {
+      if (!notServed.matcher(sentence.text()).find()) {
+        continue;
+      }
+      Matcher rpc = CODE.matcher(sentence.text());
+      while (rpc.find()) {
+        if (names.contains(rpc.group(1))) {
+          wrong.add(sentence.where() + ": `" + rpc.group(1) + "` in: " + sentence.text());
+        }
+      }
+    }
+
+    assertThat(wrong).as("sentences saying a served RPC is not served").isEmpty();
   }
 
   private static List<MethodDescriptor<?, ?>> methods() {
