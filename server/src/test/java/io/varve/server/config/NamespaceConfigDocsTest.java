@@ -12,7 +12,11 @@ import com.google.protobuf.util.JsonFormat;
 import io.varve.api.timeseries.v1.PersistenceConfiguration;
 import io.varve.core.error.InvalidFieldException;
 import io.varve.core.namespace.NamespaceBounds;
+import io.varve.core.namespace.TimeSeriesSlos;
 import io.varve.core.partitioning.TimePartition;
+import io.varve.core.slo.LatencySlo;
+import io.varve.core.slo.SloCatalog;
+import io.varve.server.DocPages;
 import java.io.IOException;
 import java.lang.reflect.Field;
 import java.lang.reflect.Modifier;
@@ -40,7 +44,10 @@ import org.junit.jupiter.params.provider.ValueSource;
  * PersistenceConfiguration} message has a row in each entry's tables (or is under one), each row
  * names a real key with its type, each default is what {@link NamespaceConfigMapper} fills in, and
  * every bound of {@link NamespaceBounds} and {@link TimePartition} is shown in the row of the key
- * it bounds, which refuses a value just past it. A new key or bound cannot miss the docs.
+ * it bounds, which refuses a value just past it. A new key or bound cannot miss the docs. Every
+ * namespace configuration key named anywhere in the docs ({@code queueBuffering.drainRate}, {@code
+ * lifecycleConfig[0].config.delete_after}) is a key of the message, and the table of endpoints with
+ * objectives is {@link TimeSeriesSlos}'s catalog.
  */
 class NamespaceConfigDocsTest {
 
@@ -361,6 +368,146 @@ class NamespaceConfigDocsTest {
     assertThat(covered)
         .as("bounds tied to a docs row (add a new one to bounds() and to the docs)")
         .containsExactlyElementsOf(declared);
+  }
+
+  /**
+   * Every key path under {@code message} into {@code paths}, a map's keys as {@code *}; the names
+   * of fields that hold messages or maps, in both spellings, into {@code starts}: the first parts
+   * of a key as the docs write it.
+   */
+  private static void walk(
+      Descriptor message, String prefix, List<String> paths, Set<String> starts) {
+    for (FieldDescriptor field : message.getFields()) {
+      String path = prefix + field.getJsonName();
+      paths.add(path);
+      if (field.isMapField()) {
+        starts.addAll(List.of(field.getName(), field.getJsonName()));
+        paths.add(path + ".*");
+        FieldDescriptor value = field.getMessageType().findFieldByName("value");
+        if (value.getJavaType() == FieldDescriptor.JavaType.MESSAGE) {
+          walk(value.getMessageType(), path + ".*.", paths, starts);
+        }
+      } else if (field.getJavaType() == FieldDescriptor.JavaType.MESSAGE
+          && !field.getMessageType().getFullName().startsWith("google.protobuf.")) {
+        starts.addAll(List.of(field.getName(), field.getJsonName()));
+        walk(field.getMessageType(), path + ".", paths, starts);
+      }
+    }
+  }
+
+  /**
+   * Whether {@code key} is the end of a key path, a {@code *} of the path standing for any part.
+   */
+  private static boolean isKey(String key, List<String> paths) {
+    List<String> parts = List.of(key.split("\\."));
+    for (String path : paths) {
+      List<String> known = List.of(path.split("\\."));
+      if (known.size() < parts.size()) {
+        continue;
+      }
+      List<String> end = known.subList(known.size() - parts.size(), known.size());
+      boolean matches = true;
+      for (int i = 0; i < end.size(); i++) {
+        matches &= end.get(i).equals("*") || end.get(i).equals(parts.get(i));
+      }
+      if (matches) {
+        return true;
+      }
+    }
+    return false;
+  }
+
+  private static final Pattern KEY_SPAN =
+      Pattern.compile(
+          "([a-z][A-Za-z_]*)(?:\\[[^\\]]*\\])?(?:\\.[A-Za-z_<>*][\\w<>*]*(?:\\[[^\\]]*\\])?)+");
+
+  /** Every key path of the configuration, a map's keys as {@code *}. */
+  private static final List<String> PATHS = new ArrayList<>();
+
+  /** The first parts a key may start with in the docs. */
+  private static final Set<String> STARTS =
+      new TreeSet<>(Set.of("persistence_configuration", "persistenceConfiguration"));
+
+  static {
+    walk(PersistenceConfiguration.getDescriptor(), "", PATHS, STARTS);
+  }
+
+  /**
+   * Whether {@code key}, as the docs write it ({@code lifecycleConfig[0].config.delete_after},
+   * {@code persistence_configuration[0].config.slos.<key>.latency}), is the end of a key path.
+   */
+  static boolean isNamespaceKey(String key) {
+    return isKey(
+        camel(key.replaceAll("\\[[^\\]]*\\]", ""))
+            .replaceFirst("^persistenceConfiguration\\.", "")
+            .replaceAll("<[^>]*>", "*"),
+        PATHS);
+  }
+
+  @Test
+  void every_namespace_key_the_docs_name_is_a_key_of_the_configuration() {
+    List<String> checked = new ArrayList<>();
+    List<String> unknown = new ArrayList<>();
+    for (DocPages.Span span : DocPages.spans()) {
+      Matcher m = KEY_SPAN.matcher(span.text());
+      if (!m.matches() || !STARTS.contains(m.group(1)) || FILE.matcher(span.text()).find()) {
+        continue;
+      }
+      checked.add(span.text());
+      if (!isNamespaceKey(span.text())) {
+        unknown.add(span.where() + ": `" + span.text() + "`");
+      }
+    }
+
+    assertThat(checked)
+        .as("keys found in the docs")
+        .contains("queueBuffering.drainRate", "lifecycleConfig[0].config.delete_after");
+    assertThat(unknown)
+        .as("namespace configuration keys in the docs that PersistenceConfiguration does not have")
+        .isEmpty();
+  }
+
+  /** A file name, not a key: {@code config.yaml}. */
+  private static final Pattern FILE = Pattern.compile("\\.(ya?ml|json|md|proto|log|txt)$");
+
+  @Test
+  void the_slos_table_gives_each_endpoint_its_group_and_defaults() throws IOException {
+    String page = Files.readString(ReferenceConfigTest.docs("namespace-configuration.md"));
+    String header = "| Endpoint | Group | Default `target` | Default `max` |";
+    int start = page.indexOf(header);
+    assertThat(start).as("the table of endpoints: " + header).isNotNegative();
+    List<String> rows = new ArrayList<>();
+    for (String line :
+        page.substring(start).lines().skip(2).takeWhile(l -> l.startsWith("|")).toList()) {
+      List<String> cells = List.of(line.split("\\|"));
+      rows.add(cells.subList(1, 5).stream().map(String::strip).collect(Collectors.joining(" | ")));
+    }
+    SloCatalog catalog = TimeSeriesSlos.CATALOG;
+    List<String> expected = new ArrayList<>();
+    catalog
+        .endpoints()
+        .forEach(
+            (endpoint, group) -> {
+              LatencySlo slo =
+                  catalog.endpointDefaults().getOrDefault(endpoint, catalog.defaults().get(group));
+              expected.add(
+                  "`"
+                      + endpoint
+                      + "` | `"
+                      + group
+                      + "` | `"
+                      + seconds(slo.target())
+                      + "` | `"
+                      + seconds(slo.max())
+                      + "`");
+            });
+
+    assertThat(rows).containsExactlyElementsOf(expected);
+  }
+
+  /** A duration as the docs write it: {@code 0.1s}, {@code 2s}. */
+  private static String seconds(Duration d) {
+    return java.math.BigDecimal.valueOf(d.toMillis(), 3).stripTrailingZeros().toPlainString() + "s";
   }
 
   private static String retention(String key, long seconds) {
