@@ -67,8 +67,8 @@ final class JsonErrors implements ServerErrorHandler {
         ctx != null && ctx.maxRequestLength() > 0 ? ctx.maxRequestLength() : maxRequestBytes;
     String source =
         limit > maxRequestBytes + 1024L * 1024
-            ? "a KeyValue request's limit: kv.chunks.maxValueBytes plus kv.limits.maxRequestBytes,"
-                + " see docs/key-value.md#limits"
+            ? "a KeyValue request's limit, from kv.chunks.maxValueBytes, see"
+                + " docs/key-value.md#limits"
             : "timeseries.limits.maxRequestBytes";
     return "request body larger than " + limit + " bytes (" + source + ")";
   }

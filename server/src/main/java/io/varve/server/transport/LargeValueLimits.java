@@ -10,7 +10,8 @@ import io.varve.server.config.ServerSettings;
  * the whole write budget never runs beside another: {@link io.varve.server.admission.ByteBudget}).
  *
  * @param grpcBytes the largest KeyValue gRPC message: the chunked values, the inline keys and
- *     values ({@code kv.limits.maxRequestBytes}) and 1 MiB for keys of chunked values and framing
+ *     values (4 MiB, {@code KvLimits.maxRequestBytes}, fixed) and 1 MiB for keys of chunked values
+ *     and framing
  * @param jsonBytes the largest KeyValue JSON body: the same bytes in base64 (4/3), and 2 MiB of
  *     JSON syntax
  */
@@ -20,8 +21,8 @@ record LargeValueLimits(int grpcBytes, int jsonBytes) {
 
   /** What sets {@link #grpcBytes}, as a refusal names it. */
   static final String GRPC_LIMIT =
-      "a KeyValue message's limit: kv.chunks.maxValueBytes plus kv.limits.maxRequestBytes plus"
-          + " 1 MiB, see docs/key-value.md#limits";
+      "a KeyValue message's limit: kv.chunks.maxValueBytes plus 4 MiB of keys and inline values"
+          + " plus 1 MiB, see docs/key-value.md#limits";
 
   static LargeValueLimits of(ServerSettings settings) {
     long bytes = (long) settings.kvChunks().maxValueBytes() + settings.kv().maxRequestBytes() + MIB;
