@@ -3,24 +3,32 @@ package io.varve.reshaper.config;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.varve.options.Option;
+import io.varve.options.Options;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
+import java.util.Set;
+import java.util.TreeSet;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
+import java.util.stream.Stream;
 import org.junit.jupiter.api.Test;
 
 /**
  * The key tables of docs/reshaper.md are generated from {@link JobOptions}: each block between
  * {@code <!-- job options: <sections> -->} and {@code <!-- end of job options -->} must equal the
  * table of those sections' options, and every option must be in exactly one block. Run with {@code
- * -Dvarve.docs.write=true} to rewrite the blocks after changing an option.
+ * -Dvarve.docs.write=true} to rewrite the blocks after changing an option. Every job key named in a
+ * code span of any page ({@code failures.maxBadRows}, {@code source.splitCount}) is one the job
+ * file takes.
  */
 class JobOptionsDocsTest {
-  private static final Path DOCS = Path.of("..", "docs", "reshaper.md");
+  private static final Path ROOT = Path.of("..");
+  private static final Path DOCS = ROOT.resolve("docs").resolve("reshaper.md");
+  private static final Pattern CODE = Pattern.compile("`([^`]+)`");
   private static final Pattern BLOCK =
       Pattern.compile(
           "(<!-- job options: ([a-zA-Z ]+) -->\\n)(.*?)(<!-- end of job options -->)",
@@ -69,6 +77,97 @@ class JobOptionsDocsTest {
         .contains(
             "| `reshape.onConflict` | one of keepMax, keepMin, keepNewestWritetime, fail"
                 + " | none |");
+  }
+
+  @Test
+  void every_job_key_the_docs_name_is_declared() throws IOException {
+    Set<String> starts = new TreeSet<>();
+    Stream.concat(JobOptions.FILE.options().stream(), JobOptions.SIDE.options().stream())
+        .map(o -> o.key().split("\\.")[0])
+        .forEach(starts::add);
+    Pattern key = Pattern.compile("([a-z][A-Za-z0-9_]*(?:\\.[A-Za-z0-9_*<>-]+)+)(?::\\s*\\S+)?");
+    List<String> checked = new ArrayList<>();
+    List<String> unknown = new ArrayList<>();
+    for (Path page : pages()) {
+      List<String> lines = Files.readAllLines(page);
+      boolean fenced = false;
+      for (int i = 0; i < lines.size(); i++) {
+        if (lines.get(i).stripLeading().startsWith("```")) {
+          fenced = !fenced;
+          continue;
+        }
+        Matcher span = CODE.matcher(lines.get(i));
+        while (!fenced && span.find()) {
+          Matcher m = key.matcher(span.group(1));
+          if (m.matches() && starts.contains(m.group(1).split("\\.")[0])) {
+            checked.add(m.group(1));
+            if (!isJobKey(m.group(1))) {
+              unknown.add(ROOT.relativize(page) + ":" + (i + 1) + ": `" + m.group(1) + "`");
+            }
+          }
+        }
+      }
+    }
+
+    assertThat(checked)
+        .as("job keys found in the docs")
+        .contains("failures.maxBadRows", "source.splitCount", "sslOptions.keyStorePath");
+    assertThat(unknown).as("keys in the docs that JobOptions does not declare").isEmpty();
+    assertThat(isJobKey("writer.batchRow")).isFalse();
+    assertThat(isJobKey("source.writeTTLInS")).as("a key of the target only").isFalse();
+  }
+
+  /**
+   * Whether the docs' {@code key} is one the job file takes: a key of the job's sections, a key of
+   * a side after {@code source.} or {@code target.} (or alone, as the sides' table writes it), an
+   * option of a mapping that takes any ({@code spark.*}), or a {@code prefix.*} of keys.
+   */
+  private static boolean isJobKey(String key) {
+    List<String> file = JobOptions.FILE.options().stream().map(Option::key).toList();
+    List<String> side = JobOptions.SIDE.options().stream().map(Option::key).toList();
+    if (file.contains(key) || side.contains(key) || key.startsWith("spark.")) {
+      return true;
+    }
+    if (key.endsWith(".*")) {
+      String prefix = key.substring(0, key.length() - 1);
+      return Stream.concat(file.stream(), side.stream()).anyMatch(k -> k.startsWith(prefix));
+    }
+    for (String name : List.of("source", "target")) {
+      if (key.startsWith(name + ".")) {
+        String rest = key.substring(name.length() + 1);
+        Options other = name.equals("source") ? JobOptions.TARGET_ONLY : JobOptions.SOURCE_ONLY;
+        boolean sideKey =
+            JobOptions.SIDE.options().stream()
+                .anyMatch(o -> o.key().equals(rest) && !other.contains(o));
+        return sideKey || rest.startsWith(JobOptions.CONNECTOR_OPTIONS.key() + ".");
+      }
+    }
+    return false;
+  }
+
+  /** docs/*.md, README.md and the modules' READMEs (CHANGELOG.md keeps past releases). */
+  private static List<Path> pages() throws IOException {
+    List<Path> pages = new ArrayList<>();
+    try (Stream<Path> docs = Files.list(ROOT.resolve("docs"))) {
+      docs.filter(p -> p.toString().endsWith(".md")).sorted().forEach(pages::add);
+    }
+    pages.add(ROOT.resolve("README.md"));
+    try (Stream<Path> modules = Files.list(ROOT)) {
+      for (Path module : modules.filter(Files::isDirectory).sorted().toList()) {
+        String name = module.getFileName().toString();
+        if (name.startsWith(".") || name.equals("target")) {
+          continue;
+        }
+        try (Stream<Path> readmes = Files.walk(module, 2)) {
+          readmes
+              .filter(p -> p.getFileName().toString().equals("README.md"))
+              .filter(p -> !p.toString().contains("/target/"))
+              .sorted()
+              .forEach(pages::add);
+        }
+      }
+    }
+    return pages;
   }
 
   /** The top-level section an option is documented under. */
