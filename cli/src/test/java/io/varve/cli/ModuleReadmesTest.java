@@ -16,6 +16,7 @@ import java.util.TreeMap;
 import java.util.TreeSet;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
+import java.util.stream.Stream;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 
@@ -182,6 +183,53 @@ class ModuleReadmesTest {
     assertThat(negative("Not on `api`, `opensearch` or `server`.")).isTrue();
     assertThat(negative("Never on `perf`: no benchmark harness ships in this jar.")).isTrue();
     assertThat(negative("Integration tests start a server on `local`.")).isFalse();
+  }
+
+  @Test
+  void a_readme_that_lists_its_packages_lists_each_of_them() throws IOException {
+    Pattern listed = Pattern.compile("^(?:- |\\| )`([a-z][a-z0-9.]*)`", Pattern.MULTILINE);
+    List<String> problems = new ArrayList<>();
+    int lists = 0;
+    for (String module : POMS.keySet()) {
+      Path sources = root.resolve(module).resolve("src/main/java/io/varve");
+      if (!Files.isDirectory(sources)) {
+        continue;
+      }
+      List<Path> bases;
+      try (Stream<Path> dirs = Files.list(sources)) {
+        bases = dirs.filter(Files::isDirectory).toList();
+      }
+      assertThat(bases).as(module + ": one package under io.varve").hasSize(1);
+      String base = "io.varve." + bases.get(0).getFileName();
+      Set<String> packages = new TreeSet<>();
+      try (Stream<Path> dirs = Files.list(bases.get(0))) {
+        dirs.filter(Files::isDirectory).forEach(d -> packages.add(d.getFileName().toString()));
+      }
+      Set<String> named = new TreeSet<>();
+      Matcher m = listed.matcher(Files.readString(root.resolve(module).resolve("README.md")));
+      while (m.find()) {
+        named.add(m.group(1).replaceFirst("^" + Pattern.quote(base) + "\\.?", ""));
+      }
+      named.remove("");
+      if (named.stream().noneMatch(packages::contains)) {
+        continue;
+      }
+      lists++;
+      for (String p : packages) {
+        if (!named.contains(p)) {
+          problems.add(
+              module + "/README.md lists the packages of " + base + " but not `" + p + "`");
+        }
+      }
+      for (String n : named) {
+        if (!packages.contains(n)) {
+          problems.add(module + "/README.md lists `" + n + "`, which is no package of " + base);
+        }
+      }
+    }
+
+    assertThat(lists).as("READMEs with a list of packages").isGreaterThanOrEqualTo(6);
+    assertThat(problems).isEmpty();
   }
 
   /** The project modules named in code spans of {@code text}, the module itself left out. */
