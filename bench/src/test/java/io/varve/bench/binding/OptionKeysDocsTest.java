@@ -6,6 +6,7 @@ import io.varve.bench.binding.cql.CqlOptions;
 import io.varve.bench.binding.dynamodb.DynamoDbOptions;
 import io.varve.bench.binding.varve.VarveOptions;
 import io.varve.options.Option;
+import io.varve.options.OptionValues;
 import io.varve.options.Options;
 import io.varve.server.config.ConfigFile;
 import io.varve.server.config.TokenOptions;
@@ -16,8 +17,10 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.SimpleFileVisitor;
 import java.nio.file.attribute.BasicFileAttributes;
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Optional;
 import java.util.Set;
 import java.util.TreeSet;
 import java.util.regex.Matcher;
@@ -119,6 +122,72 @@ class OptionKeysDocsTest {
                 + " nor a binding's (CqlOptions, VarveOptions, DynamoDbOptions) declares, and that"
                 + " are no file, proto name or property the build reads")
         .isEmpty();
+  }
+
+  /**
+   * A figure written right after a server key, as its default: {@code `kv.chunks.threshold` (1
+   * MiB)}, {@code `timeseries.limits.futureLimit`, 1 hour}, {@code (default 64 MiB)}; not a range
+   * ({@code (1..32)}).
+   */
+  private static final Pattern BESIDE =
+      Pattern.compile(
+          "`([a-z][\\w.]*)`(?:, | \\((?:default )?)(\\d[\\d,]*(?:\\.\\d+)?)"
+              + "(?!\\.\\.)(?: ?(KiB|MiB|GiB|ms|s|minutes?|hours?|days?)\\b)?");
+
+  @Test
+  void a_figure_written_beside_a_server_key_is_its_declared_default() throws IOException {
+    OptionValues defaults = OptionValues.defaults(SERVER);
+    List<String> checked = new ArrayList<>();
+    List<String> wrong = new ArrayList<>();
+    for (Path page : pages()) {
+      List<String> lines = Files.readAllLines(page);
+      for (int i = 0; i < lines.size(); i++) {
+        Matcher m = BESIDE.matcher(lines.get(i));
+        while (m.find()) {
+          Optional<Option<?>> option = SERVER.option(m.group(1));
+          if (option.isEmpty() || !option.get().hasDefault()) {
+            continue;
+          }
+          Object declared = defaults.get(option.get());
+          Object shown = figure(m.group(2), m.group(3));
+          checked.add(m.group(1));
+          if (!shown.equals(declared instanceof Number n ? (Object) n.longValue() : declared)) {
+            wrong.add(
+                root.relativize(page)
+                    + ":"
+                    + (i + 1)
+                    + ": `"
+                    + m.group(1)
+                    + "` shown as "
+                    + m.group(2)
+                    + (m.group(3) == null ? "" : " " + m.group(3))
+                    + ", declared default "
+                    + declared);
+          }
+        }
+      }
+    }
+
+    assertThat(checked).as("defaults beside keys").contains("kv.chunks.threshold");
+    assertThat(wrong).isEmpty();
+  }
+
+  /** A figure as written, with its unit: a count or a size as a long, a duration. */
+  private static Object figure(String number, String unit) {
+    double n = Double.parseDouble(number.replace(",", ""));
+    if (unit == null) {
+      return (long) n;
+    }
+    return switch (unit) {
+      case "KiB" -> (long) (n * 1024);
+      case "MiB" -> (long) (n * 1024 * 1024);
+      case "GiB" -> (long) (n * 1024 * 1024 * 1024);
+      case "ms" -> Duration.ofMillis((long) n);
+      case "s" -> Duration.ofMillis((long) (n * 1000));
+      case "minute", "minutes" -> Duration.ofMinutes((long) n);
+      case "hour", "hours" -> Duration.ofHours((long) n);
+      default -> Duration.ofDays((long) n);
+    };
   }
 
   @Test
