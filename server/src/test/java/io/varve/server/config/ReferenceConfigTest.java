@@ -9,6 +9,7 @@ import com.fasterxml.jackson.databind.node.ObjectNode;
 import com.fasterxml.jackson.dataformat.yaml.YAMLFactory;
 import io.varve.core.error.InvalidFieldException;
 import io.varve.options.GeneratedFiles;
+import io.varve.options.OptionException;
 import io.varve.options.OptionValues;
 import io.varve.options.Options;
 import io.varve.options.OptionsTable;
@@ -32,7 +33,8 @@ import org.junit.jupiter.api.io.TempDir;
  * varve-reference.yaml} and docs/server-configuration.md in step: the reference file and the docs
  * tables are what the declarations generate (run with {@code -Dvarve.generate=true} to write them),
  * the reference loads to the defaults, and it lists exactly the keys the parser knows (found by
- * asking the parser itself, not the declarations).
+ * asking the parser itself, not the declarations). Every YAML example of the page is read by the
+ * declarations: its keys declared, its values valid.
  */
 class ReferenceConfigTest {
 
@@ -144,6 +146,34 @@ class ReferenceConfigTest {
         OptionsTable.render(TokenOptions.ALL, "Key", OptionValues.defaults(TokenOptions.ALL)));
 
     GeneratedFiles.verify(page, GeneratedFiles.update(Files.readString(page), tables));
+  }
+
+  @Test
+  void every_yaml_example_of_the_configuration_page_has_declared_keys_and_valid_values()
+      throws IOException {
+    List<String> lines = Files.readAllLines(docs("server-configuration.md"));
+    List<String> problems = new ArrayList<>();
+    int examples = 0;
+    for (int i = 0; i < lines.size(); i++) {
+      if (!lines.get(i).equals("```yaml")) {
+        continue;
+      }
+      StringBuilder yaml = new StringBuilder();
+      int start = i + 1;
+      while (!lines.get(++i).startsWith("```")) {
+        yaml.append(lines.get(i)).append('\n');
+      }
+      examples++;
+      try {
+        OptionValues.fromTree(
+            ConfigFile.OPTIONS, "", YAML.readValue(yaml.toString(), Object.class));
+      } catch (OptionException e) {
+        problems.add("docs/server-configuration.md:" + start + ": " + e.getMessage());
+      }
+    }
+
+    assertThat(examples).as("YAML examples of docs/server-configuration.md").isGreaterThan(5);
+    assertThat(problems).isEmpty();
   }
 
   @Test

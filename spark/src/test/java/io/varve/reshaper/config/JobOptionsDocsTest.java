@@ -117,6 +117,30 @@ class JobOptionsDocsTest {
     assertThat(isJobKey("source.writeTTLInS")).as("a key of the target only").isFalse();
   }
 
+  @Test
+  void every_job_file_example_of_the_docs_loads() throws IOException {
+    List<String> lines = Files.readAllLines(DOCS);
+    int examples = 0;
+    for (int i = 0; i < lines.size(); i++) {
+      if (!lines.get(i).equals("```yaml")) {
+        continue;
+      }
+      StringBuilder yaml = new StringBuilder();
+      int start = i + 1;
+      while (!lines.get(++i).startsWith("```")) {
+        yaml.append(lines.get(i)).append('\n');
+      }
+      examples++;
+      try {
+        JobConfigLoader.parse(yaml.toString());
+      } catch (RuntimeException e) {
+        throw new AssertionError("docs/reshaper.md:" + start + ": the job file example: " + e, e);
+      }
+    }
+
+    assertThat(examples).as("job file examples in docs/reshaper.md").isGreaterThanOrEqualTo(3);
+  }
+
   /**
    * Whether the docs' {@code key} is one the job file takes: a key of the job's sections, a key of
    * a side after {@code source.} or {@code target.} (or alone, as the sides' table writes it), an
