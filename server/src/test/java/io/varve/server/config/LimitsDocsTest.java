@@ -2,10 +2,12 @@ package io.varve.server.config;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import io.varve.core.kv.KvLimits;
 import io.varve.options.Option;
 import io.varve.options.OptionValues;
 import io.varve.server.DocPages;
 import java.io.IOException;
+import java.lang.reflect.RecordComponent;
 import java.nio.file.Files;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
@@ -22,7 +24,8 @@ import org.junit.jupiter.api.Test;
  * declarations ({@link ConfigFile#OPTIONS}): each key it names is a declared key (or a namespace
  * configuration key), a range given beside a key is the declared range, a row without a key says
  * the limit is {@code fixed} or {@code derived}, and the default (or value) the row gives is the
- * declared default of its keys.
+ * declared default of its keys. Every limit of the KeyValue service ({@link KvLimits}) is shown in
+ * docs/key-value.md's table of limits.
  */
 class LimitsDocsTest {
 
@@ -138,6 +141,70 @@ class LimitsDocsTest {
                   + forms
                   + ")");
         }
+      }
+    }
+
+    assertThat(problems).isEmpty();
+  }
+
+  /**
+   * The row of docs/key-value.md's table of limits that shows each limit of {@link KvLimits}, and
+   * the server key that sets it, if one does.
+   */
+  private static final Map<String, List<String>> KV_ROWS =
+      Map.ofEntries(
+          Map.entry("maxIdBytes", List.of("`id`")),
+          Map.entry("maxKeyBytes", List.of("item key")),
+          Map.entry("maxValueBytes", List.of("item value", "`kv.chunks.threshold`")),
+          Map.entry("maxItemsPerRequest", List.of("items per PutItems")),
+          Map.entry("maxRequestBytes", List.of("keys plus values of at most 1 MiB of a PutItems")),
+          Map.entry("maxMatchKeys", List.of("`match_keys`")),
+          Map.entry("defaultPageSizeBytes", List.of("`page_size_bytes`")),
+          Map.entry("maxPageSizeBytes", List.of("`page_size_bytes`")),
+          Map.entry("maxTokenAge", List.of("`generation_time`", "`kv.limits.maxTokenAge`")),
+          Map.entry("maxTokenLead", List.of("`generation_time`", "`kv.limits.maxTokenLead`")),
+          Map.entry(
+              "maxFetchBytes", List.of("one GetItems CQL fetch", "`kv.limits.maxFetchBytes`")),
+          Map.entry("maxCacheBytes", List.of("point-read cache", "`kv.cache.maxBytes`")));
+
+  @Test
+  void every_key_value_limit_is_shown_in_the_limits_table_of_key_value_md() throws Exception {
+    List<String> lines = Files.readAllLines(ReferenceConfigTest.docs("key-value.md"));
+    Map<String, String> bounds = new LinkedHashMap<>();
+    Map<String, Integer> at = new LinkedHashMap<>();
+    int start = lines.indexOf("| What | Bound |");
+    assertThat(start).as("docs/key-value.md: the table | What | Bound |").isNotNegative();
+    for (int i = start + 2; i < lines.size() && lines.get(i).startsWith("|"); i++) {
+      List<String> cells = cells(lines.get(i));
+      bounds.put(cells.get(0), cells.get(1));
+      at.put(cells.get(0), i + 1);
+    }
+    List<String> problems = new ArrayList<>();
+    for (RecordComponent c : KvLimits.class.getRecordComponents()) {
+      List<String> row = KV_ROWS.get(c.getName());
+      if (row == null) {
+        problems.add("KvLimits." + c.getName() + ": no row of the table is tied to it (KV_ROWS)");
+        continue;
+      }
+      String bound = bounds.get(row.get(0));
+      Object value = c.getAccessor().invoke(KvLimits.DEFAULT);
+      boolean shown =
+          bound != null
+              && (DocPages.showsFigure(bound, DocPages.figures(value))
+                  || row.size() > 1 && bound.contains(row.get(1)));
+      if (!shown) {
+        problems.add(
+            "docs/key-value.md:"
+                + at.getOrDefault(row.get(0), start + 1)
+                + ": row "
+                + row.get(0)
+                + ": "
+                + (bound == null ? "missing" : bound)
+                + "; expected KvLimits."
+                + c.getName()
+                + " = "
+                + value
+                + (row.size() > 1 ? " or " + row.get(1) : ""));
       }
     }
 
