@@ -2,6 +2,7 @@ package io.varve.server.config;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import io.varve.core.event.Limits;
 import io.varve.core.kv.KvLimits;
 import io.varve.options.Option;
 import io.varve.options.OptionValues;
@@ -24,8 +25,8 @@ import org.junit.jupiter.api.Test;
  * declarations ({@link ConfigFile#OPTIONS}): each key it names is a declared key (or a namespace
  * configuration key), a range given beside a key is the declared range, a row without a key says
  * the limit is {@code fixed} or {@code derived}, and the default (or value) the row gives is the
- * declared default of its keys. Every limit of the KeyValue service ({@link KvLimits}) is shown in
- * docs/key-value.md's table of limits.
+ * declared default of its keys; every limit of {@link Limits} is a key of a row. Every limit of the
+ * KeyValue service ({@link KvLimits}) is shown in docs/key-value.md's table of limits.
  */
 class LimitsDocsTest {
 
@@ -145,6 +146,33 @@ class LimitsDocsTest {
     }
 
     assertThat(problems).isEmpty();
+  }
+
+  @Test
+  void every_time_series_limit_is_a_declared_key_in_a_row_of_the_tables() {
+    List<String> named = new ArrayList<>();
+    for (Row row : ROWS) {
+      Matcher code = CODE.matcher(row.cells().get("Config key"));
+      while (code.find()) {
+        named.add(code.group(1));
+      }
+    }
+    List<String> missing = new ArrayList<>();
+    for (RecordComponent c : Limits.class.getRecordComponents()) {
+      String key = "timeseries.limits." + c.getName();
+      if (ConfigFile.OPTIONS.option(key).isEmpty() || !named.contains(key)) {
+        missing.add(
+            "Limits."
+                + c.getName()
+                + ": "
+                + key
+                + (ConfigFile.OPTIONS.option(key).isEmpty()
+                    ? " is not declared"
+                    : " is in no Config key cell of docs/limits.md"));
+      }
+    }
+
+    assertThat(missing).isEmpty();
   }
 
   /**
