@@ -215,7 +215,9 @@ public final class ScatterGather {
     if (collected.size() >= want) {
       done.complete(new Result(collected, to));
     } else if (boundary != null) {
-      // the page is full: the scans of later buckets in flight are not needed
+      // the page is full: the scans of later buckets in flight are not needed. Cut first: their
+      // cancellation reaches onScan at once, on this thread, and must not fail the read
+      cut = true;
       budget.stop();
       done.complete(new Result(collected, to, null, true));
     }

@@ -360,6 +360,37 @@ class ScatterGatherTest {
   }
 
   @Test
+  void a_full_page_cancels_the_scans_of_later_buckets_in_flight_and_is_answered_not_failed()
+      throws Exception {
+    List<BucketScan> buckets = List.of(bucket(100, 2), bucket(0, 1));
+    MemoryReader memory =
+        new MemoryReader(true)
+            .put(buckets.get(0), 0, event(190, "a"), event(170, "a"))
+            .put(buckets.get(0), 1, event(180, "b"))
+            .put(buckets.get(1), 0, event(50, "c"))
+            .cutAfter(buckets.get(0), 0, 1);
+    ScheduledExecutorService timers = Executors.newSingleThreadScheduledExecutor();
+    try {
+      ScanBudget budget = budget(60_000, timers);
+      // as the store's reader does: every fetch is tracked, so stopping the budget cancels it
+      PartitionReader reader =
+          (scan, cursor, filters, max) -> budget.track(memory.read(scan, cursor, filters, max));
+      CompletionStage<ScatterGather.Result> stage =
+          ScatterGather.run(reader, buckets, null, List.of(), 10, 3, budget);
+      memory.completeFirst();
+      memory.completeFirst(); // the newest bucket is merged; the older one's scan is in flight
+
+      ScatterGather.Result result = await(stage);
+
+      assertThat(ids(result)).containsExactly("190a");
+      assertThat(result.full()).isTrue();
+      assertThat(memory.scans).hasSize(3);
+    } finally {
+      timers.shutdownNow();
+    }
+  }
+
+  @Test
   void with_several_cut_partitions_the_page_ends_at_the_newest_of_their_last_events() {
     List<BucketScan> buckets = List.of(bucket(0, 3));
     MemoryReader reader =
