@@ -7,12 +7,14 @@ import com.datastax.oss.driver.api.core.cql.PreparedStatement;
 import com.datastax.oss.driver.api.core.cql.Row;
 import com.datastax.oss.driver.api.core.cql.SimpleStatement;
 import io.varve.cassandra.failure.CqlFailures;
+import io.varve.cassandra.session.SchemaChanges;
 import java.nio.ByteBuffer;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.CompletionStage;
+import java.util.function.Function;
 
 /**
  * The staging log of chunked values, table {@code kv_chunk_log} of the metadata keyspace: a row per
@@ -72,19 +74,21 @@ public final class CqlChunkLog {
   private final PreparedStatement removeThrough;
   private final PreparedStatement removeOne;
 
-  private CqlChunkLog(CqlSession session, String keyspace) {
+  private CqlChunkLog(CqlSession session, String keyspace, Duration timeout) {
     this.session = session;
     String table = keyspace + "." + TABLE;
+    Function<String, PreparedStatement> prepare =
+        cql -> SchemaChanges.prepareNow(session, cql, timeout);
     insert =
-        session.prepare(
+        prepare.apply(
             "INSERT INTO " + table + " (" + COLUMNS + ") VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)");
     select =
-        session.prepare(
+        prepare.apply(
             "SELECT " + COLUMNS + " FROM " + table + " WHERE shard = ? AND due <= ? LIMIT ?");
-    removeBefore = session.prepare("DELETE FROM " + table + " WHERE shard = ? AND due < ?");
-    removeThrough = session.prepare("DELETE FROM " + table + " WHERE shard = ? AND due <= ?");
+    removeBefore = prepare.apply("DELETE FROM " + table + " WHERE shard = ? AND due < ?");
+    removeThrough = prepare.apply("DELETE FROM " + table + " WHERE shard = ? AND due <= ?");
     removeOne =
-        session.prepare(
+        prepare.apply(
             "DELETE FROM "
                 + table
                 + " WHERE shard = ? AND due = ? AND keyspace_name = ? AND table_name = ?"
@@ -93,17 +97,18 @@ public final class CqlChunkLog {
 
   /** Creates the log table in {@code keyspace} (which exists) if needed; run at server start. */
   public static CqlChunkLog open(CqlSession session, String keyspace, Duration timeout) {
-    session.execute(
+    SchemaChanges.applyNow(
+        session,
         SimpleStatement.newInstance(
-                "CREATE TABLE IF NOT EXISTS "
-                    + keyspace
-                    + "."
-                    + TABLE
-                    + " (shard int, due timestamp, keyspace_name text, table_name text, id text,"
-                    + " key blob, generation bigint, nonce text, chunks int, PRIMARY KEY ((shard),"
-                    + " due, keyspace_name, table_name, id, key, generation, nonce))")
-            .setTimeout(timeout));
-    return new CqlChunkLog(session, keyspace);
+            "CREATE TABLE IF NOT EXISTS "
+                + keyspace
+                + "."
+                + TABLE
+                + " (shard int, due timestamp, keyspace_name text, table_name text, id text,"
+                + " key blob, generation bigint, nonce text, chunks int, PRIMARY KEY ((shard),"
+                + " due, keyspace_name, table_name, id, key, generation, nonce))"),
+        timeout);
+    return new CqlChunkLog(session, keyspace, timeout);
   }
 
   /** Logs a value about to be chunked; its chunks are written only once this succeeded. */

@@ -7,6 +7,7 @@ import com.datastax.oss.driver.api.core.CqlSession;
 import com.datastax.oss.driver.api.core.cql.SimpleStatement;
 import com.datastax.oss.driver.api.core.type.DataTypes;
 import io.varve.cassandra.failure.CqlFailures;
+import io.varve.cassandra.session.SchemaChanges;
 import io.varve.core.error.InvalidFieldException;
 import io.varve.core.kv.KvNamespace;
 import java.nio.charset.StandardCharsets;
@@ -66,8 +67,7 @@ public final class CqlChunkTables {
             .withPartitionKey("nonce", DataTypes.TEXT)
             .withPartitionKey("chunk", DataTypes.INT)
             .withColumn("data", DataTypes.BLOB)
-            .build()
-            .setTimeout(timeout);
+            .build();
     SimpleStatement columns =
         SimpleStatement.newInstance(
                 "SELECT column_name, kind FROM system_schema.columns"
@@ -76,7 +76,8 @@ public final class CqlChunkTables {
                 table)
             .setTimeout(timeout);
     return CqlFailures.translated(
-            session.executeAsync(statement).thenCompose(rs -> session.executeAsync(columns)))
+            SchemaChanges.apply(session, statement, timeout)
+                .thenCompose(rs -> session.executeAsync(columns)))
         .thenApply(
             rs -> {
               Set<String> found = new HashSet<>();

@@ -9,6 +9,7 @@ import com.datastax.oss.driver.api.core.cql.SimpleStatement;
 import com.datastax.oss.driver.api.core.metadata.schema.ClusteringOrder;
 import com.datastax.oss.driver.api.core.type.DataTypes;
 import io.varve.cassandra.failure.CqlFailures;
+import io.varve.cassandra.session.SchemaChanges;
 import io.varve.core.error.InvalidFieldException;
 import io.varve.core.kv.ItemTables;
 import io.varve.core.kv.KvNamespace;
@@ -62,8 +63,7 @@ public final class CqlItemTables implements ItemTables {
                 ns.table())
             .setTimeout(timeout);
     return CqlFailures.translated(
-            session
-                .executeAsync(statement.setTimeout(timeout))
+            SchemaChanges.apply(session, statement, timeout)
                 .thenCompose(rs -> session.executeAsync(columns)))
         .thenApply(
             rs -> {

@@ -8,6 +8,7 @@ import com.datastax.oss.driver.api.core.cql.PreparedStatement;
 import com.datastax.oss.driver.api.core.cql.Row;
 import com.datastax.oss.driver.api.core.cql.SimpleStatement;
 import io.varve.cassandra.failure.CqlFailures;
+import io.varve.cassandra.session.SchemaChanges;
 import io.varve.core.error.VarveException;
 import io.varve.core.partitioning.SliceStatus;
 import io.varve.core.partitioning.TimeSlice;
@@ -50,8 +51,11 @@ public final class CqlMetadataStore implements MetadataStore {
   private final PreparedStatement insertSetting;
   private final PreparedStatement selectSetting;
 
-  private CqlMetadataStore(CqlSession session, String keyspace) {
+  private final Duration timeout;
+
+  private CqlMetadataStore(CqlSession session, String keyspace, Duration timeout) {
     this.session = session;
+    this.timeout = timeout;
     String ks = CqlIdentifier.fromInternal(keyspace).asCql(true);
     insertNamespace =
         prepare(
@@ -106,7 +110,7 @@ public final class CqlMetadataStore implements MetadataStore {
       tables.createKeyspaceIfMissing(keyspace).toCompletableFuture().join();
       String ks = CqlIdentifier.fromInternal(keyspace).asCql(true);
       Consumer<String> ddl =
-          cql -> session.execute(SimpleStatement.newInstance(cql).setTimeout(timeout));
+          cql -> SchemaChanges.applyNow(session, SimpleStatement.newInstance(cql), timeout);
       ddl.accept(
           "CREATE TABLE IF NOT EXISTS "
               + ks
@@ -120,7 +124,7 @@ public final class CqlMetadataStore implements MetadataStore {
               + " PRIMARY KEY (namespace, start_time)) WITH CLUSTERING ORDER BY (start_time DESC)");
       ddl.accept(
           "CREATE TABLE IF NOT EXISTS " + ks + ".settings (name text PRIMARY KEY, value blob)");
-      return new CqlMetadataStore(session, keyspace);
+      return new CqlMetadataStore(session, keyspace, timeout);
     } catch (RuntimeException e) {
       throw CqlFailures.classify(e);
     }
@@ -247,7 +251,7 @@ public final class CqlMetadataStore implements MetadataStore {
   }
 
   private PreparedStatement prepare(String cql) {
-    return session.prepare(cql);
+    return SchemaChanges.prepareNow(session, cql, timeout);
   }
 
   private static NamespaceRecord namespace(Row row) {

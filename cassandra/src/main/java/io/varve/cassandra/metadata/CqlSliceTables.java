@@ -10,6 +10,7 @@ import com.datastax.oss.driver.api.core.cql.SimpleStatement;
 import com.datastax.oss.driver.api.core.metadata.schema.ClusteringOrder;
 import com.datastax.oss.driver.api.core.type.DataTypes;
 import io.varve.cassandra.failure.CqlFailures;
+import io.varve.cassandra.session.SchemaChanges;
 import io.varve.core.store.SliceTables;
 import java.time.Duration;
 import java.util.LinkedHashMap;
@@ -75,7 +76,7 @@ public final class CqlSliceTables implements SliceTables {
 
   private CompletionStage<Void> run(SimpleStatement statement) {
     return CqlFailures.translated(
-        session.executeAsync(statement.setTimeout(timeout)).thenApply(rs -> null));
+        SchemaChanges.apply(session, statement, timeout).thenApply(rs -> null));
   }
 
   /** Replication options with numeric values as numbers, as the schema builder expects. */
