@@ -42,7 +42,8 @@ final class TestVarve implements AutoCloseable {
                     base.cassandra()
                         .withContactPoints(List.of(cassandra))
                         .withMetadataKeyspace(metadataKeyspace))
-                .withPort(0));
+                .withPort(0)
+                .withShutdown(ServerSettings.Shutdown.AT_ONCE));
   }
 
   TestVarve(String metadataKeyspace, String... keyspaces) {

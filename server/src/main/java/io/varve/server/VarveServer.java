@@ -267,7 +267,8 @@ public final class VarveServer implements AutoCloseable {
       ServerBuilder sb =
           Server.builder()
               .requestTimeout(Transports.REQUEST_TIMEOUT)
-              .gracefulShutdownTimeout(Duration.ofSeconds(2), Duration.ofSeconds(15))
+              .gracefulShutdownTimeout(
+                  settings.shutdown().quietPeriod(), settings.shutdown().timeout())
               // clients that hedge or keep deadlines cancel calls (RST_STREAM) as a matter of
               // course
               .http2MaxResetFramesPerWindow(Transports.MAX_RESETS_PER_MINUTE, 60);

@@ -89,7 +89,9 @@ final class TestServer implements AutoCloseable {
         base.cassandra()
             .withContactPoints(List.of(serverCassandra))
             .withMetadataKeyspace(metadataKeyspace);
-    this.server = VarveServer.start(base.withCassandra(c).withPort(0), clock);
+    this.server =
+        VarveServer.start(
+            base.withCassandra(c).withPort(0).withShutdown(ServerSettings.Shutdown.AT_ONCE), clock);
   }
 
   TestServer(String metadataKeyspace, String... keyspaces) {

@@ -148,6 +148,27 @@ public final class ServerOptions {
                   + " admitted write's latency when the cluster is slower than the writers: a write admitted at the bound"
                   + " completes in about twice this plus its own time in Cassandra. Reads are never refused for it.");
 
+  public static final Section SHUTDOWN =
+      OPTIONS.section(
+          "server.shutdown",
+          "How the server stops (on `SIGTERM`): it keeps serving for a quiet period, then stops"
+              + " taking requests, lets those in flight finish, writes what its fire-and-forget queues hold and"
+              + " closes its sessions.");
+  public static final Option<Duration> SHUTDOWN_QUIET_PERIOD =
+      OPTIONS
+          .option("server.shutdown.quietPeriod", Types.duration())
+          .defaultValue(ServerSettings.Shutdown.DEFAULT.quietPeriod())
+          .doc(
+              "The server stops once no request arrived for this long, so that a load balancer that still sends it"
+                  + " requests after the signal is not answered with refused connections. `1ms` stops at once.");
+  public static final Option<Duration> SHUTDOWN_TIMEOUT =
+      OPTIONS
+          .option("server.shutdown.timeout", Types.duration())
+          .defaultValue(ServerSettings.Shutdown.DEFAULT.timeout())
+          .doc(
+              "The longest the server waits for the quiet period and for requests in flight; requests still"
+                  + " running then are aborted. At least `quietPeriod`.");
+
   public static final Options ALL = OPTIONS.build();
 
   private ServerOptions() {}

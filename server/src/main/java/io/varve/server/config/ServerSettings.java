@@ -50,6 +50,7 @@ import java.util.stream.Collectors;
  * @param admission memory budgets of requests in flight ({@code server.admission})
  * @param kv limits of the KeyValue service ({@code kv.limits})
  * @param kvChunks chunking of large KeyValue values ({@code kv.chunks})
+ * @param shutdown how the server stops ({@code server.shutdown})
  */
 public record ServerSettings(
     String host,
@@ -65,10 +66,30 @@ public record ServerSettings(
     SearchLimits search,
     AdmissionSettings admission,
     io.varve.core.kv.KvLimits kv,
-    io.varve.core.kv.KvChunking kvChunks) {
+    io.varve.core.kv.KvChunking kvChunks,
+    Shutdown shutdown) {
 
   /** Server TLS from PEM files. */
   public record Tls(Path certificateChain, Path privateKey) {}
+
+  /**
+   * How the server stops ({@code server.shutdown}).
+   *
+   * @param quietPeriod it keeps serving until no request arrived for this long
+   * @param timeout the longest a stop waits, requests in flight included
+   */
+  public record Shutdown(Duration quietPeriod, Duration timeout) {
+
+    /** The defaults of {@code server.shutdown}. */
+    public static final Shutdown DEFAULT =
+        new Shutdown(Duration.ofSeconds(2), Duration.ofSeconds(15));
+
+    /**
+     * No quiet period, requests in flight still let finish: for a server that no load balancer
+     * sends requests to (the tests' servers).
+     */
+    public static final Shutdown AT_ONCE = new Shutdown(Duration.ZERO, DEFAULT.timeout());
+  }
 
   /** A key given twice in one mapping is refused, not taken last-wins (an operator's slip). */
   private static final ObjectMapper YAML =
@@ -135,7 +156,24 @@ public record ServerSettings(
                 .orElseGet(AdmissionSettings::autoBufferedWriteBytes),
             v.get(ServerOptions.BUFFERED_WRITE_RETRY)),
         KvOptions.limits(v),
-        KvOptions.chunking(v));
+        KvOptions.chunking(v),
+        shutdown(v));
+  }
+
+  private static Shutdown shutdown(OptionValues v) {
+    Duration quiet = v.get(ServerOptions.SHUTDOWN_QUIET_PERIOD);
+    Duration timeout = v.get(ServerOptions.SHUTDOWN_TIMEOUT);
+    if (timeout.compareTo(quiet) < 0) {
+      throw new InvalidFieldException(
+          v.key(ServerOptions.SHUTDOWN_TIMEOUT),
+          ServerOptions.SHUTDOWN_TIMEOUT.type().format(timeout),
+          "at least "
+              + v.key(ServerOptions.SHUTDOWN_QUIET_PERIOD)
+              + " ("
+              + ServerOptions.SHUTDOWN_QUIET_PERIOD.type().format(quiet)
+              + ")");
+    }
+    return new Shutdown(quiet, timeout);
   }
 
   /**
@@ -218,7 +256,9 @@ public record ServerSettings(
             .put(ServerOptions.MAX_WRITE_QUEUE_DELAY, admission.maxWriteQueueDelay())
             .put(
                 ServerOptions.BUFFERED_WRITE_BYTES, OptionalLong.of(admission.bufferedWriteBytes()))
-            .put(ServerOptions.BUFFERED_WRITE_RETRY, admission.bufferedWriteRetry());
+            .put(ServerOptions.BUFFERED_WRITE_RETRY, admission.bufferedWriteRetry())
+            .put(ServerOptions.SHUTDOWN_QUIET_PERIOD, shutdown.quietPeriod())
+            .put(ServerOptions.SHUTDOWN_TIMEOUT, shutdown.timeout());
     CassandraOptions.effective(cassandra, config);
     OpenSearchOptions.effective(opensearch, config);
     TimeSeriesOptions.effective(
@@ -244,7 +284,8 @@ public record ServerSettings(
         search,
         admission,
         kv,
-        kvChunks);
+        kvChunks,
+        shutdown);
   }
 
   /** The same settings with other admission budgets (used by tests). */
@@ -263,7 +304,8 @@ public record ServerSettings(
         search,
         other,
         kv,
-        kvChunks);
+        kvChunks,
+        shutdown);
   }
 
   /** The same settings with other KeyValue limits (used by tests). */
@@ -282,7 +324,8 @@ public record ServerSettings(
         search,
         admission,
         other,
-        kvChunks);
+        kvChunks,
+        shutdown);
   }
 
   /** The same settings with another chunking of large values (used by tests). */
@@ -301,7 +344,8 @@ public record ServerSettings(
         search,
         admission,
         kv,
-        other);
+        other,
+        shutdown);
   }
 
   public ServerSettings withPort(int newPort) {
@@ -319,7 +363,8 @@ public record ServerSettings(
         search,
         admission,
         kv,
-        kvChunks);
+        kvChunks,
+        shutdown);
   }
 
   /** The same settings with other index store endpoints (used by the CLI and tests). */
@@ -343,6 +388,27 @@ public record ServerSettings(
         search,
         admission,
         kv,
-        kvChunks);
+        kvChunks,
+        shutdown);
+  }
+
+  /** The same settings with another way to stop (tests stop without a quiet period). */
+  public ServerSettings withShutdown(Shutdown other) {
+    return new ServerSettings(
+        host,
+        port,
+        tls,
+        auth,
+        cassandra,
+        readFanout,
+        maxReadFanout,
+        sliceMaintenanceInterval,
+        limits,
+        opensearch,
+        search,
+        admission,
+        kv,
+        kvChunks,
+        other);
   }
 }

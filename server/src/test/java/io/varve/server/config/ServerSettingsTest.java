@@ -174,6 +174,10 @@ class ServerSettingsTest {
             (Function<ServerSettings, Object>) s -> s.admission().maxWriteQueueDelay(),
             Duration.ofMillis(250)),
         Arguments.of(
+            "server:\n  shutdown:\n    quietPeriod: 10s\n    timeout: 1m",
+            (Function<ServerSettings, Object>) ServerSettings::shutdown,
+            new ServerSettings.Shutdown(Duration.ofSeconds(10), Duration.ofMinutes(1))),
+        Arguments.of(
             "cassandra:\n  maxInFlightWriteBytes: 1048576",
             (Function<ServerSettings, Object>) s -> s.cassandra().maxInFlightWriteBytes(),
             1048576L),
@@ -379,7 +383,15 @@ class ServerSettingsTest {
         Arguments.of(
             "timeseries:\n  search:\n    maxPageSize: 50\n    defaultPageSize: 100",
             "timeseries.search.defaultPageSize",
-            "1..50"));
+            "1..50"),
+        Arguments.of(
+            "server:\n  shutdown:\n    quietPeriod: 30s",
+            "server.shutdown.timeout",
+            "\"15s\" (expected: at least server.shutdown.quietPeriod (30s))"),
+        Arguments.of(
+            "server:\n  shutdown:\n    quietPeriod: 0s",
+            "server.shutdown.quietPeriod",
+            "a positive duration"));
   }
 
   @Test
@@ -419,7 +431,8 @@ class ServerSettingsTest {
   @Test
   void unknown_key_error_lists_the_keys_of_its_section_in_declaration_order() {
     assertThatThrownBy(() -> parse("server:\n  hots: x"))
-        .hasMessage("server.hots: unknown key (expected one of: host, port, tls, auth, admission)");
+        .hasMessage(
+            "server.hots: unknown key (expected one of: host, port, tls, auth, admission, shutdown)");
   }
 
   @Test

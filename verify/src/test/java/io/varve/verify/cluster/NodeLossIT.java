@@ -68,7 +68,9 @@ class NodeLossIT {
             + "\n  metadataKeyspace: "
             + METADATA
             + "\n  replication: {class: SimpleStrategy, replication_factor: 3}\n");
-    server = VarveServer.start(ServerSettings.load(file).withPort(0));
+    server =
+        VarveServer.start(
+            ServerSettings.load(file).withPort(0).withShutdown(ServerSettings.Shutdown.AT_ONCE));
     api = new ClusterApi("127.0.0.1:" + server.port());
     assertThat(api.createTimeSeries(EVENTS).ok()).isTrue();
     assertThat(api.createKeyValue(ITEMS).ok()).isTrue();

@@ -61,7 +61,9 @@ class ApiFuzzIT {
         base.cassandra()
             .withContactPoints(List.of(TestCassandra.contactPoint()))
             .withMetadataKeyspace(METADATA);
-    server = VarveServer.start(base.withCassandra(c).withPort(0));
+    server =
+        VarveServer.start(
+            base.withCassandra(c).withPort(0).withShutdown(ServerSettings.Shutdown.AT_ONCE));
   }
 
   @AfterAll

@@ -65,7 +65,9 @@ class SecureRoundTripIT {
             "    truststorePassword: " + security.storePassword(),
             "    hostnameValidation: true",
             ""));
-    server = VarveServer.start(ServerSettings.load(file).withPort(0));
+    server =
+        VarveServer.start(
+            ServerSettings.load(file).withPort(0).withShutdown(ServerSettings.Shutdown.AT_ONCE));
     https =
         HttpClient.newBuilder()
             .version(HttpClient.Version.HTTP_1_1)

@@ -57,7 +57,8 @@ class VarveBindingIT {
                     base.cassandra()
                         .withContactPoints(List.of(cassandra))
                         .withMetadataKeyspace(METADATA))
-                .withPort(0));
+                .withPort(0)
+                .withShutdown(ServerSettings.Shutdown.AT_ONCE));
   }
 
   @AfterAll

@@ -57,7 +57,9 @@ class VarveBindingTlsIT {
             + "\"], localDatacenter: datacenter1, metadataKeyspace: "
             + METADATA
             + "}\n");
-    server = VarveServer.start(ServerSettings.load(file).withPort(0));
+    server =
+        VarveServer.start(
+            ServerSettings.load(file).withPort(0).withShutdown(ServerSettings.Shutdown.AT_ONCE));
   }
 
   @AfterAll

@@ -45,6 +45,7 @@ public final class TestCassandraCluster {
       boolean running = nodes.nodes().stream().anyMatch(node -> node.status().isRunning());
       fromEmptyHomes = !running;
       if (!running) {
+        awaitPortsFree(nodes);
         LocalMachine.deleteTree(nodes.node(1).settings().home().getParent());
         Runtime.getRuntime()
             .addShutdownHook(
@@ -63,6 +64,7 @@ public final class TestCassandraCluster {
       // CI, a joining node that exited): say why, then start the whole cluster again, once.
       System.out.println("TestCassandraCluster: starting again from empty homes after: " + e);
       cluster.stop(NODE_STOP_TIMEOUT);
+      awaitPortsFree(cluster);
       LocalMachine.deleteTree(cluster.node(1).settings().home().getParent());
       cluster.start(NODE_START_TIMEOUT);
     }
@@ -71,6 +73,49 @@ public final class TestCassandraCluster {
         "TestCassandraCluster: %d nodes at %s ready (%.1f s)%n",
         NODES, cluster.contactPoints(), (System.nanoTime() - started) / 1e9);
     return cluster;
+  }
+
+  /**
+   * Waits until no process listens on a node's CQL, storage or JMX port: a node of a cluster that
+   * another JVM started and is still stopping (its shutdown hook cut short) would keep writing into
+   * the homes about to be emptied, and the new node would exit at once.
+   */
+  private static void awaitPortsFree(LocalCassandraCluster nodes) {
+    long deadline = System.nanoTime() + NODE_STOP_TIMEOUT.toNanos();
+    for (var node : nodes.nodes()) {
+      var s = node.settings();
+      for (int port : new int[] {s.cqlPort(), s.storagePort(), s.jmxPort()}) {
+        while (!free(s.address(), port)) {
+          if (System.nanoTime() > deadline) {
+            throw new LocalServerException(
+                io.varve.local.Product.CASSANDRA,
+                "Port "
+                    + s.address()
+                    + ":"
+                    + port
+                    + " of the tests' cluster is still in use "
+                    + NODE_STOP_TIMEOUT.toSeconds()
+                    + " s later: stop the process holding it (./varve local cassandra stop --tests"
+                    + " --nodes 3)");
+          }
+          try {
+            Thread.sleep(500);
+          } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new IllegalStateException(e);
+          }
+        }
+      }
+    }
+  }
+
+  private static boolean free(String address, int port) {
+    try (java.net.ServerSocket probe = new java.net.ServerSocket()) {
+      probe.bind(new java.net.InetSocketAddress(address, port));
+      return true;
+    } catch (java.io.IOException e) {
+      return false;
+    }
   }
 
   /** The data center of every node, for a driver's load balancing. */
