@@ -44,6 +44,24 @@ public final class DocPages {
     }
   }
 
+  /**
+   * A {@code curl} example posting to {@code /v1/<rpc>}, with its body as written (comments and
+   * all).
+   */
+  public record Curl(String page, String rpc, String body) {
+    public String where() {
+      return page + " curl " + rpc;
+    }
+  }
+
+  /** A curl command, its lines joined by trailing backslashes. */
+  private static final Pattern CURL = Pattern.compile("curl (?:[^\\n]*\\\\\\n)*[^\\n]*");
+
+  private static final Pattern CURL_URL = Pattern.compile("http://127\\.0\\.0\\.1:8080/v1/(\\w+)");
+  private static final Pattern INLINE_BODY =
+      Pattern.compile("(?:-d|--data|--data-binary) '([^']*)'");
+  private static final Pattern HEREDOC_BODY = Pattern.compile("\\n(.*?)\\nEOF\\n", Pattern.DOTALL);
+
   private static final Pattern CODE = Pattern.compile("`([^`]+)`");
 
   /** The end of a sentence: a full stop, question or exclamation mark before a space. */
@@ -59,6 +77,39 @@ public final class DocPages {
       }
     }
     throw new AssertionError("no docs/ above " + Path.of("").toAbsolutePath());
+  }
+
+  /**
+   * The {@code curl} examples of {@code docs/<page>} that post to {@code /v1/<Rpc>}, in the page's
+   * order; an example whose body cannot be found fails.
+   */
+  public static List<Curl> curls(String page) {
+    String text;
+    try {
+      text = Files.readString(root().resolve("docs").resolve(page));
+    } catch (IOException e) {
+      throw new UncheckedIOException(e);
+    }
+    List<Curl> all = new ArrayList<>();
+    Matcher curl = CURL.matcher(text);
+    while (curl.find()) {
+      Matcher url = CURL_URL.matcher(curl.group());
+      if (!url.find()) {
+        continue;
+      }
+      Matcher inline = INLINE_BODY.matcher(curl.group());
+      Matcher heredoc = HEREDOC_BODY.matcher(text).region(curl.end(), text.length());
+      String body =
+          curl.group().contains("<<'EOF'") && heredoc.lookingAt()
+              ? heredoc.group(1)
+              : inline.find() ? inline.group(1) : null;
+      if (body == null) {
+        throw new AssertionError(
+            "no body found for the curl example of " + url.group(1) + " in " + page);
+      }
+      all.add(new Curl(page, url.group(1), body));
+    }
+    return all;
   }
 
   /** Every page, by its path from the root, docs/ first. */

@@ -7,6 +7,7 @@ import io.grpc.MethodDescriptor;
 import io.varve.api.timeseries.v1.CreateNamespaceRequest;
 import io.varve.api.timeseries.v1.Namespace;
 import io.varve.api.timeseries.v1.UpdateNamespaceRequest;
+import io.varve.server.DocPages;
 import io.varve.server.json.ProtoJson;
 import io.varve.server.transport.Transports;
 import java.io.IOException;
@@ -33,17 +34,8 @@ class DocExamplesTest {
   private static final List<String> PAGES =
       List.of("api.md", "namespace-configuration.md", "search.md", "limits.md", "key-value.md");
 
-  /** A curl command, its lines joined by trailing backslashes. */
-  private static final Pattern CURL = Pattern.compile("curl (?:[^\\n]*\\\\\\n)*[^\\n]*");
-
-  private static final Pattern URL = Pattern.compile("http://127\\.0\\.0\\.1:8080/v1/(\\w+)");
-  private static final Pattern INLINE_BODY =
-      Pattern.compile("(?:-d|--data|--data-binary) '([^']*)'");
-  private static final Pattern HEREDOC_BODY = Pattern.compile("\\n(.*?)\\nEOF\\n", Pattern.DOTALL);
   private static final Pattern MARKED =
       Pattern.compile("<!-- example: (\\w+) -->\\s*```json\\n(.*?)\\n```", Pattern.DOTALL);
-
-  private record Example(String where, String name, String json) {}
 
   private static List<MethodDescriptor<?, ?>> methods() {
     return Transports.SERVICES.stream()
@@ -55,30 +47,9 @@ class DocExamplesTest {
     return (Message) ((MethodDescriptor.PrototypeMarshaller<?>) marshaller).getMessagePrototype();
   }
 
-  /** The {@code curl} examples posting to {@code /v1/<Rpc>}, by RPC name. */
-  private static List<Example> curls() throws IOException {
-    List<Example> all = new ArrayList<>();
-    for (String page : PAGES) {
-      String text = Files.readString(ReferenceConfigTest.docs(page));
-      Matcher curl = CURL.matcher(text);
-      while (curl.find()) {
-        Matcher url = URL.matcher(curl.group());
-        if (!url.find()) {
-          continue;
-        }
-        Matcher inline = INLINE_BODY.matcher(curl.group());
-        Matcher heredoc = HEREDOC_BODY.matcher(text).region(curl.end(), text.length());
-        String body =
-            curl.group().contains("<<'EOF'") && heredoc.lookingAt()
-                ? heredoc.group(1)
-                : inline.find() ? inline.group(1) : null;
-        assertThat(body)
-            .as("the body of the curl example of %s in %s", url.group(1), page)
-            .isNotNull();
-        all.add(new Example(page + " curl " + url.group(1), url.group(1), body));
-      }
-    }
-    return all;
+  /** The {@code curl} examples posting to {@code /v1/<Rpc>}, page by page. */
+  private static List<DocPages.Curl> curls() {
+    return PAGES.stream().flatMap(page -> DocPages.curls(page).stream()).toList();
   }
 
   static Stream<Arguments> examples() throws IOException {
@@ -94,8 +65,8 @@ class DocExamplesTest {
       }
     }
     List<Arguments> all = new ArrayList<>();
-    for (Example curl : curls()) {
-      all.add(Arguments.of(curl.where(), requests.get(curl.name()), curl.json()));
+    for (DocPages.Curl curl : curls()) {
+      all.add(Arguments.of(curl.where(), requests.get(curl.rpc()), curl.body()));
     }
     for (String page : PAGES) {
       Matcher marked = MARKED.matcher(Files.readString(ReferenceConfigTest.docs(page)));
@@ -164,7 +135,7 @@ class DocExamplesTest {
   void every_rpc_has_a_curl_example(String rpc) throws IOException {
     assertThat(curls())
         .as("curl examples in docs/ " + PAGES)
-        .extracting(Example::name)
+        .extracting(DocPages.Curl::rpc)
         .contains(rpc);
   }
 }
