@@ -1,7 +1,7 @@
 package io.varve.perf.migrate;
 
+import io.varve.command.ExitStatus;
 import io.varve.perf.environment.Environment;
-import io.varve.reshaper.job.ExitStatus;
 import java.util.concurrent.Callable;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
@@ -9,7 +9,7 @@ import picocli.CommandLine.Option;
 /**
  * {@code varve perf migrate}: the options of {@link MigrateBenchmark}. Runs on the reshaper's
  * classpath (Spark); exits as {@code varve migrate} does: 2 for a usage error, {@link
- * ExitStatus#FATAL} when the run fails.
+ * ExitStatus#ABORTED_FATAL_ERROR} when the run fails.
  */
 @Command(
     name = "migrate",
@@ -64,7 +64,7 @@ public final class MigrateCommand implements Callable<Integer> {
       return ExitStatus.OK.code();
     } catch (Exception e) {
       e.printStackTrace();
-      return ExitStatus.FATAL.code();
+      return ExitStatus.ABORTED_FATAL_ERROR.code();
     }
   }
 }

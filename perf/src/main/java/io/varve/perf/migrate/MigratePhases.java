@@ -4,7 +4,7 @@ import com.datastax.oss.driver.api.core.CqlSession;
 import com.datastax.oss.driver.api.core.cql.SimpleStatement;
 import io.varve.local.cassandra.LocalCassandraSettings;
 import io.varve.reshaper.config.JobConfigLoader;
-import io.varve.reshaper.job.ExitStatus;
+import io.varve.reshaper.job.Outcome;
 import io.varve.reshaper.job.ReshapeJob;
 import java.io.PrintStream;
 import java.net.InetSocketAddress;
@@ -136,10 +136,10 @@ final class MigratePhases {
             + extra
             + System.getProperty("varve.perf.job", "").replace("\\n", "\n");
     long start = System.nanoTime();
-    ExitStatus status =
+    Outcome status =
         new ReshapeJob(JobConfigLoader.parse(yaml), err, err).run(ReshapeJob.Kind.COPY, false);
     double seconds = (System.nanoTime() - start) / 1e9;
-    if (status != ExitStatus.OK) {
+    if (status != Outcome.OK) {
       throw new IllegalStateException("the job into " + target + " ended with " + status);
     }
     return seconds;

@@ -36,7 +36,7 @@ final class MigrateCommand implements Callable<Integer> {
     JobConfig job = load(file, kind.verb());
     return job == null
         ? ExitStatus.INVALID_INPUT.code()
-        : exitStatus(new ReshapeJob(job, System.out, System.err).run(kind, copyMissing)).code();
+        : new ReshapeJob(job, System.out, System.err).run(kind, copyMissing).exitStatus().code();
   }
 
   /** The job file, or null after saying why it was refused. */
@@ -48,20 +48,5 @@ final class MigrateCommand implements Callable<Integer> {
       System.err.println(verb + ": nothing was written");
       return null;
     }
-  }
-
-  /**
-   * The exit status of a job's outcome, the one place where the two meet: rows left in the bad-rows
-   * file and differences found by a validation complete with errors; too many bad rows and a
-   * conflict under {@code onConflict: fail} are thresholds.
-   */
-  static ExitStatus exitStatus(io.varve.reshaper.job.ExitStatus outcome) {
-    return switch (outcome) {
-      case OK -> ExitStatus.OK;
-      case COMPLETED_WITH_BAD_ROWS, DIFFERENCES_FOUND -> ExitStatus.COMPLETED_WITH_ERRORS;
-      case INVALID_INPUT -> ExitStatus.INVALID_INPUT;
-      case TOO_MANY_BAD_ROWS, RESHAPE_CONFLICT -> ExitStatus.ABORTED_TOO_MANY_ERRORS;
-      case FATAL -> ExitStatus.ABORTED_FATAL_ERROR;
-    };
   }
 }

@@ -31,6 +31,6 @@ final class ReplayCommand implements Callable<Integer> {
     JobConfig job = MigrateCommand.load(config, "replay");
     return job == null
         ? ExitStatus.INVALID_INPUT.code()
-        : MigrateCommand.exitStatus(new ReplayJob(job, System.out, System.err).run(badRows)).code();
+        : new ReplayJob(job, System.out, System.err).run(badRows).exitStatus().code();
   }
 }

@@ -8,8 +8,8 @@ import picocli.CommandLine.Command;
 /**
  * The reshaper's entry point: {@code varve migrate ...} runs it with its arguments, and {@code
  * spark-submit} runs it as the main class. Exit statuses are those of {@link
- * io.varve.command.ExitStatus} (docs/exit-status.md); a job's outcome becomes one in {@link
- * MigrateCommand#exitStatus}.
+ * io.varve.command.ExitStatus} (docs/exit-status.md); a job's {@link io.varve.reshaper.job.Outcome}
+ * names its own.
  */
 @Command(
     name = "varve",

@@ -64,11 +64,48 @@ public final class Cluster {
       while (root.getCause() != null) {
         root = root.getCause();
       }
-      throw new ConfigException(
-          settings.side() + ".host",
-          settings.hosts() + ":" + settings.port() + " unreachable (" + root.getMessage() + ")",
-          "a reachable Cassandra or ScyllaDB node; check host, port, credentials and sslOptions");
+      String where = settings.hosts() + ":" + settings.port();
+      if (refusedCredentials(e)) {
+        throw new ConfigException(
+            settings.side() + ".credentials",
+            where + " refused them (" + root.getMessage() + ")",
+            "a user name and password the cluster accepts");
+      }
+      if (root instanceof java.io.FileNotFoundException
+          || root instanceof java.nio.file.NoSuchFileException
+          || root instanceof java.security.GeneralSecurityException) {
+        throw new ConfigException(
+            settings.side() + ".sslOptions",
+            where + " (" + root + ")",
+            "a trust store (and key store) that can be read with its password");
+      }
+      throw new UnreachableClusterException(
+          settings.side()
+              + ".host: "
+              + where
+              + " unreachable ("
+              + root.getMessage()
+              + "); check host, port and sslOptions, and that the cluster is up",
+          e);
     }
+  }
+
+  /** Whether a node answered and refused the credentials: a job file to fix, not a cluster down. */
+  private static boolean refusedCredentials(Throwable e) {
+    for (Throwable t = e; t != null; t = t.getCause()) {
+      if (t instanceof com.datastax.oss.driver.api.core.auth.AuthenticationException) {
+        return true;
+      }
+      if (t instanceof com.datastax.oss.driver.api.core.AllNodesFailedException all
+          && all.getAllErrors().values().stream()
+              .flatMap(java.util.List::stream)
+              .anyMatch(
+                  x ->
+                      x instanceof com.datastax.oss.driver.api.core.auth.AuthenticationException)) {
+        return true;
+      }
+    }
+    return false;
   }
 
   /**

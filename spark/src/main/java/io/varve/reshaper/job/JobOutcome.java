@@ -1,7 +1,7 @@
 package io.varve.reshaper.job;
 
 /**
- * Chooses a job's {@link ExitStatus}: the one place that turns how a run ended and what it counted
+ * Chooses a job's {@link Outcome}: the one place that turns how a run ended and what it counted
  * into a status.
  */
 final class JobOutcome {
@@ -26,28 +26,28 @@ final class JobOutcome {
    * unless it met bad rows, a finished validation unless it found differences (missing rows do not
    * count when they were copied) or bad rows.
    */
-  static ExitStatus status(
+  static Outcome status(
       ReshapeJob.Kind kind, boolean copyMissing, long maxBadRows, Ending ending, Totals totals) {
     if (ending == Ending.REFUSED) {
-      return ExitStatus.INVALID_INPUT;
+      return Outcome.INVALID_INPUT;
     }
     if (ending == Ending.NOTHING_TO_DO) {
-      return ExitStatus.OK;
+      return Outcome.OK;
     }
     if (totals.conflict() != null) {
-      return ExitStatus.RESHAPE_CONFLICT;
+      return Outcome.RESHAPE_CONFLICT;
     }
     if (totals.badRows() > maxBadRows) {
-      return ExitStatus.TOO_MANY_BAD_ROWS;
+      return Outcome.TOO_MANY_BAD_ROWS;
     }
     if (ending == Ending.BROKE) {
-      return ExitStatus.FATAL;
+      return Outcome.FATAL;
     }
     if (kind == ReshapeJob.Kind.VALIDATE) {
       boolean differs =
           totals.mismatched() > 0 || (totals.missing() > 0 && !copyMissing) || totals.badRows() > 0;
-      return differs ? ExitStatus.DIFFERENCES_FOUND : ExitStatus.OK;
+      return differs ? Outcome.DIFFERENCES_FOUND : Outcome.OK;
     }
-    return totals.badRows() > 0 ? ExitStatus.COMPLETED_WITH_BAD_ROWS : ExitStatus.OK;
+    return totals.badRows() > 0 ? Outcome.COMPLETED_WITH_BAD_ROWS : Outcome.OK;
   }
 }

@@ -1,33 +1,44 @@
 package io.varve.reshaper.job;
 
+import io.varve.command.ExitStatus;
+
 /**
- * The outcome of a job. {@code varve migrate} turns it into the process's exit status in one place,
- * {@code cli.MigrateCommand.exitStatus} (docs/exit-status.md).
+ * How a job ended, and the exit status of the shared table ({@link ExitStatus},
+ * docs/exit-status.md) that {@code varve migrate} exits with for it: this is the one place where
+ * the two meet.
  */
-public enum ExitStatus {
+public enum Outcome {
   /** Every range done; validation found no difference. */
-  OK(0),
-  /** Done, but some rows could not be written (fewer than {@code failures.maxBadRows}). */
-  COMPLETED_WITH_BAD_ROWS(1),
-  /** Bad configuration, schema or command line; nothing was written. */
-  INVALID_INPUT(2),
-  /** Stopped: more than {@code failures.maxBadRows} bad rows. */
-  TOO_MANY_BAD_ROWS(3),
-  /** Stopped: two rows landed on one target key under {@code reshape.onConflict: fail}. */
-  RESHAPE_CONFLICT(4),
+  OK(ExitStatus.OK),
+  /** Done, but some rows could not be written (at most {@code failures.maxBadRows}). */
+  COMPLETED_WITH_BAD_ROWS(ExitStatus.COMPLETED_WITH_ERRORS),
   /** Validation found missing or mismatched rows. */
-  DIFFERENCES_FOUND(5),
-  /** Stopped by an unexpected error (lost connection, failed task); rerun to resume. */
-  FATAL(6);
+  DIFFERENCES_FOUND(ExitStatus.COMPLETED_WITH_ERRORS),
+  /** Bad configuration, schema or command line; nothing was written. */
+  INVALID_INPUT(ExitStatus.INVALID_INPUT),
+  /** Stopped: more than {@code failures.maxBadRows} bad rows. */
+  TOO_MANY_BAD_ROWS(ExitStatus.ABORTED_TOO_MANY_ERRORS),
+  /** Stopped: two rows landed on one target key under {@code reshape.onConflict: fail}. */
+  RESHAPE_CONFLICT(ExitStatus.ABORTED_TOO_MANY_ERRORS),
+  /**
+   * Stopped by the environment: a cluster that cannot be reached (nothing was written), a lost
+   * connection, a failed task; rerun to resume.
+   */
+  FATAL(ExitStatus.ABORTED_FATAL_ERROR);
 
-  private final int code;
+  private final ExitStatus exitStatus;
 
-  ExitStatus(int code) {
-    this.code = code;
+  Outcome(ExitStatus exitStatus) {
+    this.exitStatus = exitStatus;
   }
 
-  /** The outcome's number: 0 and 1 finished every range. Not the process's exit status. */
-  public int code() {
-    return code;
+  /** The process's exit status for this outcome. */
+  public ExitStatus exitStatus() {
+    return exitStatus;
+  }
+
+  /** Whether every range was copied: the run finished, with or without bad rows. */
+  public boolean copiedEveryRange() {
+    return this == OK || this == COMPLETED_WITH_BAD_ROWS;
   }
 }

@@ -6,6 +6,7 @@ import com.datastax.oss.driver.api.core.cql.SimpleStatement;
 import io.varve.reshaper.badrows.BadRow;
 import io.varve.reshaper.badrows.BadRowsFile;
 import io.varve.reshaper.cluster.Cluster;
+import io.varve.reshaper.cluster.UnreachableClusterException;
 import io.varve.reshaper.config.ConfigException;
 import io.varve.reshaper.config.JobConfig;
 import io.varve.reshaper.copy.Retries;
@@ -40,7 +41,7 @@ public final class ReplayJob {
   }
 
   /** Replays {@code file}, or the job's bad-rows file when null. Never throws for bad input. */
-  public ExitStatus run(Path file) {
+  public Outcome run(Path file) {
     Path path = file != null ? file : config.badRowsPath();
     err.println(VERB + ": " + config.target().redacted());
     try {
@@ -82,6 +83,11 @@ public final class ReplayJob {
       err.println(VERB + ": error: " + e.getMessage());
       err.println(VERB + ": nothing was written");
       return status(JobOutcome.Ending.REFUSED, Totals.NONE);
+    } catch (UnreachableClusterException e) {
+      err.println(VERB + ": error: " + e.getMessage());
+      err.println(
+          VERB + ": " + path + " is unchanged; run it again once the cluster can be reached");
+      return status(JobOutcome.Ending.BROKE, Totals.NONE);
     } catch (RuntimeException e) {
       out.println(VERB + ": failed: " + e);
       out.println(VERB + ": " + path + " is unchanged; replaying it again is safe");
@@ -126,7 +132,7 @@ public final class ReplayJob {
     }
   }
 
-  private ExitStatus status(JobOutcome.Ending ending, Totals totals) {
+  private Outcome status(JobOutcome.Ending ending, Totals totals) {
     return JobOutcome.status(
         ReshapeJob.Kind.COPY, false, config.failures().maxBadRows(), ending, totals);
   }

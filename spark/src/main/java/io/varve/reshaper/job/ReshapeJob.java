@@ -2,6 +2,7 @@ package io.varve.reshaper.job;
 
 import com.datastax.oss.driver.api.core.CqlSession;
 import io.varve.reshaper.cluster.Cluster;
+import io.varve.reshaper.cluster.UnreachableClusterException;
 import io.varve.reshaper.compaction.TargetCompaction;
 import io.varve.reshaper.config.ConfigException;
 import io.varve.reshaper.config.JobConfig;
@@ -47,7 +48,7 @@ public final class ReshapeJob {
   }
 
   /** Runs the job; {@code copyMissing} applies to validation. Never throws for bad input. */
-  public ExitStatus run(Kind kind, boolean copyMissing) {
+  public Outcome run(Kind kind, boolean copyMissing) {
     String verb = kind.verb();
     err.println(verb + ": " + config.source().redacted());
     err.println(verb + ": " + config.target().redacted());
@@ -76,10 +77,12 @@ public final class ReshapeJob {
               config, kind == Kind.COPY, outSession, job.targetTable(), err)) {
         run = new RangeRun(config, kind, copyMissing, job, err).run(source, target);
       }
-      ExitStatus status = status(kind, copyMissing, run.ending(), run.totals());
+      Outcome status = status(kind, copyMissing, run.ending(), run.totals());
       new Summary(config, verb, out)
           .print(kind, copyMissing, status, run, job.ranges().size(), job.alreadyDone());
-      if (kind == Kind.COPY && status.code() <= 1 && config.compaction().majorCompactionAfter()) {
+      if (kind == Kind.COPY
+          && status.copiedEveryRange()
+          && config.compaction().majorCompactionAfter()) {
         TargetCompaction.major(config, outSession, err);
       }
       return status;
@@ -87,6 +90,10 @@ public final class ReshapeJob {
       err.println(verb + ": error: " + e.getMessage());
       err.println(verb + ": nothing was written");
       return status(kind, copyMissing, JobOutcome.Ending.REFUSED, Totals.NONE);
+    } catch (UnreachableClusterException e) {
+      err.println(verb + ": error: " + e.getMessage());
+      err.println(verb + ": nothing was written; run it again once the cluster can be reached");
+      return status(kind, copyMissing, JobOutcome.Ending.BROKE, Totals.NONE);
     } catch (RuntimeException e) {
       out.println(verb + ": failed: " + e);
       out.println(verb + ": finished ranges are recorded; rerun the same command to resume");
@@ -94,8 +101,7 @@ public final class ReshapeJob {
     }
   }
 
-  private ExitStatus status(
-      Kind kind, boolean copyMissing, JobOutcome.Ending ending, Totals totals) {
+  private Outcome status(Kind kind, boolean copyMissing, JobOutcome.Ending ending, Totals totals) {
     return JobOutcome.status(kind, copyMissing, config.failures().maxBadRows(), ending, totals);
   }
 

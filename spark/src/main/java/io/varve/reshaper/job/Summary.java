@@ -26,19 +26,19 @@ final class Summary {
   void print(
       ReshapeJob.Kind kind,
       boolean copyMissing,
-      ExitStatus status,
+      Outcome status,
       RangeRun.Result run,
       int ranges,
       int already) {
     Path badRows = config.badRowsPath();
     Totals t = run.totals();
     long maxBadRows = config.failures().maxBadRows();
-    if (status == ExitStatus.RESHAPE_CONFLICT) {
+    if (status == Outcome.RESHAPE_CONFLICT) {
       out.println(verb + ": aborted: " + t.conflict().lines().findFirst().orElse(""));
       return;
     }
     if (run.ending() == JobOutcome.Ending.BROKE) {
-      if (status == ExitStatus.TOO_MANY_BAD_ROWS) {
+      if (status == Outcome.TOO_MANY_BAD_ROWS) {
         out.printf(
             Locale.ROOT,
             "%s: aborted: %,d bad rows, more than failures.maxBadRows=%d;" + " see %s%n",
@@ -80,7 +80,7 @@ final class Summary {
     if (t.badRows() > 0) {
       out.println(verb + ": bad rows are in " + badRows);
     }
-    if (status == ExitStatus.TOO_MANY_BAD_ROWS) {
+    if (status == Outcome.TOO_MANY_BAD_ROWS) {
       out.printf(
           Locale.ROOT,
           "%s: %,d bad rows, more than failures.maxBadRows=%d%n",

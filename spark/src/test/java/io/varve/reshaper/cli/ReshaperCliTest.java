@@ -30,20 +30,29 @@ class ReshaperCliTest {
 
   @Test
   void every_job_outcome_has_its_exit_status() {
-    Map<io.varve.reshaper.job.ExitStatus, ExitStatus> expected =
+    Map<io.varve.reshaper.job.Outcome, ExitStatus> expected =
         Map.of(
-            io.varve.reshaper.job.ExitStatus.OK, ExitStatus.OK,
-            io.varve.reshaper.job.ExitStatus.COMPLETED_WITH_BAD_ROWS,
-                ExitStatus.COMPLETED_WITH_ERRORS,
-            io.varve.reshaper.job.ExitStatus.DIFFERENCES_FOUND, ExitStatus.COMPLETED_WITH_ERRORS,
-            io.varve.reshaper.job.ExitStatus.INVALID_INPUT, ExitStatus.INVALID_INPUT,
-            io.varve.reshaper.job.ExitStatus.TOO_MANY_BAD_ROWS, ExitStatus.ABORTED_TOO_MANY_ERRORS,
-            io.varve.reshaper.job.ExitStatus.RESHAPE_CONFLICT, ExitStatus.ABORTED_TOO_MANY_ERRORS,
-            io.varve.reshaper.job.ExitStatus.FATAL, ExitStatus.ABORTED_FATAL_ERROR);
-    assertThat(expected).containsOnlyKeys(io.varve.reshaper.job.ExitStatus.values());
+            io.varve.reshaper.job.Outcome.OK, ExitStatus.OK,
+            io.varve.reshaper.job.Outcome.COMPLETED_WITH_BAD_ROWS, ExitStatus.COMPLETED_WITH_ERRORS,
+            io.varve.reshaper.job.Outcome.DIFFERENCES_FOUND, ExitStatus.COMPLETED_WITH_ERRORS,
+            io.varve.reshaper.job.Outcome.INVALID_INPUT, ExitStatus.INVALID_INPUT,
+            io.varve.reshaper.job.Outcome.TOO_MANY_BAD_ROWS, ExitStatus.ABORTED_TOO_MANY_ERRORS,
+            io.varve.reshaper.job.Outcome.RESHAPE_CONFLICT, ExitStatus.ABORTED_TOO_MANY_ERRORS,
+            io.varve.reshaper.job.Outcome.FATAL, ExitStatus.ABORTED_FATAL_ERROR);
+    assertThat(expected).containsOnlyKeys(io.varve.reshaper.job.Outcome.values());
     expected.forEach(
-        (outcome, status) ->
-            assertThat(MigrateCommand.exitStatus(outcome)).as(outcome.name()).isEqualTo(status));
+        (outcome, status) -> assertThat(outcome.exitStatus()).as(outcome.name()).isEqualTo(status));
+  }
+
+  @Test
+  void the_reshaper_page_gives_each_status_a_job_ends_with_by_its_code_and_name() throws Exception {
+    String page = Files.readString(Path.of("..", "docs", "reshaper.md"));
+    for (io.varve.reshaper.job.Outcome outcome : io.varve.reshaper.job.Outcome.values()) {
+      ExitStatus status = outcome.exitStatus();
+      assertThat(page)
+          .as("docs/reshaper.md's exit status table, for %s", outcome)
+          .contains("| " + status.code() + " | `" + status.name() + "` |");
+    }
   }
 
   @Test

@@ -136,14 +136,19 @@ class BadInputIT {
   }
 
   @Test
-  void unreachable_host() throws Exception {
+  void an_unreachable_host_is_an_error_of_the_environment_exit_4_and_nothing_written()
+      throws Exception {
     String yaml =
         db.side("source", "ids_by_partnerid", "")
             + db.side("target", "compact", "").replace("port: " + db.address.getPort(), "port: 1");
     Path file = CassandraFixture.jobFile(dir, "unreachable", yaml);
-    assertRefused(
-        CassandraFixture.cli("migrate", "--config", file.toString()),
-        "target.host: 127.0.0.1:1 unreachable");
+
+    CassandraFixture.Run run = CassandraFixture.cli("migrate", "--config", file.toString());
+
+    assertThat(run.status()).as(run.all()).isEqualTo(4);
+    assertThat(run.err())
+        .contains("target.host: 127.0.0.1:1 unreachable")
+        .contains("nothing was written");
   }
 
   @Test

@@ -23,33 +23,32 @@ class JobOutcomeTest {
       String conflict,
       long missing,
       long mismatched,
-      ExitStatus expected) {}
+      Outcome expected) {}
 
   @Test
   void chooses_the_status_of_each_way_a_run_ends() {
     List<Row> table =
         List.of(
-            new Row(COPY, false, REFUSED, 0, null, 0, 0, ExitStatus.INVALID_INPUT),
-            new Row(VALIDATE, false, REFUSED, 0, null, 0, 0, ExitStatus.INVALID_INPUT),
-            new Row(COPY, false, NOTHING_TO_DO, 0, null, 0, 0, ExitStatus.OK),
-            new Row(COPY, false, RAN, 0, null, 0, 0, ExitStatus.OK),
-            new Row(COPY, false, RAN, 10, null, 0, 0, ExitStatus.COMPLETED_WITH_BAD_ROWS),
-            new Row(COPY, false, RAN, 11, null, 0, 0, ExitStatus.TOO_MANY_BAD_ROWS),
+            new Row(COPY, false, REFUSED, 0, null, 0, 0, Outcome.INVALID_INPUT),
+            new Row(VALIDATE, false, REFUSED, 0, null, 0, 0, Outcome.INVALID_INPUT),
+            new Row(COPY, false, NOTHING_TO_DO, 0, null, 0, 0, Outcome.OK),
+            new Row(COPY, false, RAN, 0, null, 0, 0, Outcome.OK),
+            new Row(COPY, false, RAN, 10, null, 0, 0, Outcome.COMPLETED_WITH_BAD_ROWS),
+            new Row(COPY, false, RAN, 11, null, 0, 0, Outcome.TOO_MANY_BAD_ROWS),
             // cancelled for its bad rows: the cancellation is not a failure
-            new Row(COPY, false, BROKE, 11, null, 0, 0, ExitStatus.TOO_MANY_BAD_ROWS),
+            new Row(COPY, false, BROKE, 11, null, 0, 0, Outcome.TOO_MANY_BAD_ROWS),
             // cancelled at a conflict, which wins over bad rows met on the way
             new Row(
-                COPY, false, BROKE, 11, "reshape conflict: ...", 0, 0, ExitStatus.RESHAPE_CONFLICT),
-            new Row(
-                COPY, false, RAN, 0, "reshape conflict: ...", 0, 0, ExitStatus.RESHAPE_CONFLICT),
-            new Row(COPY, false, BROKE, 3, null, 0, 0, ExitStatus.FATAL),
-            new Row(VALIDATE, false, RAN, 0, null, 0, 0, ExitStatus.OK),
-            new Row(VALIDATE, false, RAN, 0, null, 1, 0, ExitStatus.DIFFERENCES_FOUND),
-            new Row(VALIDATE, true, RAN, 0, null, 1, 0, ExitStatus.OK),
-            new Row(VALIDATE, true, RAN, 0, null, 1, 1, ExitStatus.DIFFERENCES_FOUND),
-            new Row(VALIDATE, true, RAN, 1, null, 1, 0, ExitStatus.DIFFERENCES_FOUND),
-            new Row(VALIDATE, true, RAN, 11, null, 1, 0, ExitStatus.TOO_MANY_BAD_ROWS),
-            new Row(VALIDATE, false, BROKE, 0, null, 0, 0, ExitStatus.FATAL));
+                COPY, false, BROKE, 11, "reshape conflict: ...", 0, 0, Outcome.RESHAPE_CONFLICT),
+            new Row(COPY, false, RAN, 0, "reshape conflict: ...", 0, 0, Outcome.RESHAPE_CONFLICT),
+            new Row(COPY, false, BROKE, 3, null, 0, 0, Outcome.FATAL),
+            new Row(VALIDATE, false, RAN, 0, null, 0, 0, Outcome.OK),
+            new Row(VALIDATE, false, RAN, 0, null, 1, 0, Outcome.DIFFERENCES_FOUND),
+            new Row(VALIDATE, true, RAN, 0, null, 1, 0, Outcome.OK),
+            new Row(VALIDATE, true, RAN, 0, null, 1, 1, Outcome.DIFFERENCES_FOUND),
+            new Row(VALIDATE, true, RAN, 1, null, 1, 0, Outcome.DIFFERENCES_FOUND),
+            new Row(VALIDATE, true, RAN, 11, null, 1, 0, Outcome.TOO_MANY_BAD_ROWS),
+            new Row(VALIDATE, false, BROKE, 0, null, 0, 0, Outcome.FATAL));
     for (Row r : table) {
       Totals totals =
           new Totals(

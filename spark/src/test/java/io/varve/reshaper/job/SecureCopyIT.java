@@ -128,10 +128,11 @@ class SecureCopyIT {
   }
 
   @Test
-  void without_tls_and_credentials_the_job_cannot_connect_and_fails() throws Exception {
+  void without_tls_and_credentials_the_job_cannot_connect_and_exits_4() throws Exception {
     CassandraFixture.Run run =
         CassandraFixture.cli("migrate", "--config", job("plain", false).toString());
 
-    assertThat(run.status()).as(run.all()).isNotZero();
+    assertThat(run.status()).as(run.all()).isEqualTo(4);
+    assertThat(run.err()).contains("unreachable").contains("nothing was written");
   }
 }
