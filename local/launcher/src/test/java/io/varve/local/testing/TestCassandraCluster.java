@@ -12,9 +12,9 @@ import java.time.Duration;
  * .varve/test-cassandra-cluster}), never the shared test node.
  *
  * <p>A cluster already running (started by {@code ./varve local cassandra start --tests --nodes 3},
- * by an earlier test class of the same JVM, or by an earlier JVM of {@code ./varve test}) is used
- * as it is and left running. Otherwise the nodes are started one at a time, from empty homes, and
- * stopped when the JVM exits, unless {@value #KEEP_PROPERTY} is {@code true}. If a node of a
+ * or by an earlier test class of the same JVM) is used as it is and left running. Otherwise the
+ * nodes are started one at a time, from empty homes, and stopped when the JVM exits: three idle
+ * nodes would otherwise keep taking memory and CPU from the rest of the build. If a node of a
  * cluster started this way fails to start, the failure (with the end of the node's log) is printed
  * and the cluster is started once more from empty homes.
  *
@@ -24,13 +24,6 @@ public final class TestCassandraCluster {
 
   /** The size of the tests' cluster: replication factor 3, and a quorum left with one node down. */
   public static final int NODES = 3;
-
-  /**
-   * When {@code true}, a cluster this JVM starts is left running when it exits, for the next test
-   * JVM of the same run: {@code ./varve test} sets it and stops the cluster at its end, so that the
-   * modules using the cluster start it once between them (about 50 s each time).
-   */
-  public static final String KEEP_PROPERTY = "varve.test.cluster.keep";
 
   private static final Duration NODE_START_TIMEOUT = Duration.ofMinutes(4);
   private static final Duration NODE_STOP_TIMEOUT = Duration.ofMinutes(1);
@@ -54,11 +47,9 @@ public final class TestCassandraCluster {
       if (!running) {
         awaitPortsFree(nodes);
         LocalMachine.deleteTree(nodes.node(1).settings().home().getParent());
-        if (!Boolean.getBoolean(KEEP_PROPERTY)) {
-          Runtime.getRuntime()
-              .addShutdownHook(
-                  new Thread(() -> nodes.stop(NODE_STOP_TIMEOUT), "test-cassandra-cluster-stop"));
-        }
+        Runtime.getRuntime()
+            .addShutdownHook(
+                new Thread(() -> nodes.stop(NODE_STOP_TIMEOUT), "test-cassandra-cluster-stop"));
       }
       cluster = nodes;
     }
