@@ -23,11 +23,13 @@ import org.junit.jupiter.api.Test;
 class StorageFailuresIT {
 
   static final String NS = "storage_failures_it";
+  static final String KV = "storage_failures_kv";
   static TestServer server;
 
   @BeforeAll
   static void start() {
-    server = new TestServer("varve_storage_failures_it", NS);
+    server = new TestServer("varve_storage_failures_it", NS, KV);
+    server.createKeyValueNamespace(KV, KV, "items", "ASC");
     TestServer.Reply created =
         server.post(
             "CreateNamespace",
@@ -87,6 +89,59 @@ class StorageFailuresIT {
     assertThat(readBack.body().path("error").path("code").asText())
         .isEqualTo("FAILED_PRECONDITION");
     assertThat(readBack.errorMessage()).contains(table).doesNotContain("retrying is safe");
+  }
+
+  @Test
+  void a_keyvalue_table_dropped_behind_the_servers_back_refuses_every_rpc_as_not_retryable() {
+    String token = "{\"generation_time\": \"%s\", \"token\": \"%s\"}";
+    String put =
+        "{\"namespace\": \""
+            + KV
+            + "\", \"id\": \"r\", \"idempotency_token\": "
+            + token
+            + ", \"items\": [{\"key\": \"aw==\", \"value\": \"dg==\"}]}";
+    TestServer.Reply before =
+        server.post("PutItems", put.formatted(Instant.now(), java.util.UUID.randomUUID()));
+    assertThat(before.status()).as(before.body().toString()).isEqualTo(200);
+    server.cql.execute(
+        SimpleStatement.newInstance("DROP TABLE " + KV + ".items")
+            .setTimeout(Duration.ofSeconds(30)));
+
+    java.util.Map<String, String> calls = new java.util.LinkedHashMap<>();
+    calls.put("PutItems", put.formatted(Instant.now(), java.util.UUID.randomUUID()));
+    calls.put("GetItems", "{\"namespace\": \"" + KV + "\", \"id\": \"r\"}");
+    calls.put(
+        "DeleteItems",
+        ("{\"namespace\": \""
+                + KV
+                + "\", \"id\": \"r\", \"idempotency_token\": "
+                + token
+                + ", \"predicate\": {\"match_all\": {}}}")
+            .formatted(Instant.now(), java.util.UUID.randomUUID()));
+    calls.put(
+        "MutateItems",
+        ("{\"namespace\": \""
+                + KV
+                + "\", \"idempotency_token\": "
+                + token
+                + ", \"mutations\": [{\"id\": \"r\", \"put\": {\"items\": [{\"key\": \"aw==\","
+                + " \"value\": \"dg==\"}]}}]}")
+            .formatted(Instant.now(), java.util.UUID.randomUUID()));
+    calls.put(
+        "ScanItems", "{\"namespace\": \"" + KV + "\", \"segment\": 0, \"total_segments\": 1}");
+    calls.forEach(
+        (rpc, body) -> {
+          TestServer.Reply reply = server.post(rpc, body);
+          assertThat(reply.status()).as(rpc + " " + reply.body()).isEqualTo(412);
+          assertThat(reply.body().path("error").path("code").asText())
+              .as(rpc)
+              .isEqualTo("FAILED_PRECONDITION");
+          assertThat(reply.errorMessage())
+              .as(rpc)
+              .contains("items")
+              .contains("until an operator repairs the store")
+              .doesNotContain("retrying is safe");
+        });
   }
 
   private static String sliceTable(Instant time) {

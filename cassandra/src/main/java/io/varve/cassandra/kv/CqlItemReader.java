@@ -134,6 +134,22 @@ public final class CqlItemReader {
       boolean raw,
       ReadBudget budget,
       ResponseMemory memory) {
+    return CqlFailures.translated(
+        () ->
+            readItems(ns, id, predicate, values, wantedRows, firstRows, page, raw, budget, memory));
+  }
+
+  private CompletionStage<Page> readItems(
+      KvNamespace ns,
+      String id,
+      ItemPredicate predicate,
+      boolean values,
+      int wantedRows,
+      int firstRows,
+      BytePage page,
+      boolean raw,
+      ReadBudget budget,
+      ResponseMemory memory) {
     ItemRead read = new ItemRead(this, ns, id, values, page, raw, budget, memory);
     int bound = values ? limits.valueRowsPerFetch() : limits.keyRowsPerFetch();
     int first = values ? Math.min(bound, firstRows) : bound;

@@ -81,7 +81,8 @@ public final class CqlItemWriter {
    */
   public CompletionStage<Void> put(
       KvNamespace ns, String id, IdempotencyToken token, List<KvItem> items) {
-    return puts(ns, id, token, items).thenCompose(w -> execute(ns, w.batch(), w.bytes()));
+    return CqlFailures.translated(
+        () -> puts(ns, id, token, items).thenCompose(w -> execute(ns, w.batch(), w.bytes())));
   }
 
   /**
@@ -127,11 +128,15 @@ public final class CqlItemWriter {
 
   public CompletionStage<Void> delete(
       KvNamespace ns, String id, IdempotencyToken token, ItemPredicate predicate) {
-    return deletes(ns, id, token, predicate)
-        .thenCompose(
-            w ->
-                execute(
-                    ns, w.statements().size() == 1 ? w.statements().get(0) : w.batch(), w.bytes()));
+    return CqlFailures.translated(
+        () ->
+            deletes(ns, id, token, predicate)
+                .thenCompose(
+                    w ->
+                        execute(
+                            ns,
+                            w.statements().size() == 1 ? w.statements().get(0) : w.batch(),
+                            w.bytes())));
   }
 
   /**
