@@ -59,19 +59,21 @@ final class ServeCommand implements Callable<Integer> {
     ServerSettings settings =
         config == null ? ServerSettings.defaults() : ServerSettings.load(config);
     if (port != null) {
-      settings = settings.withPort(port);
+      settings = settings.toBuilder().port(port).build();
     }
     if (cassandra != null) {
       CassandraSettings c =
           settings
               .cassandra()
               .withContactPoints(List.of(ServerSettings.contactPoint("--cassandra", cassandra)));
-      settings = settings.withCassandra(c);
+      settings = settings.toBuilder().cassandra(c).build();
     }
     if (opensearch != null) {
       settings =
-          settings.withOpenSearchUrls(
-              opensearch.stream().map(url -> ServerSettings.url("--opensearch", url)).toList());
+          settings.toBuilder()
+              .openSearchUrls(
+                  opensearch.stream().map(url -> ServerSettings.url("--opensearch", url)).toList())
+              .build();
     }
     return settings;
   }

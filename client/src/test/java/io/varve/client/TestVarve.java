@@ -38,12 +38,14 @@ final class TestVarve implements AutoCloseable {
     }
     this.server =
         VarveServer.start(
-            base.withCassandra(
+            base.toBuilder()
+                .cassandra(
                     base.cassandra()
                         .withContactPoints(List.of(cassandra))
                         .withMetadataKeyspace(metadataKeyspace))
-                .withPort(0)
-                .withShutdown(ServerSettings.Shutdown.AT_ONCE));
+                .port(0)
+                .shutdown(ServerSettings.Shutdown.AT_ONCE)
+                .build());
   }
 
   TestVarve(String metadataKeyspace, String... keyspaces) {

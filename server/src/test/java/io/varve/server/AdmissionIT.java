@@ -58,14 +58,15 @@ class AdmissionIT {
   @BeforeAll
   static void start() {
     ServerSettings settings =
-        ServerSettings.defaults()
-            .withAdmission(
+        ServerSettings.defaults().toBuilder()
+            .admission(
                 new AdmissionSettings(
                     WRITE_BUDGET,
                     8L * 1024 * 1024,
                     AdmissionSettings.DEFAULT_MAX_WRITE_QUEUE_DELAY,
                     8L * 1024 * 1024,
-                    AdmissionSettings.DEFAULT_BUFFERED_WRITE_RETRY));
+                    AdmissionSettings.DEFAULT_BUFFERED_WRITE_RETRY))
+            .build();
     server = new TestServer(settings, "varve_admission_it", NS);
     assertThat(
             server

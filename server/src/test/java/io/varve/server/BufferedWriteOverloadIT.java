@@ -147,14 +147,15 @@ class BufferedWriteOverloadIT {
     // one node): while it is full, a body is refused unread, so a malformed one gets 429, not 400
     String ns = "buffer_unread_it";
     ServerSettings settings =
-        ServerSettings.defaults()
-            .withAdmission(
+        ServerSettings.defaults().toBuilder()
+            .admission(
                 new AdmissionSettings(
                     AdmissionSettings.autoWriteBytes(),
                     AdmissionSettings.autoReadBytes(),
                     AdmissionSettings.DEFAULT_MAX_WRITE_QUEUE_DELAY,
                     1024 * 1024,
-                    Duration.ofMinutes(5)));
+                    Duration.ofMinutes(5)))
+            .build();
     try (TestServer server = new TestServer(settings, "varve_buffer_unread_it", ns)) {
       create(server, ns, "{\"coalesce\": \"20ms\", \"bufferCapacity\": 8388608}");
       BufferedWriteRetryIT.replicas(server, ns, 3);
@@ -207,14 +208,15 @@ class BufferedWriteOverloadIT {
     }
     long bound = 1024 * 1024;
     ServerSettings settings =
-        WriteBacklogIT.squeezedWrites()
-            .withAdmission(
+        WriteBacklogIT.squeezedWrites().toBuilder()
+            .admission(
                 new AdmissionSettings(
                     AdmissionSettings.autoWriteBytes(),
                     AdmissionSettings.autoReadBytes(),
                     AdmissionSettings.DEFAULT_MAX_WRITE_QUEUE_DELAY,
                     bound,
-                    AdmissionSettings.DEFAULT_BUFFERED_WRITE_RETRY));
+                    AdmissionSettings.DEFAULT_BUFFERED_WRITE_RETRY))
+            .build();
     try (TestServer server =
         new TestServer(settings, "varve_buffer_many_it", namespaces.toArray(String[]::new))) {
       for (String ns : namespaces) {

@@ -61,14 +61,15 @@ class BufferedWriteRetryIT {
   void events_still_refused_after_the_retry_window_are_dropped_counted_and_reported()
       throws Exception {
     ServerSettings settings =
-        ServerSettings.defaults()
-            .withAdmission(
+        ServerSettings.defaults().toBuilder()
+            .admission(
                 new AdmissionSettings(
                     AdmissionSettings.autoWriteBytes(),
                     AdmissionSettings.autoReadBytes(),
                     AdmissionSettings.DEFAULT_MAX_WRITE_QUEUE_DELAY,
                     AdmissionSettings.autoBufferedWriteBytes(),
-                    Duration.ofSeconds(1)));
+                    Duration.ofSeconds(1)))
+            .build();
     try (TestServer server = new TestServer(settings, "varve_buffer_drop_it", DROP)) {
       create(server, DROP);
       replicas(server, DROP, 3);

@@ -75,18 +75,20 @@ public final class ChunkCrashServerMain {
             .withContactPoints(
                 List.of(new InetSocketAddress(hostPort[0], Integer.parseInt(hostPort[1]))))
             .withMetadataKeyspace(args[1]);
-    ServerSettings settings = base.withCassandra(c).withPort(0);
+    ServerSettings settings = base.toBuilder().cassandra(c).port(0).build();
     String readBytes = System.getProperty(READ_BYTES_PROPERTY);
     if (readBytes != null) {
       AdmissionSettings a = settings.admission();
       settings =
-          settings.withAdmission(
-              new AdmissionSettings(
-                  a.writeBytes(),
-                  Long.parseLong(readBytes),
-                  a.maxWriteQueueDelay(),
-                  a.bufferedWriteBytes(),
-                  a.bufferedWriteRetry()));
+          settings.toBuilder()
+              .admission(
+                  new AdmissionSettings(
+                      a.writeBytes(),
+                      Long.parseLong(readBytes),
+                      a.maxWriteQueueDelay(),
+                      a.bufferedWriteBytes(),
+                      a.bufferedWriteRetry()))
+              .build();
     }
     VarveServer server = VarveServer.start(settings, Clock.systemUTC());
     Path ready = Path.of(args[2]);

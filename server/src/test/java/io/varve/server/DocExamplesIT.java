@@ -49,8 +49,9 @@ class DocExamplesIT {
   @BeforeAll
   static void start() {
     ServerSettings settings =
-        ServerSettings.defaults()
-            .withOpenSearchUrls(List.of(URI.create(TestOpenSearch.endpoint())));
+        ServerSettings.defaults().toBuilder()
+            .openSearchUrls(List.of(URI.create(TestOpenSearch.endpoint())))
+            .build();
     clock.moveTo(PAGES.get(0).clock());
     // the keyspaces the examples name
     server = new TestServer(settings, clock, METADATA, "device_events", "my_dataset", "ngsegment");

@@ -72,7 +72,9 @@ class IndexLifecycleIT {
           requestTimeout: 5s
         """);
     ServerSettings settings =
-        ServerSettings.load(config).withOpenSearchUrls(List.of(node.settings().endpoint()));
+        ServerSettings.load(config).toBuilder()
+            .openSearchUrls(List.of(node.settings().endpoint()))
+            .build();
     server = new TestServer(settings, clock, "varve_index_lifecycle_it", OUTAGE, RETENTION);
     create(OUTAGE, "");
     create(

@@ -54,7 +54,7 @@ class IndexQueueBoundIT {
               1);
       try (TestServer server =
           new TestServer(
-              ServerSettings.defaults().withOpenSearch(indexing),
+              ServerSettings.defaults().toBuilder().opensearch(indexing).build(),
               java.time.Clock.systemUTC(),
               "varve_index_queue_bound_it",
               session -> {},

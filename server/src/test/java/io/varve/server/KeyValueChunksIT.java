@@ -64,7 +64,8 @@ class KeyValueChunksIT {
             Duration.ofMinutes(15),
             Duration.ofHours(1),
             500);
-    server = new TestServer(ServerSettings.defaults().withKvChunks(chunking), META, KS);
+    server =
+        new TestServer(ServerSettings.defaults().toBuilder().kvChunks(chunking).build(), META, KS);
     TestServer.Reply created =
         server.post(
             "CreateNamespace",

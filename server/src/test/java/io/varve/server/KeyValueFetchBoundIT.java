@@ -43,7 +43,9 @@ class KeyValueFetchBoundIT {
   static void start() {
     server =
         new TestServer(
-            ServerSettings.defaults().withKv(KvLimits.DEFAULT.withFetchBytes(FETCH_BYTES)),
+            ServerSettings.defaults().toBuilder()
+                .kv(KvLimits.DEFAULT.withFetchBytes(FETCH_BYTES))
+                .build(),
             "varve_kv_fetch_bound_it",
             "kv_fetch_bound_it");
     TestServer.Reply created =

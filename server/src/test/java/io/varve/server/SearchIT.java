@@ -85,8 +85,9 @@ class SearchIT {
   static void start() throws Exception {
     String dataset = "search-it-" + ProcessHandle.current().pid();
     ServerSettings settings =
-        ServerSettings.defaults()
-            .withOpenSearchUrls(List.of(URI.create(TestOpenSearch.endpoint())));
+        ServerSettings.defaults().toBuilder()
+            .openSearchUrls(List.of(URI.create(TestOpenSearch.endpoint())))
+            .build();
     server = new TestServer(settings, "varve_search_it", NS, FULL, PLAIN, OVERWRITE);
     for (String[] ns : new String[][] {{NS, "REVERSE_INDEX"}, {FULL, "FULL_EVENT"}}) {
       TestServer.Reply created =

@@ -91,7 +91,8 @@ final class TestServer implements AutoCloseable {
             .withMetadataKeyspace(metadataKeyspace);
     this.server =
         VarveServer.start(
-            base.withCassandra(c).withPort(0).withShutdown(ServerSettings.Shutdown.AT_ONCE), clock);
+            base.toBuilder().cassandra(c).port(0).shutdown(ServerSettings.Shutdown.AT_ONCE).build(),
+            clock);
   }
 
   TestServer(String metadataKeyspace, String... keyspaces) {

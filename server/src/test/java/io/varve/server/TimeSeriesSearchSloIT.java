@@ -44,9 +44,10 @@ class TimeSeriesSearchSloIT {
     opensearch = new DelayingProxy(new InetSocketAddress(os.getHost(), os.getPort()));
     dataset = "ts-search-slo-" + ProcessHandle.current().pid();
     ServerSettings settings =
-        ServerSettings.defaults()
-            .withOpenSearchUrls(
-                List.of(URI.create("http://127.0.0.1:" + opensearch.address().getPort())));
+        ServerSettings.defaults().toBuilder()
+            .openSearchUrls(
+                List.of(URI.create("http://127.0.0.1:" + opensearch.address().getPort())))
+            .build();
     server =
         new TestServer(
             settings,

@@ -40,34 +40,37 @@ class WriteBacklogIT {
   static ServerSettings squeezedWrites() {
     ServerSettings defaults = ServerSettings.defaults();
     CassandraSettings c = defaults.cassandra();
-    return defaults.withCassandra(
-        new CassandraSettings(
-            c.contactPoints(),
-            c.localDatacenter(),
-            c.username(),
-            c.password(),
-            c.tls(),
-            c.compression(),
-            c.requestTimeout(),
-            c.schemaTimeout(),
-            c.metadataKeyspace(),
-            c.replication(),
-            1,
-            1024 * 1024,
-            c.compressionThreshold()));
+    return defaults.toBuilder()
+        .cassandra(
+            new CassandraSettings(
+                c.contactPoints(),
+                c.localDatacenter(),
+                c.username(),
+                c.password(),
+                c.tls(),
+                c.compression(),
+                c.requestTimeout(),
+                c.schemaTimeout(),
+                c.metadataKeyspace(),
+                c.replication(),
+                1,
+                1024 * 1024,
+                c.compressionThreshold()))
+        .build();
   }
 
   @BeforeAll
   static void start() {
     ServerSettings settings =
-        squeezedWrites()
-            .withAdmission(
+        squeezedWrites().toBuilder()
+            .admission(
                 new AdmissionSettings(
                     512L * 1024 * 1024,
                     8L * 1024 * 1024,
                     Duration.ofMillis(50),
                     64L * 1024 * 1024,
-                    AdmissionSettings.DEFAULT_BUFFERED_WRITE_RETRY));
+                    AdmissionSettings.DEFAULT_BUFFERED_WRITE_RETRY))
+            .build();
     server = new TestServer(settings, "varve_write_backlog_it", NS);
     assertThat(
             server

@@ -87,7 +87,8 @@ final class ClusterBenchmark {
       cluster.start(NODE_TIMEOUT);
       Path config = root.resolve(name + "-varve.yaml");
       Files.writeString(config, serverConfig(cluster, security));
-      try (VarveServer server = VarveServer.start(ServerSettings.load(config).withPort(0));
+      try (VarveServer server =
+              VarveServer.start(ServerSettings.load(config).toBuilder().port(0).build());
           WriteLoad load =
               new WriteLoad(
                   (security == null ? "http" : "https") + "://127.0.0.1:" + server.port(),

@@ -268,147 +268,133 @@ public record ServerSettings(
     return config.line();
   }
 
-  /** The same settings with other Cassandra contact points (used by the CLI and tests). */
-  public ServerSettings withCassandra(CassandraSettings other) {
-    return new ServerSettings(
-        host,
-        port,
-        tls,
-        auth,
-        other,
-        readFanout,
-        maxReadFanout,
-        sliceMaintenanceInterval,
-        limits,
-        opensearch,
-        search,
-        admission,
-        kv,
-        kvChunks,
-        shutdown);
+  /** A builder holding these settings, to change some of them. */
+  public Builder toBuilder() {
+    return new Builder(this);
   }
 
-  /** The same settings with other admission budgets (used by tests). */
-  public ServerSettings withAdmission(AdmissionSettings other) {
-    return new ServerSettings(
-        host,
-        port,
-        tls,
-        auth,
-        cassandra,
-        readFanout,
-        maxReadFanout,
-        sliceMaintenanceInterval,
-        limits,
-        opensearch,
-        search,
-        other,
-        kv,
-        kvChunks,
-        shutdown);
-  }
+  /**
+   * Settings like others but for what is set: the command line's overrides ({@code --port}, {@code
+   * --cassandra}) and the tests' variants.
+   */
+  public static final class Builder {
+    private String host;
+    private int port;
+    private Optional<Tls> tls;
+    private AuthSettings auth;
+    private CassandraSettings cassandra;
+    private int readFanout;
+    private int maxReadFanout;
+    private Duration sliceMaintenanceInterval;
+    private Limits limits;
+    private OpenSearchSettings opensearch;
+    private SearchLimits search;
+    private AdmissionSettings admission;
+    private io.varve.core.kv.KvLimits kv;
+    private io.varve.core.kv.KvChunking kvChunks;
+    private Shutdown shutdown;
 
-  /** The same settings with other KeyValue limits (used by tests). */
-  public ServerSettings withKv(io.varve.core.kv.KvLimits other) {
-    return new ServerSettings(
-        host,
-        port,
-        tls,
-        auth,
-        cassandra,
-        readFanout,
-        maxReadFanout,
-        sliceMaintenanceInterval,
-        limits,
-        opensearch,
-        search,
-        admission,
-        other,
-        kvChunks,
-        shutdown);
-  }
+    private Builder(ServerSettings s) {
+      host = s.host;
+      port = s.port;
+      tls = s.tls;
+      auth = s.auth;
+      cassandra = s.cassandra;
+      readFanout = s.readFanout;
+      maxReadFanout = s.maxReadFanout;
+      sliceMaintenanceInterval = s.sliceMaintenanceInterval;
+      limits = s.limits;
+      opensearch = s.opensearch;
+      search = s.search;
+      admission = s.admission;
+      kv = s.kv;
+      kvChunks = s.kvChunks;
+      shutdown = s.shutdown;
+    }
 
-  /** The same settings with another chunking of large values (used by tests). */
-  public ServerSettings withKvChunks(io.varve.core.kv.KvChunking other) {
-    return new ServerSettings(
-        host,
-        port,
-        tls,
-        auth,
-        cassandra,
-        readFanout,
-        maxReadFanout,
-        sliceMaintenanceInterval,
-        limits,
-        opensearch,
-        search,
-        admission,
-        kv,
-        other,
-        shutdown);
-  }
+    public Builder host(String value) {
+      host = value;
+      return this;
+    }
 
-  public ServerSettings withPort(int newPort) {
-    return new ServerSettings(
-        host,
-        newPort,
-        tls,
-        auth,
-        cassandra,
-        readFanout,
-        maxReadFanout,
-        sliceMaintenanceInterval,
-        limits,
-        opensearch,
-        search,
-        admission,
-        kv,
-        kvChunks,
-        shutdown);
-  }
+    public Builder port(int value) {
+      port = value;
+      return this;
+    }
 
-  /** The same settings with other index store endpoints (used by the CLI and tests). */
-  public ServerSettings withOpenSearchUrls(List<URI> urls) {
-    return withOpenSearch(opensearch.withUrls(urls));
-  }
+    public Builder tls(Optional<Tls> value) {
+      tls = value;
+      return this;
+    }
 
-  /** The same settings with another index store and indexing limits (used by tests). */
-  public ServerSettings withOpenSearch(OpenSearchSettings other) {
-    return new ServerSettings(
-        host,
-        port,
-        tls,
-        auth,
-        cassandra,
-        readFanout,
-        maxReadFanout,
-        sliceMaintenanceInterval,
-        limits,
-        other,
-        search,
-        admission,
-        kv,
-        kvChunks,
-        shutdown);
-  }
+    public Builder auth(AuthSettings value) {
+      auth = value;
+      return this;
+    }
 
-  /** The same settings with another way to stop (tests stop without a quiet period). */
-  public ServerSettings withShutdown(Shutdown other) {
-    return new ServerSettings(
-        host,
-        port,
-        tls,
-        auth,
-        cassandra,
-        readFanout,
-        maxReadFanout,
-        sliceMaintenanceInterval,
-        limits,
-        opensearch,
-        search,
-        admission,
-        kv,
-        kvChunks,
-        other);
+    public Builder cassandra(CassandraSettings value) {
+      cassandra = value;
+      return this;
+    }
+
+    public Builder limits(Limits value) {
+      limits = value;
+      return this;
+    }
+
+    public Builder opensearch(OpenSearchSettings value) {
+      opensearch = value;
+      return this;
+    }
+
+    public Builder search(SearchLimits value) {
+      search = value;
+      return this;
+    }
+
+    public Builder admission(AdmissionSettings value) {
+      admission = value;
+      return this;
+    }
+
+    public Builder kv(io.varve.core.kv.KvLimits value) {
+      kv = value;
+      return this;
+    }
+
+    public Builder kvChunks(io.varve.core.kv.KvChunking value) {
+      kvChunks = value;
+      return this;
+    }
+
+    public Builder shutdown(Shutdown value) {
+      shutdown = value;
+      return this;
+    }
+
+    /** The index store's endpoints, its other settings kept. */
+    public Builder openSearchUrls(List<URI> urls) {
+      opensearch = opensearch.withUrls(urls);
+      return this;
+    }
+
+    public ServerSettings build() {
+      return new ServerSettings(
+          host,
+          port,
+          tls,
+          auth,
+          cassandra,
+          readFanout,
+          maxReadFanout,
+          sliceMaintenanceInterval,
+          limits,
+          opensearch,
+          search,
+          admission,
+          kv,
+          kvChunks,
+          shutdown);
+    }
   }
 }

@@ -80,7 +80,8 @@ class ServerSettingsTest {
     Path file = dir.resolve("varve.yaml");
     Files.writeString(file, "server:\n  port: 9090\n");
 
-    assertThat(ServerSettings.load(file)).isEqualTo(ServerSettings.defaults().withPort(9090));
+    assertThat(ServerSettings.load(file))
+        .isEqualTo(ServerSettings.defaults().toBuilder().port(9090).build());
   }
 
   @Test
@@ -408,8 +409,9 @@ class ServerSettingsTest {
     assertThat(s.opensearch().bulkMaxEvents()).isEqualTo(500);
     assertThat(s.describe()).contains("opensearch.password=(redacted)").doesNotContain("hunter2");
     assertThat(
-            ServerSettings.defaults()
-                .withOpenSearchUrls(List.of(java.net.URI.create("http://h:1")))
+            ServerSettings.defaults().toBuilder()
+                .openSearchUrls(List.of(java.net.URI.create("http://h:1")))
+                .build()
                 .opensearch()
                 .urls())
         .extracting(java.net.URI::toString)
@@ -443,7 +445,7 @@ class ServerSettingsTest {
                 + "cassandra:\n  username: u\n  password: p-secret\n  tls:\n    truststore: /t.p12\n"
                 + "    truststorePassword: t-secret\ntimeseries:\n  limits:\n    futureLimit: 90m");
 
-    String line = s.withPort(8443).describe();
+    String line = s.toBuilder().port(8443).build().describe();
 
     assertThat(line)
         .startsWith(
@@ -466,12 +468,12 @@ class ServerSettingsTest {
   }
 
   @Test
-  void with_port_and_with_cassandra_change_only_that() {
+  void a_builder_from_settings_changes_only_what_is_set() {
     ServerSettings d = ServerSettings.defaults();
     var other = d.cassandra().withMetadataKeyspace("other");
 
-    assertThat(d.withPort(1234)).isEqualTo(parse("server: {port: 1234}"));
-    assertThat(d.withCassandra(other).cassandra()).isEqualTo(other);
-    assertThat(d.withCassandra(other).limits()).isEqualTo(d.limits());
+    assertThat(d.toBuilder().port(1234).build()).isEqualTo(parse("server: {port: 1234}"));
+    assertThat(d.toBuilder().cassandra(other).build().cassandra()).isEqualTo(other);
+    assertThat(d.toBuilder().cassandra(other).build().limits()).isEqualTo(d.limits());
   }
 }

@@ -70,7 +70,10 @@ class NodeLossIT {
             + "\n  replication: {class: SimpleStrategy, replication_factor: 3}\n");
     server =
         VarveServer.start(
-            ServerSettings.load(file).withPort(0).withShutdown(ServerSettings.Shutdown.AT_ONCE));
+            ServerSettings.load(file).toBuilder()
+                .port(0)
+                .shutdown(ServerSettings.Shutdown.AT_ONCE)
+                .build());
     api = new ClusterApi("127.0.0.1:" + server.port());
     assertThat(api.createTimeSeries(EVENTS).ok()).isTrue();
     assertThat(api.createKeyValue(ITEMS).ok()).isTrue();

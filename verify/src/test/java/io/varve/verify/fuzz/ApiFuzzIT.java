@@ -55,15 +55,20 @@ class ApiFuzzIT {
       }
     }
     ServerSettings base =
-        ServerSettings.defaults()
-            .withOpenSearchUrls(List.of(URI.create(TestOpenSearch.endpoint())));
+        ServerSettings.defaults().toBuilder()
+            .openSearchUrls(List.of(URI.create(TestOpenSearch.endpoint())))
+            .build();
     CassandraSettings c =
         base.cassandra()
             .withContactPoints(List.of(TestCassandra.contactPoint()))
             .withMetadataKeyspace(METADATA);
     server =
         VarveServer.start(
-            base.withCassandra(c).withPort(0).withShutdown(ServerSettings.Shutdown.AT_ONCE));
+            base.toBuilder()
+                .cassandra(c)
+                .port(0)
+                .shutdown(ServerSettings.Shutdown.AT_ONCE)
+                .build());
   }
 
   @AfterAll

@@ -67,7 +67,10 @@ class SecureRoundTripIT {
             ""));
     server =
         VarveServer.start(
-            ServerSettings.load(file).withPort(0).withShutdown(ServerSettings.Shutdown.AT_ONCE));
+            ServerSettings.load(file).toBuilder()
+                .port(0)
+                .shutdown(ServerSettings.Shutdown.AT_ONCE)
+                .build());
     https =
         HttpClient.newBuilder()
             .version(HttpClient.Version.HTTP_1_1)

@@ -53,12 +53,14 @@ class VarveBindingIT {
     ServerSettings base = ServerSettings.defaults();
     server =
         VarveServer.start(
-            base.withCassandra(
+            base.toBuilder()
+                .cassandra(
                     base.cassandra()
                         .withContactPoints(List.of(cassandra))
                         .withMetadataKeyspace(METADATA))
-                .withPort(0)
-                .withShutdown(ServerSettings.Shutdown.AT_ONCE));
+                .port(0)
+                .shutdown(ServerSettings.Shutdown.AT_ONCE)
+                .build());
   }
 
   @AfterAll

@@ -59,7 +59,10 @@ class VarveBindingTlsIT {
             + "}\n");
     server =
         VarveServer.start(
-            ServerSettings.load(file).withPort(0).withShutdown(ServerSettings.Shutdown.AT_ONCE));
+            ServerSettings.load(file).toBuilder()
+                .port(0)
+                .shutdown(ServerSettings.Shutdown.AT_ONCE)
+                .build());
   }
 
   @AfterAll
