@@ -32,6 +32,9 @@ import org.junit.jupiter.api.extension.RegisterExtension;
  * free port; {@code status} and {@code down} given no port, so that they act on those {@code up}
  * recorded. Kept across runs, like the other test nodes: the second run restarts the node on its
  * data.
+ *
+ * <p>About 40 s: {@code up --secure} starts a Cassandra with TLS and authentication and the server,
+ * as a user's first run does.
  */
 class UpSecureIT {
 

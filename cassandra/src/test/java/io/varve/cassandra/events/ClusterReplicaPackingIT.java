@@ -22,6 +22,9 @@ import org.junit.jupiter.api.Test;
  * TestCassandraCluster}), where partitions have three replicas, and, with replication factor 2,
  * replica sets that differ between partitions: a packed batch only ever holds partitions whose
  * replicas are the same, so the coordinator the driver picks is a replica of all of them.
+ *
+ * <p>About 50 s, nearly all of it starting the tests' three nodes one after another (a node joins
+ * only once the one before it is up).
  */
 class ClusterReplicaPackingIT {
 

@@ -34,6 +34,9 @@ import org.junit.jupiter.api.io.TempDir;
  * there, also when the quorum that answers must include the node that was down (another one is then
  * killed). The nodes run {@code commitlog_sync: batch}: an acknowledged write was fsynced on each
  * replica that acknowledged it.
+ *
+ * <p>Slow by nature (about 56 s, and the cluster's start when it is the first to use it): a node is
+ * killed and started again, and the test waits for it to serve a quorum.
  */
 @TestMethodOrder(MethodOrderer.OrderAnnotation.class)
 class NodeLossIT {

@@ -25,6 +25,10 @@ import org.junit.jupiter.api.Test;
  * with a fixed seed, then the checks a user relies on: no 5xx, no dropped connection, the server
  * healthy, stored events, items and namespaces as acknowledged. On failure the message lists each
  * distinct failing request (seed, case number, request).
+ *
+ * <p>The slowest class of the suite (190-215 s on the two-core development machine), and it stays
+ * so: the requests go one at a time because the outcome a case is checked against depends on the
+ * cases before it (the store model), and each waits for Cassandra.
  */
 class ApiFuzzIT {
 

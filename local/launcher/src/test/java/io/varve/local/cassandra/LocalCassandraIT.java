@@ -20,6 +20,8 @@ import org.junit.jupiter.api.TestMethodOrder;
 /**
  * Runs the real Cassandra from {@code local/cassandra-dist/target/lib} in a temporary home, on
  * ports beside both the developer's and the shared test instance.
+ *
+ * <p>About 40 s: it starts, stops, restarts and kills real nodes, which is what it tests.
  */
 @TestMethodOrder(MethodOrderer.OrderAnnotation.class)
 class LocalCassandraIT {
