@@ -13,6 +13,7 @@ import io.varve.cassandra.events.CqlEventStore;
 import io.varve.cassandra.kv.ChunkSweep;
 import io.varve.cassandra.kv.CqlChunkLog;
 import io.varve.cassandra.kv.CqlItemReader;
+import io.varve.cassandra.kv.CqlItemStore;
 import io.varve.cassandra.kv.CqlItemTables;
 import io.varve.cassandra.kv.CqlItemWriter;
 import io.varve.cassandra.metadata.CqlMetadataStore;
@@ -235,14 +236,16 @@ public final class VarveServer implements AutoCloseable {
       KeyValueHandler kv =
           new KeyValueHandler(
               registry,
-              new CqlItemWriter(
-                  session,
-                  writes,
-                  settings.cassandra().compressionThreshold(),
-                  settings.kvChunks(),
-                  chunkLog,
-                  Clock.systemUTC()),
-              new CqlItemReader(session, settings.kv(), settings.kvChunks().writeConcurrency()),
+              new CqlItemStore(
+                  new CqlItemWriter(
+                      session,
+                      writes,
+                      settings.cassandra().compressionThreshold(),
+                      settings.kvChunks(),
+                      chunkLog,
+                      Clock.systemUTC()),
+                  new CqlItemReader(
+                      session, settings.kv(), settings.kvChunks().writeConcurrency())),
               tokens,
               settings.kv(),
               clock,

@@ -8,12 +8,13 @@ import io.varve.cassandra.events.ConsistencyLevels;
 import io.varve.cassandra.failure.CqlFailures;
 import io.varve.core.kv.BytePage;
 import io.varve.core.kv.FetchSizes;
+import io.varve.core.kv.ItemPage;
 import io.varve.core.kv.ItemPredicate;
 import io.varve.core.kv.KeyRange;
 import io.varve.core.kv.KvChunking;
-import io.varve.core.kv.KvItem;
 import io.varve.core.kv.KvLimits;
 import io.varve.core.kv.KvNamespace;
+import io.varve.core.kv.ReadBudget;
 import io.varve.core.read.ResponseMemory;
 import java.nio.ByteBuffer;
 import java.util.List;
@@ -37,26 +38,6 @@ import java.util.concurrent.CompletionStage;
  * sent all the same.
  */
 public final class CqlItemReader {
-
-  /**
-   * A page.
-   *
-   * @param items the items returned
-   * @param more whether more items may follow
-   * @param rowsFetched rows Cassandra sent in the shape returned (with values when values were
-   *     asked for), taken or not: the numerator of read amplification
-   * @param rowsPlanned rows of keys and sizes Cassandra sent to plan the rows to fetch (0 when not
-   *     needed)
-   * @param bytes bytes of the page's keys and values
-   * @param largestFetchBytes bytes of the largest CQL fetch made (every column of its rows)
-   */
-  public record Page(
-      List<KvItem> items,
-      boolean more,
-      long rowsFetched,
-      long rowsPlanned,
-      long bytes,
-      long largestFetchBytes) {}
 
   private final CqlSession session;
   private final ItemStatements statements;
@@ -92,7 +73,7 @@ public final class CqlItemReader {
    * @param values whether to read values (otherwise keys and metadata only)
    * @param wantedRows the rows the item-size estimate says fill the page
    */
-  public CompletionStage<Page> read(
+  public CompletionStage<ItemPage> read(
       KvNamespace ns,
       String id,
       ItemPredicate predicate,
@@ -119,11 +100,12 @@ public final class CqlItemReader {
    * stored (compressed), each item saying how, for a client that signalled it decompresses them.
    * Chunked values are reassembled ({@link ChunkedReads}) only when values are read: a keys-only
    * read never touches the chunk table. Within {@code budget}: when it stops the read, the page
-   * holds the items taken so far and {@link Page#more()} is set ({@link ReadBudget#cutShort()} says
-   * why). The page's keys and values are held in {@code memory} once the page is known and before
-   * any chunk of a chunked value is read; when it has no room, the read fails RESOURCE_EXHAUSTED.
+   * holds the items taken so far and {@link ItemPage#more()} is set ({@link ReadBudget#cutShort()}
+   * says why). The page's keys and values are held in {@code memory} once the page is known and
+   * before any chunk of a chunked value is read; when it has no room, the read fails
+   * RESOURCE_EXHAUSTED.
    */
-  public CompletionStage<Page> read(
+  public CompletionStage<ItemPage> read(
       KvNamespace ns,
       String id,
       ItemPredicate predicate,
@@ -139,7 +121,7 @@ public final class CqlItemReader {
             readItems(ns, id, predicate, values, wantedRows, firstRows, page, raw, budget, memory));
   }
 
-  private CompletionStage<Page> readItems(
+  private CompletionStage<ItemPage> readItems(
       KvNamespace ns,
       String id,
       ItemPredicate predicate,
@@ -153,7 +135,7 @@ public final class CqlItemReader {
     ItemRead read = new ItemRead(this, ns, id, values, page, raw, budget, memory);
     int bound = values ? limits.valueRowsPerFetch() : limits.keyRowsPerFetch();
     int first = values ? Math.min(bound, firstRows) : bound;
-    CompletionStage<Page> rows;
+    CompletionStage<ItemPage> rows;
     if (wantedRows <= first) {
       rows = continued(read, ns, predicate, wantedRows, bound, page);
     } else {
@@ -177,7 +159,7 @@ public final class CqlItemReader {
    * right for small items overshoots by most of a fetch once larger ones fill the page, and every
    * row Cassandra sends counts as read, taken or not.
    */
-  private CompletionStage<Page> continued(
+  private CompletionStage<ItemPage> continued(
       ItemRead read,
       KvNamespace ns,
       ItemPredicate predicate,

@@ -10,8 +10,10 @@ import io.varve.core.kv.BytePage;
 import io.varve.core.kv.KeyRange;
 import io.varve.core.kv.KvLimits;
 import io.varve.core.kv.KvNamespace;
+import io.varve.core.kv.ReadBudget;
+import io.varve.core.kv.ScanPage;
+import io.varve.core.kv.ScanPosition;
 import io.varve.core.kv.ScanSegment;
-import io.varve.core.kv.ScannedItem;
 import io.varve.core.read.ResponseMemory;
 import java.nio.ByteBuffer;
 import java.nio.charset.StandardCharsets;
@@ -36,21 +38,6 @@ import java.util.function.Function;
  */
 public final class CqlItemScanner {
 
-  /** Where a page ended: the last row consumed (returned, or skipped as expired). */
-  public record Position(long token, String id, byte[] key) {}
-
-  /**
-   * A page.
-   *
-   * @param items the items returned
-   * @param more whether more items may follow in the segment (then {@code last} is set)
-   * @param last the position to resume after, null when nothing was consumed
-   * @param rowsFetched rows Cassandra sent, returned or not
-   * @param bytes bytes of the page's ids, keys and values
-   */
-  public record Page(
-      List<ScannedItem> items, boolean more, Position last, long rowsFetched, long bytes) {}
-
   private final CqlSession session;
   private final ScanStatements statements;
   private final KvLimits limits;
@@ -68,14 +55,14 @@ public final class CqlItemScanner {
    * @param after the previous page's position, null for a first page
    * @param wantedRows the rows the item-size estimate says fill the page (bounded here)
    * @param budget the time the page may take: when it stops the page, the page holds the items
-   *     taken so far and {@link Page#more()} is set ({@link ReadBudget#cutShort()} says why)
+   *     taken so far and {@link ScanPage#more()} is set ({@link ReadBudget#cutShort()} says why)
    * @param memory holds the page's ids, keys and values once the page is known and before any chunk
    *     of a chunked value is read; when it has no room, the scan fails RESOURCE_EXHAUSTED
    */
-  public CompletionStage<Page> scan(
+  public CompletionStage<ScanPage> scan(
       KvNamespace ns,
       ScanSegment segment,
-      Position after,
+      ScanPosition after,
       boolean values,
       int wantedRows,
       BytePage page,
@@ -85,10 +72,10 @@ public final class CqlItemScanner {
         () -> scanSegment(ns, segment, after, values, wantedRows, page, budget, memory));
   }
 
-  private CompletionStage<Page> scanSegment(
+  private CompletionStage<ScanPage> scanSegment(
       KvNamespace ns,
       ScanSegment segment,
-      Position after,
+      ScanPosition after,
       boolean values,
       int wantedRows,
       BytePage page,
@@ -126,13 +113,13 @@ public final class CqlItemScanner {
   }
 
   /** The page read, its chunked values reassembled. */
-  private CompletionStage<Page> page(KvNamespace ns, ScanRead read, boolean stopped) {
+  private CompletionStage<ScanPage> page(KvNamespace ns, ScanRead read, boolean stopped) {
     return read.assemble(ns, chunks).thenApply(v -> read.page(stopped));
   }
 
   /** The records of {@code after}'s token that Cassandra orders after its record, whole. */
   private CompletionStage<Boolean> sameToken(
-      KvNamespace ns, boolean values, Position after, ScanRead read, int fetch) {
+      KvNamespace ns, boolean values, ScanPosition after, ScanRead read, int fetch) {
     byte[] lastId = after.id().getBytes(StandardCharsets.UTF_8);
     CompletionStage<List<String>> later =
         run(

@@ -3,10 +3,12 @@ package io.varve.cassandra.kv;
 import io.varve.cassandra.events.ValueCodec;
 import io.varve.core.kv.BytePage;
 import io.varve.core.kv.FetchSizes;
+import io.varve.core.kv.ItemPage;
 import io.varve.core.kv.ItemPredicate;
 import io.varve.core.kv.KeyRange;
 import io.varve.core.kv.KvItem;
 import io.varve.core.kv.KvNamespace;
+import io.varve.core.kv.ReadBudget;
 import io.varve.core.kv.ValueMetadata;
 import io.varve.core.read.ResponseMemory;
 import java.nio.ByteBuffer;
@@ -127,7 +129,7 @@ final class ItemRead {
    * Reads the keys and sizes of {@code rest} to find the rows that fit the rest of the page, then
    * takes exactly those rows with their values.
    */
-  CompletionStage<CqlItemReader.Page> planned(ItemPredicate rest, int keyFetchSize) {
+  CompletionStage<ItemPage> planned(ItemPredicate rest, int keyFetchSize) {
     if (rest instanceof ItemPredicate.Keys k && k.keys().isEmpty()) {
       return CompletableFuture.completedFuture(result(false));
     }
@@ -181,7 +183,7 @@ final class ItemRead {
    * The page after one query: more follow when it was full (not at the item limit) or rows are left
    * unread.
    */
-  CqlItemReader.Page page(RowStream.Outcome outcome) {
+  ItemPage page(RowStream.Outcome outcome) {
     return result(
         switch (outcome.end()) {
           case STOPPED -> page.more();
@@ -190,8 +192,8 @@ final class ItemRead {
         });
   }
 
-  private CqlItemReader.Page result(boolean more) {
-    return new CqlItemReader.Page(items, more, fetched, planned, page.bytes(), largestFetchBytes);
+  private ItemPage result(boolean more) {
+    return new ItemPage(items, more, fetched, planned, page.bytes(), largestFetchBytes);
   }
 
   private static ItemPredicate span(List<byte[]> keys) {
@@ -213,7 +215,7 @@ final class ItemRead {
    * value's size is known from its item row, so a read that has no room is refused before it
    * fetches a chunk.
    */
-  CompletionStage<CqlItemReader.Page> assembled(CqlItemReader.Page read) {
+  CompletionStage<ItemPage> assembled(ItemPage read) {
     memory.hold(read.bytes());
     if (chunked.isEmpty()) {
       return CompletableFuture.completedFuture(read);
@@ -238,7 +240,7 @@ final class ItemRead {
     return done.thenApply(
         v -> {
           items.removeIf(java.util.Objects::isNull);
-          return new CqlItemReader.Page(
+          return new ItemPage(
               items,
               read.more(),
               read.rowsFetched(),

@@ -5,6 +5,7 @@ import com.datastax.oss.driver.api.core.cql.AsyncResultSet;
 import com.datastax.oss.driver.api.core.cql.Row;
 import com.datastax.oss.driver.api.core.type.codec.TypeCodecs;
 import io.varve.core.error.VarveException;
+import io.varve.core.kv.ReadBudget;
 import io.varve.core.kv.ValueMetadata;
 import java.nio.ByteBuffer;
 import java.util.HexFormat;

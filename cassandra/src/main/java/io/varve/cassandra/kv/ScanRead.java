@@ -5,6 +5,9 @@ import com.datastax.oss.driver.api.core.cql.Row;
 import io.varve.core.kv.BytePage;
 import io.varve.core.kv.KvItem;
 import io.varve.core.kv.KvNamespace;
+import io.varve.core.kv.ReadBudget;
+import io.varve.core.kv.ScanPage;
+import io.varve.core.kv.ScanPosition;
 import io.varve.core.kv.ScannedItem;
 import io.varve.core.kv.ValueMetadata;
 import io.varve.core.read.ResponseMemory;
@@ -37,7 +40,7 @@ final class ScanRead {
   private final BytePage page;
   private final List<ScannedItem> items = new ArrayList<>();
   private final List<Chunked> chunked = new ArrayList<>();
-  private CqlItemScanner.Position last;
+  private ScanPosition last;
   private long fetched;
   private long rows;
   private final ReadBudget budget;
@@ -86,8 +89,7 @@ final class ScanRead {
     budget.progressed(); // a row consumed, taken or skipped: the page has a position to resume from
     int column = 2; // the write time; id and token follow
     String id = row.getString(column + 1);
-    CqlItemScanner.Position here =
-        new CqlItemScanner.Position(RowStream.bigint(row, column + 2), id, key);
+    ScanPosition here = new ScanPosition(RowStream.bigint(row, column + 2), id, key);
     if (metadata.expired()) {
       last = here;
       return true;
@@ -149,8 +151,8 @@ final class ScanRead {
   }
 
   /** The page once reading ended; {@code stopped}: it ended before the segment's rows ran out. */
-  CqlItemScanner.Page page(boolean stopped) {
+  ScanPage page(boolean stopped) {
     boolean more = stopped && (paused || page.more()) && last != null;
-    return new CqlItemScanner.Page(items, more, last, fetched, page.bytes());
+    return new ScanPage(items, more, last, fetched, page.bytes());
   }
 }

@@ -6,17 +6,18 @@ import io.micrometer.core.instrument.MeterRegistry;
 import io.varve.api.kv.v1.GetItemsRequest;
 import io.varve.api.kv.v1.GetItemsResponse;
 import io.varve.api.kv.v1.Item;
-import io.varve.cassandra.kv.CqlItemReader;
-import io.varve.cassandra.kv.ReadBudget;
 import io.varve.core.kv.BytePage;
 import io.varve.core.kv.FetchSizes;
+import io.varve.core.kv.ItemPage;
 import io.varve.core.kv.ItemPredicate;
+import io.varve.core.kv.ItemStore;
 import io.varve.core.kv.KvItem;
 import io.varve.core.kv.KvLimits;
 import io.varve.core.kv.KvNamespace;
 import io.varve.core.kv.KvPageToken;
 import io.varve.core.kv.KvSlos;
 import io.varve.core.kv.KvValidation;
+import io.varve.core.kv.ReadBudget;
 import io.varve.core.namespace.Names;
 import io.varve.core.read.PageTokens;
 import io.varve.core.read.ResponseMemory;
@@ -43,7 +44,7 @@ final class GetItemsHandler {
   private static final String PAGE_TOKEN = "page_token";
 
   private final Function<String, CompletionStage<KvNamespace>> namespaces;
-  private final CqlItemReader reader;
+  private final ItemStore store;
   private final PageTokens tokens;
   private final KvLimits limits;
   private final PointReadCache cache;
@@ -57,14 +58,14 @@ final class GetItemsHandler {
 
   GetItemsHandler(
       Function<String, CompletionStage<KvNamespace>> namespaces,
-      CqlItemReader reader,
+      ItemStore store,
       PageTokens tokens,
       KvLimits limits,
       PointReadCache cache,
       ReadBudgets budgets,
       MeterRegistry metrics) {
     this.namespaces = namespaces;
-    this.reader = reader;
+    this.store = store;
     this.tokens = tokens;
     this.limits = limits;
     this.cache = cache;
@@ -166,7 +167,7 @@ final class GetItemsHandler {
               return budgets
                   .finish(
                       budget,
-                      reader.read(
+                      store.read(
                           ns,
                           id,
                           predicate,
@@ -200,7 +201,7 @@ final class GetItemsHandler {
    */
   private GetItemsResponse.Builder respond(
       KvNamespace ns,
-      CqlItemReader.Page page,
+      ItemPage page,
       boolean values,
       byte[] fingerprint,
       long before,

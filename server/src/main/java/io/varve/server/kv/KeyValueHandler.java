@@ -11,11 +11,9 @@ import io.varve.api.kv.v1.PutItemsRequest;
 import io.varve.api.kv.v1.PutItemsResponse;
 import io.varve.api.kv.v1.ScanItemsRequest;
 import io.varve.api.kv.v1.ScanItemsResponse;
-import io.varve.cassandra.kv.CqlItemMutator;
-import io.varve.cassandra.kv.CqlItemReader;
-import io.varve.cassandra.kv.CqlItemWriter;
 import io.varve.core.kv.IdempotencyToken;
 import io.varve.core.kv.ItemPredicate;
+import io.varve.core.kv.ItemStore;
 import io.varve.core.kv.KvChunking;
 import io.varve.core.kv.KvItem;
 import io.varve.core.kv.KvLimits;
@@ -40,7 +38,7 @@ import java.util.concurrent.CompletionStage;
 public final class KeyValueHandler {
 
   private final NamespaceRegistry registry;
-  private final CqlItemWriter writer;
+  private final ItemStore store;
   private final KvLimits limits;
   private final KvChunking chunking;
   private final Clock clock;
@@ -51,8 +49,7 @@ public final class KeyValueHandler {
 
   public KeyValueHandler(
       NamespaceRegistry registry,
-      CqlItemWriter writer,
-      CqlItemReader reader,
+      ItemStore store,
       PageTokens tokens,
       KvLimits limits,
       Clock clock,
@@ -60,7 +57,7 @@ public final class KeyValueHandler {
       KvChunking chunking) {
     this.registry = registry;
     this.chunking = chunking;
-    this.writer = writer;
+    this.store = store;
     this.limits = limits;
     this.clock = clock;
     this.cache = new PointReadCache(limits.maxCacheBytes(), metrics);
@@ -76,11 +73,9 @@ public final class KeyValueHandler {
                 "varve.kv.reads.running",
                 "GetItems and ScanItems pages being read now"));
     this.reads =
-        new GetItemsHandler(this::namespace, reader, tokens, limits, cache, budgets, metrics);
-    this.scans =
-        new ScanItemsHandler(this::namespace, reader.scanner(), tokens, limits, budgets, metrics);
-    this.mutations =
-        new MutateItemsHandler(this::namespace, new CqlItemMutator(writer), limits, clock, cache);
+        new GetItemsHandler(this::namespace, store, tokens, limits, cache, budgets, metrics);
+    this.scans = new ScanItemsHandler(this::namespace, store, tokens, limits, budgets, metrics);
+    this.mutations = new MutateItemsHandler(this::namespace, store, limits, clock, cache);
   }
 
   public CompletionStage<MutateItemsResponse> mutate(MutateItemsRequest r) {
@@ -104,7 +99,7 @@ public final class KeyValueHandler {
                     ns,
                     id,
                     new ItemPredicate.Keys(items.stream().map(KvItem::key).toList()),
-                    writer.put(ns, id, token, items)))
+                    store.put(ns, id, token, items)))
         .thenApply(v -> PutItemsResponse.newBuilder().setItemCount(items.size()).build());
   }
 
@@ -120,7 +115,7 @@ public final class KeyValueHandler {
             ns -> {
               ItemPredicate predicate =
                   KvRequests.predicate(true, r.getPredicate(), true, ns.order(), limits);
-              return cache.invalidating(ns, id, predicate, writer.delete(ns, id, token, predicate));
+              return cache.invalidating(ns, id, predicate, store.delete(ns, id, token, predicate));
             })
         .thenApply(v -> DeleteItemsResponse.getDefaultInstance());
   }

@@ -3,11 +3,11 @@ package io.varve.server.kv;
 import io.varve.api.kv.v1.MutateItemsRequest;
 import io.varve.api.kv.v1.MutateItemsResponse;
 import io.varve.api.kv.v1.Mutation;
-import io.varve.cassandra.kv.CqlItemMutator;
 import io.varve.core.error.InvalidFieldException;
 import io.varve.core.kv.ClusteringOrder;
 import io.varve.core.kv.IdempotencyToken;
 import io.varve.core.kv.ItemPredicate;
+import io.varve.core.kv.ItemStore;
 import io.varve.core.kv.KvLimits;
 import io.varve.core.kv.KvMutation;
 import io.varve.core.kv.KvMutations;
@@ -25,7 +25,7 @@ import java.util.function.Function;
  * MutateItems: puts and deletes over one or more records under one idempotency token. Every field
  * of every mutation is validated, and the mutations checked together ({@link KvMutations}: bounds,
  * no overlap within a record), before anything is written: an invalid last mutation writes nothing.
- * Then each record is one single-partition batch ({@link CqlItemMutator}).
+ * Then each record is one single-partition batch ({@link ItemStore#mutate}).
  *
  * <p>One token per request, not per mutation: the token identifies what a client retries or hedges,
  * and a client retries a call, not part of one. All mutations are ordered against other requests by
@@ -34,20 +34,20 @@ import java.util.function.Function;
 final class MutateItemsHandler {
 
   private final Function<String, CompletionStage<KvNamespace>> namespaces;
-  private final CqlItemMutator mutator;
+  private final ItemStore store;
   private final KvLimits limits;
   private final Clock clock;
   private final PointReadCache cache;
 
   MutateItemsHandler(
       Function<String, CompletionStage<KvNamespace>> namespaces,
-      CqlItemMutator mutator,
+      ItemStore store,
       KvLimits limits,
       Clock clock,
       PointReadCache cache) {
     this.cache = cache;
     this.namespaces = namespaces;
-    this.mutator = mutator;
+    this.store = store;
     this.limits = limits;
     this.clock = clock;
   }
@@ -70,7 +70,7 @@ final class MutateItemsHandler {
         .apply(r.getNamespace())
         .thenCompose(
             ns ->
-                mutator
+                store
                     .mutate(ns, token, records)
                     // every record touched, whether its batch applied or not (it may have)
                     .whenComplete(

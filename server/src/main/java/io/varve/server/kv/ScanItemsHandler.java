@@ -5,14 +5,16 @@ import io.micrometer.core.instrument.MeterRegistry;
 import io.varve.api.kv.v1.ScanItemsRequest;
 import io.varve.api.kv.v1.ScanItemsResponse;
 import io.varve.api.kv.v1.ScannedItem;
-import io.varve.cassandra.kv.CqlItemScanner;
-import io.varve.cassandra.kv.ReadBudget;
 import io.varve.core.kv.BytePage;
 import io.varve.core.kv.FetchSizes;
+import io.varve.core.kv.ItemStore;
 import io.varve.core.kv.KvLimits;
 import io.varve.core.kv.KvNamespace;
 import io.varve.core.kv.KvSlos;
+import io.varve.core.kv.ReadBudget;
+import io.varve.core.kv.ScanPage;
 import io.varve.core.kv.ScanPageToken;
+import io.varve.core.kv.ScanPosition;
 import io.varve.core.kv.ScanSegment;
 import io.varve.core.namespace.Names;
 import io.varve.core.read.PageTokens;
@@ -23,7 +25,7 @@ import java.util.concurrent.CompletionStage;
 import java.util.function.Function;
 
 /**
- * ScanItems: one segment of a namespace's token ring, a page at a time ({@link CqlItemScanner}).
+ * ScanItems: one segment of a namespace's token ring, a page at a time ({@link ItemStore#scan}).
  * Pages are bounded in bytes (ids, keys and values) like GetItems' pages; the page token, signed
  * and bound to the request (namespace, segment, total, item limit, values or not), holds the
  * position of the last row consumed, the items returned so far and the average item size seen. A
@@ -35,7 +37,7 @@ final class ScanItemsHandler {
   private static final String PAGE_TOKEN = "page_token";
 
   private final Function<String, CompletionStage<KvNamespace>> namespaces;
-  private final CqlItemScanner scanner;
+  private final ItemStore store;
   private final PageTokens tokens;
   private final KvLimits limits;
   private final ReadBudgets budgets;
@@ -45,14 +47,14 @@ final class ScanItemsHandler {
 
   ScanItemsHandler(
       Function<String, CompletionStage<KvNamespace>> namespaces,
-      CqlItemScanner scanner,
+      ItemStore store,
       PageTokens tokens,
       KvLimits limits,
       ReadBudgets budgets,
       MeterRegistry metrics) {
     this.namespaces = namespaces;
     this.budgets = budgets;
-    this.scanner = scanner;
+    this.store = store;
     this.tokens = tokens;
     this.limits = limits;
     this.fetched =
@@ -97,17 +99,17 @@ final class ScanItemsHandler {
                   position != null && position.averageItemBytes() > 0
                       ? position.averageItemBytes()
                       : fetchSizes.estimate(ns.namespace());
-              CqlItemScanner.Position after =
+              ScanPosition after =
                   position == null
                       ? null
-                      : new CqlItemScanner.Position(
+                      : new ScanPosition(
                           position.lastToken(), position.lastId(), position.lastKey());
               ReadBudget budget =
                   budgets.start(ns.slos().latency(KvSlos.SCAN_ITEMS), ReadBudget::of);
               return budgets
                   .finish(
                       budget,
-                      scanner.scan(
+                      store.scan(
                           ns,
                           segment,
                           after,
@@ -126,7 +128,7 @@ final class ScanItemsHandler {
   }
 
   private ScanItemsResponse.Builder respond(
-      KvNamespace ns, CqlItemScanner.Page page, boolean values, byte[] fingerprint, long soFar) {
+      KvNamespace ns, ScanPage page, boolean values, byte[] fingerprint, long soFar) {
     fetched.increment(page.rowsFetched());
     returned.increment(page.items().size());
     fetchSizes.observe(ns.namespace(), page.items().size(), page.bytes());
@@ -140,7 +142,7 @@ final class ScanItemsHandler {
                         .setItem(KvRequests.item(i.item(), values))));
     if (page.more()) {
       long average = page.items().isEmpty() ? 0 : Math.max(1, page.bytes() / page.items().size());
-      CqlItemScanner.Position last = page.last();
+      ScanPosition last = page.last();
       response.setNextPageToken(
           tokens.seal(
               fingerprint,

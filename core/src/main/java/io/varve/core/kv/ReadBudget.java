@@ -1,4 +1,4 @@
-package io.varve.cassandra.kv;
+package io.varve.core.kv;
 
 import io.varve.core.read.CallBudget;
 import io.varve.core.slo.ReadDeadline;
@@ -50,14 +50,14 @@ public final class ReadBudget extends CallBudget {
   }
 
   /** Records that the read took an item: from now on, time may cut it short. */
-  void progressed() {
+  public void progressed() {
     if (!progress) { // called for every item: a volatile write each time would cost a fence
       progress = true;
     }
   }
 
   /** Whether the read may start another fetch; a refusal for time makes the page partial. */
-  boolean mayFetch() {
+  public boolean mayFetch() {
     if (cancelled) {
       countCancelled();
       return false;
@@ -76,7 +76,7 @@ public final class ReadBudget extends CallBudget {
    * Tracks a fetch the driver started: cancelling its future stops the driver's work on it
    * (retries, speculative executions, following pages).
    */
-  <T> CompletionStage<T> track(CompletionStage<T> fetch) {
+  public <T> CompletionStage<T> track(CompletionStage<T> fetch) {
     if (this == NONE) {
       return fetch;
     }

@@ -1,0 +1,15 @@
+package io.varve.core.kv;
+
+import java.util.List;
+
+/**
+ * A page of a scan of one segment of a namespace's token ring.
+ *
+ * @param items the items returned
+ * @param more whether more items may follow in the segment (then {@code last} is set)
+ * @param last the position to resume after, null when nothing was consumed
+ * @param rowsFetched rows the store sent, returned or not
+ * @param bytes bytes of the page's ids, keys and values
+ */
+public record ScanPage(
+    List<ScannedItem> items, boolean more, ScanPosition last, long rowsFetched, long bytes) {}
