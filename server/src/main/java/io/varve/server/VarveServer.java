@@ -8,7 +8,7 @@ import com.linecorp.armeria.server.docs.DocService;
 import com.linecorp.armeria.server.prometheus.PrometheusExpositionService;
 import io.micrometer.prometheusmetrics.PrometheusConfig;
 import io.micrometer.prometheusmetrics.PrometheusMeterRegistry;
-import io.varve.cassandra.events.AsyncLimiter;
+import io.varve.cassandra.cql.AsyncLimiter;
 import io.varve.cassandra.events.CqlEventStore;
 import io.varve.cassandra.kv.ChunkSweep;
 import io.varve.cassandra.kv.CqlChunkLog;

@@ -6,6 +6,8 @@ import com.datastax.oss.driver.api.core.cql.AsyncResultSet;
 import com.datastax.oss.driver.api.core.cql.BoundStatement;
 import com.datastax.oss.driver.api.core.cql.Row;
 import com.datastax.oss.driver.api.core.type.codec.TypeCodecs;
+import io.varve.cassandra.cql.AsyncLimiter;
+import io.varve.cassandra.cql.ValueCodec;
 import io.varve.cassandra.failure.CqlFailures;
 import io.varve.core.error.VarveException;
 import io.varve.core.event.Event;

@@ -2,8 +2,8 @@ package io.varve.cassandra.kv;
 
 import com.datastax.oss.driver.api.core.ConsistencyLevel;
 import com.datastax.oss.driver.api.core.cql.Row;
-import io.varve.cassandra.events.ConsistencyLevels;
-import io.varve.cassandra.events.ValueCodec;
+import io.varve.cassandra.cql.ConsistencyLevels;
+import io.varve.cassandra.cql.ValueCodec;
 import io.varve.core.error.VarveException;
 import io.varve.core.kv.ItemPredicate;
 import io.varve.core.kv.KvItem;

@@ -1,8 +1,8 @@
 package io.varve.cassandra.kv;
 
 import com.datastax.oss.driver.api.core.ConsistencyLevel;
-import io.varve.cassandra.events.ConsistencyLevels;
-import io.varve.cassandra.events.ValueCodec;
+import io.varve.cassandra.cql.ConsistencyLevels;
+import io.varve.cassandra.cql.ValueCodec;
 import io.varve.core.error.VarveException;
 import io.varve.core.kv.IdempotencyToken;
 import io.varve.core.kv.KvChunking;

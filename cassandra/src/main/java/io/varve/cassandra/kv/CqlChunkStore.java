@@ -4,7 +4,7 @@ import com.datastax.oss.driver.api.core.ConsistencyLevel;
 import com.datastax.oss.driver.api.core.CqlIdentifier;
 import com.datastax.oss.driver.api.core.CqlSession;
 import com.datastax.oss.driver.api.core.cql.BoundStatementBuilder;
-import io.varve.cassandra.events.AsyncLimiter;
+import io.varve.cassandra.cql.AsyncLimiter;
 import io.varve.cassandra.failure.CqlFailures;
 import java.nio.ByteBuffer;
 import java.util.concurrent.CompletableFuture;

@@ -4,7 +4,7 @@ import com.datastax.oss.driver.api.core.CqlSession;
 import com.datastax.oss.driver.api.core.cql.AsyncResultSet;
 import com.datastax.oss.driver.api.core.cql.BoundStatementBuilder;
 import com.datastax.oss.driver.api.core.cql.PreparedStatement;
-import io.varve.cassandra.events.ConsistencyLevels;
+import io.varve.cassandra.cql.ConsistencyLevels;
 import io.varve.cassandra.failure.CqlFailures;
 import io.varve.core.kv.BytePage;
 import io.varve.core.kv.FetchSizes;

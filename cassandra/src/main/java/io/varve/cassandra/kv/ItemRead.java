@@ -1,6 +1,6 @@
 package io.varve.cassandra.kv;
 
-import io.varve.cassandra.events.ValueCodec;
+import io.varve.cassandra.cql.ValueCodec;
 import io.varve.core.kv.BytePage;
 import io.varve.core.kv.FetchSizes;
 import io.varve.core.kv.ItemPage;

@@ -10,6 +10,7 @@ import com.datastax.oss.driver.api.core.CqlSession;
 import com.datastax.oss.driver.api.core.cql.Row;
 import com.datastax.oss.driver.api.core.cql.SimpleStatement;
 import io.varve.cassandra.TestSessions;
+import io.varve.cassandra.cql.ValueCodec;
 import io.varve.cassandra.metadata.CqlSliceTables;
 import io.varve.core.error.StorageException;
 import io.varve.core.error.VarveException;

@@ -10,7 +10,7 @@ import com.datastax.oss.driver.api.core.cql.PreparedStatement;
 import com.datastax.oss.driver.api.core.cql.Row;
 import io.varve.api.timeseries.v1.Event;
 import io.varve.api.timeseries.v1.EventItem;
-import io.varve.cassandra.events.AsyncLimiter;
+import io.varve.cassandra.cql.AsyncLimiter;
 import io.varve.core.partitioning.EventBuckets;
 import java.time.Instant;
 import java.util.ArrayList;

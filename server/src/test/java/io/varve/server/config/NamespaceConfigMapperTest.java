@@ -6,7 +6,7 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import com.datastax.oss.driver.api.core.DefaultConsistencyLevel;
 import io.varve.api.timeseries.v1.CreateNamespaceRequest;
 import io.varve.api.timeseries.v1.PersistenceConfiguration;
-import io.varve.cassandra.events.ConsistencyLevels;
+import io.varve.cassandra.cql.ConsistencyLevels;
 import io.varve.core.error.InvalidFieldException;
 import io.varve.core.namespace.Consistency;
 import io.varve.core.namespace.NamespaceSettings;

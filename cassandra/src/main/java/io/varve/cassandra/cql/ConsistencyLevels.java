@@ -1,4 +1,4 @@
-package io.varve.cassandra.events;
+package io.varve.cassandra.cql;
 
 import com.datastax.oss.driver.api.core.ConsistencyLevel;
 import com.datastax.oss.driver.api.core.DefaultConsistencyLevel;

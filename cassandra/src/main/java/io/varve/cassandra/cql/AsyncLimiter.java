@@ -1,4 +1,4 @@
-package io.varve.cassandra.events;
+package io.varve.cassandra.cql;
 
 import java.util.ArrayDeque;
 import java.util.ArrayList;

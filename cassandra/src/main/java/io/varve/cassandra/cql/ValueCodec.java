@@ -1,4 +1,4 @@
-package io.varve.cassandra.events;
+package io.varve.cassandra.cql;
 
 import com.github.luben.zstd.Zstd;
 import io.varve.core.error.VarveException;
@@ -114,7 +114,7 @@ public final class ValueCodec {
 
   /** A stored value that cannot be decoded: data written outside Varve or damaged on disk. */
   public static final class CorruptValueException extends VarveException {
-    CorruptValueException(String message) {
+    public CorruptValueException(String message) {
       super(Kind.INTERNAL, message);
     }
   }
