@@ -5,6 +5,7 @@ import com.datastax.oss.driver.api.core.cql.AsyncResultSet;
 import com.datastax.oss.driver.api.core.cql.PreparedStatement;
 import com.datastax.oss.driver.api.core.cql.Row;
 import com.datastax.oss.driver.api.core.cql.SimpleStatement;
+import com.datastax.oss.driver.api.core.loadbalancing.NodeDistance;
 import com.datastax.oss.driver.api.core.metadata.Node;
 import com.datastax.oss.driver.api.core.metadata.NodeState;
 import com.datastax.oss.driver.api.core.servererrors.InvalidQueryException;
@@ -28,10 +29,10 @@ import org.slf4j.LoggerFactory;
  * <p>The driver answers a schema change once the nodes agree on the schema as the node it is
  * connected to sees them through gossip, and skips nodes it has not marked up. On a cluster whose
  * nodes have just started, a node it skipped can still lack the new table; a statement prepared
- * there fails with "table ... does not exist". So after each change, every node that is not down is
- * asked for its own schema version, until they are all the same or the timeout has passed (then a
- * warning, as the driver gives: the change was made, and a later statement may still fail); and a
- * statement prepared at start is retried while a node does not know its table yet.
+ * there fails with "table ... does not exist". So after each change, every node this session sends
+ * requests to is asked for its own schema version, until they are all the same or the timeout has
+ * passed (then a warning, as the driver gives: the change was made, and a later statement may still
+ * fail); and a statement prepared at start is retried while a node does not know its table yet.
  */
 public final class SchemaChanges {
 
@@ -111,11 +112,15 @@ public final class SchemaChanges {
             });
   }
 
-  /** The schema version of every node not known to be down, each asked directly. */
+  /**
+   * The schema version of every node this session sends requests to (up, and not ignored by the
+   * load balancing policy, such as another data center's nodes), each asked directly. The nodes it
+   * does not use are left to the driver's own check, through the peers table.
+   */
   private static CompletionStage<Set<UUID>> versions(CqlSession session) {
     List<CompletableFuture<AsyncResultSet>> asked = new ArrayList<>();
     for (Node node : session.getMetadata().getNodes().values()) {
-      if (node.getState() != NodeState.DOWN && node.getState() != NodeState.FORCED_DOWN) {
+      if (node.getState() == NodeState.UP && node.getDistance() != NodeDistance.IGNORED) {
         asked.add(
             session
                 .executeAsync(
