@@ -56,6 +56,9 @@ class VerifyCliTest {
       throws IOException {
     assertThat(VerifyCli.run("fuzz")).isEqualTo(ExitStatus.INVALID_INPUT.code());
     assertThat(stderr()).contains("Missing required option: '--server");
+    assertThat(VerifyCli.run("fuzz", "--server", "http://127.0.0.1:1", "--streams", "17"))
+        .isEqualTo(ExitStatus.INVALID_INPUT.code());
+    assertThat(stderr()).contains("--streams: 17 (expected 1 to 16)");
     int port;
     try (ServerSocket socket = new ServerSocket(0)) {
       port = socket.getLocalPort();

@@ -9,6 +9,10 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.TreeMap;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
 import net.jqwik.api.sessions.JqwikSession;
 
 /**
@@ -19,24 +23,78 @@ import net.jqwik.api.sessions.JqwikSession;
  */
 public final class ApiFuzzer {
 
-  /** What a run is given. */
+  /** The most streams a run may have. */
+  public static final int MAX_STREAMS = 16;
+
+  /**
+   * What a run is given.
+   *
+   * @param streams how many streams send the requests at the same time, each with its own
+   *     namespaces, seed and store model ({@link #stream}); 1 sends them one after the other
+   */
   public record Settings(
-      URI server, long seed, int requests, boolean grpc, String prefix, Instant baseTime) {
+      URI server,
+      long seed,
+      int requests,
+      boolean grpc,
+      String prefix,
+      Instant baseTime,
+      int streams) {
+
+    public Settings {
+      if (streams < 1 || streams > MAX_STREAMS) {
+        throw new IllegalArgumentException(
+            "streams: " + streams + " (expected 1 to " + MAX_STREAMS + ")");
+      }
+      if (requests < 0) {
+        throw new IllegalArgumentException("requests: " + requests + " (expected 0 or more)");
+      }
+    }
 
     /** A prefix and base time for a new run: namespaces unique to it, times around now. */
-    public static Settings fresh(URI server, long seed, int requests, boolean grpc) {
+    public static Settings fresh(URI server, long seed, int requests, boolean grpc, int streams) {
       String prefix =
           "fz" + Long.toString(System.currentTimeMillis() / 1000 % 1_000_000_000L, 36) + "_";
       return new Settings(
-          server, seed, requests, grpc, prefix, Instant.now().truncatedTo(ChronoUnit.SECONDS));
+          server,
+          seed,
+          requests,
+          grpc,
+          prefix,
+          Instant.now().truncatedTo(ChronoUnit.SECONDS),
+          streams);
+    }
+
+    /**
+     * Stream {@code k} (from 0) of a run as a run of one stream: seed {@code seed + k}, namespaces
+     * prefixed {@code prefix + k + "_"}, and its share of the requests (the first streams take one
+     * more when they do not divide evenly). A run of one stream is its own stream 0, unchanged.
+     */
+    public Settings stream(int k) {
+      if (k < 0 || k >= streams) {
+        throw new IllegalArgumentException(
+            "stream: " + k + " (expected 0 to " + (streams - 1) + ")");
+      }
+      if (streams == 1) {
+        return this;
+      }
+      int share = requests / streams + (k < requests % streams ? 1 : 0);
+      return new Settings(server, seed + k, share, grpc, prefix + k + "_", baseTime, 1);
     }
   }
 
-  /** One request that failed a check, with enough to send it again. */
-  public record Failure(int index, FuzzCase request, Outcome outcome) {
+  /**
+   * One request that failed a check, with enough to send it again: the settings of its stream
+   * (seed, prefix, base time) and its number in that stream.
+   */
+  public record Failure(Settings stream, int index, FuzzCase request, Outcome outcome) {
     public String describe(int maxChars) {
       return "case "
           + index
+          + " of seed "
+          + stream.seed()
+          + " prefix "
+          + stream.prefix()
           + " "
           + request.rpc()
           + " over "
@@ -109,6 +167,7 @@ public final class ApiFuzzer {
       out.add("fuzz.seed=" + settings.seed());
       out.add("fuzz.requests=" + sent);
       out.add("fuzz.transports=" + (settings.grpc() ? "json,grpc" : "json"));
+      out.add("fuzz.streams=" + settings.streams());
       out.add("fuzz.prefix=" + settings.prefix());
       out.add("fuzz.baseTime=" + settings.baseTime());
       out.add("fuzz.seconds=" + millis / 1000);
@@ -177,8 +236,78 @@ public final class ApiFuzzer {
     return c.description().startsWith(KvSequences.CROSS_SERVICE) && o.accepted();
   }
 
-  /** Runs the fuzz; progress goes to {@code progress}. */
+  /**
+   * Runs the fuzz, its streams at the same time (one thread each), then {@code GET /health} once
+   * they are all done; progress goes to {@code progress}.
+   */
   public static Result run(Settings s, PrintStream progress) {
+    long start = System.nanoTime();
+    List<Result> parts = new ArrayList<>();
+    if (s.streams() == 1) {
+      parts.add(runStream(s, progress, "fuzz"));
+    } else {
+      ExecutorService threads = Executors.newFixedThreadPool(s.streams());
+      try {
+        List<Future<Result>> futures = new ArrayList<>();
+        for (int k = 0; k < s.streams(); k++) {
+          Settings stream = s.stream(k);
+          String label = "fuzz[" + k + "]";
+          futures.add(threads.submit(() -> runStream(stream, progress, label)));
+        }
+        for (Future<Result> f : futures) {
+          parts.add(f.get());
+        }
+      } catch (InterruptedException e) {
+        Thread.currentThread().interrupt();
+        throw new IllegalStateException("fuzz run interrupted", e);
+      } catch (ExecutionException e) {
+        throw new IllegalStateException("a fuzz stream failed: " + e.getCause(), e.getCause());
+      } finally {
+        threads.shutdownNow();
+      }
+    }
+    String health;
+    try (ApiClient client = new ApiClient(s.server())) {
+      health = client.get("/health").status();
+    }
+    Map<String, Integer> byStatus = new TreeMap<>();
+    Map<String, Integer> byRpc = new TreeMap<>();
+    Map<String, Integer> byKind = new TreeMap<>();
+    List<Failure> failures = new ArrayList<>();
+    List<String> checks = new ArrayList<>();
+    int sent = 0;
+    int rows = 0;
+    int namespaces = 0;
+    int items = 0;
+    for (Result p : parts) {
+      sent += p.sent();
+      p.byStatus().forEach((k, v) -> byStatus.merge(k, v, Integer::sum));
+      p.byRpc().forEach((k, v) -> byRpc.merge(k, v, Integer::sum));
+      p.byKind().forEach((k, v) -> byKind.merge(k, v, Integer::sum));
+      failures.addAll(p.requestFailures());
+      p.checkFailures()
+          .forEach(c -> checks.add(s.streams() == 1 ? c : p.settings().prefix() + ": " + c));
+      rows += p.rowsChecked();
+      namespaces += p.namespacesChecked();
+      items += p.itemsChecked();
+    }
+    return new Result(
+        s,
+        sent,
+        byStatus,
+        byRpc,
+        byKind,
+        failures,
+        checks,
+        health,
+        rows,
+        namespaces,
+        items,
+        (System.nanoTime() - start) / 1_000_000L);
+  }
+
+  /** One stream of a run, with its own world, plan, model and client; its health is left empty. */
+  private static Result runStream(Settings s, PrintStream progress, String label) {
     long start = System.nanoTime();
     FuzzWorld world = new FuzzWorld(s.prefix(), s.baseTime());
     FuzzPlan plan = new FuzzPlan(world, s.seed(), s.grpc(), Instant::now);
@@ -189,67 +318,70 @@ public final class ApiFuzzer {
     Map<String, Long> millisByRpc = new TreeMap<>();
     List<Failure> failures = new ArrayList<>();
     List<String> checks = new ArrayList<>();
-    ApiClient client = new ApiClient(s.server());
     PageTokens pageTokens = new PageTokens();
-    try {
-      for (int i = 0; i < s.requests(); i++) {
-        FuzzCase c = pageTokens.fill(plan.next());
-        long sent = System.nanoTime();
-        Outcome o = client.send(c);
-        millisByRpc.merge(c.rpc(), (System.nanoTime() - sent) / 1_000_000L, Long::sum);
-        byStatus.merge(c.transport().name().toLowerCase() + "." + o.status(), 1, Integer::sum);
-        byRpc.merge(c.rpc(), 1, Integer::sum);
-        byKind.merge(c.kind().name().toLowerCase(), 1, Integer::sum);
-        if (o.serverFault() || crossServiceTaken(c, o)) {
-          failures.add(new Failure(i, c, o));
-          progress.println("fuzz: case " + i + " failed: " + new Failure(i, c, o).describe(300));
+    try (ApiClient client = new ApiClient(s.server())) {
+      try {
+        for (int i = 0; i < s.requests(); i++) {
+          FuzzCase c = pageTokens.fill(plan.next());
+          long sent = System.nanoTime();
+          Outcome o = client.send(c);
+          millisByRpc.merge(c.rpc(), (System.nanoTime() - sent) / 1_000_000L, Long::sum);
+          byStatus.merge(c.transport().name().toLowerCase() + "." + o.status(), 1, Integer::sum);
+          byRpc.merge(c.rpc(), 1, Integer::sum);
+          byKind.merge(c.kind().name().toLowerCase(), 1, Integer::sum);
+          if (o.serverFault() || crossServiceTaken(c, o)) {
+            Failure failure = new Failure(s, i, c, o);
+            failures.add(failure);
+            progress.println(label + ": case " + i + " failed: " + failure.describe(300));
+          }
+          model.record(i, c, o);
+          pageTokens.remember(c, o);
+          if ((i + 1) % 1000 == 0) {
+            progress.println(
+                label
+                    + ": "
+                    + (i + 1)
+                    + "/"
+                    + s.requests()
+                    + " requests, "
+                    + failures.size()
+                    + " failures, "
+                    + (System.nanoTime() - start) / 1_000_000_000L
+                    + " s");
+          }
         }
-        model.record(i, c, o);
-        pageTokens.remember(c, o);
-        if ((i + 1) % 1000 == 0) {
-          progress.println(
-              "fuzz: "
-                  + (i + 1)
-                  + "/"
-                  + s.requests()
-                  + " requests, "
-                  + failures.size()
-                  + " failures, "
-                  + (System.nanoTime() - start) / 1_000_000_000L
-                  + " s");
-        }
+      } finally {
+        JqwikSession.finish();
       }
-    } finally {
-      JqwikSession.finish();
+      millisByRpc.forEach(
+          (rpc, ms) -> progress.println(label + ": " + rpc + " took " + ms + " ms in all"));
+      long readbackStart = System.nanoTime();
+      Readback readback = new Readback(client, model, checks::add);
+      readback.run(world.namespaces(), java.util.Set.of(world.kvDescNamespace()));
+      progress.println(
+          label
+              + ": read back "
+              + readback.rowsChecked
+              + " rows and "
+              + readback.itemsChecked
+              + " items in "
+              + readback.reads
+              + " reads, "
+              + (System.nanoTime() - readbackStart) / 1_000_000L
+              + " ms");
+      return new Result(
+          s,
+          s.requests(),
+          byStatus,
+          byRpc,
+          byKind,
+          failures,
+          checks,
+          "",
+          readback.rowsChecked,
+          readback.namespacesChecked,
+          readback.itemsChecked,
+          (System.nanoTime() - start) / 1_000_000L);
     }
-    millisByRpc.forEach(
-        (rpc, ms) -> progress.println("fuzz: " + rpc + " took " + ms + " ms in all"));
-    Outcome health = client.get("/health");
-    long readbackStart = System.nanoTime();
-    Readback readback = new Readback(client, model, checks::add);
-    readback.run(world.namespaces(), java.util.Set.of(world.kvDescNamespace()));
-    progress.println(
-        "fuzz: read back "
-            + readback.rowsChecked
-            + " rows and "
-            + readback.itemsChecked
-            + " items in "
-            + readback.reads
-            + " reads, "
-            + (System.nanoTime() - readbackStart) / 1_000_000L
-            + " ms");
-    return new Result(
-        s,
-        s.requests(),
-        byStatus,
-        byRpc,
-        byKind,
-        failures,
-        checks,
-        health.status(),
-        readback.rowsChecked,
-        readback.namespacesChecked,
-        readback.itemsChecked,
-        (System.nanoTime() - start) / 1_000_000L);
   }
 }

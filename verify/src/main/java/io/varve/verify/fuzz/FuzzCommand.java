@@ -50,6 +50,15 @@ public final class FuzzCommand implements Callable<Integer> {
   int requests;
 
   @Option(
+      names = "--streams",
+      defaultValue = "1",
+      description = {
+        "Streams sending requests at the same time, each with its own namespaces (prefix + k + _),",
+        "seed (seed + k) and share of the requests (default ${DEFAULT-VALUE}, at most 16)."
+      })
+  int streams;
+
+  @Option(
       names = "--prefix",
       description = "Prefix of the namespaces the run creates (default: new for each run).")
   String prefix;
@@ -67,8 +76,17 @@ public final class FuzzCommand implements Callable<Integer> {
   @Override
   public Integer call() {
     PrintWriter out = spec.commandLine().getOut();
+    if (streams < 1 || streams > ApiFuzzer.MAX_STREAMS) {
+      throw new picocli.CommandLine.ParameterException(
+          spec.commandLine(),
+          "--streams: " + streams + " (expected 1 to " + ApiFuzzer.MAX_STREAMS + ")");
+    }
+    if (requests < 0) {
+      throw new picocli.CommandLine.ParameterException(
+          spec.commandLine(), "--requests: " + requests + " (expected 0 or more)");
+    }
     long s = seed != null ? seed : new java.security.SecureRandom().nextLong();
-    ApiFuzzer.Settings fresh = ApiFuzzer.Settings.fresh(server, s, requests, grpc);
+    ApiFuzzer.Settings fresh = ApiFuzzer.Settings.fresh(server, s, requests, grpc, streams);
     ApiFuzzer.Settings settings =
         new ApiFuzzer.Settings(
             server,
@@ -76,7 +94,8 @@ public final class FuzzCommand implements Callable<Integer> {
             requests,
             grpc,
             prefix != null ? prefix : fresh.prefix(),
-            baseTime != null ? baseTime : fresh.baseTime());
+            baseTime != null ? baseTime : fresh.baseTime(),
+            streams);
     if (showCase != null) {
       FuzzCase c = ApiFuzzer.caseAt(settings, showCase);
       out.println("fuzz.case=" + showCase);

@@ -22,13 +22,15 @@ import org.junit.jupiter.api.Test;
 /**
  * The API fuzz of the test suite: a real server on the test Cassandra and OpenSearch, 10,000
  * generated requests of every RPC (TimeSeries, KeyValue, control plane) over HTTP/JSON and gRPC
- * with a fixed seed, then the checks a user relies on: no 5xx, no dropped connection, the server
- * healthy, stored events, items and namespaces as acknowledged. On failure the message lists each
- * distinct failing request (seed, case number, request).
+ * with a fixed seed, in two streams at the same time over namespaces of their own, then the checks
+ * a user relies on: no 5xx, no dropped connection, the server healthy, stored events, items and
+ * namespaces as acknowledged. On failure the message lists each distinct failing request (seed,
+ * prefix, case number, request).
  *
- * <p>The slowest class of the suite (190-215 s on the two-core development machine), and it stays
- * so: the requests go one at a time because the outcome a case is checked against depends on the
- * cases before it (the store model), and each waits for Cassandra.
+ * <p>The slowest class of the suite (150-220 s with one stream on the two-core development
+ * machine), and it stays slow: within a stream the requests go one at a time because the outcome a
+ * case is checked against depends on the cases before it (the store model), and each waits for
+ * Cassandra.
  */
 class ApiFuzzIT {
 
@@ -36,6 +38,13 @@ class ApiFuzzIT {
   static final long SEED = Long.getLong("varve.fuzz.seed", 20261123L);
 
   static final int REQUESTS = Integer.getInteger("varve.fuzz.requests", 10_000);
+
+  /**
+   * Two streams of 5,000 requests each, at the same time, over disjoint namespaces: each request
+   * waits for Cassandra, and one stream leaves about half of the two cores idle.
+   */
+  static final int STREAMS = Integer.getInteger("varve.fuzz.streams", 2);
+
   static final String METADATA = "varve_fuzz_it";
   static final String PREFIX = "fuzzit_";
 
@@ -95,7 +104,8 @@ class ApiFuzzIT {
             REQUESTS,
             true,
             PREFIX + Long.toString(System.currentTimeMillis() / 1000 % 100_000, 36) + "_",
-            Instant.now().truncatedTo(ChronoUnit.SECONDS));
+            Instant.now().truncatedTo(ChronoUnit.SECONDS),
+            STREAMS);
 
     ApiFuzzer.Result result = ApiFuzzer.run(settings, System.out);
 

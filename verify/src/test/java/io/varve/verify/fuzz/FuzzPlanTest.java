@@ -1,13 +1,19 @@
 package io.varve.verify.fuzz;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import java.net.URI;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.HashSet;
 import java.util.List;
 import java.util.Set;
+import java.util.concurrent.Callable;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
 import net.jqwik.api.sessions.JqwikSession;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
@@ -50,6 +56,66 @@ class FuzzPlanTest {
       same += Arrays.equals(a.get(i).body(), c.get(i).body()) ? 1 : 0;
     }
     assertThat(same).as("cases equal under another seed").isLessThan(50);
+  }
+
+  @Test
+  void plans_drawn_at_the_same_time_in_two_threads_are_those_drawn_one_after_the_other()
+      throws Exception {
+    List<FuzzCase> alone = draw(42, 300);
+    JqwikSession.finish();
+    ExecutorService threads = Executors.newFixedThreadPool(2);
+    try {
+      Callable<List<FuzzCase>> stream =
+          () -> {
+            try {
+              return draw(42, 300);
+            } finally {
+              JqwikSession.finish();
+            }
+          };
+      Future<List<FuzzCase>> a = threads.submit(stream);
+      Future<List<FuzzCase>> b = threads.submit(stream);
+      for (List<FuzzCase> together : List.of(a.get(), b.get())) {
+        for (int i = 0; i < alone.size(); i++) {
+          assertThat(together.get(i).body()).as("case " + i).isEqualTo(alone.get(i).body());
+          assertThat(together.get(i).path()).isEqualTo(alone.get(i).path());
+        }
+      }
+    } finally {
+      threads.shutdownNow();
+    }
+  }
+
+  @Test
+  void the_streams_of_a_run_share_its_requests_with_seeds_and_namespaces_of_their_own() {
+    ApiFuzzer.Settings run =
+        new ApiFuzzer.Settings(
+            URI.create("http://127.0.0.1:1"), 100, 10_001, true, "fz_r_", WORLD.baseTime(), 3);
+    Set<String> prefixes = new HashSet<>();
+    Set<Long> seeds = new HashSet<>();
+    int requests = 0;
+    for (int k = 0; k < 3; k++) {
+      ApiFuzzer.Settings stream = run.stream(k);
+      assertThat(stream.streams()).isEqualTo(1);
+      assertThat(stream.baseTime()).isEqualTo(run.baseTime());
+      prefixes.add(stream.prefix());
+      seeds.add(stream.seed());
+      requests += stream.requests();
+      assertThat(stream.requests()).isBetween(3333, 3334);
+    }
+    assertThat(requests).isEqualTo(10_001);
+    assertThat(seeds).containsExactlyInAnyOrder(100L, 101L, 102L);
+    assertThat(prefixes).containsExactlyInAnyOrder("fz_r_0_", "fz_r_1_", "fz_r_2_");
+    ApiFuzzer.Settings single =
+        new ApiFuzzer.Settings(
+            URI.create("http://127.0.0.1:1"), 100, 50, true, "fz_r_", WORLD.baseTime(), 1);
+    assertThat(single.stream(0)).as("a run of one stream is its own stream").isEqualTo(single);
+    assertThatThrownBy(() -> run.stream(3)).hasMessageContaining("stream: 3 (expected 0 to 2)");
+    assertThatThrownBy(
+            () ->
+                new ApiFuzzer.Settings(
+                    URI.create("http://127.0.0.1:1"), 1, 1, true, "p_", WORLD.baseTime(), 0))
+        .hasMessageContaining("streams: 0 (expected 1 to 16)");
   }
 
   @Test
