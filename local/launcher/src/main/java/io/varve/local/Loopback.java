@@ -1,6 +1,8 @@
 package io.varve.local;
 
+import java.io.IOException;
 import java.net.InetSocketAddress;
+import java.net.ServerSocket;
 import java.net.URI;
 
 /**
@@ -35,6 +37,19 @@ public final class Loopback {
     if (address == null || !address.matches("127(\\.(25[0-5]|2[0-4][0-9]|1?[0-9]?[0-9])){3}")) {
       throw new IllegalArgumentException(
           name + ": " + address + " (expected: a loopback address, 127.0.0.1 to 127.255.255.254)");
+    }
+  }
+
+  /**
+   * Whether nothing listens on {@code address:port}: a server socket can be bound there now (the
+   * probe closes at once).
+   */
+  public static boolean portFree(String address, int port) {
+    try (ServerSocket probe = new ServerSocket()) {
+      probe.bind(new InetSocketAddress(address, port));
+      return true;
+    } catch (IOException e) {
+      return false;
     }
   }
 

@@ -2,8 +2,6 @@ package io.varve.local;
 
 import java.io.File;
 import java.io.IOException;
-import java.net.InetSocketAddress;
-import java.net.ServerSocket;
 import java.nio.channels.FileChannel;
 import java.nio.channels.FileLock;
 import java.nio.file.Files;
@@ -103,9 +101,7 @@ final class ManagedNode {
 
   /** Fails with a message naming the port and what to do if another process holds it. */
   void requirePortFree(String address, int port, String what) {
-    try (ServerSocket probe = new ServerSocket()) {
-      probe.bind(new InetSocketAddress(address, port));
-    } catch (IOException e) {
+    if (!Loopback.portFree(address, port)) {
       throw failure(
           "Port "
               + address

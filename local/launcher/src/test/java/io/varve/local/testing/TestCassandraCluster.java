@@ -1,6 +1,7 @@
 package io.varve.local.testing;
 
 import io.varve.local.LocalServerException;
+import io.varve.local.Loopback;
 import io.varve.local.VarveHome;
 import io.varve.local.cassandra.LocalCassandraCluster;
 import io.varve.local.cassandra.LocalCassandraSettings;
@@ -85,7 +86,7 @@ public final class TestCassandraCluster {
     for (var node : nodes.nodes()) {
       var s = node.settings();
       for (int port : new int[] {s.cqlPort(), s.storagePort(), s.jmxPort()}) {
-        while (!free(s.address(), port)) {
+        while (!Loopback.portFree(s.address(), port)) {
           if (System.nanoTime() > deadline) {
             throw new LocalServerException(
                 io.varve.local.Product.CASSANDRA,
@@ -106,15 +107,6 @@ public final class TestCassandraCluster {
           }
         }
       }
-    }
-  }
-
-  private static boolean free(String address, int port) {
-    try (java.net.ServerSocket probe = new java.net.ServerSocket()) {
-      probe.bind(new java.net.InetSocketAddress(address, port));
-      return true;
-    } catch (java.io.IOException e) {
-      return false;
     }
   }
 
