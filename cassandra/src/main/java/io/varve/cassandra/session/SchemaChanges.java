@@ -9,6 +9,7 @@ import com.datastax.oss.driver.api.core.loadbalancing.NodeDistance;
 import com.datastax.oss.driver.api.core.metadata.Node;
 import com.datastax.oss.driver.api.core.metadata.NodeState;
 import com.datastax.oss.driver.api.core.servererrors.InvalidQueryException;
+import io.varve.core.error.Causes;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.HashSet;
@@ -16,7 +17,6 @@ import java.util.List;
 import java.util.Set;
 import java.util.UUID;
 import java.util.concurrent.CompletableFuture;
-import java.util.concurrent.CompletionException;
 import java.util.concurrent.CompletionStage;
 import java.util.concurrent.TimeUnit;
 import org.slf4j.Logger;
@@ -55,7 +55,7 @@ public final class SchemaChanges {
   /** As {@link #apply}, blocking; the driver's exception is thrown as it is. */
   public static AsyncResultSet applyNow(
       CqlSession session, SimpleStatement change, Duration timeout) {
-    return join(apply(session, change, timeout));
+    return Causes.join(apply(session, change, timeout));
   }
 
   /**
@@ -139,16 +139,5 @@ public final class SchemaChanges {
               }
               return versions;
             });
-  }
-
-  private static <T> T join(CompletionStage<T> stage) {
-    try {
-      return stage.toCompletableFuture().join();
-    } catch (CompletionException e) {
-      if (e.getCause() instanceof RuntimeException cause) {
-        throw cause;
-      }
-      throw e;
-    }
   }
 }
