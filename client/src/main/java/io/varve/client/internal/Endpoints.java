@@ -57,6 +57,18 @@ public final class Endpoints implements AutoCloseable {
     this.channels = List.copyOf(built);
   }
 
+  /** Endpoints over channels built elsewhere (a test's fake call layer); closing closes nothing. */
+  Endpoints(List<String> addresses, List<Channel> channels) {
+    if (addresses.size() != channels.size() || channels.isEmpty()) {
+      throw new IllegalArgumentException(
+          addresses.size() + " addresses for " + channels.size() + " channels");
+    }
+    this.addresses = List.copyOf(addresses);
+    this.channels = List.copyOf(channels);
+    this.factory = null;
+    this.ownsFactory = false;
+  }
+
   /** How many endpoints there are. */
   public int size() {
     return channels.size();

@@ -14,6 +14,7 @@ import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.ScheduledFuture;
 import java.util.concurrent.TimeUnit;
+import java.util.function.LongSupplier;
 
 /**
  * One unary call as the caller sees it: a first request, a hedge to another endpoint when the first
@@ -43,6 +44,7 @@ final class HedgedCall<Q, R> {
   private final Backoff backoff;
   private final ScheduledExecutorService scheduler;
   private final Counters counters;
+  private final LongSupplier nanoTime;
   private final long deadlineNanos;
   final CompletableFuture<R> result = new CompletableFuture<>();
 
@@ -57,6 +59,22 @@ final class HedgedCall<Q, R> {
       Backoff backoff,
       ScheduledExecutorService scheduler,
       Counters counters) {
+    this(endpoints, method, request, policy, backoff, scheduler, counters, System::nanoTime);
+  }
+
+  /**
+   * As above; {@code nanoTime}: the clock of the deadline and of the hedge and retry delays, the
+   * scheduler's ({@link System#nanoTime} for a real one).
+   */
+  HedgedCall(
+      Endpoints endpoints,
+      MethodDescriptor<Q, R> method,
+      Q request,
+      CallPolicy policy,
+      Backoff backoff,
+      ScheduledExecutorService scheduler,
+      Counters counters,
+      LongSupplier nanoTime) {
     this.endpoints = endpoints;
     this.method = method;
     this.request = request;
@@ -64,7 +82,8 @@ final class HedgedCall<Q, R> {
     this.backoff = backoff;
     this.scheduler = scheduler;
     this.counters = counters;
-    this.deadlineNanos = policy.deadline().map(d -> System.nanoTime() + d.toNanos()).orElse(0L);
+    this.nanoTime = nanoTime;
+    this.deadlineNanos = policy.deadline().map(d -> nanoTime.getAsLong() + d.toNanos()).orElse(0L);
     result.whenComplete(
         (r, t) -> {
           if (result.isCancelled()) {
@@ -84,7 +103,8 @@ final class HedgedCall<Q, R> {
     if (policy.deadline().isPresent()) {
       // the transport's deadline starts once a connection is there; the caller's starts now
       ScheduledFuture<?> expiry =
-          scheduler.schedule(this::expire, deadlineNanos - System.nanoTime(), TimeUnit.NANOSECONDS);
+          scheduler.schedule(
+              this::expire, deadlineNanos - nanoTime.getAsLong(), TimeUnit.NANOSECONDS);
       result.whenComplete((r, t) -> expiry.cancel(false));
     }
     return result;
@@ -124,7 +144,7 @@ final class HedgedCall<Q, R> {
     send(round, endpoint, false);
     if (policy.kind() == CallKind.HEDGED && policy.hedgeDelay().isPresent()) {
       long delay = policy.hedgeDelay().get().toNanos();
-      if (policy.deadline().isEmpty() || System.nanoTime() + delay < deadlineNanos) {
+      if (policy.deadline().isEmpty() || nanoTime.getAsLong() + delay < deadlineNanos) {
         ScheduledFuture<?> hedge =
             scheduler.schedule(() -> hedge(round), delay, TimeUnit.NANOSECONDS);
         result.whenComplete((r, t) -> hedge.cancel(false));
@@ -145,7 +165,8 @@ final class HedgedCall<Q, R> {
   private void send(Round round, int endpoint, boolean hedge) {
     CallOptions options = CallOptions.DEFAULT;
     if (policy.deadline().isPresent()) {
-      options = options.withDeadlineAfter(deadlineNanos - System.nanoTime(), TimeUnit.NANOSECONDS);
+      options =
+          options.withDeadlineAfter(deadlineNanos - nanoTime.getAsLong(), TimeUnit.NANOSECONDS);
     }
     ClientCall<Q, R> call = endpoints.channel(endpoint).newCall(method, options);
     synchronized (this) {
@@ -229,7 +250,7 @@ final class HedgedCall<Q, R> {
       return -1;
     }
     long delay = backoff.delayNanos(retries + 1);
-    if (policy.deadline().isPresent() && System.nanoTime() + delay >= deadlineNanos) {
+    if (policy.deadline().isPresent() && nanoTime.getAsLong() + delay >= deadlineNanos) {
       return -1;
     }
     return delay;
