@@ -4,6 +4,7 @@ import com.github.benmanes.caffeine.cache.Cache;
 import com.github.benmanes.caffeine.cache.Caffeine;
 import com.github.benmanes.caffeine.cache.Expiry;
 import com.github.benmanes.caffeine.cache.RemovalCause;
+import com.github.benmanes.caffeine.cache.Ticker;
 import io.micrometer.core.instrument.Counter;
 import io.micrometer.core.instrument.Gauge;
 import io.micrometer.core.instrument.MeterRegistry;
@@ -16,6 +17,8 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
 import java.util.concurrent.CompletionStage;
+import java.util.concurrent.Executor;
+import java.util.concurrent.ForkJoinPool;
 import java.util.concurrent.atomic.AtomicLongArray;
 
 /**
@@ -50,6 +53,14 @@ final class PointReadCache {
 
   /** A cache of at most {@code maxBytes}; 0 turns it off for every namespace. */
   PointReadCache(long maxBytes, MeterRegistry metrics) {
+    this(maxBytes, metrics, Ticker.systemTicker(), ForkJoinPool.commonPool());
+  }
+
+  /**
+   * As above; {@code ticker}: the clock of the TTLs, {@code maintenance}: where Caffeine evicts and
+   * notifies (a test passes its own clock and {@code Runnable::run}).
+   */
+  PointReadCache(long maxBytes, MeterRegistry metrics, Ticker ticker, Executor maintenance) {
     this.hits = counter(metrics, "hits", "GetItems point reads answered from the cache");
     this.misses =
         counter(
@@ -60,6 +71,8 @@ final class PointReadCache {
         maxBytes == 0
             ? null
             : Caffeine.newBuilder()
+                .ticker(ticker)
+                .executor(maintenance)
                 .maximumWeight(maxBytes)
                 .weigher((Key k, Entry e) -> (int) Math.min(Integer.MAX_VALUE, e.weight()))
                 .expireAfter(new TtlExpiry())
