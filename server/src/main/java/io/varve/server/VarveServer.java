@@ -10,8 +10,8 @@ import io.micrometer.prometheusmetrics.PrometheusConfig;
 import io.micrometer.prometheusmetrics.PrometheusMeterRegistry;
 import io.varve.cassandra.cql.AsyncLimiter;
 import io.varve.cassandra.events.CqlEventStore;
-import io.varve.cassandra.kv.ChunkSweep;
 import io.varve.cassandra.kv.CqlChunkLog;
+import io.varve.cassandra.kv.CqlChunkSweep;
 import io.varve.cassandra.kv.CqlItemReader;
 import io.varve.cassandra.kv.CqlItemStore;
 import io.varve.cassandra.kv.CqlItemTables;
@@ -260,7 +260,7 @@ public final class VarveServer implements AutoCloseable {
               settings.sliceMaintenanceInterval());
       ChunkSweeper sweeper =
           new ChunkSweeper(
-              new ChunkSweep(session, chunkLog, settings.kvChunks(), Clock.systemUTC()),
+              new CqlChunkSweep(session, chunkLog, settings.kvChunks(), Clock.systemUTC()),
               workers.register(
                   "chunk-sweeper",
                   false,

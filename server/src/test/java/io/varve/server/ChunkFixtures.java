@@ -8,9 +8,10 @@ import io.varve.api.kv.v1.IdempotencyToken;
 import io.varve.api.kv.v1.Item;
 import io.varve.api.kv.v1.KeyValueGrpc;
 import io.varve.api.kv.v1.PutItemsRequest;
-import io.varve.cassandra.kv.ChunkSweep;
 import io.varve.cassandra.kv.CqlChunkLog;
+import io.varve.cassandra.kv.CqlChunkSweep;
 import io.varve.cassandra.kv.CqlChunkTables;
+import io.varve.core.kv.ChunkSweep;
 import io.varve.core.kv.KvChunking;
 import java.time.Clock;
 import java.time.Duration;
@@ -122,7 +123,7 @@ final class ChunkFixtures {
   static ChunkSweep.Result sweep(TestServer server, String metadataKeyspace, Duration ahead) {
     CqlChunkLog log = CqlChunkLog.open(server.cql, metadataKeyspace, Duration.ofSeconds(30));
     Clock later = Clock.fixed(Instant.now().plus(ahead), ZoneOffset.UTC);
-    return new ChunkSweep(server.cql, log, KvChunking.DEFAULT, later)
+    return new CqlChunkSweep(server.cql, log, KvChunking.DEFAULT, later)
         .pass()
         .toCompletableFuture()
         .join();

@@ -28,7 +28,7 @@ import io.varve.api.kv.v1.MatchRange;
 import io.varve.api.kv.v1.Predicate;
 import io.varve.api.kv.v1.PutItemsRequest;
 import io.varve.api.kv.v1.Selection;
-import io.varve.cassandra.kv.ChunkSweep;
+import io.varve.core.kv.ChunkSweep;
 import io.varve.core.kv.KvChunking;
 import io.varve.core.kv.KvLimits;
 import io.varve.core.kv.ValueMetadata;

@@ -25,6 +25,12 @@ class PackageDependenciesTest {
           "^\\s+(io\\.varve\\.server[\\w.]*)\\s+->\\s+(io\\.varve\\.server[\\w.]*)\\s",
           Pattern.MULTILINE);
 
+  /** An edge from a package of the server to one of the storage module. */
+  private static final Pattern STORAGE_EDGE =
+      Pattern.compile(
+          "^\\s+(io\\.varve\\.server[\\w.]*)\\s+->\\s+(io\\.varve\\.cassandra[\\w.]*)\\s",
+          Pattern.MULTILINE);
+
   @Test
   void no_package_of_the_server_depends_on_itself_through_others() throws Exception {
     Map<String, Set<String>> uses = dependencies();
@@ -52,8 +58,33 @@ class PackageDependenciesTest {
     assertThat(uses.getOrDefault("io.varve.server.request", Set.of())).isEmpty();
   }
 
+  @Test
+  void the_handlers_of_both_services_reach_the_storage_through_cores_contracts_only()
+      throws Exception {
+    Map<String, Set<String>> storage = dependencies(STORAGE_EDGE);
+
+    assertThat(storage)
+        .as("jdeps found the wiring's use of the storage")
+        .containsKey("io.varve.server");
+    for (String handlers :
+        List.of(
+            "io.varve.server.dataplane",
+            "io.varve.server.kv",
+            "io.varve.server.controlplane",
+            "io.varve.server.buffer",
+            "io.varve.server.index",
+            "io.varve.server.handshake")) {
+      assertThat(storage.getOrDefault(handlers, Set.of())).as(handlers).isEmpty();
+    }
+  }
+
   /** Each package of the server and the other packages of the server it uses. */
   private static Map<String, Set<String>> dependencies() throws Exception {
+    return dependencies(EDGE);
+  }
+
+  /** Each package of the server and the packages matching {@code edges}' second group it uses. */
+  private static Map<String, Set<String>> dependencies(Pattern edges) throws Exception {
     Path classes =
         Path.of(VarveServer.class.getProtectionDomain().getCodeSource().getLocation().toURI());
     ToolProvider jdeps = ToolProvider.findFirst("jdeps").orElseThrow();
@@ -67,7 +98,7 @@ class PackageDependenciesTest {
             classes.toString());
     assertThat(status).as(out.toString()).isZero();
     Map<String, Set<String>> uses = new TreeMap<>();
-    Matcher edge = EDGE.matcher(out.toString());
+    Matcher edge = edges.matcher(out.toString());
     while (edge.find()) {
       Set<String> used = uses.computeIfAbsent(edge.group(1), p -> new TreeSet<>());
       if (!edge.group(1).equals(edge.group(2))) {

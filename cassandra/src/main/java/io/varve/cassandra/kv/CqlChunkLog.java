@@ -19,12 +19,12 @@ import java.util.function.Function;
 /**
  * The staging log of chunked values, table {@code kv_chunk_log} of the metadata keyspace: a row per
  * chunked value written, before its first chunk, due for the sweeper a grace period later. The
- * sweeper ({@link ChunkSweep}) removes the chunks of every logged value that is not, or no longer,
- * the committed value of its item, and requeues the others for a later look; so chunks of a crashed
- * write, of a replaced value and of a deleted item are all found, whatever the delete. Rows are
- * spread over {@value #SHARDS} partitions and ordered by when they are due; a pass reads the due
- * rows of each shard from the start and removes them with one range tombstone, which the next read
- * skips at once (no queue of row tombstones).
+ * sweeper ({@link CqlChunkSweep}) removes the chunks of every logged value that is not, or no
+ * longer, the committed value of its item, and requeues the others for a later look; so chunks of a
+ * crashed write, of a replaced value and of a deleted item are all found, whatever the delete. Rows
+ * are spread over {@value #SHARDS} partitions and ordered by when they are due; a pass reads the
+ * due rows of each shard from the start and removes them with one range tombstone, which the next
+ * read skips at once (no queue of row tombstones).
  */
 public final class CqlChunkLog {
 

@@ -5,6 +5,7 @@ import com.datastax.oss.driver.api.core.CqlSession;
 import com.datastax.oss.driver.api.core.DefaultConsistencyLevel;
 import com.datastax.oss.driver.api.core.cql.Row;
 import io.varve.cassandra.failure.CqlFailures;
+import io.varve.core.kv.ChunkSweep;
 import io.varve.core.kv.KvChunking;
 import io.varve.core.kv.ValueMetadata;
 import java.nio.ByteBuffer;
@@ -16,29 +17,20 @@ import java.util.concurrent.CompletionStage;
 import java.util.concurrent.atomic.AtomicLong;
 
 /**
- * One pass of the chunk sweeper over the staging log ({@link CqlChunkLog}): for each shard, the
- * entries due by now (at most {@link KvChunking#sweepBatch()}), earliest first. An entry whose
- * value is still the committed value of its item is requeued for {@link KvChunking#recheck()}
- * later; the chunks of any other (never committed, replaced, deleted) are deleted. Whether a value
- * is current is read at consistency ALL: a sweeper that missed a commit would delete a live value's
- * chunks, so a pass that cannot reach every replica leaves the entry for later. An entry whose
- * handling fails is requeued too, so one bad entry never blocks its shard.
+ * Core's {@link ChunkSweep} on Cassandra or ScyllaDB. One pass of the chunk sweeper over the
+ * staging log ({@link CqlChunkLog}): for each shard, the entries due by now (at most {@link
+ * KvChunking#sweepBatch()}), earliest first. An entry whose value is still the committed value of
+ * its item is requeued for {@link KvChunking#recheck()} later; the chunks of any other (never
+ * committed, replaced, deleted) are deleted. Whether a value is current is read at consistency ALL:
+ * a sweeper that missed a commit would delete a live value's chunks, so a pass that cannot reach
+ * every replica leaves the entry for later. An entry whose handling fails is requeued too, so one
+ * bad entry never blocks its shard.
  *
  * <p>Safe against a replay: an entry is due a grace period after staging, longer than a token may
  * be old ({@code kv.limits.maxTokenAge}), so a version whose chunks are deleted can no longer be
  * written again.
  */
-public final class ChunkSweep {
-
-  /**
-   * What a pass did.
-   *
-   * @param examined entries looked at
-   * @param chunksRemoved chunks deleted
-   * @param valuesRemoved values whose chunks were deleted
-   * @param failures entries whose handling failed (requeued)
-   */
-  public record Result(long examined, long chunksRemoved, long valuesRemoved, long failures) {}
+public final class CqlChunkSweep implements ChunkSweep {
 
   private final CqlSession session;
   private final CqlChunkLog log;
@@ -47,7 +39,7 @@ public final class ChunkSweep {
   private final KvChunking chunking;
   private final Clock clock;
 
-  public ChunkSweep(CqlSession session, CqlChunkLog log, KvChunking chunking, Clock clock) {
+  public CqlChunkSweep(CqlSession session, CqlChunkLog log, KvChunking chunking, Clock clock) {
     this.session = session;
     this.log = log;
     this.statements = new ItemStatements(session);
@@ -57,6 +49,7 @@ public final class ChunkSweep {
   }
 
   /** Sweeps every shard once; fails only when the log itself cannot be read or trimmed. */
+  @Override
   public CompletionStage<Result> pass() {
     Instant now = clock.instant();
     AtomicLong examined = new AtomicLong();

@@ -1,7 +1,6 @@
 package io.varve.cassandra.kv;
 
 import com.datastax.oss.driver.api.core.cql.BatchableStatement;
-import io.varve.cassandra.failure.CqlFailures;
 import io.varve.core.kv.IdempotencyToken;
 import io.varve.core.kv.ItemPredicate;
 import io.varve.core.kv.KvNamespace;
@@ -40,8 +39,7 @@ public final class CqlItemMutator {
       batches.add(record(ns, token, record).toCompletableFuture());
     }
     // allOf completes once every batch has finished, exceptionally when one failed
-    return CqlFailures.translated(
-        CompletableFuture.allOf(batches.toArray(CompletableFuture[]::new)));
+    return CompletableFuture.allOf(batches.toArray(CompletableFuture[]::new));
   }
 
   private CompletionStage<Void> record(

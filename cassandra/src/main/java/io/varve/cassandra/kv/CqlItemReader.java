@@ -5,7 +5,6 @@ import com.datastax.oss.driver.api.core.cql.AsyncResultSet;
 import com.datastax.oss.driver.api.core.cql.BoundStatementBuilder;
 import com.datastax.oss.driver.api.core.cql.PreparedStatement;
 import io.varve.cassandra.cql.ConsistencyLevels;
-import io.varve.cassandra.failure.CqlFailures;
 import io.varve.core.kv.BytePage;
 import io.varve.core.kv.FetchSizes;
 import io.varve.core.kv.ItemPage;
@@ -69,59 +68,24 @@ public final class CqlItemReader {
   }
 
   /**
+   * One page of a record's items. Chunked values are reassembled ({@link ChunkedReads}) only when
+   * values are read: a keys-only read never touches the chunk table. Failures are not translated
+   * here: {@link CqlItemStore} does it once per call.
+   *
    * @param predicate the items to read, already narrowed to those after the previous page
    * @param values whether to read values (otherwise keys and metadata only)
    * @param wantedRows the rows the item-size estimate says fill the page
+   * @param firstRows rows of the first fetch with values ({@link
+   *     io.varve.core.kv.FetchSizes#firstFetch}), fewer than {@code wantedRows} when item sizes
+   *     vary: the rest of the page is then planned by the sizes of its rows
+   * @param raw values come as stored (compressed), each item saying how, for a client that
+   *     signalled it decompresses them
+   * @param budget when it stops the read, the page holds the items taken so far and {@link
+   *     ItemPage#more()} is set ({@link ReadBudget#cutShort()} says why)
+   * @param memory holds the page's keys and values once the page is known and before any chunk of a
+   *     chunked value is read; when it has no room, the read fails RESOURCE_EXHAUSTED
    */
   public CompletionStage<ItemPage> read(
-      KvNamespace ns,
-      String id,
-      ItemPredicate predicate,
-      boolean values,
-      int wantedRows,
-      BytePage page) {
-    return read(
-        ns,
-        id,
-        predicate,
-        values,
-        wantedRows,
-        wantedRows,
-        page,
-        false,
-        ReadBudget.NONE,
-        ResponseMemory.UNBOUNDED);
-  }
-
-  /**
-   * As above; {@code firstRows}: rows of the first fetch with values ({@link
-   * io.varve.core.kv.FetchSizes#firstFetch}), fewer than {@code wantedRows} when item sizes vary:
-   * the rest of the page is then planned by the sizes of its rows. {@code raw}: values come as
-   * stored (compressed), each item saying how, for a client that signalled it decompresses them.
-   * Chunked values are reassembled ({@link ChunkedReads}) only when values are read: a keys-only
-   * read never touches the chunk table. Within {@code budget}: when it stops the read, the page
-   * holds the items taken so far and {@link ItemPage#more()} is set ({@link ReadBudget#cutShort()}
-   * says why). The page's keys and values are held in {@code memory} once the page is known and
-   * before any chunk of a chunked value is read; when it has no room, the read fails
-   * RESOURCE_EXHAUSTED.
-   */
-  public CompletionStage<ItemPage> read(
-      KvNamespace ns,
-      String id,
-      ItemPredicate predicate,
-      boolean values,
-      int wantedRows,
-      int firstRows,
-      BytePage page,
-      boolean raw,
-      ReadBudget budget,
-      ResponseMemory memory) {
-    return CqlFailures.translated(
-        () ->
-            readItems(ns, id, predicate, values, wantedRows, firstRows, page, raw, budget, memory));
-  }
-
-  private CompletionStage<ItemPage> readItems(
       KvNamespace ns,
       String id,
       ItemPredicate predicate,
@@ -218,22 +182,18 @@ public final class CqlItemReader {
     return execute(session, ns, statement, fetchSize);
   }
 
-  /**
-   * Runs a read of {@code ns} at its consistency, {@code fetchSize} rows per fetch, failures
-   * translated.
-   */
+  /** Runs a read of {@code ns} at its consistency, {@code fetchSize} rows per fetch. */
   static CompletionStage<AsyncResultSet> execute(
       CqlSession session,
       KvNamespace ns,
       CompletionStage<BoundStatementBuilder> statement,
       int fetchSize) {
-    return CqlFailures.translated(
-        statement.thenCompose(
-            s ->
-                session.executeAsync(
-                    s.setPageSize(fetchSize)
-                        .setConsistencyLevel(ConsistencyLevels.of(ns.consistency()))
-                        .build())));
+    return statement.thenCompose(
+        s ->
+            session.executeAsync(
+                s.setPageSize(fetchSize)
+                    .setConsistencyLevel(ConsistencyLevels.of(ns.consistency()))
+                    .build()));
   }
 
   private static BoundStatementBuilder bind(PreparedStatement p, String id, KeyRange range) {

@@ -4,7 +4,6 @@ import com.datastax.oss.driver.api.core.CqlSession;
 import com.datastax.oss.driver.api.core.cql.AsyncResultSet;
 import com.datastax.oss.driver.api.core.cql.BoundStatementBuilder;
 import com.datastax.oss.driver.api.core.metadata.TokenMap;
-import io.varve.cassandra.failure.CqlFailures;
 import io.varve.core.error.VarveException;
 import io.varve.core.kv.BytePage;
 import io.varve.core.kv.KeyRange;
@@ -60,19 +59,6 @@ public final class CqlItemScanner {
    *     of a chunked value is read; when it has no room, the scan fails RESOURCE_EXHAUSTED
    */
   public CompletionStage<ScanPage> scan(
-      KvNamespace ns,
-      ScanSegment segment,
-      ScanPosition after,
-      boolean values,
-      int wantedRows,
-      BytePage page,
-      ReadBudget budget,
-      ResponseMemory memory) {
-    return CqlFailures.translated(
-        () -> scanSegment(ns, segment, after, values, wantedRows, page, budget, memory));
-  }
-
-  private CompletionStage<ScanPage> scanSegment(
       KvNamespace ns,
       ScanSegment segment,
       ScanPosition after,

@@ -1,5 +1,6 @@
 package io.varve.cassandra.kv;
 
+import io.varve.cassandra.failure.CqlFailures;
 import io.varve.core.kv.BytePage;
 import io.varve.core.kv.IdempotencyToken;
 import io.varve.core.kv.ItemPage;
@@ -19,7 +20,9 @@ import java.util.concurrent.CompletionStage;
 /**
  * The item store on Cassandra or ScyllaDB: writes through {@link CqlItemWriter} and {@link
  * CqlItemMutator}, point reads through {@link CqlItemReader}, scans through {@link CqlItemScanner}.
- * Each of them translates the driver's failures once, in its public methods.
+ * The driver's failures are translated here, once per method ({@link CqlFailures#translated}): a
+ * failure of any step of a call, thrown or completed, reaches the caller as a classified {@link
+ * io.varve.core.error.VarveException}, never as the driver's own exception.
  */
 public final class CqlItemStore implements ItemStore {
 
@@ -38,19 +41,19 @@ public final class CqlItemStore implements ItemStore {
   @Override
   public CompletionStage<Void> put(
       KvNamespace ns, String id, IdempotencyToken token, List<KvItem> items) {
-    return writer.put(ns, id, token, items);
+    return CqlFailures.translated(() -> writer.put(ns, id, token, items));
   }
 
   @Override
   public CompletionStage<Void> delete(
       KvNamespace ns, String id, IdempotencyToken token, ItemPredicate predicate) {
-    return writer.delete(ns, id, token, predicate);
+    return CqlFailures.translated(() -> writer.delete(ns, id, token, predicate));
   }
 
   @Override
   public CompletionStage<Void> mutate(
       KvNamespace ns, IdempotencyToken token, List<RecordMutation> records) {
-    return mutator.mutate(ns, token, records);
+    return CqlFailures.translated(() -> mutator.mutate(ns, token, records));
   }
 
   @Override
@@ -65,7 +68,10 @@ public final class CqlItemStore implements ItemStore {
       boolean raw,
       ReadBudget budget,
       ResponseMemory memory) {
-    return reader.read(ns, id, predicate, values, wantedRows, firstRows, page, raw, budget, memory);
+    return CqlFailures.translated(
+        () ->
+            reader.read(
+                ns, id, predicate, values, wantedRows, firstRows, page, raw, budget, memory));
   }
 
   @Override
@@ -78,6 +84,7 @@ public final class CqlItemStore implements ItemStore {
       BytePage page,
       ReadBudget budget,
       ResponseMemory memory) {
-    return scanner.scan(ns, segment, after, values, wantedRows, page, budget, memory);
+    return CqlFailures.translated(
+        () -> scanner.scan(ns, segment, after, values, wantedRows, page, budget, memory));
   }
 }

@@ -10,7 +10,6 @@ import com.datastax.oss.driver.api.core.cql.Statement;
 import io.varve.cassandra.cql.AsyncLimiter;
 import io.varve.cassandra.cql.ConsistencyLevels;
 import io.varve.cassandra.cql.ValueCodec;
-import io.varve.cassandra.failure.CqlFailures;
 import io.varve.core.kv.IdempotencyToken;
 import io.varve.core.kv.ItemPredicate;
 import io.varve.core.kv.KeyRange;
@@ -81,8 +80,7 @@ public final class CqlItemWriter {
    */
   public CompletionStage<Void> put(
       KvNamespace ns, String id, IdempotencyToken token, List<KvItem> items) {
-    return CqlFailures.translated(
-        () -> puts(ns, id, token, items).thenCompose(w -> execute(ns, w.batch(), w.bytes())));
+    return puts(ns, id, token, items).thenCompose(w -> execute(ns, w.batch(), w.bytes()));
   }
 
   /**
@@ -128,15 +126,11 @@ public final class CqlItemWriter {
 
   public CompletionStage<Void> delete(
       KvNamespace ns, String id, IdempotencyToken token, ItemPredicate predicate) {
-    return CqlFailures.translated(
-        () ->
-            deletes(ns, id, token, predicate)
-                .thenCompose(
-                    w ->
-                        execute(
-                            ns,
-                            w.statements().size() == 1 ? w.statements().get(0) : w.batch(),
-                            w.bytes())));
+    return deletes(ns, id, token, predicate)
+        .thenCompose(
+            w ->
+                execute(
+                    ns, w.statements().size() == 1 ? w.statements().get(0) : w.batch(), w.bytes()));
   }
 
   /**
@@ -215,7 +209,6 @@ public final class CqlItemWriter {
     // idempotent by construction: a retry writes the same cells with the same timestamp
     Statement<?> ready =
         statement.setConsistencyLevel(ConsistencyLevels.of(ns.consistency())).setIdempotent(true);
-    return CqlFailures.translated(
-        limiter.submit(bytes, () -> session.executeAsync(ready)).thenApply(rs -> null));
+    return limiter.submit(bytes, () -> session.executeAsync(ready)).thenApply(rs -> null);
   }
 }

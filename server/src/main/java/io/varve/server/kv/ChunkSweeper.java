@@ -2,7 +2,7 @@ package io.varve.server.kv;
 
 import io.micrometer.core.instrument.Counter;
 import io.micrometer.core.instrument.MeterRegistry;
-import io.varve.cassandra.kv.ChunkSweep;
+import io.varve.core.kv.ChunkSweep;
 import io.varve.server.health.BackgroundWorker;
 import java.time.Duration;
 import java.util.concurrent.Executors;

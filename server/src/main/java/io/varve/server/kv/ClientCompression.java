@@ -1,4 +1,4 @@
-package io.varve.cassandra.kv;
+package io.varve.server.kv;
 
 import com.github.luben.zstd.Zstd;
 import io.varve.core.error.InvalidFieldException;
@@ -8,10 +8,10 @@ import io.varve.core.error.InvalidFieldException;
  * declares its content size, within a bound, and that decompresses to exactly that size. A frame
  * declaring more than the bound (a zip bomb) is refused before anything is decompressed.
  */
-public final class ClientCompression {
+final class ClientCompression {
 
   /** The wire name of zstd in {@code ItemMetadata.compression}. */
-  public static final String ZSTD = "zstd";
+  static final String ZSTD = "zstd";
 
   private ClientCompression() {}
 
@@ -23,7 +23,7 @@ public final class ClientCompression {
    * @throws InvalidFieldException when it is not such a frame or decompresses to more than {@code
    *     max}
    */
-  public static long decompressedSize(String field, byte[] value, long max) {
+  static long decompressedSize(String field, byte[] value, long max) {
     long declared = value.length < 4 ? -1 : Zstd.getFrameContentSize(value);
     if (declared < 0) {
       throw new InvalidFieldException(

@@ -7,7 +7,6 @@ import io.varve.api.kv.v1.ItemMetadata;
 import io.varve.api.kv.v1.MatchRange;
 import io.varve.api.kv.v1.Predicate;
 import io.varve.api.kv.v1.Selection;
-import io.varve.cassandra.kv.ClientCompression;
 import io.varve.core.error.InvalidFieldException;
 import io.varve.core.kv.ClusteringOrder;
 import io.varve.core.kv.IdempotencyToken;
