@@ -12,6 +12,8 @@ import io.varve.core.error.PermissionDeniedException;
 import io.varve.core.error.StorageException;
 import io.varve.core.error.VarveException;
 import io.varve.core.write.Rejection;
+import java.util.EnumMap;
+import java.util.Map;
 import java.util.concurrent.ThreadLocalRandom;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
@@ -45,37 +47,83 @@ public final class ErrorMapping {
       return new Failure(kind, "", event + " was not written: " + message);
     }
 
+    /** The failure as a gRPC status: its kind's code ({@link #TABLE}), its message. */
     public Status grpcStatus() {
-      Status status =
-          switch (kind) {
-            case INVALID_ARGUMENT -> Status.INVALID_ARGUMENT;
-            case NOT_FOUND -> Status.NOT_FOUND;
-            case ALREADY_EXISTS -> Status.ALREADY_EXISTS;
-            case FAILED_PRECONDITION -> Status.FAILED_PRECONDITION;
-            case UNAVAILABLE -> Status.UNAVAILABLE;
-            case UNAUTHENTICATED -> Status.UNAUTHENTICATED;
-            case PERMISSION_DENIED -> Status.PERMISSION_DENIED;
-            case RESOURCE_EXHAUSTED -> Status.RESOURCE_EXHAUSTED;
-            case DEADLINE_EXCEEDED -> Status.DEADLINE_EXCEEDED;
-            case INTERNAL -> Status.INTERNAL;
-          };
-      return status.withDescription(message);
+      return Status.fromCode(TABLE.get(kind).grpc()).withDescription(message);
     }
 
+    /** The failure's HTTP status ({@link #TABLE}); the body says the rest. */
     public HttpStatus httpStatus() {
-      return switch (kind) {
-        case INVALID_ARGUMENT -> HttpStatus.BAD_REQUEST;
-        case NOT_FOUND -> HttpStatus.NOT_FOUND;
-        case ALREADY_EXISTS -> HttpStatus.CONFLICT;
-        case FAILED_PRECONDITION -> HttpStatus.PRECONDITION_FAILED;
-        case UNAVAILABLE -> HttpStatus.SERVICE_UNAVAILABLE;
-        case UNAUTHENTICATED -> HttpStatus.UNAUTHORIZED;
-        case PERMISSION_DENIED -> HttpStatus.FORBIDDEN;
-        case RESOURCE_EXHAUSTED -> HttpStatus.TOO_MANY_REQUESTS;
-        case DEADLINE_EXCEEDED -> HttpStatus.GATEWAY_TIMEOUT;
-        case INTERNAL -> HttpStatus.INTERNAL_SERVER_ERROR;
-      };
+      return TABLE.get(kind).http();
     }
+  }
+
+  /** A kind's answer in each protocol. */
+  private record Row(Status.Code grpc, HttpStatus http) {}
+
+  /**
+   * The one table both protocols answer by: each kind's gRPC code (the kind's own name) and HTTP
+   * status. The JSON error body's {@code code} is the kind's name too, so a client of either
+   * protocol sees the same code for the same failure.
+   */
+  private static final Map<VarveException.Kind, Row> TABLE = table();
+
+  private static Map<VarveException.Kind, Row> table() {
+    Map<VarveException.Kind, Row> t = new EnumMap<>(VarveException.Kind.class);
+    t.put(
+        VarveException.Kind.INVALID_ARGUMENT,
+        new Row(Status.Code.INVALID_ARGUMENT, HttpStatus.BAD_REQUEST));
+    t.put(VarveException.Kind.NOT_FOUND, new Row(Status.Code.NOT_FOUND, HttpStatus.NOT_FOUND));
+    t.put(
+        VarveException.Kind.ALREADY_EXISTS,
+        new Row(Status.Code.ALREADY_EXISTS, HttpStatus.CONFLICT));
+    t.put(
+        VarveException.Kind.FAILED_PRECONDITION,
+        new Row(Status.Code.FAILED_PRECONDITION, HttpStatus.PRECONDITION_FAILED));
+    t.put(
+        VarveException.Kind.UNAVAILABLE,
+        new Row(Status.Code.UNAVAILABLE, HttpStatus.SERVICE_UNAVAILABLE));
+    t.put(
+        VarveException.Kind.UNAUTHENTICATED,
+        new Row(Status.Code.UNAUTHENTICATED, HttpStatus.UNAUTHORIZED));
+    t.put(
+        VarveException.Kind.PERMISSION_DENIED,
+        new Row(Status.Code.PERMISSION_DENIED, HttpStatus.FORBIDDEN));
+    t.put(
+        VarveException.Kind.RESOURCE_EXHAUSTED,
+        new Row(Status.Code.RESOURCE_EXHAUSTED, HttpStatus.TOO_MANY_REQUESTS));
+    t.put(
+        VarveException.Kind.DEADLINE_EXCEEDED,
+        new Row(Status.Code.DEADLINE_EXCEEDED, HttpStatus.GATEWAY_TIMEOUT));
+    t.put(
+        VarveException.Kind.INTERNAL,
+        new Row(Status.Code.INTERNAL, HttpStatus.INTERNAL_SERVER_ERROR));
+    if (t.size() != VarveException.Kind.values().length) {
+      throw new IllegalStateException("a kind without its row: " + t.keySet());
+    }
+    return t;
+  }
+
+  /**
+   * The gRPC code name an HTTP status stands for, for the answers Armeria's layer gives before a
+   * request reaches Varve (a body too large, a wrong method, its timeouts): the kind whose status
+   * it is in {@link #TABLE}, or for the statuses only that layer gives, 405 and 415
+   * INVALID_ARGUMENT, 408 DEADLINE_EXCEEDED, 413, 414 and 431 RESOURCE_EXHAUSTED, 501
+   * UNIMPLEMENTED; another 5xx INTERNAL, anything else UNKNOWN. Never a number.
+   */
+  public static String codeOf(HttpStatus status) {
+    for (Map.Entry<VarveException.Kind, Row> row : TABLE.entrySet()) {
+      if (row.getValue().http().equals(status)) {
+        return row.getValue().grpc().name();
+      }
+    }
+    return switch (status.code()) {
+      case 405, 415 -> Status.Code.INVALID_ARGUMENT.name();
+      case 408 -> Status.Code.DEADLINE_EXCEEDED.name();
+      case 413, 414, 431 -> Status.Code.RESOURCE_EXHAUSTED.name();
+      case 501 -> Status.Code.UNIMPLEMENTED.name();
+      default -> status.isServerError() ? Status.Code.INTERNAL.name() : Status.Code.UNKNOWN.name();
+    };
   }
 
   private ErrorMapping() {}

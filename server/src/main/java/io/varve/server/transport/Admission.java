@@ -3,13 +3,10 @@ package io.varve.server.transport;
 import com.linecorp.armeria.common.ExchangeType;
 import com.linecorp.armeria.common.FilteredHttpRequest;
 import com.linecorp.armeria.common.HttpData;
-import com.linecorp.armeria.common.HttpHeaderNames;
 import com.linecorp.armeria.common.HttpObject;
 import com.linecorp.armeria.common.HttpRequest;
 import com.linecorp.armeria.common.HttpResponse;
-import com.linecorp.armeria.common.HttpStatus;
 import com.linecorp.armeria.common.MediaType;
-import com.linecorp.armeria.common.ResponseHeaders;
 import com.linecorp.armeria.common.stream.SubscriptionOption;
 import com.linecorp.armeria.common.util.Exceptions;
 import com.linecorp.armeria.server.HttpService;
@@ -22,7 +19,6 @@ import io.varve.server.admission.AdmissionRefusedException;
 import io.varve.server.admission.ByteBudget;
 import io.varve.server.admission.ResponseAdmission;
 import io.varve.server.error.ErrorMapping;
-import java.nio.charset.StandardCharsets;
 import java.util.Optional;
 import java.util.concurrent.CompletableFuture;
 import org.reactivestreams.Subscriber;
@@ -157,36 +153,10 @@ final class Admission extends SimpleDecoratingHttpService {
   private static HttpResponse answer(HttpRequest req, AdmissionRefusedException refused) {
     ErrorMapping.Failure failure = ErrorMapping.of(refused);
     MediaType type = req.contentType();
-    HttpResponse response;
     if (type != null && type.subtype().startsWith("grpc")) {
-      response =
-          HttpResponse.of(
-              ResponseHeaders.builder(HttpStatus.OK)
-                  .contentType(type)
-                  .add("grpc-status", Integer.toString(failure.grpcStatus().getCode().value()))
-                  .add("grpc-message", percentEncoded(failure.message()))
-                  .add(HttpHeaderNames.RETRY_AFTER, JsonErrors.RETRY_AFTER_SECONDS)
-                  .endOfStream(true)
-                  .build());
-    } else {
-      response =
-          JsonErrors.response(
-              failure.httpStatus(), failure.kind().name(), failure.field(), failure.message());
+      return ErrorResponses.grpc(failure.grpcStatus(), type, true).toHttpResponse();
     }
-    return response;
-  }
-
-  /** The grpc-message header's encoding: percent-encoded UTF-8 outside printable ASCII and '%'. */
-  static String percentEncoded(String message) {
-    StringBuilder out = new StringBuilder();
-    for (byte b : message.getBytes(StandardCharsets.UTF_8)) {
-      if (b >= ' ' && b < '~' && b != '%') {
-        out.append((char) b);
-      } else {
-        out.append('%').append(String.format("%02X", b & 0xff));
-      }
-    }
-    return out.toString();
+    return ErrorResponses.json(failure);
   }
 
   /** Reads a body to its end, keeping nothing (its pooled buffers are released at once). */

@@ -66,8 +66,6 @@ final class JsonRpcService implements HttpService {
     if (rpc == null) {
       return error(
           HttpStatus.NOT_FOUND,
-          "NOT_FOUND",
-          "",
           "no RPC named '"
               + name
               + "' (expected one of: "
@@ -75,7 +73,7 @@ final class JsonRpcService implements HttpService {
               + ")");
     }
     if (req.method() != HttpMethod.POST) {
-      return error(HttpStatus.METHOD_NOT_ALLOWED, "INVALID_ARGUMENT", "", "use POST /v1/" + name);
+      return error(HttpStatus.METHOD_NOT_ALLOWED, "use POST /v1/" + name);
     }
     // parsing a body of megabytes must not hold an event loop: other connections' answers (a
     // refusal at admission, a small read) would wait behind it
@@ -118,12 +116,7 @@ final class JsonRpcService implements HttpService {
         .handle(
             (message, error) -> {
               if (error != null) {
-                ErrorMapping.Failure failure = ErrorMapping.of(error);
-                return error(
-                    failure.httpStatus(),
-                    failure.kind().name(),
-                    failure.field(),
-                    failure.message());
+                return ErrorResponses.json(ErrorMapping.of(error));
               }
               return HttpResponse.of(
                   HttpStatus.OK, MediaType.JSON_UTF_8, HttpData.wrap(json.printUtf8(message)));
@@ -140,7 +133,8 @@ final class JsonRpcService implements HttpService {
     return service.substring(0, service.lastIndexOf('.') + 1) + "http";
   }
 
-  private static HttpResponse error(HttpStatus status, String code, String field, String message) {
-    return JsonErrors.response(status, code, field, message);
+  /** An answer of the HTTP layer's own, its code from the status ({@link ErrorMapping#codeOf}). */
+  private static HttpResponse error(HttpStatus status, String message) {
+    return ErrorResponses.response(status, ErrorMapping.codeOf(status), "", message);
   }
 }

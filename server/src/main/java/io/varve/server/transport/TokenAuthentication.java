@@ -125,7 +125,8 @@ public final class TokenAuthentication {
       headers.add(HttpHeaderNames.WWW_AUTHENTICATE, challenge);
     }
     return HttpResponse.of(
-        headers.build(), HttpData.ofUtf8(JsonErrors.body(f.kind().name(), f.field(), f.message())));
+        headers.build(),
+        HttpData.ofUtf8(ErrorResponses.body(f.kind().name(), f.field(), f.message())));
   }
 
   /** The token of an Authorization header: a bearer token, or (when allowed) a basic password. */

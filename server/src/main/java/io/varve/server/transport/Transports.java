@@ -101,7 +101,7 @@ public final class Transports {
     // a message over its limit is refused from its length prefix (UnaryFraming): leave room for
     // framing. Of the decorators of a gRPC binding, the first is innermost: the framing is checked
     // on the body admission has gathered.
-    sb.maxRequestLength(limit + 1024 * 1024).errorHandler(new JsonErrors(limit));
+    sb.maxRequestLength(limit + 1024 * 1024).errorHandler(new ErrorResponses(limit));
     bindGrpc(
         sb,
         grpc,

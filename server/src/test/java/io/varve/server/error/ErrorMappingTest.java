@@ -48,6 +48,31 @@ class ErrorMappingTest {
         .doesNotContain(kind == Kind.UNAVAILABLE ? "repairs" : "retrying is safe");
   }
 
+  @ParameterizedTest
+  @org.junit.jupiter.params.provider.EnumSource(Kind.class)
+  void each_kind_has_one_code_in_both_protocols_and_its_http_status_maps_back_to_it(Kind kind) {
+    ErrorMapping.Failure failure = new ErrorMapping.Failure(kind, "", "m");
+
+    assertThat(failure.grpcStatus().getCode().name()).isEqualTo(kind.name());
+    assertThat(ErrorMapping.codeOf(failure.httpStatus())).isEqualTo(kind.name());
+  }
+
+  @Test
+  void the_statuses_only_the_http_layer_answers_get_a_grpc_code_name() {
+    assertThat(ErrorMapping.codeOf(com.linecorp.armeria.common.HttpStatus.METHOD_NOT_ALLOWED))
+        .isEqualTo("INVALID_ARGUMENT");
+    assertThat(ErrorMapping.codeOf(com.linecorp.armeria.common.HttpStatus.REQUEST_TIMEOUT))
+        .isEqualTo("DEADLINE_EXCEEDED");
+    assertThat(ErrorMapping.codeOf(com.linecorp.armeria.common.HttpStatus.REQUEST_ENTITY_TOO_LARGE))
+        .isEqualTo("RESOURCE_EXHAUSTED");
+    assertThat(ErrorMapping.codeOf(com.linecorp.armeria.common.HttpStatus.NOT_IMPLEMENTED))
+        .isEqualTo("UNIMPLEMENTED");
+    assertThat(ErrorMapping.codeOf(com.linecorp.armeria.common.HttpStatus.BAD_GATEWAY))
+        .isEqualTo("INTERNAL");
+    assertThat(ErrorMapping.codeOf(com.linecorp.armeria.common.HttpStatus.valueOf(418)))
+        .isEqualTo("UNKNOWN");
+  }
+
   @Test
   void one_event_failing_in_storage_carries_the_same_code_and_advice_as_a_whole_request() {
     StorageException dropped =

@@ -11,22 +11,28 @@ import com.linecorp.armeria.common.MediaType;
 import com.linecorp.armeria.common.RequestHeaders;
 import com.linecorp.armeria.common.ResponseHeaders;
 import com.linecorp.armeria.common.ResponseHeadersBuilder;
+import com.linecorp.armeria.common.grpc.protocol.StatusMessageEscaper;
 import com.linecorp.armeria.server.RequestTimeoutException;
 import com.linecorp.armeria.server.ServerErrorHandler;
 import com.linecorp.armeria.server.ServiceConfig;
 import com.linecorp.armeria.server.ServiceRequestContext;
+import io.varve.server.error.ErrorMapping;
 
 /**
- * The JSON error body of the HTTP API, {@code {"error": {"code", "field", "message"}}}, also for
- * failures raised before a request reaches the API (body too large, not authenticated).
+ * The error answers of both protocols, rendered from {@link ErrorMapping}'s one table: the JSON
+ * error body of the HTTP API, {@code {"error": {"code", "field", "message"}}}, and the gRPC status
+ * of a trailers-only response, also for failures raised before a request reaches the API (body too
+ * large, not authenticated, refused at admission). Armeria's hooks call it: as the server's {@link
+ * ServerErrorHandler} for the statuses its HTTP layer answers; the gRPC layer's own failures go
+ * through {@link ErrorMapping#grpcLayerFailure}.
  */
-final class JsonErrors implements ServerErrorHandler {
+final class ErrorResponses implements ServerErrorHandler {
 
   private static final ObjectMapper MAPPER = new ObjectMapper();
 
   private final int maxRequestBytes;
 
-  JsonErrors(int maxRequestBytes) {
+  ErrorResponses(int maxRequestBytes) {
     this.maxRequestBytes = maxRequestBytes;
   }
 
@@ -35,6 +41,12 @@ final class JsonErrors implements ServerErrorHandler {
 
   static HttpResponse response(HttpStatus status, String code, String field, String message) {
     return aggregated(status, code, field, message).toHttpResponse();
+  }
+
+  /** {@code failure} as the JSON error body, with its HTTP status. */
+  static HttpResponse json(ErrorMapping.Failure failure) {
+    return response(
+        failure.httpStatus(), failure.kind().name(), failure.field(), failure.message());
   }
 
   private static AggregatedHttpResponse aggregated(
@@ -124,52 +136,35 @@ final class JsonErrors implements ServerErrorHandler {
     boolean timeout =
         status == HttpStatus.REQUEST_TIMEOUT || cause instanceof RequestTimeoutException;
     HttpStatus shown = timeout ? HttpStatus.GATEWAY_TIMEOUT : status;
+    String code = ErrorMapping.codeOf(shown);
     if (grpc) {
-      return grpcStatus(codeOf(shown), message);
+      return grpc(
+          io.grpc.Status.fromCode(io.grpc.Status.Code.valueOf(code)).withDescription(message),
+          null,
+          false);
     }
-    return aggregated(shown, codeOf(shown), "", message);
+    return aggregated(shown, code, "", message);
   }
 
-  /** A trailers-only gRPC response: HTTP 200 carrying the status in {@code grpc-status}. */
-  static AggregatedHttpResponse grpcStatus(String code, String message) {
-    return AggregatedHttpResponse.of(
+  /**
+   * A trailers-only gRPC response: HTTP 200 carrying the status in {@code grpc-status} and its
+   * description in {@code grpc-message} (percent-encoded as gRPC requires, by Armeria's escaper).
+   *
+   * @param type the request's content type, kept in the answer; null for {@code application/grpc}
+   * @param retryAfter whether to ask the caller to wait ({@code Retry-After}), for a refusal at
+   *     capacity
+   */
+  static AggregatedHttpResponse grpc(io.grpc.Status status, MediaType type, boolean retryAfter) {
+    ResponseHeadersBuilder headers =
         ResponseHeaders.builder(HttpStatus.OK)
-            .contentType(MediaType.parse("application/grpc"))
-            .add("grpc-status", Integer.toString(io.grpc.Status.Code.valueOf(code).value()))
-            .add("grpc-message", percentEncoded(message))
-            .build());
-  }
-
-  /** The grpc-message form of a text: UTF-8, bytes outside printable ASCII and '%' as %XX. */
-  static String percentEncoded(String text) {
-    StringBuilder out = new StringBuilder();
-    for (byte b : text.getBytes(java.nio.charset.StandardCharsets.UTF_8)) {
-      int c = b & 0xff;
-      if (c >= 0x20 && c < 0x7f && c != '%') {
-        out.append((char) c);
-      } else {
-        out.append('%')
-            .append(Character.toUpperCase(Character.forDigit(c >> 4, 16)))
-            .append(Character.toUpperCase(Character.forDigit(c & 0xf, 16)));
-      }
+            .contentType(type != null ? type : MediaType.parse("application/grpc"))
+            .add("grpc-status", Integer.toString(status.getCode().value()));
+    if (status.getDescription() != null) {
+      headers.add("grpc-message", StatusMessageEscaper.escape(status.getDescription()));
     }
-    return out.toString();
-  }
-
-  /** The gRPC code name an HTTP status stands for in the error body; never a number. */
-  static String codeOf(HttpStatus status) {
-    return switch (status.code()) {
-      case 400, 405, 415 -> "INVALID_ARGUMENT";
-      case 401 -> "UNAUTHENTICATED";
-      case 403 -> "PERMISSION_DENIED";
-      case 404 -> "NOT_FOUND";
-      case 409 -> "ALREADY_EXISTS";
-      case 412 -> "FAILED_PRECONDITION";
-      case 408, 504 -> "DEADLINE_EXCEEDED";
-      case 413, 414, 429, 431 -> "RESOURCE_EXHAUSTED";
-      case 501 -> "UNIMPLEMENTED";
-      case 503 -> "UNAVAILABLE";
-      default -> status.isServerError() ? "INTERNAL" : "UNKNOWN";
-    };
+    if (retryAfter) {
+      headers.add(HttpHeaderNames.RETRY_AFTER, RETRY_AFTER_SECONDS);
+    }
+    return AggregatedHttpResponse.of(headers.build());
   }
 }

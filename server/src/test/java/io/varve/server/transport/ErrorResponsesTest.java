@@ -15,7 +15,7 @@ import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.Arguments;
 import org.junit.jupiter.params.provider.MethodSource;
 
-class JsonErrorsTest {
+class ErrorResponsesTest {
 
   private static final ObjectMapper JSON = new ObjectMapper();
 
@@ -48,7 +48,7 @@ class JsonErrorsTest {
         ServiceRequestContext.of(HttpRequest.of(HttpMethod.POST, "/v1/ReadEventRecords"));
 
     AggregatedHttpResponse response =
-        new JsonErrors(1024)
+        new ErrorResponses(1024)
             .renderStatus(ctx, ctx.config(), ctx.request().headers(), status, null, cause);
 
     JsonNode body = JSON.readTree(response.contentUtf8());
@@ -61,7 +61,8 @@ class JsonErrorsTest {
   @MethodSource("statuses")
   void a_refusal_at_capacity_asks_to_retry_after_a_second(
       HttpStatus status, Throwable cause, int shown, String code) {
-    AggregatedHttpResponse response = JsonErrors.response(status, code, "", "m").aggregate().join();
+    AggregatedHttpResponse response =
+        ErrorResponses.response(status, code, "", "m").aggregate().join();
 
     assertThat(response.headers().get("retry-after")).isEqualTo(shown == 429 ? "1" : null);
   }
@@ -79,7 +80,7 @@ class JsonErrorsTest {
     ServiceRequestContext ctx = ServiceRequestContext.of(grpc);
 
     AggregatedHttpResponse response =
-        new JsonErrors(1024)
+        new ErrorResponses(1024)
             .renderStatus(ctx, ctx.config(), grpc.headers(), status, "too big: 100% of it", cause);
 
     assertThat(response.status().code()).isEqualTo(200);
