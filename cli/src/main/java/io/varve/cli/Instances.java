@@ -67,8 +67,9 @@ final class Instances {
         nodes == 1
             ? LocalCassandraSettings.forDevelopment(home())
             : LocalCassandraCluster.developmentTemplate(home());
-    first = first.withPorts(cqlPort, storagePort, jmxPort);
-    return LocalCassandraCluster.of(secure ? first.withSecurity(security()) : first, nodes);
+    first = first.toBuilder().ports(cqlPort, storagePort, jmxPort).build();
+    return LocalCassandraCluster.of(
+        secure ? first.toBuilder().security(security()).build() : first, nodes);
   }
 
   /**
@@ -183,10 +184,16 @@ final class Instances {
    */
   static LocalVarveServer server(int port, List<String> serveArgs, boolean secure) {
     LocalVarveServerSettings settings =
-        LocalVarveServerSettings.forDevelopment(home()).withPort(port).withServeArgs(serveArgs);
+        LocalVarveServerSettings.forDevelopment(home()).toBuilder()
+            .port(port)
+            .serveArgs(serveArgs)
+            .build();
     if (secure) {
       LocalCassandraSecurity security = security();
-      settings = settings.withSecureApi(new SecureApi(security.caPem(), security.apiTokenFile()));
+      settings =
+          settings.toBuilder()
+              .secureApi(new SecureApi(security.caPem(), security.apiTokenFile()))
+              .build();
     }
     return new LocalVarveServer(settings);
   }

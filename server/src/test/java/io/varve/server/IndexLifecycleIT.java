@@ -56,10 +56,11 @@ class IndexLifecycleIT {
     int transportPort = freePort();
     node =
         new LocalOpenSearch(
-            LocalOpenSearchSettings.forDevelopment(home)
-                .withHome(home.resolve(".varve/test-opensearch-lifecycle-" + httpPort))
-                .withHttpPort(httpPort)
-                .withTransportPort(transportPort));
+            LocalOpenSearchSettings.forDevelopment(home).toBuilder()
+                .home(home.resolve(".varve/test-opensearch-lifecycle-" + httpPort))
+                .httpPort(httpPort)
+                .transportPort(transportPort)
+                .build());
     node.start();
     node.awaitReady(Duration.ofMinutes(2));
     Path config = Files.createTempFile("varve", ".yaml");

@@ -63,16 +63,19 @@ final class ClusterBenchmark {
     LocalCassandraSecurity security = new LocalCassandraSecurity(root.resolve("tls"));
     double tls =
         measure(
-            "tls", LocalCassandraCluster.of(template("tls").withSecurity(security), 1), security);
+            "tls",
+            LocalCassandraCluster.of(template("tls").toBuilder().security(security).build(), 1),
+            security);
     figures.put("cluster.three_nodes_vs_one_node", three / one);
     figures.put("cluster.tls_vs_plain", tls / one);
   }
 
   private LocalCassandraSettings template(String name) {
-    return LocalCassandraSettings.forDevelopment(varveHome)
-        .withHome(root.resolve(name))
-        .withPorts(39142, 37100, 37299)
-        .withHeapSize("512m");
+    return LocalCassandraSettings.forDevelopment(varveHome).toBuilder()
+        .home(root.resolve(name))
+        .ports(39142, 37100, 37299)
+        .heapSize("512m")
+        .build();
   }
 
   /** Starts the nodes from empty homes, a server on them, writes, and stops it all. */

@@ -57,11 +57,11 @@ public final class VarveServer {
     return started(
         environment,
         server(environment, port)
-            .withHome(environment.home().resolve(".varve").resolve(name))
-            .withHeapSize(jvm.heap())
-            .withJvmOptions(jvm.options())
-            .withServeArgs(
-                List.of("--config", config.toString(), "--port", Integer.toString(port))),
+            .home(environment.home().resolve(".varve").resolve(name))
+            .heapSize(jvm.heap())
+            .jvmOptions(jvm.options())
+            .serveArgs(List.of("--config", config.toString(), "--port", Integer.toString(port)))
+            .build(),
         "the benchmark's server with a heap of "
             + jvm.heap()
             + " and "
@@ -73,7 +73,7 @@ public final class VarveServer {
    * answers.
    */
   public static Optional<VarveServer> up(Environment environment) {
-    LocalVarveServer process = new LocalVarveServer(server(environment, UP_PORT));
+    LocalVarveServer process = new LocalVarveServer(server(environment, UP_PORT).build());
     return process.status().isRunning() && process.isReady()
         ? Optional.of(new VarveServer(process))
         : Optional.empty();
@@ -89,15 +89,15 @@ public final class VarveServer {
     List<String> args = new ArrayList<>(List.of("--port", Integer.toString(UP_PORT)));
     args.addAll(serveArgs);
     return started(
-        environment, server(environment, UP_PORT).withServeArgs(args), "the Varve server");
+        environment, server(environment, UP_PORT).serveArgs(args).build(), "the Varve server");
   }
 
   /**
    * A server in {@code .varve/server/} on this port, run from the benchmark's own classpath as
-   * {@code up} runs it.
+   * {@code up} runs it; the caller changes what else differs and builds it.
    */
-  private static LocalVarveServerSettings server(Environment environment, int port) {
-    return LocalVarveServerSettings.forDevelopment(environment.home()).withPort(port);
+  private static LocalVarveServerSettings.Builder server(Environment environment, int port) {
+    return LocalVarveServerSettings.forDevelopment(environment.home()).toBuilder().port(port);
   }
 
   private static VarveServer started(

@@ -49,20 +49,22 @@ public final class VerifyEnvironment implements AutoCloseable {
     this.runId = Long.toString(System.currentTimeMillis() / 1000 % 100_000_000);
     this.cassandra =
         new LocalCassandra(
-            LocalCassandraSettings.forDevelopment(varveHome)
-                .withHome(varveHome.resolve(".varve/verify-cassandra"))
-                .withPorts(CQL_PORT, STORAGE_PORT, JMX_PORT)
-                .withHeapSize("1g")
-                .withCommitlogSync(CommitlogSync.batch()));
+            LocalCassandraSettings.forDevelopment(varveHome).toBuilder()
+                .home(varveHome.resolve(".varve/verify-cassandra"))
+                .ports(CQL_PORT, STORAGE_PORT, JMX_PORT)
+                .heapSize("1g")
+                .commitlogSync(CommitlogSync.batch())
+                .build());
     Path serverHome = workDir.resolve("server");
     this.server =
         new LocalVarveServer(
-            LocalVarveServerSettings.forDevelopment(varveHome)
-                .withHome(serverHome)
-                .withPort(freePort())
-                .withHeapSize(serverHeap)
-                .withClasspath(LocalVarveServerSettings.builtClasspath(varveHome))
-                .withServeArgs(List.of("--config", serverHome.resolve("varve.yaml").toString())));
+            LocalVarveServerSettings.forDevelopment(varveHome).toBuilder()
+                .home(serverHome)
+                .port(freePort())
+                .heapSize(serverHeap)
+                .classpath(LocalVarveServerSettings.builtClasspath(varveHome))
+                .serveArgs(List.of("--config", serverHome.resolve("varve.yaml").toString()))
+                .build());
   }
 
   /**

@@ -70,10 +70,11 @@ public final class LocalCassandraCluster {
     for (int n = 1; n <= count; n++) {
       nodes.add(
           new LocalCassandra(
-              first
-                  .withHome(first.home().resolve("node" + n))
-                  .withJmxPort(first.jmxPort() + n - 1)
-                  .withAddress(Loopback.nodeAddress(n), seed)));
+              first.toBuilder()
+                  .home(first.home().resolve("node" + n))
+                  .jmxPort(first.jmxPort() + n - 1)
+                  .address(Loopback.nodeAddress(n), seed)
+                  .build()));
     }
     return new LocalCassandraCluster(nodes);
   }
@@ -86,7 +87,9 @@ public final class LocalCassandraCluster {
     if (count == 1) {
       return of(node, 1);
     }
-    return of(node.withHome(node.home().getParent()).withJmxPort(node.jmxPort() - (n - 1)), count);
+    return of(
+        node.toBuilder().home(node.home().getParent()).jmxPort(node.jmxPort() - (n - 1)).build(),
+        count);
   }
 
   /**
@@ -112,9 +115,10 @@ public final class LocalCassandraCluster {
    * CQL 9042, storage 7000, JMX from 7199, heap 512m per node.
    */
   public static LocalCassandraSettings developmentTemplate(Path varveHome) {
-    return LocalCassandraSettings.forDevelopment(varveHome)
-        .withHome(varveHome.resolve(".varve/cassandra-cluster"))
-        .withHeapSize("512m");
+    return LocalCassandraSettings.forDevelopment(varveHome).toBuilder()
+        .home(varveHome.resolve(".varve/cassandra-cluster"))
+        .heapSize("512m")
+        .build();
   }
 
   /**
@@ -122,10 +126,11 @@ public final class LocalCassandraCluster {
    * CQL 23042, storage 23000, JMX from 23199, heap 512m per node.
    */
   public static LocalCassandraSettings testTemplate(Path varveHome) {
-    return LocalCassandraSettings.forTests(varveHome)
-        .withHome(varveHome.resolve(".varve/test-cassandra-cluster"))
-        .withPorts(23042, 23000, 23199)
-        .withHeapSize("512m");
+    return LocalCassandraSettings.forTests(varveHome).toBuilder()
+        .home(varveHome.resolve(".varve/test-cassandra-cluster"))
+        .ports(23042, 23000, 23199)
+        .heapSize("512m")
+        .build();
   }
 
   /** The nodes, node 1 first. */

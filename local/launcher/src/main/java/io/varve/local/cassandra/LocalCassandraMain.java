@@ -204,21 +204,26 @@ public final class LocalCassandraMain {
               ? LocalCassandraCluster.testTemplate(home)
               : LocalCassandraCluster.developmentTemplate(home);
     }
-    // Ports are set together: validation requires three distinct ports at every step.
+    // The ports in one build: each build requires three distinct ports, and one port moved at a
+    // time could meet another on the way.
     settings =
-        settings.withPorts(
-            port(options.remove("--port"), "--port", settings.cqlPort()),
-            port(options.remove("--storage-port"), "--storage-port", settings.storagePort()),
-            port(options.remove("--jmx-port"), "--jmx-port", settings.jmxPort()));
+        settings.toBuilder()
+            .ports(
+                port(options.remove("--port"), "--port", settings.cqlPort()),
+                port(options.remove("--storage-port"), "--storage-port", settings.storagePort()),
+                port(options.remove("--jmx-port"), "--jmx-port", settings.jmxPort()))
+            .build();
     for (Map.Entry<String, String> option : options.entrySet()) {
-      settings = with(settings, option.getKey(), option.getValue());
+      settings = with(settings.toBuilder(), option.getKey(), option.getValue()).build();
     }
     if (secure) {
       settings =
-          settings.withSecurity(
-              secureDirectory == null
-                  ? LocalCassandraSecurity.forDevelopment(home)
-                  : new LocalCassandraSecurity(Path.of(secureDirectory)));
+          settings.toBuilder()
+              .security(
+                  secureDirectory == null
+                      ? LocalCassandraSecurity.forDevelopment(home)
+                      : new LocalCassandraSecurity(Path.of(secureDirectory)))
+              .build();
     } else if (secureDirectory != null) {
       throw new IllegalArgumentException("--secure-dir: needs --secure");
     }
@@ -226,13 +231,14 @@ public final class LocalCassandraMain {
     return node == 0 ? settings : LocalCassandraCluster.of(settings, nodes).node(node).settings();
   }
 
-  private static LocalCassandraSettings with(LocalCassandraSettings s, String name, String value) {
+  private static LocalCassandraSettings.Builder with(
+      LocalCassandraSettings.Builder s, String name, String value) {
     return switch (name) {
-      case "--home" -> s.withHome(Path.of(value));
-      case "--lib" -> s.withLibDirectory(Path.of(value));
-      case "--heap" -> s.withHeapSize(value);
-      case "--commitlog" -> s.withCommitlogSync(CommitlogSync.parse(value));
-      case "--java" -> s.withJavaExecutable(Path.of(value));
+      case "--home" -> s.home(Path.of(value));
+      case "--lib" -> s.libDirectory(Path.of(value));
+      case "--heap" -> s.heapSize(value);
+      case "--commitlog" -> s.commitlogSync(CommitlogSync.parse(value));
+      case "--java" -> s.javaExecutable(Path.of(value));
       default -> throw new IllegalArgumentException("unknown option: " + name);
     };
   }

@@ -10,13 +10,13 @@ import java.util.Optional;
 /**
  * Where and how one local Cassandra node runs: its directories, ports, heap and durability.
  *
- * <p>Start from {@link #forDevelopment(Path)} or {@link #forTests(Path)} and adjust with the {@code
- * with*} methods, each of which returns a new instance. The node listens on one loopback address
- * only, {@value #ADDRESS} by default, and its cluster is always named {@value #CLUSTER_NAME}, since
- * Cassandra refuses to start on a data directory saved under another cluster name. A node of a
- * {@link LocalCassandraCluster} listens on another address of the loopback range ({@code
- * 127.0.0.2}, ...) with the same CQL and storage ports, and names the cluster's first node as its
- * seed.
+ * <p>Start from {@link #forDevelopment(Path)} or {@link #forTests(Path)} and adjust on a {@link
+ * #toBuilder()}, whose {@link Builder#build()} checks the result as the constructor does. The node
+ * listens on one loopback address only, {@value #ADDRESS} by default, and its cluster is always
+ * named {@value #CLUSTER_NAME}, since Cassandra refuses to start on a data directory saved under
+ * another cluster name. A node of a {@link LocalCassandraCluster} listens on another address of the
+ * loopback range ({@code 127.0.0.2}, ...) with the same CQL and storage ports, and names the
+ * cluster's first node as its seed.
  *
  * <p>The home directory holds everything the node writes: {@code data/}, {@code commitlog/}, {@code
  * saved_caches/}, {@code hints/}, {@code logs/}, {@code conf/} and {@code cassandra.pid}.
@@ -110,10 +110,11 @@ public record LocalCassandraSettings(
    * commit log, the running JVM's {@code java}.
    */
   public static LocalCassandraSettings forTests(Path varveHome) {
-    return forDevelopment(varveHome)
-        .withHome(varveHome.resolve(".varve/test-cassandra"))
-        .withPorts(19042, 17000, 17199)
-        .withHeapSize("768m");
+    return forDevelopment(varveHome).toBuilder()
+        .home(varveHome.resolve(".varve/test-cassandra"))
+        .ports(19042, 17000, 17199)
+        .heapSize("768m")
+        .build();
   }
 
   /**
@@ -123,153 +124,135 @@ public record LocalCassandraSettings(
     return varveHome.resolve("local/cassandra-dist/target/lib");
   }
 
-  /** A copy with another home directory. */
-  public LocalCassandraSettings withHome(Path newHome) {
-    return new LocalCassandraSettings(
-        newHome,
-        libDirectory,
-        cqlPort,
-        storagePort,
-        jmxPort,
-        heapSize,
-        commitlogSync,
-        javaExecutable,
-        address,
-        seed,
-        security);
-  }
-
-  /** A copy with another directory of Cassandra jars. */
-  public LocalCassandraSettings withLibDirectory(Path newLibDirectory) {
-    return new LocalCassandraSettings(
-        home,
-        newLibDirectory,
-        cqlPort,
-        storagePort,
-        jmxPort,
-        heapSize,
-        commitlogSync,
-        javaExecutable,
-        address,
-        seed,
-        security);
-  }
-
-  /** A copy with another CQL port. */
-  public LocalCassandraSettings withCqlPort(int port) {
-    return withPorts(port, storagePort, jmxPort);
-  }
-
-  /** A copy with another storage (inter-node) port. */
-  public LocalCassandraSettings withStoragePort(int port) {
-    return withPorts(cqlPort, port, jmxPort);
-  }
-
-  /** A copy with another JMX port. */
-  public LocalCassandraSettings withJmxPort(int port) {
-    return withPorts(cqlPort, storagePort, port);
-  }
-
-  /** A copy with all three ports changed at once, for moving a whole instance aside. */
-  public LocalCassandraSettings withPorts(int newCqlPort, int newStoragePort, int newJmxPort) {
-    return new LocalCassandraSettings(
-        home,
-        libDirectory,
-        newCqlPort,
-        newStoragePort,
-        newJmxPort,
-        heapSize,
-        commitlogSync,
-        javaExecutable,
-        address,
-        seed,
-        security);
-  }
-
-  /** A copy with another heap size, like {@code 512m} or {@code 2g}. */
-  public LocalCassandraSettings withHeapSize(String newHeapSize) {
-    return new LocalCassandraSettings(
-        home,
-        libDirectory,
-        cqlPort,
-        storagePort,
-        jmxPort,
-        newHeapSize,
-        commitlogSync,
-        javaExecutable,
-        address,
-        seed,
-        security);
-  }
-
-  /** A copy with another commit log durability mode. */
-  public LocalCassandraSettings withCommitlogSync(CommitlogSync newCommitlogSync) {
-    return new LocalCassandraSettings(
-        home,
-        libDirectory,
-        cqlPort,
-        storagePort,
-        jmxPort,
-        heapSize,
-        newCommitlogSync,
-        javaExecutable,
-        address,
-        seed,
-        security);
-  }
-
-  /** A copy that runs Cassandra with another {@code java} executable (it must be Java 17). */
-  public LocalCassandraSettings withJavaExecutable(Path newJavaExecutable) {
-    return new LocalCassandraSettings(
-        home,
-        libDirectory,
-        cqlPort,
-        storagePort,
-        jmxPort,
-        heapSize,
-        commitlogSync,
-        newJavaExecutable,
-        address,
-        seed,
-        security);
+  /** A builder holding these settings, to change some of them. */
+  public Builder toBuilder() {
+    return new Builder(this);
   }
 
   /**
-   * A copy that listens on another loopback address and joins the cluster through {@code newSeed}:
-   * one node of a {@link LocalCassandraCluster}.
+   * Settings like others but for what is set: a test's or a benchmark's node, the nodes of a {@link
+   * LocalCassandraCluster}, the command line's options. {@link #build()} checks them as the
+   * constructor does.
    */
-  public LocalCassandraSettings withAddress(String newAddress, String newSeed) {
-    return new LocalCassandraSettings(
-        home,
-        libDirectory,
-        cqlPort,
-        storagePort,
-        jmxPort,
-        heapSize,
-        commitlogSync,
-        javaExecutable,
-        newAddress,
-        newSeed,
-        security);
-  }
+  public static final class Builder {
+    private Path home;
+    private Path libDirectory;
+    private int cqlPort;
+    private int storagePort;
+    private int jmxPort;
+    private String heapSize;
+    private CommitlogSync commitlogSync;
+    private Path javaExecutable;
+    private String address;
+    private String seed;
+    private Optional<LocalCassandraSecurity> security;
 
-  /**
-   * A copy whose CQL port takes TLS only and asks for a password ({@code PasswordAuthenticator}),
-   * with the material and role of {@code newSecurity}.
-   */
-  public LocalCassandraSettings withSecurity(LocalCassandraSecurity newSecurity) {
-    return new LocalCassandraSettings(
-        home,
-        libDirectory,
-        cqlPort,
-        storagePort,
-        jmxPort,
-        heapSize,
-        commitlogSync,
-        javaExecutable,
-        address,
-        seed,
-        Optional.of(newSecurity));
+    private Builder(LocalCassandraSettings s) {
+      home = s.home;
+      libDirectory = s.libDirectory;
+      cqlPort = s.cqlPort;
+      storagePort = s.storagePort;
+      jmxPort = s.jmxPort;
+      heapSize = s.heapSize;
+      commitlogSync = s.commitlogSync;
+      javaExecutable = s.javaExecutable;
+      address = s.address;
+      seed = s.seed;
+      security = s.security;
+    }
+
+    public Builder home(Path value) {
+      home = value;
+      return this;
+    }
+
+    /** The directory of Cassandra jars. */
+    public Builder libDirectory(Path value) {
+      libDirectory = value;
+      return this;
+    }
+
+    public Builder cqlPort(int value) {
+      cqlPort = value;
+      return this;
+    }
+
+    /** The storage (inter-node) port. */
+    public Builder storagePort(int value) {
+      storagePort = value;
+      return this;
+    }
+
+    public Builder jmxPort(int value) {
+      jmxPort = value;
+      return this;
+    }
+
+    /** All three ports at once, for moving a whole instance aside. */
+    public Builder ports(int newCqlPort, int newStoragePort, int newJmxPort) {
+      return cqlPort(newCqlPort).storagePort(newStoragePort).jmxPort(newJmxPort);
+    }
+
+    /** The heap, like {@code 512m} or {@code 2g}. */
+    public Builder heapSize(String value) {
+      heapSize = value;
+      return this;
+    }
+
+    /** The commit log's durability mode. */
+    public Builder commitlogSync(CommitlogSync value) {
+      commitlogSync = value;
+      return this;
+    }
+
+    /** The {@code java} executable that runs Cassandra (it must be Java 17). */
+    public Builder javaExecutable(Path value) {
+      javaExecutable = value;
+      return this;
+    }
+
+    public Builder address(String value) {
+      address = value;
+      return this;
+    }
+
+    public Builder seed(String value) {
+      seed = value;
+      return this;
+    }
+
+    /**
+     * Another loopback address to listen on, and the cluster joined through {@code newSeed}: one
+     * node of a {@link LocalCassandraCluster}.
+     */
+    public Builder address(String newAddress, String newSeed) {
+      return address(newAddress).seed(newSeed);
+    }
+
+    /**
+     * The CQL port takes TLS only and asks for a password ({@code PasswordAuthenticator}), with the
+     * material and role of {@code value}.
+     */
+    public Builder security(LocalCassandraSecurity value) {
+      security = Optional.of(value);
+      return this;
+    }
+
+    /** The settings, checked as the constructor checks them. */
+    public LocalCassandraSettings build() {
+      return new LocalCassandraSettings(
+          home,
+          libDirectory,
+          cqlPort,
+          storagePort,
+          jmxPort,
+          heapSize,
+          commitlogSync,
+          javaExecutable,
+          address,
+          seed,
+          security);
+    }
   }
 
   /** The address CQL clients connect to. */

@@ -74,16 +74,17 @@ public final class LocalDynamoDbMain {
         LocalDynamoDbSettings.forDevelopment(LauncherCommand.varveHome(options));
     for (Map.Entry<String, String> option : options.entrySet()) {
       String value = option.getValue();
-      settings =
-          switch (option.getKey()) {
-            case "--home" -> settings.withHome(Path.of(value));
-            case "--lib" -> settings.withLibDirectory(Path.of(value));
-            case "--port" -> settings.withPort(LauncherCommand.port("--port", value));
-            case "--persistent" -> settings.withPersistent(true);
-            case "--heap" -> settings.withHeapSize(value);
-            case "--java" -> settings.withJavaExecutable(Path.of(value));
-            default -> throw new IllegalArgumentException("unknown option: " + option.getKey());
-          };
+      LocalDynamoDbSettings.Builder next = settings.toBuilder();
+      switch (option.getKey()) {
+        case "--home" -> next.home(Path.of(value));
+        case "--lib" -> next.libDirectory(Path.of(value));
+        case "--port" -> next.port(LauncherCommand.port("--port", value));
+        case "--persistent" -> next.persistent(true);
+        case "--heap" -> next.heapSize(value);
+        case "--java" -> next.javaExecutable(Path.of(value));
+        default -> throw new IllegalArgumentException("unknown option: " + option.getKey());
+      }
+      settings = next.build();
     }
     return settings;
   }

@@ -10,9 +10,10 @@ import java.util.Objects;
 /**
  * Where and how one local DynamoDB Local server runs: its directory, port, storage and heap.
  *
- * <p>Start from {@link #forDevelopment(Path)} and adjust with the {@code with*} methods, each of
- * which returns a new instance. The server listens on {@value #ADDRESS} only, uses one database for
- * all credentials and regions ({@code -sharedDb}) and sends no telemetry.
+ * <p>Start from {@link #forDevelopment(Path)} and adjust on a {@link #toBuilder()}, whose {@link
+ * Builder#build()} checks the result as the constructor does. The server listens on {@value
+ * #ADDRESS} only, uses one database for all credentials and regions ({@code -sharedDb}) and sends
+ * no telemetry.
  *
  * <p>The home directory holds {@code dynamodb.pid}, {@code start.lock}, {@code logs/stdout.log}
  * (everything the server prints) and, when persistent, the database file in {@code data/}.
@@ -72,40 +73,70 @@ public record LocalDynamoDbSettings(
     return varveHome.resolve("local/dynamodb-dist/target/lib");
   }
 
-  /** A copy with another home directory. */
-  public LocalDynamoDbSettings withHome(Path newHome) {
-    return new LocalDynamoDbSettings(
-        newHome, libDirectory, port, persistent, heapSize, javaExecutable);
+  /** A builder holding these settings, to change some of them. */
+  public Builder toBuilder() {
+    return new Builder(this);
   }
 
-  /** A copy with another directory of DynamoDB Local jars. */
-  public LocalDynamoDbSettings withLibDirectory(Path newLibDirectory) {
-    return new LocalDynamoDbSettings(
-        home, newLibDirectory, port, persistent, heapSize, javaExecutable);
-  }
+  /**
+   * Settings like others but for what is set: the tests' servers, the command line's options.
+   * {@link #build()} checks them as the constructor does.
+   */
+  public static final class Builder {
+    private Path home;
+    private Path libDirectory;
+    private int port;
+    private boolean persistent;
+    private String heapSize;
+    private Path javaExecutable;
 
-  /** A copy with another HTTP port. */
-  public LocalDynamoDbSettings withPort(int newPort) {
-    return new LocalDynamoDbSettings(
-        home, libDirectory, newPort, persistent, heapSize, javaExecutable);
-  }
+    private Builder(LocalDynamoDbSettings s) {
+      home = s.home;
+      libDirectory = s.libDirectory;
+      port = s.port;
+      persistent = s.persistent;
+      heapSize = s.heapSize;
+      javaExecutable = s.javaExecutable;
+    }
 
-  /** A copy that keeps tables in {@code <home>/data} (true) or in memory (false). */
-  public LocalDynamoDbSettings withPersistent(boolean newPersistent) {
-    return new LocalDynamoDbSettings(
-        home, libDirectory, port, newPersistent, heapSize, javaExecutable);
-  }
+    public Builder home(Path value) {
+      home = value;
+      return this;
+    }
 
-  /** A copy with another maximum heap, like {@code 256m} or {@code 1g}. */
-  public LocalDynamoDbSettings withHeapSize(String newHeapSize) {
-    return new LocalDynamoDbSettings(
-        home, libDirectory, port, persistent, newHeapSize, javaExecutable);
-  }
+    /** The directory of DynamoDB Local's jars. */
+    public Builder libDirectory(Path value) {
+      libDirectory = value;
+      return this;
+    }
 
-  /** A copy that runs the server with another {@code java} executable. */
-  public LocalDynamoDbSettings withJavaExecutable(Path newJavaExecutable) {
-    return new LocalDynamoDbSettings(
-        home, libDirectory, port, persistent, heapSize, newJavaExecutable);
+    public Builder port(int value) {
+      port = value;
+      return this;
+    }
+
+    /** Tables kept in {@code <home>/data} (true) or in memory (false). */
+    public Builder persistent(boolean value) {
+      persistent = value;
+      return this;
+    }
+
+    /** The maximum heap, like {@code 256m} or {@code 1g}. */
+    public Builder heapSize(String value) {
+      heapSize = value;
+      return this;
+    }
+
+    public Builder javaExecutable(Path value) {
+      javaExecutable = value;
+      return this;
+    }
+
+    /** The settings, checked as the constructor checks them. */
+    public LocalDynamoDbSettings build() {
+      return new LocalDynamoDbSettings(
+          home, libDirectory, port, persistent, heapSize, javaExecutable);
+    }
   }
 
   /** The address clients connect to. */

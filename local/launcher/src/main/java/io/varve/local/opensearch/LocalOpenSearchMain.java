@@ -78,29 +78,28 @@ public final class LocalOpenSearchMain {
         options.remove("--tests") != null
             ? LocalOpenSearchSettings.forTests(root)
             : LocalOpenSearchSettings.forDevelopment(root);
-    // Both ports at once: one at a time, a swap would pass through two equal ports.
+    // Both ports in one build: built one at a time, a swap would pass through two equal ports.
     String http = options.remove("--port");
     String transport = options.remove("--transport-port");
-    settings =
-        new LocalOpenSearchSettings(
-            settings.home(),
-            settings.libDirectory(),
-            http == null ? settings.httpPort() : LauncherCommand.port("--port", http),
-            transport == null
-                ? settings.transportPort()
-                : LauncherCommand.port("--transport-port", transport),
-            settings.heapSize(),
-            settings.javaExecutable());
+    LocalOpenSearchSettings.Builder ports = settings.toBuilder();
+    if (http != null) {
+      ports.httpPort(LauncherCommand.port("--port", http));
+    }
+    if (transport != null) {
+      ports.transportPort(LauncherCommand.port("--transport-port", transport));
+    }
+    settings = ports.build();
     for (Map.Entry<String, String> option : options.entrySet()) {
       String value = option.getValue();
-      settings =
-          switch (option.getKey()) {
-            case "--home" -> settings.withHome(Path.of(value));
-            case "--lib" -> settings.withLibDirectory(Path.of(value));
-            case "--heap" -> settings.withHeapSize(value);
-            case "--java" -> settings.withJavaExecutable(Path.of(value));
-            default -> throw new IllegalArgumentException("unknown option: " + option.getKey());
-          };
+      LocalOpenSearchSettings.Builder next = settings.toBuilder();
+      switch (option.getKey()) {
+        case "--home" -> next.home(Path.of(value));
+        case "--lib" -> next.libDirectory(Path.of(value));
+        case "--heap" -> next.heapSize(value);
+        case "--java" -> next.javaExecutable(Path.of(value));
+        default -> throw new IllegalArgumentException("unknown option: " + option.getKey());
+      }
+      settings = next.build();
     }
     return settings;
   }

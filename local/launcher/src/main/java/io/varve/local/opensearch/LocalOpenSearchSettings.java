@@ -11,11 +11,11 @@ import java.util.Optional;
 /**
  * Where and how one local OpenSearch node runs: its directory, ports, heap and Java.
  *
- * <p>Start from {@link #forDevelopment(Path)} or {@link #forTests(Path)} and adjust with the {@code
- * with*} methods, each of which returns a new instance. The node listens on {@value #ADDRESS} only,
- * forms a cluster of its own ({@code discovery.type: single-node}) named {@value #CLUSTER_NAME},
- * and ignores disk watermarks, so that a nearly full disk of a developer's machine does not leave
- * its indices unassigned.
+ * <p>Start from {@link #forDevelopment(Path)} or {@link #forTests(Path)} and adjust on a {@link
+ * #toBuilder()}, whose {@link Builder#build()} checks the result as the constructor does. The node
+ * listens on {@value #ADDRESS} only, forms a cluster of its own ({@code discovery.type:
+ * single-node}) named {@value #CLUSTER_NAME}, and ignores disk watermarks, so that a nearly full
+ * disk of a developer's machine does not leave its indices unassigned.
  *
  * <p>The home directory holds {@code config/} (rewritten at each start), {@code data/} (the
  * indices, kept across restarts), {@code logs/opensearch.log}, {@code logs/stdout.log}, {@code
@@ -89,10 +89,11 @@ public record LocalOpenSearchSettings(
    * <varveHome>/.varve/test-opensearch}, HTTP 19200, transport 19300, heap 512m.
    */
   public static LocalOpenSearchSettings forTests(Path varveHome) {
-    return forDevelopment(varveHome)
-        .withHome(varveHome.resolve(".varve/test-opensearch"))
-        .withHttpPort(19200)
-        .withTransportPort(19300);
+    return forDevelopment(varveHome).toBuilder()
+        .home(varveHome.resolve(".varve/test-opensearch"))
+        .httpPort(19200)
+        .transportPort(19300)
+        .build();
   }
 
   /** Where the build puts OpenSearch: {@code <varveHome>/local/opensearch-dist/target/lib}. */
@@ -100,40 +101,71 @@ public record LocalOpenSearchSettings(
     return varveHome.resolve("local/opensearch-dist/target/lib");
   }
 
-  /** A copy with another home directory. */
-  public LocalOpenSearchSettings withHome(Path newHome) {
-    return new LocalOpenSearchSettings(
-        newHome, libDirectory, httpPort, transportPort, heapSize, javaExecutable);
+  /** A builder holding these settings, to change some of them. */
+  public Builder toBuilder() {
+    return new Builder(this);
   }
 
-  /** A copy with another directory of OpenSearch jars. */
-  public LocalOpenSearchSettings withLibDirectory(Path newLibDirectory) {
-    return new LocalOpenSearchSettings(
-        home, newLibDirectory, httpPort, transportPort, heapSize, javaExecutable);
-  }
+  /**
+   * Settings like others but for what is set: the tests' nodes, the command line's options. {@link
+   * #build()} checks them as the constructor does, so both ports can change at once, a swap
+   * included.
+   */
+  public static final class Builder {
+    private Path home;
+    private Path libDirectory;
+    private int httpPort;
+    private int transportPort;
+    private String heapSize;
+    private Optional<Path> javaExecutable;
 
-  /** A copy with another HTTP port. */
-  public LocalOpenSearchSettings withHttpPort(int newHttpPort) {
-    return new LocalOpenSearchSettings(
-        home, libDirectory, newHttpPort, transportPort, heapSize, javaExecutable);
-  }
+    private Builder(LocalOpenSearchSettings s) {
+      home = s.home;
+      libDirectory = s.libDirectory;
+      httpPort = s.httpPort;
+      transportPort = s.transportPort;
+      heapSize = s.heapSize;
+      javaExecutable = s.javaExecutable;
+    }
 
-  /** A copy with another transport port. */
-  public LocalOpenSearchSettings withTransportPort(int newTransportPort) {
-    return new LocalOpenSearchSettings(
-        home, libDirectory, httpPort, newTransportPort, heapSize, javaExecutable);
-  }
+    public Builder home(Path value) {
+      home = value;
+      return this;
+    }
 
-  /** A copy with another heap, like {@code 256m} or {@code 1g}. */
-  public LocalOpenSearchSettings withHeapSize(String newHeapSize) {
-    return new LocalOpenSearchSettings(
-        home, libDirectory, httpPort, transportPort, newHeapSize, javaExecutable);
-  }
+    /** The directory of OpenSearch's jars. */
+    public Builder libDirectory(Path value) {
+      libDirectory = value;
+      return this;
+    }
 
-  /** A copy that runs the node with this {@code java}, which must be Java 21 or later. */
-  public LocalOpenSearchSettings withJavaExecutable(Path newJavaExecutable) {
-    return new LocalOpenSearchSettings(
-        home, libDirectory, httpPort, transportPort, heapSize, Optional.of(newJavaExecutable));
+    public Builder httpPort(int value) {
+      httpPort = value;
+      return this;
+    }
+
+    public Builder transportPort(int value) {
+      transportPort = value;
+      return this;
+    }
+
+    /** The heap, like {@code 256m} or {@code 1g}. */
+    public Builder heapSize(String value) {
+      heapSize = value;
+      return this;
+    }
+
+    /** The {@code java} that runs the node, which must be Java 21 or later. */
+    public Builder javaExecutable(Path value) {
+      javaExecutable = Optional.of(value);
+      return this;
+    }
+
+    /** The settings, checked as the constructor checks them. */
+    public LocalOpenSearchSettings build() {
+      return new LocalOpenSearchSettings(
+          home, libDirectory, httpPort, transportPort, heapSize, javaExecutable);
+    }
   }
 
   /** The REST API's address. */

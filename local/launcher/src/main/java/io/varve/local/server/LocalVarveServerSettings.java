@@ -13,9 +13,10 @@ import java.util.Optional;
  * Where and how a Varve server runs as a process of its own ({@code varve serve}): its directory,
  * API port, heap, classpath and the arguments of {@code serve}.
  *
- * <p>Start from {@link #forDevelopment(Path)} and adjust with the {@code with*} methods, each of
- * which returns a new instance. The home directory holds {@code server.pid}, {@code start.lock} and
- * {@code server.log}, all the process prints, appended to across restarts.
+ * <p>Start from {@link #forDevelopment(Path)} and adjust on a {@link #toBuilder()}, whose {@link
+ * Builder#build()} checks the result as the constructor does. The home directory holds {@code
+ * server.pid}, {@code start.lock} and {@code server.log}, all the process prints, appended to
+ * across restarts.
  *
  * <p>Immutable and thread-safe.
  *
@@ -95,109 +96,114 @@ public record LocalVarveServerSettings(
         + "*";
   }
 
-  /** A copy with another home directory. */
-  public LocalVarveServerSettings withHome(Path newHome) {
-    return new LocalVarveServerSettings(
-        newHome,
-        varveHome,
-        port,
-        heapSize,
-        jvmOptions,
-        classpath,
-        javaExecutable,
-        serveArgs,
-        secureApi);
-  }
-
-  /** A copy with another API port. */
-  public LocalVarveServerSettings withPort(int newPort) {
-    return new LocalVarveServerSettings(
-        home,
-        varveHome,
-        newPort,
-        heapSize,
-        jvmOptions,
-        classpath,
-        javaExecutable,
-        serveArgs,
-        secureApi);
-  }
-
-  /** A copy with another heap, like {@code 512m} or {@code 2g}. */
-  public LocalVarveServerSettings withHeapSize(String newHeapSize) {
-    return new LocalVarveServerSettings(
-        home,
-        varveHome,
-        port,
-        newHeapSize,
-        jvmOptions,
-        classpath,
-        javaExecutable,
-        serveArgs,
-        secureApi);
+  /** A builder holding these settings, to change some of them. */
+  public Builder toBuilder() {
+    return new Builder(this);
   }
 
   /**
-   * A copy with other JVM options instead of {@link #DEFAULT_JVM_OPTIONS}, like {@code
-   * List.of("-XX:+UseZGC")}: name the collector, or the JVM chooses one by its own rules.
+   * Settings like others but for what is set: the port and arguments of {@code varve up}, a
+   * benchmark's heap and collector, the tests' variants. {@link #build()} checks them as the
+   * constructor does.
    */
-  public LocalVarveServerSettings withJvmOptions(List<String> newJvmOptions) {
-    return new LocalVarveServerSettings(
-        home,
-        varveHome,
-        port,
-        heapSize,
-        newJvmOptions,
-        classpath,
-        javaExecutable,
-        serveArgs,
-        secureApi);
-  }
+  public static final class Builder {
+    private Path home;
+    private Path varveHome;
+    private int port;
+    private String heapSize;
+    private List<String> jvmOptions;
+    private String classpath;
+    private Path javaExecutable;
+    private List<String> serveArgs;
+    private Optional<SecureApi> secureApi;
 
-  /** A copy that runs the server from another classpath, like {@link #builtClasspath(Path)}. */
-  public LocalVarveServerSettings withClasspath(String newClasspath) {
-    return new LocalVarveServerSettings(
-        home,
-        varveHome,
-        port,
-        heapSize,
-        jvmOptions,
-        newClasspath,
-        javaExecutable,
-        serveArgs,
-        secureApi);
-  }
+    private Builder(LocalVarveServerSettings s) {
+      home = s.home;
+      varveHome = s.varveHome;
+      port = s.port;
+      heapSize = s.heapSize;
+      jvmOptions = s.jvmOptions;
+      classpath = s.classpath;
+      javaExecutable = s.javaExecutable;
+      serveArgs = s.serveArgs;
+      secureApi = s.secureApi;
+    }
 
-  /** A copy with other arguments of {@code varve serve}. */
-  public LocalVarveServerSettings withServeArgs(List<String> newServeArgs) {
-    return new LocalVarveServerSettings(
-        home,
-        varveHome,
-        port,
-        heapSize,
-        jvmOptions,
-        classpath,
-        javaExecutable,
-        newServeArgs,
-        secureApi);
-  }
+    public Builder home(Path value) {
+      home = value;
+      return this;
+    }
 
-  /**
-   * A copy for a server that serves its API over TLS only, with a certificate signed by {@code
-   * api}'s authority, and asks every call for {@code api}'s token: {@link #endpoint()} is then
-   * {@code https://}, and the readiness check trusts that authority and sends the token.
-   */
-  public LocalVarveServerSettings withSecureApi(SecureApi api) {
-    return new LocalVarveServerSettings(
-        home,
-        varveHome,
-        port,
-        heapSize,
-        jvmOptions,
-        classpath,
-        javaExecutable,
-        serveArgs,
-        Optional.of(api));
+    public Builder varveHome(Path value) {
+      varveHome = value;
+      return this;
+    }
+
+    /** The API port. */
+    public Builder port(int value) {
+      port = value;
+      return this;
+    }
+
+    /** The heap, like {@code 512m} or {@code 2g}. */
+    public Builder heapSize(String value) {
+      heapSize = value;
+      return this;
+    }
+
+    /**
+     * Other JVM options instead of {@link LocalVarveServerSettings#DEFAULT_JVM_OPTIONS}, like
+     * {@code List.of("-XX:+UseZGC")}: name the collector, or the JVM chooses one by its own rules.
+     */
+    public Builder jvmOptions(List<String> value) {
+      jvmOptions = value;
+      return this;
+    }
+
+    /**
+     * The classpath to run the server from, like {@link
+     * LocalVarveServerSettings#builtClasspath(Path)}.
+     */
+    public Builder classpath(String value) {
+      classpath = value;
+      return this;
+    }
+
+    public Builder javaExecutable(Path value) {
+      javaExecutable = value;
+      return this;
+    }
+
+    /** The arguments of {@code varve serve}. */
+    public Builder serveArgs(List<String> value) {
+      serveArgs = value;
+      return this;
+    }
+
+    /**
+     * A server that serves its API over TLS only, with a certificate signed by {@code value}'s
+     * authority, and asks every call for {@code value}'s token: {@link
+     * LocalVarveServerSettings#endpoint()} is then {@code https://}, and the readiness check trusts
+     * that authority and sends the token.
+     */
+    public Builder secureApi(SecureApi value) {
+      secureApi = Optional.of(value);
+      return this;
+    }
+
+    /** The settings, checked as the constructor checks them. */
+    public LocalVarveServerSettings build() {
+      return new LocalVarveServerSettings(
+          home,
+          varveHome,
+          port,
+          heapSize,
+          jvmOptions,
+          classpath,
+          javaExecutable,
+          serveArgs,
+          secureApi);
+    }
   }
 
   /**

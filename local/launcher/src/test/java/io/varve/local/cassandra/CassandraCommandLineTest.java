@@ -24,10 +24,11 @@ class CassandraCommandLineTest {
     Files.createFile(lib.resolve("cassandra-all-5.0.9.jar"));
     Files.createFile(lib.resolve("jamm-0.4.0.jar"));
     settings =
-        LocalCassandraSettings.forTests(dir)
-            .withHome(dir.resolve("node"))
-            .withLibDirectory(lib)
-            .withPorts(29042, 27000, 27199);
+        LocalCassandraSettings.forTests(dir).toBuilder()
+            .home(dir.resolve("node"))
+            .libDirectory(lib)
+            .ports(29042, 27000, 27199)
+            .build();
   }
 
   @Test
@@ -79,15 +80,18 @@ class CassandraCommandLineTest {
 
   @Test
   void a_node_joining_a_cluster_waits_longer_for_its_seed_than_a_single_node() {
-    assertThat(CassandraCommandLine.of(settings.withAddress("127.0.0.2", "127.0.0.1")))
+    assertThat(
+            CassandraCommandLine.of(settings.toBuilder().address("127.0.0.2", "127.0.0.1").build()))
         .contains("-Dcassandra.ring_delay_ms=10000");
-    assertThat(CassandraCommandLine.of(settings.withAddress("127.0.0.1", "127.0.0.1")))
+    assertThat(
+            CassandraCommandLine.of(settings.toBuilder().address("127.0.0.1", "127.0.0.1").build()))
         .contains("-Dcassandra.ring_delay_ms=1000");
   }
 
   @Test
   void missing_jars_tell_the_user_to_run_the_build() {
-    LocalCassandraSettings unbuilt = settings.withLibDirectory(dir.resolve("absent"));
+    LocalCassandraSettings unbuilt =
+        settings.toBuilder().libDirectory(dir.resolve("absent")).build();
 
     assertThatThrownBy(() -> CassandraCommandLine.of(unbuilt))
         .isInstanceOf(LocalServerException.class)
@@ -114,7 +118,8 @@ class CassandraCommandLineTest {
             jdk21.resolve("bin/java"),
             PosixFilePermissions.asFileAttribute(PosixFilePermissions.fromString("rwxr-xr-x")));
 
-    assertThatThrownBy(() -> CassandraCommandLine.of(settings.withJavaExecutable(java)))
+    assertThatThrownBy(
+            () -> CassandraCommandLine.of(settings.toBuilder().javaExecutable(java).build()))
         .isInstanceOf(LocalServerException.class)
         .hasMessageContaining("Java 17")
         .hasMessageContaining("is Java 21.0.2");

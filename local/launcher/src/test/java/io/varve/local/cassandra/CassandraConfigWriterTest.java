@@ -11,9 +11,10 @@ import org.junit.jupiter.api.io.TempDir;
 class CassandraConfigWriterTest {
 
   private static final LocalCassandraSettings NODE =
-      LocalCassandraSettings.forDevelopment(Path.of("/v"))
-          .withHome(Path.of("/v/node"))
-          .withPorts(29042, 27000, 27199);
+      LocalCassandraSettings.forDevelopment(Path.of("/v")).toBuilder()
+          .home(Path.of("/v/node"))
+          .ports(29042, 27000, 27199)
+          .build();
 
   @Test
   void yaml_serves_cql_and_storage_on_the_configured_loopback_ports() {
@@ -54,7 +55,7 @@ class CassandraConfigWriterTest {
   void yaml_uses_the_group_window_in_cassandra_5_form_when_configured() {
     String yaml =
         CassandraConfigWriter.cassandraYaml(
-            NODE.withCommitlogSync(CommitlogSync.group(Duration.ofMillis(5))));
+            NODE.toBuilder().commitlogSync(CommitlogSync.group(Duration.ofMillis(5))).build());
 
     assertThat(yaml.lines())
         .contains("commitlog_sync: group", "commitlog_sync_group_window: 5ms")
@@ -75,7 +76,9 @@ class CassandraConfigWriterTest {
 
   @Test
   void yaml_quotes_paths_with_quotes_and_spaces() {
-    String yaml = CassandraConfigWriter.cassandraYaml(NODE.withHome(Path.of("/v/it's a node")));
+    String yaml =
+        CassandraConfigWriter.cassandraYaml(
+            NODE.toBuilder().home(Path.of("/v/it's a node")).build());
 
     assertThat(yaml.lines()).contains("commitlog_directory: '/v/it''s a node/commitlog'");
   }
@@ -91,7 +94,7 @@ class CassandraConfigWriterTest {
 
   @Test
   void writes_the_nodes_files_and_the_tools_logging_into_conf(@TempDir Path home) throws Exception {
-    LocalCassandraSettings settings = NODE.withHome(home);
+    LocalCassandraSettings settings = NODE.toBuilder().home(home).build();
 
     CassandraConfigWriter.write(settings);
 

@@ -91,9 +91,9 @@ class LocalCassandraClusterTest {
   void a_node_address_outside_the_loopback_range_is_refused() {
     LocalCassandraSettings node = LocalCassandraSettings.forTests(VARVE);
 
-    assertThatThrownBy(() -> node.withAddress("10.0.0.2", "127.0.0.1"))
+    assertThatThrownBy(() -> node.toBuilder().address("10.0.0.2", "127.0.0.1").build())
         .hasMessageStartingWith("address: 10.0.0.2 (expected: a loopback address");
-    assertThatThrownBy(() -> node.withAddress("127.0.0.2", "127.0.0.256"))
+    assertThatThrownBy(() -> node.toBuilder().address("127.0.0.2", "127.0.0.256").build())
         .hasMessageStartingWith("seed: 127.0.0.256");
   }
 }

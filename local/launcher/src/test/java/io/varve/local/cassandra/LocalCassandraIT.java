@@ -44,10 +44,11 @@ class LocalCassandraIT {
             ? LocalCassandraSettings.defaultLibDirectory(varveHome)
             : Path.of(libProperty);
     settings =
-        LocalCassandraSettings.forTests(varveHome)
-            .withHome(home)
-            .withLibDirectory(lib)
-            .withPorts(29042, 27000, 27199);
+        LocalCassandraSettings.forTests(varveHome).toBuilder()
+            .home(home)
+            .libDirectory(lib)
+            .ports(29042, 27000, 27199)
+            .build();
   }
 
   @AfterAll
@@ -110,7 +111,8 @@ class LocalCassandraIT {
     assertThat(batch.status().state()).isEqualTo(LocalServerStatus.State.STALE);
 
     LocalCassandra group =
-        new LocalCassandra(settings.withCommitlogSync(CommitlogSync.group(Duration.ofMillis(5))));
+        new LocalCassandra(
+            settings.toBuilder().commitlogSync(CommitlogSync.group(Duration.ofMillis(5))).build());
     timed("restart after SIGKILL", () -> startAndAwait(group));
     try (RawCqlConnection cql = RawCqlConnection.open(settings.cqlAddress())) {
       assertThat(cql.count("SELECT count(*) FROM durability.acked")).isEqualTo(ROWS);

@@ -54,13 +54,15 @@ class LocalCassandraSettingsTest {
   }
 
   @Test
-  void with_methods_return_a_changed_copy_and_leave_the_original_alone() {
+  void a_builder_changes_only_what_is_set_and_leaves_the_original_alone() {
     LocalCassandraSettings dev = LocalCassandraSettings.forDevelopment(VARVE);
 
     LocalCassandraSettings moved =
-        dev.withCqlPort(29042)
-            .withHome(Path.of("/tmp/node"))
-            .withCommitlogSync(CommitlogSync.group(Duration.ofMillis(5)));
+        dev.toBuilder()
+            .cqlPort(29042)
+            .home(Path.of("/tmp/node"))
+            .commitlogSync(CommitlogSync.group(Duration.ofMillis(5)))
+            .build();
 
     assertThat(moved.cqlPort()).isEqualTo(29042);
     assertThat(moved.home()).isEqualTo(Path.of("/tmp/node"));
@@ -70,9 +72,34 @@ class LocalCassandraSettingsTest {
   }
 
   @Test
+  void a_builder_checks_the_ports_it_builds_not_each_step_so_two_ports_can_swap() {
+    LocalCassandraSettings dev = LocalCassandraSettings.forDevelopment(VARVE);
+
+    LocalCassandraSettings swapped = dev.toBuilder().cqlPort(7000).storagePort(9042).build();
+
+    assertThat(swapped.cqlPort()).isEqualTo(7000);
+    assertThat(swapped.storagePort()).isEqualTo(9042);
+    assertThat(dev.toBuilder().ports(7000, 9042, 7199).build()).isEqualTo(swapped);
+  }
+
+  @Test
+  void a_node_of_a_cluster_takes_its_address_and_seed_together() {
+    LocalCassandraSettings node =
+        LocalCassandraSettings.forTests(VARVE).toBuilder()
+            .address("127.0.0.2", "127.0.0.1")
+            .build();
+
+    assertThat(node.cqlAddress().getHostString()).isEqualTo("127.0.0.2");
+    assertThat(node.seed()).isEqualTo("127.0.0.1");
+    assertThat(node.cqlPort()).isEqualTo(19042);
+  }
+
+  @Test
   void relative_home_is_made_absolute() {
     LocalCassandraSettings settings =
-        LocalCassandraSettings.forDevelopment(VARVE).withHome(Path.of("some/../node"));
+        LocalCassandraSettings.forDevelopment(VARVE).toBuilder()
+            .home(Path.of("some/../node"))
+            .build();
 
     assertThat(settings.home()).isEqualTo(Path.of("node").toAbsolutePath());
   }
@@ -82,16 +109,19 @@ class LocalCassandraSettingsTest {
   void rejects_a_port_out_of_range_naming_the_setting(int port) {
     LocalCassandraSettings dev = LocalCassandraSettings.forDevelopment(VARVE);
 
-    assertThatThrownBy(() -> dev.withCqlPort(port))
+    assertThatThrownBy(() -> dev.toBuilder().cqlPort(port).build())
         .isInstanceOf(IllegalArgumentException.class)
         .hasMessage("cqlPort: " + port + " (expected: 1..65535)");
-    assertThatThrownBy(() -> dev.withStoragePort(port)).hasMessageStartingWith("storagePort: ");
-    assertThatThrownBy(() -> dev.withJmxPort(port)).hasMessageStartingWith("jmxPort: ");
+    assertThatThrownBy(() -> dev.toBuilder().storagePort(port).build())
+        .hasMessageStartingWith("storagePort: ");
+    assertThatThrownBy(() -> dev.toBuilder().jmxPort(port).build())
+        .hasMessageStartingWith("jmxPort: ");
   }
 
   @Test
   void rejects_two_uses_of_one_port() {
-    assertThatThrownBy(() -> LocalCassandraSettings.forDevelopment(VARVE).withJmxPort(9042))
+    assertThatThrownBy(
+            () -> LocalCassandraSettings.forDevelopment(VARVE).toBuilder().jmxPort(9042).build())
         .isInstanceOf(IllegalArgumentException.class)
         .hasMessage("ports: cql=9042 storage=7000 jmx=9042 (expected: three different ports)");
   }
@@ -99,7 +129,8 @@ class LocalCassandraSettingsTest {
   @ParameterizedTest
   @ValueSource(strings = {"", "1", "0g", "1.5g", "512k", "-1g", "1 g"})
   void rejects_a_heap_size_the_jvm_would_misread(String heap) {
-    assertThatThrownBy(() -> LocalCassandraSettings.forDevelopment(VARVE).withHeapSize(heap))
+    assertThatThrownBy(
+            () -> LocalCassandraSettings.forDevelopment(VARVE).toBuilder().heapSize(heap).build())
         .isInstanceOf(IllegalArgumentException.class)
         .hasMessageStartingWith("heapSize: " + heap + " (expected:");
   }
@@ -107,7 +138,11 @@ class LocalCassandraSettingsTest {
   @ParameterizedTest
   @ValueSource(strings = {"512m", "2G", "768M", "1g"})
   void accepts_heap_sizes_in_megabytes_and_gigabytes(String heap) {
-    assertThat(LocalCassandraSettings.forDevelopment(VARVE).withHeapSize(heap).heapSize())
+    assertThat(
+            LocalCassandraSettings.forDevelopment(VARVE).toBuilder()
+                .heapSize(heap)
+                .build()
+                .heapSize())
         .isEqualTo(heap);
   }
 }

@@ -33,10 +33,11 @@ class LocalCassandraTest {
     Path lib = Files.createDirectories(dir.resolve("lib"));
     Files.createFile(lib.resolve("jamm-0.4.0.jar"));
     settings =
-        LocalCassandraSettings.forTests(dir)
-            .withHome(dir.resolve("node"))
-            .withLibDirectory(lib)
-            .withPorts(ports[0], ports[1], ports[2]);
+        LocalCassandraSettings.forTests(dir).toBuilder()
+            .home(dir.resolve("node"))
+            .libDirectory(lib)
+            .ports(ports[0], ports[1], ports[2])
+            .build();
   }
 
   @AfterEach
@@ -113,7 +114,8 @@ class LocalCassandraTest {
   @Test
   void start_reports_a_port_taken_by_another_process_and_launches_nothing() throws IOException {
     try (ServerSocket taken = new ServerSocket(0, 1, InetAddress.getByName("127.0.0.1"))) {
-      LocalCassandra node = new LocalCassandra(settings.withCqlPort(taken.getLocalPort()));
+      LocalCassandra node =
+          new LocalCassandra(settings.toBuilder().cqlPort(taken.getLocalPort()).build());
 
       assertThatThrownBy(node::start)
           .isInstanceOf(LocalServerException.class)
@@ -124,7 +126,8 @@ class LocalCassandraTest {
 
   @Test
   void start_without_built_jars_says_how_to_build_them() {
-    LocalCassandra node = new LocalCassandra(settings.withLibDirectory(dir.resolve("absent")));
+    LocalCassandra node =
+        new LocalCassandra(settings.toBuilder().libDirectory(dir.resolve("absent")).build());
 
     assertThatThrownBy(node::start)
         .isInstanceOf(LocalServerException.class)

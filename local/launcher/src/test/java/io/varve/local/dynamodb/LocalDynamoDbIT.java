@@ -38,12 +38,13 @@ class LocalDynamoDbIT {
   @BeforeAll
   static void temporaryHome() throws IOException {
     home = Files.createTempDirectory("varve-dynamodb-it");
-    settings =
-        LocalDynamoDbSettings.forDevelopment(VarveHome.locate())
-            .withHome(home)
-            .withPort(LocalMachine.freePort())
-            .withHeapSize("256m");
-    settings = TestDynamoDb.libDirectory().map(settings::withLibDirectory).orElse(settings);
+    LocalDynamoDbSettings.Builder builder =
+        LocalDynamoDbSettings.forDevelopment(VarveHome.locate()).toBuilder()
+            .home(home)
+            .port(LocalMachine.freePort())
+            .heapSize("256m");
+    TestDynamoDb.libDirectory().ifPresent(builder::libDirectory);
+    settings = builder.build();
   }
 
   @AfterAll
@@ -91,7 +92,7 @@ class LocalDynamoDbIT {
     try (ServerSocket taken = new ServerSocket(0, 1, InetAddress.getByName("127.0.0.1"))) {
       LocalDynamoDb server =
           new LocalDynamoDb(
-              settings.withPort(taken.getLocalPort()).withHome(home.resolve("other")));
+              settings.toBuilder().port(taken.getLocalPort()).home(home.resolve("other")).build());
       assertThatThrownBy(server::start)
           .isInstanceOf(LocalServerException.class)
           .hasMessageContaining("Port 127.0.0.1:" + taken.getLocalPort() + " is in use");

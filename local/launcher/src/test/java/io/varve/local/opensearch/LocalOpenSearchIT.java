@@ -46,12 +46,13 @@ class LocalOpenSearchIT {
   static void temporaryHome() throws IOException {
     home = Files.createTempDirectory("varve-opensearch-it");
     int httpPort = LocalMachine.freePort();
-    settings =
-        LocalOpenSearchSettings.forDevelopment(VarveHome.locate())
-            .withHome(home)
-            .withHttpPort(httpPort)
-            .withTransportPort(LocalMachine.freePortOtherThan(httpPort));
-    settings = TestOpenSearch.libDirectory().map(settings::withLibDirectory).orElse(settings);
+    LocalOpenSearchSettings.Builder builder =
+        LocalOpenSearchSettings.forDevelopment(VarveHome.locate()).toBuilder()
+            .home(home)
+            .httpPort(httpPort)
+            .transportPort(LocalMachine.freePortOtherThan(httpPort));
+    TestOpenSearch.libDirectory().ifPresent(builder::libDirectory);
+    settings = builder.build();
   }
 
   @AfterAll
@@ -125,7 +126,10 @@ class LocalOpenSearchIT {
     try (ServerSocket taken = new ServerSocket(0, 1, InetAddress.getByName("127.0.0.1"))) {
       LocalOpenSearch node =
           new LocalOpenSearch(
-              settings.withHome(home.resolve("other")).withTransportPort(taken.getLocalPort()));
+              settings.toBuilder()
+                  .home(home.resolve("other"))
+                  .transportPort(taken.getLocalPort())
+                  .build());
       assertThatThrownBy(node::start)
           .isInstanceOf(LocalServerException.class)
           .hasMessageContaining(

@@ -29,7 +29,7 @@ class LocalVarveServerTest {
 
   @BeforeEach
   void settings() {
-    settings = LocalVarveServerSettings.forDevelopment(dir).withPort(38080);
+    settings = LocalVarveServerSettings.forDevelopment(dir).toBuilder().port(38080).build();
   }
 
   @AfterEach
@@ -56,10 +56,11 @@ class LocalVarveServerTest {
   void runs_varve_serve_with_its_heap_classpath_and_arguments() {
     LocalVarveServer server =
         new LocalVarveServer(
-            settings
-                .withHeapSize("512m")
-                .withClasspath("a.jar:lib/*")
-                .withServeArgs(List.of("--config", "varve.yaml")));
+            settings.toBuilder()
+                .heapSize("512m")
+                .classpath("a.jar:lib/*")
+                .serveArgs(List.of("--config", "varve.yaml"))
+                .build());
 
     assertThat(server.command())
         .startsWith(settings.javaExecutable().toString())
@@ -79,7 +80,9 @@ class LocalVarveServerTest {
   void exits_on_an_out_of_memory_error_whatever_its_jvm_options() {
     assertThat(new LocalVarveServer(settings).command())
         .containsSubsequence("-Xmx1g", "-XX:+ExitOnOutOfMemoryError", "-cp");
-    assertThat(new LocalVarveServer(settings.withJvmOptions(List.of("-XX:+UseZGC"))).command())
+    assertThat(
+            new LocalVarveServer(settings.toBuilder().jvmOptions(List.of("-XX:+UseZGC")).build())
+                .command())
         .contains("-XX:+ExitOnOutOfMemoryError");
   }
 
@@ -90,14 +93,15 @@ class LocalVarveServerTest {
         .doesNotContain("-XX:+UseZGC");
 
     LocalVarveServer zgc =
-        new LocalVarveServer(settings.withJvmOptions(List.of("-XX:+UseZGC", "-Xlog:gc")));
+        new LocalVarveServer(
+            settings.toBuilder().jvmOptions(List.of("-XX:+UseZGC", "-Xlog:gc")).build());
 
     assertThat(zgc.command())
         .containsSubsequence(
             "-Xmx1g", "-XX:+UseZGC", "-Xlog:gc", "-cp", LocalVarveServer.MAIN_CLASS)
         .doesNotContain("-XX:+UseG1GC");
     // every other copy keeps them
-    assertThat(zgc.settings().withPort(38081).withHeapSize("512m").jvmOptions())
+    assertThat(zgc.settings().toBuilder().port(38081).heapSize("512m").build().jvmOptions())
         .containsExactly("-XX:+UseZGC", "-Xlog:gc");
   }
 
@@ -155,7 +159,8 @@ class LocalVarveServerTest {
   @Test
   void start_refuses_a_taken_api_port_and_launches_nothing() throws IOException {
     try (ServerSocket taken = new ServerSocket(0, 1, InetAddress.getByName("127.0.0.1"))) {
-      LocalVarveServer server = new LocalVarveServer(settings.withPort(taken.getLocalPort()));
+      LocalVarveServer server =
+          new LocalVarveServer(settings.toBuilder().port(taken.getLocalPort()).build());
 
       assertThatThrownBy(server::start)
           .isInstanceOf(LocalServerException.class)
@@ -169,10 +174,12 @@ class LocalVarveServerTest {
   @Test
   void a_server_with_a_secure_api_is_asked_over_https_by_every_copy_of_its_settings() {
     LocalVarveServerSettings secure =
-        settings.withSecureApi(new SecureApi(dir.resolve("ca.pem"), dir.resolve("api-token")));
+        settings.toBuilder()
+            .secureApi(new SecureApi(dir.resolve("ca.pem"), dir.resolve("api-token")))
+            .build();
 
     assertThat(secure.endpoint()).hasToString("https://127.0.0.1:38080");
-    assertThat(secure.withPort(38081).withHeapSize("512m").endpoint())
+    assertThat(secure.toBuilder().port(38081).heapSize("512m").build().endpoint())
         .hasToString("https://127.0.0.1:38081");
     assertThat(settings.endpoint()).hasToString("http://127.0.0.1:38080");
   }
@@ -184,7 +191,9 @@ class LocalVarveServerTest {
     Files.writeString(dir.resolve("api-token"), "token\n");
     LocalVarveServer server =
         new LocalVarveServer(
-            settings.withSecureApi(new SecureApi(dir.resolve("ca.pem"), dir.resolve("api-token"))));
+            settings.toBuilder()
+                .secureApi(new SecureApi(dir.resolve("ca.pem"), dir.resolve("api-token")))
+                .build());
 
     assertThatThrownBy(server::isReady)
         .isInstanceOf(LocalServerException.class)
@@ -193,14 +202,16 @@ class LocalVarveServerTest {
 
   @Test
   void settings_name_the_value_and_what_was_expected() {
-    assertThatThrownBy(() -> settings.withPort(0)).hasMessage("port: 0 (expected: 1..65535)");
-    assertThatThrownBy(() -> settings.withHeapSize("lots"))
+    assertThatThrownBy(() -> settings.toBuilder().port(0).build())
+        .hasMessage("port: 0 (expected: 1..65535)");
+    assertThatThrownBy(() -> settings.toBuilder().heapSize("lots").build())
         .hasMessage("heapSize: lots (expected: megabytes or gigabytes, like 512m or 1g)");
-    assertThatThrownBy(() -> settings.withJvmOptions(List.of("UseZGC")))
+    assertThatThrownBy(() -> settings.toBuilder().jvmOptions(List.of("UseZGC")).build())
         .hasMessage("jvmOptions: UseZGC (expected: JVM options, each starting with -)");
-    assertThatThrownBy(() -> settings.withJvmOptions(List.of("-XX:+UseZGC", "-Xmx4g")))
+    assertThatThrownBy(
+            () -> settings.toBuilder().jvmOptions(List.of("-XX:+UseZGC", "-Xmx4g")).build())
         .hasMessage("jvmOptions: -Xmx4g (expected: no heap size: it is heapSize)");
-    assertThatThrownBy(() -> settings.withJvmOptions(List.of("-cp")))
+    assertThatThrownBy(() -> settings.toBuilder().jvmOptions(List.of("-cp")).build())
         .hasMessage("jvmOptions: -cp (expected: no classpath: it is classpath)");
   }
 

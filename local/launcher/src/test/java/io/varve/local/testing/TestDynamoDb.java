@@ -56,12 +56,13 @@ public final class TestDynamoDb {
   private static String startLocal() {
     Path varveHome = VarveHome.locate();
     int port = LocalMachine.freePort();
-    LocalDynamoDbSettings settings =
-        LocalDynamoDbSettings.forDevelopment(varveHome)
-            .withHome(varveHome.resolve(".varve/test-dynamodb").resolve(Integer.toString(port)))
-            .withPort(port)
-            .withHeapSize("256m");
-    settings = libDirectory().map(settings::withLibDirectory).orElse(settings);
+    LocalDynamoDbSettings.Builder builder =
+        LocalDynamoDbSettings.forDevelopment(varveHome).toBuilder()
+            .home(varveHome.resolve(".varve/test-dynamodb").resolve(Integer.toString(port)))
+            .port(port)
+            .heapSize("256m");
+    libDirectory().ifPresent(builder::libDirectory);
+    LocalDynamoDbSettings settings = builder.build();
     SharedTestServer.startUntilExit(
         new LocalDynamoDb(settings), STARTUP_TIMEOUT, SHUTDOWN_TIMEOUT, false);
     return settings.endpoint().toString();

@@ -56,12 +56,13 @@ public final class TestOpenSearch {
   private static String startLocal() {
     Path varveHome = VarveHome.locate();
     int httpPort = LocalMachine.freePort();
-    LocalOpenSearchSettings settings =
-        LocalOpenSearchSettings.forDevelopment(varveHome)
-            .withHome(varveHome.resolve(".varve/test-opensearch-" + httpPort))
-            .withHttpPort(httpPort)
-            .withTransportPort(LocalMachine.freePortOtherThan(httpPort));
-    settings = libDirectory().map(settings::withLibDirectory).orElse(settings);
+    LocalOpenSearchSettings.Builder builder =
+        LocalOpenSearchSettings.forDevelopment(varveHome).toBuilder()
+            .home(varveHome.resolve(".varve/test-opensearch-" + httpPort))
+            .httpPort(httpPort)
+            .transportPort(LocalMachine.freePortOtherThan(httpPort));
+    libDirectory().ifPresent(builder::libDirectory);
+    LocalOpenSearchSettings settings = builder.build();
     SharedTestServer.startUntilExit(
         new LocalOpenSearch(settings), STARTUP_TIMEOUT, SHUTDOWN_TIMEOUT, true);
     return settings.endpoint().toString();

@@ -32,12 +32,12 @@ public final class TestSecureCassandra {
       Path varveHome = VarveHome.locate();
       LocalCassandra secure =
           new LocalCassandra(
-              LocalCassandraSettings.forTests(varveHome)
-                  .withHome(varveHome.resolve(".varve/test-cassandra-secure"))
-                  .withPorts(24042, 24000, 24199)
-                  .withHeapSize("512m")
-                  .withSecurity(
-                      new LocalCassandraSecurity(varveHome.resolve(".varve/test-secure"))));
+              LocalCassandraSettings.forTests(varveHome).toBuilder()
+                  .home(varveHome.resolve(".varve/test-cassandra-secure"))
+                  .ports(24042, 24000, 24199)
+                  .heapSize("512m")
+                  .security(new LocalCassandraSecurity(varveHome.resolve(".varve/test-secure")))
+                  .build());
       if (!secure.status().isRunning()) {
         Runtime.getRuntime()
             .addShutdownHook(
