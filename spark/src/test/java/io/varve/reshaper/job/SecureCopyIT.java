@@ -73,6 +73,11 @@ class SecureCopyIT {
   }
 
   static String side(String side, String table, boolean secure) {
+    return side(side, table, secure, security.rolePassword(), security.truststore().toString());
+  }
+
+  static String side(
+      String side, String table, boolean secure, String password, String truststore) {
     String text =
         side
             + ":\n  type: cassandra\n  host: "
@@ -91,9 +96,9 @@ class SecureCopyIT {
         + "  credentials: {username: "
         + LocalCassandraSecurity.ROLE
         + ", password: "
-        + security.rolePassword()
+        + password
         + "}\n  sslOptions:\n    enabled: true\n    trustStorePath: "
-        + security.truststore()
+        + truststore
         + "\n    trustStorePassword: "
         + security.storePassword()
         + "\n    trustStoreType: "
@@ -134,5 +139,55 @@ class SecureCopyIT {
 
     assertThat(run.status()).as(run.all()).isEqualTo(4);
     assertThat(run.err()).contains("unreachable").contains("nothing was written");
+  }
+
+  @Test
+  void a_password_the_cluster_refuses_is_invalid_input_naming_the_sides_credentials()
+      throws Exception {
+    Path job =
+        CassandraFixture.jobFile(
+            dir,
+            "wrong-password",
+            side(
+                    "source",
+                    "ids_by_partnerid",
+                    true,
+                    "not-" + security.rolePassword(),
+                    security.truststore().toString())
+                + side("target", "ids_by_partnerid_history", true)
+                + "savepoints:\n  path: "
+                + dir.resolve("savepoints-wrong-password")
+                + "\n");
+
+    CassandraFixture.Run run = CassandraFixture.cli("migrate", "--config", job.toString());
+
+    assertThat(run.status()).as(run.all()).isEqualTo(2);
+    assertThat(run.err()).contains("source.credentials").contains("refused");
+    assertThat(run.all()).doesNotContain("not-" + security.rolePassword());
+  }
+
+  @Test
+  void a_trust_store_that_does_not_exist_is_invalid_input_naming_the_sides_ssl_options()
+      throws Exception {
+    Path missing = dir.resolve("no-such-truststore.p12");
+    Path job =
+        CassandraFixture.jobFile(
+            dir,
+            "missing-truststore",
+            side("source", "ids_by_partnerid", true)
+                + side(
+                    "target",
+                    "ids_by_partnerid_history",
+                    true,
+                    security.rolePassword(),
+                    missing.toString())
+                + "savepoints:\n  path: "
+                + dir.resolve("savepoints-missing-truststore")
+                + "\n");
+
+    CassandraFixture.Run run = CassandraFixture.cli("migrate", "--config", job.toString());
+
+    assertThat(run.status()).as(run.all()).isEqualTo(2);
+    assertThat(run.err()).contains("target.sslOptions").contains(missing.toString());
   }
 }
