@@ -33,13 +33,26 @@ final class CassandraConfigWriter {
   private CassandraConfigWriter() {}
 
   static void write(LocalCassandraSettings settings) throws IOException {
+    write(settings, true);
+  }
+
+  /**
+   * @param bootstrap false for a node that joins a cluster built empty at this start ({@link
+   *     LocalCassandraCluster#start}): nothing to stream, so it takes its tokens and joins at once
+   */
+  static void write(LocalCassandraSettings settings, boolean bootstrap) throws IOException {
     Files.createDirectories(settings.confDirectory());
-    Files.writeString(settings.confDirectory().resolve("cassandra.yaml"), cassandraYaml(settings));
+    Files.writeString(
+        settings.confDirectory().resolve("cassandra.yaml"), cassandraYaml(settings, bootstrap));
     Files.writeString(settings.confDirectory().resolve("logback.xml"), logbackXml(settings));
     Files.writeString(settings.confDirectory().resolve(TOOLS_LOGBACK), TOOLS_LOGBACK_XML);
   }
 
   static String cassandraYaml(LocalCassandraSettings settings) {
+    return cassandraYaml(settings, true);
+  }
+
+  static String cassandraYaml(LocalCassandraSettings settings, boolean bootstrap) {
     Path home = settings.home();
     String address = settings.address();
     return String.join(
@@ -65,6 +78,7 @@ final class CassandraConfigWriter {
         "hints_directory: " + quoted(home.resolve("hints")),
         commitlogSync(settings.commitlogSync()),
         "auto_snapshot: false",
+        bootstrap ? "# a joining node bootstraps (the default)" : "auto_bootstrap: false",
         security(settings),
         "authorizer: AllowAllAuthorizer",
         "");

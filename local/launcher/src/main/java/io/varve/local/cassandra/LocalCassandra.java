@@ -26,11 +26,22 @@ public final class LocalCassandra extends LocalServer {
   private static final Duration PROBE_TIMEOUT = Duration.ofSeconds(1);
 
   private final LocalCassandraSettings settings;
+  private final boolean bootstrap;
 
   /** A handle on the node these settings describe; creates nothing and starts nothing. */
   public LocalCassandra(LocalCassandraSettings settings) {
+    this(settings, true);
+  }
+
+  /**
+   * @param bootstrap false: at its first start the node joins without a bootstrap ({@code
+   *     auto_bootstrap: false}), for a node of a cluster built empty ({@link
+   *     LocalCassandraCluster#start}); a node that ran before keeps its saved tokens either way
+   */
+  LocalCassandra(LocalCassandraSettings settings, boolean bootstrap) {
     super(definition(settings));
     this.settings = settings;
+    this.bootstrap = bootstrap;
   }
 
   private static Definition definition(LocalCassandraSettings settings) {
@@ -98,7 +109,7 @@ public final class LocalCassandra extends LocalServer {
       Files.createDirectories(settings.home().resolve(directory));
     }
     settings.security().ifPresent(LocalCassandraSecurity::ensure);
-    CassandraConfigWriter.write(settings);
+    CassandraConfigWriter.write(settings, bootstrap);
     return spawn(command, settings.stdoutLog());
   }
 }

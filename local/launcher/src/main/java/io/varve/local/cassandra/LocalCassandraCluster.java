@@ -175,15 +175,33 @@ public final class LocalCassandraCluster {
    * @throws io.varve.local.LocalServerException naming the node that failed and quoting its log
    */
   public void start(Duration timeoutPerNode) {
+    boolean empty = builtEmptyNow();
     for (LocalCassandra node : nodes) {
-      node.start();
-      node.awaitCql(timeoutPerNode);
+      LocalCassandra starting =
+          empty && node != nodes.get(0) ? new LocalCassandra(node.settings(), false) : node;
+      starting.start();
+      starting.awaitCql(timeoutPerNode);
     }
     for (LocalCassandra node : nodes) {
       node.awaitReady(timeoutPerNode);
     }
     awaitAgreement(timeoutPerNode);
     replicateAuthentication(timeoutPerNode);
+  }
+
+  /**
+   * Whether this start builds the cluster from nothing: several nodes, plain (no roles to carry),
+   * and the seed never ran (no data directory). Its other nodes then join without a bootstrap: the
+   * ring holds no data to stream, and a bootstrap would wait for ring information and sleep a ring
+   * delay (10 s here) per node before streaming nothing. A cluster that ran before, a secure one
+   * (its roles, written on the seed before the others join, must move with their ranges) and a node
+   * added later all bootstrap as Cassandra does by default.
+   */
+  private boolean builtEmptyNow() {
+    LocalCassandraSettings seed = nodes.get(0).settings();
+    return nodes.size() > 1
+        && seed.security().isEmpty()
+        && !java.nio.file.Files.exists(seed.home().resolve("data"));
   }
 
   /**

@@ -31,6 +31,15 @@ class CassandraConfigWriterTest {
   }
 
   @Test
+  void a_node_joining_a_cluster_built_empty_takes_its_tokens_without_a_bootstrap() {
+    LocalCassandraSettings second = NODE.toBuilder().address("127.0.0.2", "127.0.0.1").build();
+
+    assertThat(CassandraConfigWriter.cassandraYaml(second, false).lines())
+        .contains("auto_bootstrap: false");
+    assertThat(CassandraConfigWriter.cassandraYaml(second)).doesNotContain("auto_bootstrap:");
+  }
+
+  @Test
   void yaml_keeps_every_directory_under_the_home() {
     String yaml = CassandraConfigWriter.cassandraYaml(NODE);
 
