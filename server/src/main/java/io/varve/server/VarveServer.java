@@ -184,27 +184,9 @@ public final class VarveServer implements AutoCloseable {
               maintainer,
               mapper,
               clock,
-              Duration.ofSeconds(20));
-      Optional<IndexServices> index = Optional.empty();
-      if (settings.opensearch().enabled()) {
-        OpenSearchSettings os = settings.opensearch();
-        OpenSearchIndexStore indexStore = new OpenSearchIndexStore(OpenSearchClients.open(os));
-        index =
-            Optional.of(
-                new IndexServices(
-                    indexStore,
-                    new Indexer(
-                        indexStore,
-                        metrics,
-                        clock,
-                        Indexer.Limits.of(os),
-                        workers.register("indexer", false, staleAfter)),
-                    new IndexMaintainer(
-                        registry,
-                        indexStore,
-                        clock,
-                        workers.register("index-maintainer", false, staleAfter))));
-      }
+              INITIAL_SLICE_WAIT);
+      Optional<IndexServices> index =
+          indexServices(settings, registry, metrics, clock, workers, staleAfter);
       Optional<Indexer> indexer = index.map(IndexServices::indexer);
       WriteBuffers buffers =
           new WriteBuffers(
@@ -234,23 +216,7 @@ public final class VarveServer implements AutoCloseable {
               settings.cassandra().metadataKeyspace(),
               settings.cassandra().schemaTimeout());
       KeyValueHandler kv =
-          new KeyValueHandler(
-              registry,
-              new CqlItemStore(
-                  new CqlItemWriter(
-                      session,
-                      writes,
-                      settings.cassandra().compressionThreshold(),
-                      settings.kvChunks(),
-                      chunkLog,
-                      Clock.systemUTC()),
-                  new CqlItemReader(
-                      session, settings.kv(), settings.kvChunks().writeConcurrency())),
-              tokens,
-              settings.kv(),
-              clock,
-              metrics,
-              settings.kvChunks());
+          keyValue(session, writes, chunkLog, registry, tokens, settings, clock, metrics);
       Handshakes handshakes =
           new Handshakes(
               registry,
@@ -267,23 +233,7 @@ public final class VarveServer implements AutoCloseable {
                   BackgroundWorkers.staleAfter(settings.kvChunks().sweepInterval())),
               metrics);
 
-      ServerBuilder sb =
-          Server.builder()
-              .requestTimeout(Transports.REQUEST_TIMEOUT)
-              .gracefulShutdownTimeout(
-                  settings.shutdown().quietPeriod(), settings.shutdown().timeout())
-              // clients that hedge or keep deadlines cancel calls (RST_STREAM) as a matter of
-              // course
-              .http2MaxResetFramesPerWindow(Transports.MAX_RESETS_PER_MINUTE, 60);
-      InetSocketAddress address = new InetSocketAddress(settings.host(), settings.port());
-      if (settings.tls().isPresent()) {
-        sb.https(address)
-            .tls(
-                settings.tls().get().certificateChain().toFile(),
-                settings.tls().get().privateKey().toFile());
-      } else {
-        sb.http(address);
-      }
+      ServerBuilder sb = listening(settings);
       // writes wait first for a decoding thread, then (durable ones) for Cassandra: admission sees
       // the longer wait
       DecodeQueue decoding = DecodeQueue.perCore();
@@ -300,15 +250,7 @@ public final class VarveServer implements AutoCloseable {
       sb.serverListener(ServerListener.builder().whenStopped(s -> decoding.close()).build());
       sb.serverListener(ServerListener.builder().whenStopped(s -> jvm.close()).build());
       sb.serverListener(ServerListener.builder().whenStopping(s -> sweeper.close()).build());
-      TokenAuthentication pages = new TokenAuthentication(settings.auth());
-      sb.meterRegistry(metrics)
-          .service(
-              "/metrics",
-              PrometheusExpositionService.of(metrics.getPrometheusRegistry())
-                  .decorate(pages.page(Permission.METRICS)))
-          .service("/health", HealthReport.service(workers, registry::unserved))
-          .serviceUnder(
-              "/docs", DocService.builder().build().decorate(pages.page(Permission.DOCS)));
+      servePages(sb, metrics, workers, registry, settings);
       Server server = sb.build();
       server.start().join();
       maintainer.start(settings.sliceMaintenanceInterval());
@@ -325,6 +267,113 @@ public final class VarveServer implements AutoCloseable {
       session.close();
       throw e;
     }
+  }
+
+  /**
+   * How long CreateNamespace waits for the slices around now to be created before it answers (they
+   * are created in the background after that, and writes to them wait for them).
+   */
+  static final Duration INITIAL_SLICE_WAIT = Duration.ofSeconds(20);
+
+  /** The index store and its workers, when {@code opensearch.urls} names a cluster. */
+  private static Optional<IndexServices> indexServices(
+      ServerSettings settings,
+      NamespaceRegistry registry,
+      PrometheusMeterRegistry metrics,
+      Clock clock,
+      BackgroundWorkers workers,
+      Duration staleAfter) {
+    if (!settings.opensearch().enabled()) {
+      return Optional.empty();
+    }
+    OpenSearchSettings os = settings.opensearch();
+    OpenSearchIndexStore indexStore = new OpenSearchIndexStore(OpenSearchClients.open(os));
+    return Optional.of(
+        new IndexServices(
+            indexStore,
+            new Indexer(
+                indexStore,
+                metrics,
+                clock,
+                Indexer.Limits.of(os),
+                workers.register("indexer", false, staleAfter)),
+            new IndexMaintainer(
+                registry,
+                indexStore,
+                clock,
+                workers.register("index-maintainer", false, staleAfter))));
+  }
+
+  /**
+   * The KeyValue service over the Cassandra item store. Writes share {@code writes}, the write
+   * budget of both services; idempotency tokens are judged on the wall clock.
+   */
+  private static KeyValueHandler keyValue(
+      CqlSession session,
+      AsyncLimiter writes,
+      CqlChunkLog chunkLog,
+      NamespaceRegistry registry,
+      PageTokens tokens,
+      ServerSettings settings,
+      Clock clock,
+      PrometheusMeterRegistry metrics) {
+    return new KeyValueHandler(
+        registry,
+        new CqlItemStore(
+            new CqlItemWriter(
+                session,
+                writes,
+                settings.cassandra().compressionThreshold(),
+                settings.kvChunks(),
+                chunkLog,
+                Clock.systemUTC()),
+            new CqlItemReader(session, settings.kv(), settings.kvChunks().writeConcurrency())),
+        tokens,
+        settings.kv(),
+        clock,
+        metrics,
+        settings.kvChunks());
+  }
+
+  /** The server's listening address (TLS or not), timeouts and shutdown, before any service. */
+  private static ServerBuilder listening(ServerSettings settings) {
+    ServerBuilder sb =
+        Server.builder()
+            .requestTimeout(Transports.REQUEST_TIMEOUT)
+            .gracefulShutdownTimeout(
+                settings.shutdown().quietPeriod(), settings.shutdown().timeout())
+            // clients that hedge or keep deadlines cancel calls (RST_STREAM) as a matter of course
+            .http2MaxResetFramesPerWindow(Transports.MAX_RESETS_PER_MINUTE, 60);
+    InetSocketAddress address = new InetSocketAddress(settings.host(), settings.port());
+    if (settings.tls().isPresent()) {
+      sb.https(address)
+          .tls(
+              settings.tls().get().certificateChain().toFile(),
+              settings.tls().get().privateKey().toFile());
+    } else {
+      sb.http(address);
+    }
+    return sb;
+  }
+
+  /**
+   * {@code /metrics}, {@code /health} and {@code /docs}, the first and last behind their
+   * permission.
+   */
+  private static void servePages(
+      ServerBuilder sb,
+      PrometheusMeterRegistry metrics,
+      BackgroundWorkers workers,
+      NamespaceRegistry registry,
+      ServerSettings settings) {
+    TokenAuthentication pages = new TokenAuthentication(settings.auth());
+    sb.meterRegistry(metrics)
+        .service(
+            "/metrics",
+            PrometheusExpositionService.of(metrics.getPrometheusRegistry())
+                .decorate(pages.page(Permission.METRICS)))
+        .service("/health", HealthReport.service(workers, registry::unserved))
+        .serviceUnder("/docs", DocService.builder().build().decorate(pages.page(Permission.DOCS)));
   }
 
   /** The port actually bound (useful when configured as 0). */
