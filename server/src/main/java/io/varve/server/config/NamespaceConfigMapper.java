@@ -158,6 +158,63 @@ public final class NamespaceConfigMapper {
 
   private Mapped primary(String namespace, PersistenceConfiguration entry, String path) {
     PhysicalStorage storage = entry.getPhysicalStorage();
+    String type = storageType(storage, path);
+    String keyspace = storage.getDataset().isEmpty() ? namespace : storage.getDataset();
+    Names.keyspace(path + ".physicalStorage.dataset", keyspace, metadataKeyspace);
+
+    StorageConfig config = entry.getConfig();
+    String cfg = path + ".config";
+    io.varve.core.partitioning.TimePartition partition =
+        timePartition(config.getTimePartition(), cfg + ".timePartition");
+    Consistency consistency = consistency(config, cfg);
+    Duration acceptLimit =
+        config.hasAcceptLimit()
+            ? ConfigDurations.bounded(cfg + ".acceptLimit", config.getAcceptLimit())
+            : NamespaceSettings.DEFAULT_ACCEPT_LIMIT;
+    Buffering buffering = buffering(config.getQueueBuffering(), cfg + ".queueBuffering");
+    if (config.hasIndexConfig()) {
+      throw InvalidFieldException.of(
+          cfg + ".indexConfig",
+          "not allowed in " + PRIMARY + " (expected: in the " + INDEX + " entry)");
+    }
+    Retention retention = retention(entry.getLifecycleConfigs(), path + ".lifecycleConfigs");
+    checkWindow(entry, path, partition, acceptLimit, retention);
+    Slos slos = SloConfig.read(TimeSeriesSlos.CATALOG, config.getSlosMap(), cfg + ".slos");
+    NamespaceSettings settings =
+        new NamespaceSettings(
+            namespace,
+            keyspace,
+            partition,
+            consistency,
+            acceptLimit,
+            retention,
+            buffering.coalesce(),
+            buffering.capacity(),
+            buffering.drainRate(),
+            slos);
+    PersistenceConfiguration normalized =
+        PersistenceConfiguration.newBuilder()
+            .setId(PRIMARY)
+            .setPhysicalStorage(storage.toBuilder().setType(type).setDataset(keyspace))
+            .setConfig(
+                StorageConfig.newBuilder()
+                    .setTimePartition(
+                        TimePartition.newBuilder()
+                            .setSecondsPerTimeSlice(partition.secondsPerTimeSlice())
+                            .setSecondsPerTimeBucket(partition.secondsPerTimeBucket())
+                            .setEventBuckets(partition.eventBuckets()))
+                    .setQueueBuffering(buffering.normalized())
+                    .setConsistencyScope(consistency.scope().name())
+                    .setConsistencyTarget(consistency.target().name())
+                    .setAcceptLimit(ConfigDurations.of(acceptLimit))
+                    .putAllSlos(SloConfig.write(slos)))
+            .setLifecycleConfigs(entry.getLifecycleConfigs())
+            .build();
+    return new Mapped(settings, List.of(normalized), Optional.empty());
+  }
+
+  /** The primary entry's {@code physicalStorage.type} (upper case), its cluster name checked. */
+  private static String storageType(PhysicalStorage storage, String path) {
     String type =
         storage.getType().isEmpty() ? "CASSANDRA" : storage.getType().toUpperCase(Locale.ROOT);
     if (!type.equals("CASSANDRA") && !type.equals("SCYLLADB")) {
@@ -170,34 +227,47 @@ public final class NamespaceConfigMapper {
           storage.getCluster(),
           "at most " + NamespaceBounds.MAX_CLUSTER_NAME_LENGTH + " characters");
     }
-    String keyspace = storage.getDataset().isEmpty() ? namespace : storage.getDataset();
-    Names.keyspace(path + ".physicalStorage.dataset", keyspace, metadataKeyspace);
+    return type;
+  }
 
-    StorageConfig config = entry.getConfig();
-    String cfg = path + ".config";
-    io.varve.core.partitioning.TimePartition partition =
-        timePartition(config.getTimePartition(), cfg + ".timePartition");
-    Consistency consistency =
-        new Consistency(
-            config.getConsistencyScope().isEmpty()
-                ? Consistency.DEFAULT.scope()
-                : Consistency.parseScope(cfg + ".consistencyScope", config.getConsistencyScope()),
-            config.getConsistencyTarget().isEmpty()
-                ? Consistency.DEFAULT.target()
-                : Consistency.parseTarget(
-                    cfg + ".consistencyTarget", config.getConsistencyTarget()));
-    Duration acceptLimit =
-        config.hasAcceptLimit()
-            ? ConfigDurations.bounded(cfg + ".acceptLimit", config.getAcceptLimit())
-            : NamespaceSettings.DEFAULT_ACCEPT_LIMIT;
-    QueueBuffering buffering = config.getQueueBuffering();
+  /** {@code consistencyScope} and {@code consistencyTarget}, each defaulted when empty. */
+  private static Consistency consistency(StorageConfig config, String cfg) {
+    return new Consistency(
+        config.getConsistencyScope().isEmpty()
+            ? Consistency.DEFAULT.scope()
+            : Consistency.parseScope(cfg + ".consistencyScope", config.getConsistencyScope()),
+        config.getConsistencyTarget().isEmpty()
+            ? Consistency.DEFAULT.target()
+            : Consistency.parseTarget(cfg + ".consistencyTarget", config.getConsistencyTarget()));
+  }
+
+  /** The fire-and-forget queue's settings, defaulted and bounded. */
+  private record Buffering(Duration coalesce, long capacity, long drainRate) {
+
+    /**
+     * As stored: every setting given, but the drain rate when unpaced (absent, as before it
+     * existed).
+     */
+    QueueBuffering normalized() {
+      QueueBuffering.Builder b =
+          QueueBuffering.newBuilder()
+              .setCoalesce(ConfigDurations.of(coalesce))
+              .setBufferCapacity(capacity);
+      if (drainRate > 0) {
+        b.setDrainRate(drainRate);
+      }
+      return b.build();
+    }
+  }
+
+  private static Buffering buffering(QueueBuffering buffering, String path) {
     Duration coalesce =
         buffering.hasCoalesce()
-            ? ConfigDurations.positive(cfg + ".queueBuffering.coalesce", buffering.getCoalesce())
+            ? ConfigDurations.positive(path + ".coalesce", buffering.getCoalesce())
             : NamespaceSettings.DEFAULT_COALESCE;
     if (coalesce.compareTo(NamespaceBounds.MAX_COALESCE) > 0) {
       throw new InvalidFieldException(
-          cfg + ".queueBuffering.coalesce",
+          path + ".coalesce",
           InvalidFieldException.shown(coalesce.toMillis() + "ms"),
           "at most " + NamespaceBounds.MAX_COALESCE.toSeconds() + "s");
     }
@@ -207,25 +277,35 @@ public final class NamespaceConfigMapper {
             : NamespaceSettings.DEFAULT_BUFFER_CAPACITY;
     if (capacity < 0 || capacity > NamespaceBounds.MAX_BUFFER_CAPACITY) {
       throw new InvalidFieldException(
-          cfg + ".queueBuffering.bufferCapacity",
+          path + ".bufferCapacity",
           capacity,
           "0 (durable writes only) or 1.." + NamespaceBounds.MAX_BUFFER_CAPACITY + " bytes");
     }
     long drainRate = buffering.getDrainRate();
     if (drainRate < 0 || drainRate > NamespaceBounds.MAX_DRAIN_RATE) {
       throw new InvalidFieldException(
-          cfg + ".queueBuffering.drainRate",
+          path + ".drainRate",
           drainRate,
           "0 (as fast as the store takes them) or 1.."
               + NamespaceBounds.MAX_DRAIN_RATE
               + " events per second");
     }
-    if (config.hasIndexConfig()) {
-      throw InvalidFieldException.of(
-          cfg + ".indexConfig",
-          "not allowed in " + PRIMARY + " (expected: in the " + INDEX + " entry)");
-    }
-    Retention retention = retention(entry.getLifecycleConfigs(), path + ".lifecycleConfigs");
+    return new Buffering(coalesce, capacity, drainRate);
+  }
+
+  /**
+   * The write window and retention against each other and against the slices they span: no
+   * acceptLimit past the retention (older events would land in closed slices), at most {@link
+   * NamespaceBounds#MAX_WRITE_WINDOW_SLICES} slices in the window and {@link
+   * NamespaceBounds#MAX_RETAINED_SLICES} retained.
+   */
+  private void checkWindow(
+      PersistenceConfiguration entry,
+      String path,
+      io.varve.core.partitioning.TimePartition partition,
+      Duration acceptLimit,
+      Retention retention) {
+    String cfg = path + ".config";
     Optional<Duration> closesAt = retention.closeAfter().or(retention::deleteAfter);
     if (closesAt.isPresent() && acceptLimit.compareTo(closesAt.get()) > 0) {
       throw new InvalidFieldException(
@@ -254,46 +334,6 @@ public final class NamespaceConfigMapper {
           NamespaceBounds.MAX_RETAINED_SLICES,
           "time slices");
     }
-
-    Slos slos = SloConfig.read(TimeSeriesSlos.CATALOG, config.getSlosMap(), cfg + ".slos");
-    NamespaceSettings settings =
-        new NamespaceSettings(
-            namespace,
-            keyspace,
-            partition,
-            consistency,
-            acceptLimit,
-            retention,
-            coalesce,
-            capacity,
-            drainRate,
-            slos);
-    QueueBuffering.Builder normalizedBuffering =
-        QueueBuffering.newBuilder()
-            .setCoalesce(ConfigDurations.of(coalesce))
-            .setBufferCapacity(capacity);
-    if (drainRate > 0) {
-      normalizedBuffering.setDrainRate(drainRate); // absent when unpaced, as before it existed
-    }
-    PersistenceConfiguration normalized =
-        PersistenceConfiguration.newBuilder()
-            .setId(PRIMARY)
-            .setPhysicalStorage(storage.toBuilder().setType(type).setDataset(keyspace))
-            .setConfig(
-                StorageConfig.newBuilder()
-                    .setTimePartition(
-                        TimePartition.newBuilder()
-                            .setSecondsPerTimeSlice(partition.secondsPerTimeSlice())
-                            .setSecondsPerTimeBucket(partition.secondsPerTimeBucket())
-                            .setEventBuckets(partition.eventBuckets()))
-                    .setQueueBuffering(normalizedBuffering)
-                    .setConsistencyScope(consistency.scope().name())
-                    .setConsistencyTarget(consistency.target().name())
-                    .setAcceptLimit(ConfigDurations.of(acceptLimit))
-                    .putAllSlos(SloConfig.write(slos)))
-            .setLifecycleConfigs(entry.getLifecycleConfigs())
-            .build();
-    return new Mapped(settings, List.of(normalized), Optional.empty());
   }
 
   static io.varve.core.partitioning.TimePartition timePartition(TimePartition p, String path) {
