@@ -277,27 +277,7 @@ public final class SearchHandler {
           "aggregationQuery",
           "missing or empty (expected: at least one of distinct," + " count, countByTime)");
     }
-    Optional<Duration> width = Optional.empty();
-    if (aq.hasCountByTime()) {
-      Duration d =
-          RequestTimes.duration(
-              aq.getCountByTime().getBucketWidth(), "aggregationQuery.countByTime.bucketWidth");
-      if (d.toMillis() < 1 || d.getNano() % 1_000_000 != 0) {
-        throw InvalidFieldException.of(
-            "aggregationQuery.countByTime.bucketWidth",
-            (aq.getCountByTime().hasBucketWidth() ? d.toString() : "missing")
-                + " (expected: a positive whole number of milliseconds, e.g. \"3600s\")");
-      }
-      if ((range[1] - range[0]) / d.toMillis() > limits.maxTimeBuckets()) {
-        throw InvalidFieldException.of(
-            "aggregationQuery.countByTime.bucketWidth",
-            d.toSeconds()
-                + "s makes more than "
-                + limits.maxTimeBuckets()
-                + " buckets over the interval (expected: a wider bucket)");
-      }
-      width = Optional.of(d);
-    }
+    Optional<Duration> bucketWidth = bucketWidth(aq, range);
     int distinctSize =
         !aq.hasDistinct()
             ? 0
@@ -307,7 +287,6 @@ public final class SearchHandler {
                 aq.getDistinct().getPageSize(),
                 limits.defaultPageSize(),
                 limits.maxPageSize());
-    Optional<Duration> bucketWidth = width;
     byte[] fingerprint =
         PageTokens.fingerprint(
             "distinct",
@@ -321,36 +300,17 @@ public final class SearchHandler {
             t -> {
               SearchQuery query =
                   SearchQueries.of(r.hasSearchQuery(), r.getSearchQuery(), t.spec(), limits);
-              Optional<String> field = Optional.empty();
-              Optional<Object> after = Optional.empty();
-              if (aq.hasDistinct()) {
-                String path = "aggregationQuery.distinct.eventItemKey";
-                if (aq.getDistinct().getEventItemKey().isEmpty()) {
-                  throw InvalidFieldException.of(
-                      path, "missing (expected: an indexed item key as text)");
-                }
-                String key =
-                    SearchQueries.known(aq.getDistinct().getEventItemKey(), t.spec(), path);
-                if (t.spec().fields().get(key) == FieldType.TEXT) {
-                  throw InvalidFieldException.of(
-                      path,
-                      "'"
-                          + key
-                          + "' is a TEXT field (expected: a field of type KEYWORD,"
-                          + " INTEGER, LONG, DOUBLE, BOOLEAN or TIMESTAMP; TEXT values are analyzed into words)");
-                }
-                field = Optional.of(key);
-                if (!aq.getDistinct().getPageToken().isEmpty()) {
-                  after =
-                      Optional.of(
+              Optional<String> field = distinctField(aq, t.spec());
+              Optional<Object> after =
+                  field.isEmpty() || aq.getDistinct().getPageToken().isEmpty()
+                      ? Optional.empty()
+                      : Optional.of(
                           afterValue(
                               tokens.open(
                                   fingerprint,
                                   DISTINCT_TOKEN,
                                   aq.getDistinct().getPageToken(),
                                   "aggregationQuery.distinct.pageToken")));
-                }
-              }
               IndexStore.Search search =
                   new IndexStore.Search(
                       t.spec(),
@@ -371,45 +331,98 @@ public final class SearchHandler {
               ScanBudget budget = aggregates.start(slo, ScanBudget::of);
               CompletionStage<IndexStore.Aggregates> result =
                   stopped(budget, slo, t.store().aggregate(search, aggregation));
-              Optional<String> distinctField = field;
               CompletionStage<AggregateEventRecordsResponse> answer =
-                  result.thenApply(
-                      a -> {
-                        AggregateEventRecordsResponse.Builder response =
-                            AggregateEventRecordsResponse.newBuilder();
-                        if (distinctField.isPresent()) {
-                          FieldType type = t.spec().fields().get(distinctField.get());
-                          DistinctValues.Builder values = DistinctValues.newBuilder();
-                          for (IndexStore.ValueCount v : a.distinct()) {
-                            values.addValues(
-                                DistinctValue.newBuilder()
-                                    .setEventItemValue(
-                                        com.google.protobuf.ByteString.copyFromUtf8(
-                                            render(type, v.value())))
-                                    .setCount(v.count()));
-                          }
-                          if (a.moreDistinct()) {
-                            values.setNextPageToken(
-                                tokens.seal(
-                                    fingerprint,
-                                    DISTINCT_TOKEN,
-                                    afterBytes(a.distinct().get(a.distinct().size() - 1).value())));
-                          }
-                          response.setDistinct(values);
-                        }
-                        if (aq.hasCount()) {
-                          response.setCount(a.count());
-                        }
-                        for (IndexStore.BucketCount b : a.buckets()) {
-                          response.addCountByTime(
-                              TimeBucketCount.newBuilder()
-                                  .setStart(EventMapping.timestamp(b.startMillis()))
-                                  .setCount(b.count()));
-                        }
-                        return response.build();
-                      });
+                  result.thenApply(a -> aggregateResponse(a, aq, t.spec(), field, fingerprint));
               return aggregates.finish(budget, answer, a -> false);
             });
+  }
+
+  /** {@code countByTime}'s bucket width: whole milliseconds, at most maxTimeBuckets buckets. */
+  private Optional<Duration> bucketWidth(AggregationQuery aq, long[] range) {
+    if (!aq.hasCountByTime()) {
+      return Optional.empty();
+    }
+    Duration d =
+        RequestTimes.duration(
+            aq.getCountByTime().getBucketWidth(), "aggregationQuery.countByTime.bucketWidth");
+    if (d.toMillis() < 1 || d.getNano() % 1_000_000 != 0) {
+      throw InvalidFieldException.of(
+          "aggregationQuery.countByTime.bucketWidth",
+          (aq.getCountByTime().hasBucketWidth() ? d.toString() : "missing")
+              + " (expected: a positive whole number of milliseconds, e.g. \"3600s\")");
+    }
+    if ((range[1] - range[0]) / d.toMillis() > limits.maxTimeBuckets()) {
+      throw InvalidFieldException.of(
+          "aggregationQuery.countByTime.bucketWidth",
+          d.toSeconds()
+              + "s makes more than "
+              + limits.maxTimeBuckets()
+              + " buckets over the interval (expected: a wider bucket)");
+    }
+    return Optional.of(d);
+  }
+
+  /**
+   * The indexed field of {@code distinct}, when asked: a known item key of a type whose values are
+   * whole (not TEXT, which is analyzed into words).
+   */
+  private static Optional<String> distinctField(AggregationQuery aq, IndexSpec spec) {
+    if (!aq.hasDistinct()) {
+      return Optional.empty();
+    }
+    String path = "aggregationQuery.distinct.eventItemKey";
+    if (aq.getDistinct().getEventItemKey().isEmpty()) {
+      throw InvalidFieldException.of(path, "missing (expected: an indexed item key as text)");
+    }
+    String key = SearchQueries.known(aq.getDistinct().getEventItemKey(), spec, path);
+    if (spec.fields().get(key) == FieldType.TEXT) {
+      throw InvalidFieldException.of(
+          path,
+          "'"
+              + key
+              + "' is a TEXT field (expected: a field of type KEYWORD,"
+              + " INTEGER, LONG, DOUBLE, BOOLEAN or TIMESTAMP; TEXT values are analyzed into words)");
+    }
+    return Optional.of(key);
+  }
+
+  /** The index store's aggregates as the API answers them, with the next distinct page's token. */
+  private AggregateEventRecordsResponse aggregateResponse(
+      IndexStore.Aggregates a,
+      AggregationQuery aq,
+      IndexSpec spec,
+      Optional<String> distinctField,
+      byte[] fingerprint) {
+    AggregateEventRecordsResponse.Builder response = AggregateEventRecordsResponse.newBuilder();
+    if (distinctField.isPresent()) {
+      FieldType type = spec.fields().get(distinctField.get());
+      DistinctValues.Builder values = DistinctValues.newBuilder();
+      for (IndexStore.ValueCount v : a.distinct()) {
+        values.addValues(
+            DistinctValue.newBuilder()
+                .setEventItemValue(
+                    com.google.protobuf.ByteString.copyFromUtf8(render(type, v.value())))
+                .setCount(v.count()));
+      }
+      if (a.moreDistinct()) {
+        values.setNextPageToken(
+            tokens.seal(
+                fingerprint,
+                DISTINCT_TOKEN,
+                afterBytes(a.distinct().get(a.distinct().size() - 1).value())));
+      }
+      response.setDistinct(values);
+    }
+    if (aq.hasCount()) {
+      response.setCount(a.count());
+    }
+    for (IndexStore.BucketCount b : a.buckets()) {
+      response.addCountByTime(
+          TimeBucketCount.newBuilder()
+              .setStart(EventMapping.timestamp(b.startMillis()))
+              .setCount(b.count()));
+    }
+    return response.build();
   }
 
   /**
