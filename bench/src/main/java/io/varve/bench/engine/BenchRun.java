@@ -55,9 +55,12 @@ public final class BenchRun {
     this.err = err;
   }
 
-  /** Runs the phase to the end and returns what it measured. */
-  public RunResult run() {
-    Properties props = spec.properties();
+  /** What a phase runs: its checked properties. */
+  private record Plan(
+      int threads, long target, long maxExecutionSeconds, long warmupMs, boolean load, long ops) {}
+
+  /** The phase's properties, checked, with each error naming the property. */
+  private Plan plan(Properties props) {
     int threadCount = (int) spec.longProperty("threadcount", 1);
     long target = spec.longProperty("target", 0);
     long maxExecutionSeconds = spec.longProperty("maxexecutiontime", 0);
@@ -92,29 +95,111 @@ public final class BenchRun {
     if (opCount > 0 && threadCount > opCount) {
       threadCount = (int) opCount;
     }
+    return new Plan(threadCount, target, maxExecutionSeconds, warmupMs, load, opCount);
+  }
 
+  /**
+   * YCSB's client threads, each with its own binding wrapped to record every operation, its share
+   * of the operations and of the target rate.
+   */
+  private List<ClientThread> clients(
+      Plan plan,
+      Properties props,
+      Workload workload,
+      Tracer tracer,
+      OperationRecorder recorder,
+      InitFailures initFailures,
+      CountDownLatch complete,
+      DB[] first) {
+    double targetPerThreadPerMs =
+        plan.target() > 0 ? plan.target() / (double) plan.threads() / 1000.0 : -1;
+    List<ClientThread> clients = new ArrayList<>();
+    for (int id = 0; id < plan.threads(); id++) {
+      DB binding = Bindings.newInstance(spec.binding());
+      binding.setProperties(props);
+      first[0] = first[0] == null ? binding : first[0];
+      DB db = new DBWrapper(new RecordingDB(binding, recorder, initFailures), tracer);
+      db.setProperties(props);
+      int threadOps =
+          (int) (plan.ops() / plan.threads() + (id < plan.ops() % plan.threads() ? 1 : 0));
+      ClientThread client =
+          new ClientThread(
+              db, !plan.load(), workload, props, threadOps, targetPerThreadPerMs, complete);
+      client.setThreadId(id);
+      client.setThreadCount(plan.threads());
+      clients.add(client);
+    }
+    return clients;
+  }
+
+  /** YCSB's status thread, when {@code status=true}. */
+  private StatusThread statusThread(
+      Properties props, CountDownLatch complete, List<ClientThread> clients) {
+    if (!Boolean.parseBoolean(props.getProperty("status", "false"))) {
+      return null;
+    }
+    return new StatusThread(
+        complete,
+        clients,
+        spec.label(),
+        "timeseries".equals(props.getProperty(Measurements.MEASUREMENT_TYPE_PROPERTY)),
+        (int) spec.longProperty("status.interval", 10),
+        "true".equals(props.getProperty(Measurements.MEASUREMENT_TRACK_JVM_PROPERTY)));
+  }
+
+  /** Waits for every client thread; the operations they did. */
+  private static long awaitClients(Map<Thread, ClientThread> threads) {
+    long opsDone = 0;
+    for (Map.Entry<Thread, ClientThread> entry : threads.entrySet()) {
+      try {
+        entry.getKey().join();
+        opsDone += entry.getValue().getOpsDone();
+      } catch (InterruptedException e) {
+        Thread.currentThread().interrupt();
+        throw new BenchException("interrupted while waiting for the client threads", e);
+      }
+    }
+    return opsDone;
+  }
+
+  /** Stops the per-second sampler once the clients are done. */
+  private static void stopSampler(ScheduledExecutorService sampler) {
+    sampler.shutdownNow();
+    try {
+      sampler.awaitTermination(5, TimeUnit.SECONDS);
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+    }
+  }
+
+  /** Stops the threads that watched the clients: the terminator and the status thread. */
+  private static void stopWatchers(TerminatorThread terminator, StatusThread status) {
+    if (terminator != null) {
+      terminator.interrupt();
+    }
+    if (status != null) {
+      status.interrupt();
+      try {
+        status.join();
+      } catch (InterruptedException e) {
+        Thread.currentThread().interrupt();
+      }
+    }
+  }
+
+  /** Runs the phase to the end and returns what it measured. */
+  public RunResult run() {
+    Properties props = spec.properties();
+    Plan plan = plan(props);
     resetMeasurements(props);
     Workload workload = newWorkload(props);
     Tracer tracer = new Tracer.Builder("varve-bench").conf(HTraceConfiguration.EMPTY).build();
     OperationRecorder recorder = new OperationRecorder();
     InitFailures initFailures = new InitFailures();
-    CountDownLatch complete = new CountDownLatch(threadCount);
-    double targetPerThreadPerMs = target > 0 ? target / (double) threadCount / 1000.0 : -1;
-    List<ClientThread> clients = new ArrayList<>();
-    DB first = null;
-    for (int id = 0; id < threadCount; id++) {
-      DB binding = Bindings.newInstance(spec.binding());
-      binding.setProperties(props);
-      first = first == null ? binding : first;
-      DB db = new DBWrapper(new RecordingDB(binding, recorder, initFailures), tracer);
-      db.setProperties(props);
-      int threadOps = (int) (opCount / threadCount + (id < opCount % threadCount ? 1 : 0));
-      ClientThread client =
-          new ClientThread(db, !load, workload, props, threadOps, targetPerThreadPerMs, complete);
-      client.setThreadId(id);
-      client.setThreadCount(threadCount);
-      clients.add(client);
-    }
+    CountDownLatch complete = new CountDownLatch(plan.threads());
+    DB[] first = new DB[1];
+    List<ClientThread> clients =
+        clients(plan, props, workload, tracer, recorder, initFailures, complete, first);
 
     List<SecondResult> timeline = Collections.synchronizedList(new ArrayList<>());
     ScheduledExecutorService sampler =
@@ -124,20 +209,11 @@ public final class BenchRun {
               t.setDaemon(true);
               return t;
             });
-    StatusThread status = null;
-    if (Boolean.parseBoolean(props.getProperty("status", "false"))) {
-      status =
-          new StatusThread(
-              complete,
-              clients,
-              spec.label(),
-              "timeseries".equals(props.getProperty(Measurements.MEASUREMENT_TYPE_PROPERTY)),
-              (int) spec.longProperty("status.interval", 10),
-              "true".equals(props.getProperty(Measurements.MEASUREMENT_TRACK_JVM_PROPERTY)));
-    }
+    StatusThread status = statusThread(props, complete, clients);
 
     long startedAtMs = System.currentTimeMillis();
     long startNs = System.nanoTime();
+    long warmupMs = plan.warmupMs();
     Sampler samples =
         new Sampler(recorder, timeline, warmupMs > 0 ? startedAtMs + warmupMs : Long.MIN_VALUE);
     // Samples at wall-clock second boundaries, so the seconds of several loaders line up when
@@ -155,43 +231,19 @@ public final class BenchRun {
       thread.start();
     }
     TerminatorThread terminator = null;
-    if (maxExecutionSeconds > 0) {
-      terminator = new TerminatorThread(maxExecutionSeconds, threads.keySet(), workload);
+    if (plan.maxExecutionSeconds() > 0) {
+      terminator = new TerminatorThread(plan.maxExecutionSeconds(), threads.keySet(), workload);
       terminator.start();
     }
-    long opsDone = 0;
-    for (Map.Entry<Thread, ClientThread> entry : threads.entrySet()) {
-      try {
-        entry.getKey().join();
-        opsDone += entry.getValue().getOpsDone();
-      } catch (InterruptedException e) {
-        Thread.currentThread().interrupt();
-        throw new BenchException("interrupted while waiting for the client threads", e);
-      }
-    }
+    long opsDone = awaitClients(threads);
     long durationNs = System.nanoTime() - startNs;
-    sampler.shutdownNow();
-    try {
-      sampler.awaitTermination(5, TimeUnit.SECONDS);
-    } catch (InterruptedException e) {
-      Thread.currentThread().interrupt();
-    }
+    stopSampler(sampler);
     samples.take(true);
     // The measured part ends with the last operation, not with the bindings' cleanup (closing a
     // driver session can take a second, which would otherwise lower the throughput).
     long endMs =
         startedAtMs + (recorder.lastEndNs().orElse(System.nanoTime()) - startNs) / 1_000_000;
-    if (terminator != null) {
-      terminator.interrupt();
-    }
-    if (status != null) {
-      status.interrupt();
-      try {
-        status.join();
-      } catch (InterruptedException e) {
-        Thread.currentThread().interrupt();
-      }
-    }
+    stopWatchers(terminator, status);
     try {
       workload.cleanup();
     } catch (WorkloadException e) {
@@ -212,14 +264,14 @@ public final class BenchRun {
     long measuredFromMs = warmupMs > 0 ? samples.measuredFromMs() : startedAtMs;
     return result(
         props,
-        threadCount,
-        target,
+        plan.threads(),
+        plan.target(),
         measuredFromMs,
         Math.max(1, endMs - measuredFromMs),
         measuredFromMs - startedAtMs,
         recorder,
         timeline,
-        first);
+        first[0]);
   }
 
   private RunResult result(
