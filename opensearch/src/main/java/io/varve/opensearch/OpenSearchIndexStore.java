@@ -6,7 +6,6 @@ import io.varve.core.index.FieldType;
 import io.varve.core.index.IndexDocument;
 import io.varve.core.index.IndexSpec;
 import io.varve.core.index.IndexStore;
-import io.varve.core.index.SearchQuery;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
@@ -20,11 +19,9 @@ import java.util.Set;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionStage;
 import java.util.concurrent.ConcurrentHashMap;
-import org.opensearch.client.json.JsonData;
 import org.opensearch.client.opensearch.OpenSearchAsyncClient;
 import org.opensearch.client.opensearch._types.FieldValue;
 import org.opensearch.client.opensearch._types.OpenSearchException;
-import org.opensearch.client.opensearch._types.SortOptions;
 import org.opensearch.client.opensearch._types.SortOrder;
 import org.opensearch.client.opensearch._types.Time;
 import org.opensearch.client.opensearch._types.aggregations.Aggregate;
@@ -34,8 +31,6 @@ import org.opensearch.client.opensearch._types.aggregations.CompositeBucket;
 import org.opensearch.client.opensearch._types.aggregations.DateHistogramBucket;
 import org.opensearch.client.opensearch._types.mapping.DynamicMapping;
 import org.opensearch.client.opensearch._types.mapping.Property;
-import org.opensearch.client.opensearch._types.query_dsl.Operator;
-import org.opensearch.client.opensearch._types.query_dsl.Query;
 import org.opensearch.client.opensearch.core.BulkRequest;
 import org.opensearch.client.opensearch.core.SearchRequest;
 import org.opensearch.client.opensearch.core.SearchResponse;
@@ -202,13 +197,13 @@ public final class OpenSearchIndexStore implements IndexStore, AutoCloseable {
             .index(IndexNames.compact(search.indices(), IndexNames.MAX_CHARS))
             .ignoreUnavailable(true)
             .allowNoIndices(true)
-            .query(filtered(search))
+            .query(OpenSearchQueries.filtered(search))
             .size(search.size())
             .trackTotalHits(t -> t.enabled(false))
             .sort(
-                sort(TIME, SortOrder.Desc),
-                sort(EVENT_ID, SortOrder.Asc),
-                sort(SERIES, SortOrder.Asc))
+                OpenSearchQueries.sort(TIME, SortOrder.Desc),
+                OpenSearchQueries.sort(EVENT_ID, SortOrder.Asc),
+                OpenSearchQueries.sort(SERIES, SortOrder.Asc))
             .source(s -> s.filter(f -> f.includes(includes)));
     search
         .after()
@@ -250,80 +245,6 @@ public final class OpenSearchIndexStore implements IndexStore, AutoCloseable {
     return hits;
   }
 
-  private static SortOptions sort(String field, SortOrder order) {
-    return SortOptions.of(s -> s.field(f -> f.field(field).order(order)));
-  }
-
-  private static Query filtered(Search search) {
-    Query interval =
-        Query.of(
-            q ->
-                q.range(
-                    r ->
-                        r.field(TIME)
-                            .gte(JsonData.of(search.fromMillis()))
-                            .lt(JsonData.of(search.toMillis()))));
-    Query query = query(search.query());
-    return Query.of(q -> q.bool(b -> b.filter(interval, query)));
-  }
-
-  static Query query(SearchQuery query) {
-    if (query instanceof SearchQuery.Equals eq) {
-      return eq.type() == FieldType.TEXT
-          ? Query.of(
-              q ->
-                  q.match(
-                      m ->
-                          m.field(field(eq.field()))
-                              .query(FieldValue.of((String) eq.value()))
-                              .operator(Operator.And)))
-          : Query.of(q -> q.term(t -> t.field(field(eq.field())).value(value(eq.value()))));
-    }
-    if (query instanceof SearchQuery.Range r) {
-      return Query.of(
-          q ->
-              q.range(
-                  b -> {
-                    b.field(field(r.field()));
-                    if (r.lower() != null) {
-                      b =
-                          r.lowerInclusive()
-                              ? b.gte(JsonData.of(r.lower()))
-                              : b.gt(JsonData.of(r.lower()));
-                    }
-                    if (r.upper() != null) {
-                      b =
-                          r.upperInclusive()
-                              ? b.lte(JsonData.of(r.upper()))
-                              : b.lt(JsonData.of(r.upper()));
-                    }
-                    return b;
-                  }));
-    }
-    if (query instanceof SearchQuery.Bool bool) {
-      List<Query> children = bool.queries().stream().map(OpenSearchIndexStore::query).toList();
-      return switch (bool.operator()) {
-        case AND -> Query.of(q -> q.bool(b -> b.filter(children)));
-        case OR -> Query.of(q -> q.bool(b -> b.should(children).minimumShouldMatch("1")));
-        case NOT -> Query.of(q -> q.bool(b -> b.mustNot(children)));
-      };
-    }
-    return Query.of(q -> q.matchAll(m -> m));
-  }
-
-  private static FieldValue value(Object value) {
-    if (value instanceof String s) {
-      return FieldValue.of(s);
-    }
-    if (value instanceof Boolean b) {
-      return FieldValue.of(b);
-    }
-    if (value instanceof Double d) {
-      return FieldValue.of(d);
-    }
-    return FieldValue.of(((Number) value).longValue());
-  }
-
   @Override
   public CompletionStage<Aggregates> aggregate(Search search, IndexStore.Aggregation aggregation) {
     SearchRequest.Builder request =
@@ -331,7 +252,7 @@ public final class OpenSearchIndexStore implements IndexStore, AutoCloseable {
             .index(IndexNames.compact(search.indices(), IndexNames.MAX_CHARS))
             .ignoreUnavailable(true)
             .allowNoIndices(true)
-            .query(filtered(search))
+            .query(OpenSearchQueries.filtered(search))
             .size(0)
             .trackTotalHits(t -> t.enabled(aggregation.count()));
     aggregation
@@ -352,7 +273,8 @@ public final class OpenSearchIndexStore implements IndexStore, AutoCloseable {
                                                   s -> s.terms(t -> t.field(field(key))))));
                                   aggregation
                                       .distinctAfter()
-                                      .ifPresent(after -> c.after("v", value(after)));
+                                      .ifPresent(
+                                          after -> c.after("v", OpenSearchQueries.value(after)));
                                   return c;
                                 }))));
     aggregation
