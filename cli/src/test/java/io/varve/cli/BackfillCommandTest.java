@@ -18,8 +18,10 @@ import java.nio.file.Path;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.stream.Stream;
-import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
@@ -28,18 +30,28 @@ import picocli.CommandLine;
 
 /**
  * {@code varve index backfill} as a user types it, against a stub of the server's control plane
- * over gRPC: the request it sends, the counts it prints, its exit codes and its messages.
+ * over gRPC: the request it sends, the counts it prints, its exit codes and its messages. One stub
+ * server for the class (stopping an Armeria server takes 2 s of its event loops' quiet period), its
+ * answer and what it saw reset before each test.
  */
 class BackfillCommandTest {
   @RegisterExtension final StandardStreams streams = new StandardStreams();
-  private final List<BackfillIndexRequest> requests = new ArrayList<>();
-  private final List<String> authorizations = new ArrayList<>();
-  private Server server;
-  private Status failure;
-  private BackfillIndexResponse answer = BackfillIndexResponse.getDefaultInstance();
+  private static final List<BackfillIndexRequest> requests = new CopyOnWriteArrayList<>();
+  private static final List<String> authorizations = new CopyOnWriteArrayList<>();
+  private static Server server;
+  private static volatile Status failure;
+  private static volatile BackfillIndexResponse answer;
 
   @BeforeEach
-  void start() {
+  void reset() {
+    requests.clear();
+    authorizations.clear();
+    failure = null;
+    answer = BackfillIndexResponse.getDefaultInstance();
+  }
+
+  @BeforeAll
+  static void start() {
     ControlPlaneGrpc.ControlPlaneImplBase stub =
         new ControlPlaneGrpc.ControlPlaneImplBase() {
           @Override
@@ -66,8 +78,8 @@ class BackfillCommandTest {
     server.start().join();
   }
 
-  @AfterEach
-  void stop() {
+  @AfterAll
+  static void stop() {
     server.stop().join();
   }
 
