@@ -129,24 +129,28 @@ class CqlItemStoreIT {
     join(store.put(ns, id, token, List.of(items)));
   }
 
+  /** One page of values of at most {@code pageBytes}, as GetItems reads it. */
+  static ItemPage page(KvNamespace ns, String id, ItemPredicate predicate, int pageBytes) {
+    return join(
+        store.read(
+            ns,
+            id,
+            predicate,
+            true,
+            100,
+            100,
+            new BytePage(pageBytes, Long.MAX_VALUE),
+            false,
+            ReadBudget.NONE,
+            ResponseMemory.UNBOUNDED));
+  }
+
   /** Every item of the predicate, page after page of at most {@code pageBytes}. */
   static List<KvItem> read(KvNamespace ns, String id, ItemPredicate predicate, int pageBytes) {
     List<KvItem> items = new ArrayList<>();
     ItemPredicate rest = predicate;
     for (int pages = 0; pages < 10_000; pages++) {
-      ItemPage page =
-          join(
-              store.read(
-                  ns,
-                  id,
-                  rest,
-                  true,
-                  100,
-                  100,
-                  new BytePage(pageBytes, Long.MAX_VALUE),
-                  false,
-                  ReadBudget.NONE,
-                  ResponseMemory.UNBOUNDED));
+      ItemPage page = page(ns, id, rest, pageBytes);
       items.addAll(page.items());
       if (!page.more()) {
         return items;
@@ -188,19 +192,7 @@ class CqlItemStoreIT {
     java.util.Collections.reverse(reversed);
     assertThat(keys(descending)).isEqualTo(reversed);
     assertThat(values(ascending)).isEqualTo(values(items));
-    ItemPage first =
-        join(
-            store.read(
-                asc,
-                "r",
-                new ItemPredicate.All(),
-                true,
-                100,
-                100,
-                new BytePage(1000, Long.MAX_VALUE),
-                false,
-                ReadBudget.NONE,
-                ResponseMemory.UNBOUNDED));
+    ItemPage first = page(asc, "r", new ItemPredicate.All(), 1000);
     assertThat(first.more()).isTrue();
     assertThat(first.bytes()).isLessThanOrEqualTo(1000);
     assertThat(keys(read(asc, "r", keysOf("k07", "k03", "zz"), 1 << 20)))

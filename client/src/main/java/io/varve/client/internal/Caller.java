@@ -86,7 +86,8 @@ public final class Caller {
             policy(method.getBareMethodName(), kind, signals, clientSettings.overriddenBy(call)),
             backoff,
             scheduler,
-            counters);
+            counters,
+            System::nanoTime);
     CompletableFuture<R> result = hedged.start(counted);
     if (counted) {
       return throttle.admit(result, hedged::send);

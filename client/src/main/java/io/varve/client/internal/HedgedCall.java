@@ -51,20 +51,9 @@ final class HedgedCall<Q, R> {
   private int retries;
   private Round current;
 
-  HedgedCall(
-      Endpoints endpoints,
-      MethodDescriptor<Q, R> method,
-      Q request,
-      CallPolicy policy,
-      Backoff backoff,
-      ScheduledExecutorService scheduler,
-      Counters counters) {
-    this(endpoints, method, request, policy, backoff, scheduler, counters, System::nanoTime);
-  }
-
   /**
-   * As above; {@code nanoTime}: the clock of the deadline and of the hedge and retry delays, the
-   * scheduler's ({@link System#nanoTime} for a real one).
+   * @param nanoTime the clock of the deadline and of the hedge and retry delays, the scheduler's
+   *     ({@link System#nanoTime} for a real one)
    */
   HedgedCall(
       Endpoints endpoints,

@@ -105,24 +105,25 @@ public final class ErrorMapping {
   }
 
   /**
-   * The gRPC code name an HTTP status stands for, for the answers Armeria's layer gives before a
-   * request reaches Varve (a body too large, a wrong method, its timeouts): the kind whose status
-   * it is in {@link #TABLE}, or for the statuses only that layer gives, 405 and 415
-   * INVALID_ARGUMENT, 408 DEADLINE_EXCEEDED, 413, 414 and 431 RESOURCE_EXHAUSTED, 501
-   * UNIMPLEMENTED; another 5xx INTERNAL, anything else UNKNOWN. Never a number.
+   * The gRPC code an HTTP status stands for (its name is the JSON error body's code), for the
+   * answers Armeria's layer gives before a request reaches Varve (a body too large, a wrong method,
+   * its timeouts): the kind whose status it is in {@link #TABLE}, or for the statuses only that
+   * layer gives, 405 and 415 INVALID_ARGUMENT, 408 DEADLINE_EXCEEDED, 413, 414 and 431
+   * RESOURCE_EXHAUSTED, 501 UNIMPLEMENTED; another 5xx INTERNAL, anything else UNKNOWN. Never a
+   * number.
    */
-  public static String codeOf(HttpStatus status) {
-    for (Map.Entry<VarveException.Kind, Row> row : TABLE.entrySet()) {
-      if (row.getValue().http().equals(status)) {
-        return row.getValue().grpc().name();
+  public static Status.Code codeOf(HttpStatus status) {
+    for (Row row : TABLE.values()) {
+      if (row.http().equals(status)) {
+        return row.grpc();
       }
     }
     return switch (status.code()) {
-      case 405, 415 -> Status.Code.INVALID_ARGUMENT.name();
-      case 408 -> Status.Code.DEADLINE_EXCEEDED.name();
-      case 413, 414, 431 -> Status.Code.RESOURCE_EXHAUSTED.name();
-      case 501 -> Status.Code.UNIMPLEMENTED.name();
-      default -> status.isServerError() ? Status.Code.INTERNAL.name() : Status.Code.UNKNOWN.name();
+      case 405, 415 -> Status.Code.INVALID_ARGUMENT;
+      case 408 -> Status.Code.DEADLINE_EXCEEDED;
+      case 413, 414, 431 -> Status.Code.RESOURCE_EXHAUSTED;
+      case 501 -> Status.Code.UNIMPLEMENTED;
+      default -> status.isServerError() ? Status.Code.INTERNAL : Status.Code.UNKNOWN;
     };
   }
 

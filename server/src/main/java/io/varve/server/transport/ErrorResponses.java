@@ -136,14 +136,11 @@ final class ErrorResponses implements ServerErrorHandler {
     boolean timeout =
         status == HttpStatus.REQUEST_TIMEOUT || cause instanceof RequestTimeoutException;
     HttpStatus shown = timeout ? HttpStatus.GATEWAY_TIMEOUT : status;
-    String code = ErrorMapping.codeOf(shown);
+    io.grpc.Status.Code code = ErrorMapping.codeOf(shown);
     if (grpc) {
-      return grpc(
-          io.grpc.Status.fromCode(io.grpc.Status.Code.valueOf(code)).withDescription(message),
-          null,
-          false);
+      return grpc(io.grpc.Status.fromCode(code).withDescription(message), null, false);
     }
-    return aggregated(shown, code, "", message);
+    return aggregated(shown, code.name(), "", message);
   }
 
   /**

@@ -135,6 +135,6 @@ final class JsonRpcService implements HttpService {
 
   /** An answer of the HTTP layer's own, its code from the status ({@link ErrorMapping#codeOf}). */
   private static HttpResponse error(HttpStatus status, String message) {
-    return ErrorResponses.response(status, ErrorMapping.codeOf(status), "", message);
+    return ErrorResponses.response(status, ErrorMapping.codeOf(status).name(), "", message);
   }
 }

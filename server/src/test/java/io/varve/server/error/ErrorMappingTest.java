@@ -54,23 +54,23 @@ class ErrorMappingTest {
     ErrorMapping.Failure failure = new ErrorMapping.Failure(kind, "", "m");
 
     assertThat(failure.grpcStatus().getCode().name()).isEqualTo(kind.name());
-    assertThat(ErrorMapping.codeOf(failure.httpStatus())).isEqualTo(kind.name());
+    assertThat(ErrorMapping.codeOf(failure.httpStatus()).name()).isEqualTo(kind.name());
   }
 
   @Test
   void the_statuses_only_the_http_layer_answers_get_a_grpc_code_name() {
     assertThat(ErrorMapping.codeOf(com.linecorp.armeria.common.HttpStatus.METHOD_NOT_ALLOWED))
-        .isEqualTo("INVALID_ARGUMENT");
+        .isEqualTo(Status.Code.INVALID_ARGUMENT);
     assertThat(ErrorMapping.codeOf(com.linecorp.armeria.common.HttpStatus.REQUEST_TIMEOUT))
-        .isEqualTo("DEADLINE_EXCEEDED");
+        .isEqualTo(Status.Code.DEADLINE_EXCEEDED);
     assertThat(ErrorMapping.codeOf(com.linecorp.armeria.common.HttpStatus.REQUEST_ENTITY_TOO_LARGE))
-        .isEqualTo("RESOURCE_EXHAUSTED");
+        .isEqualTo(Status.Code.RESOURCE_EXHAUSTED);
     assertThat(ErrorMapping.codeOf(com.linecorp.armeria.common.HttpStatus.NOT_IMPLEMENTED))
-        .isEqualTo("UNIMPLEMENTED");
+        .isEqualTo(Status.Code.UNIMPLEMENTED);
     assertThat(ErrorMapping.codeOf(com.linecorp.armeria.common.HttpStatus.BAD_GATEWAY))
-        .isEqualTo("INTERNAL");
+        .isEqualTo(Status.Code.INTERNAL);
     assertThat(ErrorMapping.codeOf(com.linecorp.armeria.common.HttpStatus.valueOf(418)))
-        .isEqualTo("UNKNOWN");
+        .isEqualTo(Status.Code.UNKNOWN);
   }
 
   @Test

@@ -201,7 +201,7 @@ public final class LocalCassandraCluster {
     LocalCassandraSettings seed = nodes.get(0).settings();
     return nodes.size() > 1
         && seed.security().isEmpty()
-        && !java.nio.file.Files.exists(seed.home().resolve("data"));
+        && !Files.exists(seed.home().resolve("data"));
   }
 
   /**
