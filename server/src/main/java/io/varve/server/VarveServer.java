@@ -8,7 +8,6 @@ import com.linecorp.armeria.server.docs.DocService;
 import com.linecorp.armeria.server.prometheus.PrometheusExpositionService;
 import io.micrometer.prometheusmetrics.PrometheusConfig;
 import io.micrometer.prometheusmetrics.PrometheusMeterRegistry;
-import io.varve.cassandra.cql.AsyncLimiter;
 import io.varve.cassandra.events.CqlEventStore;
 import io.varve.cassandra.kv.CqlChunkLog;
 import io.varve.cassandra.kv.CqlChunkSweep;
@@ -19,6 +18,7 @@ import io.varve.cassandra.kv.CqlItemWriter;
 import io.varve.cassandra.metadata.CqlMetadataStore;
 import io.varve.cassandra.metadata.CqlSliceTables;
 import io.varve.cassandra.session.Sessions;
+import io.varve.core.limit.AsyncLimiter;
 import io.varve.core.read.PageTokens;
 import io.varve.opensearch.OpenSearchClients;
 import io.varve.opensearch.OpenSearchIndexStore;
@@ -45,6 +45,7 @@ import io.varve.server.kv.ChunkSweeper;
 import io.varve.server.kv.KeyValueHandler;
 import io.varve.server.metrics.CassandraRequestMetrics;
 import io.varve.server.metrics.JvmMetrics;
+import io.varve.server.metrics.LimitGauges;
 import io.varve.server.transport.TokenAuthentication;
 import io.varve.server.transport.Transports;
 import java.net.InetSocketAddress;
@@ -166,14 +167,13 @@ public final class VarveServer implements AutoCloseable {
       // writes
       AsyncLimiter writes =
           new AsyncLimiter(
+              CqlEventStore.WRITES,
               settings.cassandra().maxInFlightWrites(),
               settings.cassandra().maxInFlightWriteBytes());
       CqlEventStore events =
           new CqlEventStore(session, writes, settings.cassandra().compressionThreshold());
-      metrics.gauge("varve.cassandra.writes.inflight", events, CqlEventStore::writesInFlight);
-      metrics.gauge(
-          "varve.cassandra.writes.inflight.bytes", events, CqlEventStore::writeBytesInFlight);
-      metrics.gauge("varve.cassandra.writes.waiting", events, CqlEventStore::writesWaiting);
+      LimitGauges.register(metrics, events.writeLimiter());
+      LimitGauges.register(metrics, events.readLimiter());
       PageTokens tokens = new PageTokens(store.pageTokenKey().toCompletableFuture().join());
       ControlPlaneHandler control =
           new ControlPlaneHandler(

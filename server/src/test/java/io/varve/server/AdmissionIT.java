@@ -250,7 +250,7 @@ class AdmissionIT {
         HTTP.sendAsync(
             streamed(chunks(body, 3_000_000, giveUp)), HttpResponse.BodyHandlers.ofString());
     long deadline = System.nanoTime() + Duration.ofSeconds(30).toNanos();
-    while (metric("varve_admission_inflight_bytes{budget=\"write\"") < 6 * 2_900_000
+    while (metric("varve_limit_inuse_bytes{limit=\"admission_write\"") < 6 * 2_900_000
         && System.nanoTime() < deadline) {
       Thread.sleep(50);
     }
@@ -419,8 +419,8 @@ class AdmissionIT {
     double inFlight;
     do {
       inFlight =
-          metric("varve_admission_inflight_bytes{budget=\"write\"")
-              + metric("varve_admission_inflight_bytes{budget=\"read\"");
+          metric("varve_limit_inuse_bytes{limit=\"admission_write\"")
+              + metric("varve_limit_inuse_bytes{limit=\"admission_read\"");
       if (inFlight == 0) {
         return;
       }

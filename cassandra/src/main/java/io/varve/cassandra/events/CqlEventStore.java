@@ -9,13 +9,13 @@ import com.datastax.oss.driver.api.core.cql.BatchType;
 import com.datastax.oss.driver.api.core.cql.BoundStatementBuilder;
 import com.datastax.oss.driver.api.core.cql.PreparedStatement;
 import com.datastax.oss.driver.api.core.type.codec.TypeCodecs;
-import io.varve.cassandra.cql.AsyncLimiter;
 import io.varve.cassandra.cql.ConsistencyLevels;
 import io.varve.cassandra.cql.ValueCodec;
 import io.varve.cassandra.failure.CqlFailures;
 import io.varve.core.error.VarveException;
 import io.varve.core.event.Event;
 import io.varve.core.event.EventItem;
+import io.varve.core.limit.AsyncLimiter;
 import io.varve.core.namespace.Consistency;
 import io.varve.core.read.PartitionReader;
 import io.varve.core.read.ReadBytes;
@@ -83,13 +83,16 @@ public final class CqlEventStore implements EventStore {
    */
   public static final long MAX_READ_BYTES_IN_FLIGHT = 64L << 20;
 
+  /** The name of the write limiter a store makes for itself: its bounds' metric label. */
+  public static final String WRITES = "cassandra_writes";
+
   private final AsyncLimiter reads =
-      new AsyncLimiter(MAX_READS_IN_FLIGHT, MAX_READ_BYTES_IN_FLIGHT);
+      new AsyncLimiter("cassandra_reads", MAX_READS_IN_FLIGHT, MAX_READ_BYTES_IN_FLIGHT);
   private final RowSizes rowSizes = new RowSizes();
 
   public CqlEventStore(
       CqlSession session, int maxInFlight, long maxInFlightBytes, int compressionThreshold) {
-    this(session, new AsyncLimiter(maxInFlight, maxInFlightBytes), compressionThreshold);
+    this(session, new AsyncLimiter(WRITES, maxInFlight, maxInFlightBytes), compressionThreshold);
   }
 
   /** A store whose writes share {@code limiter} with other writers of the same cluster. */
@@ -100,24 +103,19 @@ public final class CqlEventStore implements EventStore {
     this.limiter = limiter;
   }
 
-  /** Write batches sent and not yet answered. */
-  public int writesInFlight() {
-    return limiter.inFlight();
+  /** The bound on write batches in flight (shared with the other writers it was given to). */
+  public AsyncLimiter writeLimiter() {
+    return limiter;
   }
 
-  /** Bytes of the write batches sent and not yet answered, about. */
-  public long writeBytesInFlight() {
-    return limiter.inFlightBytes();
+  /** The bound on partition reads in flight, whatever the reads and searches running. */
+  public AsyncLimiter readLimiter() {
+    return reads;
   }
 
   /** How long the oldest write batch waiting for its turn has waited; zero when none waits. */
   public Duration writeQueueDelay() {
     return Duration.ofNanos(limiter.oldestWaitNanos());
-  }
-
-  /** Write batches waiting for their turn. */
-  public int writesWaiting() {
-    return limiter.waiting();
   }
 
   @Override

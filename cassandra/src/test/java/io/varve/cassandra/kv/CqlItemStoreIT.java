@@ -6,7 +6,6 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import com.datastax.oss.driver.api.core.CqlSession;
 import com.datastax.oss.driver.api.core.cql.SimpleStatement;
 import io.varve.cassandra.TestSessions;
-import io.varve.cassandra.cql.AsyncLimiter;
 import io.varve.cassandra.session.Sessions;
 import io.varve.core.error.Causes;
 import io.varve.core.error.StorageException;
@@ -28,6 +27,7 @@ import io.varve.core.kv.ScanPage;
 import io.varve.core.kv.ScanPosition;
 import io.varve.core.kv.ScanSegment;
 import io.varve.core.kv.ScannedItem;
+import io.varve.core.limit.AsyncLimiter;
 import io.varve.core.namespace.Consistency;
 import io.varve.core.read.ResponseMemory;
 import java.nio.charset.StandardCharsets;
@@ -86,7 +86,12 @@ class CqlItemStoreIT {
     store =
         new CqlItemStore(
             new CqlItemWriter(
-                session, new AsyncLimiter(64, 64L << 20), 4096, CHUNKS, log, Clock.systemUTC()),
+                session,
+                new AsyncLimiter("cassandra_writes", 64, 64L << 20),
+                4096,
+                CHUNKS,
+                log,
+                Clock.systemUTC()),
             new CqlItemReader(session, KvLimits.DEFAULT, 4));
   }
 

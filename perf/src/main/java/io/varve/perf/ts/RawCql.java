@@ -10,7 +10,7 @@ import com.datastax.oss.driver.api.core.cql.PreparedStatement;
 import com.datastax.oss.driver.api.core.cql.Row;
 import io.varve.api.timeseries.v1.Event;
 import io.varve.api.timeseries.v1.EventItem;
-import io.varve.cassandra.cql.AsyncLimiter;
+import io.varve.core.limit.AsyncLimiter;
 import io.varve.core.partitioning.EventBuckets;
 import java.time.Instant;
 import java.util.ArrayList;
@@ -62,7 +62,7 @@ public final class RawCql {
                 + " WHERE time_series_id = ? AND time_bucket = ? AND event_bucket = ? AND event_time >= ?"
                 + " AND event_time < ?");
     this.level = level;
-    this.limiter = new AsyncLimiter(maxInFlight);
+    this.limiter = new AsyncLimiter("raw_cql", maxInFlight);
     this.bucketMillis = bucketMillis;
     this.eventBuckets = eventBuckets;
   }

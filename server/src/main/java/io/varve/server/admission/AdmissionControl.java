@@ -1,8 +1,8 @@
 package io.varve.server.admission;
 
 import io.micrometer.core.instrument.Counter;
-import io.micrometer.core.instrument.Gauge;
 import io.micrometer.core.instrument.MeterRegistry;
+import io.varve.server.metrics.LimitGauges;
 import java.time.Duration;
 import java.util.Optional;
 import java.util.Set;
@@ -123,18 +123,8 @@ public final class AdmissionControl {
     this.decodeDelay = decodeDelay;
     this.storeDelay = storeDelay;
     this.bufferRoom = bufferRoom;
-    for (ByteBudget budget : new ByteBudget[] {writes, reads}) {
-      Gauge.builder("varve.admission.inflight.bytes", budget, ByteBudget::inFlight)
-          .description("estimated heap held by admitted requests in flight")
-          .tag("budget", budget.name())
-          .baseUnit("bytes")
-          .register(registry);
-      Gauge.builder("varve.admission.capacity.bytes", budget, ByteBudget::capacity)
-          .description("the budget of requests in flight")
-          .tag("budget", budget.name())
-          .baseUnit("bytes")
-          .register(registry);
-    }
+    LimitGauges.register(registry, writes);
+    LimitGauges.register(registry, reads);
   }
 
   /** The budget that pays for a call of {@code rpc} (the method name, e.g. ReadEventRecords). */
@@ -218,7 +208,7 @@ public final class AdmissionControl {
 
   /** Bytes held by requests in flight, in both budgets. */
   public long inFlightBytes() {
-    return writes.inFlight() + reads.inFlight();
+    return writes.inUse() + reads.inUse();
   }
 
   /**
@@ -229,13 +219,13 @@ public final class AdmissionControl {
     count(budget, transport, reason);
     return new AdmissionRefusedException(
         "the server is at capacity: "
-            + budget.name()
+            + budget.kind()
             + " requests in flight hold "
-            + budget.inFlight()
+            + budget.inUse()
             + " of "
             + budget.capacity()
             + " bytes (server.admission."
-            + budget.name()
+            + budget.kind()
             + "Bytes); retry later");
   }
 
@@ -253,20 +243,20 @@ public final class AdmissionControl {
             + " bytes needs about "
             + cost
             + " bytes of memory, and "
-            + budget.name()
+            + budget.kind()
             + " requests in flight hold "
-            + budget.inFlight()
+            + budget.inUse()
             + " of "
             + budget.capacity()
             + " bytes (server.admission."
-            + budget.name()
+            + budget.kind()
             + "Bytes); retry later");
   }
 
   private void count(ByteBudget budget, Transport transport, String reason) {
     Counter.builder("varve.admission.refused")
         .description("requests refused at admission")
-        .tag("budget", budget.name())
+        .tag("budget", budget.kind())
         .tag("transport", transport.name().toLowerCase(java.util.Locale.ROOT))
         .tag("reason", reason)
         .register(registry)

@@ -1,5 +1,6 @@
 package io.varve.server.admission;
 
+import io.varve.core.limit.Bound;
 import java.util.concurrent.atomic.AtomicLong;
 
 /**
@@ -14,31 +15,48 @@ import java.util.concurrent.atomic.AtomicLong;
  * flight (each holds at least a minimum) therefore never keep it out, and two such requests never
  * run at once.
  */
-public final class ByteBudget {
+public final class ByteBudget implements Bound {
 
-  private final String name;
+  private final String kind;
   private final long capacity;
   private final AtomicLong used = new AtomicLong();
 
-  /** A budget of {@code capacity} bytes; {@code name} labels its metrics and refusals. */
-  public ByteBudget(String name, long capacity) {
+  /**
+   * A budget of {@code capacity} bytes for the requests of {@code kind} ({@code write}, {@code
+   * read}), which names it in refusals and metrics.
+   */
+  public ByteBudget(String kind, long capacity) {
     if (capacity < 1) {
       throw new IllegalArgumentException("capacity " + capacity + " (expected: at least 1)");
     }
-    this.name = name;
+    this.kind = kind;
     this.capacity = capacity;
   }
 
-  public String name() {
-    return name;
+  /** The requests it admits: {@code write} or {@code read}. */
+  public String kind() {
+    return kind;
   }
 
+  /** {@code admission_} and its {@link #kind()}. */
+  @Override
+  public String name() {
+    return "admission_" + kind;
+  }
+
+  @Override
+  public Unit unit() {
+    return Unit.BYTES;
+  }
+
+  @Override
   public long capacity() {
     return capacity;
   }
 
   /** Bytes held by open permits. */
-  public long inFlight() {
+  @Override
+  public long inUse() {
     return used.get();
   }
 

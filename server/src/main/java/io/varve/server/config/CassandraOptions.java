@@ -135,8 +135,8 @@ public final class CassandraOptions {
                   + " in at once (a 1 GiB node ran out of heap under 1,024 batches of 1 MiB). Keep the number of servers"
                   + " times this well under what one node absorbs: Cassandra's native transport takes a tenth of its"
                   + " heap in requests at once by default. A batch larger than this goes out alone. Gauges:"
-                  + " `varve_cassandra_writes_inflight`, `varve_cassandra_writes_inflight_bytes`,"
-                  + " `varve_cassandra_writes_waiting`.");
+                  + " `varve_limit_{inuse,capacity}_{calls,bytes}{limit=\"cassandra_writes\"}`,"
+                  + " `varve_limit_waiting_calls{limit=\"cassandra_writes\"}`.");
   public static final Option<Integer> COMPRESSION_THRESHOLD =
       OPTIONS
           .option("cassandra.compressionThreshold", Types.bytes(1, Integer.MAX_VALUE))

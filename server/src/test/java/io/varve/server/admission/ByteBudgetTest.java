@@ -23,7 +23,7 @@ class ByteBudgetTest {
     assertThat(second.tryAdd(40)).isTrue();
     assertThat(second.tryAdd(1)).isFalse();
 
-    assertThat(budget.inFlight()).isEqualTo(100);
+    assertThat(budget.inUse()).isEqualTo(100);
     assertThat(second.held()).isEqualTo(40);
   }
 
@@ -37,7 +37,7 @@ class ByteBudgetTest {
     permit.close();
     permit.close();
 
-    assertThat(budget.inFlight()).isZero();
+    assertThat(budget.inUse()).isZero();
     assertThat(budget.open().tryAdd(100)).isTrue();
   }
 
@@ -50,7 +50,7 @@ class ByteBudgetTest {
     permit.close();
 
     assertThat(permit.tryAdd(10)).isFalse();
-    assertThat(budget.inFlight()).isZero();
+    assertThat(budget.inUse()).isZero();
   }
 
   @Test
@@ -67,13 +67,13 @@ class ByteBudgetTest {
     assertThat(huge.tryAdd(1_000)).as("others hold 30 of 100").isTrue();
     assertThat(huge.held()).isEqualTo(70);
     assertThat(huge.tryAdd(1_000)).as("further chunks of the same request").isTrue();
-    assertThat(budget.inFlight()).isEqualTo(100);
+    assertThat(budget.inUse()).isEqualTo(100);
     assertThat(budget.open().tryAdd(1)).as("nothing else until it ends").isFalse();
     assertThat(budget.open().tryAdd(1_000)).as("never two at once").isFalse();
 
     huge.close();
     small.close();
-    assertThat(budget.inFlight()).isZero();
+    assertThat(budget.inUse()).isZero();
   }
 
   @Test
@@ -94,7 +94,7 @@ class ByteBudgetTest {
     readers.get(0).close();
     assertThat(readers.get(1).tryAdd(5_000)).isTrue();
     readers.forEach(ByteBudget.Permit::close);
-    assertThat(budget.inFlight()).isZero();
+    assertThat(budget.inUse()).isZero();
   }
 
   @Test
@@ -112,7 +112,7 @@ class ByteBudgetTest {
                     if (p.tryAdd(100) && p.tryAdd(50)) {
                       n++;
                     }
-                    assertThat(budget.inFlight()).isLessThanOrEqualTo(1_000);
+                    assertThat(budget.inUse()).isLessThanOrEqualTo(1_000);
                   }
                 }
                 return n;
@@ -125,6 +125,6 @@ class ByteBudgetTest {
     pool.shutdown();
 
     assertThat(total).isPositive();
-    assertThat(budget.inFlight()).isZero();
+    assertThat(budget.inUse()).isZero();
   }
 }

@@ -12,6 +12,7 @@ import com.datastax.oss.driver.api.core.cql.PreparedStatement;
 import com.datastax.oss.driver.api.core.cql.Statement;
 import com.datastax.oss.driver.api.core.metadata.Node;
 import com.datastax.oss.driver.api.core.metadata.TokenMap;
+import io.varve.core.limit.RateLimiter;
 import io.varve.packing.Batch;
 import io.varve.packing.PackingLimits;
 import io.varve.packing.Placement;

@@ -1,4 +1,4 @@
-package io.varve.cassandra.cql;
+package io.varve.core.limit;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
@@ -34,7 +34,7 @@ class AsyncLimiterTest {
 
   @Test
   void batches_over_the_count_wait_for_an_earlier_one_to_complete() {
-    AsyncLimiter limiter = new AsyncLimiter(2, Long.MAX_VALUE);
+    AsyncLimiter limiter = new AsyncLimiter("test", 2, Long.MAX_VALUE);
     List<Held> ops = submit(limiter, 1, 1, 1);
     assertThat(ops).extracting(h -> h.started).containsExactly(true, true, false);
     assertThat(limiter.waiting()).isEqualTo(1);
@@ -45,7 +45,7 @@ class AsyncLimiterTest {
 
   @Test
   void batches_over_the_byte_bound_wait_although_the_count_has_room() {
-    AsyncLimiter limiter = new AsyncLimiter(1024, 100);
+    AsyncLimiter limiter = new AsyncLimiter("test", 1024, 100);
     List<Held> ops = submit(limiter, 60, 40, 1);
     assertThat(ops).extracting(h -> h.started).containsExactly(true, true, false);
     assertThat(limiter.inFlightBytes()).isEqualTo(100);
@@ -56,7 +56,7 @@ class AsyncLimiterTest {
 
   @Test
   void a_batch_larger_than_the_bound_runs_alone_and_is_not_overtaken() {
-    AsyncLimiter limiter = new AsyncLimiter(1024, 100);
+    AsyncLimiter limiter = new AsyncLimiter("test", 1024, 100);
     List<Held> ops = submit(limiter, 10, 500, 10);
     // the large one waits for the small one in flight; the last waits behind the large one
     assertThat(ops).extracting(h -> h.started).containsExactly(true, false, false);
@@ -71,7 +71,7 @@ class AsyncLimiterTest {
   @Test
   void the_oldest_wait_is_how_long_the_head_of_the_queue_has_waited() {
     long[] now = {0};
-    AsyncLimiter limiter = new AsyncLimiter(1, Long.MAX_VALUE, () -> now[0]);
+    AsyncLimiter limiter = new AsyncLimiter("test", 1, Long.MAX_VALUE, () -> now[0]);
     assertThat(limiter.oldestWaitNanos()).isZero();
     List<Held> first = submit(limiter, 1, 1);
     now[0] = 300;
@@ -86,7 +86,7 @@ class AsyncLimiterTest {
 
   @Test
   void outcomes_and_failures_reach_the_caller_and_free_their_bytes() {
-    AsyncLimiter limiter = new AsyncLimiter(4, 100);
+    AsyncLimiter limiter = new AsyncLimiter("test", 4, 100);
     CompletionStage<String> ok =
         limiter.submit(50, () -> CompletableFuture.completedFuture("done"));
     CompletionStage<String> failed =
@@ -109,7 +109,7 @@ class AsyncLimiterTest {
   void a_long_queue_of_operations_failing_at_once_drains_without_nesting() {
     // every node down: each queued batch fails as soon as it starts; 50,000 of them started
     // from inside one another would overflow the stack
-    AsyncLimiter limiter = new AsyncLimiter(1, Long.MAX_VALUE);
+    AsyncLimiter limiter = new AsyncLimiter("test", 1, Long.MAX_VALUE);
     Held first = submit(limiter, 1).get(0);
     AtomicInteger failed = new AtomicInteger();
     List<CompletableFuture<Object>> rest = new ArrayList<>();

@@ -1,4 +1,4 @@
-package io.varve.reshaper.copy;
+package io.varve.core.limit;
 
 import static org.assertj.core.api.Assertions.assertThat;
 

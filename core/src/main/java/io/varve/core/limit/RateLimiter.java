@@ -1,4 +1,4 @@
-package io.varve.reshaper.copy;
+package io.varve.core.limit;
 
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.locks.LockSupport;
@@ -7,9 +7,12 @@ import java.util.function.LongSupplier;
 
 /**
  * Spreads permits evenly over time: {@code acquire(n)} returns once the caller's share of the rate
- * allows {@code n} more. A rate of 0 or less never waits. Thread-safe.
+ * allows {@code n} more, blocking the calling thread. A rate of 0 or less never waits. Thread-safe.
+ *
+ * <p>A rate, not a {@link Bound}: it limits how fast work starts, not how much is in flight, so it
+ * has nothing to hold and give back.
  */
-final class RateLimiter {
+public final class RateLimiter {
   private static final long CARRY_OVER = TimeUnit.SECONDS.toNanos(1);
   private final double nanosPerPermit;
   private final LongSupplier clock;
@@ -17,7 +20,7 @@ final class RateLimiter {
   private long nextFree;
 
   /** A limiter on the JVM's monotonic clock that parks the calling thread. */
-  RateLimiter(double permitsPerSecond) {
+  public RateLimiter(double permitsPerSecond) {
     this(permitsPerSecond, System::nanoTime, LockSupport::parkNanos);
   }
 
@@ -25,14 +28,15 @@ final class RateLimiter {
    * @param clock nanoseconds of a monotonic clock
    * @param sleeper waits the given nanoseconds
    */
-  RateLimiter(double permitsPerSecond, LongSupplier clock, LongConsumer sleeper) {
+  public RateLimiter(double permitsPerSecond, LongSupplier clock, LongConsumer sleeper) {
     this.nanosPerPermit = permitsPerSecond > 0 ? TimeUnit.SECONDS.toNanos(1) / permitsPerSecond : 0;
     this.clock = clock;
     this.sleeper = sleeper;
     this.nextFree = clock.getAsLong();
   }
 
-  void acquire(double permits) {
+  /** Returns once {@code permits} more fit the rate (at once when the rate has room). */
+  public void acquire(double permits) {
     if (nanosPerPermit == 0) {
       return;
     }

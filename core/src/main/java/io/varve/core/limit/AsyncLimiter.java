@@ -1,4 +1,4 @@
-package io.varve.cassandra.cql;
+package io.varve.core.limit;
 
 import java.util.ArrayDeque;
 import java.util.ArrayList;
@@ -28,27 +28,30 @@ public final class AsyncLimiter {
 
   private static final ThreadLocal<ArrayDeque<Runnable>> RUNNING = new ThreadLocal<>();
 
+  private final String name;
   private final int maxInFlight;
   private final long maxInFlightBytes;
   private final LongSupplier nanoTime;
+  private final List<Bound> bounds;
   private final Queue<Waiting> waiting = new ArrayDeque<>();
   private int inFlight;
   private long inFlightBytes;
 
   /** A limiter of the number of operations in flight only. */
-  public AsyncLimiter(int maxInFlight) {
-    this(maxInFlight, Long.MAX_VALUE);
+  public AsyncLimiter(String name, int maxInFlight) {
+    this(name, maxInFlight, Long.MAX_VALUE);
   }
 
   /**
+   * @param name what its {@link #bounds()} are called: lower case with underscores
    * @param maxInFlight operations in flight at once, at least 1
    * @param maxInFlightBytes bytes of the operations in flight at once, at least 1
    */
-  public AsyncLimiter(int maxInFlight, long maxInFlightBytes) {
-    this(maxInFlight, maxInFlightBytes, System::nanoTime);
+  public AsyncLimiter(String name, int maxInFlight, long maxInFlightBytes) {
+    this(name, maxInFlight, maxInFlightBytes, System::nanoTime);
   }
 
-  AsyncLimiter(int maxInFlight, long maxInFlightBytes, LongSupplier nanoTime) {
+  AsyncLimiter(String name, int maxInFlight, long maxInFlightBytes, LongSupplier nanoTime) {
     if (maxInFlight < 1 || maxInFlightBytes < 1) {
       throw new IllegalArgumentException(
           "maxInFlight and maxInFlightBytes must be positive: "
@@ -56,9 +59,59 @@ public final class AsyncLimiter {
               + ", "
               + maxInFlightBytes);
     }
+    this.name = name;
     this.maxInFlight = maxInFlight;
     this.maxInFlightBytes = maxInFlightBytes;
     this.nanoTime = nanoTime;
+    Bound calls = new View(Bound.Unit.CALLS, maxInFlight, this::inFlight);
+    this.bounds =
+        maxInFlightBytes == Long.MAX_VALUE
+            ? List.of(calls)
+            : List.of(calls, new View(Bound.Unit.BYTES, maxInFlightBytes, this::inFlightBytes));
+  }
+
+  public String name() {
+    return name;
+  }
+
+  /**
+   * Its two bounds, operations ({@link Bound.Unit#CALLS}) and their bytes ({@link
+   * Bound.Unit#BYTES}), both named {@link #name()}; the bytes bound only when it was given one.
+   */
+  public List<Bound> bounds() {
+    return bounds;
+  }
+
+  private final class View implements Bound {
+    private final Unit unit;
+    private final long capacity;
+    private final LongSupplier inUse;
+
+    View(Unit unit, long capacity, LongSupplier inUse) {
+      this.unit = unit;
+      this.capacity = capacity;
+      this.inUse = inUse;
+    }
+
+    @Override
+    public String name() {
+      return name;
+    }
+
+    @Override
+    public Unit unit() {
+      return unit;
+    }
+
+    @Override
+    public long capacity() {
+      return capacity;
+    }
+
+    @Override
+    public long inUse() {
+      return inUse.getAsLong();
+    }
   }
 
   /** Starts {@code operation}, counted as holding no bytes, now if it fits, later otherwise. */
