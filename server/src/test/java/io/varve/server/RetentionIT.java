@@ -34,7 +34,9 @@ class RetentionIT {
   static void start() throws Exception {
     Path config = Files.createTempFile("varve", ".yaml");
     Files.writeString(config, "timeseries:\n  sliceMaintenanceInterval: 1s\n");
-    server = new TestServer(ServerSettings.load(config), clock, "varve_retention_it", NS);
+    server =
+        new TestServer(
+            ServerSettings.load(config), clock, "varve_retention_it", NS, "retention_extend_it");
   }
 
   @AfterAll
@@ -52,10 +54,14 @@ class RetentionIT {
   }
 
   static JsonNode awaitStatus(String table, String status) throws InterruptedException {
+    return awaitStatus(NS, table, status);
+  }
+
+  static JsonNode awaitStatus(String ns, String table, String status) throws InterruptedException {
     long deadline = System.nanoTime() + Duration.ofSeconds(60).toNanos();
     JsonNode s = null;
     while (System.nanoTime() < deadline) {
-      s = slice(server.post("GetNamespace", "{\"namespace\": \"" + NS + "\"}").body(), table);
+      s = slice(server.post("GetNamespace", "{\"namespace\": \"" + ns + "\"}").body(), table);
       if (s != null && s.path("status").asText().equals(status)) {
         return s;
       }
@@ -65,10 +71,15 @@ class RetentionIT {
   }
 
   static Set<String> tables() {
+    return tables(NS);
+  }
+
+  static Set<String> tables(String keyspace) {
     Set<String> tables = new HashSet<>();
     server
         .cql
-        .execute("SELECT table_name FROM system_schema.tables WHERE keyspace_name = '" + NS + "'")
+        .execute(
+            "SELECT table_name FROM system_schema.tables WHERE keyspace_name = '" + keyspace + "'")
         .forEach(r -> tables.add(r.getString(0)));
     return tables;
   }
@@ -135,5 +146,75 @@ class RetentionIT {
                 .path("writtenCount")
                 .asInt())
         .isEqualTo(1);
+  }
+
+  @Test
+  void raising_close_after_reopens_a_closed_slice_in_the_update_and_lowering_it_closes_it_again()
+      throws Exception {
+    String ns = "retention_extend_it";
+    String config =
+        """
+        {"namespace": "%s", "persistence_configuration": [{"id": "PRIMARY_STORAGE",
+          "config": {"timePartition": {"secondsPerTimeSlice": 3600, "secondsPerTimeBucket": 3600, "eventBuckets": 1},
+                     "acceptLimit": "2h"},
+          "lifecycleConfigs": {"lifecycleConfig": [{"type": "retention",
+                                "config": {"close_after": "%s", "delete_after": "30h"}}]}}]}""";
+    TimeSeriesReply created = post("CreateNamespace", config.formatted(ns, "3h"));
+    assertThat(created.status()).as(created.body().toString()).isEqualTo(200);
+    Instant t = clock.instant().minus(Duration.ofMinutes(30)).truncatedTo(ChronoUnit.MILLIS);
+    assertThat(
+            server
+                .post("WriteEventRecordsSync", write(ns, List.of(event("r", t, "kept", "k", "v"))))
+                .body()
+                .path("writtenCount")
+                .asInt())
+        .isEqualTo(1);
+    String table = tableHolding(ns, t);
+
+    clock.advance(Duration.ofHours(4));
+    awaitStatus(ns, table, "CLOSED");
+    assertThat(
+            ids(
+                server
+                    .post("ReadEventRecords", read(ns, "r", t.minusSeconds(1), t.plusSeconds(1)))
+                    .body()))
+        .isEmpty();
+
+    // retention extended: the answer of the update itself shows the slice open again
+    TimeSeriesReply extended = post("UpdateNamespace", config.formatted(ns, "10h"));
+    assertThat(extended.status()).as(extended.body().toString()).isEqualTo(200);
+    JsonNode reopened = slice(extended.body(), table);
+    assertThat(reopened.path("status").asText()).isEqualTo("ACTIVE");
+    assertThat(tables(ns)).contains(table);
+    assertThat(
+            ids(
+                server
+                    .post("ReadEventRecords", read(ns, "r", t.minusSeconds(1), t.plusSeconds(1)))
+                    .body()))
+        .as("the reopened slice's events are read again")
+        .containsExactly("kept");
+
+    // lowered again: the next maintenance pass closes it
+    assertThat(post("UpdateNamespace", config.formatted(ns, "3h")).status()).isEqualTo(200);
+    awaitStatus(ns, table, "CLOSED");
+    assertThat(tables(ns)).as("closing never drops").contains(table);
+  }
+
+  record TimeSeriesReply(int status, JsonNode body) {}
+
+  static TimeSeriesReply post(String rpc, String body) throws Exception {
+    TestServer.Reply r = server.post(rpc, body);
+    return new TimeSeriesReply(r.status(), r.body());
+  }
+
+  static String tableHolding(String ns, Instant t) throws Exception {
+    for (JsonNode s :
+        server.post("GetNamespace", "{\"namespace\": \"" + ns + "\"}").body().path("timeSlices")) {
+      if (!Instant.parse(s.path("startTime").asText()).isAfter(t)
+          && Instant.parse(s.path("endTime").asText()).isAfter(t)) {
+        return s.path("table").asText();
+      }
+    }
+    throw new AssertionError("no slice of " + ns + " holds " + t);
   }
 }

@@ -7,9 +7,11 @@ import com.datastax.oss.driver.api.core.cql.AsyncResultSet;
 import com.datastax.oss.driver.api.core.cql.PreparedStatement;
 import com.datastax.oss.driver.api.core.cql.Row;
 import com.datastax.oss.driver.api.core.cql.SimpleStatement;
+import com.datastax.oss.driver.api.core.servererrors.InvalidQueryException;
 import io.varve.cassandra.failure.CqlFailures;
 import io.varve.cassandra.session.SchemaChanges;
 import io.varve.core.error.VarveException;
+import io.varve.core.partitioning.SliceLifecycle;
 import io.varve.core.partitioning.SliceStatus;
 import io.varve.core.partitioning.TimeSlice;
 import io.varve.core.store.MetadataStore;
@@ -17,10 +19,15 @@ import io.varve.core.store.NamespaceRecord;
 import java.nio.ByteBuffer;
 import java.security.SecureRandom;
 import java.time.Duration;
+import java.time.Instant;
 import java.util.ArrayList;
 import java.util.Comparator;
+import java.util.HashSet;
+import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Map;
 import java.util.Optional;
+import java.util.Set;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionStage;
 import java.util.function.Consumer;
@@ -31,7 +38,9 @@ import java.util.function.Consumer;
  * <ul>
  *   <li>{@code namespaces(namespace PK, config, version, create_time, update_time)}
  *   <li>{@code time_slices(namespace, start_time DESC, end_time, table_name,
- *       seconds_per_time_bucket, event_buckets, status)}
+ *       seconds_per_time_bucket, event_buckets, status, status_time, compaction, compaction_time)}:
+ *       the columns after {@code status} came later, added by {@link #open} to a table that lacks
+ *       them
  *   <li>{@code settings(name PK, value)}: deployment-wide values such as the page-token key
  * </ul>
  *
@@ -81,7 +90,8 @@ public final class CqlMetadataStore implements MetadataStore {
                 + ".namespaces");
     selectSlices =
         prepare(
-            "SELECT start_time, end_time, table_name, seconds_per_time_bucket, event_buckets, status FROM "
+            "SELECT start_time, end_time, table_name, seconds_per_time_bucket, event_buckets, status,"
+                + " status_time, compaction, compaction_time FROM "
                 + ks
                 + ".time_slices WHERE namespace = ?");
     insertSlice =
@@ -89,10 +99,14 @@ public final class CqlMetadataStore implements MetadataStore {
             "INSERT INTO "
                 + ks
                 + ".time_slices (namespace, start_time, end_time, table_name,"
-                + " seconds_per_time_bucket, event_buckets, status) VALUES (?, ?, ?, ?, ?, ?, ?)");
+                + " seconds_per_time_bucket, event_buckets, status, status_time, compaction,"
+                + " compaction_time) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)");
     updateSliceStatus =
         prepare(
-            "UPDATE " + ks + ".time_slices SET status = ? WHERE namespace = ? AND start_time = ?");
+            "UPDATE "
+                + ks
+                + ".time_slices SET status = ?, status_time = ? WHERE namespace = ? AND start_time = ?"
+                + " IF status = ?");
     insertSetting =
         prepare("INSERT INTO " + ks + ".settings (name, value) VALUES (?, ?) IF NOT EXISTS");
     selectSetting = prepare("SELECT value FROM " + ks + ".settings WHERE name = ?");
@@ -122,6 +136,7 @@ public final class CqlMetadataStore implements MetadataStore {
               + ".time_slices (namespace text, start_time timestamp,"
               + " end_time timestamp, table_name text, seconds_per_time_bucket bigint, event_buckets int, status text,"
               + " PRIMARY KEY (namespace, start_time)) WITH CLUSTERING ORDER BY (start_time DESC)");
+      addMissingColumns(session, keyspace, "time_slices", SLICE_COLUMNS_ADDED, timeout);
       ddl.accept(
           "CREATE TABLE IF NOT EXISTS " + ks + ".settings (name text PRIMARY KEY, value blob)");
       return new CqlMetadataStore(session, keyspace, timeout);
@@ -197,7 +212,11 @@ public final class CqlMetadataStore implements MetadataStore {
                             row.getString(2),
                             row.getLong(3),
                             row.getInt(4),
-                            SliceStatus.valueOf(row.getString(5)))))
+                            SliceStatus.valueOf(row.getString(5)),
+                            new SliceLifecycle(
+                                Optional.ofNullable(row.getInstant(6)),
+                                Optional.ofNullable(row.getString(7)),
+                                Optional.ofNullable(row.getInstant(8))))))
             .thenApply(v -> slices));
   }
 
@@ -213,16 +232,23 @@ public final class CqlMetadataStore implements MetadataStore {
                     s.table(),
                     s.secondsPerTimeBucket(),
                     s.eventBuckets(),
-                    s.status().name()))
+                    s.status().name(),
+                    s.lifecycle().statusTime().orElse(null),
+                    s.lifecycle().compaction().orElse(null),
+                    s.lifecycle().compactionTime().orElse(null)))
             .thenApply(rs -> null));
   }
 
   @Override
-  public CompletionStage<Void> setSliceStatus(TimeSlice slice, SliceStatus status) {
+  public CompletionStage<Boolean> setSliceStatus(TimeSlice slice, SliceStatus status, Instant at) {
     return CqlFailures.translated(
         session
-            .executeAsync(updateSliceStatus.bind(status.name(), slice.namespace(), slice.start()))
-            .thenApply(rs -> null));
+            .executeAsync(
+                updateSliceStatus
+                    .bind(
+                        status.name(), at, slice.namespace(), slice.start(), slice.status().name())
+                    .setSerialConsistencyLevel(ConsistencyLevel.SERIAL))
+            .thenApply(AsyncResultSet::wasApplied));
   }
 
   @Override
@@ -248,6 +274,58 @@ public final class CqlMetadataStore implements MetadataStore {
                   value.get(key);
                   return key;
                 }));
+  }
+
+  /** Columns of {@code time_slices} added after its first version, in the order they came. */
+  private static final Map<String, String> SLICE_COLUMNS_ADDED = new LinkedHashMap<>();
+
+  static {
+    SLICE_COLUMNS_ADDED.put("status_time", "timestamp");
+    SLICE_COLUMNS_ADDED.put("compaction", "text");
+    SLICE_COLUMNS_ADDED.put("compaction_time", "timestamp");
+  }
+
+  /**
+   * Adds to a table of the metadata keyspace the columns it lacks: a control plane created by an
+   * earlier version gains them at the first start of this one. Several servers starting at once may
+   * add the same column: a column that another added meanwhile is not an error.
+   */
+  private static void addMissingColumns(
+      CqlSession session,
+      String keyspace,
+      String table,
+      Map<String, String> columns,
+      Duration timeout) {
+    Set<String> present = new HashSet<>();
+    session
+        .execute(
+            SimpleStatement.newInstance(
+                "SELECT column_name FROM system_schema.columns"
+                    + " WHERE keyspace_name = ? AND table_name = ?",
+                keyspace,
+                table))
+        .forEach(row -> present.add(row.getString(0)));
+    String qualified =
+        CqlIdentifier.fromInternal(keyspace).asCql(true)
+            + "."
+            + CqlIdentifier.fromInternal(table).asCql(true);
+    columns.forEach(
+        (column, type) -> {
+          if (present.contains(column)) {
+            return;
+          }
+          try {
+            SchemaChanges.applyNow(
+                session,
+                SimpleStatement.newInstance(
+                    "ALTER TABLE " + qualified + " ADD " + column + " " + type),
+                timeout);
+          } catch (InvalidQueryException e) {
+            if (!String.valueOf(e.getMessage()).contains("already exist")) {
+              throw e;
+            }
+          }
+        });
   }
 
   private PreparedStatement prepare(String cql) {

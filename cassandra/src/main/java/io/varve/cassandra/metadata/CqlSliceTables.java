@@ -6,6 +6,7 @@ import static com.datastax.oss.driver.api.querybuilder.SchemaBuilder.dropTable;
 
 import com.datastax.oss.driver.api.core.CqlIdentifier;
 import com.datastax.oss.driver.api.core.CqlSession;
+import com.datastax.oss.driver.api.core.DefaultConsistencyLevel;
 import com.datastax.oss.driver.api.core.cql.SimpleStatement;
 import com.datastax.oss.driver.api.core.metadata.schema.ClusteringOrder;
 import com.datastax.oss.driver.api.core.type.DataTypes;
@@ -64,6 +65,19 @@ public final class CqlSliceTables implements SliceTables {
             .withClusteringOrder("event_item_key", ClusteringOrder.ASC)
             .build();
     return run(statement);
+  }
+
+  @Override
+  public CompletionStage<Boolean> exists(String keyspace, String table) {
+    SimpleStatement statement =
+        SimpleStatement.newInstance(
+                "SELECT table_name FROM system_schema.tables"
+                    + " WHERE keyspace_name = ? AND table_name = ?",
+                keyspace,
+                table)
+            .setConsistencyLevel(DefaultConsistencyLevel.ONE);
+    return CqlFailures.translated(
+        session.executeAsync(statement).thenApply(rs -> rs.one() != null));
   }
 
   @Override

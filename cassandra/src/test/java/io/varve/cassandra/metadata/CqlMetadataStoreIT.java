@@ -6,6 +6,7 @@ import com.datastax.oss.driver.api.core.CqlSession;
 import io.varve.cassandra.TestSessions;
 import io.varve.core.error.Causes;
 import io.varve.core.error.VarveException;
+import io.varve.core.partitioning.SliceLifecycle;
 import io.varve.core.partitioning.SliceStatus;
 import io.varve.core.partitioning.TimeSlice;
 import io.varve.core.store.NamespaceRecord;
@@ -166,7 +167,13 @@ class CqlMetadataStoreIT {
           .join();
     }
     TimeSlice oldest = storeB.slices("sliced").toCompletableFuture().join().get(2);
-    storeB.setSliceStatus(oldest, SliceStatus.CLOSED).toCompletableFuture().join();
+    Instant closedAt = Instant.parse("2024-03-12T00:00:00Z");
+    assertThat(
+            storeB
+                .setSliceStatus(oldest, SliceStatus.CLOSED, closedAt)
+                .toCompletableFuture()
+                .join())
+        .isTrue();
 
     List<TimeSlice> slices = storeA.slices("sliced").toCompletableFuture().join();
 
@@ -176,6 +183,7 @@ class CqlMetadataStoreIT {
     assertThat(slices)
         .extracting(TimeSlice::status)
         .containsExactly(SliceStatus.ACTIVE, SliceStatus.ACTIVE, SliceStatus.CLOSED);
+    assertThat(slices.get(2).lifecycle().statusTime()).contains(closedAt);
     assertThat(slices.get(0))
         .isEqualTo(
             new TimeSlice(
@@ -187,6 +195,72 @@ class CqlMetadataStoreIT {
                 4,
                 SliceStatus.ACTIVE));
     assertThat(storeA.slices("no_such_namespace").toCompletableFuture().join()).isEmpty();
+  }
+
+  @Test
+  void concurrent_moves_of_one_slice_from_the_status_both_read_let_exactly_one_win() {
+    Instant start = Instant.parse("2024-05-01T00:00:00Z");
+    TimeSlice slice =
+        new TimeSlice(
+            "moved",
+            start,
+            start.plus(1, ChronoUnit.DAYS),
+            "moved_0501",
+            3600,
+            1,
+            SliceStatus.CLOSED);
+    storeA.putSlice(slice).toCompletableFuture().join();
+    Instant at = Instant.parse("2024-05-09T00:00:00Z");
+
+    // one server reopens it (close_after raised) while another starts dropping it
+    List<CompletableFuture<Boolean>> moves =
+        race(
+            i ->
+                store(i)
+                    .setSliceStatus(
+                        slice, i % 2 == 0 ? SliceStatus.ACTIVE : SliceStatus.DELETING, at));
+
+    assertThat(moves.stream().filter(CompletableFuture::join).count()).isEqualTo(1);
+    SliceStatus stored = storeB.slices("moved").toCompletableFuture().join().get(0).status();
+    assertThat(stored).isIn(SliceStatus.ACTIVE, SliceStatus.DELETING);
+    assertThat(storeA.setSliceStatus(slice, SliceStatus.ACTIVE, at).toCompletableFuture().join())
+        .as("a move from a status the slice has left is refused")
+        .isFalse();
+  }
+
+  @Test
+  void a_slice_table_of_an_earlier_version_gains_the_lifecycle_columns_at_open() {
+    String keyspace = "cassandra_metadata_old_it";
+    CqlSliceTables tables = TestSessions.freshKeyspace(sessionA, keyspace);
+    sessionA.execute(
+        "CREATE TABLE "
+            + keyspace
+            + ".time_slices (namespace text, start_time timestamp, end_time timestamp,"
+            + " table_name text, seconds_per_time_bucket bigint, event_buckets int, status text,"
+            + " PRIMARY KEY (namespace, start_time)) WITH CLUSTERING ORDER BY (start_time DESC)");
+    Instant start = Instant.parse("2024-03-08T00:00:00Z");
+    sessionA.execute(
+        "INSERT INTO "
+            + keyspace
+            + ".time_slices (namespace, start_time, end_time, table_name,"
+            + " seconds_per_time_bucket, event_buckets, status)"
+            + " VALUES ('old', '2024-03-08T00:00:00Z', '2024-03-09T00:00:00Z', 'old_0308', 3600, 2,"
+            + " 'CLOSED')");
+
+    CqlMetadataStore opened =
+        CqlMetadataStore.open(sessionA, keyspace, tables, TestSessions.SCHEMA_TIMEOUT);
+    CqlMetadataStore again =
+        CqlMetadataStore.open(sessionB, keyspace, tables, TestSessions.SCHEMA_TIMEOUT);
+
+    TimeSlice old = opened.slices("old").toCompletableFuture().join().get(0);
+    assertThat(old.start()).isEqualTo(start);
+    assertThat(old.status()).isEqualTo(SliceStatus.CLOSED);
+    assertThat(old.lifecycle()).isEqualTo(SliceLifecycle.NONE);
+    Instant at = Instant.parse("2024-03-20T00:00:00Z");
+    assertThat(again.setSliceStatus(old, SliceStatus.ACTIVE, at).toCompletableFuture().join())
+        .isTrue();
+    assertThat(opened.slices("old").toCompletableFuture().join().get(0).lifecycle().statusTime())
+        .contains(at);
   }
 
   @Test

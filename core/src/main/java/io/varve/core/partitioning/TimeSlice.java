@@ -5,6 +5,8 @@ import java.time.Instant;
 /**
  * A time slice: the table holding a namespace's events of {@code [start, end)}, with the partition
  * settings in force when it was created. Slices of a namespace join with no gap and no overlap.
+ * Reads and writes use only its place and partition settings; its {@link SliceLifecycle} says what
+ * the control plane did to it since.
  */
 public record TimeSlice(
     String namespace,
@@ -13,9 +15,31 @@ public record TimeSlice(
     String table,
     long secondsPerTimeBucket,
     int eventBuckets,
-    SliceStatus status) {
+    SliceStatus status,
+    SliceLifecycle lifecycle) {
+
+  /** A slice with nothing recorded of its lifecycle yet. */
+  public TimeSlice(
+      String namespace,
+      Instant start,
+      Instant end,
+      String table,
+      long secondsPerTimeBucket,
+      int eventBuckets,
+      SliceStatus status) {
+    this(
+        namespace,
+        start,
+        end,
+        table,
+        secondsPerTimeBucket,
+        eventBuckets,
+        status,
+        SliceLifecycle.NONE);
+  }
 
   public TimeSlice {
+    java.util.Objects.requireNonNull(lifecycle, "lifecycle");
     if (!start.isBefore(end)) {
       throw new IllegalArgumentException("slice start " + start + " not before end " + end);
     }
@@ -47,8 +71,16 @@ public record TimeSlice(
     return secondsPerTimeBucket * 1000;
   }
 
-  public TimeSlice withStatus(SliceStatus newStatus) {
+  /** This slice moved to {@code newStatus} at {@code at}. */
+  public TimeSlice withStatus(SliceStatus newStatus, Instant at) {
     return new TimeSlice(
-        namespace, start, end, table, secondsPerTimeBucket, eventBuckets, newStatus);
+        namespace,
+        start,
+        end,
+        table,
+        secondsPerTimeBucket,
+        eventBuckets,
+        newStatus,
+        lifecycle.withStatusTime(at));
   }
 }

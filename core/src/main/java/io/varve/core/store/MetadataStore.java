@@ -2,6 +2,7 @@ package io.varve.core.store;
 
 import io.varve.core.partitioning.SliceStatus;
 import io.varve.core.partitioning.TimeSlice;
+import java.time.Instant;
 import java.util.List;
 import java.util.Optional;
 import java.util.concurrent.CompletionStage;
@@ -30,7 +31,15 @@ public interface MetadataStore {
   /** Records a time slice whose table exists. */
   CompletionStage<Void> putSlice(TimeSlice slice);
 
-  CompletionStage<Void> setSliceStatus(TimeSlice slice, SliceStatus status);
+  /**
+   * Moves a slice from the status it was read with ({@code slice.status()}) to {@code status}, if
+   * no one moved it meanwhile (a lightweight transaction, so that servers running the control plane
+   * at once never both act on one slice: one reopening it while another drops its table).
+   *
+   * @param at when it moved, recorded with it
+   * @return whether it moved; false when its stored status was not {@code slice.status()}
+   */
+  CompletionStage<Boolean> setSliceStatus(TimeSlice slice, SliceStatus status, Instant at);
 
   /** The deployment's page-token signing key, created once by whichever server asks first. */
   CompletionStage<byte[]> pageTokenKey();

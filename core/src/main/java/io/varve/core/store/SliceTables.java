@@ -13,6 +13,9 @@ public interface SliceTables {
   /** Creates a slice table if it does not exist (idempotent). */
   CompletionStage<Void> create(String keyspace, String table);
 
+  /** Whether a table exists, as the cluster's schema says now. */
+  CompletionStage<Boolean> exists(String keyspace, String table);
+
   /** Drops a slice table if it exists (idempotent). */
   CompletionStage<Void> drop(String keyspace, String table);
 }

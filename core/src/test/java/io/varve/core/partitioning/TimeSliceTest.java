@@ -105,12 +105,17 @@ class TimeSliceTest {
   }
 
   @ParameterizedTest(name = "{0}")
-  @CsvSource({"CLOSED", "DELETED", "ACTIVE"})
-  void with_status_changes_only_the_status(SliceStatus status) {
-    TimeSlice changed = DAY_SLICE.withStatus(status);
+  @CsvSource({"CLOSED", "DELETING", "DELETED", "ACTIVE"})
+  void with_status_changes_only_the_status_and_when(SliceStatus status) {
+    Instant at = Instant.parse("2026-01-02T03:04:05Z");
+    TimeSlice changed = DAY_SLICE.withStatus(status, at);
 
     assertThat(changed.status()).isEqualTo(status);
-    assertThat(changed).usingRecursiveComparison().ignoringFields("status").isEqualTo(DAY_SLICE);
+    assertThat(changed.lifecycle().statusTime()).contains(at);
+    assertThat(changed)
+        .usingRecursiveComparison()
+        .ignoringFields("status", "lifecycle")
+        .isEqualTo(DAY_SLICE);
     assertThat(changed.bucketMillis()).isEqualTo(HOUR);
     assertThat(changed.end().toEpochMilli() - changed.start().toEpochMilli()).isEqualTo(DAY);
   }

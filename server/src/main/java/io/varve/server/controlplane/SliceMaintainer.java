@@ -29,7 +29,9 @@ import org.slf4j.LoggerFactory;
  *       futureLimit + one slice)}: the slice holding now first, then later ones, then earlier ones;
  *       a table is created before its slice is recorded, so a recorded slice always has its table;
  *   <li>applies retention: a slice whose end is older than {@code close_after} becomes CLOSED, one
- *       older than {@code delete_after} has its table dropped and becomes DELETED.
+ *       older than {@code delete_after} becomes DELETING, has its table dropped and becomes
+ *       DELETED; a CLOSED slice whose end is no longer older than {@code close_after} (raised or
+ *       removed) becomes ACTIVE again.
  * </ol>
  *
  * Writes never create tables; an event whose slice does not exist yet is refused as UNAVAILABLE.
@@ -128,7 +130,7 @@ public final class SliceMaintainer implements AutoCloseable {
       chain =
           chain
               .thenCompose(v -> tables.create(s.keyspace(), slice.table()))
-              .thenCompose(v -> store.putSlice(slice))
+              .thenCompose(v -> store.putSlice(slice.withStatus(SliceStatus.ACTIVE, now)))
               .thenRun(
                   () ->
                       log.info(
@@ -146,34 +148,86 @@ public final class SliceMaintainer implements AutoCloseable {
         .thenApply(slices -> registry.put(entry.withSlices(slices)));
   }
 
+  /**
+   * Applies retention to one slice. Its end past {@code delete_after}: DELETING, table dropped,
+   * DELETED (a DELETING slice is finished whatever the retention says now). Past {@code
+   * close_after}: an ACTIVE slice becomes CLOSED. Not past it (close_after raised or removed): a
+   * CLOSED slice becomes ACTIVE again, once its table is seen to exist.
+   */
   private CompletionStage<Void> retire(NamespaceSettings s, TimeSlice slice, Instant now) {
-    if (slice.status() != SliceStatus.DELETED
-        && s.retention().deleteAfter().isPresent()
-        && slice.end().isBefore(now.minus(s.retention().deleteAfter().get()))) {
-      return store
-          .setSliceStatus(slice, SliceStatus.CLOSED)
-          .thenCompose(v -> tables.drop(s.keyspace(), slice.table()))
-          .thenCompose(v -> store.setSliceStatus(slice, SliceStatus.DELETED))
-          .thenRun(
-              () ->
-                  log.info(
-                      "dropped time slice {}.{} (retention delete_after)",
-                      s.keyspace(),
-                      slice.table()));
+    boolean pastDelete =
+        s.retention().deleteAfter().isPresent()
+            && slice.end().isBefore(now.minus(s.retention().deleteAfter().get()));
+    boolean pastClose =
+        s.retention().closeAfter().isPresent()
+            && slice.end().isBefore(now.minus(s.retention().closeAfter().get()));
+    if (slice.status() == SliceStatus.DELETING || (slice.status().hasTable() && pastDelete)) {
+      CompletionStage<TimeSlice> deleting =
+          slice.status() == SliceStatus.DELETING
+              ? CompletableFuture.completedFuture(slice)
+              : move(slice, SliceStatus.DELETING, now);
+      return deleting.thenCompose(
+          marked ->
+              marked == null
+                  ? CompletableFuture.completedFuture(null)
+                  : tables
+                      .drop(s.keyspace(), slice.table())
+                      .thenCompose(v -> move(marked, SliceStatus.DELETED, now))
+                      .thenRun(
+                          () ->
+                              log.info(
+                                  "dropped time slice {}.{} (retention delete_after)",
+                                  s.keyspace(),
+                                  slice.table())));
     }
-    if (slice.status() == SliceStatus.ACTIVE
-        && s.retention().closeAfter().isPresent()
-        && slice.end().isBefore(now.minus(s.retention().closeAfter().get()))) {
-      return store
-          .setSliceStatus(slice, SliceStatus.CLOSED)
-          .thenRun(
-              () ->
+    if (slice.status() == SliceStatus.ACTIVE && pastClose) {
+      return move(slice, SliceStatus.CLOSED, now)
+          .thenAccept(
+              moved -> {
+                if (moved != null) {
                   log.info(
                       "closed time slice {}.{} (retention close_after)",
                       s.keyspace(),
-                      slice.table()));
+                      slice.table());
+                }
+              });
+    }
+    if (slice.status() == SliceStatus.CLOSED && !pastClose) {
+      return tables
+          .exists(s.keyspace(), slice.table())
+          .thenCompose(
+              exists -> {
+                if (!exists) {
+                  // a drop that a server of an earlier version left unrecorded
+                  log.warn(
+                      "time slice {}.{} is CLOSED but its table is gone: recorded as DELETED",
+                      s.keyspace(),
+                      slice.table());
+                  return move(slice, SliceStatus.DELETED, now).thenApply(moved -> null);
+                }
+                return move(slice, SliceStatus.ACTIVE, now)
+                    .thenAccept(
+                        moved -> {
+                          if (moved != null) {
+                            log.info(
+                                "reopened time slice {}.{} (retention close_after extended)",
+                                s.keyspace(),
+                                slice.table());
+                          }
+                        });
+              });
     }
     return CompletableFuture.completedFuture(null);
+  }
+
+  /**
+   * Moves {@code slice} to {@code status} unless another server moved it first; completes with the
+   * moved slice, or null when it was not moved (the next cycle sees what the other did).
+   */
+  private CompletionStage<TimeSlice> move(TimeSlice slice, SliceStatus status, Instant now) {
+    return store
+        .setSliceStatus(slice, status, now)
+        .thenApply(moved -> moved ? slice.withStatus(status, now) : null);
   }
 
   @Override

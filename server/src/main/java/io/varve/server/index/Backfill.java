@@ -7,7 +7,6 @@ import io.varve.core.event.Event;
 import io.varve.core.index.IndexSlices;
 import io.varve.core.index.IndexSpec;
 import io.varve.core.namespace.Names;
-import io.varve.core.partitioning.SliceStatus;
 import io.varve.core.partitioning.TimeSlice;
 import io.varve.core.store.EventStore;
 import io.varve.server.controlplane.NamespaceEntry;
@@ -82,7 +81,7 @@ public final class Backfill {
       NamespaceEntry ns, IndexSpec spec, Indexer target, long from, long to) {
     List<TimeSlice> slices =
         ns.slices().stream()
-            .filter(s -> s.status() != SliceStatus.DELETED)
+            .filter(s -> s.status().hasTable())
             .filter(s -> s.start().toEpochMilli() < to && s.end().toEpochMilli() > from)
             .sorted(Comparator.comparing(TimeSlice::start))
             .toList();

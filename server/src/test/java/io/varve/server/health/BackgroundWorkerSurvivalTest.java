@@ -78,7 +78,8 @@ class BackgroundWorkerSurvivalTest {
     }
 
     @Override
-    public CompletionStage<Void> setSliceStatus(TimeSlice slice, SliceStatus status) {
+    public CompletionStage<Boolean> setSliceStatus(
+        TimeSlice slice, SliceStatus status, java.time.Instant at) {
       throw new UnsupportedOperationException();
     }
 
@@ -97,6 +98,11 @@ class BackgroundWorkerSurvivalTest {
 
         @Override
         public CompletionStage<Void> create(String keyspace, String table) {
+          throw new UnsupportedOperationException();
+        }
+
+        @Override
+        public CompletionStage<Boolean> exists(String keyspace, String table) {
           throw new UnsupportedOperationException();
         }
 
