@@ -4,9 +4,13 @@ import io.varve.api.timeseries.v1.BackfillIndexRequest;
 import io.varve.api.timeseries.v1.BackfillIndexResponse;
 import io.varve.api.timeseries.v1.ControlPlaneGrpc;
 import io.varve.api.timeseries.v1.CreateNamespaceRequest;
+import io.varve.api.timeseries.v1.DeleteNamespaceRequest;
+import io.varve.api.timeseries.v1.DeleteNamespaceResponse;
 import io.varve.api.timeseries.v1.GetNamespaceRequest;
 import io.varve.api.timeseries.v1.ListNamespacesRequest;
 import io.varve.api.timeseries.v1.ListNamespacesResponse;
+import io.varve.api.timeseries.v1.ListTimeSlicesRequest;
+import io.varve.api.timeseries.v1.ListTimeSlicesResponse;
 import io.varve.api.timeseries.v1.Namespace;
 import io.varve.api.timeseries.v1.UpdateNamespaceRequest;
 import io.varve.client.internal.CallKind;
@@ -15,13 +19,14 @@ import java.util.concurrent.CompletionStage;
 
 /**
  * The control plane ({@code varve.timeseries.v1.ControlPlane}) of a {@link VarveClient}: namespaces
- * of both services, and index backfills.
+ * of both services, their time slices and deletion, and index backfills.
  *
  * <p>Control-plane calls have no latency objectives: they are bounded by the client's default
  * deadline unless the call's settings say otherwise, and never hedged. Reads (GetNamespace,
  * ListNamespaces) and BackfillIndex, which is idempotent, are retried on UNAVAILABLE and
- * RESOURCE_EXHAUSTED; CreateNamespace and UpdateNamespace only when refused at admission
- * (RESOURCE_EXHAUSTED), since an UNAVAILABLE answer may come after they were applied. Thread safe.
+ * RESOURCE_EXHAUSTED; CreateNamespace, UpdateNamespace and DeleteNamespace only when refused at
+ * admission (RESOURCE_EXHAUSTED), since an UNAVAILABLE answer may come after they were applied.
+ * Thread safe.
  */
 public final class ControlPlaneClient {
 
@@ -71,5 +76,33 @@ public final class ControlPlaneClient {
       BackfillIndexRequest request, CallSettings settings) {
     return caller.call(
         ControlPlaneGrpc.getBackfillIndexMethod(), request, CallKind.IDEMPOTENT, settings);
+  }
+
+  /** Every time slice of a TimeSeries namespace, newest first, with its status and compaction. */
+  public CompletionStage<ListTimeSlicesResponse> listTimeSlices(
+      String namespace, CallSettings settings) {
+    return caller.call(
+        ControlPlaneGrpc.getListTimeSlicesMethod(),
+        ListTimeSlicesRequest.newBuilder().setNamespace(namespace).build(),
+        CallKind.IDEMPOTENT,
+        settings);
+  }
+
+  /**
+   * Deletes a namespace of either service, its tables and index slices; {@code confirmNamespace}
+   * must equal {@code namespace}. Not retried after UNAVAILABLE: a retry of a deletion that
+   * finished answers NOT_FOUND. The server answers within 30 s, with {@code done: false} when the
+   * deletion goes on in the background.
+   */
+  public CompletionStage<DeleteNamespaceResponse> deleteNamespace(
+      String namespace, String confirmNamespace, CallSettings settings) {
+    return caller.call(
+        ControlPlaneGrpc.getDeleteNamespaceMethod(),
+        DeleteNamespaceRequest.newBuilder()
+            .setNamespace(namespace)
+            .setConfirmNamespace(confirmNamespace)
+            .build(),
+        CallKind.NOT_IDEMPOTENT,
+        settings);
   }
 }

@@ -2,6 +2,7 @@ package io.varve.client;
 
 import static io.varve.client.VarveClient.join;
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import com.google.protobuf.ByteString;
 import com.google.protobuf.Struct;
@@ -74,6 +75,31 @@ class ClientRoundTripIT {
   static void stop() {
     client.close();
     varve.close();
+  }
+
+  @Test
+  void the_client_lists_a_namespaces_slices_and_deletes_a_namespace_with_its_confirmation() {
+    CallSettings once = CallSettings.defaults().withDeadline(Duration.ofSeconds(60));
+    var slices = join(client.controlPlane().listTimeSlices(TS, once)).getTimeSlicesList();
+    assertThat(slices).isNotEmpty();
+    assertThat(slices).allSatisfy(s -> assertThat(s.getStatus()).isEqualTo("ACTIVE"));
+    assertThat(slices).allSatisfy(s -> assertThat(s.hasStatusTime()).isTrue());
+
+    String doomed = "client_rt_doomed";
+    join(
+        client
+            .controlPlane()
+            .createNamespace(TestVarve.timeSeriesNamespace(doomed, "client_rt_ts_data"), once));
+    assertThatThrownBy(() -> join(client.controlPlane().deleteNamespace(doomed, "client_rt", once)))
+        .isInstanceOf(io.grpc.StatusRuntimeException.class)
+        .hasMessageContaining("INVALID_ARGUMENT")
+        .hasMessageContaining("confirm_namespace");
+    var deleted = join(client.controlPlane().deleteNamespace(doomed, doomed, once));
+    assertThat(deleted.getDone()).isTrue();
+    assertThat(deleted.getTablesDropped()).isPositive();
+    assertThatThrownBy(() -> join(client.controlPlane().getNamespace(doomed, once)))
+        .isInstanceOf(io.grpc.StatusRuntimeException.class)
+        .hasMessageContaining("NOT_FOUND");
   }
 
   @Test

@@ -18,6 +18,7 @@ import io.varve.cassandra.kv.CqlItemWriter;
 import io.varve.cassandra.metadata.CqlMetadataStore;
 import io.varve.cassandra.metadata.CqlSliceTables;
 import io.varve.cassandra.session.Sessions;
+import io.varve.core.index.IndexStore;
 import io.varve.core.limit.AsyncLimiter;
 import io.varve.core.read.PageTokens;
 import io.varve.opensearch.OpenSearchClients;
@@ -31,6 +32,7 @@ import io.varve.server.config.NamespaceConfigMapper;
 import io.varve.server.config.ServerCertificate;
 import io.varve.server.config.ServerSettings;
 import io.varve.server.controlplane.ControlPlaneHandler;
+import io.varve.server.controlplane.NamespaceDeletion;
 import io.varve.server.controlplane.NamespaceRegistry;
 import io.varve.server.controlplane.SliceMaintainer;
 import io.varve.server.dataplane.DataPlaneHandler;
@@ -155,14 +157,8 @@ public final class VarveServer implements AutoCloseable {
       NamespaceRegistry registry =
           new NamespaceRegistry(
               store, mapper, settings.readFanout(), settings.maxReadFanout(), metrics);
-      SliceMaintainer maintainer =
-          new SliceMaintainer(
-              registry,
-              store,
-              tables,
-              clock,
-              settings.limits().futureLimit(),
-              workers.register("slice-maintainer", true, staleAfter));
+      Optional<IndexServices> index =
+          indexServices(settings, registry, metrics, clock, workers, staleAfter);
       // one write budget for both services: what a node takes in at once must fit its heap, whoever
       // writes
       AsyncLimiter writes =
@@ -175,18 +171,46 @@ public final class VarveServer implements AutoCloseable {
       LimitGauges.register(metrics, events.writeLimiter());
       LimitGauges.register(metrics, events.readLimiter());
       PageTokens tokens = new PageTokens(store.pageTokenKey().toCompletableFuture().join());
+      CqlChunkLog chunkLog =
+          CqlChunkLog.open(
+              session,
+              settings.cassandra().metadataKeyspace(),
+              settings.cassandra().schemaTimeout());
+      KeyValueHandler kv =
+          keyValue(session, writes, chunkLog, registry, tokens, settings, clock, metrics);
+      CqlItemTables itemTables = new CqlItemTables(session, settings.cassandra().schemaTimeout());
+      NamespaceDeletion deletion =
+          new NamespaceDeletion(
+              store,
+              tables,
+              itemTables,
+              index.<IndexStore>map(IndexServices::store),
+              registry,
+              clock,
+              namespace -> {
+                kv.forget(namespace);
+                index.ifPresent(i -> i.indexer().forget(namespace));
+              });
+      SliceMaintainer maintainer =
+          new SliceMaintainer(
+              registry,
+              store,
+              tables,
+              clock,
+              settings.limits().futureLimit(),
+              deletion,
+              workers.register("slice-maintainer", true, staleAfter));
       ControlPlaneHandler control =
           new ControlPlaneHandler(
               store,
               tables,
-              new CqlItemTables(session, settings.cassandra().schemaTimeout()),
+              itemTables,
               registry,
               maintainer,
+              deletion,
               mapper,
               clock,
               INITIAL_SLICE_WAIT);
-      Optional<IndexServices> index =
-          indexServices(settings, registry, metrics, clock, workers, staleAfter);
       Optional<Indexer> indexer = index.map(IndexServices::indexer);
       WriteBuffers buffers =
           new WriteBuffers(
@@ -210,13 +234,6 @@ public final class VarveServer implements AutoCloseable {
               clock,
               metrics);
       Backfill backfill = new Backfill(registry, events, indexer, clock);
-      CqlChunkLog chunkLog =
-          CqlChunkLog.open(
-              session,
-              settings.cassandra().metadataKeyspace(),
-              settings.cassandra().schemaTimeout());
-      KeyValueHandler kv =
-          keyValue(session, writes, chunkLog, registry, tokens, settings, clock, metrics);
       Handshakes handshakes =
           new Handshakes(
               registry,

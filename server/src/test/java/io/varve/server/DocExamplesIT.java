@@ -54,7 +54,15 @@ class DocExamplesIT {
             .build();
     clock.moveTo(PAGES.get(0).clock());
     // the keyspaces the examples name
-    server = new TestServer(settings, clock, METADATA, "device_events", "my_dataset", "ngsegment");
+    server =
+        new TestServer(
+            settings,
+            clock,
+            METADATA,
+            "device_events",
+            "my_dataset",
+            "ngsegment",
+            "scratch_events");
   }
 
   @AfterAll

@@ -109,7 +109,8 @@ public final class CqlChunkSweep implements ChunkSweep {
             })
         .handle(
             (v, error) -> {
-              if (error == null) {
+              if (error == null || tableGone(e)) {
+                // a deleted namespace's tables went with their chunks: nothing left to remove
                 return CompletableFuture.<Boolean>completedFuture(true);
               }
               failures.incrementAndGet();
@@ -147,6 +148,15 @@ public final class CqlChunkSweep implements ChunkSweep {
       }
     }
     return done;
+  }
+
+  /** Whether the entry's item table is no longer in the schema the driver knows. */
+  private boolean tableGone(CqlChunkLog.Entry e) {
+    return session
+        .getMetadata()
+        .getKeyspace(CqlIdentifier.fromInternal(e.keyspace()))
+        .flatMap(ks -> ks.getTable(CqlIdentifier.fromInternal(e.table())))
+        .isEmpty();
   }
 
   /** Whether the entry's version is the committed, live value of its item. */

@@ -1,6 +1,7 @@
 package io.varve.cassandra.kv;
 
 import static com.datastax.oss.driver.api.querybuilder.SchemaBuilder.createTable;
+import static com.datastax.oss.driver.api.querybuilder.SchemaBuilder.dropTable;
 
 import com.datastax.oss.driver.api.core.CqlIdentifier;
 import com.datastax.oss.driver.api.core.CqlSession;
@@ -71,6 +72,21 @@ public final class CqlItemTables implements ItemTables {
               return null;
             })
         .thenCompose(v -> chunks.create(ns));
+  }
+
+  @Override
+  public CompletionStage<Void> drop(KvNamespace ns) {
+    CqlIdentifier keyspace = CqlIdentifier.fromInternal(ns.keyspace());
+    SimpleStatement items =
+        dropTable(keyspace, CqlIdentifier.fromInternal(ns.table())).ifExists().build();
+    SimpleStatement chunkTable =
+        dropTable(keyspace, CqlIdentifier.fromInternal(CqlChunkTables.name(ns.table())))
+            .ifExists()
+            .build();
+    return CqlFailures.translated(
+        SchemaChanges.apply(session, items, timeout)
+            .thenCompose(rs -> SchemaChanges.apply(session, chunkTable, timeout))
+            .thenApply(rs -> null));
   }
 
   /**

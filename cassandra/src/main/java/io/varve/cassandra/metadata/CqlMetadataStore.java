@@ -36,7 +36,7 @@ import java.util.function.Consumer;
  * The control plane's tables in the metadata keyspace:
  *
  * <ul>
- *   <li>{@code namespaces(namespace PK, config, version, create_time, update_time)}
+ *   <li>{@code namespaces(namespace PK, config, version, create_time, update_time, deleting_since)}
  *   <li>{@code time_slices(namespace, start_time DESC, end_time, table_name,
  *       seconds_per_time_bucket, event_buckets, status, status_time, compaction, compaction_time)}:
  *       the columns after {@code status} came later, added by {@link #open} to a table that lacks
@@ -52,6 +52,8 @@ public final class CqlMetadataStore implements MetadataStore {
   private final CqlSession session;
   private final PreparedStatement insertNamespace;
   private final PreparedStatement updateNamespace;
+  private final PreparedStatement deleteNamespace;
+  private final PreparedStatement deleteSlice;
   private final PreparedStatement selectNamespace;
   private final PreparedStatement selectNamespaces;
   private final PreparedStatement selectSlices;
@@ -76,16 +78,20 @@ public final class CqlMetadataStore implements MetadataStore {
         prepare(
             "UPDATE "
                 + ks
-                + ".namespaces SET config = ?, version = ?, update_time = ?"
+                + ".namespaces SET config = ?, version = ?, update_time = ?, deleting_since = ?"
                 + " WHERE namespace = ? IF version = ?");
+    deleteNamespace =
+        prepare("DELETE FROM " + ks + ".namespaces WHERE namespace = ? IF version = ?");
+    deleteSlice =
+        prepare("DELETE FROM " + ks + ".time_slices WHERE namespace = ? AND start_time = ?");
     selectNamespace =
         prepare(
-            "SELECT namespace, config, version, create_time, update_time FROM "
+            "SELECT namespace, config, version, create_time, update_time, deleting_since FROM "
                 + ks
                 + ".namespaces WHERE namespace = ?");
     selectNamespaces =
         prepare(
-            "SELECT namespace, config, version, create_time, update_time FROM "
+            "SELECT namespace, config, version, create_time, update_time, deleting_since FROM "
                 + ks
                 + ".namespaces");
     selectSlices =
@@ -137,6 +143,8 @@ public final class CqlMetadataStore implements MetadataStore {
               + " end_time timestamp, table_name text, seconds_per_time_bucket bigint, event_buckets int, status text,"
               + " PRIMARY KEY (namespace, start_time)) WITH CLUSTERING ORDER BY (start_time DESC)");
       addMissingColumns(session, keyspace, "time_slices", SLICE_COLUMNS_ADDED, timeout);
+      addMissingColumns(
+          session, keyspace, "namespaces", Map.of("deleting_since", "timestamp"), timeout);
       ddl.accept(
           "CREATE TABLE IF NOT EXISTS " + ks + ".settings (name text PRIMARY KEY, value blob)");
       return new CqlMetadataStore(session, keyspace, timeout);
@@ -171,9 +179,31 @@ public final class CqlMetadataStore implements MetadataStore {
             .executeAsync(
                 updateNamespace
                     .bind(
-                        r.configJson(), r.version(), r.updateTime(), r.namespace(), r.version() - 1)
+                        r.configJson(),
+                        r.version(),
+                        r.updateTime(),
+                        r.deletingSince().orElse(null),
+                        r.namespace(),
+                        r.version() - 1)
                     .setSerialConsistencyLevel(ConsistencyLevel.SERIAL))
             .thenApply(AsyncResultSet::wasApplied));
+  }
+
+  @Override
+  public CompletionStage<Boolean> remove(NamespaceRecord r) {
+    return CqlFailures.translated(
+        session
+            .executeAsync(
+                deleteNamespace
+                    .bind(r.namespace(), r.version())
+                    .setSerialConsistencyLevel(ConsistencyLevel.SERIAL))
+            .thenApply(AsyncResultSet::wasApplied));
+  }
+
+  @Override
+  public CompletionStage<Void> removeSlice(TimeSlice s) {
+    return CqlFailures.translated(
+        session.executeAsync(deleteSlice.bind(s.namespace(), s.start())).thenApply(rs -> null));
   }
 
   @Override
@@ -334,7 +364,12 @@ public final class CqlMetadataStore implements MetadataStore {
 
   private static NamespaceRecord namespace(Row row) {
     return new NamespaceRecord(
-        row.getString(0), row.getString(1), row.getLong(2), row.getInstant(3), row.getInstant(4));
+        row.getString(0),
+        row.getString(1),
+        row.getLong(2),
+        row.getInstant(3),
+        row.getInstant(4),
+        Optional.ofNullable(row.getInstant(5)));
   }
 
   private static CompletionStage<Void> collect(

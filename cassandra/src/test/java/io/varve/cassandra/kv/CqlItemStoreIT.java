@@ -312,6 +312,21 @@ class CqlItemStoreIT {
   }
 
   @Test
+  void the_sweep_lets_go_of_the_chunks_of_a_namespace_whose_tables_were_dropped() {
+    KvNamespace ns = namespace("items_dropped", ClusteringOrder.ASC);
+    join(store.put(ns, "r", token(), List.of(KvItem.of(b("big"), new byte[6_000]))));
+    join(store.put(ns, "r", token(), List.of(KvItem.of(b("big"), new byte[5_000]))));
+    join(tables.drop(ns)); // DeleteNamespace: the item and chunk tables go, the log stays
+    Clock later = Clock.fixed(Instant.now().plus(Duration.ofHours(2)), ZoneOffset.UTC);
+
+    ChunkSweep.Result first = join(new CqlChunkSweep(session, log, CHUNKS, later).pass());
+    ChunkSweep.Result second = join(new CqlChunkSweep(session, log, CHUNKS, later).pass());
+
+    assertThat(first.failures()).as("a dropped table is not a failure to retry").isZero();
+    assertThat(second.examined()).as("its entries left the log").isZero();
+  }
+
+  @Test
   void a_scan_of_the_whole_ring_returns_every_item_of_every_record_once() {
     KvNamespace ns = namespace("items_scan", ClusteringOrder.ASC);
     for (int r = 0; r < 20; r++) {

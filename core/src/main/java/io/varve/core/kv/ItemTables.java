@@ -7,4 +7,10 @@ public interface ItemTables {
 
   /** Creates the namespace's table if it does not exist (idempotent); its keyspace must exist. */
   CompletionStage<Void> create(KvNamespace namespace);
+
+  /**
+   * Drops the namespace's item table and the chunk table beside it, if they exist (idempotent): the
+   * namespace is being deleted.
+   */
+  CompletionStage<Void> drop(KvNamespace namespace);
 }

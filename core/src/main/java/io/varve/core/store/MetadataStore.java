@@ -17,8 +17,19 @@ public interface MetadataStore {
   /** Stores a new namespace; fails with ALREADY_EXISTS if the name is taken. */
   CompletionStage<Void> create(NamespaceRecord record);
 
-  /** Replaces a namespace's record if its stored version is {@code record.version() - 1}. */
+  /**
+   * Replaces a namespace's record (its configuration, version, update time and deletion mark) if
+   * its stored version is {@code record.version() - 1}.
+   */
   CompletionStage<Boolean> update(NamespaceRecord record);
+
+  /**
+   * Removes a namespace's record if its stored version is still {@code record.version()}: the last
+   * step of a deletion, once its tables and slices are gone.
+   *
+   * @return whether it was removed; false when it was changed or removed meanwhile
+   */
+  CompletionStage<Boolean> remove(NamespaceRecord record);
 
   CompletionStage<Optional<NamespaceRecord>> get(String namespace);
 
@@ -30,6 +41,9 @@ public interface MetadataStore {
 
   /** Records a time slice whose table exists. */
   CompletionStage<Void> putSlice(TimeSlice slice);
+
+  /** Forgets a time slice whose table is dropped (a deleted namespace's). */
+  CompletionStage<Void> removeSlice(TimeSlice slice);
 
   /**
    * Moves a slice from the status it was read with ({@code slice.status()}) to {@code status}, if

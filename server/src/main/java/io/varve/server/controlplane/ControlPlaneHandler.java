@@ -2,9 +2,13 @@ package io.varve.server.controlplane;
 
 import com.google.protobuf.Timestamp;
 import io.varve.api.timeseries.v1.CreateNamespaceRequest;
+import io.varve.api.timeseries.v1.DeleteNamespaceRequest;
+import io.varve.api.timeseries.v1.DeleteNamespaceResponse;
 import io.varve.api.timeseries.v1.GetNamespaceRequest;
 import io.varve.api.timeseries.v1.ListNamespacesRequest;
 import io.varve.api.timeseries.v1.ListNamespacesResponse;
+import io.varve.api.timeseries.v1.ListTimeSlicesRequest;
+import io.varve.api.timeseries.v1.ListTimeSlicesResponse;
 import io.varve.api.timeseries.v1.Namespace;
 import io.varve.api.timeseries.v1.UpdateNamespaceRequest;
 import io.varve.core.error.InvalidFieldException;
@@ -13,15 +17,16 @@ import io.varve.core.index.FieldType;
 import io.varve.core.index.IndexSpec;
 import io.varve.core.kv.ItemTables;
 import io.varve.core.namespace.Names;
+import io.varve.core.partitioning.SliceLifecycle;
 import io.varve.core.partitioning.TimeSlice;
 import io.varve.core.store.MetadataStore;
 import io.varve.core.store.NamespaceRecord;
 import io.varve.core.store.SliceTables;
 import io.varve.server.config.NamespaceConfigMapper;
+import io.varve.server.config.NamespaceService;
 import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
-import java.util.List;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionStage;
 import java.util.concurrent.TimeUnit;
@@ -42,6 +47,7 @@ public final class ControlPlaneHandler {
   private final ItemTables itemTables;
   private final NamespaceRegistry registry;
   private final SliceMaintainer maintainer;
+  private final NamespaceDeletion deletion;
   private final NamespaceConfigMapper mapper;
   private final Clock clock;
   private final Duration initialSliceWait;
@@ -52,6 +58,7 @@ public final class ControlPlaneHandler {
       ItemTables itemTables,
       NamespaceRegistry registry,
       SliceMaintainer maintainer,
+      NamespaceDeletion deletion,
       NamespaceConfigMapper mapper,
       Clock clock,
       Duration initialSliceWait) {
@@ -60,6 +67,7 @@ public final class ControlPlaneHandler {
     this.itemTables = itemTables;
     this.registry = registry;
     this.maintainer = maintainer;
+    this.deletion = deletion;
     this.mapper = mapper;
     this.clock = clock;
     this.initialSliceWait = initialSliceWait;
@@ -96,6 +104,11 @@ public final class ControlPlaneHandler {
                   .completeOnTimeout(entry, initialSliceWait.toMillis(), TimeUnit.MILLISECONDS);
             })
         .thenApply(entry -> toProto(entry, true));
+  }
+
+  /** DeleteNamespace: see {@link NamespaceDeletion}. */
+  public CompletionStage<DeleteNamespaceResponse> delete(DeleteNamespaceRequest request) {
+    return deletion.delete(request);
   }
 
   public CompletionStage<Namespace> get(GetNamespaceRequest request) {
@@ -169,6 +182,9 @@ public final class ControlPlaneHandler {
         .inspect(request.getNamespace())
         .thenCompose(
             current -> {
+              if (current.record().deleting()) {
+                current.requireServed(); // NOT_FOUND: being deleted
+              }
               long version = current.record().version();
               if (request.hasExpectedVersion() && request.getExpectedVersion() != version) {
                 throw VarveException.failedPrecondition(
@@ -244,7 +260,7 @@ public final class ControlPlaneHandler {
     if (entry.keyValue().isPresent()) {
       return entry.keyValue().get().keyspace();
     }
-    if (entry.served()) {
+    if (entry.settings() != null) {
       return entry.settings().keyspace();
     }
     return entry.config().stream()
@@ -265,20 +281,51 @@ public final class ControlPlaneHandler {
             .setCreateTime(timestamp(entry.record().createTime()))
             .setUpdateTime(timestamp(entry.record().updateTime()));
     entry.invalid().ifPresent(ns::setInvalidConfiguration);
+    entry.record().deletingSince().ifPresent(at -> ns.setDeleteTime(timestamp(at)));
     if (withSlices) {
-      List<TimeSlice> slices = entry.slices();
-      for (TimeSlice slice : slices) {
-        ns.addTimeSlices(
-            io.varve.api.timeseries.v1.TimeSlice.newBuilder()
-                .setStartTime(timestamp(slice.start()))
-                .setEndTime(timestamp(slice.end()))
-                .setTable(slice.table())
-                .setSecondsPerTimeBucket(slice.secondsPerTimeBucket())
-                .setEventBuckets(slice.eventBuckets())
-                .setStatus(slice.status().name()));
-      }
+      entry.slices().forEach(slice -> ns.addTimeSlices(toProto(slice)));
     }
     return ns.build();
+  }
+
+  static io.varve.api.timeseries.v1.TimeSlice toProto(TimeSlice slice) {
+    io.varve.api.timeseries.v1.TimeSlice.Builder proto =
+        io.varve.api.timeseries.v1.TimeSlice.newBuilder()
+            .setStartTime(timestamp(slice.start()))
+            .setEndTime(timestamp(slice.end()))
+            .setTable(slice.table())
+            .setSecondsPerTimeBucket(slice.secondsPerTimeBucket())
+            .setEventBuckets(slice.eventBuckets())
+            .setStatus(slice.status().name());
+    SliceLifecycle lifecycle = slice.lifecycle();
+    lifecycle.statusTime().ifPresent(at -> proto.setStatusTime(timestamp(at)));
+    lifecycle.compaction().ifPresent(proto::setCompaction);
+    lifecycle.compactionTime().ifPresent(at -> proto.setCompactionTime(timestamp(at)));
+    return proto.build();
+  }
+
+  /** ListTimeSlices: the slices as the store holds them now, not this server's cached copy. */
+  public CompletionStage<ListTimeSlicesResponse> listSlices(ListTimeSlicesRequest request) {
+    Names.namespace("namespace", request.getNamespace());
+    return registry
+        .inspect(request.getNamespace())
+        .thenApply(
+            entry -> {
+              if (entry.record().deleting()) {
+                entry.requireServed(); // NOT_FOUND: being deleted
+              }
+              if (entry.service() != NamespaceService.TIME_SERIES) {
+                throw new InvalidFieldException(
+                    "namespace",
+                    request.getNamespace(),
+                    "a TIME_SERIES namespace; this one belongs to the "
+                        + entry.service()
+                        + " service and has no time slices");
+              }
+              ListTimeSlicesResponse.Builder response = ListTimeSlicesResponse.newBuilder();
+              entry.slices().forEach(slice -> response.addTimeSlices(toProto(slice)));
+              return response.build();
+            });
   }
 
   static Timestamp timestamp(Instant instant) {

@@ -68,13 +68,27 @@ public record NamespaceEntry(
         keyValue);
   }
 
-  /** Whether the namespace may be written, read and maintained. */
+  /**
+   * Whether the namespace may be written, read and maintained: its stored configuration is valid
+   * and no DeleteNamespace marked it.
+   */
   public boolean served() {
-    return invalid.isEmpty();
+    return invalid.isEmpty() && !record.deleting();
   }
 
-  /** This entry when served; FAILED_PRECONDITION saying why and how to fix it otherwise. */
+  /**
+   * This entry when served; NOT_FOUND when it is being deleted; FAILED_PRECONDITION saying why and
+   * how to fix it when its stored configuration is outside the bounds.
+   */
   public NamespaceEntry requireServed() {
+    if (record.deleting()) {
+      throw VarveException.notFound(
+          "namespace '"
+              + record.namespace()
+              + "' is being deleted (since "
+              + record.deletingSince().get()
+              + ")");
+    }
     if (invalid.isPresent()) {
       throw VarveException.failedPrecondition(
           "namespace '"

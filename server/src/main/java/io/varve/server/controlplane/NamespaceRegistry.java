@@ -57,7 +57,7 @@ public final class NamespaceRegistry {
     Gauge.builder(
             "varve.namespaces.unserved",
             entries,
-            e -> e.values().stream().filter(n -> !n.served()).count())
+            e -> e.values().stream().filter(n -> n.invalid().isPresent()).count())
         .description(
             "Namespaces whose stored configuration is outside the bounds: not served, not maintained")
         .register(metrics);
@@ -202,9 +202,14 @@ public final class NamespaceRegistry {
   public Map<String, String> unserved() {
     Map<String, String> found = new TreeMap<>();
     entries.values().stream()
-        .filter(e -> !e.served())
+        .filter(e -> e.invalid().isPresent())
         .forEach(e -> found.put(e.record().namespace(), e.invalid().orElseThrow()));
     return found;
+  }
+
+  /** Forgets a namespace this server deleted, without waiting for the next refresh. */
+  public void remove(String namespace) {
+    entries.remove(namespace);
   }
 
   public NamespaceEntry put(NamespaceEntry entry) {

@@ -1,5 +1,6 @@
 package io.varve.server.controlplane;
 
+import io.varve.core.error.VarveException;
 import io.varve.core.namespace.NamespaceSettings;
 import io.varve.core.partitioning.SlicePlanner;
 import io.varve.core.partitioning.SliceStatus;
@@ -49,6 +50,7 @@ public final class SliceMaintainer implements AutoCloseable {
   private final Clock clock;
   private final Duration futureLimit;
   private final BackgroundWorker worker;
+  private final NamespaceDeletion deletion;
   private final ScheduledExecutorService scheduler =
       Executors.newSingleThreadScheduledExecutor(
           r -> {
@@ -58,6 +60,8 @@ public final class SliceMaintainer implements AutoCloseable {
           });
 
   /**
+   * @param deletion finishes, on each cycle, the deletions that their DeleteNamespace left
+   *     unfinished
    * @param worker where each cycle's completion and failures are recorded (metrics and health)
    */
   public SliceMaintainer(
@@ -66,7 +70,9 @@ public final class SliceMaintainer implements AutoCloseable {
       SliceTables tables,
       Clock clock,
       Duration futureLimit,
+      NamespaceDeletion deletion,
       BackgroundWorker worker) {
+    this.deletion = deletion;
     this.worker = worker;
     this.registry = registry;
     this.store = store;
@@ -90,6 +96,10 @@ public final class SliceMaintainer implements AutoCloseable {
     worker.run(
         () -> {
           for (NamespaceEntry entry : registry.refresh().toCompletableFuture().join()) {
+            if (entry.record().deleting() && entry.invalid().isEmpty()) {
+              resumeDeletion(entry);
+              continue;
+            }
             if (!entry.served()) {
               continue; // reported by the registry; acting on it is what its bounds forbid
             }
@@ -100,6 +110,24 @@ public final class SliceMaintainer implements AutoCloseable {
             }
           }
         });
+  }
+
+  /**
+   * Finishes a deletion whose DeleteNamespace ended before it did (a restart, a failure): once its
+   * mark is older than the time DeleteNamespace itself waits, so that the two rarely run at once
+   * (they may: every step is idempotent).
+   */
+  private void resumeDeletion(NamespaceEntry entry) {
+    Instant since = entry.record().deletingSince().orElseThrow();
+    if (since.plus(NamespaceDeletion.ANSWER_WITHIN).isAfter(clock.instant())) {
+      return;
+    }
+    try {
+      log.info("finishing the deletion of namespace {}", entry.record().namespace());
+      deletion.finish(entry).toCompletableFuture().join();
+    } catch (Throwable t) {
+      worker.failed("deletion of namespace " + entry.record().namespace(), t);
+    }
   }
 
   /** Brings one namespace's slices up to date; completes with the refreshed entry. */
@@ -139,6 +167,9 @@ public final class SliceMaintainer implements AutoCloseable {
                           slice.table(),
                           slice.start(),
                           slice.end()));
+    }
+    if (!missing.isEmpty()) {
+      chain = chain.thenCompose(v -> undoIfDeleted(entry, missing));
     }
     for (TimeSlice slice : entry.slices()) {
       chain = chain.thenCompose(v -> retire(s, slice, now));
@@ -218,6 +249,41 @@ public final class SliceMaintainer implements AutoCloseable {
               });
     }
     return CompletableFuture.completedFuture(null);
+  }
+
+  /**
+   * Reads the namespace's record again after creating slices: when a DeleteNamespace marked it (or
+   * finished) meanwhile, its deletion may have listed the slices before these were recorded, so
+   * they are dropped and forgotten here. Completes exceptionally then, so that nothing else is done
+   * for the namespace.
+   */
+  private CompletionStage<Void> undoIfDeleted(NamespaceEntry entry, List<TimeSlice> created) {
+    String keyspace = entry.settings().keyspace();
+    return store
+        .get(entry.record().namespace())
+        .thenCompose(
+            record -> {
+              boolean deleted =
+                  record.isEmpty()
+                      || (record.get().deleting()
+                          && record.get().createTime().equals(entry.record().createTime()));
+              if (!deleted) {
+                return CompletableFuture.completedFuture(null);
+              }
+              CompletionStage<Void> undo = CompletableFuture.completedFuture(null);
+              for (TimeSlice slice : created) {
+                undo =
+                    undo.thenCompose(v -> tables.drop(keyspace, slice.table()))
+                        .thenCompose(v -> store.removeSlice(slice));
+              }
+              return undo.thenRun(
+                  () -> {
+                    throw VarveException.notFound(
+                        "namespace '"
+                            + entry.record().namespace()
+                            + "' was deleted while its slices were created: they are dropped");
+                  });
+            });
   }
 
   /**

@@ -65,10 +65,13 @@ public final class IndexMaintainer implements AutoCloseable {
     worker.run(
         () -> {
           for (NamespaceEntry entry : registry.cached()) {
+            if (!entry.served()) {
+              continue; // outside the bounds, or being deleted: nothing is created for it
+            }
             entry
                 .index()
                 .ifPresent(
-                    spec -> { // empty for an unserved namespace: nothing is created for it
+                    spec -> {
                       try {
                         maintain(spec).toCompletableFuture().get(5, TimeUnit.MINUTES);
                       } catch (InterruptedException e) {

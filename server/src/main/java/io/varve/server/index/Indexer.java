@@ -158,6 +158,26 @@ public final class Indexer implements AutoCloseable {
     }
   }
 
+  /**
+   * Drops the queued events of a namespace being deleted, counted as dropped: indexing them would
+   * create again the index slices its deletion removes.
+   */
+  public void forget(String namespace) {
+    List<Pending> forgotten = new ArrayList<>();
+    queue.removeIf(
+        p -> {
+          if (p.spec().namespace().equals(namespace)) {
+            forgotten.add(p);
+            return true;
+          }
+          return false;
+        });
+    release(forgotten);
+    if (!forgotten.isEmpty()) {
+      counter("varve.index.dropped.events", forgotten.get(0).spec()).increment(forgotten.size());
+    }
+  }
+
   /** Events waiting in the queue. */
   public int backlog() {
     return queue.size();

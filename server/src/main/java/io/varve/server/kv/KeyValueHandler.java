@@ -82,6 +82,11 @@ public final class KeyValueHandler {
     return mutations.mutate(r);
   }
 
+  /** Forgets what this server caches of a deleted namespace. */
+  public void forget(String namespace) {
+    cache.forget(namespace);
+  }
+
   public CompletionStage<ScanItemsResponse> scan(ScanItemsRequest r) {
     return scans.scan(r);
   }

@@ -190,6 +190,13 @@ final class PointReadCache {
     }
   }
 
+  /** Forgets every item of a namespace: it was deleted (and may be created again by that name). */
+  void forget(String namespace) {
+    if (cache != null) {
+      cache.asMap().keySet().removeIf(k -> k.namespace().equals(namespace));
+    }
+  }
+
   /** {@code write}, invalidating what it touches once it ends, before its caller sees the end. */
   <T> CompletionStage<T> invalidating(
       KvNamespace ns, String id, ItemPredicate predicate, CompletionStage<T> write) {

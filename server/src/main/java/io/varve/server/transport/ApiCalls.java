@@ -16,8 +16,10 @@ import io.varve.api.timeseries.v1.AggregateEventRecordsRequest;
 import io.varve.api.timeseries.v1.BackfillIndexRequest;
 import io.varve.api.timeseries.v1.ControlPlaneGrpc;
 import io.varve.api.timeseries.v1.CreateNamespaceRequest;
+import io.varve.api.timeseries.v1.DeleteNamespaceRequest;
 import io.varve.api.timeseries.v1.GetNamespaceRequest;
 import io.varve.api.timeseries.v1.ListNamespacesResponse;
+import io.varve.api.timeseries.v1.ListTimeSlicesRequest;
 import io.varve.api.timeseries.v1.ReadEventRecordsRequest;
 import io.varve.api.timeseries.v1.SearchEventRecordsRequest;
 import io.varve.api.timeseries.v1.TimeSeriesGrpc;
@@ -66,6 +68,16 @@ final class ApiCalls {
               ControlPlaneGrpc.getBackfillIndexMethod(),
               BackfillIndexRequest::getNamespace,
               h -> h.backfill()::run),
+          needs(
+              Permission.READ,
+              ControlPlaneGrpc.getListTimeSlicesMethod(),
+              ListTimeSlicesRequest::getNamespace,
+              h -> h.control()::listSlices),
+          needs(
+              Permission.ADMIN,
+              ControlPlaneGrpc.getDeleteNamespaceMethod(),
+              DeleteNamespaceRequest::getNamespace,
+              h -> h.control()::delete),
           needs(
               Permission.WRITE,
               TimeSeriesGrpc.getWriteEventRecordsSyncMethod(),

@@ -78,6 +78,16 @@ class BackgroundWorkerSurvivalTest {
     }
 
     @Override
+    public CompletionStage<Void> removeSlice(TimeSlice slice) {
+      throw new UnsupportedOperationException();
+    }
+
+    @Override
+    public CompletionStage<Boolean> remove(NamespaceRecord record) {
+      throw new UnsupportedOperationException();
+    }
+
+    @Override
     public CompletionStage<Boolean> setSliceStatus(
         TimeSlice slice, SliceStatus status, java.time.Instant at) {
       throw new UnsupportedOperationException();
@@ -151,6 +161,7 @@ class BackgroundWorkerSurvivalTest {
             NO_TABLES,
             Clock.systemUTC(),
             Duration.ofHours(1),
+            null, // no namespace is ever listed: nothing to delete
             workers.register("slice-maintainer", true, Duration.ofMinutes(10)))) {
       maintainer.start(Duration.ofMillis(20));
 

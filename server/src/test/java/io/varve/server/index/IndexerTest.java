@@ -65,7 +65,10 @@ class IndexerTest {
     }
 
     @Override
-    public CompletionStage<BulkOutcome> bulk(List<IndexDocument> documents, IndexSpec spec) {
+    public synchronized CompletionStage<BulkOutcome> bulk(
+        List<IndexDocument> documents, IndexSpec spec) {
+      // synchronized with releaseAll: a bulk is recorded with its answer, never one without the
+      // other
       calls.incrementAndGet();
       if (failuresLeft.getAndDecrement() > 0) {
         return CompletableFuture.failedFuture(
@@ -80,7 +83,7 @@ class IndexerTest {
       return answer;
     }
 
-    void releaseAll() {
+    synchronized void releaseAll() {
       hold = false;
       for (int i = 0; i < bulks.size(); i++) {
         answers.get(i).complete(new BulkOutcome(bulks.get(i).size(), List.of(), false));

@@ -26,12 +26,12 @@ class AdmissionBudgetsTest {
             () -> Duration.ZERO);
     for (ApiCall<?, ?> call : ApiCalls.ALL) {
       String rpc = call.method().getBareMethodName();
-      assertThat(admission.budgetOf(rpc).name())
+      assertThat(admission.budgetOf(rpc).kind())
           .as(rpc)
           .isEqualTo(call.permission() == Permission.WRITE ? "write" : "read");
     }
-    assertThat(admission.budgetOf("PutItems").name()).isEqualTo("write");
-    assertThat(admission.budgetOf("DeleteItems").name()).isEqualTo("write");
-    assertThat(admission.budgetOf("GetItems").name()).isEqualTo("read");
+    assertThat(admission.budgetOf("PutItems").kind()).isEqualTo("write");
+    assertThat(admission.budgetOf("DeleteItems").kind()).isEqualTo("write");
+    assertThat(admission.budgetOf("GetItems").kind()).isEqualTo("read");
   }
 }
