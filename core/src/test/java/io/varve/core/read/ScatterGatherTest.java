@@ -15,9 +15,11 @@ import java.util.Map;
 import java.util.Random;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionStage;
+import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
+import java.util.concurrent.TimeUnit;
 import java.util.stream.Collectors;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
@@ -481,9 +483,14 @@ class ScatterGatherTest {
             .put(buckets.get(1), 0, event(50, "b"));
     ScheduledExecutorService timers = Executors.newSingleThreadScheduledExecutor();
     try {
+      ScanBudget budget = budget(5, timers);
       CompletionStage<ScatterGather.Result> stage =
-          ScatterGather.run(reader, buckets, null, List.of(), 10, 1, budget(5, timers));
-      Thread.sleep(50);
+          ScatterGather.run(reader, buckets, null, List.of(), 10, 1, budget);
+      CountDownLatch expired = new CountDownLatch(1);
+      budget.whenExpired(expired::countDown);
+      assertThat(expired.await(5, TimeUnit.SECONDS)).as("the deadline passed").isTrue();
+      // the read's own expiry action ran on the same timer thread, before this no-op
+      timers.submit(() -> {}).get(5, TimeUnit.SECONDS);
       assertThat(stage.toCompletableFuture()).isNotDone();
       reader.completeFirst();
 
