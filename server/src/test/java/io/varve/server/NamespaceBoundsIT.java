@@ -17,6 +17,8 @@ import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.Map;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.MethodOrderer;
@@ -112,6 +114,17 @@ class NamespaceBoundsIT {
         .send(
             HttpRequest.newBuilder(URI.create(server.base() + path)).GET().build(),
             HttpResponse.BodyHandlers.ofString());
+  }
+
+  /** The cycles the slice maintainer completed (every second here), from {@code /metrics}. */
+  static double maintenanceCycles() {
+    Matcher m =
+        Pattern.compile(
+                "(?m)^varve_background_cycles_total\\{worker=\"slice-maintainer\",?\\}"
+                    + " ([0-9.eE+-]+)$")
+            .matcher(server.metricsText());
+    assertThat(m.find()).as("the slice maintainer's cycles in /metrics").isTrue();
+    return Double.parseDouble(m.group(1));
   }
 
   static long rows(String cql, Object... values) {
@@ -210,7 +223,10 @@ class NamespaceBoundsIT {
                 .asInt())
         .isEqualTo(1);
     assertThat(server.post("ReadEventRecords", read(GOOD)).body().path("events")).hasSize(1);
-    Thread.sleep(3000); // three maintenance cycles
+    // a whole maintenance cycle after the other namespace is served: the one in progress ends,
+    // the next one runs from its start
+    double cycles = maintenanceCycles();
+    BufferedWriteRetryIT.await(() -> maintenanceCycles() >= cycles + 2, 60);
 
     assertThat(rows("SELECT start_time FROM " + META + ".time_slices WHERE namespace = ?", HOSTILE))
         .isZero();
