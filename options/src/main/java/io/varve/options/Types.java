@@ -33,8 +33,16 @@ public final class Types {
    * words, or the pattern itself).
    */
   public static ValueType<String> matching(Pattern pattern, String expected) {
+    return matching(pattern, "`" + pattern.pattern() + "`", expected);
+  }
+
+  /**
+   * A string matching {@code pattern}, shown in the docs as {@code shown} (when the pattern itself
+   * would say less than words); {@code expected} says it in errors.
+   */
+  public static ValueType<String> matching(Pattern pattern, String shown, String expected) {
     return ValueType.of(
-        "`" + pattern.pattern() + "`",
+        shown,
         (raw, key) -> {
           String text = text(raw, key);
           if (!pattern.matcher(text).matches()) {

@@ -31,6 +31,7 @@ import io.varve.server.buffer.WriteBuffers;
 import io.varve.server.config.NamespaceConfigMapper;
 import io.varve.server.config.ServerCertificate;
 import io.varve.server.config.ServerSettings;
+import io.varve.server.controlplane.CompactionSwitcher;
 import io.varve.server.controlplane.ControlPlaneHandler;
 import io.varve.server.controlplane.NamespaceDeletion;
 import io.varve.server.controlplane.NamespaceRegistry;
@@ -199,6 +200,7 @@ public final class VarveServer implements AutoCloseable {
               clock,
               settings.limits().futureLimit(),
               deletion,
+              new CompactionSwitcher(store, tables, clock, settings.compaction(), metrics),
               workers.register("slice-maintainer", true, staleAfter));
       ControlPlaneHandler control =
           new ControlPlaneHandler(

@@ -54,6 +54,7 @@ public final class CqlMetadataStore implements MetadataStore {
   private final PreparedStatement updateNamespace;
   private final PreparedStatement deleteNamespace;
   private final PreparedStatement deleteSlice;
+  private final PreparedStatement updateSliceCompaction;
   private final PreparedStatement selectNamespace;
   private final PreparedStatement selectNamespaces;
   private final PreparedStatement selectSlices;
@@ -82,6 +83,12 @@ public final class CqlMetadataStore implements MetadataStore {
                 + " WHERE namespace = ? IF version = ?");
     deleteNamespace =
         prepare("DELETE FROM " + ks + ".namespaces WHERE namespace = ? IF version = ?");
+    updateSliceCompaction =
+        prepare(
+            "UPDATE "
+                + ks
+                + ".time_slices SET compaction = ?, compaction_time = ?"
+                + " WHERE namespace = ? AND start_time = ? IF compaction = ?");
     deleteSlice =
         prepare("DELETE FROM " + ks + ".time_slices WHERE namespace = ? AND start_time = ?");
     selectNamespace =
@@ -277,6 +284,22 @@ public final class CqlMetadataStore implements MetadataStore {
                 updateSliceStatus
                     .bind(
                         status.name(), at, slice.namespace(), slice.start(), slice.status().name())
+                    .setSerialConsistencyLevel(ConsistencyLevel.SERIAL))
+            .thenApply(AsyncResultSet::wasApplied));
+  }
+
+  @Override
+  public CompletionStage<Boolean> setSliceCompaction(TimeSlice slice, String strategy, Instant at) {
+    return CqlFailures.translated(
+        session
+            .executeAsync(
+                updateSliceCompaction
+                    .bind(
+                        strategy,
+                        at,
+                        slice.namespace(),
+                        slice.start(),
+                        slice.lifecycle().compaction().orElse(null))
                     .setSerialConsistencyLevel(ConsistencyLevel.SERIAL))
             .thenApply(AsyncResultSet::wasApplied));
   }

@@ -1,5 +1,6 @@
 package io.varve.cassandra.metadata;
 
+import static com.datastax.oss.driver.api.querybuilder.SchemaBuilder.alterTable;
 import static com.datastax.oss.driver.api.querybuilder.SchemaBuilder.createKeyspace;
 import static com.datastax.oss.driver.api.querybuilder.SchemaBuilder.createTable;
 import static com.datastax.oss.driver.api.querybuilder.SchemaBuilder.dropTable;
@@ -7,15 +8,20 @@ import static com.datastax.oss.driver.api.querybuilder.SchemaBuilder.dropTable;
 import com.datastax.oss.driver.api.core.CqlIdentifier;
 import com.datastax.oss.driver.api.core.CqlSession;
 import com.datastax.oss.driver.api.core.DefaultConsistencyLevel;
+import com.datastax.oss.driver.api.core.cql.Row;
 import com.datastax.oss.driver.api.core.cql.SimpleStatement;
 import com.datastax.oss.driver.api.core.metadata.schema.ClusteringOrder;
 import com.datastax.oss.driver.api.core.type.DataTypes;
+import com.datastax.oss.driver.api.querybuilder.schema.CreateTableWithOptions;
 import io.varve.cassandra.failure.CqlFailures;
 import io.varve.cassandra.session.SchemaChanges;
+import io.varve.core.partitioning.CompactionPolicy;
 import io.varve.core.store.SliceTables;
 import java.time.Duration;
 import java.util.LinkedHashMap;
 import java.util.Map;
+import java.util.Optional;
+import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionStage;
 
 /**
@@ -30,6 +36,7 @@ public final class CqlSliceTables implements SliceTables {
   private final CqlSession session;
   private final Map<String, Object> replication;
   private final Duration timeout;
+  private volatile CompletableFuture<SliceCompactions.Backend> backend;
 
   public CqlSliceTables(CqlSession session, Map<String, String> replication, Duration timeout) {
     this.session = session;
@@ -49,22 +56,114 @@ public final class CqlSliceTables implements SliceTables {
 
   @Override
   public CompletionStage<Void> create(String keyspace, String table) {
+    return run(definition(keyspace, table).build());
+  }
+
+  @Override
+  public CompletionStage<Optional<String>> create(
+      String keyspace, String table, CompactionPolicy.Open open, Duration writeLife) {
+    if (open == CompactionPolicy.Open.CLUSTER_DEFAULT) {
+      return create(keyspace, table).thenApply(v -> Optional.empty());
+    }
     SimpleStatement statement =
-        createTable(CqlIdentifier.fromInternal(keyspace), CqlIdentifier.fromInternal(table))
-            .ifNotExists()
-            .withPartitionKey("time_series_id", DataTypes.TEXT)
-            .withPartitionKey("time_bucket", DataTypes.TIMESTAMP)
-            .withPartitionKey("event_bucket", DataTypes.INT)
-            .withClusteringColumn("event_time", DataTypes.TIMESTAMP)
-            .withClusteringColumn("event_id", DataTypes.TEXT)
-            .withClusteringColumn("event_item_key", DataTypes.BLOB)
-            .withColumn("event_item_value", DataTypes.BLOB)
-            .withColumn("value_metadata", DataTypes.TEXT)
-            .withClusteringOrder("event_time", ClusteringOrder.DESC)
-            .withClusteringOrder("event_id", ClusteringOrder.ASC)
-            .withClusteringOrder("event_item_key", ClusteringOrder.ASC)
+        definition(keyspace, table)
+            .withOption("compaction", SliceCompactions.timeWindow(writeLife))
             .build();
-    return run(statement);
+    return run(statement).thenApply(v -> Optional.of(SliceCompactions.TIME_WINDOW));
+  }
+
+  /** The slice table's columns and keys, created if it does not exist. */
+  private static CreateTableWithOptions definition(String keyspace, String table) {
+    return createTable(CqlIdentifier.fromInternal(keyspace), CqlIdentifier.fromInternal(table))
+        .ifNotExists()
+        .withPartitionKey("time_series_id", DataTypes.TEXT)
+        .withPartitionKey("time_bucket", DataTypes.TIMESTAMP)
+        .withPartitionKey("event_bucket", DataTypes.INT)
+        .withClusteringColumn("event_time", DataTypes.TIMESTAMP)
+        .withClusteringColumn("event_id", DataTypes.TEXT)
+        .withClusteringColumn("event_item_key", DataTypes.BLOB)
+        .withColumn("event_item_value", DataTypes.BLOB)
+        .withColumn("value_metadata", DataTypes.TEXT)
+        .withClusteringOrder("event_time", ClusteringOrder.DESC)
+        .withClusteringOrder("event_id", ClusteringOrder.ASC)
+        .withClusteringOrder("event_item_key", ClusteringOrder.ASC);
+  }
+
+  @Override
+  public CompletionStage<Optional<String>> closedStrategy(CompactionPolicy.Closed closed) {
+    if (closed == CompactionPolicy.Closed.UNCHANGED) {
+      return CompletableFuture.completedFuture(Optional.empty());
+    }
+    return backend().thenApply(b -> Optional.of(SliceCompactions.closedClass(closed, b)));
+  }
+
+  @Override
+  public CompletionStage<Void> compactClosed(
+      String keyspace, String table, CompactionPolicy.Closed closed) {
+    if (closed == CompactionPolicy.Closed.UNCHANGED) {
+      return CompletableFuture.completedFuture(null);
+    }
+    return backend()
+        .thenCompose(
+            b ->
+                run(
+                    alterTable(
+                            CqlIdentifier.fromInternal(keyspace), CqlIdentifier.fromInternal(table))
+                        .withOption("compaction", SliceCompactions.closed(closed, b))
+                        .build()));
+  }
+
+  @Override
+  public CompletionStage<Optional<String>> compaction(String keyspace, String table) {
+    SimpleStatement statement =
+        SimpleStatement.newInstance(
+                "SELECT compaction FROM system_schema.tables"
+                    + " WHERE keyspace_name = ? AND table_name = ?",
+                keyspace,
+                table)
+            .setConsistencyLevel(DefaultConsistencyLevel.ONE);
+    return CqlFailures.translated(
+        session
+            .executeAsync(statement)
+            .thenApply(
+                rs -> {
+                  Row row = rs.one();
+                  if (row == null) {
+                    return Optional.<String>empty();
+                  }
+                  String cls = row.getMap(0, String.class, String.class).get("class");
+                  return Optional.ofNullable(cls).map(SliceCompactions::simpleName);
+                }));
+  }
+
+  /** The cluster's kind and version, asked once. */
+  private CompletionStage<SliceCompactions.Backend> backend() {
+    CompletableFuture<SliceCompactions.Backend> known = backend;
+    if (known != null && !known.isCompletedExceptionally()) {
+      return known;
+    }
+    CompletableFuture<SliceCompactions.Backend> asked =
+        CqlFailures.translated(
+                session.executeAsync(
+                    SimpleStatement.newInstance("SELECT release_version FROM system.local")))
+            .thenCompose(
+                local -> {
+                  String release = local.one().getString(0);
+                  // a table of ScyllaDB's only: Cassandra answers that it does not exist
+                  return session
+                      .executeAsync(
+                          SimpleStatement.newInstance("SELECT version FROM system.versions"))
+                      .handle(
+                          (rs, error) -> {
+                            Row row = error == null ? rs.one() : null;
+                            return row == null
+                                ? SliceCompactions.Backend.cassandra(release)
+                                : SliceCompactions.Backend.scylla(row.getString(0));
+                          });
+                })
+            .toCompletableFuture();
+    backend = asked;
+    return asked;
   }
 
   @Override

@@ -18,6 +18,7 @@ import java.time.Duration;
  * @param drainRate events per second each server writes from the fire-and-forget queue; 0: as fast
  *     as the store takes them
  * @param slos latency objectives of every endpoint of {@link TimeSeriesSlos#CATALOG}
+ * @param compaction how its slice tables are compacted, open and closed
  */
 public record NamespaceSettings(
     String namespace,
@@ -29,7 +30,8 @@ public record NamespaceSettings(
     Duration coalesce,
     long bufferCapacityBytes,
     long drainRate,
-    Slos slos) {
+    Slos slos,
+    io.varve.core.partitioning.CompactionPolicy compaction) {
 
   /** Default accept limit: writes up to 36 hours old. */
   public static final Duration DEFAULT_ACCEPT_LIMIT = Duration.ofHours(36);

@@ -83,4 +83,17 @@ public record TimeSlice(
         newStatus,
         lifecycle.withStatusTime(at));
   }
+
+  /** This slice, its table's compaction set to {@code strategy} at {@code at}. */
+  public TimeSlice withCompaction(String strategy, Instant at) {
+    return new TimeSlice(
+        namespace,
+        start,
+        end,
+        table,
+        secondsPerTimeBucket,
+        eventBuckets,
+        status,
+        lifecycle.withCompaction(strategy, at));
+  }
 }

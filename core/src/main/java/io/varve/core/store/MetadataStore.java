@@ -55,6 +55,14 @@ public interface MetadataStore {
    */
   CompletionStage<Boolean> setSliceStatus(TimeSlice slice, SliceStatus status, Instant at);
 
+  /**
+   * Records that a slice's table now has the compaction {@code strategy}, if its recorded strategy
+   * is still the one it was read with (a lightweight transaction, like {@link #setSliceStatus}).
+   *
+   * @return whether it was recorded
+   */
+  CompletionStage<Boolean> setSliceCompaction(TimeSlice slice, String strategy, Instant at);
+
   /** The deployment's page-token signing key, created once by whichever server asks first. */
   CompletionStage<byte[]> pageTokenKey();
 }

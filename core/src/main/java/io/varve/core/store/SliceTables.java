@@ -1,5 +1,8 @@
 package io.varve.core.store;
 
+import io.varve.core.partitioning.CompactionPolicy;
+import java.time.Duration;
+import java.util.Optional;
 import java.util.concurrent.CompletionStage;
 
 /**
@@ -10,8 +13,35 @@ public interface SliceTables {
 
   CompletionStage<Void> createKeyspaceIfMissing(String keyspace);
 
-  /** Creates a slice table if it does not exist (idempotent). */
+  /** Creates a slice table if it does not exist (idempotent), with the cluster's compaction. */
   CompletionStage<Void> create(String keyspace, String table);
+
+  /**
+   * Creates a slice table if it does not exist (idempotent) with the compaction for a slice open to
+   * writes during {@code writeLife} (from the first write it may take to the last: the slice's
+   * width, the accept limit and how far ahead it is created).
+   *
+   * @return the strategy it was created with, as {@link #compaction} names it; empty for the
+   *     cluster's default
+   */
+  CompletionStage<Optional<String>> create(
+      String keyspace, String table, CompactionPolicy.Open open, Duration writeLife);
+
+  /**
+   * The strategy {@code closed} means on this cluster (AUTO resolved by the backend and its
+   * version), as {@link #compaction} names it; empty for UNCHANGED.
+   */
+  CompletionStage<Optional<String>> closedStrategy(CompactionPolicy.Closed closed);
+
+  /**
+   * Switches a slice table that receives no more writes to {@code closed}'s strategy (idempotent).
+   * The nodes compact it again in the background, on their own compaction threads.
+   */
+  CompletionStage<Void> compactClosed(
+      String keyspace, String table, CompactionPolicy.Closed closed);
+
+  /** The compaction strategy a table has now, by the cluster's schema: the class's simple name. */
+  CompletionStage<Optional<String>> compaction(String keyspace, String table);
 
   /** Whether a table exists, as the cluster's schema says now. */
   CompletionStage<Boolean> exists(String keyspace, String table);

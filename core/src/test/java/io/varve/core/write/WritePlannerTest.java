@@ -10,6 +10,7 @@ import io.varve.core.namespace.Consistency;
 import io.varve.core.namespace.NamespaceSettings;
 import io.varve.core.namespace.Retention;
 import io.varve.core.namespace.TimeSeriesSlos;
+import io.varve.core.partitioning.CompactionPolicy;
 import io.varve.core.partitioning.EventBuckets;
 import io.varve.core.partitioning.SliceStatus;
 import io.varve.core.partitioning.TimePartition;
@@ -52,7 +53,8 @@ class WritePlannerTest {
           NamespaceSettings.DEFAULT_COALESCE,
           NamespaceSettings.DEFAULT_BUFFER_CAPACITY,
           0,
-          Slos.defaults(TimeSeriesSlos.CATALOG));
+          Slos.defaults(TimeSeriesSlos.CATALOG),
+          CompactionPolicy.DEFAULT);
 
   private static final TimeSlice MAR_07 = slice("2024-03-07", 3_600, 4, SliceStatus.DELETED);
   private static final TimeSlice MAR_08 = slice("2024-03-08", 3_600, 4, SliceStatus.CLOSED);
@@ -131,7 +133,8 @@ class WritePlannerTest {
             Duration.ZERO,
             0,
             0,
-            Slos.defaults(TimeSeriesSlos.CATALOG));
+            Slos.defaults(TimeSeriesSlos.CATALOG),
+            CompactionPolicy.DEFAULT);
     Event event = event("s", Instant.parse("2024-03-07T12:00:00Z"), "e");
 
     WritePlan plan = WritePlanner.plan(backfill, SLICES, List.of(event), NOW, FUTURE_LIMIT);

@@ -67,6 +67,11 @@ final class IndexStorageConfig {
     if (!config.getConsistencyTarget().isEmpty()) {
       Consistency.parseTarget(cfg + ".consistencyTarget", config.getConsistencyTarget());
     }
+    if (config.hasCompaction()) {
+      throw InvalidFieldException.of(
+          cfg + ".compaction",
+          "not allowed in INDEX_STORAGE (expected: in the PRIMARY_STORAGE entry)");
+    }
     IndexConfig index = config.getIndexConfig();
     Map<String, FieldType> fields = new TreeMap<>();
     for (Map.Entry<String, String> field : index.getFieldMappingMap().entrySet()) {

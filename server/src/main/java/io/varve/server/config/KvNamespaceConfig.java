@@ -152,6 +152,12 @@ final class KvNamespaceConfig {
         throw new InvalidFieldException(cfg + ".clusteringOrder", order, "ASC or DESC");
       }
     }
+    if (config.hasCompaction() || outer.hasCompaction()) {
+      throw InvalidFieldException.of(
+          path + ".config.compaction",
+          "set in a KEY_VALUE namespace (expected: absent; slice tables, which it is for, are"
+              + " TimeSeries ones)");
+    }
     if (config.hasDefaultCacheTtl() || outer.hasDefaultCacheTtl()) {
       throw InvalidFieldException.of(
           path + ".config.defaultCacheTtl",

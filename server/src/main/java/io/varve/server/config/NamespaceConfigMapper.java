@@ -1,6 +1,7 @@
 package io.varve.server.config;
 
 import com.google.protobuf.util.Durations;
+import io.varve.api.timeseries.v1.Compaction;
 import io.varve.api.timeseries.v1.LifecycleConfig;
 import io.varve.api.timeseries.v1.LifecycleConfigs;
 import io.varve.api.timeseries.v1.PersistenceConfiguration;
@@ -18,6 +19,7 @@ import io.varve.core.namespace.NamespaceBounds;
 import io.varve.core.namespace.NamespaceSettings;
 import io.varve.core.namespace.Retention;
 import io.varve.core.namespace.TimeSeriesSlos;
+import io.varve.core.partitioning.CompactionPolicy;
 import io.varve.core.slo.Slos;
 import io.varve.core.text.Characters;
 import java.time.Duration;
@@ -172,6 +174,7 @@ public final class NamespaceConfigMapper {
             ? ConfigDurations.bounded(cfg + ".acceptLimit", config.getAcceptLimit())
             : NamespaceSettings.DEFAULT_ACCEPT_LIMIT;
     Buffering buffering = buffering(config.getQueueBuffering(), cfg + ".queueBuffering");
+    CompactionPolicy compaction = compaction(config.getCompaction(), cfg + ".compaction");
     if (config.hasIndexConfig()) {
       throw InvalidFieldException.of(
           cfg + ".indexConfig",
@@ -191,7 +194,8 @@ public final class NamespaceConfigMapper {
             buffering.coalesce(),
             buffering.capacity(),
             buffering.drainRate(),
-            slos);
+            slos,
+            compaction);
     PersistenceConfiguration normalized =
         PersistenceConfiguration.newBuilder()
             .setId(PRIMARY)
@@ -207,7 +211,11 @@ public final class NamespaceConfigMapper {
                     .setConsistencyScope(consistency.scope().name())
                     .setConsistencyTarget(consistency.target().name())
                     .setAcceptLimit(ConfigDurations.of(acceptLimit))
-                    .putAllSlos(SloConfig.write(slos)))
+                    .putAllSlos(SloConfig.write(slos))
+                    .setCompaction(
+                        Compaction.newBuilder()
+                            .setOpen(compaction.open().name())
+                            .setClosed(compaction.closed().name())))
             .setLifecycleConfigs(entry.getLifecycleConfigs())
             .build();
     return new Mapped(settings, List.of(normalized), Optional.empty());
@@ -239,6 +247,29 @@ public final class NamespaceConfigMapper {
         config.getConsistencyTarget().isEmpty()
             ? Consistency.DEFAULT.target()
             : Consistency.parseTarget(cfg + ".consistencyTarget", config.getConsistencyTarget()));
+  }
+
+  /** {@code config.compaction}, each strategy defaulted when empty. */
+  private static CompactionPolicy compaction(Compaction config, String path) {
+    CompactionPolicy.Open open = CompactionPolicy.DEFAULT.open();
+    if (!config.getOpen().isEmpty()) {
+      open = CompactionPolicy.parse(CompactionPolicy.Open.class, config.getOpen());
+      if (open == null) {
+        throw new InvalidFieldException(
+            path + ".open", config.getOpen(), "TIME_WINDOW or CLUSTER_DEFAULT");
+      }
+    }
+    CompactionPolicy.Closed closed = CompactionPolicy.DEFAULT.closed();
+    if (!config.getClosed().isEmpty()) {
+      closed = CompactionPolicy.parse(CompactionPolicy.Closed.class, config.getClosed());
+      if (closed == null) {
+        throw new InvalidFieldException(
+            path + ".closed",
+            config.getClosed(),
+            "AUTO, UNIFIED, LEVELED, INCREMENTAL, SIZE_TIERED or UNCHANGED");
+      }
+    }
+    return new CompactionPolicy(open, closed);
   }
 
   /** The fire-and-forget queue's settings, defaulted and bounded. */

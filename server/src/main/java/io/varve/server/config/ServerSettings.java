@@ -44,6 +44,8 @@ import java.util.stream.Collectors;
  * @param readFanout initial partitions read in parallel per read
  * @param maxReadFanout upper bound of the adaptive fan-out
  * @param sliceMaintenanceInterval period of the slice creation / retention task
+ * @param compaction when slice tables past their accept limit switch compaction ({@code
+ *     timeseries.compaction})
  * @param limits data plane limits
  * @param opensearch the index store of search and aggregate, and its indexing queue
  * @param search limits of search and aggregate requests
@@ -61,6 +63,7 @@ public record ServerSettings(
     int readFanout,
     int maxReadFanout,
     Duration sliceMaintenanceInterval,
+    CompactionSchedule compaction,
     Limits limits,
     OpenSearchSettings opensearch,
     SearchLimits search,
@@ -145,6 +148,7 @@ public record ServerSettings(
         v.get(TimeSeriesOptions.READ_FANOUT),
         v.get(TimeSeriesOptions.MAX_READ_FANOUT),
         v.get(TimeSeriesOptions.SLICE_MAINTENANCE_INTERVAL),
+        TimeSeriesOptions.compaction(v),
         TimeSeriesOptions.limits(v),
         OpenSearchOptions.settings(v),
         TimeSeriesOptions.search(v),
@@ -262,7 +266,7 @@ public record ServerSettings(
     CassandraOptions.effective(cassandra, config);
     OpenSearchOptions.effective(opensearch, config);
     TimeSeriesOptions.effective(
-        readFanout, maxReadFanout, sliceMaintenanceInterval, limits, search, config);
+        readFanout, maxReadFanout, sliceMaintenanceInterval, compaction, limits, search, config);
     KvOptions.effective(kv, config);
     KvOptions.effective(kvChunks, config);
     return config.line();
@@ -286,6 +290,7 @@ public record ServerSettings(
     private int readFanout;
     private int maxReadFanout;
     private Duration sliceMaintenanceInterval;
+    private CompactionSchedule compaction;
     private Limits limits;
     private OpenSearchSettings opensearch;
     private SearchLimits search;
@@ -303,6 +308,7 @@ public record ServerSettings(
       readFanout = s.readFanout;
       maxReadFanout = s.maxReadFanout;
       sliceMaintenanceInterval = s.sliceMaintenanceInterval;
+      compaction = s.compaction;
       limits = s.limits;
       opensearch = s.opensearch;
       search = s.search;
@@ -367,6 +373,11 @@ public record ServerSettings(
       return this;
     }
 
+    public Builder compaction(CompactionSchedule value) {
+      compaction = value;
+      return this;
+    }
+
     public Builder shutdown(Shutdown value) {
       shutdown = value;
       return this;
@@ -388,6 +399,7 @@ public record ServerSettings(
           readFanout,
           maxReadFanout,
           sliceMaintenanceInterval,
+          compaction,
           limits,
           opensearch,
           search,

@@ -9,6 +9,7 @@ import io.varve.options.Options;
 import io.varve.options.Section;
 import io.varve.options.Types;
 import java.time.Duration;
+import java.util.regex.Pattern;
 
 /**
  * The options of the {@code timeseries} section: read fan-out, maintenance, data-plane and search
@@ -49,6 +50,35 @@ public final class TimeSeriesOptions {
                   + " the reload of namespaces changed by other servers. Keep it well below the narrowest"
                   + " `secondsPerTimeSlice`. A background worker that has not completed a cycle for ten intervals (at"
                   + " least 10 minutes) is reported by `/health` ([api.md](api.md#the-browsable-page-health-and-metrics)).");
+
+  public static final Section COMPACTION =
+      OPTIONS.section(
+          "timeseries.compaction",
+          "Dynamic compaction: when a server switches the table of a slice that receives no more writes"
+              + " to the namespace's read-optimised strategy"
+              + " ([namespace-configuration.md](namespace-configuration.md#compaction)).");
+  public static final Option<Duration> COMPACTION_SWITCH_INTERVAL =
+      OPTIONS
+          .option("timeseries.compaction.switchInterval", Types.duration())
+          .defaultValue(CompactionSchedule.DEFAULT.switchInterval())
+          .doc(
+              "Least time between two switches by one server, whatever the namespace: a switch makes"
+                  + " every replica of the table compact it again, in the background, so switches are"
+                  + " spread out rather than started for every slice at once. Servers switch"
+                  + " independently: N servers make up to N switches per interval.");
+  public static final Option<String> COMPACTION_WINDOW =
+      OPTIONS
+          .option(
+              "timeseries.compaction.window",
+              Types.matching(
+                  Pattern.compile("|([01][0-9]|2[0-3]):[0-5][0-9]-([01][0-9]|2[0-3]):[0-5][0-9]"),
+                  "`HH:MM-HH:MM` or empty",
+                  "HH:MM-HH:MM (UTC), or empty for any time of day"))
+          .defaultValue("")
+          .doc(
+              "The daily window, in UTC, in which switches start, e.g. `01:00-05:00` (it may span"
+                  + " midnight: `22:00-04:00`); empty: any time of day. A switch started inside it may"
+                  + " compact on past its end.");
 
   public static final Section LIMITS =
       OPTIONS.section(
@@ -205,6 +235,7 @@ public final class TimeSeriesOptions {
       int readFanout,
       int maxReadFanout,
       Duration maintenance,
+      CompactionSchedule compaction,
       Limits l,
       SearchLimits s,
       EffectiveConfig config) {
@@ -212,6 +243,10 @@ public final class TimeSeriesOptions {
         .put(READ_FANOUT, readFanout)
         .put(MAX_READ_FANOUT, maxReadFanout)
         .put(SLICE_MAINTENANCE_INTERVAL, maintenance)
+        .put(COMPACTION_SWITCH_INTERVAL, compaction.switchInterval())
+        .put(
+            COMPACTION_WINDOW,
+            compaction.start().map(from -> from + "-" + compaction.end().orElseThrow()).orElse(""))
         .put(MAX_REQUEST_BYTES, l.maxRequestBytes())
         .put(MAX_EVENTS_PER_BATCH, l.maxEventsPerBatch())
         .put(MAX_ITEMS_PER_EVENT, l.maxItemsPerEvent())
@@ -231,5 +266,10 @@ public final class TimeSeriesOptions {
         .put(MAX_QUERY_DEPTH, s.maxDepth())
         .put(MAX_QUERY_CLAUSES, s.maxClauses())
         .put(MAX_TIME_BUCKETS, s.maxTimeBuckets());
+  }
+
+  /** The {@code timeseries.compaction} section. */
+  static CompactionSchedule compaction(OptionValues v) {
+    return CompactionSchedule.of(v.get(COMPACTION_SWITCH_INTERVAL), v.get(COMPACTION_WINDOW));
   }
 }

@@ -12,6 +12,7 @@ import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
+import java.util.Collection;
 import java.util.Comparator;
 import java.util.List;
 import java.util.concurrent.CompletableFuture;
@@ -51,6 +52,7 @@ public final class SliceMaintainer implements AutoCloseable {
   private final Duration futureLimit;
   private final BackgroundWorker worker;
   private final NamespaceDeletion deletion;
+  private final CompactionSwitcher compactions;
   private final ScheduledExecutorService scheduler =
       Executors.newSingleThreadScheduledExecutor(
           r -> {
@@ -62,6 +64,7 @@ public final class SliceMaintainer implements AutoCloseable {
   /**
    * @param deletion finishes, on each cycle, the deletions that their DeleteNamespace left
    *     unfinished
+   * @param compactions switches, on each cycle, the compaction of a slice past its accept limit
    * @param worker where each cycle's completion and failures are recorded (metrics and health)
    */
   public SliceMaintainer(
@@ -71,8 +74,10 @@ public final class SliceMaintainer implements AutoCloseable {
       Clock clock,
       Duration futureLimit,
       NamespaceDeletion deletion,
+      CompactionSwitcher compactions,
       BackgroundWorker worker) {
     this.deletion = deletion;
+    this.compactions = compactions;
     this.worker = worker;
     this.registry = registry;
     this.store = store;
@@ -95,7 +100,8 @@ public final class SliceMaintainer implements AutoCloseable {
   void cycle() {
     worker.run(
         () -> {
-          for (NamespaceEntry entry : registry.refresh().toCompletableFuture().join()) {
+          Collection<NamespaceEntry> entries = registry.refresh().toCompletableFuture().join();
+          for (NamespaceEntry entry : entries) {
             if (entry.record().deleting() && entry.invalid().isEmpty()) {
               resumeDeletion(entry);
               continue;
@@ -107,6 +113,13 @@ public final class SliceMaintainer implements AutoCloseable {
               maintain(entry).toCompletableFuture().join();
             } catch (Throwable t) {
               worker.failed("namespace " + entry.record().namespace(), t);
+            }
+          }
+          if (compactions != null) {
+            try {
+              compactions.cycle(entries).toCompletableFuture().join();
+            } catch (Throwable t) {
+              worker.failed("compaction switch", t);
             }
           }
         });
@@ -155,10 +168,20 @@ public final class SliceMaintainer implements AutoCloseable {
             ? CompletableFuture.completedFuture(null)
             : tables.createKeyspaceIfMissing(s.keyspace());
     for (TimeSlice slice : missing) {
+      Duration writeLife =
+          Duration.ofSeconds(s.partition().secondsPerTimeSlice())
+              .plus(s.acceptLimit())
+              .plus(futureLimit);
       chain =
           chain
-              .thenCompose(v -> tables.create(s.keyspace(), slice.table()))
-              .thenCompose(v -> store.putSlice(slice.withStatus(SliceStatus.ACTIVE, now)))
+              .thenCompose(
+                  v -> tables.create(s.keyspace(), slice.table(), s.compaction().open(), writeLife))
+              .thenCompose(
+                  strategy -> {
+                    TimeSlice created = slice.withStatus(SliceStatus.ACTIVE, now);
+                    return store.putSlice(
+                        strategy.map(name -> created.withCompaction(name, now)).orElse(created));
+                  })
               .thenRun(
                   () ->
                       log.info(

@@ -453,6 +453,9 @@ class NamespaceConfigDocsTest {
       if (!m.matches() || !STARTS.contains(m.group(1)) || FILE.matcher(span.text()).find()) {
         continue;
       }
+      if (span.where().startsWith("docs/reshaper.md:")) {
+        continue; // the job file's keys (its compaction section too), checked by JobOptionsDocsTest
+      }
       checked.add(span.text());
       if (!isNamespaceKey(span.text())) {
         unknown.add(span.where() + ": `" + span.text() + "`");

@@ -11,6 +11,7 @@ import io.varve.core.error.InvalidFieldException;
 import io.varve.core.namespace.Consistency;
 import io.varve.core.namespace.NamespaceSettings;
 import io.varve.core.namespace.Retention;
+import io.varve.core.partitioning.CompactionPolicy;
 import io.varve.core.partitioning.TimePartition;
 import io.varve.server.json.ProtoJson;
 import java.time.Duration;
@@ -209,6 +210,17 @@ class NamespaceConfigMapperTest {
   static Stream<Arguments> accepted() {
     return Stream.of(
         Arguments.of(
+            "compaction defaults to time windows, then the backend's read-optimised strategy",
+            primary("{}"),
+            (Function<NamespaceSettings, Object>) NamespaceSettings::compaction,
+            CompactionPolicy.DEFAULT),
+        Arguments.of(
+            "compaction strategies in any case",
+            primary("{\"compaction\": {\"open\": \"cluster_default\", \"closed\": \"Leveled\"}}"),
+            (Function<NamespaceSettings, Object>) NamespaceSettings::compaction,
+            new CompactionPolicy(
+                CompactionPolicy.Open.CLUSTER_DEFAULT, CompactionPolicy.Closed.LEVELED)),
+        Arguments.of(
             "the narrowest slice takes a bucket of the slice's width",
             primary("{\"timePartition\": {\"secondsPerTimeSlice\": 3600}}"),
             (Function<NamespaceSettings, Object>) NamespaceSettings::partition,
@@ -311,6 +323,22 @@ class NamespaceConfigMapperTest {
     String lc = P + ".lifecycleConfigs.lifecycleConfig[0]";
     String ix = "persistence_configuration[1]";
     return Stream.of(
+        // compaction
+        Arguments.of(
+            "refuses_an_unknown_open_strategy",
+            create(primary("{\"compaction\": {\"open\": \"DATE_TIERED\"}}")),
+            cfg + "compaction.open",
+            "\"DATE_TIERED\" (expected: TIME_WINDOW or CLUSTER_DEFAULT)"),
+        Arguments.of(
+            "refuses_an_unknown_closed_strategy",
+            create(primary("{\"compaction\": {\"closed\": \"fastest\"}}")),
+            cfg + "compaction.closed",
+            "\"fastest\" (expected: AUTO, UNIFIED, LEVELED, INCREMENTAL, SIZE_TIERED or UNCHANGED)"),
+        Arguments.of(
+            "refuses_compaction_in_the_index_entry",
+            create(primary("{}"), index("{\"compaction\": {\"closed\": \"LEVELED\"}}")),
+            ix + ".config.compaction",
+            "not allowed in INDEX_STORAGE"),
         // time partition
         Arguments.of(
             "refuses_event_buckets_out_of_range",

@@ -83,6 +83,12 @@ class BackgroundWorkerSurvivalTest {
     }
 
     @Override
+    public CompletionStage<Boolean> setSliceCompaction(
+        TimeSlice slice, String strategy, java.time.Instant at) {
+      throw new UnsupportedOperationException();
+    }
+
+    @Override
     public CompletionStage<Boolean> remove(NamespaceRecord record) {
       throw new UnsupportedOperationException();
     }
@@ -108,6 +114,35 @@ class BackgroundWorkerSurvivalTest {
 
         @Override
         public CompletionStage<Void> create(String keyspace, String table) {
+          throw new UnsupportedOperationException();
+        }
+
+        @Override
+        public CompletionStage<java.util.Optional<String>> create(
+            String keyspace,
+            String table,
+            io.varve.core.partitioning.CompactionPolicy.Open open,
+            Duration writeLife) {
+          throw new UnsupportedOperationException();
+        }
+
+        @Override
+        public CompletionStage<java.util.Optional<String>> closedStrategy(
+            io.varve.core.partitioning.CompactionPolicy.Closed closed) {
+          throw new UnsupportedOperationException();
+        }
+
+        @Override
+        public CompletionStage<Void> compactClosed(
+            String keyspace,
+            String table,
+            io.varve.core.partitioning.CompactionPolicy.Closed closed) {
+          throw new UnsupportedOperationException();
+        }
+
+        @Override
+        public CompletionStage<java.util.Optional<String>> compaction(
+            String keyspace, String table) {
           throw new UnsupportedOperationException();
         }
 
@@ -162,6 +197,7 @@ class BackgroundWorkerSurvivalTest {
             Clock.systemUTC(),
             Duration.ofHours(1),
             null, // no namespace is ever listed: nothing to delete
+            null, // nor to compact
             workers.register("slice-maintainer", true, Duration.ofMinutes(10)))) {
       maintainer.start(Duration.ofMillis(20));
 
