@@ -37,6 +37,7 @@ import io.varve.server.controlplane.NamespaceDeletion;
 import io.varve.server.controlplane.NamespaceRegistry;
 import io.varve.server.controlplane.SliceMaintainer;
 import io.varve.server.dataplane.DataPlaneHandler;
+import io.varve.server.dataplane.ImmutableRangeCache;
 import io.varve.server.dataplane.SearchHandler;
 import io.varve.server.handshake.Handshakes;
 import io.varve.server.health.BackgroundWorkers;
@@ -225,7 +226,15 @@ public final class VarveServer implements AutoCloseable {
               workers.register("write-buffer", true, staleAfter));
       DataPlaneHandler data =
           new DataPlaneHandler(
-              registry, events, buffers, tokens, settings.limits(), clock, indexer, metrics);
+              registry,
+              events,
+              buffers,
+              tokens,
+              settings.limits(),
+              clock,
+              indexer,
+              new ImmutableRangeCache(settings.readCache(), metrics),
+              metrics);
       SearchHandler search =
           new SearchHandler(
               registry,

@@ -46,6 +46,8 @@ import java.util.stream.Collectors;
  * @param sliceMaintenanceInterval period of the slice creation / retention task
  * @param compaction when slice tables past their accept limit switch compaction ({@code
  *     timeseries.compaction})
+ * @param readCache the cache of ReadEventRecords pages of immutable ranges ({@code
+ *     timeseries.readCache})
  * @param limits data plane limits
  * @param opensearch the index store of search and aggregate, and its indexing queue
  * @param search limits of search and aggregate requests
@@ -64,6 +66,7 @@ public record ServerSettings(
     int maxReadFanout,
     Duration sliceMaintenanceInterval,
     CompactionSchedule compaction,
+    ReadCacheSettings readCache,
     Limits limits,
     OpenSearchSettings opensearch,
     SearchLimits search,
@@ -149,6 +152,7 @@ public record ServerSettings(
         v.get(TimeSeriesOptions.MAX_READ_FANOUT),
         v.get(TimeSeriesOptions.SLICE_MAINTENANCE_INTERVAL),
         TimeSeriesOptions.compaction(v),
+        TimeSeriesOptions.readCache(v, v.get(ServerOptions.BUFFERED_WRITE_RETRY)),
         TimeSeriesOptions.limits(v),
         OpenSearchOptions.settings(v),
         TimeSeriesOptions.search(v),
@@ -266,7 +270,14 @@ public record ServerSettings(
     CassandraOptions.effective(cassandra, config);
     OpenSearchOptions.effective(opensearch, config);
     TimeSeriesOptions.effective(
-        readFanout, maxReadFanout, sliceMaintenanceInterval, compaction, limits, search, config);
+        readFanout,
+        maxReadFanout,
+        sliceMaintenanceInterval,
+        compaction,
+        readCache,
+        limits,
+        search,
+        config);
     KvOptions.effective(kv, config);
     KvOptions.effective(kvChunks, config);
     return config.line();
@@ -291,6 +302,7 @@ public record ServerSettings(
     private int maxReadFanout;
     private Duration sliceMaintenanceInterval;
     private CompactionSchedule compaction;
+    private ReadCacheSettings readCache;
     private Limits limits;
     private OpenSearchSettings opensearch;
     private SearchLimits search;
@@ -309,6 +321,7 @@ public record ServerSettings(
       maxReadFanout = s.maxReadFanout;
       sliceMaintenanceInterval = s.sliceMaintenanceInterval;
       compaction = s.compaction;
+      readCache = s.readCache;
       limits = s.limits;
       opensearch = s.opensearch;
       search = s.search;
@@ -373,6 +386,11 @@ public record ServerSettings(
       return this;
     }
 
+    public Builder readCache(ReadCacheSettings value) {
+      readCache = value;
+      return this;
+    }
+
     public Builder compaction(CompactionSchedule value) {
       compaction = value;
       return this;
@@ -400,6 +418,7 @@ public record ServerSettings(
           maxReadFanout,
           sliceMaintenanceInterval,
           compaction,
+          readCache,
           limits,
           opensearch,
           search,

@@ -80,6 +80,33 @@ public final class TimeSeriesOptions {
                   + " midnight: `22:00-04:00`); empty: any time of day. A switch started inside it may"
                   + " compact on past its end.");
 
+  public static final Section READ_CACHE =
+      OPTIONS.section(
+          "timeseries.readCache",
+          "The cache of ReadEventRecords pages of ranges that can no longer change"
+              + " ([api.md](api.md#the-cache-of-immutable-ranges)).");
+  public static final Option<Integer> READ_CACHE_MAX_BYTES =
+      OPTIONS
+          .option("timeseries.readCache.maxBytes", Types.bytes(0, Integer.MAX_VALUE))
+          .defaultValue((int) ReadCacheSettings.DEFAULT_MAX_BYTES)
+          .doc(
+              "Bytes of pages the server keeps, per-entry overhead included; `0` turns the cache off."
+                  + " The default is a thirty-second of the 1 GiB heap of `varve up`, beside the"
+                  + " admission budgets that take most of the rest: give the server more heap before"
+                  + " a larger cache. Least recently used pages go first.");
+  public static final Option<Duration> READ_CACHE_SAFETY_MARGIN =
+      OPTIONS
+          .option("timeseries.readCache.safetyMargin", Types.duration())
+          .defaultValue(ReadCacheSettings.DEFAULT_SAFETY_MARGIN)
+          .doc(
+              "How much older than the namespace's `acceptLimit` a range's end must be for its pages"
+                  + " to be cached: a write accepted just inside the window may still be on its way"
+                  + " (a durable write within its 60 s request timeout; a fire-and-forget event"
+                  + " through its `coalesce`, at most 60 s, and retries for"
+                  + " `server.admission.bufferedWriteRetry`), and servers' clocks differ. At least"
+                  + " `bufferedWriteRetry` plus 2 minutes; more when the servers' clocks may differ"
+                  + " by more than seconds.");
+
   public static final Section LIMITS =
       OPTIONS.section(
           "timeseries.limits",
@@ -236,6 +263,7 @@ public final class TimeSeriesOptions {
       int maxReadFanout,
       Duration maintenance,
       CompactionSchedule compaction,
+      ReadCacheSettings readCache,
       Limits l,
       SearchLimits s,
       EffectiveConfig config) {
@@ -243,6 +271,8 @@ public final class TimeSeriesOptions {
         .put(READ_FANOUT, readFanout)
         .put(MAX_READ_FANOUT, maxReadFanout)
         .put(SLICE_MAINTENANCE_INTERVAL, maintenance)
+        .put(READ_CACHE_MAX_BYTES, (int) readCache.maxBytes())
+        .put(READ_CACHE_SAFETY_MARGIN, readCache.safetyMargin())
         .put(COMPACTION_SWITCH_INTERVAL, compaction.switchInterval())
         .put(
             COMPACTION_WINDOW,
@@ -271,5 +301,24 @@ public final class TimeSeriesOptions {
   /** The {@code timeseries.compaction} section. */
   static CompactionSchedule compaction(OptionValues v) {
     return CompactionSchedule.of(v.get(COMPACTION_SWITCH_INTERVAL), v.get(COMPACTION_WINDOW));
+  }
+
+  /**
+   * The {@code timeseries.readCache} section; its safety margin checked against {@code
+   * bufferedWriteRetry}, the longest a fire-and-forget event accepted inside the window may take to
+   * land besides its coalescing and a request's timeout (a minute each).
+   */
+  static ReadCacheSettings readCache(OptionValues v, Duration bufferedWriteRetry) {
+    Duration margin = v.get(READ_CACHE_SAFETY_MARGIN);
+    Duration least = bufferedWriteRetry.plusMinutes(2);
+    if (margin.compareTo(least) < 0) {
+      throw new io.varve.core.error.InvalidFieldException(
+          v.key(READ_CACHE_SAFETY_MARGIN),
+          READ_CACHE_SAFETY_MARGIN.type().format(margin),
+          "at least server.admission.bufferedWriteRetry plus 2 minutes ("
+              + READ_CACHE_SAFETY_MARGIN.type().format(least)
+              + "): an event accepted inside the window may land that late");
+    }
+    return new ReadCacheSettings(v.get(READ_CACHE_MAX_BYTES), margin);
   }
 }

@@ -61,11 +61,13 @@ public final class DataPlaneHandler {
   private final Optional<Indexer> indexer;
   private final WriteBuffers buffers;
   private final ReadBudgets reads;
+  private final ImmutableRangeCache cache;
 
   /**
    * @param indexer where durably written events of namespaces with INDEX_STORAGE go; empty when the
    *     server has no index store
    * @param buffers the queues of fire-and-forget writes
+   * @param cache pages of ranges that can no longer change
    * @param metrics where the reads' budgets are counted
    */
   public DataPlaneHandler(
@@ -76,7 +78,9 @@ public final class DataPlaneHandler {
       Limits limits,
       Clock clock,
       Optional<Indexer> indexer,
+      ImmutableRangeCache cache,
       MeterRegistry metrics) {
+    this.cache = cache;
     this.reads =
         new ReadBudgets(
             metrics,
@@ -233,6 +237,12 @@ public final class DataPlaneHandler {
         .get(request.getNamespace())
         .thenCompose(
             ns -> {
+              Optional<ImmutableRangeCache.Key> key =
+                  cache.key(ns, request, query.fromMillis(), query.toMillis(), clock.instant());
+              Optional<ReadEventRecordsResponse> cached = key.flatMap(cache::get);
+              if (cached.isPresent()) {
+                return CompletableFuture.completedFuture(cached.get());
+              }
               List<BucketScan> plan =
                   ReadPlanner.plan(
                       ns.slices(),
@@ -265,7 +275,9 @@ public final class DataPlaneHandler {
                           // a page cut short says nothing of how dense the series is
                           ns.fanout().record(result.partitionsUsed());
                         }
-                        return page(result, wanted, returned, query);
+                        ReadEventRecordsResponse page = page(result, wanted, returned, query);
+                        key.ifPresent(k -> cache.put(k, page));
+                        return page;
                       });
             });
   }

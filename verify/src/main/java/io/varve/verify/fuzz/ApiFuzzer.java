@@ -13,7 +13,6 @@ import java.util.concurrent.ExecutionException;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
-import net.jqwik.api.sessions.JqwikSession;
 
 /**
  * A fuzz run against a running server: draws {@code requests} requests from a {@link FuzzPlan}
@@ -224,7 +223,7 @@ public final class ApiFuzzer {
       }
       return c;
     } finally {
-      JqwikSession.finish();
+      FuzzPlan.finishSession();
     }
   }
 
@@ -351,7 +350,7 @@ public final class ApiFuzzer {
           }
         }
       } finally {
-        JqwikSession.finish();
+        FuzzPlan.finishSession();
       }
       millisByRpc.forEach(
           (rpc, ms) -> progress.println(label + ": " + rpc + " took " + ms + " ms in all"));

@@ -93,10 +93,12 @@ public final class FuzzPlan {
     this.sizes = HostileSizes.all(world, grammar.kv());
     this.random = new Random(seed);
     this.raw = new RawRequests(world, grammar, grpc, this::rpcs);
-    if (!JqwikSession.isActive()) {
-      JqwikSession.start();
+    synchronized (JQWIK) {
+      if (!JqwikSession.isActive()) {
+        JqwikSession.start();
+      }
+      this.steps = step().generator(GEN_SIZE);
     }
-    this.steps = step().generator(GEN_SIZE);
     for (String ns : world.initialNamespaces()) {
       Message create = ApiGrammar.initialNamespace(world, ns);
       pending.add(json("CreateNamespace", Kind.SEQUENCE, "the run's namespace " + ns, create));
@@ -106,9 +108,26 @@ public final class FuzzPlan {
   /** The next request of the run. Call from one thread. */
   public FuzzCase next() {
     while (pending.isEmpty()) {
-      pending.addAll(steps.next(random).value());
+      synchronized (JQWIK) {
+        pending.addAll(steps.next(random).value());
+      }
     }
     return pending.remove(0);
+  }
+
+  /**
+   * jqwik keeps the stores of its memoized generators in one registry per JVM that is not safe for
+   * threads (two streams drawing at once failed in it): plans of concurrent streams draw, start and
+   * end their sessions one at a time. A plan's draws depend on its own seed only, so the order in
+   * which streams take turns changes nothing they draw.
+   */
+  private static final Object JQWIK = new Object();
+
+  /** Ends this thread's jqwik session; the thread's plans may not draw afterwards. */
+  public static void finishSession() {
+    synchronized (JQWIK) {
+      JqwikSession.finish();
+    }
   }
 
   private Arbitrary<List<FuzzCase>> step() {

@@ -14,7 +14,6 @@ import java.util.concurrent.Callable;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
-import net.jqwik.api.sessions.JqwikSession;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 
@@ -27,7 +26,7 @@ class FuzzPlanTest {
 
   @AfterEach
   void finish() {
-    JqwikSession.finish();
+    FuzzPlan.finishSession();
   }
 
   static List<FuzzCase> draw(long seed, int n) {
@@ -42,9 +41,9 @@ class FuzzPlanTest {
   @Test
   void the_same_seed_gives_the_same_requests_and_another_seed_others() {
     List<FuzzCase> a = draw(42, 400);
-    JqwikSession.finish();
+    FuzzPlan.finishSession();
     List<FuzzCase> b = draw(42, 400);
-    JqwikSession.finish();
+    FuzzPlan.finishSession();
     List<FuzzCase> c = draw(43, 400);
     for (int i = 0; i < a.size(); i++) {
       assertThat(b.get(i).body()).as("case " + i).isEqualTo(a.get(i).body());
@@ -62,7 +61,7 @@ class FuzzPlanTest {
   void plans_drawn_at_the_same_time_in_two_threads_are_those_drawn_one_after_the_other()
       throws Exception {
     List<FuzzCase> alone = draw(42, 300);
-    JqwikSession.finish();
+    FuzzPlan.finishSession();
     ExecutorService threads = Executors.newFixedThreadPool(2);
     try {
       Callable<List<FuzzCase>> stream =
@@ -70,7 +69,7 @@ class FuzzPlanTest {
             try {
               return draw(42, 300);
             } finally {
-              JqwikSession.finish();
+              FuzzPlan.finishSession();
             }
           };
       Future<List<FuzzCase>> a = threads.submit(stream);
