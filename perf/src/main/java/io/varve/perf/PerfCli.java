@@ -35,6 +35,7 @@ public final class PerfCli {
       description = "Run a benchmark and print key=value figures.",
       subcommands = {
         TimeSeriesCommand.class,
+        io.varve.perf.lifecycle.LifecycleCommand.class,
         SearchCommand.class,
         KvCommand.class,
         DataPlaneCommand.class,
