@@ -48,6 +48,8 @@ class NamespaceDeletionIT {
   static final String RESUMED = "deletion_resumed_it";
   static final String SLICES = "deletion_slices_it";
   static final String CONFIRM = "deletion_confirm_it";
+  static final String SHARED_A = "deletion_shared_a_it";
+  static final String SHARED_B = "deletion_shared_b_it";
   static final String DATASET = "deletion-it-" + ProcessHandle.current().pid();
   static final HttpClient http = TestHttp.client();
   static TestServer server;
@@ -302,6 +304,38 @@ class NamespaceDeletionIT {
     assertThat(fresh.body().path("items").size())
         .as("neither the cache nor the table keeps the deleted namespace's items")
         .isZero();
+  }
+
+  @Test
+  void deleting_a_key_value_namespace_keeps_a_table_another_namespace_names_too() {
+    String shared =
+        """
+        {"namespace": "%s", "service": "KEY_VALUE", "persistence_configuration": [
+          {"id": "PRIMARY_STORAGE", "physical_storage": {"dataset": "%s", "table": "shared"}}]}""";
+    assertThat(server.post("CreateNamespace", shared.formatted(SHARED_A, KV)).status())
+        .isEqualTo(200);
+    assertThat(server.post("CreateNamespace", shared.formatted(SHARED_B, KV)).status())
+        .isEqualTo(200);
+    String put =
+        """
+        {"namespace": "%s", "id": "r1", "idempotency_token": {"generation_time": "%s", "token": "t1"},
+         "items": [{"key": "%s", "value": "%s"}]}"""
+            .formatted(SHARED_B, Instant.now(), b64("k"), b64("v"));
+    assertThat(server.post("PutItems", put).status()).isEqualTo(200);
+
+    TestServer.Reply deleted = delete(SHARED_A, SHARED_A);
+
+    assertThat(deleted.status()).as(deleted.body().toString()).isEqualTo(200);
+    assertThat(deleted.body().path("tablesDropped").asInt()).isZero();
+    assertThat(tables(KV)).contains("shared", "shared_chunks");
+    TestServer.Reply kept =
+        server.post(
+            "GetItems", "{\"namespace\": \"" + SHARED_B + "\", \"id\": \"r1\", \"predicate\": {}}");
+    assertThat(kept.body().path("items").size()).as("the other namespace's items").isEqualTo(1);
+    assertThat(delete(SHARED_B, SHARED_B).body().path("tablesDropped").asInt())
+        .as("the last namespace naming it drops it")
+        .isEqualTo(2);
+    assertThat(tables(KV)).doesNotContain("shared", "shared_chunks");
   }
 
   @Test

@@ -7,6 +7,7 @@ import io.varve.core.error.VarveException;
 import io.varve.core.index.IndexSlices;
 import io.varve.core.index.IndexStore;
 import io.varve.core.kv.ItemTables;
+import io.varve.core.kv.KvNamespace;
 import io.varve.core.namespace.Names;
 import io.varve.core.partitioning.SliceStatus;
 import io.varve.core.partitioning.TimeSlice;
@@ -160,7 +161,7 @@ public final class NamespaceDeletion {
     String namespace = entry.record().namespace();
     CompletionStage<Void> data =
         entry.keyValue().isPresent()
-            ? itemTables.drop(entry.keyValue().get()).thenRun(() -> removed.tables().addAndGet(2))
+            ? dropItemTables(entry, removed)
             : store
                 .slices(namespace)
                 .thenCompose(slices -> dropSlices(entry, slices, removed))
@@ -178,6 +179,40 @@ public final class NamespaceDeletion {
                     removed.indices().get());
               }
               return true;
+            });
+  }
+
+  /**
+   * Drops a KeyValue namespace's item and chunk tables, unless another namespace names the same
+   * table (a KeyValue namespace may be given an existing table): its items are that one's too.
+   */
+  private CompletionStage<Void> dropItemTables(NamespaceEntry entry, Removed removed) {
+    KvNamespace kv = entry.keyValue().get();
+    return store
+        .list()
+        .thenCompose(
+            records -> {
+              List<String> sharing =
+                  records.stream()
+                      .filter(r -> !r.namespace().equals(kv.namespace()))
+                      .map(registry::entry)
+                      .filter(
+                          other ->
+                              other.keyValue().isPresent()
+                                  && other.keyValue().get().keyspace().equals(kv.keyspace())
+                                  && other.keyValue().get().table().equals(kv.table()))
+                      .map(other -> other.record().namespace())
+                      .toList();
+              if (!sharing.isEmpty()) {
+                log.warn(
+                    "namespace {}: its table {}.{} is kept: namespace(s) {} use it too",
+                    kv.namespace(),
+                    kv.keyspace(),
+                    kv.table(),
+                    sharing);
+                return CompletableFuture.<Void>completedFuture(null);
+              }
+              return itemTables.drop(kv).thenRun(() -> removed.tables().addAndGet(2));
             });
   }
 
