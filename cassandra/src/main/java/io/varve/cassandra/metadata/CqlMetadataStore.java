@@ -349,15 +349,7 @@ public final class CqlMetadataStore implements MetadataStore {
       String table,
       Map<String, String> columns,
       Duration timeout) {
-    Set<String> present = new HashSet<>();
-    session
-        .execute(
-            SimpleStatement.newInstance(
-                "SELECT column_name FROM system_schema.columns"
-                    + " WHERE keyspace_name = ? AND table_name = ?",
-                keyspace,
-                table))
-        .forEach(row -> present.add(row.getString(0)));
+    Set<String> present = columns(session, keyspace, table);
     String qualified =
         CqlIdentifier.fromInternal(keyspace).asCql(true)
             + "."
@@ -374,11 +366,25 @@ public final class CqlMetadataStore implements MetadataStore {
                     "ALTER TABLE " + qualified + " ADD " + column + " " + type),
                 timeout);
           } catch (InvalidQueryException e) {
-            if (!String.valueOf(e.getMessage()).contains("already exist")) {
+            // another server added it meanwhile (the messages differ by version and backend)
+            if (!columns(session, keyspace, table).contains(column)) {
               throw e;
             }
           }
         });
+  }
+
+  private static Set<String> columns(CqlSession session, String keyspace, String table) {
+    Set<String> present = new HashSet<>();
+    session
+        .execute(
+            SimpleStatement.newInstance(
+                "SELECT column_name FROM system_schema.columns"
+                    + " WHERE keyspace_name = ? AND table_name = ?",
+                keyspace,
+                table))
+        .forEach(row -> present.add(row.getString(0)));
+    return present;
   }
 
   private PreparedStatement prepare(String cql) {

@@ -36,9 +36,10 @@ import org.slf4j.LoggerFactory;
  * <p>The switch is an ALTER TABLE (idempotent) followed by a lightweight transaction from the
  * strategy recorded before: a server stopped between the two, or a failed record, leaves a slice
  * that the next cycle switches again, which changes nothing on the table and records it. A failure
- * leaves the slice readable (a table is read whatever its strategy) and is retried next cycle.
- * Metrics: {@code varve_slice_compaction_switches_total{outcome}} and {@code
- * varve_slice_compaction_pending} (slices waiting for their switch at the last look).
+ * leaves the slice readable (a table is read whatever its strategy) and is retried after a dozen
+ * intervals, other slices going first meanwhile. Metrics: {@code
+ * varve_slice_compaction_switches_total{outcome}} and {@code varve_slice_compaction_pending}
+ * (slices waiting for their switch at the last look).
  */
 public final class CompactionSwitcher {
 
@@ -52,6 +53,10 @@ public final class CompactionSwitcher {
   private final Counter failed;
   private final AtomicInteger pending = new AtomicInteger();
   private volatile Optional<Instant> lastSwitch = Optional.empty();
+
+  /** Tables whose switch failed, and when to try them again: one broken table blocks no other. */
+  private final java.util.Map<String, Instant> retryAfter =
+      new java.util.concurrent.ConcurrentHashMap<>();
 
   public CompactionSwitcher(
       MetadataStore store,
@@ -104,6 +109,12 @@ public final class CompactionSwitcher {
             v -> {
               List<Candidate> all = new ArrayList<>();
               found.forEach(f -> all.addAll(f.join()));
+              all.removeIf(
+                  c -> {
+                    Instant due =
+                        retryAfter.get(c.namespace().keyspace() + "." + c.slice().table());
+                    return due != null && now.isBefore(due);
+                  });
               pending.set(all.size());
               if (all.isEmpty() || !schedule.allows(now, lastSwitch)) {
                 return CompletableFuture.completedFuture(null);
@@ -141,6 +152,9 @@ public final class CompactionSwitcher {
             (recorded, error) -> {
               if (error != null) {
                 failed.increment();
+                // tried again after a dozen intervals (an hour by default); others go first
+                retryAfter.put(
+                    keyspace + "." + table, now.plus(schedule.switchInterval().multipliedBy(12)));
                 log.warn(
                     "switching the compaction of time slice {}.{} to {} failed (retried next"
                         + " cycle; the slice stays readable): {}",
@@ -150,6 +164,7 @@ public final class CompactionSwitcher {
                     error.toString());
                 throw new java.util.concurrent.CompletionException(error);
               }
+              retryAfter.remove(keyspace + "." + table);
               if (recorded) {
                 switched.increment();
                 log.info(
