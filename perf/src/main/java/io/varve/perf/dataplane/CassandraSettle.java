@@ -13,7 +13,7 @@ import java.util.Locale;
  * row): a latency phase that starts right after millions of writes would measure Cassandra's
  * compactions as much as the path it is meant to measure.
  */
-final class CassandraSettle {
+public final class CassandraSettle {
 
   private static final Duration POLL = Duration.ofMillis(500);
 
@@ -23,7 +23,7 @@ final class CassandraSettle {
               "SELECT name, active_tasks, pending_tasks FROM system_views.thread_pools")
           .setTimeout(Duration.ofSeconds(10));
 
-  CassandraSettle(CqlSession session) {
+  public CassandraSettle(CqlSession session) {
     this.session = session;
   }
 
@@ -31,7 +31,7 @@ final class CassandraSettle {
    * Waits for at most {@code limit}; returns the seconds waited, negative if Cassandra was still
    * busy at the limit.
    */
-  double await(Duration limit) throws InterruptedException {
+  public double await(Duration limit) throws InterruptedException {
     long start = System.nanoTime();
     int quietPolls = 0;
     while (true) {

@@ -9,6 +9,7 @@ import io.varve.api.timeseries.v1.WriteEventRecordsRequest;
 import io.varve.client.CallSettings;
 import io.varve.client.TimeSeriesClient;
 import io.varve.client.VarveClient;
+import io.varve.perf.dataplane.CassandraSettle;
 import io.varve.perf.environment.Environment;
 import io.varve.perf.environment.Testbed;
 import io.varve.perf.environment.VarveServer;
@@ -16,6 +17,7 @@ import io.varve.perf.measure.Figures;
 import io.varve.perf.measure.Goals;
 import io.varve.perf.ts.EventGenerator;
 import io.varve.perf.ts.TimeSeriesBenchmark;
+import java.net.InetSocketAddress;
 import java.time.Duration;
 import java.time.Instant;
 import java.time.temporal.ChronoUnit;
@@ -26,12 +28,14 @@ import java.util.Map;
 import org.HdrHistogram.Histogram;
 
 /**
- * {@code varve perf lifecycle}: what the data lifecycle buys a reader, side by side in one run.
- * Today one figure: {@code cache.read.p99.ratio}, a read of an immutable range (an hour three hours
- * old, {@code --events} events in one partition, the namespace's accept limit lowered to one hour
- * once they are written) through a server with the cache of immutable ranges, divided by the same
- * read through a second server on the same Cassandra with the cache off. The two servers' reads are
- * interleaved, so both see the same machine. Prints {@code key=value} lines and the goal's verdict.
+ * {@code varve perf lifecycle}: what the data lifecycle buys a reader, in one run. {@code
+ * closed_slice.read.p99.ratio}: see {@link ClosedSlicePhase} (local Cassandra only: it flushes and
+ * compacts over JMX). {@code cache.read.p99.ratio}: a read of an immutable range (an hour three
+ * hours old, {@code --events} events in one partition, the namespace's accept limit lowered to one
+ * hour once they are written) through a server with the cache of immutable ranges, divided by the
+ * same read through a second server on the same Cassandra with the cache off. The two servers'
+ * reads are interleaved, so both see the same machine. Prints {@code key=value} lines and the
+ * goal's verdict.
  */
 public final class LifecycleBenchmark {
 
@@ -39,7 +43,11 @@ public final class LifecycleBenchmark {
   static final String METADATA_KEYSPACE = "varve_perf_lifecycle";
   static final Duration RESPONSE_TIMEOUT = Duration.ofSeconds(10);
 
-  static final Goals GOALS = new Goals(List.of(new Goals.Goal("cache.read.p99.ratio", false, 0.3)));
+  static final Goals GOALS =
+      new Goals(
+          List.of(
+              new Goals.Goal("cache.read.p99.ratio", false, 0.3),
+              new Goals.Goal("closed_slice.read.p99.ratio", false, 0.7)));
 
   private final Environment environment;
   private final int reads;
@@ -61,7 +69,7 @@ public final class LifecycleBenchmark {
             environment,
             cassandra,
             METADATA_KEYSPACE,
-            List.of(NAMESPACE),
+            List.of(NAMESPACE, ClosedSlicePhase.NAMESPACE),
             "perf-lifecycle-cached",
             c -> c.serverConfiguration());
     VarveServer cached = testbed.server();
@@ -69,7 +77,9 @@ public final class LifecycleBenchmark {
         VarveServer.start(
             environment,
             "perf-lifecycle-uncached",
-            testbed.serverConfiguration() + "timeseries:\n  readCache:\n    maxBytes: 0\n");
+            testbed.serverConfiguration()
+                + "timeseries:\n  sliceMaintenanceInterval: 2s\n  compaction:\n"
+                + "    switchInterval: 1s\n  readCache:\n    maxBytes: 0\n");
     VarveClient withCache = cached.client(environment, RESPONSE_TIMEOUT);
     VarveClient withoutCache = uncached.client(environment, RESPONSE_TIMEOUT);
     CallSettings control = CallSettings.defaults().withDeadline(Duration.ofMinutes(2));
@@ -151,8 +161,31 @@ public final class LifecycleBenchmark {
         "cache.read.p99.ratio",
         Goals.ratio(
             withHistogram.getValueAtPercentile(99), withoutHistogram.getValueAtPercentile(99)));
+    if (testbed.cassandra().local().isPresent()) {
+      environment.progress("a closed slice's reads before and after its compaction switch");
+      CassandraSettle settle = new CassandraSettle(testbed.session());
+      new ClosedSlicePhase(environment, reads, events)
+          .run(
+              figures,
+              withoutCache,
+              new InetSocketAddress("127.0.0.1", LOCAL_JMX_PORT),
+              () -> {
+                try {
+                  settle.await(Duration.ofMinutes(5));
+                } catch (InterruptedException e) {
+                  Thread.currentThread().interrupt();
+                  throw new IllegalStateException(e);
+                }
+              });
+    } else {
+      environment.progress(
+          "closed_slice.* not measured: it flushes and compacts over the local node's JMX");
+    }
     GOALS.print(goals, out);
   }
+
+  /** The JMX port of the local Cassandra of {@code ./varve}. */
+  static final int LOCAL_JMX_PORT = 7199;
 
   private void readOnce(TimeSeriesClient client, ReadEventRecordsRequest read) {
     int found = VarveClient.join(client.readEventRecords(read)).getEventsCount();
