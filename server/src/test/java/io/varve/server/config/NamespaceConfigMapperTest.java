@@ -617,6 +617,27 @@ class NamespaceConfigMapperTest {
   }
 
   @Test
+  void a_key_value_namespace_refuses_compaction_which_is_for_slice_tables() {
+    CreateNamespaceRequest request =
+        ProtoJson.parse(
+            create(
+                "{\"id\": \"PRIMARY_STORAGE\", \"physical_storage\": {\"table\": \"items\","
+                    + " \"config\": {\"compaction\": {\"closed\": \"LEVELED\"}}}}"),
+            CreateNamespaceRequest.getDefaultInstance());
+
+    assertThatThrownBy(
+            () ->
+                MAPPER.map(
+                    request.getNamespace(), "KEY_VALUE", request.getPersistenceConfigurationList()))
+        .isInstanceOfSatisfying(
+            InvalidFieldException.class,
+            e -> {
+              assertThat(e.field()).isEqualTo("persistence_configuration[0].config.compaction");
+              assertThat(e.getMessage()).contains("KEY_VALUE");
+            });
+  }
+
+  @Test
   void refuses_event_buckets_out_of_range_with_the_documented_message() {
     assertThatThrownBy(() -> map(create(primary("{\"timePartition\": {\"eventBuckets\": 0}}"))))
         .hasMessage(
