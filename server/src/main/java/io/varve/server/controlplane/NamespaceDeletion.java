@@ -99,8 +99,15 @@ public final class NamespaceDeletion {
         .inspect(namespace)
         .thenCompose(
             entry -> {
-              if (entry.record().deleting()) {
-                return CompletableFuture.completedFuture(entry.record()); // finish it
+              if (entry.invalid().isPresent() && entry.record().deleting()) {
+                throw VarveException.failedPrecondition(
+                    "namespace '"
+                        + namespace
+                        + "' is being deleted, but its stored configuration is outside this"
+                        + " server's bounds ("
+                        + entry.invalid().get()
+                        + "): which tables it has is not known here; a server of the version that"
+                        + " stored it can finish the deletion");
               }
               if (entry.invalid().isPresent()) {
                 throw VarveException.failedPrecondition(
@@ -111,6 +118,9 @@ public final class NamespaceDeletion {
                         + entry.invalid().get()
                         + "): which tables it has is not known; UpdateNamespace with valid values,"
                         + " then delete it");
+              }
+              if (entry.record().deleting()) {
+                return CompletableFuture.completedFuture(entry.record()); // finish it
               }
               NamespaceRecord marked = entry.record().markedDeleting(clock.instant());
               return store
