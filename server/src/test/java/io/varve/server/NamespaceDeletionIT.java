@@ -125,17 +125,6 @@ class NamespaceDeletionIT {
     return names;
   }
 
-  static void await(String what, java.util.concurrent.Callable<Boolean> condition)
-      throws Exception {
-    long deadline = System.nanoTime() + Duration.ofSeconds(60).toNanos();
-    while (!condition.call()) {
-      if (System.nanoTime() > deadline) {
-        throw new AssertionError("not within 60 s: " + what);
-      }
-      Thread.sleep(200); // between polls of the server and the stores
-    }
-  }
-
   @Test
   void a_deletion_must_be_confirmed_and_an_unknown_namespace_is_not_found() {
     createTimeSeries(CONFIRM, false);
@@ -188,7 +177,7 @@ class NamespaceDeletionIT {
         server.post(
             "WriteEventRecordsSync", write(TS, List.of(event("s", t, "before", "kind", "x"))));
     assertThat(written.body().path("writtenCount").asInt()).isEqualTo(1);
-    await("the event's index slice exists", () -> !indices(TS).isEmpty());
+    TestServer.await("the event's index slice exists", () -> !indices(TS).isEmpty());
     assertThat(tables(TS)).isNotEmpty();
 
     // writers and readers keep calling while the namespace goes away
@@ -350,7 +339,7 @@ class NamespaceDeletionIT {
             + RESUMED
             + "'");
 
-    await(
+    TestServer.await(
         "the maintenance cycle finishes the deletion",
         () -> server.post("GetNamespace", "{\"namespace\": \"" + RESUMED + "\"}").status() == 404);
     assertThat(tables(RESUMED)).isEmpty();

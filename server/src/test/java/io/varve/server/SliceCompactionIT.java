@@ -99,16 +99,6 @@ class SliceCompactionIT {
     return compaction.get("class");
   }
 
-  static void await(String what, Callable<Boolean> condition) throws Exception {
-    long deadline = System.nanoTime() + Duration.ofSeconds(60).toNanos();
-    while (!condition.call()) {
-      if (System.nanoTime() > deadline) {
-        throw new AssertionError("not within 60 s: " + what);
-      }
-      Thread.sleep(200); // between polls of the server
-    }
-  }
-
   static String tableHolding(String ns, Instant t) {
     return slices(ns).stream()
         .filter(
@@ -187,7 +177,7 @@ class SliceCompactionIT {
 
     // the event's slice and the one before it leave the write window
     clock.advance(Duration.ofHours(2).plusMinutes(30));
-    await(
+    TestServer.await(
         "the first switch, of the oldest slice, fails",
         () ->
             server

@@ -103,6 +103,18 @@ final class TestServer implements AutoCloseable {
     return "http://127.0.0.1:" + server.port();
   }
 
+  /** Polls {@code condition} every 200 ms until it holds; fails naming {@code what} after 60 s. */
+  static void await(String what, java.util.concurrent.Callable<Boolean> condition)
+      throws Exception {
+    long deadline = System.nanoTime() + Duration.ofSeconds(60).toNanos();
+    while (!condition.call()) {
+      if (System.nanoTime() > deadline) {
+        throw new AssertionError("not within 60 s: " + what);
+      }
+      Thread.sleep(200); // between polls of the server and the stores
+    }
+  }
+
   Reply post(String rpc, String body) {
     try {
       HttpResponse<String> response =

@@ -73,27 +73,16 @@ public record TimeSlice(
 
   /** This slice moved to {@code newStatus} at {@code at}. */
   public TimeSlice withStatus(SliceStatus newStatus, Instant at) {
-    return new TimeSlice(
-        namespace,
-        start,
-        end,
-        table,
-        secondsPerTimeBucket,
-        eventBuckets,
-        newStatus,
-        lifecycle.withStatusTime(at));
+    return with(newStatus, lifecycle.withStatusTime(at));
   }
 
   /** This slice, its table's compaction set to {@code strategy} at {@code at}. */
   public TimeSlice withCompaction(String strategy, Instant at) {
+    return with(status, lifecycle.withCompaction(strategy, at));
+  }
+
+  private TimeSlice with(SliceStatus newStatus, SliceLifecycle newLifecycle) {
     return new TimeSlice(
-        namespace,
-        start,
-        end,
-        table,
-        secondsPerTimeBucket,
-        eventBuckets,
-        status,
-        lifecycle.withCompaction(strategy, at));
+        namespace, start, end, table, secondsPerTimeBucket, eventBuckets, newStatus, newLifecycle);
   }
 }
