@@ -33,6 +33,7 @@ import io.varve.server.config.ServerCertificate;
 import io.varve.server.config.ServerSettings;
 import io.varve.server.controlplane.CompactionSwitcher;
 import io.varve.server.controlplane.ControlPlaneHandler;
+import io.varve.server.controlplane.HistogramSurveyor;
 import io.varve.server.controlplane.NamespaceDeletion;
 import io.varve.server.controlplane.NamespaceRegistry;
 import io.varve.server.controlplane.SliceMaintainer;
@@ -203,6 +204,17 @@ public final class VarveServer implements AutoCloseable {
               deletion,
               new CompactionSwitcher(store, tables, clock, settings.compaction(), metrics),
               workers.register("slice-maintainer", true, staleAfter));
+      HistogramSurveyor histograms =
+          new HistogramSurveyor(
+              registry,
+              store,
+              tables,
+              mapper,
+              clock,
+              settings.histogram(),
+              settings.compaction(),
+              workers.register("slice-histogram", false, staleAfter),
+              metrics);
       ControlPlaneHandler control =
           new ControlPlaneHandler(
               store,
@@ -213,7 +225,8 @@ public final class VarveServer implements AutoCloseable {
               deletion,
               mapper,
               clock,
-              INITIAL_SLICE_WAIT);
+              INITIAL_SLICE_WAIT,
+              settings.histogram().target());
       Optional<Indexer> indexer = index.map(IndexServices::indexer);
       WriteBuffers buffers =
           new WriteBuffers(
@@ -278,11 +291,13 @@ public final class VarveServer implements AutoCloseable {
       sb.serverListener(ServerListener.builder().whenStopped(s -> decoding.close()).build());
       sb.serverListener(ServerListener.builder().whenStopped(s -> jvm.close()).build());
       sb.serverListener(ServerListener.builder().whenStopping(s -> sweeper.close()).build());
+      sb.serverListener(ServerListener.builder().whenStopping(s -> histograms.close()).build());
       servePages(sb, metrics, workers, registry, settings);
       Server server = sb.build();
       server.start().join();
       maintainer.start(settings.sliceMaintenanceInterval());
       sweeper.start(settings.kvChunks().sweepInterval());
+      histograms.start(settings.sliceMaintenanceInterval());
       index.ifPresent(i -> i.maintainer().start(settings.sliceMaintenanceInterval()));
       log.info(
           "Varve serving on {}://{}:{} (API page /docs)",

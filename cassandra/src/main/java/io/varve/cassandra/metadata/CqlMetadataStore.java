@@ -11,6 +11,7 @@ import com.datastax.oss.driver.api.core.servererrors.InvalidQueryException;
 import io.varve.cassandra.failure.CqlFailures;
 import io.varve.cassandra.session.SchemaChanges;
 import io.varve.core.error.VarveException;
+import io.varve.core.partitioning.SliceHistogram;
 import io.varve.core.partitioning.SliceLifecycle;
 import io.varve.core.partitioning.SliceStatus;
 import io.varve.core.partitioning.TimeSlice;
@@ -38,9 +39,9 @@ import java.util.function.Consumer;
  * <ul>
  *   <li>{@code namespaces(namespace PK, config, version, create_time, update_time, deleting_since)}
  *   <li>{@code time_slices(namespace, start_time DESC, end_time, table_name,
- *       seconds_per_time_bucket, event_buckets, status, status_time, compaction, compaction_time)}:
- *       the columns after {@code status} came later, added by {@link #open} to a table that lacks
- *       them
+ *       seconds_per_time_bucket, event_buckets, status, status_time, compaction, compaction_time,
+ *       histogram)}: the columns after {@code status} came later, added by {@link #open} to a table
+ *       that lacks them
  *   <li>{@code settings(name PK, value)}: deployment-wide values such as the page-token key
  * </ul>
  *
@@ -55,6 +56,7 @@ public final class CqlMetadataStore implements MetadataStore {
   private final PreparedStatement deleteNamespace;
   private final PreparedStatement deleteSlice;
   private final PreparedStatement updateSliceCompaction;
+  private final PreparedStatement updateSliceHistogram;
   private final PreparedStatement selectNamespace;
   private final PreparedStatement selectNamespaces;
   private final PreparedStatement selectSlices;
@@ -89,6 +91,12 @@ public final class CqlMetadataStore implements MetadataStore {
                 + ks
                 + ".time_slices SET compaction = ?, compaction_time = ?"
                 + " WHERE namespace = ? AND start_time = ? IF compaction = ?");
+    updateSliceHistogram =
+        prepare(
+            "UPDATE "
+                + ks
+                + ".time_slices SET histogram = ?"
+                + " WHERE namespace = ? AND start_time = ? IF table_name = ?");
     deleteSlice =
         prepare("DELETE FROM " + ks + ".time_slices WHERE namespace = ? AND start_time = ?");
     selectNamespace =
@@ -104,7 +112,7 @@ public final class CqlMetadataStore implements MetadataStore {
     selectSlices =
         prepare(
             "SELECT start_time, end_time, table_name, seconds_per_time_bucket, event_buckets, status,"
-                + " status_time, compaction, compaction_time FROM "
+                + " status_time, compaction, compaction_time, histogram FROM "
                 + ks
                 + ".time_slices WHERE namespace = ?");
     insertSlice =
@@ -113,7 +121,7 @@ public final class CqlMetadataStore implements MetadataStore {
                 + ks
                 + ".time_slices (namespace, start_time, end_time, table_name,"
                 + " seconds_per_time_bucket, event_buckets, status, status_time, compaction,"
-                + " compaction_time) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)");
+                + " compaction_time, histogram) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)");
     updateSliceStatus =
         prepare(
             "UPDATE "
@@ -253,7 +261,9 @@ public final class CqlMetadataStore implements MetadataStore {
                             new SliceLifecycle(
                                 Optional.ofNullable(row.getInstant(6)),
                                 Optional.ofNullable(row.getString(7)),
-                                Optional.ofNullable(row.getInstant(8))))))
+                                Optional.ofNullable(row.getInstant(8)),
+                                Optional.ofNullable(row.getString(9))
+                                    .flatMap(SliceHistogram::parse)))))
             .thenApply(v -> slices));
   }
 
@@ -272,7 +282,8 @@ public final class CqlMetadataStore implements MetadataStore {
                     s.status().name(),
                     s.lifecycle().statusTime().orElse(null),
                     s.lifecycle().compaction().orElse(null),
-                    s.lifecycle().compactionTime().orElse(null)))
+                    s.lifecycle().compactionTime().orElse(null),
+                    s.lifecycle().histogram().map(SliceHistogram::format).orElse(null)))
             .thenApply(rs -> null));
   }
 
@@ -300,6 +311,17 @@ public final class CqlMetadataStore implements MetadataStore {
                         slice.namespace(),
                         slice.start(),
                         slice.lifecycle().compaction().orElse(null))
+                    .setSerialConsistencyLevel(ConsistencyLevel.SERIAL))
+            .thenApply(AsyncResultSet::wasApplied));
+  }
+
+  @Override
+  public CompletionStage<Boolean> setSliceHistogram(TimeSlice slice, SliceHistogram histogram) {
+    return CqlFailures.translated(
+        session
+            .executeAsync(
+                updateSliceHistogram
+                    .bind(histogram.format(), slice.namespace(), slice.start(), slice.table())
                     .setSerialConsistencyLevel(ConsistencyLevel.SERIAL))
             .thenApply(AsyncResultSet::wasApplied));
   }
@@ -336,6 +358,7 @@ public final class CqlMetadataStore implements MetadataStore {
     SLICE_COLUMNS_ADDED.put("status_time", "timestamp");
     SLICE_COLUMNS_ADDED.put("compaction", "text");
     SLICE_COLUMNS_ADDED.put("compaction_time", "timestamp");
+    SLICE_COLUMNS_ADDED.put("histogram", "text");
   }
 
   /**

@@ -180,6 +180,13 @@ public final class CqlSliceTables implements SliceTables {
   }
 
   @Override
+  public io.varve.core.partitioning.SliceHistogram measure(
+      String keyspace, String table, long maxRows, int sampleRows) {
+    return new SliceCensus(session, timeout, java.time.Clock.systemUTC(), new java.util.Random())
+        .measure(keyspace, table, maxRows, sampleRows);
+  }
+
+  @Override
   public CompletionStage<Void> drop(String keyspace, String table) {
     return run(
         dropTable(CqlIdentifier.fromInternal(keyspace), CqlIdentifier.fromInternal(table))

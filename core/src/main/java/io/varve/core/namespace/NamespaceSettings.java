@@ -19,6 +19,8 @@ import java.time.Duration;
  *     as the store takes them
  * @param slos latency objectives of every endpoint of {@link TimeSeriesSlos#CATALOG}
  * @param compaction how its slice tables are compacted, open and closed
+ * @param autoPartition whether the control plane sets {@code partition}'s time bucket width and
+ *     event buckets for future slices from the partition histograms ({@code timePartition.auto})
  */
 public record NamespaceSettings(
     String namespace,
@@ -31,7 +33,36 @@ public record NamespaceSettings(
     long bufferCapacityBytes,
     long drainRate,
     Slos slos,
-    io.varve.core.partitioning.CompactionPolicy compaction) {
+    io.varve.core.partitioning.CompactionPolicy compaction,
+    boolean autoPartition) {
+
+  /** Settings whose partitioning only an operator changes. */
+  public NamespaceSettings(
+      String namespace,
+      String keyspace,
+      TimePartition partition,
+      Consistency consistency,
+      Duration acceptLimit,
+      Retention retention,
+      Duration coalesce,
+      long bufferCapacityBytes,
+      long drainRate,
+      Slos slos,
+      io.varve.core.partitioning.CompactionPolicy compaction) {
+    this(
+        namespace,
+        keyspace,
+        partition,
+        consistency,
+        acceptLimit,
+        retention,
+        coalesce,
+        bufferCapacityBytes,
+        drainRate,
+        slos,
+        compaction,
+        false);
+  }
 
   /** Default accept limit: writes up to 36 hours old. */
   public static final Duration DEFAULT_ACCEPT_LIMIT = Duration.ofHours(36);

@@ -81,6 +81,11 @@ public record TimeSlice(
     return with(status, lifecycle.withCompaction(strategy, at));
   }
 
+  /** This slice with its measured partition sizes. */
+  public TimeSlice withHistogram(SliceHistogram histogram) {
+    return with(status, lifecycle.withHistogram(histogram));
+  }
+
   private TimeSlice with(SliceStatus newStatus, SliceLifecycle newLifecycle) {
     return new TimeSlice(
         namespace, start, end, table, secondsPerTimeBucket, eventBuckets, newStatus, newLifecycle);

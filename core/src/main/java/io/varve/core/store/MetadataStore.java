@@ -63,6 +63,16 @@ public interface MetadataStore {
    */
   CompletionStage<Boolean> setSliceCompaction(TimeSlice slice, String strategy, Instant at);
 
+  /**
+   * Records a slice's measured partition sizes, if its table is still the one it was read with (a
+   * lightweight transaction: a histogram never lands on a slice whose table was replaced
+   * meanwhile).
+   *
+   * @return whether it was recorded
+   */
+  CompletionStage<Boolean> setSliceHistogram(
+      TimeSlice slice, io.varve.core.partitioning.SliceHistogram histogram);
+
   /** The deployment's page-token signing key, created once by whichever server asks first. */
   CompletionStage<byte[]> pageTokenKey();
 }

@@ -46,6 +46,17 @@ public interface SliceTables {
   /** Whether a table exists, as the cluster's schema says now. */
   CompletionStage<Boolean> exists(String keyspace, String table);
 
+  /**
+   * Measures a slice table's partition sizes: the rows of every partition of a random share of its
+   * token ranges, counted by the store, until {@code maxRows} rows are counted (the range being
+   * counted finishes), and the mean size of a row from at most {@code sampleRows} rows read back.
+   * Blocks: call it from a background thread.
+   *
+   * @throws io.varve.core.error.StorageException when the store fails
+   */
+  io.varve.core.partitioning.SliceHistogram measure(
+      String keyspace, String table, long maxRows, int sampleRows);
+
   /** Drops a slice table if it exists (idempotent). */
   CompletionStage<Void> drop(String keyspace, String table);
 }

@@ -67,6 +67,11 @@ final class IndexStorageConfig {
     if (!config.getConsistencyTarget().isEmpty()) {
       Consistency.parseTarget(cfg + ".consistencyTarget", config.getConsistencyTarget());
     }
+    if (config.getTimePartition().hasAuto()) {
+      throw InvalidFieldException.of(
+          cfg + ".timePartition.auto",
+          "not allowed in INDEX_STORAGE (expected: in the PRIMARY_STORAGE entry)");
+    }
     if (config.hasCompaction()) {
       throw InvalidFieldException.of(
           cfg + ".compaction",

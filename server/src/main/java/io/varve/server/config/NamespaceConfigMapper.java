@@ -195,18 +195,23 @@ public final class NamespaceConfigMapper {
             buffering.capacity(),
             buffering.drainRate(),
             slos,
-            compaction);
+            compaction,
+            config.getTimePartition().getAuto());
+    TimePartition.Builder normalizedPartition =
+        TimePartition.newBuilder()
+            .setSecondsPerTimeSlice(partition.secondsPerTimeSlice())
+            .setSecondsPerTimeBucket(partition.secondsPerTimeBucket())
+            .setEventBuckets(partition.eventBuckets());
+    if (settings.autoPartition()) {
+      normalizedPartition.setAuto(true); // absent when false, as the namespace was given
+    }
     PersistenceConfiguration normalized =
         PersistenceConfiguration.newBuilder()
             .setId(PRIMARY)
             .setPhysicalStorage(storage.toBuilder().setType(type).setDataset(keyspace))
             .setConfig(
                 StorageConfig.newBuilder()
-                    .setTimePartition(
-                        TimePartition.newBuilder()
-                            .setSecondsPerTimeSlice(partition.secondsPerTimeSlice())
-                            .setSecondsPerTimeBucket(partition.secondsPerTimeBucket())
-                            .setEventBuckets(partition.eventBuckets()))
+                    .setTimePartition(normalizedPartition)
                     .setQueueBuffering(buffering.normalized())
                     .setConsistencyScope(consistency.scope().name())
                     .setConsistencyTarget(consistency.target().name())

@@ -48,6 +48,8 @@ import java.util.stream.Collectors;
  *     timeseries.compaction})
  * @param readCache the cache of ReadEventRecords pages of immutable ranges ({@code
  *     timeseries.readCache})
+ * @param histogram partition histograms and the target of their recommendations ({@code
+ *     timeseries.histogram})
  * @param limits data plane limits
  * @param opensearch the index store of search and aggregate, and its indexing queue
  * @param search limits of search and aggregate requests
@@ -67,6 +69,7 @@ public record ServerSettings(
     Duration sliceMaintenanceInterval,
     CompactionSchedule compaction,
     ReadCacheSettings readCache,
+    HistogramSettings histogram,
     Limits limits,
     OpenSearchSettings opensearch,
     SearchLimits search,
@@ -153,6 +156,7 @@ public record ServerSettings(
         v.get(TimeSeriesOptions.SLICE_MAINTENANCE_INTERVAL),
         TimeSeriesOptions.compaction(v),
         TimeSeriesOptions.readCache(v, v.get(ServerOptions.BUFFERED_WRITE_RETRY)),
+        TimeSeriesOptions.histogram(v),
         TimeSeriesOptions.limits(v),
         OpenSearchOptions.settings(v),
         TimeSeriesOptions.search(v),
@@ -275,6 +279,7 @@ public record ServerSettings(
         sliceMaintenanceInterval,
         compaction,
         readCache,
+        histogram,
         limits,
         search,
         config);
@@ -303,6 +308,7 @@ public record ServerSettings(
     private Duration sliceMaintenanceInterval;
     private CompactionSchedule compaction;
     private ReadCacheSettings readCache;
+    private HistogramSettings histogram;
     private Limits limits;
     private OpenSearchSettings opensearch;
     private SearchLimits search;
@@ -322,6 +328,7 @@ public record ServerSettings(
       sliceMaintenanceInterval = s.sliceMaintenanceInterval;
       compaction = s.compaction;
       readCache = s.readCache;
+      histogram = s.histogram;
       limits = s.limits;
       opensearch = s.opensearch;
       search = s.search;
@@ -391,6 +398,11 @@ public record ServerSettings(
       return this;
     }
 
+    public Builder histogram(HistogramSettings value) {
+      histogram = value;
+      return this;
+    }
+
     public Builder compaction(CompactionSchedule value) {
       compaction = value;
       return this;
@@ -419,6 +431,7 @@ public record ServerSettings(
           sliceMaintenanceInterval,
           compaction,
           readCache,
+          histogram,
           limits,
           opensearch,
           search,

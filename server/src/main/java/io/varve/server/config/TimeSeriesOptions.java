@@ -80,6 +80,49 @@ public final class TimeSeriesOptions {
                   + " midnight: `22:00-04:00`); empty: any time of day. A switch started inside it may"
                   + " compact on past its end.");
 
+  public static final Section HISTOGRAM =
+      OPTIONS.section(
+          "timeseries.histogram",
+          "Partition histograms: how a server measures the partitions of a slice that receives no"
+              + " more writes, and the size the recommended partition settings aim at"
+              + " ([namespace-configuration.md](namespace-configuration.md#partition-histograms)).");
+  public static final Option<Duration> HISTOGRAM_INTERVAL =
+      OPTIONS
+          .option("timeseries.histogram.interval", Types.duration())
+          .defaultValue(HistogramSettings.DEFAULT_INTERVAL)
+          .doc(
+              "Least time between two measurements by one server, each of one slice, inside"
+                  + " `timeseries.compaction.window`; `0s`: no measurement (recommendations and"
+                  + " `timePartition.auto` then have nothing to go by).");
+  public static final Option<Long> HISTOGRAM_MAX_ROWS =
+      OPTIONS
+          .option("timeseries.histogram.maxRows", Types.longInteger(1_000, 1_000_000_000))
+          .defaultValue(HistogramSettings.DEFAULT_MAX_ROWS)
+          .doc(
+              "Rows counted per slice at most: the store counts them (only the counts cross the"
+                  + " network), a random 256th of the token ring at a time, until this many; the"
+                  + " histogram is then of that share of the slice (`sampledFraction`). The piece"
+                  + " being counted finishes, so a slice may cost a 256th of its rows more.");
+  public static final Option<Integer> HISTOGRAM_SAMPLE_ROWS =
+      OPTIONS
+          .option("timeseries.histogram.sampleRows", Types.integer(0, 100_000))
+          .defaultValue(HistogramSettings.DEFAULT_SAMPLE_ROWS)
+          .doc(
+              "Rows read back per slice, from 16 partitions drawn by their size, for the mean size"
+                  + " of a row (a partition's bytes are its rows times it); read 8 at a time.");
+  public static final Option<Integer> HISTOGRAM_TARGET_BYTES =
+      OPTIONS
+          .option("timeseries.histogram.targetPartitionBytes", Types.bytes(1024, Integer.MAX_VALUE))
+          .defaultValue((int) HistogramSettings.DEFAULT_TARGET.bytes())
+          .doc(
+              "The size a partition should stay within: recommendations aim the 99th-percentile"
+                  + " partition of future slices at half of it.");
+  public static final Option<Integer> HISTOGRAM_TARGET_ROWS =
+      OPTIONS
+          .option("timeseries.histogram.targetPartitionRows", Types.integer(1, 1_000_000_000))
+          .defaultValue((int) HistogramSettings.DEFAULT_TARGET.rows())
+          .doc("The rows a partition should stay within, beside `targetPartitionBytes`.");
+
   public static final Section READ_CACHE =
       OPTIONS.section(
           "timeseries.readCache",
@@ -264,6 +307,7 @@ public final class TimeSeriesOptions {
       Duration maintenance,
       CompactionSchedule compaction,
       ReadCacheSettings readCache,
+      HistogramSettings histogram,
       Limits l,
       SearchLimits s,
       EffectiveConfig config) {
@@ -274,6 +318,11 @@ public final class TimeSeriesOptions {
         .put(READ_CACHE_MAX_BYTES, (int) readCache.maxBytes())
         .put(READ_CACHE_SAFETY_MARGIN, readCache.safetyMargin())
         .put(COMPACTION_SWITCH_INTERVAL, compaction.switchInterval())
+        .put(HISTOGRAM_INTERVAL, histogram.interval())
+        .put(HISTOGRAM_MAX_ROWS, histogram.maxRows())
+        .put(HISTOGRAM_SAMPLE_ROWS, histogram.sampleRows())
+        .put(HISTOGRAM_TARGET_BYTES, (int) histogram.target().bytes())
+        .put(HISTOGRAM_TARGET_ROWS, (int) histogram.target().rows())
         .put(
             COMPACTION_WINDOW,
             compaction.start().map(from -> from + "-" + compaction.end().orElseThrow()).orElse(""))
@@ -296,6 +345,16 @@ public final class TimeSeriesOptions {
         .put(MAX_QUERY_DEPTH, s.maxDepth())
         .put(MAX_QUERY_CLAUSES, s.maxClauses())
         .put(MAX_TIME_BUCKETS, s.maxTimeBuckets());
+  }
+
+  /** The {@code timeseries.histogram} section. */
+  static HistogramSettings histogram(OptionValues v) {
+    return new HistogramSettings(
+        v.get(HISTOGRAM_INTERVAL),
+        v.get(HISTOGRAM_MAX_ROWS),
+        v.get(HISTOGRAM_SAMPLE_ROWS),
+        new io.varve.core.partitioning.PartitionAdvisor.Target(
+            v.get(HISTOGRAM_TARGET_BYTES), v.get(HISTOGRAM_TARGET_ROWS)));
   }
 
   /** The {@code timeseries.compaction} section. */

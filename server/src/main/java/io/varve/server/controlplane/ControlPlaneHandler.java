@@ -10,6 +10,8 @@ import io.varve.api.timeseries.v1.ListNamespacesResponse;
 import io.varve.api.timeseries.v1.ListTimeSlicesRequest;
 import io.varve.api.timeseries.v1.ListTimeSlicesResponse;
 import io.varve.api.timeseries.v1.Namespace;
+import io.varve.api.timeseries.v1.PartitionHistogram;
+import io.varve.api.timeseries.v1.PartitionRecommendation;
 import io.varve.api.timeseries.v1.UpdateNamespaceRequest;
 import io.varve.core.error.InvalidFieldException;
 import io.varve.core.error.VarveException;
@@ -17,6 +19,8 @@ import io.varve.core.index.FieldType;
 import io.varve.core.index.IndexSpec;
 import io.varve.core.kv.ItemTables;
 import io.varve.core.namespace.Names;
+import io.varve.core.partitioning.PartitionAdvisor;
+import io.varve.core.partitioning.SliceHistogram;
 import io.varve.core.partitioning.SliceLifecycle;
 import io.varve.core.partitioning.TimeSlice;
 import io.varve.core.store.MetadataStore;
@@ -51,6 +55,7 @@ public final class ControlPlaneHandler {
   private final NamespaceConfigMapper mapper;
   private final Clock clock;
   private final Duration initialSliceWait;
+  private final PartitionAdvisor.Target partitionTarget;
 
   public ControlPlaneHandler(
       MetadataStore store,
@@ -61,7 +66,9 @@ public final class ControlPlaneHandler {
       NamespaceDeletion deletion,
       NamespaceConfigMapper mapper,
       Clock clock,
-      Duration initialSliceWait) {
+      Duration initialSliceWait,
+      PartitionAdvisor.Target partitionTarget) {
+    this.partitionTarget = partitionTarget;
     this.store = store;
     this.tables = tables;
     this.itemTables = itemTables;
@@ -301,7 +308,52 @@ public final class ControlPlaneHandler {
     lifecycle.statusTime().ifPresent(at -> proto.setStatusTime(timestamp(at)));
     lifecycle.compaction().ifPresent(proto::setCompaction);
     lifecycle.compactionTime().ifPresent(at -> proto.setCompactionTime(timestamp(at)));
+    lifecycle.histogram().ifPresent(h -> proto.setHistogram(toProto(h)));
     return proto.build();
+  }
+
+  static PartitionHistogram toProto(SliceHistogram h) {
+    PartitionHistogram.Builder proto =
+        PartitionHistogram.newBuilder()
+            .setMeasureTime(timestamp(h.measuredAt()))
+            .setSampledFraction(h.sampledFraction())
+            .setPartitions(h.partitions())
+            .setRows(h.rows())
+            .setMeanRowBytes(h.meanRowBytes())
+            .setP50Rows(h.p50Rows())
+            .setP99Rows(h.p99Rows())
+            .setMaxRows(h.maxRows())
+            .setP99Bytes(h.p99Bytes())
+            .setMaxBytes(h.maxBytes())
+            .setDensestTimeSeriesId(h.densestSeries());
+    for (long n : h.rowsLog2()) {
+      proto.addRowsLog2(n);
+    }
+    return proto.build();
+  }
+
+  /** The recommendation from the newest slice with partitions measured, if any. */
+  private java.util.Optional<PartitionRecommendation> recommendation(NamespaceEntry entry) {
+    return entry.slices().stream()
+        .filter(PartitionAdvisor::hasPartitions)
+        .max(java.util.Comparator.comparing(TimeSlice::start))
+        .map(
+            slice -> {
+              PartitionAdvisor.Recommendation r =
+                  PartitionAdvisor.recommend(
+                      slice,
+                      slice.lifecycle().histogram().orElseThrow(),
+                      entry.settings().partition(),
+                      partitionTarget);
+              return PartitionRecommendation.newBuilder()
+                  .setSecondsPerTimeBucket(r.secondsPerTimeBucket())
+                  .setEventBuckets(r.eventBuckets())
+                  .setLoad(r.load())
+                  .setBasedOn(timestamp(r.basedOn()))
+                  .setReason(r.reason())
+                  .setCurrent(r.matches(entry.settings().partition()))
+                  .build();
+            });
   }
 
   /** ListTimeSlices: the slices as the store holds them now, not this server's cached copy. */
@@ -324,6 +376,9 @@ public final class ControlPlaneHandler {
               }
               ListTimeSlicesResponse.Builder response = ListTimeSlicesResponse.newBuilder();
               entry.slices().forEach(slice -> response.addTimeSlices(toProto(slice)));
+              if (entry.served()) {
+                recommendation(entry).ifPresent(response::setRecommendation);
+              }
               return response.build();
             });
   }

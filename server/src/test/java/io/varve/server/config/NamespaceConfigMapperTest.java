@@ -221,6 +221,16 @@ class NamespaceConfigMapperTest {
             new CompactionPolicy(
                 CompactionPolicy.Open.CLUSTER_DEFAULT, CompactionPolicy.Closed.LEVELED)),
         Arguments.of(
+            "partitioning is the operator's unless timePartition.auto",
+            primary("{}"),
+            (Function<NamespaceSettings, Object>) NamespaceSettings::autoPartition,
+            false),
+        Arguments.of(
+            "timePartition.auto opts in to the histograms' recommendations",
+            primary("{\"timePartition\": {\"auto\": true}}"),
+            (Function<NamespaceSettings, Object>) NamespaceSettings::autoPartition,
+            true),
+        Arguments.of(
             "the narrowest slice takes a bucket of the slice's width",
             primary("{\"timePartition\": {\"secondsPerTimeSlice\": 3600}}"),
             (Function<NamespaceSettings, Object>) NamespaceSettings::partition,
@@ -338,6 +348,11 @@ class NamespaceConfigMapperTest {
             "refuses_compaction_in_the_index_entry",
             create(primary("{}"), index("{\"compaction\": {\"closed\": \"LEVELED\"}}")),
             ix + ".config.compaction",
+            "not allowed in INDEX_STORAGE"),
+        Arguments.of(
+            "refuses_time_partition_auto_in_the_index_entry",
+            create(primary("{}"), index("{\"timePartition\": {\"auto\": true}}")),
+            ix + ".config.timePartition.auto",
             "not allowed in INDEX_STORAGE"),
         // time partition
         Arguments.of(

@@ -89,6 +89,12 @@ class BackgroundWorkerSurvivalTest {
     }
 
     @Override
+    public CompletionStage<Boolean> setSliceHistogram(
+        TimeSlice slice, io.varve.core.partitioning.SliceHistogram histogram) {
+      throw new UnsupportedOperationException();
+    }
+
+    @Override
     public CompletionStage<Boolean> remove(NamespaceRecord record) {
       throw new UnsupportedOperationException();
     }
@@ -148,6 +154,12 @@ class BackgroundWorkerSurvivalTest {
 
         @Override
         public CompletionStage<Boolean> exists(String keyspace, String table) {
+          throw new UnsupportedOperationException();
+        }
+
+        @Override
+        public io.varve.core.partitioning.SliceHistogram measure(
+            String keyspace, String table, long maxRows, int sampleRows) {
           throw new UnsupportedOperationException();
         }
 
