@@ -2,6 +2,7 @@ package io.varve.reshaper.config;
 
 import java.io.Serializable;
 import java.nio.file.Path;
+import java.time.Instant;
 import java.util.List;
 import java.util.Map;
 
@@ -15,6 +16,7 @@ import java.util.Map;
  * @param drop {@code drop}: source columns that are not copied
  * @param constants {@code constants}: target columns filled with a CQL literal
  * @param reshape {@code reshape}: the rule for rows that land on one target key
+ * @param timeSlice {@code timeSlice}: the settings a slice table is re-partitioned to, or null
  * @param savepoints {@code savepoints}: where finished token ranges are recorded
  * @param rateLimit {@code rateLimit}: a cap on the whole job's write rate
  * @param failures {@code failures}: bad rows, their file and the threshold
@@ -36,6 +38,7 @@ public record JobConfig(
     List<String> drop,
     Map<String, String> constants,
     Reshape reshape,
+    TimeSlice timeSlice,
     Savepoints savepoints,
     RateLimit rateLimit,
     Failures failures,
@@ -53,6 +56,14 @@ public record JobConfig(
 
   /** The {@code reshape} section; {@code onConflict} is null when none is given. */
   public record Reshape(OnConflict onConflict, String column) implements Serializable {}
+
+  /**
+   * The {@code timeSlice} section: the slice {@code [start, end)} whose table is copied, and the
+   * target's time buckets ({@code secondsPerTimeBucket}, dividing the slice's width) and event
+   * buckets. Checked across its keys by {@link JobConfigLoader}.
+   */
+  public record TimeSlice(Instant start, Instant end, long secondsPerTimeBucket, int eventBuckets)
+      implements Serializable {}
 
   /** The {@code savepoints} section: {@code path} (a directory), {@code intervalSeconds}. */
   public record Savepoints(String path, int intervalSeconds) implements Serializable {}

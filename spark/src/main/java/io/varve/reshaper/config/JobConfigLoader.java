@@ -24,17 +24,23 @@ import static io.varve.reshaper.config.JobOptions.ROWS_PER_SECOND;
 import static io.varve.reshaper.config.JobOptions.RULE_COLUMN;
 import static io.varve.reshaper.config.JobOptions.SAVEPOINTS_INTERVAL;
 import static io.varve.reshaper.config.JobOptions.SAVEPOINTS_PATH;
+import static io.varve.reshaper.config.JobOptions.SLICE_END;
+import static io.varve.reshaper.config.JobOptions.SLICE_EVENT_BUCKETS;
+import static io.varve.reshaper.config.JobOptions.SLICE_SECONDS_PER_TIME_BUCKET;
+import static io.varve.reshaper.config.JobOptions.SLICE_START;
 import static io.varve.reshaper.config.JobOptions.SOURCE;
 import static io.varve.reshaper.config.JobOptions.SPARK;
 import static io.varve.reshaper.config.JobOptions.TARGET;
 import static io.varve.reshaper.config.JobOptions.value;
 
+import io.varve.options.Option;
 import io.varve.options.OptionException;
 import io.varve.options.OptionValues;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.NoSuchFileException;
 import java.nio.file.Path;
+import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
 import org.yaml.snakeyaml.LoaderOptions;
@@ -103,6 +109,7 @@ public final class JobConfigLoader {
         value(s, DROP),
         value(s, CONSTANTS),
         new JobConfig.Reshape(rule, ruleColumn),
+        timeSlice(s),
         new JobConfig.Savepoints(value(s, SAVEPOINTS_PATH), value(s, SAVEPOINTS_INTERVAL)),
         new JobConfig.RateLimit(value(s, ROWS_PER_SECOND), value(s, MEGABYTES_PER_SECOND)),
         new JobConfig.Failures(value(s, MAX_BAD_ROWS), value(s, BAD_ROWS_PATH), value(s, RETRIES)),
@@ -122,5 +129,40 @@ public final class JobConfigLoader {
         new JobConfig.Validation(value(s, FAILURES_TO_FETCH)),
         value(s, SPARK),
         List.copyOf(warnings));
+  }
+
+  /** The {@code timeSlice} section, or null: all four keys, a slice the bucket width divides. */
+  private static JobConfig.TimeSlice timeSlice(OptionValues s) {
+    List<Option<?>> keys =
+        List.of(SLICE_START, SLICE_END, SLICE_SECONDS_PER_TIME_BUCKET, SLICE_EVENT_BUCKETS);
+    if (keys.stream().noneMatch(s::isSet)) {
+      return null;
+    }
+    for (Option<?> key : keys) {
+      if (!s.isSet(key)) {
+        throw new ConfigException(
+            s.key(key), "missing", key.typeDoc() + ", in a timeSlice section");
+      }
+    }
+    Instant start = value(s, SLICE_START);
+    Instant end = value(s, SLICE_END);
+    long seconds = value(s, SLICE_SECONDS_PER_TIME_BUCKET);
+    if (!start.isBefore(end)) {
+      throw new ConfigException(
+          s.key(SLICE_END), end, "an instant after " + s.key(SLICE_START) + " (" + start + ")");
+    }
+    long widthMillis = end.toEpochMilli() - start.toEpochMilli();
+    if (widthMillis % (seconds * 1000) != 0) {
+      throw new ConfigException(
+          s.key(SLICE_SECONDS_PER_TIME_BUCKET),
+          seconds,
+          "a divisor of the slice's width, "
+              + (widthMillis % 1000 == 0 ? widthMillis / 1000 + " seconds" : widthMillis + " ms")
+              + " from "
+              + start
+              + " to "
+              + end);
+    }
+    return new JobConfig.TimeSlice(start, end, seconds, value(s, SLICE_EVENT_BUCKETS));
   }
 }

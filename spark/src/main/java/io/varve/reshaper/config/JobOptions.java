@@ -2,6 +2,7 @@ package io.varve.reshaper.config;
 
 import static io.varve.reshaper.config.JobTypes.bool;
 import static io.varve.reshaper.config.JobTypes.decimal;
+import static io.varve.reshaper.config.JobTypes.instant;
 import static io.varve.reshaper.config.JobTypes.integer;
 import static io.varve.reshaper.config.JobTypes.longInteger;
 import static io.varve.reshaper.config.JobTypes.mapping;
@@ -10,10 +11,12 @@ import static io.varve.reshaper.config.JobTypes.oneOf;
 import static io.varve.reshaper.config.JobTypes.text;
 import static io.varve.reshaper.config.JobTypes.textList;
 
+import io.varve.core.partitioning.TimePartition;
 import io.varve.options.Option;
 import io.varve.options.OptionException;
 import io.varve.options.OptionValues;
 import io.varve.options.Options;
+import java.time.Instant;
 import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
@@ -261,6 +264,31 @@ public final class JobOptions {
           .doc(
               "The **target** column that `keepMax` / `keepMin` compare (any ordered type:"
                   + " numbers, text, timestamp, date, time, uuid, inet, boolean, blob).");
+
+  // timeSlice
+  public static final Option<Instant> SLICE_START =
+      JOB.option("timeSlice.start", instant())
+          .defaultDoc("required in the section")
+          .doc(
+              "The slice's start: the origin of the grid of time buckets. With this section the"
+                  + " source and target are slice tables and `time_bucket` and `event_bucket` are"
+                  + " computed per row; see [Re-partitioning a time slice](#re-partitioning-a-time-slice-timeslice).");
+  public static final Option<Instant> SLICE_END =
+      JOB.option("timeSlice.end", instant())
+          .defaultDoc("required in the section")
+          .doc(
+              "The slice's end, after its start. A row whose `event_time` is outside"
+                  + " [start, end) is a bad row.");
+  public static final Option<Long> SLICE_SECONDS_PER_TIME_BUCKET =
+      JOB.option(
+              "timeSlice.secondsPerTimeBucket",
+              longInteger(1, TimePartition.MAX_SECONDS_PER_TIME_SLICE))
+          .defaultDoc("required in the section")
+          .doc("The target's time buckets, in seconds; it divides the slice's width.");
+  public static final Option<Integer> SLICE_EVENT_BUCKETS =
+      JOB.option("timeSlice.eventBuckets", integer(1, TimePartition.MAX_EVENT_BUCKETS))
+          .defaultDoc("required in the section")
+          .doc("The target's event buckets per time bucket.");
 
   // savepoints, failures, progress
   public static final Option<String> SAVEPOINTS_PATH =

@@ -6,6 +6,9 @@ import io.varve.options.Options;
 import io.varve.options.RejectedValue;
 import io.varve.options.Types;
 import io.varve.options.ValueType;
+import java.time.Instant;
+import java.time.format.DateTimeParseException;
+import java.util.Date;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -66,6 +69,27 @@ final class JobTypes {
           throw refused(raw, expected);
         },
         String::valueOf);
+  }
+
+  /**
+   * An ISO-8601 instant with its offset, e.g. {@code 2026-11-29T00:00:00Z}. SnakeYAML reads an
+   * unquoted one as a timestamp (a {@link Date}), which is taken as the same instant.
+   */
+  static ValueType<Instant> instant() {
+    String expected = "an ISO-8601 instant like 2026-11-29T00:00:00Z";
+    return ValueType.of(
+        expected,
+        (raw, key) -> {
+          if (raw instanceof Date date) {
+            return date.toInstant();
+          }
+          try {
+            return Instant.parse(String.valueOf(raw).trim());
+          } catch (DateTimeParseException e) {
+            throw refused(raw, expected);
+          }
+        },
+        Instant::toString);
   }
 
   /** {@code true} or {@code false}. */

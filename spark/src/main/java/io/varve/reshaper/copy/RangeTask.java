@@ -164,11 +164,14 @@ public final class RangeTask implements Serializable {
 
   private Scanned scan(CqlSession in, TokenRange range, RowSink sink, BadRows bad) {
     RangeScan scan = newScan(in, range);
-    boolean keepTimes = config.source().preserveTimestamps();
+    RowConversion conversion = new RowConversion(plan, config, bad);
     Scanned scanned = new Scanned();
     if (plan.mode() == CopyMode.DIRECT) {
       while (scan.hasNext() && !scanned.stopsBefore(bad)) {
-        sink.accept(TargetRow.from(scan.next(), plan, keepTimes));
+        TargetRow row = conversion.of(scan.next());
+        if (row != null) {
+          sink.accept(row);
+        }
         scanned.read++;
       }
       return scanned;
@@ -186,7 +189,10 @@ public final class RangeTask implements Serializable {
         resolver.endPartition();
       }
       partition = key;
-      resolver.accept(TargetRow.from(row, plan, keepTimes));
+      TargetRow target = conversion.of(row);
+      if (target != null) {
+        resolver.accept(target);
+      }
       scanned.read++;
       scanned.conflict = resolver.conflict();
     }

@@ -109,7 +109,7 @@ public final class ReshapeJob {
     var plan = job.plan();
     err.printf(
         Locale.ROOT,
-        "%s: plan: mode %s, %d token ranges, %d already done (%s)%s%n",
+        "%s: plan: mode %s, %d token ranges, %d already done (%s)%s%s%n",
         verb,
         plan.mode(),
         job.ranges().size(),
@@ -117,6 +117,7 @@ public final class ReshapeJob {
         job.savepoint() == null ? "no savepoint" : job.savepoint().file(),
         plan.resolution().onConflict() == null
             ? ""
-            : ", onConflict " + plan.resolution().onConflict());
+            : ", onConflict " + plan.resolution().onConflict(),
+        plan.sliceKeys() == null ? "" : ", " + plan.sliceKeys().describe());
   }
 }

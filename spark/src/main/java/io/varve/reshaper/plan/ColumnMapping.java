@@ -21,22 +21,28 @@ import java.util.Set;
 /**
  * The first step of a plan: which source column fills which target column (after {@code renames}
  * and {@code drop}), and the encoded {@code constants} of the others. Checks that every copied
- * column reaches a target column of the same type.
+ * column reaches a target column of the same type. A column computed per row (a slice's buckets,
+ * {@link SliceKeys}) is neither copied from the source column of its name nor filled otherwise.
  *
  * @param sourceToTarget each copied source column and the target column it fills, in source column
  *     order
  * @param constants target columns filled with a constant, encoded
+ * @param computed target columns computed per row, whose source columns of the same name are not
+ *     copied
  */
 record ColumnMapping(
-    Map<CqlIdentifier, CqlIdentifier> sourceToTarget, Map<CqlIdentifier, byte[]> constants) {
+    Map<CqlIdentifier, CqlIdentifier> sourceToTarget,
+    Map<CqlIdentifier, byte[]> constants,
+    Set<CqlIdentifier> computed) {
 
   static ColumnMapping of(JobConfig config, TableSchema source, TableSchema target) {
+    Set<CqlIdentifier> computed = SliceKeys.computed(config);
     Map<CqlIdentifier, CqlIdentifier> renames = renames(config, source, target);
     Set<CqlIdentifier> dropped = dropped(config, source, renames);
     Map<CqlIdentifier, CqlIdentifier> mapping = new LinkedHashMap<>();
     Map<CqlIdentifier, CqlIdentifier> filled = new LinkedHashMap<>();
     for (Column c : source.columns()) {
-      if (dropped.contains(c.name())) {
+      if (dropped.contains(c.name()) || computed.contains(c.name())) {
         continue;
       }
       CqlIdentifier to = renames.getOrDefault(c.name(), c.name());
@@ -72,7 +78,7 @@ record ColumnMapping(
       }
       mapping.put(c.name(), to);
     }
-    return new ColumnMapping(mapping, constants(config, target, mapping));
+    return new ColumnMapping(mapping, constants(config, target, mapping), computed);
   }
 
   /** The source column that fills {@code targetColumn}, or null. */

@@ -6,12 +6,15 @@ import io.varve.reshaper.config.JobConfig;
 import java.nio.charset.StandardCharsets;
 import java.security.MessageDigest;
 import java.security.NoSuchAlgorithmException;
+import java.util.ArrayList;
 import java.util.HexFormat;
+import java.util.List;
 
 /**
  * Checks a job against the source and target schemas and builds its {@link MigrationPlan} in four
- * steps: the column mapping, the select list, the target layout and the resolution of colliding
- * rows. Every refusal is a {@link ConfigException} naming the key, the value and what was expected,
+ * steps: the column mapping, the select list, the target layout (with the slice's computed keys of
+ * a {@code timeSlice} job, {@link SliceKeys}, checked first) and the resolution of colliding rows.
+ * Every refusal is a {@link ConfigException} naming the key, the value and what was expected,
  * raised before anything is written. Pure: no database, no Spark.
  */
 public final class Planner {
@@ -35,21 +38,27 @@ public final class Planner {
           config.target().qualifiedTable(),
           "a table without counter columns (counter tables are not supported)");
     }
+    SliceKeys.check(config, source, target);
     ColumnMapping mapping = ColumnMapping.of(config, source, target);
     SelectList select = SelectList.of(config, source, mapping);
     TargetLayout layout =
         TargetLayout.of(target, mapping, select, config.source().preserveTimestamps());
+    SliceKeys sliceKeys = SliceKeys.of(config, layout);
     Resolution resolution = Resolution.of(config, source, target, mapping, layout, select);
     SourceScan scan = select.scan(source, config.source().where());
+    List<String> moved =
+        new ArrayList<>(
+            List.of(
+                config.source().keyspace() + "." + config.source().table(),
+                scan.selectCql(),
+                layout.insertCql(),
+                String.valueOf(resolution.onConflict())));
+    if (sliceKeys != null) {
+      // only then: the fingerprints of other jobs stay those of earlier versions
+      moved.add(sliceKeys.describe());
+    }
     return new MigrationPlan(
-        scan,
-        layout,
-        resolution,
-        fingerprint(
-            config.source().keyspace() + "." + config.source().table(),
-            scan.selectCql(),
-            layout.insertCql(),
-            String.valueOf(resolution.onConflict())));
+        scan, layout, sliceKeys, resolution, fingerprint(moved.toArray(String[]::new)));
   }
 
   private static boolean isCounterTable(TableSchema table) {

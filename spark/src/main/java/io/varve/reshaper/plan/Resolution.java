@@ -43,8 +43,15 @@ public record Resolution(
     Set<CqlIdentifier> targetKey =
         target.primaryKey().stream().map(Column::name).collect(Collectors.toSet());
     var toTarget = mapping.sourceToTarget();
+    // A computed target key column (a slice's bucket) is a function of source key columns that
+    // reach the target key: the source column of its name, which it replaces, counts as reaching
+    // it.
     boolean allSourceKeysInTargetKey =
-        source.primaryKey().stream().allMatch(c -> targetKey.contains(toTarget.get(c.name())));
+        source.primaryKey().stream()
+            .allMatch(
+                c ->
+                    targetKey.contains(toTarget.get(c.name()))
+                        || (mapping.computed().contains(c.name()) && targetKey.contains(c.name())));
     boolean sourcePartitionInTargetKey =
         source.partitionKey().stream().allMatch(c -> targetKey.contains(toTarget.get(c.name())));
     OnConflict rule = config.reshape().onConflict();

@@ -30,7 +30,8 @@ public record TargetLayout(
 
   /**
    * Fills every target column from a source column of the select list or a constant, keeping
-   * writetime and TTL of regular columns when {@code preserveTimestamps}.
+   * writetime and TTL of regular columns when {@code preserveTimestamps}; a column the mapping
+   * computes per row has neither (it is set after the others, {@link SliceKeys}).
    */
   static TargetLayout of(
       TableSchema target, ColumnMapping mapping, SelectList select, boolean preserveTimestamps) {
@@ -38,7 +39,7 @@ public record TargetLayout(
     for (Column t : target.columns()) {
       CqlIdentifier from = mapping.sourceOf(t.name());
       byte[] constant = mapping.constants().get(t.name());
-      if (from == null && constant == null) {
+      if (from == null && constant == null && !mapping.computed().contains(t.name())) {
         throw new ConfigException(
             "target column " + t.cql(),
             "no source",
@@ -68,6 +69,16 @@ public record TargetLayout(
         target.primaryKey().size(),
         insert,
         insert + " USING TIMESTAMP ? AND TTL ?");
+  }
+
+  /** The index of column {@code name}, or -1. */
+  int indexOf(CqlIdentifier name) {
+    for (int i = 0; i < columns.size(); i++) {
+      if (columns.get(i).name().equals(name.asCql(true))) {
+        return i;
+      }
+    }
+    return -1;
   }
 
   /** The select statement of a target row by its primary key (for validation). */

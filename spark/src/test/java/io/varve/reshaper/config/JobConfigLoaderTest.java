@@ -3,6 +3,7 @@ package io.varve.reshaper.config;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import java.time.Instant;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.CsvSource;
@@ -62,6 +63,27 @@ class JobConfigLoaderTest {
         .containsEntry("spark.cassandra.connection.compression", "SNAPPY");
   }
 
+  /** A timeSlice section whose keys a case may set again (the last one wins in SnakeYAML). */
+  private static final String SLICE =
+      "timeSlice:\n  start: 2026-11-29T00:00:00Z\n  end: 2026-11-30T00:00:00Z\n"
+          + "  secondsPerTimeBucket: 600\n  eventBuckets: 16\n";
+
+  @Test
+  void reads_a_time_slice_quoted_or_not() {
+    assertThat(JobConfigLoader.parse(SIDES).timeSlice()).isNull();
+    JobConfig.TimeSlice expected =
+        new JobConfig.TimeSlice(
+            Instant.parse("2026-11-29T00:00:00Z"), Instant.parse("2026-11-30T00:00:00Z"), 600, 16);
+    assertThat(JobConfigLoader.parse(SIDES + SLICE).timeSlice()).isEqualTo(expected);
+    assertThat(
+            JobConfigLoader.parse(
+                    SIDES
+                        + "timeSlice: {start: '2026-11-29T01:00:00+01:00', end:"
+                        + " \"2026-11-30T00:00:00Z\", secondsPerTimeBucket: 600, eventBuckets: 16}\n")
+                .timeSlice())
+        .isEqualTo(expected);
+  }
+
   @Test
   void compression_defaults_to_lz4() {
     JobConfig c = JobConfigLoader.parse(SIDES);
@@ -90,9 +112,18 @@ class JobConfigLoaderTest {
         "SIDES  credentials: [u]\\n|target.credentials: [\"u\"] (expected: a mapping)",
         "SIDESsavepoints: [1]\\n|savepoints: [1] (expected: a mapping",
         "SIDESwriter:\\n  batchPartitions: 0\\n|writer.batchPartitions: 0 (expected: an integer 1..100)",
+        "SIDESSLICE  start: yesterday\\n|timeSlice.start: yesterday (expected: an ISO-8601 instant like 2026-11-29T00:00:00Z)",
+        "SIDESSLICE  eventBuckets: 65\\n|timeSlice.eventBuckets: 65 (expected: an integer 1..64)",
+        "SIDESSLICE  eventBuckets: 0\\n|timeSlice.eventBuckets: 0 (expected: an integer 1..64)",
+        "SIDESSLICE  secondsPerTimeBucket: 0\\n|timeSlice.secondsPerTimeBucket: 0 (expected: an integer 1..",
+        "SIDESSLICE  secondsPerTimeBucket: 7\\n|timeSlice.secondsPerTimeBucket: 7 (expected: a divisor of the slice's width, 86400 seconds from 2026-11-29T00:00:00Z to 2026-11-30T00:00:00Z)",
+        "SIDESSLICE  end: 2026-11-29T00:00:00Z\\n|timeSlice.end: 2026-11-29T00:00:00Z (expected: an instant after timeSlice.start (2026-11-29T00:00:00Z))",
+        "SIDESSLICE  end: 2026-11-28T00:00:00Z\\n|timeSlice.end: 2026-11-28T00:00:00Z (expected: an instant after timeSlice.start (2026-11-29T00:00:00Z))",
+        "SIDEStimeSlice:\\n  start: 2026-11-29T00:00:00Z\\n|timeSlice.end: missing (expected: an ISO-8601 instant like 2026-11-29T00:00:00Z, in a timeSlice section)",
+        "SIDEStimeSlice:\\n  starts: 2026-11-29T00:00:00Z\\n|timeSlice.starts: unknown key (expected one of: start, end, secondsPerTimeBucket, eventBuckets)",
       })
   void names_the_key_the_value_and_what_was_expected(String yaml, String message) {
-    String text = yaml.replace("\\n", "\n").replace("SIDES", SIDES);
+    String text = yaml.replace("\\n", "\n").replace("SIDES", SIDES).replace("SLICE", SLICE);
     assertThatThrownBy(() -> JobConfigLoader.parse(text))
         .isInstanceOf(ConfigException.class)
         .hasMessageContaining(message);

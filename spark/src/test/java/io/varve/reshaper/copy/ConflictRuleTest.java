@@ -31,6 +31,7 @@ class ConflictRuleTest {
     return new MigrationPlan(
         new SourceScan("", 1),
         new TargetLayout("ks.t", COLUMNS, 1, 2, "", ""),
+        null,
         new Resolution(
             CopyMode.IN_PARTITION,
             rule,

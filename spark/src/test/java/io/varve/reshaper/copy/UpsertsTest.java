@@ -30,6 +30,7 @@ class UpsertsTest {
               1,
               "",
               ""),
+          null,
           new Resolution(CopyMode.DIRECT, null, -1, null, new int[0]),
           "f");
 

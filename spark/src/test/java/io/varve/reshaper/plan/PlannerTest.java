@@ -25,6 +25,26 @@ class PlannerTest {
       "partnerid text, id text, seen_date timestamp | (partnerid), id";
   private static final String RENAME_DATE = "renames: [{from: date, to: seen_date}]\n";
   private static final String TOKEN_RANGE = " WHERE token(partnerid) > ? AND token(partnerid) <= ?";
+  private static final String SLICE_COLUMNS =
+      "time_series_id text, time_bucket timestamp, event_bucket int, event_time timestamp,"
+          + " event_id text, event_item_key blob, event_item_value blob, value_metadata text";
+  private static final String SLICE_KEY =
+      " | (time_series_id, time_bucket, event_bucket), event_time, event_id, event_item_key";
+
+  /** A slice table, as the event store creates it. */
+  private static final String SLICE = SLICE_COLUMNS + SLICE_KEY;
+
+  private static final String SLICE_SOURCE = "slice_a, preserveTimestamps: true";
+  private static final String TIME_SLICE =
+      "timeSlice: {start: 2026-11-29T00:00:00Z, end: 2026-11-30T00:00:00Z,"
+          + " secondsPerTimeBucket: 600, eventBuckets: 8}\n";
+  private static final String SLICE_EXPECTED =
+      "a slice table, with %s in its partition key; its primary key is ((time_series_id,"
+          + " time_bucket, event_bucket), event_time, event_id, event_item_key), its other columns"
+          + " event_item_value, value_metadata";
+  private static final String NOT_A_SLICE_COLUMN =
+      " (expected: a column that is not a slice table's: with timeSlice the slice table's columns"
+          + " are copied as they are, time_bucket and event_bucket computed)";
 
   /**
    * A job from table {@code source} to table {@code target} of keyspace ks; {@code source} may go
@@ -170,6 +190,41 @@ class PlannerTest {
             -1,
             "SELECT k, tags FROM ks.tagged WHERE token(k) > ? AND token(k) <= ?",
             "INSERT INTO ks.tagged_copy (k, tags) VALUES (?, ?)"
+          },
+          {
+            new Case("a slice re-partitioned", SLICE_SOURCE, SLICE, "slice_b", SLICE, TIME_SLICE),
+            CopyMode.DIRECT,
+            null,
+            -1,
+            "SELECT time_series_id, time_bucket, event_bucket, event_time, event_id,"
+                + " event_item_key, event_item_value, value_metadata, WRITETIME(event_item_value),"
+                + " TTL(event_item_value), WRITETIME(value_metadata), TTL(value_metadata) FROM"
+                + " ks.slice_a WHERE token(time_series_id, time_bucket, event_bucket) > ? AND"
+                + " token(time_series_id, time_bucket, event_bucket) <= ?",
+            "INSERT INTO ks.slice_b (time_series_id, time_bucket, event_bucket, event_time,"
+                + " event_id, event_item_key, event_item_value, value_metadata) VALUES (?, ?, ?, ?,"
+                + " ?, ?, ?, ?)"
+          },
+          {
+            new Case(
+                "a slice with a column of its own, renamed, and a where",
+                "slice_a, preserveTimestamps: true, where: \"time_series_id = 'a'\"",
+                SLICE_COLUMNS + ", note text" + SLICE_KEY,
+                "slice_b",
+                SLICE_COLUMNS + ", remark text" + SLICE_KEY,
+                TIME_SLICE + "renames: [{from: note, to: remark}]\n"),
+            CopyMode.DIRECT,
+            null,
+            -1,
+            "SELECT time_series_id, time_bucket, event_bucket, event_time, event_id,"
+                + " event_item_key, event_item_value, value_metadata, note,"
+                + " WRITETIME(event_item_value), TTL(event_item_value), WRITETIME(value_metadata),"
+                + " TTL(value_metadata), WRITETIME(note), TTL(note) FROM ks.slice_a WHERE"
+                + " token(time_series_id, time_bucket, event_bucket) > ? AND token(time_series_id,"
+                + " time_bucket, event_bucket) <= ? AND time_series_id = 'a' ALLOW FILTERING",
+            "INSERT INTO ks.slice_b (time_series_id, time_bucket, event_bucket, event_time,"
+                + " event_id, event_item_key, event_item_value, value_metadata, remark) VALUES (?,"
+                + " ?, ?, ?, ?, ?, ?, ?, ?)"
           },
         });
   }
@@ -373,6 +428,120 @@ class PlannerTest {
             "target.table: ks.hits_copy (expected: a table"
                 + " without counter columns (counter tables are not supported))"
           },
+          {
+            new Case(
+                "a timeSlice target without event_bucket",
+                SLICE_SOURCE,
+                SLICE,
+                "by_time",
+                SLICE_COLUMNS.replace(", event_bucket int", "")
+                    + " | (time_series_id, time_bucket), event_time, event_id, event_item_key",
+                TIME_SLICE),
+            "timeSlice: target table ks.by_time has no column event_bucket (expected: "
+                + SLICE_EXPECTED.formatted("event_bucket int")
+                + ")"
+          },
+          {
+            new Case(
+                "a timeSlice source whose event_bucket is a bigint",
+                SLICE_SOURCE,
+                SLICE.replace("event_bucket int", "event_bucket bigint"),
+                "slice_b",
+                SLICE,
+                TIME_SLICE),
+            "timeSlice: source table ks.slice_a column event_bucket is bigint (expected:"
+                + " event_bucket int, as in a slice table)"
+          },
+          {
+            new Case(
+                "a timeSlice target whose value is text",
+                SLICE_SOURCE,
+                SLICE,
+                "slice_b",
+                SLICE.replace("event_item_value blob", "event_item_value text"),
+                TIME_SLICE),
+            "timeSlice: target table ks.slice_b column event_item_value is text (expected:"
+                + " event_item_value blob, as in a slice table)"
+          },
+          {
+            new Case(
+                "a timeSlice target of another primary key",
+                SLICE_SOURCE,
+                SLICE,
+                "slice_b",
+                SLICE_COLUMNS
+                    + " | (time_series_id, time_bucket), event_bucket, event_time, event_id,"
+                    + " event_item_key",
+                TIME_SLICE),
+            "timeSlice: target table ks.slice_b has primary key ((time_series_id, time_bucket),"
+                + " event_bucket, event_time, event_id, event_item_key) (expected: a slice"
+                + " table's, ((time_series_id, time_bucket, event_bucket), event_time, event_id,"
+                + " event_item_key))"
+          },
+          {
+            new Case(
+                "a timeSlice job renaming a bucket",
+                SLICE_SOURCE,
+                SLICE_COLUMNS + ", b int" + SLICE_KEY,
+                "slice_b",
+                SLICE,
+                TIME_SLICE + "renames: [{from: b, to: event_bucket}]\n"),
+            "renames[0].to: event_bucket" + NOT_A_SLICE_COLUMN
+          },
+          {
+            new Case(
+                "a timeSlice job renaming a slice column",
+                SLICE_SOURCE,
+                SLICE,
+                "slice_b",
+                SLICE_COLUMNS + ", meta text" + SLICE_KEY,
+                TIME_SLICE + "renames: [{from: value_metadata, to: meta}]\n"),
+            "renames[0].from: value_metadata" + NOT_A_SLICE_COLUMN
+          },
+          {
+            new Case(
+                "a timeSlice job dropping a bucket",
+                SLICE_SOURCE,
+                SLICE,
+                "slice_b",
+                SLICE,
+                TIME_SLICE + "drop: [time_bucket]\n"),
+            "drop[0]: time_bucket" + NOT_A_SLICE_COLUMN
+          },
+          {
+            new Case(
+                "a timeSlice job with a constant bucket",
+                SLICE_SOURCE,
+                SLICE,
+                "slice_b",
+                SLICE,
+                TIME_SLICE + "constants: {event_bucket: 3}\n"),
+            "constants.event_bucket: 3" + NOT_A_SLICE_COLUMN
+          },
+          {
+            new Case(
+                "a timeSlice job with a reshape rule",
+                SLICE_SOURCE,
+                SLICE,
+                "slice_b",
+                SLICE,
+                TIME_SLICE + "reshape: {onConflict: keepNewestWritetime}\n"),
+            "reshape.onConflict: keepNewestWritetime (expected: none with timeSlice: every row"
+                + " keeps its identity (time_series_id, event_time, event_id, event_item_key) and"
+                + " its buckets are computed from it, so no two rows land on one target row)"
+          },
+          {
+            new Case(
+                "a timeSlice job without timestamps",
+                "slice_a",
+                SLICE,
+                "slice_b",
+                SLICE,
+                TIME_SLICE),
+            "source.preserveTimestamps: false (expected: true with timeSlice: a slice's cells"
+                + " keep their writetimes and TTLs (readers tell a stale value_metadata by its"
+                + " older writetime))"
+          },
         });
   }
 
@@ -412,6 +581,37 @@ class PlannerTest {
     assertThat(compact.plan().target().lookupCql())
         .isEqualTo(
             "SELECT partnerid, id, seen_date" + " FROM ks.compact WHERE partnerid = ? AND id = ?");
+  }
+
+  @Test
+  void a_time_slice_computes_the_buckets_and_copies_every_other_column() {
+    MigrationPlan plan =
+        new Case("slice", SLICE_SOURCE, SLICE, "slice_b", SLICE, TIME_SLICE).plan();
+    SliceKeys keys = plan.sliceKeys();
+    assertThat(keys.describe())
+        .isEqualTo(
+            "timeSlice [2026-11-29T00:00:00Z, 2026-11-30T00:00:00Z), time buckets of 600 s, 8"
+                + " event buckets");
+    assertThat(List.of(keys.seriesColumn(), keys.timeBucketColumn(), keys.eventBucketColumn()))
+        .containsExactly(0, 1, 2);
+    assertThat(List.of(keys.eventTimeColumn(), keys.eventIdColumn())).containsExactly(3, 4);
+    List<TargetColumn> columns = plan.target().columns();
+    assertThat(columns.get(1).sourceIndex()).as("time_bucket is not copied").isEqualTo(-1);
+    assertThat(columns.get(2).sourceIndex()).as("event_bucket is not copied").isEqualTo(-1);
+    assertThat(columns.get(6).writetimeIndex()).as("event_item_value's writetime").isEqualTo(8);
+    assertThat(columns.get(7).ttlIndex()).as("value_metadata's TTL").isEqualTo(11);
+
+    Case other =
+        new Case(
+            "slice",
+            SLICE_SOURCE,
+            SLICE,
+            "slice_b",
+            SLICE,
+            TIME_SLICE.replace("eventBuckets: 8", "eventBuckets: 16"));
+    assertThat(other.plan().fingerprint())
+        .as("a savepoint of other settings is not resumed")
+        .isNotEqualTo(plan.fingerprint());
   }
 
   /**
@@ -456,6 +656,8 @@ class PlannerTest {
       case "timestamp" -> DataTypes.TIMESTAMP;
       case "duration" -> DataTypes.DURATION;
       case "counter" -> DataTypes.COUNTER;
+      case "blob" -> DataTypes.BLOB;
+      case "bigint" -> DataTypes.BIGINT;
       case "set<text>" -> DataTypes.setOf(DataTypes.TEXT);
       default -> throw new IllegalArgumentException(cql);
     };

@@ -1,0 +1,46 @@
+package io.varve.reshaper.copy;
+
+import com.datastax.oss.driver.api.core.cql.Row;
+import io.varve.reshaper.badrows.BadRow;
+import io.varve.reshaper.badrows.BadRows;
+import io.varve.reshaper.config.JobConfig;
+import io.varve.reshaper.plan.MigrationPlan;
+import io.varve.reshaper.plan.SliceKeys;
+
+/**
+ * Turns the scanned source rows of one task into the target rows the plan says, for the writer and
+ * the checker alike: the target's columns ({@link TargetRow#from}), then the slice's computed keys
+ * when the plan has them ({@link SliceKeys}). A row that is not of the slice is a bad row, kept as
+ * the CQL that would write it (its buckets computed by the same functions), and is not passed on.
+ * Not thread-safe.
+ */
+final class RowConversion {
+  private final MigrationPlan plan;
+  private final boolean keepTimes;
+  private final Upserts upserts;
+  private final BadRows bad;
+
+  RowConversion(MigrationPlan plan, JobConfig config, BadRows bad) {
+    this.plan = plan;
+    this.keepTimes = config.source().preserveTimestamps();
+    this.upserts =
+        new Upserts(
+            plan, config.target().writeTimestampMicros(), (int) config.target().writeTtlSeconds());
+    this.bad = bad;
+  }
+
+  /** The target row of a scanned source row, or null when it is a bad row (kept). */
+  TargetRow of(Row row) {
+    TargetRow target = TargetRow.from(row, plan, keepTimes);
+    SliceKeys keys = plan.sliceKeys();
+    if (keys == null) {
+      return target;
+    }
+    String outside = keys.fill(target.values);
+    if (outside == null) {
+      return target;
+    }
+    bad.add(new BadRow(upserts.cql(target, upserts.of(target)), outside));
+    return null;
+  }
+}
