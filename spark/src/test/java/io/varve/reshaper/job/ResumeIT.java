@@ -3,12 +3,10 @@ package io.varve.reshaper.job;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.varve.reshaper.CassandraFixture;
+import io.varve.reshaper.ChildJob;
 import io.varve.reshaper.UsersCase;
 import io.varve.reshaper.plan.TokenRange;
-import java.nio.file.Files;
 import java.nio.file.Path;
-import java.util.ArrayList;
-import java.util.Arrays;
 import java.util.HashSet;
 import java.util.List;
 import java.util.Set;
@@ -63,10 +61,12 @@ class ResumeIT {
                     + db.keyspace
                     + ".ids_by_partnerid_history.savepoint");
 
-    Process child = startChild(slow);
+    Process child = ChildJob.start(slow, dir.resolve("child.log"));
     try {
       long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(150);
-      while (doneRanges(savepoint).size() < 4 && System.nanoTime() < deadline && child.isAlive()) {
+      while (ChildJob.doneRanges(savepoint).size() < 4
+          && System.nanoTime() < deadline
+          && child.isAlive()) {
         Thread.sleep(100);
       }
       assertThat(child.isAlive()).as("the job still runs when it is killed").isTrue();
@@ -74,7 +74,7 @@ class ResumeIT {
       child.destroyForcibly(); // SIGKILL
       child.waitFor(30, TimeUnit.SECONDS);
     }
-    List<Integer> done = doneRanges(savepoint);
+    List<Integer> done = ChildJob.doneRanges(savepoint);
     assertThat(done).hasSizeBetween(4, SPLITS - 1);
     long rowsInDoneRanges = 0;
     List<TokenRange> ranges = TokenRange.split(SPLITS);
@@ -106,42 +106,6 @@ class ResumeIT {
             .map(r -> new UsersCase.Row(r.getString(0), r.getString(1), r.getInstant(2)))
             .collect(Collectors.toSet());
     assertThat(copied).isEqualTo(expected);
-    assertThat(doneRanges(savepoint)).hasSize(SPLITS);
-  }
-
-  private static Process startChild(Path job) throws Exception {
-    Path jar = Path.of(System.getProperty("varve.reshaper.jar", "target/varve-reshaper.jar"));
-    Path options = jar.getParent().getParent().resolve("jvm-options");
-    List<String> command = new ArrayList<>();
-    command.add(Path.of(System.getProperty("java.home"), "bin", "java").toString());
-    for (String line : Files.readAllLines(options)) {
-      if (!line.isBlank() && !line.startsWith("#")) {
-        command.add(line.trim());
-      }
-    }
-    command.addAll(
-        List.of(
-            "-cp",
-            jar + ":" + jar.getParent().resolve("lib") + "/*",
-            "io.varve.reshaper.cli.ReshaperCli",
-            "migrate",
-            "--config",
-            job.toString()));
-    return new ProcessBuilder(command)
-        .redirectErrorStream(true)
-        .redirectOutput(dir.resolve("child.log").toFile())
-        .start();
-  }
-
-  private static List<Integer> doneRanges(Path savepoint) throws Exception {
-    if (!Files.exists(savepoint)) {
-      return List.of();
-    }
-    for (String line : Files.readAllLines(savepoint)) {
-      if (line.startsWith("done=") && line.length() > 5) {
-        return Arrays.stream(line.substring(5).split(",")).map(Integer::valueOf).toList();
-      }
-    }
-    return List.of();
+    assertThat(ChildJob.doneRanges(savepoint)).hasSize(SPLITS);
   }
 }
