@@ -43,6 +43,7 @@ import java.nio.file.Path;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
 import org.yaml.snakeyaml.LoaderOptions;
 import org.yaml.snakeyaml.Yaml;
 import org.yaml.snakeyaml.constructor.SafeConstructor;
@@ -81,13 +82,15 @@ public final class JobConfigLoader {
       throw new ConfigException("the job file is not valid YAML: " + e.getMessage(), e);
     }
     try {
-      return config(OptionValues.fromTree(JobOptions.FILE, "", root));
+      // an empty timeSlice section is a mistake, not a plain copy: it asks for its keys
+      boolean timeSlice = root instanceof Map<?, ?> top && top.containsKey("timeSlice");
+      return config(OptionValues.fromTree(JobOptions.FILE, "", root), timeSlice);
     } catch (OptionException e) {
       throw new ConfigException(e.getMessage(), e);
     }
   }
 
-  private static JobConfig config(OptionValues s) {
+  private static JobConfig config(OptionValues s, boolean timeSliceGiven) {
     List<String> warnings = new ArrayList<>(JobOptions.warnings(s, JobOptions.IGNORED_JOB));
     ConnectionSettings source = ConnectionSettings.read(value(s, SOURCE), "source", warnings);
     ConnectionSettings target = ConnectionSettings.read(value(s, TARGET), "target", warnings);
@@ -109,7 +112,7 @@ public final class JobConfigLoader {
         value(s, DROP),
         value(s, CONSTANTS),
         new JobConfig.Reshape(rule, ruleColumn),
-        timeSlice(s),
+        timeSlice(s, timeSliceGiven),
         new JobConfig.Savepoints(value(s, SAVEPOINTS_PATH), value(s, SAVEPOINTS_INTERVAL)),
         new JobConfig.RateLimit(value(s, ROWS_PER_SECOND), value(s, MEGABYTES_PER_SECOND)),
         new JobConfig.Failures(value(s, MAX_BAD_ROWS), value(s, BAD_ROWS_PATH), value(s, RETRIES)),
@@ -131,11 +134,14 @@ public final class JobConfigLoader {
         List.copyOf(warnings));
   }
 
-  /** The {@code timeSlice} section, or null: all four keys, a slice the bucket width divides. */
-  private static JobConfig.TimeSlice timeSlice(OptionValues s) {
+  /**
+   * The {@code timeSlice} section, or null when the file has none: all four keys, a slice the
+   * bucket width divides.
+   */
+  private static JobConfig.TimeSlice timeSlice(OptionValues s, boolean given) {
     List<Option<?>> keys =
         List.of(SLICE_START, SLICE_END, SLICE_SECONDS_PER_TIME_BUCKET, SLICE_EVENT_BUCKETS);
-    if (keys.stream().noneMatch(s::isSet)) {
+    if (!given && keys.stream().noneMatch(s::isSet)) {
       return null;
     }
     for (Option<?> key : keys) {

@@ -120,6 +120,8 @@ class JobConfigLoaderTest {
         "SIDESSLICE  end: 2026-11-29T00:00:00Z\\n|timeSlice.end: 2026-11-29T00:00:00Z (expected: an instant after timeSlice.start (2026-11-29T00:00:00Z))",
         "SIDESSLICE  end: 2026-11-28T00:00:00Z\\n|timeSlice.end: 2026-11-28T00:00:00Z (expected: an instant after timeSlice.start (2026-11-29T00:00:00Z))",
         "SIDEStimeSlice:\\n  start: 2026-11-29T00:00:00Z\\n|timeSlice.end: missing (expected: an ISO-8601 instant like 2026-11-29T00:00:00Z, in a timeSlice section)",
+        "SIDEStimeSlice: {}\\n|timeSlice.start: missing (expected: an ISO-8601 instant like 2026-11-29T00:00:00Z, in a timeSlice section)",
+        "SIDEStimeSlice:\\n|timeSlice.start: missing (expected: an ISO-8601 instant like 2026-11-29T00:00:00Z, in a timeSlice section)",
         "SIDEStimeSlice:\\n  starts: 2026-11-29T00:00:00Z\\n|timeSlice.starts: unknown key (expected one of: start, end, secondsPerTimeBucket, eventBuckets)",
       })
   void names_the_key_the_value_and_what_was_expected(String yaml, String message) {
