@@ -37,6 +37,7 @@ import io.varve.server.controlplane.HistogramSurveyor;
 import io.varve.server.controlplane.NamespaceDeletion;
 import io.varve.server.controlplane.NamespaceRegistry;
 import io.varve.server.controlplane.SliceMaintainer;
+import io.varve.server.controlplane.SliceRepartitions;
 import io.varve.server.dataplane.DataPlaneHandler;
 import io.varve.server.dataplane.ImmutableRangeCache;
 import io.varve.server.dataplane.SearchHandler;
@@ -226,7 +227,15 @@ public final class VarveServer implements AutoCloseable {
               mapper,
               clock,
               INITIAL_SLICE_WAIT,
-              settings.histogram().target());
+              settings.histogram().target(),
+              new SliceRepartitions(
+                  store,
+                  tables,
+                  registry,
+                  clock,
+                  settings.readCache().safetyMargin(),
+                  settings.oldTableGrace(),
+                  settings.histogram().target()));
       Optional<Indexer> indexer = index.map(IndexServices::indexer);
       WriteBuffers buffers =
           new WriteBuffers(

@@ -40,8 +40,9 @@ import java.util.function.Consumer;
  *   <li>{@code namespaces(namespace PK, config, version, create_time, update_time, deleting_since)}
  *   <li>{@code time_slices(namespace, start_time DESC, end_time, table_name,
  *       seconds_per_time_bucket, event_buckets, status, status_time, compaction, compaction_time,
- *       histogram)}: the columns after {@code status} came later, added by {@link #open} to a table
- *       that lacks them
+ *       histogram, pending_table, pending_seconds_per_time_bucket, pending_event_buckets,
+ *       pending_since, previous_table, previous_drop_after)}: the columns after {@code status} came
+ *       later, added by {@link #open} to a table that lacks them
  *   <li>{@code settings(name PK, value)}: deployment-wide values such as the page-token key
  * </ul>
  *
@@ -57,6 +58,9 @@ public final class CqlMetadataStore implements MetadataStore {
   private final PreparedStatement deleteSlice;
   private final PreparedStatement updateSliceCompaction;
   private final PreparedStatement updateSliceHistogram;
+  private final PreparedStatement updateSlicePending;
+  private final PreparedStatement swapSlice;
+  private final PreparedStatement forgetPrevious;
   private final PreparedStatement selectNamespace;
   private final PreparedStatement selectNamespaces;
   private final PreparedStatement selectSlices;
@@ -97,6 +101,29 @@ public final class CqlMetadataStore implements MetadataStore {
                 + ks
                 + ".time_slices SET histogram = ?"
                 + " WHERE namespace = ? AND start_time = ? IF table_name = ?");
+    updateSlicePending =
+        prepare(
+            "UPDATE "
+                + ks
+                + ".time_slices SET pending_table = ?, pending_seconds_per_time_bucket = ?,"
+                + " pending_event_buckets = ?, pending_since = ?"
+                + " WHERE namespace = ? AND start_time = ? IF table_name = ? AND pending_table = ?");
+    swapSlice =
+        prepare(
+            "UPDATE "
+                + ks
+                + ".time_slices SET table_name = ?, seconds_per_time_bucket = ?, event_buckets = ?,"
+                + " previous_table = ?, previous_drop_after = ?, pending_table = null,"
+                + " pending_seconds_per_time_bucket = null, pending_event_buckets = null,"
+                + " pending_since = null, compaction = null, compaction_time = null,"
+                + " histogram = null"
+                + " WHERE namespace = ? AND start_time = ? IF table_name = ? AND pending_table = ?");
+    forgetPrevious =
+        prepare(
+            "UPDATE "
+                + ks
+                + ".time_slices SET previous_table = null, previous_drop_after = null"
+                + " WHERE namespace = ? AND start_time = ? IF previous_table = ?");
     deleteSlice =
         prepare("DELETE FROM " + ks + ".time_slices WHERE namespace = ? AND start_time = ?");
     selectNamespace =
@@ -112,7 +139,9 @@ public final class CqlMetadataStore implements MetadataStore {
     selectSlices =
         prepare(
             "SELECT start_time, end_time, table_name, seconds_per_time_bucket, event_buckets, status,"
-                + " status_time, compaction, compaction_time, histogram FROM "
+                + " status_time, compaction, compaction_time, histogram, pending_table,"
+                + " pending_seconds_per_time_bucket, pending_event_buckets, pending_since,"
+                + " previous_table, previous_drop_after FROM "
                 + ks
                 + ".time_slices WHERE namespace = ?");
     insertSlice =
@@ -121,7 +150,8 @@ public final class CqlMetadataStore implements MetadataStore {
                 + ks
                 + ".time_slices (namespace, start_time, end_time, table_name,"
                 + " seconds_per_time_bucket, event_buckets, status, status_time, compaction,"
-                + " compaction_time, histogram) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)");
+                + " compaction_time, histogram, previous_table, previous_drop_after)"
+                + " VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)");
     updateSliceStatus =
         prepare(
             "UPDATE "
@@ -263,7 +293,20 @@ public final class CqlMetadataStore implements MetadataStore {
                                 Optional.ofNullable(row.getString(7)),
                                 Optional.ofNullable(row.getInstant(8)),
                                 Optional.ofNullable(row.getString(9))
-                                    .flatMap(SliceHistogram::parse)))))
+                                    .flatMap(SliceHistogram::parse),
+                                Optional.ofNullable(row.getString(10))
+                                    .map(
+                                        table ->
+                                            new SliceLifecycle.PendingTable(
+                                                table,
+                                                row.getLong(11),
+                                                row.getInt(12),
+                                                row.getInstant(13))),
+                                Optional.ofNullable(row.getString(14))
+                                    .map(
+                                        table ->
+                                            new SliceLifecycle.PreviousTable(
+                                                table, row.getInstant(15)))))))
             .thenApply(v -> slices));
   }
 
@@ -283,7 +326,12 @@ public final class CqlMetadataStore implements MetadataStore {
                     s.lifecycle().statusTime().orElse(null),
                     s.lifecycle().compaction().orElse(null),
                     s.lifecycle().compactionTime().orElse(null),
-                    s.lifecycle().histogram().map(SliceHistogram::format).orElse(null)))
+                    s.lifecycle().histogram().map(SliceHistogram::format).orElse(null),
+                    s.lifecycle().previous().map(SliceLifecycle.PreviousTable::table).orElse(null),
+                    s.lifecycle()
+                        .previous()
+                        .map(SliceLifecycle.PreviousTable::dropAfter)
+                        .orElse(null)))
             .thenApply(rs -> null));
   }
 
@@ -327,6 +375,52 @@ public final class CqlMetadataStore implements MetadataStore {
   }
 
   @Override
+  public CompletionStage<Boolean> setSlicePending(
+      TimeSlice slice, Optional<SliceLifecycle.PendingTable> pending) {
+    return lwt(
+        updateSlicePending.bind(
+            pending.map(SliceLifecycle.PendingTable::table).orElse(null),
+            pending.map(SliceLifecycle.PendingTable::secondsPerTimeBucket).orElse(null),
+            pending.map(SliceLifecycle.PendingTable::eventBuckets).orElse(null),
+            pending.map(SliceLifecycle.PendingTable::since).orElse(null),
+            slice.namespace(),
+            slice.start(),
+            slice.table(),
+            slice.lifecycle().pending().map(SliceLifecycle.PendingTable::table).orElse(null)));
+  }
+
+  @Override
+  public CompletionStage<Boolean> swapSliceTable(TimeSlice slice, TimeSlice swapped) {
+    SliceLifecycle.PreviousTable previous = swapped.lifecycle().previous().orElseThrow();
+    return lwt(
+        swapSlice.bind(
+            swapped.table(),
+            swapped.secondsPerTimeBucket(),
+            swapped.eventBuckets(),
+            previous.table(),
+            previous.dropAfter(),
+            slice.namespace(),
+            slice.start(),
+            slice.table(),
+            swapped.table()));
+  }
+
+  @Override
+  public CompletionStage<Boolean> forgetPreviousTable(TimeSlice slice) {
+    return lwt(
+        forgetPrevious.bind(
+            slice.namespace(), slice.start(), slice.lifecycle().previous().orElseThrow().table()));
+  }
+
+  private CompletionStage<Boolean> lwt(
+      com.datastax.oss.driver.api.core.cql.BoundStatement statement) {
+    return CqlFailures.translated(
+        session
+            .executeAsync(statement.setSerialConsistencyLevel(ConsistencyLevel.SERIAL))
+            .thenApply(AsyncResultSet::wasApplied));
+  }
+
+  @Override
   public CompletionStage<byte[]> pageTokenKey() {
     byte[] candidate = new byte[32];
     new SecureRandom().nextBytes(candidate);
@@ -359,6 +453,12 @@ public final class CqlMetadataStore implements MetadataStore {
     SLICE_COLUMNS_ADDED.put("compaction", "text");
     SLICE_COLUMNS_ADDED.put("compaction_time", "timestamp");
     SLICE_COLUMNS_ADDED.put("histogram", "text");
+    SLICE_COLUMNS_ADDED.put("pending_table", "text");
+    SLICE_COLUMNS_ADDED.put("pending_seconds_per_time_bucket", "bigint");
+    SLICE_COLUMNS_ADDED.put("pending_event_buckets", "int");
+    SLICE_COLUMNS_ADDED.put("pending_since", "timestamp");
+    SLICE_COLUMNS_ADDED.put("previous_table", "text");
+    SLICE_COLUMNS_ADDED.put("previous_drop_after", "timestamp");
   }
 
   /**

@@ -180,6 +180,20 @@ public final class CqlSliceTables implements SliceTables {
   }
 
   @Override
+  public CompletionStage<Boolean> hasRows(String keyspace, String table) {
+    SimpleStatement statement =
+        SimpleStatement.newInstance(
+                "SELECT time_series_id FROM "
+                    + CqlIdentifier.fromInternal(keyspace).asCql(true)
+                    + "."
+                    + CqlIdentifier.fromInternal(table).asCql(true)
+                    + " LIMIT 1")
+            .setTimeout(timeout);
+    return CqlFailures.translated(
+        session.executeAsync(statement).thenApply(rs -> rs.one() != null));
+  }
+
+  @Override
   public io.varve.core.partitioning.SliceHistogram measure(
       String keyspace, String table, long maxRows, int sampleRows) {
     return new SliceCensus(session, timeout, java.time.Clock.systemUTC(), new java.util.Random())

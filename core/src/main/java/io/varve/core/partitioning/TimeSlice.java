@@ -86,6 +86,32 @@ public record TimeSlice(
     return with(status, lifecycle.withHistogram(histogram));
   }
 
+  /** This slice with {@code pending} as the table being filled for its re-partitioning. */
+  public TimeSlice withPending(java.util.Optional<SliceLifecycle.PendingTable> pending) {
+    return with(status, lifecycle.withPending(pending));
+  }
+
+  /**
+   * This slice read from its pending table with that table's settings from now on, its current
+   * table kept as the previous one until {@code dropOldAfter}.
+   */
+  public TimeSlice swapped(Instant dropOldAfter) {
+    SliceLifecycle.PendingTable p =
+        lifecycle
+            .pending()
+            .orElseThrow(
+                () -> new IllegalStateException("slice " + start + " has no pending table"));
+    return new TimeSlice(
+        namespace,
+        start,
+        end,
+        p.table(),
+        p.secondsPerTimeBucket(),
+        p.eventBuckets(),
+        status,
+        lifecycle.swapped(new SliceLifecycle.PreviousTable(table, dropOldAfter)));
+  }
+
   private TimeSlice with(SliceStatus newStatus, SliceLifecycle newLifecycle) {
     return new TimeSlice(
         namespace, start, end, table, secondsPerTimeBucket, eventBuckets, newStatus, newLifecycle);

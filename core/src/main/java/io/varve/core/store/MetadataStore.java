@@ -73,6 +73,35 @@ public interface MetadataStore {
   CompletionStage<Boolean> setSliceHistogram(
       TimeSlice slice, io.varve.core.partitioning.SliceHistogram histogram);
 
+  /**
+   * Records {@code pending} as the table a slice's re-partitioning fills (empty: none), if the
+   * slice's table and pending table are still the ones it was read with (a lightweight
+   * transaction).
+   *
+   * @return whether it was recorded
+   */
+  CompletionStage<Boolean> setSlicePending(
+      TimeSlice slice, Optional<io.varve.core.partitioning.SliceLifecycle.PendingTable> pending);
+
+  /**
+   * Moves a slice to its pending table ({@code slice.swapped(...)} says how): its table and
+   * partition settings become the pending table's, its old table is recorded as the previous one,
+   * its compaction and histogram are forgotten, all in one lightweight transaction conditional on
+   * the table and the pending table it was read with, so that every server reading it afterwards
+   * reads the new table, and no two swaps of one slice both win.
+   *
+   * @param swapped the slice as it is to be stored
+   * @return whether it moved
+   */
+  CompletionStage<Boolean> swapSliceTable(TimeSlice slice, TimeSlice swapped);
+
+  /**
+   * Forgets a slice's previous table, once dropped, if it is still the one it was read with.
+   *
+   * @return whether it was forgotten
+   */
+  CompletionStage<Boolean> forgetPreviousTable(TimeSlice slice);
+
   /** The deployment's page-token signing key, created once by whichever server asks first. */
   CompletionStage<byte[]> pageTokenKey();
 }

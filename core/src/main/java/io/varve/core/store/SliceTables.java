@@ -57,6 +57,9 @@ public interface SliceTables {
   io.varve.core.partitioning.SliceHistogram measure(
       String keyspace, String table, long maxRows, int sampleRows);
 
+  /** Whether a table holds at least one row (one row read). */
+  CompletionStage<Boolean> hasRows(String keyspace, String table);
+
   /** Drops a slice table if it exists (idempotent). */
   CompletionStage<Void> drop(String keyspace, String table);
 }

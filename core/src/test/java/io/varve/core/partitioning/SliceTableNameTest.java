@@ -85,4 +85,21 @@ class SliceTableNameTest {
         .isNotEqualTo(SliceTableName.of("orders", Instant.parse("2024-03-01T00:00:01Z")))
         .isNotEqualTo(SliceTableName.of("orders", Instant.parse("2024-03-02T00:00:00Z")));
   }
+
+  @org.junit.jupiter.api.Test
+  void a_repartitioned_table_is_named_by_its_settings_within_48_characters() {
+    java.time.Instant start = java.time.Instant.parse("2026-11-28T00:00:00Z");
+    String ns = "n".repeat(48);
+    String a = SliceTableName.repartitioned(ns, start, 8, 600);
+    org.assertj.core.api.Assertions.assertThat(a)
+        .hasSize(47)
+        .matches("[a-z][a-z0-9_]*")
+        .isEqualTo(SliceTableName.repartitioned(ns, start, 8, 600))
+        .isNotEqualTo(SliceTableName.repartitioned(ns, start, 8, 300))
+        .isNotEqualTo(SliceTableName.repartitioned(ns, start, 4, 600))
+        .isNotEqualTo(SliceTableName.of(ns, start));
+    org.assertj.core.api.Assertions.assertThat(SliceTableName.repartitioned("short", start, 1, 60))
+        .startsWith("short_")
+        .contains("_20261128000000_");
+  }
 }

@@ -7,13 +7,18 @@ import java.time.Duration;
  * Partition histograms of slices that receive no more writes, and the target their recommendation
  * aims at ({@code timeseries.histogram}).
  *
- * @param interval least time between two measurements by one server; zero: none
+ * @param enabled whether servers measure slices at all
+ * @param interval least time between two measurements by one server
  * @param maxRows rows counted per slice at most (the token range being counted finishes)
  * @param sampleRows rows read back per slice for the mean row size
  * @param target the partition size recommendations keep partitions within
  */
 public record HistogramSettings(
-    Duration interval, long maxRows, int sampleRows, PartitionAdvisor.Target target) {
+    boolean enabled,
+    Duration interval,
+    long maxRows,
+    int sampleRows,
+    PartitionAdvisor.Target target) {
 
   public static final Duration DEFAULT_INTERVAL = Duration.ofMinutes(5);
   public static final long DEFAULT_MAX_ROWS = 10_000_000;
@@ -26,8 +31,4 @@ public record HistogramSettings(
    */
   public static final PartitionAdvisor.Target DEFAULT_TARGET =
       new PartitionAdvisor.Target(10L << 20, 100_000);
-
-  public boolean enabled() {
-    return !interval.isZero();
-  }
 }

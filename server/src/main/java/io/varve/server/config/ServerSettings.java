@@ -50,6 +50,8 @@ import java.util.stream.Collectors;
  *     timeseries.readCache})
  * @param histogram partition histograms and the target of their recommendations ({@code
  *     timeseries.histogram})
+ * @param oldTableGrace how long a re-partitioned slice's former table is kept ({@code
+ *     timeseries.repartition.oldTableGrace})
  * @param limits data plane limits
  * @param opensearch the index store of search and aggregate, and its indexing queue
  * @param search limits of search and aggregate requests
@@ -70,6 +72,7 @@ public record ServerSettings(
     CompactionSchedule compaction,
     ReadCacheSettings readCache,
     HistogramSettings histogram,
+    Duration oldTableGrace,
     Limits limits,
     OpenSearchSettings opensearch,
     SearchLimits search,
@@ -157,6 +160,7 @@ public record ServerSettings(
         TimeSeriesOptions.compaction(v),
         TimeSeriesOptions.readCache(v, v.get(ServerOptions.BUFFERED_WRITE_RETRY)),
         TimeSeriesOptions.histogram(v),
+        TimeSeriesOptions.oldTableGrace(v),
         TimeSeriesOptions.limits(v),
         OpenSearchOptions.settings(v),
         TimeSeriesOptions.search(v),
@@ -280,6 +284,7 @@ public record ServerSettings(
         compaction,
         readCache,
         histogram,
+        oldTableGrace,
         limits,
         search,
         config);
@@ -309,6 +314,7 @@ public record ServerSettings(
     private CompactionSchedule compaction;
     private ReadCacheSettings readCache;
     private HistogramSettings histogram;
+    private Duration oldTableGrace;
     private Limits limits;
     private OpenSearchSettings opensearch;
     private SearchLimits search;
@@ -329,6 +335,7 @@ public record ServerSettings(
       compaction = s.compaction;
       readCache = s.readCache;
       histogram = s.histogram;
+      oldTableGrace = s.oldTableGrace;
       limits = s.limits;
       opensearch = s.opensearch;
       search = s.search;
@@ -432,6 +439,7 @@ public record ServerSettings(
           compaction,
           readCache,
           histogram,
+          oldTableGrace,
           limits,
           opensearch,
           search,

@@ -86,14 +86,20 @@ public final class TimeSeriesOptions {
           "Partition histograms: how a server measures the partitions of a slice that receives no"
               + " more writes, and the size the recommended partition settings aim at"
               + " ([namespace-configuration.md](namespace-configuration.md#partition-histograms)).");
+  public static final Option<Boolean> HISTOGRAM_ENABLED =
+      OPTIONS
+          .option("timeseries.histogram.enabled", Types.bool())
+          .defaultValue(true)
+          .doc(
+              "Whether this server measures slices; `false`: none (recommendations and"
+                  + " `timePartition.auto` then go by what other servers measured, if any).");
   public static final Option<Duration> HISTOGRAM_INTERVAL =
       OPTIONS
           .option("timeseries.histogram.interval", Types.duration())
           .defaultValue(HistogramSettings.DEFAULT_INTERVAL)
           .doc(
               "Least time between two measurements by one server, each of one slice, inside"
-                  + " `timeseries.compaction.window`; `0s`: no measurement (recommendations and"
-                  + " `timePartition.auto` then have nothing to go by).");
+                  + " `timeseries.compaction.window`.");
   public static final Option<Long> HISTOGRAM_MAX_ROWS =
       OPTIONS
           .option("timeseries.histogram.maxRows", Types.longInteger(1_000, 1_000_000_000))
@@ -122,6 +128,21 @@ public final class TimeSeriesOptions {
           .option("timeseries.histogram.targetPartitionRows", Types.integer(1, 1_000_000_000))
           .defaultValue((int) HistogramSettings.DEFAULT_TARGET.rows())
           .doc("The rows a partition should stay within, beside `targetPartitionBytes`.");
+
+  public static final Section REPARTITION =
+      OPTIONS.section(
+          "timeseries.repartition",
+          "Re-partitioning of slices that receive no more writes (`varve timeseries repartition`,"
+              + " [namespace-configuration.md](namespace-configuration.md#re-partitioning-a-slice)).");
+  public static final Option<Duration> REPARTITION_OLD_TABLE_GRACE =
+      OPTIONS
+          .option("timeseries.repartition.oldTableGrace", Types.duration())
+          .defaultValue(Duration.ofHours(1))
+          .doc(
+              "How long a slice's former table is kept after its re-partitioning is committed, for"
+                  + " the servers that have not refreshed the slice yet (within"
+                  + " `sliceMaintenanceInterval`) and the reads under way; then it is dropped. At"
+                  + " least twice `sliceMaintenanceInterval` plus 2 minutes.");
 
   public static final Section READ_CACHE =
       OPTIONS.section(
@@ -308,6 +329,7 @@ public final class TimeSeriesOptions {
       CompactionSchedule compaction,
       ReadCacheSettings readCache,
       HistogramSettings histogram,
+      Duration oldTableGrace,
       Limits l,
       SearchLimits s,
       EffectiveConfig config) {
@@ -318,6 +340,8 @@ public final class TimeSeriesOptions {
         .put(READ_CACHE_MAX_BYTES, (int) readCache.maxBytes())
         .put(READ_CACHE_SAFETY_MARGIN, readCache.safetyMargin())
         .put(COMPACTION_SWITCH_INTERVAL, compaction.switchInterval())
+        .put(REPARTITION_OLD_TABLE_GRACE, oldTableGrace)
+        .put(HISTOGRAM_ENABLED, histogram.enabled())
         .put(HISTOGRAM_INTERVAL, histogram.interval())
         .put(HISTOGRAM_MAX_ROWS, histogram.maxRows())
         .put(HISTOGRAM_SAMPLE_ROWS, histogram.sampleRows())
@@ -347,9 +371,25 @@ public final class TimeSeriesOptions {
         .put(MAX_TIME_BUCKETS, s.maxTimeBuckets());
   }
 
+  /** {@code timeseries.repartition.oldTableGrace}, checked against the maintenance interval. */
+  static Duration oldTableGrace(OptionValues v) {
+    Duration grace = v.get(REPARTITION_OLD_TABLE_GRACE);
+    Duration least = v.get(SLICE_MAINTENANCE_INTERVAL).multipliedBy(2).plusMinutes(2);
+    if (grace.compareTo(least) < 0) {
+      throw new io.varve.core.error.InvalidFieldException(
+          v.key(REPARTITION_OLD_TABLE_GRACE),
+          REPARTITION_OLD_TABLE_GRACE.type().format(grace),
+          "at least twice timeseries.sliceMaintenanceInterval plus 2 minutes ("
+              + REPARTITION_OLD_TABLE_GRACE.type().format(least)
+              + "): servers read the old table until they refresh the slice");
+    }
+    return grace;
+  }
+
   /** The {@code timeseries.histogram} section. */
   static HistogramSettings histogram(OptionValues v) {
     return new HistogramSettings(
+        v.get(HISTOGRAM_ENABLED),
         v.get(HISTOGRAM_INTERVAL),
         v.get(HISTOGRAM_MAX_ROWS),
         v.get(HISTOGRAM_SAMPLE_ROWS),

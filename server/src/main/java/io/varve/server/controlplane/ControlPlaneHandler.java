@@ -56,6 +56,7 @@ public final class ControlPlaneHandler {
   private final Clock clock;
   private final Duration initialSliceWait;
   private final PartitionAdvisor.Target partitionTarget;
+  private final SliceRepartitions repartitions;
 
   public ControlPlaneHandler(
       MetadataStore store,
@@ -67,8 +68,10 @@ public final class ControlPlaneHandler {
       NamespaceConfigMapper mapper,
       Clock clock,
       Duration initialSliceWait,
-      PartitionAdvisor.Target partitionTarget) {
+      PartitionAdvisor.Target partitionTarget,
+      SliceRepartitions repartitions) {
     this.partitionTarget = partitionTarget;
+    this.repartitions = repartitions;
     this.store = store;
     this.tables = tables;
     this.itemTables = itemTables;
@@ -111,6 +114,24 @@ public final class ControlPlaneHandler {
                   .completeOnTimeout(entry, initialSliceWait.toMillis(), TimeUnit.MILLISECONDS);
             })
         .thenApply(entry -> toProto(entry, true));
+  }
+
+  /** PrepareSliceRepartition: see {@link SliceRepartitions}. */
+  public CompletionStage<io.varve.api.timeseries.v1.SliceRepartition> prepareRepartition(
+      io.varve.api.timeseries.v1.PrepareSliceRepartitionRequest request) {
+    return repartitions.prepare(request);
+  }
+
+  /** CommitSliceRepartition: see {@link SliceRepartitions}. */
+  public CompletionStage<io.varve.api.timeseries.v1.SliceRepartition> commitRepartition(
+      io.varve.api.timeseries.v1.CommitSliceRepartitionRequest request) {
+    return repartitions.commit(request);
+  }
+
+  /** CancelSliceRepartition: see {@link SliceRepartitions}. */
+  public CompletionStage<io.varve.api.timeseries.v1.SliceRepartition> cancelRepartition(
+      io.varve.api.timeseries.v1.CancelSliceRepartitionRequest request) {
+    return repartitions.cancel(request);
   }
 
   /** DeleteNamespace: see {@link NamespaceDeletion}. */
@@ -309,6 +330,14 @@ public final class ControlPlaneHandler {
     lifecycle.compaction().ifPresent(proto::setCompaction);
     lifecycle.compactionTime().ifPresent(at -> proto.setCompactionTime(timestamp(at)));
     lifecycle.histogram().ifPresent(h -> proto.setHistogram(toProto(h)));
+    lifecycle.pending().ifPresent(p -> proto.setPendingTable(p.table()));
+    lifecycle
+        .previous()
+        .ifPresent(
+            p ->
+                proto
+                    .setPreviousTable(p.table())
+                    .setPreviousTableDropTime(timestamp(p.dropAfter())));
     return proto.build();
   }
 

@@ -232,15 +232,20 @@ public final class NamespaceDeletion {
     CompletionStage<Void> chain = CompletableFuture.completedFuture(null);
     for (TimeSlice slice : slices) {
       chain =
-          chain
-              .thenCompose(
-                  v ->
-                      slice.status() == SliceStatus.DELETED
-                          ? CompletableFuture.<Void>completedFuture(null)
-                          : tables
-                              .drop(keyspace, slice.table())
-                              .thenRun(() -> removed.tables().incrementAndGet()))
-              .thenCompose(v -> store.removeSlice(slice));
+          chain.thenCompose(
+              v ->
+                  slice.status() == SliceStatus.DELETED
+                      ? CompletableFuture.<Void>completedFuture(null)
+                      : tables
+                          .drop(keyspace, slice.table())
+                          .thenRun(() -> removed.tables().incrementAndGet()));
+      for (String other : slice.lifecycle().otherTables()) { // of a re-partitioning
+        chain =
+            chain.thenCompose(
+                v ->
+                    tables.drop(keyspace, other).thenRun(() -> removed.tables().incrementAndGet()));
+      }
+      chain = chain.thenCompose(v -> store.removeSlice(slice));
     }
     return chain;
   }

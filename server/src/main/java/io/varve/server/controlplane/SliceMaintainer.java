@@ -196,6 +196,10 @@ public final class SliceMaintainer implements AutoCloseable {
     }
     for (TimeSlice slice : entry.slices()) {
       chain = chain.thenCompose(v -> retire(s, slice, now));
+      if (slice.lifecycle().previous().filter(p -> p.dropAfter().isBefore(now)).isPresent()
+          && slice.status().hasTable()) {
+        chain = chain.thenCompose(v -> dropPrevious(s, slice));
+      }
     }
     return chain
         .thenCompose(v -> store.slices(s.namespace()))
@@ -224,8 +228,7 @@ public final class SliceMaintainer implements AutoCloseable {
           marked ->
               marked == null
                   ? CompletableFuture.completedFuture(null)
-                  : tables
-                      .drop(s.keyspace(), slice.table())
+                  : dropAll(s.keyspace(), slice)
                       .thenCompose(v -> move(marked, SliceStatus.DELETED, now))
                       .thenRun(
                           () ->
@@ -272,6 +275,38 @@ public final class SliceMaintainer implements AutoCloseable {
               });
     }
     return CompletableFuture.completedFuture(null);
+  }
+
+  /** Drops a slice's table and the tables of its re-partitioning, pending or previous. */
+  private CompletionStage<Void> dropAll(String keyspace, TimeSlice slice) {
+    CompletionStage<Void> drops = tables.drop(keyspace, slice.table());
+    for (String other : slice.lifecycle().otherTables()) {
+      drops = drops.thenCompose(v -> tables.drop(keyspace, other));
+    }
+    return drops;
+  }
+
+  /**
+   * Drops the table a slice was read from before its re-partitioning, once its grace is over (every
+   * server reads the new one by then), and forgets it.
+   */
+  private CompletionStage<Void> dropPrevious(NamespaceSettings s, TimeSlice slice) {
+    String previous = slice.lifecycle().previous().orElseThrow().table();
+    return tables
+        .drop(s.keyspace(), previous)
+        .thenCompose(v -> store.forgetPreviousTable(slice))
+        .thenAccept(
+            forgotten -> {
+              if (forgotten) {
+                log.info(
+                    "dropped {}.{}, the table time slice {} was read from before its"
+                        + " re-partitioning into {}",
+                    s.keyspace(),
+                    previous,
+                    slice.start(),
+                    slice.table());
+              }
+            });
   }
 
   /**

@@ -14,12 +14,15 @@ import io.varve.api.kv.v1.PutItemsRequest;
 import io.varve.api.kv.v1.ScanItemsRequest;
 import io.varve.api.timeseries.v1.AggregateEventRecordsRequest;
 import io.varve.api.timeseries.v1.BackfillIndexRequest;
+import io.varve.api.timeseries.v1.CancelSliceRepartitionRequest;
+import io.varve.api.timeseries.v1.CommitSliceRepartitionRequest;
 import io.varve.api.timeseries.v1.ControlPlaneGrpc;
 import io.varve.api.timeseries.v1.CreateNamespaceRequest;
 import io.varve.api.timeseries.v1.DeleteNamespaceRequest;
 import io.varve.api.timeseries.v1.GetNamespaceRequest;
 import io.varve.api.timeseries.v1.ListNamespacesResponse;
 import io.varve.api.timeseries.v1.ListTimeSlicesRequest;
+import io.varve.api.timeseries.v1.PrepareSliceRepartitionRequest;
 import io.varve.api.timeseries.v1.ReadEventRecordsRequest;
 import io.varve.api.timeseries.v1.SearchEventRecordsRequest;
 import io.varve.api.timeseries.v1.TimeSeriesGrpc;
@@ -78,6 +81,21 @@ final class ApiCalls {
               ControlPlaneGrpc.getDeleteNamespaceMethod(),
               DeleteNamespaceRequest::getNamespace,
               h -> h.control()::delete),
+          needs(
+              Permission.ADMIN,
+              ControlPlaneGrpc.getPrepareSliceRepartitionMethod(),
+              PrepareSliceRepartitionRequest::getNamespace,
+              h -> h.control()::prepareRepartition),
+          needs(
+              Permission.ADMIN,
+              ControlPlaneGrpc.getCommitSliceRepartitionMethod(),
+              CommitSliceRepartitionRequest::getNamespace,
+              h -> h.control()::commitRepartition),
+          needs(
+              Permission.ADMIN,
+              ControlPlaneGrpc.getCancelSliceRepartitionMethod(),
+              CancelSliceRepartitionRequest::getNamespace,
+              h -> h.control()::cancelRepartition),
           needs(
               Permission.WRITE,
               TimeSeriesGrpc.getWriteEventRecordsSyncMethod(),

@@ -89,6 +89,23 @@ class BackgroundWorkerSurvivalTest {
     }
 
     @Override
+    public CompletionStage<Boolean> setSlicePending(
+        TimeSlice slice,
+        java.util.Optional<io.varve.core.partitioning.SliceLifecycle.PendingTable> pending) {
+      throw new UnsupportedOperationException();
+    }
+
+    @Override
+    public CompletionStage<Boolean> swapSliceTable(TimeSlice slice, TimeSlice swapped) {
+      throw new UnsupportedOperationException();
+    }
+
+    @Override
+    public CompletionStage<Boolean> forgetPreviousTable(TimeSlice slice) {
+      throw new UnsupportedOperationException();
+    }
+
+    @Override
     public CompletionStage<Boolean> setSliceHistogram(
         TimeSlice slice, io.varve.core.partitioning.SliceHistogram histogram) {
       throw new UnsupportedOperationException();
@@ -154,6 +171,11 @@ class BackgroundWorkerSurvivalTest {
 
         @Override
         public CompletionStage<Boolean> exists(String keyspace, String table) {
+          throw new UnsupportedOperationException();
+        }
+
+        @Override
+        public CompletionStage<Boolean> hasRows(String keyspace, String table) {
           throw new UnsupportedOperationException();
         }
 
