@@ -22,6 +22,7 @@ import picocli.CommandLine.Command;
       StatusCommand.class,
       ServeCommand.class,
       IndexCommand.class,
+      TimeSeriesCommand.class,
       io.varve.bench.cli.BenchCommand.class,
       CommandLine.HelpCommand.class
     })

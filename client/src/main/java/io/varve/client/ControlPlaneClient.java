@@ -2,6 +2,8 @@ package io.varve.client;
 
 import io.varve.api.timeseries.v1.BackfillIndexRequest;
 import io.varve.api.timeseries.v1.BackfillIndexResponse;
+import io.varve.api.timeseries.v1.CancelSliceRepartitionRequest;
+import io.varve.api.timeseries.v1.CommitSliceRepartitionRequest;
 import io.varve.api.timeseries.v1.ControlPlaneGrpc;
 import io.varve.api.timeseries.v1.CreateNamespaceRequest;
 import io.varve.api.timeseries.v1.DeleteNamespaceRequest;
@@ -12,6 +14,8 @@ import io.varve.api.timeseries.v1.ListNamespacesResponse;
 import io.varve.api.timeseries.v1.ListTimeSlicesRequest;
 import io.varve.api.timeseries.v1.ListTimeSlicesResponse;
 import io.varve.api.timeseries.v1.Namespace;
+import io.varve.api.timeseries.v1.PrepareSliceRepartitionRequest;
+import io.varve.api.timeseries.v1.SliceRepartition;
 import io.varve.api.timeseries.v1.UpdateNamespaceRequest;
 import io.varve.client.internal.CallKind;
 import io.varve.client.internal.Caller;
@@ -104,5 +108,35 @@ public final class ControlPlaneClient {
             .build(),
         CallKind.NOT_IDEMPOTENT,
         settings);
+  }
+
+  /**
+   * Prepares (or finds again) the pending table of a slice's re-partitioning; idempotent: the same
+   * settings answer the same table.
+   */
+  public CompletionStage<SliceRepartition> prepareSliceRepartition(
+      PrepareSliceRepartitionRequest request, CallSettings settings) {
+    return caller.call(
+        ControlPlaneGrpc.getPrepareSliceRepartitionMethod(),
+        request,
+        CallKind.IDEMPOTENT,
+        settings);
+  }
+
+  /**
+   * Moves a slice to its pending table; idempotent: committed again, it answers the committed
+   * state.
+   */
+  public CompletionStage<SliceRepartition> commitSliceRepartition(
+      CommitSliceRepartitionRequest request, CallSettings settings) {
+    return caller.call(
+        ControlPlaneGrpc.getCommitSliceRepartitionMethod(), request, CallKind.IDEMPOTENT, settings);
+  }
+
+  /** Drops a slice's pending table, if it has one. */
+  public CompletionStage<SliceRepartition> cancelSliceRepartition(
+      CancelSliceRepartitionRequest request, CallSettings settings) {
+    return caller.call(
+        ControlPlaneGrpc.getCancelSliceRepartitionMethod(), request, CallKind.IDEMPOTENT, settings);
   }
 }

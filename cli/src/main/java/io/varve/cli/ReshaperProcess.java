@@ -1,0 +1,53 @@
+package io.varve.cli;
+
+import java.io.File;
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+
+/**
+ * The reshaper run as its own JVM, as {@code ./varve migrate} runs it: the jars of {@code
+ * spark/target} under the Varve home and the JVM options of {@code spark/jvm-options} (Spark has
+ * its own classpath, which the CLI's would break). Its output is the command's.
+ */
+final class ReshaperProcess {
+
+  private ReshaperProcess() {}
+
+  /**
+   * Runs {@code ReshaperCli <args>} and returns its exit status.
+   *
+   * @throws IOException when the reshaper is not built under {@code home}
+   */
+  static int run(Path home, List<String> args) throws IOException, InterruptedException {
+    Path spark = home.resolve("spark/target");
+    Path jar = spark.resolve("varve-reshaper.jar");
+    if (!Files.isRegularFile(jar)) {
+      throw new IOException(
+          "the reshaper is not built: no "
+              + jar
+              + " (./varve builds it; or mvn -f spark/pom.xml package -DskipTests)");
+    }
+    List<String> command = new ArrayList<>();
+    command.add(Path.of(System.getProperty("java.home"), "bin", "java").toString());
+    for (String line : Files.readAllLines(home.resolve("spark/jvm-options"))) {
+      if (!line.isBlank() && !line.startsWith("#")) {
+        command.add(line.trim());
+      }
+    }
+    command.add("-Dvarve.home=" + home);
+    command.add("-cp");
+    command.add(jar + File.pathSeparator + spark.resolve("lib/*"));
+    command.add("io.varve.reshaper.cli.ReshaperCli");
+    command.addAll(args);
+    Process process = new ProcessBuilder(command).inheritIO().start();
+    try {
+      return process.waitFor();
+    } catch (InterruptedException e) {
+      process.destroy(); // Ctrl-C: the job stops and keeps its savepoint
+      throw e;
+    }
+  }
+}
