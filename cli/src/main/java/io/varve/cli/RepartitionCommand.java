@@ -1,5 +1,9 @@
 package io.varve.cli;
 
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import com.fasterxml.jackson.dataformat.yaml.YAMLFactory;
 import io.grpc.StatusRuntimeException;
 import io.varve.api.timeseries.v1.CommitSliceRepartitionRequest;
 import io.varve.api.timeseries.v1.PrepareSliceRepartitionRequest;
@@ -13,12 +17,10 @@ import io.varve.core.error.InvalidFieldException;
 import io.varve.server.config.ServerSettings;
 import java.io.IOException;
 import java.net.URI;
-import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.time.Instant;
-import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.Callable;
 import picocli.CommandLine.Command;
@@ -93,10 +95,9 @@ final class RepartitionCommand implements Callable<Integer> {
   @Option(
       names = "--cassandra",
       paramLabel = "HOST:PORT",
-      defaultValue = "127.0.0.1:9042",
       description =
-          "Where the reshaper reaches the namespace's cluster (default: ${DEFAULT-VALUE}); a list"
-              + " of hosts is host1,host2:port.")
+          "Where the reshaper reaches the namespace's cluster (default: 127.0.0.1:9042); a list of"
+              + " hosts is host1,host2:port. Refused when the --job file names the hosts.")
   String cassandra;
 
   @Option(
@@ -109,8 +110,10 @@ final class RepartitionCommand implements Callable<Integer> {
       names = "--job",
       paramLabel = "FILE",
       description =
-          "YAML of further reshaper job sections (spark, rateLimit, writer, failures, progress;"
-              + " docs/reshaper.md), added to the job this command writes.")
+          "A reshaper job file (docs/reshaper.md) without keyspaces, tables or timeSlice: its"
+              + " source (and target) connection keys, such as credentials and sslOptions, and"
+              + " its sections (spark, rateLimit, writer, failures) go into the job the command"
+              + " runs.")
   Path job;
 
   @Option(
@@ -126,8 +129,6 @@ final class RepartitionCommand implements Callable<Integer> {
     Instant start;
     PrepareSliceRepartitionRequest.Builder prepare =
         PrepareSliceRepartitionRequest.newBuilder().setNamespace(namespace);
-    String hosts;
-    int port;
     try {
       url = ServerSettings.url("--server", server);
       start = BackfillCommand.instant("--slice", slice);
@@ -138,17 +139,28 @@ final class RepartitionCommand implements Callable<Integer> {
       if (secondsPerTimeBucket != null) {
         prepare.setSecondsPerTimeBucket(secondsPerTimeBucket);
       }
-      int colon = cassandra.lastIndexOf(':');
-      if (colon <= 0 || !cassandra.substring(colon + 1).matches("[0-9]{1,5}")) {
+      if (cassandra != null && !cassandra.matches("[^:\\s]+:[0-9]{1,5}")) {
         throw new InvalidFieldException("--cassandra", cassandra, "host:port or host1,host2:port");
       }
-      hosts = cassandra.substring(0, colon);
-      port = Integer.parseInt(cassandra.substring(colon + 1));
       if (job != null && !Files.isReadable(job)) {
         throw new InvalidFieldException("--job", job.toString(), "a readable YAML file");
       }
     } catch (InvalidFieldException e) {
       throw new ParameterException(spec.commandLine(), e.getMessage());
+    }
+    ObjectNode base = baseJob(); // checked before anything is asked of the server
+    for (String side : List.of("source", "target")) {
+      if (cassandra != null && base.path(side).has("host")) {
+        throw new ParameterException(
+            spec.commandLine(),
+            "--cassandra: "
+                + cassandra
+                + " (expected: absent, the --job file gives "
+                + side
+                + ".host "
+                + base.path(side).get("host").asText()
+                + ")");
+      }
     }
     Path home = Path.of(System.getProperty("varve.home", "."));
     try (VarveClient client = client(url)) {
@@ -180,7 +192,7 @@ final class RepartitionCommand implements Callable<Integer> {
               + " event buckets, "
               + pending.getSecondsPerTimeBucket()
               + " s time buckets)");
-      Path file = jobFile(pending, hosts, port);
+      Path file = jobFile(pending, base);
       int copied = ReshaperProcess.run(home, List.of("migrate", "--config", file.toString()));
       if (copied != ExitStatus.OK.code()) {
         System.err.println(
@@ -238,50 +250,114 @@ final class RepartitionCommand implements Callable<Integer> {
   }
 
   /**
-   * The reshaper's job: the slice table to the pending one, on one cluster, with the {@code
-   * timeSlice} section of the new settings; its savepoint beside it, named after the two tables, so
-   * a rerun resumes.
+   * The reshaper's job: the slice table to the pending one, with the {@code timeSlice} section of
+   * the new settings, its savepoint beside it (named after the two tables, so a rerun resumes). The
+   * sides' connection keys (host, port, localDC, credentials, sslOptions ...) and the job's other
+   * sections come from {@code --job} when it has them; the target takes the source's connection
+   * when it has none of its own; {@code --cassandra} and {@code --datacenter} fill what neither
+   * gives.
    */
-  private Path jobFile(SliceRepartition p, String hosts, int port) throws IOException {
+  private Path jobFile(SliceRepartition p, ObjectNode doc) throws IOException {
     Path dir = workDir.resolve(p.getKeyspace() + "." + p.getTargetTable());
     Files.createDirectories(dir);
-    List<String> lines = new ArrayList<>();
-    lines.add("# written by varve timeseries repartition");
-    for (String side : List.of("source", "target")) {
-      lines.add(side + ":");
-      lines.add("  type: cassandra");
-      lines.add("  host: " + quoted(hosts));
-      lines.add("  port: " + port);
-      if (datacenter != null) {
-        lines.add("  localDC: " + quoted(datacenter));
-      }
-      lines.add("  keyspace: " + quoted(p.getKeyspace()));
-      lines.add(
-          "  table: " + quoted(side.equals("source") ? p.getSourceTable() : p.getTargetTable()));
-      if (side.equals("source")) {
-        lines.add("  preserveTimestamps: true");
-      }
+    ObjectNode source = side(doc, "source");
+    if (!doc.has("target")) {
+      doc.set("target", source.deepCopy());
     }
-    lines.add("timeSlice:");
-    lines.add("  start: " + quoted(Times.instant(p.getSliceStart()).toString()));
-    lines.add("  end: " + quoted(Times.instant(p.getSliceEnd()).toString()));
-    lines.add("  secondsPerTimeBucket: " + p.getSecondsPerTimeBucket());
-    lines.add("  eventBuckets: " + p.getEventBuckets());
-    lines.add("savepoints:");
-    lines.add("  path: " + quoted(dir.toAbsolutePath().toString()));
-    if (job != null) {
-      lines.add("# from " + job);
-      lines.addAll(Files.readAllLines(job, StandardCharsets.UTF_8));
+    ObjectNode target = side(doc, "target");
+    for (ObjectNode side : List.of(source, target)) {
+      if (!side.has("host")) {
+        side.put("host", hosts());
+        side.put("port", port());
+      }
+      if (datacenter != null && !side.has("localDC")) {
+        side.put("localDC", datacenter);
+      }
+      side.put("keyspace", p.getKeyspace());
+    }
+    source.put("table", p.getSourceTable());
+    target.put("table", p.getTargetTable());
+    if (!source.has("preserveTimestamps")) {
+      source.put("preserveTimestamps", true);
+    }
+    ObjectNode slice = doc.putObject("timeSlice");
+    slice.put("start", Times.instant(p.getSliceStart()).toString());
+    slice.put("end", Times.instant(p.getSliceEnd()).toString());
+    slice.put("secondsPerTimeBucket", p.getSecondsPerTimeBucket());
+    slice.put("eventBuckets", p.getEventBuckets());
+    if (!doc.has("savepoints")) {
+      doc.putObject("savepoints").put("path", dir.toAbsolutePath().toString());
     }
     Path file = dir.resolve("job.yaml");
-    Files.write(file, lines, StandardCharsets.UTF_8);
+    YAML.writeValue(file.toFile(), doc);
     return file;
   }
 
-  /** A YAML double-quoted scalar. */
-  private static String quoted(String text) {
-    return "\"" + text.replace("\\", "\\\\").replace("\"", "\\\"") + "\"";
+  private static final ObjectMapper YAML = new ObjectMapper(new YAMLFactory());
+
+  /** The {@code --job} file's mapping, the keys the command sets refused; or an empty one. */
+  private ObjectNode baseJob() throws IOException {
+    if (job == null) {
+      return YAML.createObjectNode();
+    }
+    JsonNode read;
+    try {
+      read = YAML.readTree(job.toFile());
+    } catch (IOException e) {
+      throw new ParameterException(
+          spec.commandLine(),
+          "--job: " + job + " (expected: a YAML job file: " + e.getMessage() + ")");
+    }
+    if (!(read instanceof ObjectNode doc)) {
+      throw new ParameterException(
+          spec.commandLine(), "--job: " + job + " (expected: a YAML mapping of job sections)");
+    }
+    if (doc.has("timeSlice")) {
+      throw new ParameterException(
+          spec.commandLine(),
+          "--job: " + job + " has timeSlice (expected: absent; the command sets it)");
+    }
+    for (String side : List.of("source", "target")) {
+      for (String key : List.of("keyspace", "table")) {
+        if (doc.path(side).has(key)) {
+          throw new ParameterException(
+              spec.commandLine(),
+              "--job: "
+                  + job
+                  + " has "
+                  + side
+                  + "."
+                  + key
+                  + " (expected: absent; the command names the slice's tables)");
+        }
+      }
+    }
+    return doc;
   }
+
+  private ObjectNode side(ObjectNode doc, String name) {
+    JsonNode side = doc.get(name);
+    if (side == null) {
+      return doc.putObject(name);
+    }
+    if (!(side instanceof ObjectNode mapping)) {
+      throw new ParameterException(
+          spec.commandLine(), "--job: " + name + " (expected: a mapping of connection keys)");
+    }
+    return mapping;
+  }
+
+  private String hosts() {
+    String c = cassandra == null ? DEFAULT_CASSANDRA : cassandra;
+    return c.substring(0, c.lastIndexOf(':'));
+  }
+
+  private int port() {
+    String c = cassandra == null ? DEFAULT_CASSANDRA : cassandra;
+    return Integer.parseInt(c.substring(c.lastIndexOf(':') + 1));
+  }
+
+  static final String DEFAULT_CASSANDRA = "127.0.0.1:9042";
 
   private VarveClient client(URI url) {
     VarveClientBuilder builder =

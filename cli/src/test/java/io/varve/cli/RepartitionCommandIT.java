@@ -258,6 +258,14 @@ class RepartitionCommandIT {
     String source = sliceAt(start).path("table").asText();
     Path work = Files.createTempDirectory("repartition");
 
+    Path hosts =
+        Files.writeString(work.resolve("hosts.yaml"), "source:\n  host: 10.0.0.1\n  port: 9042\n");
+    Run twice = repartition(start, work, hosts);
+    assertThat(twice.status()).isEqualTo(ExitStatus.INVALID_INPUT.code());
+    assertThat(twice.err()).contains("--cassandra").contains("source.host 10.0.0.1");
+    Path tables = Files.writeString(work.resolve("tables.yaml"), "target:\n  table: elsewhere\n");
+    assertThat(repartition(start, work, tables).err()).contains("target.table");
+
     Run early = repartition(start, work, null);
     assertThat(early.status()).isEqualTo(ExitStatus.INVALID_INPUT.code());
     assertThat(early.err()).contains("still accepts writes");

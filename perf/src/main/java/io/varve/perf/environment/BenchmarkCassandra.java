@@ -55,6 +55,11 @@ public record BenchmarkCassandra(Optional<LocalServer> local, CassandraSettings 
         : OptionalLong.empty();
   }
 
+  /** Where it takes CQL. */
+  public InetSocketAddress address() {
+    return settings.contactPoints().get(0);
+  }
+
   /** A CQL session, closed at the end of the run. */
   public CqlSession session(Environment environment) {
     return environment.closeAtEnd(

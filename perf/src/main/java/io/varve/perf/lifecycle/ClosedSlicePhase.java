@@ -183,7 +183,21 @@ final class ClosedSlicePhase {
    */
   private static CreateNamespaceRequest namespace(
       String closed, com.google.protobuf.Duration acceptLimit) {
-    CreateNamespaceRequest base = TimeSeriesBenchmark.namespace(NAMESPACE, 1);
+    CreateNamespaceRequest base = hourly(NAMESPACE, acceptLimit);
+    PersistenceConfiguration primary = base.getPersistenceConfiguration(0);
+    return base.toBuilder()
+        .setPersistenceConfiguration(
+            0,
+            primary.toBuilder()
+                .setConfig(
+                    primary.getConfig().toBuilder()
+                        .setCompaction(Compaction.newBuilder().setClosed(closed))))
+        .build();
+  }
+
+  /** A namespace of hourly slices, one time bucket and one event bucket each. */
+  static CreateNamespaceRequest hourly(String name, com.google.protobuf.Duration acceptLimit) {
+    CreateNamespaceRequest base = TimeSeriesBenchmark.namespace(name, 1);
     PersistenceConfiguration primary = base.getPersistenceConfiguration(0);
     return base.toBuilder()
         .setPersistenceConfiguration(
@@ -196,8 +210,7 @@ final class ClosedSlicePhase {
                                 .setSecondsPerTimeSlice(3600)
                                 .setSecondsPerTimeBucket(3600)
                                 .setEventBuckets(1))
-                        .setAcceptLimit(acceptLimit)
-                        .setCompaction(Compaction.newBuilder().setClosed(closed))))
+                        .setAcceptLimit(acceptLimit)))
         .build();
   }
 
@@ -209,8 +222,8 @@ final class ClosedSlicePhase {
   }
 
   /** Calls a StorageService operation on the node's JMX (local, no credentials). */
-  private static void jmx(
-      InetSocketAddress jmx, String operation, String keyspace, String... tables) throws Exception {
+  static void jmx(InetSocketAddress jmx, String operation, String keyspace, String... tables)
+      throws Exception {
     JMXServiceURL url =
         new JMXServiceURL(
             "service:jmx:rmi:///jndi/rmi://"

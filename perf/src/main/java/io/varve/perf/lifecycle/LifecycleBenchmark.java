@@ -47,14 +47,19 @@ public final class LifecycleBenchmark {
       new Goals(
           List.of(
               new Goals.Goal("cache.read.p99.ratio", false, 0.3),
-              new Goals.Goal("closed_slice.read.p99.ratio", false, 0.7)));
+              new Goals.Goal("closed_slice.read.p99.ratio", false, 0.7),
+              new Goals.Goal("repartition.ratio", true, 0.8),
+              new Goals.Goal("hot_series.read.p99.ratio", false, 0.7)));
 
   private final Environment environment;
   private final int reads;
   private final int events;
   private final int warmupSeconds;
+  private final int denseEvents;
 
-  LifecycleBenchmark(Environment environment, int reads, int events, int warmupSeconds) {
+  LifecycleBenchmark(
+      Environment environment, int reads, int events, int warmupSeconds, int denseEvents) {
+    this.denseEvents = denseEvents;
     this.environment = environment;
     this.reads = reads;
     this.events = events;
@@ -69,7 +74,7 @@ public final class LifecycleBenchmark {
             environment,
             cassandra,
             METADATA_KEYSPACE,
-            List.of(NAMESPACE, ClosedSlicePhase.NAMESPACE),
+            List.of(NAMESPACE, ClosedSlicePhase.NAMESPACE, RepartitionPhase.NAMESPACE),
             "perf-lifecycle-cached",
             c -> c.serverConfiguration());
     VarveServer cached = testbed.server();
@@ -79,7 +84,10 @@ public final class LifecycleBenchmark {
             "perf-lifecycle-uncached",
             testbed.serverConfiguration()
                 + "timeseries:\n  sliceMaintenanceInterval: 2s\n  compaction:\n"
-                + "    switchInterval: 1s\n  readCache:\n    maxBytes: 0\n");
+                + "    switchInterval: 1s\n  readCache:\n    maxBytes: 0\n"
+                + "  histogram:\n    interval: 1s\n    targetPartitionRows: "
+                + HOT_TARGET_ROWS
+                + "\n");
     VarveClient withCache = cached.client(environment, RESPONSE_TIMEOUT);
     VarveClient withoutCache = uncached.client(environment, RESPONSE_TIMEOUT);
     CallSettings control = CallSettings.defaults().withDeadline(Duration.ofMinutes(2));
@@ -164,25 +172,39 @@ public final class LifecycleBenchmark {
     if (testbed.cassandra().local().isPresent()) {
       environment.progress("a closed slice's reads before and after its compaction switch");
       CassandraSettle settle = new CassandraSettle(testbed.session());
+      Runnable settled =
+          () -> {
+            try {
+              settle.await(Duration.ofMinutes(5));
+            } catch (InterruptedException e) {
+              Thread.currentThread().interrupt();
+              throw new IllegalStateException(e);
+            }
+          };
       new ClosedSlicePhase(environment, reads, events)
+          .run(figures, withoutCache, new InetSocketAddress("127.0.0.1", LOCAL_JMX_PORT), settled);
+      environment.progress("a slice re-partitioned by the reshaper, and a dense series' reads");
+      new RepartitionPhase(environment, Math.max(10, reads / 10), denseEvents)
           .run(
               figures,
               withoutCache,
+              testbed.session(),
+              testbed.cassandra().address(),
               new InetSocketAddress("127.0.0.1", LOCAL_JMX_PORT),
-              () -> {
-                try {
-                  settle.await(Duration.ofMinutes(5));
-                } catch (InterruptedException e) {
-                  Thread.currentThread().interrupt();
-                  throw new IllegalStateException(e);
-                }
-              });
+              settled);
     } else {
       environment.progress(
-          "closed_slice.* not measured: it flushes and compacts over the local node's JMX");
+          "closed_slice.*, repartition.* and hot_series.* not measured: they flush and compact"
+              + " over the local node's JMX");
     }
     GOALS.print(goals, out);
   }
+
+  /**
+   * The partition target of the server without the cache, whose histograms recommend the dense
+   * series' buckets: below their partitions, above the sparse ones'.
+   */
+  static final int HOT_TARGET_ROWS = 1000;
 
   /** The JMX port of the local Cassandra of {@code ./varve}. */
   static final int LOCAL_JMX_PORT = 7199;

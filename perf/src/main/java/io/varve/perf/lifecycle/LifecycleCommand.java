@@ -40,6 +40,13 @@ public final class LifecycleCommand implements Callable<Integer> {
   int warmupSeconds;
 
   @Option(
+      names = "--dense-events",
+      defaultValue = "4000",
+      description =
+          "Events of each dense series of the re-partitioned slice (default: ${DEFAULT-VALUE}).")
+  int denseEvents;
+
+  @Option(
       names = "--cassandra",
       description = "Use this Cassandra (host:port) instead of starting the local one.")
   String cassandra;
@@ -49,8 +56,9 @@ public final class LifecycleCommand implements Callable<Integer> {
     OptionChecks.inRange(spec, "--reads", reads, 10, 10_000_000);
     OptionChecks.inRange(spec, "--events", events, 1, 1000);
     OptionChecks.inRange(spec, "--warmup", warmupSeconds, 0, 3600);
+    OptionChecks.inRange(spec, "--dense-events", denseEvents, 2000, 1_000_000);
     try (Environment environment = Environment.open("perf lifecycle")) {
-      new LifecycleBenchmark(environment, reads, events, warmupSeconds)
+      new LifecycleBenchmark(environment, reads, events, warmupSeconds, denseEvents)
           .run(cassandra, new Figures(System.out));
     }
     return 0;

@@ -167,12 +167,24 @@ public final class RangeTask implements Serializable {
     RowConversion conversion = new RowConversion(plan, config, bad);
     Scanned scanned = new Scanned();
     if (plan.mode() == CopyMode.DIRECT) {
+      // a re-partitioning scatters a source partition's rows over target partitions
+      PartitionGrouping grouped =
+          plan.sliceKeys() == null
+              ? null
+              : new PartitionGrouping(sink, plan.target().partitionKeyCount());
       while (scan.hasNext() && !scanned.stopsBefore(bad)) {
         TargetRow row = conversion.of(scan.next());
         if (row != null) {
-          sink.accept(row);
+          if (grouped == null) {
+            sink.accept(row);
+          } else {
+            grouped.accept(row);
+          }
         }
         scanned.read++;
+      }
+      if (grouped != null) {
+        grouped.flush();
       }
       return scanned;
     }
