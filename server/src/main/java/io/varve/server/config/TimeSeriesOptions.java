@@ -142,7 +142,8 @@ public final class TimeSeriesOptions {
               "How long a slice's former table is kept after its re-partitioning is committed, for"
                   + " the servers that have not refreshed the slice yet (within"
                   + " `sliceMaintenanceInterval`) and the reads under way; then it is dropped. At"
-                  + " least twice `sliceMaintenanceInterval` plus 2 minutes.");
+                  + " least twice `sliceMaintenanceInterval` plus 2 minutes; when not set, the"
+                  + " larger of the default and that.");
 
   public static final Section READ_CACHE =
       OPTIONS.section(
@@ -375,6 +376,9 @@ public final class TimeSeriesOptions {
   static Duration oldTableGrace(OptionValues v) {
     Duration grace = v.get(REPARTITION_OLD_TABLE_GRACE);
     Duration least = v.get(SLICE_MAINTENANCE_INTERVAL).multipliedBy(2).plusMinutes(2);
+    if (!v.isSet(REPARTITION_OLD_TABLE_GRACE) && grace.compareTo(least) < 0) {
+      return least; // the default, raised to what a long maintenance interval needs
+    }
     if (grace.compareTo(least) < 0) {
       throw new io.varve.core.error.InvalidFieldException(
           v.key(REPARTITION_OLD_TABLE_GRACE),

@@ -503,7 +503,7 @@ class ProtoJsonTest {
     assertThatThrownBy(() -> create(partition("{\"eventBucket\": 4}")))
         .hasMessageContaining(
             "unknown field (expected one of: secondsPerTimeSlice, secondPerTimeBucket, "
-                + "secondsPerTimeBucket, eventBuckets, secondsPerSlice)");
+                + "secondsPerTimeBucket, eventBuckets, secondsPerSlice, auto)");
   }
 
   @ParameterizedTest(name = "[{index}] {0}")
