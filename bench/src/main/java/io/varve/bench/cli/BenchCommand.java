@@ -18,6 +18,7 @@ import picocli.CommandLine.Command;
     subcommands = {
       PhaseCommand.Load.class,
       PhaseCommand.Run.class,
+      CapacityCommand.class,
       MergeCommand.class,
       ReportCommand.class,
       CheckCommand.class

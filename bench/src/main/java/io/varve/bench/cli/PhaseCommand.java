@@ -135,7 +135,7 @@ abstract class PhaseCommand implements Callable<Integer> {
     return sla.judge(parsedSla, run, System.out);
   }
 
-  private Properties properties() {
+  Properties properties() {
     Properties props = new Properties();
     for (Path file : propertyFiles) {
       try (InputStream in = Files.newInputStream(file)) {

@@ -33,7 +33,13 @@ class BindingOptionsDocsTest {
         page,
         GeneratedFiles.update(
             Files.readString(page),
-            Map.of("cql", table(CqlOptions.ALL), "varve", table(VarveOptions.ALL))));
+            Map.of(
+                "cql",
+                table(CqlOptions.ALL),
+                "varve",
+                table(VarveOptions.ALL),
+                "noop",
+                table(NoopOptions.ALL))));
   }
 
   @Test

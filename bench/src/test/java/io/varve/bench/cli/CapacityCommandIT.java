@@ -1,0 +1,141 @@
+package io.varve.bench.cli;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import io.varve.bench.result.ResultFiles;
+import io.varve.command.ExitStatus;
+import io.varve.command.ExitStatusMapper;
+import java.io.ByteArrayOutputStream;
+import java.io.PrintStream;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+import java.util.stream.Stream;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+import picocli.CommandLine;
+
+/**
+ * {@code bench capacity} on the {@code noop} binding in front of a modelled server whose limit is
+ * known ({@code noop.capacity}): the search lands within 10 % of it, each step is a result file
+ * that reads back, and an SLA no rate meets gives {@code capacity.ops_per_s=0} and status 1. Runs
+ * of a few seconds each: about a minute.
+ */
+class CapacityCommandIT {
+
+  @TempDir Path dir;
+
+  record Run(int status, String out, String err) {}
+
+  Run bench(String... args) throws Exception {
+    Path workload =
+        Files.writeString(
+            dir.resolve("workload"),
+            """
+            workload=site.ycsb.workloads.CoreWorkload
+            recordcount=1000
+            readproportion=0.5
+            updateproportion=0.5
+            requestdistribution=uniform
+            """);
+    PrintStream out = System.out;
+    PrintStream err = System.err;
+    ByteArrayOutputStream o = new ByteArrayOutputStream();
+    ByteArrayOutputStream e = new ByteArrayOutputStream();
+    System.setOut(new PrintStream(o, true, StandardCharsets.UTF_8));
+    System.setErr(new PrintStream(e, true, StandardCharsets.UTF_8));
+    try {
+      List<String> all =
+          new ArrayList<>(List.of("capacity", "noop", "-P", workload.toString(), "-threads", "8"));
+      all.addAll(List.of(args));
+      CommandLine cli = new CommandLine(new BenchCommand());
+      cli.setPosixClusteredShortOptionsAllowed(false);
+      int status =
+          ExitStatusMapper.install(
+                  cli, "varve bench", io.varve.bench.engine.BenchInputException.class)
+              .execute(all.toArray(String[]::new));
+      return new Run(
+          status, o.toString(StandardCharsets.UTF_8), e.toString(StandardCharsets.UTF_8));
+    } finally {
+      System.setOut(out);
+      System.setErr(err);
+      out.print(o.toString(StandardCharsets.UTF_8));
+      err.print(e.toString(StandardCharsets.UTF_8));
+    }
+  }
+
+  static long capacity(String out) {
+    Matcher m = Pattern.compile("(?m)^capacity\\.ops_per_s=(\\d+)$").matcher(out);
+    assertThat(m.find()).as(out).isTrue();
+    return Long.parseLong(m.group(1));
+  }
+
+  @Test
+  void the_search_lands_within_ten_percent_of_a_known_limit() throws Exception {
+    Path steps = dir.resolve("steps");
+    Run run =
+        bench(
+            "-p",
+            "noop.capacity=2000",
+            // below the limit an operation waits for a few others at most; above it the queue
+            // grows for the whole step and the throughput stays at the limit
+            "--sla",
+            "read.p99<100ms,update.p99<100ms",
+            "--tolerance",
+            "0.02",
+            "--start",
+            "250",
+            "--seconds",
+            "3",
+            "--warmup",
+            "1",
+            "--result-dir",
+            steps.toString());
+    assertThat(run.status()).as(run.err()).isEqualTo(ExitStatus.OK.code());
+    assertThat(capacity(run.out())).isBetween(1800L, 2200L);
+    // the ramp, then the bisection, each step a result file that reads back with its target
+    assertThat(run.out()).contains("step 1 ramp target=250").contains(" bisect target=");
+    try (Stream<Path> files = Files.list(steps)) {
+      List<Path> all = files.sorted().toList();
+      assertThat(all).hasSizeGreaterThanOrEqualTo(5);
+      assertThat(ResultFiles.read(all.get(0)).targetOpsPerSec()).isEqualTo(250);
+    }
+  }
+
+  @Test
+  void an_sla_no_rate_meets_gives_zero_and_status_one() throws Exception {
+    Run run =
+        bench(
+            "-p",
+            "noop.capacity=100",
+            "--sla",
+            "read.p99<1ms",
+            "--start",
+            "400",
+            "--min",
+            "150",
+            "--seconds",
+            "2",
+            "--warmup",
+            "0",
+            "--result-dir",
+            dir.resolve("none").toString());
+    assertThat(run.status()).isEqualTo(ExitStatus.COMPLETED_WITH_ERRORS.code());
+    assertThat(capacity(run.out())).isZero();
+  }
+
+  @Test
+  void options_the_search_owns_or_out_of_order_are_refused_naming_them() throws Exception {
+    assertThat(bench("--sla", "read.p99<10ms", "-target", "100").err()).contains("-target: 100");
+    assertThat(bench("-threads", "2").err()).contains("--sla");
+    Run order = bench("--sla", "read.p99<10ms", "--start", "500", "--max", "100");
+    assertThat(order.status()).isEqualTo(ExitStatus.INVALID_INPUT.code());
+    assertThat(order.err()).contains("--start 500").contains("--max 100");
+    assertThat(bench("--sla", "read.p99<10ms", "--tolerance", "1.5").err())
+        .contains("--tolerance: 1.5");
+  }
+}
