@@ -39,7 +39,8 @@ abstract class PhaseCommand implements Callable<Integer> {
   @Parameters(
       index = "0",
       paramLabel = "BINDING",
-      description = "cql, dynamodb, varve, noop, or the class name of a YCSB site.ycsb.DB.")
+      description =
+          "cql, dynamodb, varve, varve-kv, noop, or the class name of a YCSB site.ycsb.DB.")
   String binding;
 
   @Option(

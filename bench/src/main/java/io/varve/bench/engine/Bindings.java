@@ -12,6 +12,7 @@ public final class Bindings {
               "cql", "io.varve.bench.binding.cql.CqlBinding",
               "dynamodb", "io.varve.bench.binding.dynamodb.DynamoDbBinding",
               "varve", "io.varve.bench.binding.varve.VarveBinding",
+              "varve-kv", "io.varve.bench.binding.varve.KeyValueBinding",
               "noop", "io.varve.bench.binding.NoopBinding"));
 
   private Bindings() {}

@@ -38,6 +38,8 @@ class BindingOptionsDocsTest {
                 table(CqlOptions.ALL),
                 "varve",
                 table(VarveOptions.ALL),
+                "varve-kv",
+                table(VarveOptions.KEY_VALUE),
                 "noop",
                 table(NoopOptions.ALL))));
   }

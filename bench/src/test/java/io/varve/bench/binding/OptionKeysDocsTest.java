@@ -54,7 +54,12 @@ class OptionKeysDocsTest {
 
   private static final Options SERVER = ConfigFile.OPTIONS;
   private static final List<Options> BINDINGS =
-      List.of(CqlOptions.ALL, VarveOptions.ALL, DynamoDbOptions.ALL);
+      List.of(
+          CqlOptions.ALL,
+          VarveOptions.ALL,
+          VarveOptions.KEY_VALUE,
+          DynamoDbOptions.ALL,
+          NoopOptions.ALL);
 
   private static Path root;
 

@@ -172,6 +172,14 @@ final class SlaBenchmark {
               "varve.namespace=ycsb",
               "-p",
               "varve.create=true");
+      case "varve-kv" ->
+          List.of(
+              "-p",
+              "varve.url=http://127.0.0.1:" + VarveServer.UP_PORT,
+              "-p",
+              "varve.namespace=ycsb_kv",
+              "-p",
+              "varve.create=true");
       case "dynamodb" ->
           List.of(
               "-p",

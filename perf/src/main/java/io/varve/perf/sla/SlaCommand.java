@@ -64,7 +64,7 @@ public final class SlaCommand implements Callable<Integer> {
 
   @Option(
       names = "--bindings",
-      defaultValue = "cql varve dynamodb",
+      defaultValue = "cql varve varve-kv dynamodb",
       description = "the bindings, separated by spaces (default \"${DEFAULT-VALUE}\")")
   String bindings;
 

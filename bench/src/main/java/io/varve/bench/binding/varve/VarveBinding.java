@@ -49,7 +49,7 @@ public final class VarveBinding extends DB {
 
   @Override
   public void init() throws DBException {
-    connection = VarveConnection.acquire(getProperties());
+    connection = VarveConnection.acquire(getProperties(), VarveConnection.Service.TIME_SERIES);
     readIntervalSeconds = connection.readIntervalSeconds();
   }
 

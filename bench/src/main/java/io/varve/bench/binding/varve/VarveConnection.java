@@ -7,6 +7,7 @@ import io.varve.api.timeseries.v1.PersistenceConfiguration;
 import io.varve.bench.binding.BindingOptions;
 import io.varve.bench.binding.SharedConnection;
 import io.varve.client.CallSettings;
+import io.varve.client.KeyValueClient;
 import io.varve.client.TimeSeriesClient;
 import io.varve.client.VarveClient;
 import io.varve.client.VarveClientBuilder;
@@ -20,8 +21,8 @@ import site.ycsb.DBException;
 
 /**
  * The Varve client all client threads of a run share, from the binding's properties ({@link
- * VarveOptions}). Creates the namespace when {@code varve.create=true} and checks that it exists
- * otherwise.
+ * VarveOptions}). Creates the namespace, of the binding's service, when {@code varve.create=true};
+ * otherwise checks that it exists and belongs to that service.
  *
  * <p>The benchmark measures the server as each request sees it: every request is bounded by {@code
  * varve.timeoutmillis}, and neither hedged nor retried (a failure is counted as such).
@@ -31,18 +32,33 @@ final class VarveConnection implements AutoCloseable {
   private static final CallSettings SETUP =
       CallSettings.defaults().withDeadline(Duration.ofSeconds(60));
 
-  private final VarveClient client;
-  private final String namespace;
-  private final long readIntervalSeconds;
+  /** The service a binding drives: its properties and the namespaces it uses. */
+  enum Service {
+    TIME_SERIES(VarveOptions.ALL),
+    KEY_VALUE(VarveOptions.KEY_VALUE);
 
-  private VarveConnection(VarveClient client, String namespace, long readIntervalSeconds) {
-    this.client = client;
-    this.namespace = namespace;
-    this.readIntervalSeconds = readIntervalSeconds;
+    final io.varve.options.Options options;
+
+    Service(io.varve.options.Options options) {
+      this.options = options;
+    }
   }
 
-  static VarveConnection acquire(Properties properties) throws DBException {
-    return SHARED.acquire(() -> open(BindingOptions.read(VarveOptions.ALL, properties)));
+  private final VarveClient client;
+  private final String namespace;
+  private final OptionValues properties;
+  private final CallSettings calls;
+
+  private VarveConnection(
+      VarveClient client, String namespace, OptionValues properties, CallSettings calls) {
+    this.client = client;
+    this.namespace = namespace;
+    this.properties = properties;
+    this.calls = calls;
+  }
+
+  static VarveConnection acquire(Properties properties, Service service) throws DBException {
+    return SHARED.acquire(() -> open(BindingOptions.read(service.options, properties), service));
   }
 
   void release() {
@@ -63,19 +79,30 @@ final class VarveConnection implements AutoCloseable {
   }
 
   long readIntervalSeconds() {
-    return readIntervalSeconds;
+    return properties.get(VarveOptions.READ_INTERVAL);
   }
 
-  private static VarveConnection open(OptionValues p) throws DBException {
+  KeyValueClient keyValue() {
+    return client.keyValue();
+  }
+
+  /** Every request's settings: the timeout, and hedging as the properties say. */
+  CallSettings calls() {
+    return calls;
+  }
+
+  private static VarveConnection open(OptionValues p, Service service) throws DBException {
     URI uri = p.get(VarveOptions.URL);
     String namespace = p.get(VarveOptions.NAMESPACE);
+    CallSettings calls =
+        CallSettings.defaults().withDeadline(Duration.ofMillis(p.get(VarveOptions.TIMEOUT)));
+    if (service != Service.KEY_VALUE || !p.get(VarveOptions.HEDGING)) {
+      calls = calls.withoutHedging();
+    }
     VarveClientBuilder builder =
         VarveClient.builder()
             .endpoint(uri)
-            .callSettings(
-                CallSettings.defaults()
-                    .withDeadline(Duration.ofMillis(p.get(VarveOptions.TIMEOUT)))
-                    .withoutHedging())
+            .callSettings(calls)
             .retries(0, Duration.ZERO, Duration.ZERO);
     p.optional(VarveOptions.TOKEN).ifPresent(builder::bearerToken);
     Optional<Path> caCert = p.optional(VarveOptions.CA_CERT);
@@ -92,8 +119,8 @@ final class VarveConnection implements AutoCloseable {
     }
     VarveClient client = builder.build();
     try {
-      ensureNamespace(client, namespace, p.get(VarveOptions.CREATE), uri.toString());
-      return new VarveConnection(client, namespace, p.get(VarveOptions.READ_INTERVAL));
+      ensureNamespace(client, namespace, service, p.get(VarveOptions.CREATE), uri.toString());
+      return new VarveConnection(client, namespace, p, calls);
     } catch (DBException | RuntimeException e) {
       client.close();
       throw e;
@@ -101,9 +128,21 @@ final class VarveConnection implements AutoCloseable {
   }
 
   private static void ensureNamespace(
-      VarveClient client, String namespace, boolean create, String url) throws DBException {
+      VarveClient client, String namespace, Service service, boolean create, String url)
+      throws DBException {
     try {
-      VarveClient.join(client.controlPlane().getNamespace(namespace, SETUP));
+      String found =
+          VarveClient.join(client.controlPlane().getNamespace(namespace, SETUP)).getService();
+      if (!found.isEmpty() && !found.equals(service.name())) {
+        throw new DBException(
+            "varve.namespace: "
+                + namespace
+                + " (expected: a "
+                + service
+                + " namespace; it is a "
+                + found
+                + " one)");
+      }
       return;
     } catch (StatusRuntimeException e) {
       if (e.getStatus().getCode() != Code.NOT_FOUND) {
@@ -121,6 +160,7 @@ final class VarveConnection implements AutoCloseable {
               .createNamespace(
                   CreateNamespaceRequest.newBuilder()
                       .setNamespace(namespace)
+                      .setService(service.name())
                       .addPersistenceConfiguration(
                           PersistenceConfiguration.newBuilder().setId("PRIMARY_STORAGE"))
                       .build(),

@@ -6,18 +6,11 @@ import static io.varve.bench.binding.BindingHarness.values;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
-import com.datastax.oss.driver.api.core.CqlSession;
-import com.datastax.oss.driver.api.core.cql.SimpleStatement;
 import io.varve.bench.binding.BindingHarness;
 import io.varve.bench.engine.BenchSpec;
 import io.varve.bench.result.RunResult;
-import io.varve.local.testing.TestCassandra;
 import io.varve.server.VarveServer;
-import io.varve.server.config.ServerSettings;
-import java.net.InetSocketAddress;
-import java.time.Duration;
 import java.util.HashMap;
-import java.util.List;
 import java.util.Map;
 import java.util.Properties;
 import java.util.Set;
@@ -38,29 +31,7 @@ class VarveBindingIT {
 
   @BeforeAll
   static void start() {
-    InetSocketAddress cassandra = TestCassandra.contactPoint();
-    try (CqlSession cql =
-        CqlSession.builder()
-            .addContactPoint(cassandra)
-            .withLocalDatacenter("datacenter1")
-            .build()) {
-      for (String keyspace : List.of(METADATA, NAMESPACE)) {
-        cql.execute(
-            SimpleStatement.newInstance("DROP KEYSPACE IF EXISTS " + keyspace)
-                .setTimeout(Duration.ofSeconds(30)));
-      }
-    }
-    ServerSettings base = ServerSettings.defaults();
-    server =
-        VarveServer.start(
-            base.toBuilder()
-                .cassandra(
-                    base.cassandra()
-                        .withContactPoints(List.of(cassandra))
-                        .withMetadataKeyspace(METADATA))
-                .port(0)
-                .shutdown(ServerSettings.Shutdown.AT_ONCE)
-                .build());
+    server = VarveTestServer.start(METADATA, NAMESPACE);
   }
 
   @AfterAll
