@@ -12,16 +12,16 @@ import java.util.List;
  * spark/target} under the Varve home and the JVM options of {@code spark/jvm-options} (Spark has
  * its own classpath, which the CLI's would break). Its output is the command's.
  */
-final class ReshaperProcess {
+public final class ReshaperProcess {
 
   private ReshaperProcess() {}
 
   /**
-   * Runs {@code ReshaperCli <args>} and returns its exit status.
+   * The command line of {@code ReshaperCli <args>} under {@code home}.
    *
    * @throws IOException when the reshaper is not built under {@code home}
    */
-  static int run(Path home, List<String> args) throws IOException, InterruptedException {
+  public static List<String> command(Path home, List<String> args) throws IOException {
     Path spark = home.resolve("spark/target");
     Path jar = spark.resolve("varve-reshaper.jar");
     if (!Files.isRegularFile(jar)) {
@@ -42,6 +42,16 @@ final class ReshaperProcess {
     command.add(jar + File.pathSeparator + spark.resolve("lib/*"));
     command.add("io.varve.reshaper.cli.ReshaperCli");
     command.addAll(args);
+    return command;
+  }
+
+  /**
+   * Runs {@code ReshaperCli <args>} and returns its exit status.
+   *
+   * @throws IOException when the reshaper is not built under {@code home}
+   */
+  static int run(Path home, List<String> args) throws IOException, InterruptedException {
+    List<String> command = command(home, args);
     Process process = new ProcessBuilder(command).inheritIO().start();
     try {
       return process.waitFor();

@@ -1,10 +1,13 @@
 package io.varve.reshaper;
 
+import static org.assertj.core.api.Assertions.assertThat;
+
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
+import java.util.concurrent.TimeUnit;
 
 /**
  * A job run in a child JVM from the built jar, as {@code ./varve migrate} runs it, so that a test
@@ -37,6 +40,29 @@ public final class ChildJob {
         .redirectErrorStream(true)
         .redirectOutput(log.toFile())
         .start();
+  }
+
+  /**
+   * Starts {@code migrate --config job} and kills it with SIGKILL once {@code savepoint} records at
+   * least {@code ranges} ranges done (or after 150 s, or when it ends by itself); asserts it still
+   * ran when killed, and returns the ranges recorded.
+   */
+  public static List<Integer> killAfter(Path job, Path log, Path savepoint, int ranges)
+      throws Exception {
+    Process child = start(job, log);
+    try {
+      long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(150);
+      while (doneRanges(savepoint).size() < ranges
+          && System.nanoTime() < deadline
+          && child.isAlive()) {
+        Thread.sleep(100); // between looks at the savepoint
+      }
+      assertThat(child.isAlive()).as("the job still runs when it is killed").isTrue();
+    } finally {
+      child.destroyForcibly(); // SIGKILL
+      child.waitFor(30, TimeUnit.SECONDS);
+    }
+    return doneRanges(savepoint);
   }
 
   /** The indexes of the ranges {@code savepoint} records as done; none before it exists. */

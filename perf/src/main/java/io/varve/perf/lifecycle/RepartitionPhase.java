@@ -22,7 +22,6 @@ import io.varve.perf.environment.Environment;
 import io.varve.perf.measure.Figures;
 import io.varve.perf.ts.TimeSeriesBenchmark;
 import java.io.BufferedReader;
-import java.io.File;
 import java.io.InputStreamReader;
 import java.net.InetSocketAddress;
 import java.nio.charset.StandardCharsets;
@@ -315,22 +314,8 @@ final class RepartitionPhase {
 
   /** Runs the reshaper's copy in its own JVM; the rows per second its summary reports. */
   private double copy(Path home, Path job) throws Exception {
-    List<String> command = new ArrayList<>();
-    command.add(Path.of(System.getProperty("java.home"), "bin", "java").toString());
-    for (String line : Files.readAllLines(home.resolve("spark/jvm-options"))) {
-      if (!line.isBlank() && !line.startsWith("#")) {
-        command.add(line.trim());
-      }
-    }
-    Path spark = home.resolve("spark/target");
-    command.addAll(
-        List.of(
-            "-cp",
-            spark.resolve("varve-reshaper.jar") + File.pathSeparator + spark.resolve("lib/*"),
-            "io.varve.reshaper.cli.ReshaperCli",
-            "migrate",
-            "--config",
-            job.toString()));
+    List<String> command =
+        io.varve.cli.ReshaperProcess.command(home, List.of("migrate", "--config", job.toString()));
     Process process = new ProcessBuilder(command).redirectErrorStream(true).start();
     double rate = -1;
     try (BufferedReader in =

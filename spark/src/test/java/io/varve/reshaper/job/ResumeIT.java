@@ -10,7 +10,6 @@ import java.nio.file.Path;
 import java.util.HashSet;
 import java.util.List;
 import java.util.Set;
-import java.util.concurrent.TimeUnit;
 import java.util.stream.Collectors;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
@@ -61,20 +60,7 @@ class ResumeIT {
                     + db.keyspace
                     + ".ids_by_partnerid_history.savepoint");
 
-    Process child = ChildJob.start(slow, dir.resolve("child.log"));
-    try {
-      long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(150);
-      while (ChildJob.doneRanges(savepoint).size() < 4
-          && System.nanoTime() < deadline
-          && child.isAlive()) {
-        Thread.sleep(100);
-      }
-      assertThat(child.isAlive()).as("the job still runs when it is killed").isTrue();
-    } finally {
-      child.destroyForcibly(); // SIGKILL
-      child.waitFor(30, TimeUnit.SECONDS);
-    }
-    List<Integer> done = ChildJob.doneRanges(savepoint);
+    List<Integer> done = ChildJob.killAfter(slow, dir.resolve("child.log"), savepoint, 4);
     assertThat(done).hasSizeBetween(4, SPLITS - 1);
     long rowsInDoneRanges = 0;
     List<TokenRange> ranges = TokenRange.split(SPLITS);

@@ -26,7 +26,6 @@ import java.util.Map;
 import java.util.Random;
 import java.util.Set;
 import java.util.concurrent.CompletableFuture;
-import java.util.concurrent.TimeUnit;
 import java.util.stream.Collectors;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
@@ -190,20 +189,7 @@ class SliceRepartitionIT {
         dir.resolve("savepoints")
             .resolve(db.keyspace + ".slice_old-to-" + db.keyspace + ".slice_resumed.savepoint");
 
-    Process child = ChildJob.start(slow, dir.resolve("child.log"));
-    try {
-      long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(150);
-      while (ChildJob.doneRanges(savepoint).size() < 4
-          && System.nanoTime() < deadline
-          && child.isAlive()) {
-        Thread.sleep(100);
-      }
-      assertThat(child.isAlive()).as("the job still runs when it is killed").isTrue();
-    } finally {
-      child.destroyForcibly(); // SIGKILL
-      child.waitFor(30, TimeUnit.SECONDS);
-    }
-    List<Integer> done = ChildJob.doneRanges(savepoint);
+    List<Integer> done = ChildJob.killAfter(slow, dir.resolve("child.log"), savepoint, 4);
     assertThat(done).hasSizeBetween(4, SPLITS - 1);
     long rowsInDoneRanges = 0;
     List<TokenRange> ranges = TokenRange.split(SPLITS);
