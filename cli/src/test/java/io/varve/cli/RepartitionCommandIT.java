@@ -295,6 +295,11 @@ class RepartitionCommandIT {
                 if (!(ids.size() == expected.size() && new TreeSet<>(ids).equals(expected))) {
                   wrong.add(ids.size() + ": " + ids);
                 }
+                try {
+                  Thread.sleep(20); // reads all through the run, leaving the cores to the copy
+                } catch (InterruptedException e) {
+                  return;
+                }
               }
             });
     reader.start();

@@ -92,9 +92,36 @@ class HostileRequestsIT {
       out.flush();
       InputStream in = socket.getInputStream();
       ByteArrayOutputStream answer = new ByteArrayOutputStream();
-      in.transferTo(answer);
+      // up to the end of the body its Content-Length gives, or of the connection without one: the
+      // server may hold a connection open a few seconds after its answer, as HTTP/1.1 lets it
+      int headEnd = -1;
+      long length = -1;
+      int b;
+      while ((b = in.read()) >= 0) {
+        answer.write(b);
+        if (headEnd < 0 && b == '\n') {
+          String head = answer.toString(StandardCharsets.ISO_8859_1);
+          if (head.endsWith("\r\n\r\n")) {
+            headEnd = answer.size();
+            length = contentLength(head);
+          }
+        }
+        if (headEnd >= 0 && length >= 0 && answer.size() >= headEnd + length) {
+          break;
+        }
+      }
       return answer.toString(StandardCharsets.UTF_8);
     }
+  }
+
+  private static long contentLength(String head) {
+    for (String line : head.split("\r\n")) {
+      int colon = line.indexOf(':');
+      if (colon > 0 && line.substring(0, colon).trim().equalsIgnoreCase("content-length")) {
+        return Long.parseLong(line.substring(colon + 1).trim());
+      }
+    }
+    return -1;
   }
 
   @ParameterizedTest(name = "[{index}] {0} -> {1}")

@@ -128,10 +128,15 @@ final class ManagedNode {
   /** As {@link #awaitReady}, until {@code condition} holds instead of the server's readiness. */
   void await(BooleanSupplier condition, Duration timeout) {
     long deadline = System.nanoTime() + timeout.toNanos();
+    boolean missing = false;
     while (!condition.getAsBoolean()) {
-      if (find().isEmpty()) {
+      // Two misses a poll apart: while a just-spawned process execs from setsid into java, its
+      // /proc command line can read empty for an instant, and one miss is not an exit.
+      boolean missingNow = find().isEmpty();
+      if (missingNow && missing) {
         throw failure(name() + " is not running (it exited or was never started). " + logs(), null);
       }
+      missing = missingNow;
       if (System.nanoTime() - deadline > 0) {
         throw failure(
             name()
