@@ -19,6 +19,7 @@ import picocli.CommandLine.Command;
       PhaseCommand.Load.class,
       PhaseCommand.Run.class,
       CapacityCommand.class,
+      CostCommand.class,
       MergeCommand.class,
       ReportCommand.class,
       CheckCommand.class

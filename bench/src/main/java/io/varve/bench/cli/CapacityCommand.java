@@ -5,6 +5,7 @@ import io.varve.bench.engine.BenchRun;
 import io.varve.bench.engine.BenchSpec;
 import io.varve.bench.engine.Bindings;
 import io.varve.bench.report.HtmlReport;
+import io.varve.bench.result.CapacitySummary;
 import io.varve.bench.result.ResultFiles;
 import io.varve.bench.result.RunResult;
 import io.varve.bench.sla.Sla;
@@ -19,7 +20,9 @@ import java.time.format.DateTimeFormatter;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
+import java.util.Map;
 import java.util.Properties;
+import java.util.TreeMap;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.ParameterException;
@@ -41,8 +44,10 @@ import picocli.CommandLine.ParameterException;
     description = {
       "Find the highest target throughput at which the SLA holds: runs of --seconds at rising"
           + " targets (x --factor from --start), then a bisection to --precision.",
-      "Each step is written as a result file under --result-dir; the last line is"
-          + " capacity.ops_per_s=<rate>. Exit 1 when no rate meets the SLA."
+      "Each step is written as a result file under --result-dir, the search as "
+          + CapacitySummary.FILE_NAME
+          + " there (the input of bench cost); the last line is capacity.ops_per_s=<rate>."
+          + " Exit 1 when no rate meets the SLA."
     })
 final class CapacityCommand extends PhaseCommand {
 
@@ -174,6 +179,7 @@ final class CapacityCommand extends PhaseCommand {
                     + "-capacity-"
                     + LocalDateTime.now().format(DateTimeFormatter.ofPattern("yyyyMMdd-HHmmss")));
     List<RunResult> runs = new ArrayList<>();
+    List<CapacitySummary.Step> summarySteps = new ArrayList<>();
     System.out.printf(
         Locale.ROOT,
         "capacity: %s, SLA %s (%s latency), steps of %d s after %d s of warm-up%n",
@@ -212,6 +218,15 @@ final class CapacityCommand extends PhaseCommand {
                 SlaVerdict verdict = parsedSla.check(run, sla.latency);
                 boolean reached = run.throughput() >= (1 - tolerance) * stepTarget;
                 boolean held = verdict.met() && reached;
+                summarySteps.add(
+                    new CapacitySummary.Step(
+                        index,
+                        phase.name().toLowerCase(Locale.ROOT),
+                        stepTarget,
+                        run.throughput(),
+                        held,
+                        highestP99Ms(run),
+                        file.getFileName().toString()));
                 System.out.printf(
                     Locale.ROOT,
                     "capacity: step %d %s target=%d achieved=%.1f %s%s -> %s (%s)%n",
@@ -239,9 +254,57 @@ final class CapacityCommand extends PhaseCommand {
     if (outcome.atMax()) {
       System.out.println("capacity: the SLA held at --max " + max + ": the capacity may be higher");
     }
+    Path summaryFile = dir.resolve(CapacitySummary.FILE_NAME);
+    ResultFiles.write(
+        summaryFile, summary(base, runLabel, warmupSeconds, outcome, runs, summarySteps));
+    System.out.println("capacity.summary=" + summaryFile.toAbsolutePath());
     System.out.println("capacity.steps=" + outcome.steps().size());
     System.out.println("capacity.ops_per_s=" + outcome.capacity());
     return (outcome.capacity() > 0 ? ExitStatus.OK : ExitStatus.COMPLETED_WITH_ERRORS).code();
+  }
+
+  private CapacitySummary summary(
+      Properties base,
+      String runLabel,
+      long warmupSeconds,
+      CapacitySearch.Outcome outcome,
+      List<RunResult> runs,
+      List<CapacitySummary.Step> steps) {
+    Map<String, String> properties = new TreeMap<>();
+    base.stringPropertyNames().forEach(k -> properties.put(k, base.getProperty(k)));
+    Map<String, Long> operations = new TreeMap<>();
+    Map<String, Long> counters = new TreeMap<>();
+    for (int i = 0; i < steps.size(); i++) {
+      if (steps.get(i).held() && steps.get(i).target() == outcome.capacity()) {
+        runs.get(i).operations().forEach((type, op) -> operations.put(type, op.count()));
+        counters.putAll(runs.get(i).counters());
+      }
+    }
+    return new CapacitySummary(
+        CapacitySummary.FORMAT,
+        runLabel,
+        binding,
+        properties.getOrDefault("workload", ""),
+        properties,
+        sla.sla,
+        sla.latency.name(),
+        outcome.capacity(),
+        outcome.atMax(),
+        seconds,
+        warmupSeconds,
+        tolerance,
+        List.copyOf(steps),
+        operations,
+        counters);
+  }
+
+  /** The highest p99 over the run's operation types, of the SLA's latency kind, in ms. */
+  private double highestP99Ms(RunResult run) {
+    return run.operations().values().stream()
+            .mapToLong(op -> op.latency(sla.latency).p99Us())
+            .max()
+            .orElse(0)
+        / 1000.0;
   }
 
   /** The verdict's clauses as {@code metric=actual (met|missed)}. */

@@ -2,6 +2,7 @@ package io.varve.bench.cli;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import io.varve.bench.result.CapacitySummary;
 import io.varve.bench.result.ResultFiles;
 import io.varve.command.ExitStatus;
 import io.varve.command.ExitStatusMapper;
@@ -22,8 +23,8 @@ import picocli.CommandLine;
 /**
  * {@code bench capacity} on the {@code noop} binding in front of a modelled server whose limit is
  * known ({@code noop.capacity}): the search lands within 10 % of it, each step is a result file
- * that reads back, and an SLA no rate meets gives {@code capacity.ops_per_s=0} and status 1. Steps
- * of three seconds: about half a minute.
+ * that reads back, the search's summary prices through {@code bench cost}, and an SLA no rate meets
+ * gives {@code capacity.ops_per_s=0} and status 1. Steps of three seconds: about half a minute.
  */
 class CapacityCommandIT {
 
@@ -42,6 +43,14 @@ class CapacityCommandIT {
             updateproportion=0.5
             requestdistribution=uniform
             """);
+    List<String> all =
+        new ArrayList<>(List.of("capacity", "noop", "-P", workload.toString(), "-threads", "8"));
+    all.addAll(List.of(args));
+    return cli(all.toArray(String[]::new));
+  }
+
+  /** {@code varve bench} with these arguments, in this JVM, its output captured. */
+  static Run cli(String... all) {
     PrintStream out = System.out;
     PrintStream err = System.err;
     ByteArrayOutputStream o = new ByteArrayOutputStream();
@@ -49,15 +58,15 @@ class CapacityCommandIT {
     System.setOut(new PrintStream(o, true, StandardCharsets.UTF_8));
     System.setErr(new PrintStream(e, true, StandardCharsets.UTF_8));
     try {
-      List<String> all =
-          new ArrayList<>(List.of("capacity", "noop", "-P", workload.toString(), "-threads", "8"));
-      all.addAll(List.of(args));
       CommandLine cli = new CommandLine(new BenchCommand());
       cli.setPosixClusteredShortOptionsAllowed(false);
       int status =
           ExitStatusMapper.install(
-                  cli, "varve bench", io.varve.bench.engine.BenchInputException.class)
-              .execute(all.toArray(String[]::new));
+                  cli,
+                  "varve bench",
+                  io.varve.bench.engine.BenchInputException.class,
+                  io.varve.bench.result.ResultFileException.class)
+              .execute(all);
       return new Run(
           status, o.toString(StandardCharsets.UTF_8), e.toString(StandardCharsets.UTF_8));
     } finally {
@@ -100,10 +109,64 @@ class CapacityCommandIT {
     // the ramp, then the bisection, each step a result file that reads back with its target
     assertThat(run.out()).contains("step 1 ramp target=1000").contains(" bisect target=");
     try (Stream<Path> files = Files.list(steps)) {
-      List<Path> all = files.sorted().toList();
+      List<Path> all =
+          files.filter(f -> f.getFileName().toString().startsWith("step-")).sorted().toList();
       assertThat(all).hasSizeGreaterThanOrEqualTo(4);
       assertThat(ResultFiles.read(all.get(0)).targetOpsPerSec()).isEqualTo(1000);
     }
+    // the summary: every step, the capacity, and the mix that ran at it
+    CapacitySummary summary = ResultFiles.readCapacity(steps);
+    assertThat(summary.capacityOpsPerSec()).isEqualTo(capacity(run.out()));
+    assertThat(summary.binding()).isEqualTo("noop");
+    assertThat(summary.sla()).isEqualTo("read.p99<100ms,update.p99<100ms");
+    assertThat(summary.steps()).hasSize(Integer.parseInt(value(run.out(), "capacity.steps")));
+    assertThat(summary.steps())
+        .filteredOn(CapacitySummary.Step::held)
+        .extracting(CapacitySummary.Step::target)
+        .contains(summary.capacityOpsPerSec());
+    assertThat(summary.share("READ")).isBetween(0.4, 0.6);
+
+    // priced at 5,000 ops/s: three nodes of the measured ~2,000 each, at 1 an hour
+    Path pricing =
+        Files.writeString(
+            dir.resolve("pricing.yaml"),
+            """
+            currency: EUR
+            systems:
+              - name: three
+                binding: noop
+                nodes: {instance: box, pricePerHour: 1}
+              - name: units
+                binding: noop
+                dynamodb: {mode: provisioned, writeUnitHour: 0.001, readUnitHour: 0.001}
+              - name: elsewhere
+                binding: cql
+                nodes: {pricePerHour: 1}
+            """);
+    Run cost = cli("cost", "--pricing", pricing.toString(), "--ops", "5000", steps.toString());
+    assertThat(cost.status()).as(cost.err()).isEqualTo(ExitStatus.OK.code());
+    assertThat(cost.out())
+        .contains("cost.monthly=2190.00 system=three yearly=26280.00")
+        .contains("3 x box")
+        .containsPattern("(?m)^cost\\.monthly=[0-9.]+ system=units ")
+        .containsPattern("(?m)^cost\\.ratio=1\\.00 system=(three|units) cheapest=");
+    assertThat(cost.err()).contains("system elsewhere is of binding cql").contains("not priced");
+    // the same search twice is ambiguous; a throughput of nothing is refused
+    Run twice = cli("cost", "--pricing", pricing.toString(), steps.toString(), steps.toString());
+    assertThat(twice.status()).isEqualTo(ExitStatus.INVALID_INPUT.code());
+    assertThat(twice.err()).contains("one search per binding");
+    assertThat(cli("cost", "--pricing", pricing.toString(), "--ops", "0", steps.toString()).err())
+        .contains("--ops: 0.0");
+    Run notSummary =
+        cli("cost", "--pricing", pricing.toString(), dir.resolve("workload").toString());
+    assertThat(notSummary.status()).isEqualTo(ExitStatus.INVALID_INPUT.code());
+    assertThat(notSummary.err()).contains("is not a valid capacity summary");
+  }
+
+  static String value(String out, String key) {
+    Matcher m = Pattern.compile("(?m)^" + Pattern.quote(key) + "=(\\S+)").matcher(out);
+    assertThat(m.find()).as(out).isTrue();
+    return m.group(1);
   }
 
   @Test
@@ -126,6 +189,26 @@ class CapacityCommandIT {
             dir.resolve("none").toString());
     assertThat(run.status()).isEqualTo(ExitStatus.COMPLETED_WITH_ERRORS.code());
     assertThat(capacity(run.out())).isZero();
+    // no rate to price at, and no nodes known to meet the SLA at any given rate
+    Path pricing =
+        Files.writeString(
+            dir.resolve("pricing.yaml"),
+            "currency: USD\nsystems:\n  - {name: n, binding: noop, nodes: {pricePerHour: 1}}\n");
+    Run cost = cli("cost", "--pricing", pricing.toString(), dir.resolve("none").toString());
+    assertThat(cost.status()).isEqualTo(ExitStatus.INVALID_INPUT.code());
+    assertThat(cost.err()).contains("--ops: absent");
+    Run at =
+        cli(
+            "cost",
+            "--pricing",
+            pricing.toString(),
+            "--ops",
+            "100",
+            dir.resolve("none").toString());
+    assertThat(at.status()).isEqualTo(ExitStatus.COMPLETED_WITH_ERRORS.code());
+    assertThat(at.out())
+        .contains("not priced: the SLA held at no rate")
+        .doesNotContain("cost.monthly=");
   }
 
   @Test
