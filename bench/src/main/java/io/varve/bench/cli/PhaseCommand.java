@@ -128,6 +128,7 @@ abstract class PhaseCommand implements Callable<Integer> {
                     + LocalDateTime.now().format(DateTimeFormatter.ofPattern("yyyyMMdd-HHmmss"))
                     + ".json");
     ResultFiles.write(file, run);
+    Summary.printLoad(run, System.out);
     System.out.println("[RESULT], File, " + file.toAbsolutePath());
     if (report != null) {
       HtmlReport.write(report, List.of(run));

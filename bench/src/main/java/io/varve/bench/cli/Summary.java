@@ -1,5 +1,6 @@
 package io.varve.bench.cli;
 
+import io.varve.bench.load.LoaderCpu;
 import io.varve.bench.result.RunResult;
 import java.io.PrintStream;
 import java.util.Locale;
@@ -35,5 +36,20 @@ final class Summary {
                       (status, n) ->
                           out.printf(Locale.ROOT, "[%s], Return=%s, %d%n", name, status, n));
             });
+    printLoad(r, out);
+  }
+
+  /**
+   * What was sampled beside the operations over the measured part ({@code [LOAD], name, value}),
+   * the loader's CPU per operation first.
+   */
+  static void printLoad(RunResult r, PrintStream out) {
+    Double cpu = r.load().get(LoaderCpu.CPU_MS);
+    if (cpu != null && r.count() > 0) {
+      out.printf(Locale.ROOT, "[LOAD], loader.cpu_us_per_op, %.1f%n", cpu * 1000 / r.count());
+    }
+    r.load().forEach((name, value) -> out.printf(Locale.ROOT, "[LOAD], %s, %.1f%n", name, value));
+    r.counters()
+        .forEach((name, value) -> out.printf(Locale.ROOT, "[COUNTER], %s, %d%n", name, value));
   }
 }

@@ -1,5 +1,9 @@
 package io.varve.bench.engine;
 
+import io.varve.bench.load.LoadMeter;
+import io.varve.bench.load.LoadSource;
+import io.varve.bench.load.LoaderCpu;
+import io.varve.bench.load.ServerLoad;
 import io.varve.bench.result.HistogramCodec;
 import io.varve.bench.result.OperationResult;
 import io.varve.bench.result.RunResult;
@@ -200,6 +204,7 @@ public final class BenchRun {
     DB[] first = new DB[1];
     List<ClientThread> clients =
         clients(plan, props, workload, tracer, recorder, initFailures, complete, first);
+    LoadMeter load = new LoadMeter(loadSources(props, first[0]), err);
 
     List<SecondResult> timeline = Collections.synchronizedList(new ArrayList<>());
     ScheduledExecutorService sampler =
@@ -214,8 +219,10 @@ public final class BenchRun {
     long startedAtMs = System.currentTimeMillis();
     long startNs = System.nanoTime();
     long warmupMs = plan.warmupMs();
+    load.start();
     Sampler samples =
-        new Sampler(recorder, timeline, warmupMs > 0 ? startedAtMs + warmupMs : Long.MIN_VALUE);
+        new Sampler(
+            recorder, load, timeline, warmupMs > 0 ? startedAtMs + warmupMs : Long.MIN_VALUE);
     // Samples at wall-clock second boundaries, so the seconds of several loaders line up when
     // merged.
     long firstSample = 1000 - System.currentTimeMillis() % 1000;
@@ -244,6 +251,7 @@ public final class BenchRun {
     long endMs =
         startedAtMs + (recorder.lastEndNs().orElse(System.nanoTime()) - startNs) / 1_000_000;
     stopWatchers(terminator, status);
+    load.close();
     try {
       workload.cleanup();
     } catch (WorkloadException e) {
@@ -271,7 +279,7 @@ public final class BenchRun {
         measuredFromMs - startedAtMs,
         recorder,
         timeline,
-        first[0]);
+        load.run());
   }
 
   private RunResult result(
@@ -283,7 +291,7 @@ public final class BenchRun {
       long warmupMs,
       OperationRecorder recorder,
       List<SecondResult> timeline,
-      DB first) {
+      Map<String, Double> load) {
     Map<String, OperationResult> operations = new TreeMap<>();
     recorder
         .totals()
@@ -296,8 +304,16 @@ public final class BenchRun {
     long ok = operations.values().stream().mapToLong(OperationResult::count).sum();
     Map<String, String> properties = new TreeMap<>();
     props.stringPropertyNames().forEach(k -> properties.put(k, props.getProperty(k)));
-    Map<String, Long> counters =
-        first instanceof CounterSource source ? new TreeMap<>(source.counters()) : Map.of();
+    Map<String, Long> counters = new TreeMap<>();
+    Map<String, Double> figures = new TreeMap<>();
+    load.forEach(
+        (name, value) -> {
+          if (name.startsWith(BindingCounters.PREFIX)) {
+            counters.put(name.substring(BindingCounters.PREFIX.length()), Math.round(value));
+          } else {
+            figures.put(name, value);
+          }
+        });
     List<SecondResult> seconds = new ArrayList<>();
     synchronized (timeline) {
       for (SecondResult s : timeline) {
@@ -323,7 +339,22 @@ public final class BenchRun {
         operations,
         counters,
         seconds,
-        warmupMs);
+        warmupMs,
+        figures);
+  }
+
+  /**
+   * What a run samples beside its operations: the loader's CPU, the binding's counters, and the
+   * servers' load its properties ask for ({@link ServerLoad}).
+   */
+  private List<LoadSource> loadSources(Properties props, DB first) {
+    List<LoadSource> sources = new ArrayList<>();
+    sources.add(new LoaderCpu());
+    if (first instanceof CounterSource counting) {
+      sources.add(new BindingCounters(counting));
+    }
+    sources.addAll(ServerLoad.sources(props, err));
+    return sources;
   }
 
   /**
@@ -332,12 +363,15 @@ public final class BenchRun {
    */
   private static final class Sampler {
     private final OperationRecorder recorder;
+    private final LoadMeter load;
     private final List<SecondResult> timeline;
     private final long warmupEndMs;
     private volatile long measuredFromMs = -1;
 
-    Sampler(OperationRecorder recorder, List<SecondResult> timeline, long warmupEndMs) {
+    Sampler(
+        OperationRecorder recorder, LoadMeter load, List<SecondResult> timeline, long warmupEndMs) {
       this.recorder = recorder;
+      this.load = load;
       this.timeline = timeline;
       this.warmupEndMs = warmupEndMs;
     }
@@ -372,7 +406,7 @@ public final class BenchRun {
                       HistogramCodec.encode(i.service())));
             }
           });
-      timeline.add(new SecondResult(epochSecond, ops, !measured));
+      timeline.add(new SecondResult(epochSecond, ops, !measured, load.second(measured)));
     }
   }
 

@@ -44,6 +44,7 @@ public final class ResultMerge {
     Map<String, Histogram[]> histograms = new TreeMap<>();
     Map<String, Map<String, Long>> errors = new TreeMap<>();
     Map<String, Long> counters = new TreeMap<>();
+    Map<String, Double> load = new TreeMap<>();
     Set<String> hosts = new LinkedHashSet<>();
     int threads = 0;
     long target = 0;
@@ -66,6 +67,7 @@ public final class ResultMerge {
                                 .merge(status, n, Long::sum));
               });
       r.counters().forEach((k, v) -> counters.merge(k, v, Long::sum));
+      r.load().forEach((k, v) -> load.merge(k, v, mergeLoad(k)));
       hosts.add(r.host());
       threads += r.threads();
       target += r.targetOpsPerSec();
@@ -94,18 +96,35 @@ public final class ResultMerge {
         operations,
         counters,
         mergeTimelines(results),
-        results.stream().mapToLong(RunResult::warmupMs).max().orElse(0));
+        results.stream().mapToLong(RunResult::warmupMs).max().orElse(0),
+        load);
+  }
+
+  /**
+   * How two loaders' figures of one load name combine: the loaders' own are added; the servers'
+   * were seen by every loader alike, so the highest stands (a mean of means would need weights the
+   * files do not carry).
+   */
+  private static java.util.function.BinaryOperator<Double> mergeLoad(String name) {
+    return name.startsWith("loader.") ? Double::sum : Math::max;
   }
 
   private static List<SecondResult> mergeTimelines(List<RunResult> results) {
     Map<Long, Map<String, Histogram[]>> seconds = new TreeMap<>();
     Map<Long, Map<String, Long>> secondErrors = new TreeMap<>();
     Set<Long> warmup = new java.util.HashSet<>();
+    Map<Long, Map<String, Double>> secondLoad = new TreeMap<>();
     for (RunResult r : results) {
       for (SecondResult s : r.timeline()) {
         if (s.warmup()) {
           warmup.add(s.epochSecond());
         }
+        s.load()
+            .forEach(
+                (k, v) ->
+                    secondLoad
+                        .computeIfAbsent(s.epochSecond(), x -> new TreeMap<>())
+                        .merge(k, v, mergeLoad(k)));
         s.operations()
             .forEach(
                 (name, op) -> {
@@ -141,7 +160,9 @@ public final class ResultMerge {
                           h[1].getValueAtPercentile(99),
                           HistogramCodec.encode(h[0]),
                           HistogramCodec.encode(h[1]))));
-          merged.add(new SecondResult(second, out, warmup.contains(second)));
+          merged.add(
+              new SecondResult(
+                  second, out, warmup.contains(second), secondLoad.getOrDefault(second, Map.of())));
         });
     return merged;
   }

@@ -25,6 +25,9 @@ import java.util.Map;
  * @param counters binding counters (e.g. throttled attempts that were retried)
  * @param timeline one entry per second, the warm-up's included (and marked)
  * @param warmupMs how long the run warmed up before the measured part started (0: no warm-up)
+ * @param load over the measured part, what was sampled beside the operations (docs/bench.md#load):
+ *     each total's difference ({@code loader.cpu_ms}, {@code cql.cpu_ms}...) and each level's
+ *     {@code .mean} and {@code .max}; empty in files written before it existed
  */
 public record RunResult(
     int format,
@@ -43,10 +46,55 @@ public record RunResult(
     Map<String, OperationResult> operations,
     Map<String, Long> counters,
     List<SecondResult> timeline,
-    long warmupMs) {
+    long warmupMs,
+    Map<String, Double> load) {
 
   /** The current format version. */
   public static final int FORMAT = 1;
+
+  public RunResult {
+    load = load == null ? Map.of() : load;
+  }
+
+  /** A result with nothing sampled beside the operations. */
+  public RunResult(
+      int format,
+      String label,
+      String binding,
+      String phase,
+      String workload,
+      Map<String, String> properties,
+      int threads,
+      long targetOpsPerSec,
+      int loaders,
+      String host,
+      long startedAtMs,
+      long durationMs,
+      double throughput,
+      Map<String, OperationResult> operations,
+      Map<String, Long> counters,
+      List<SecondResult> timeline,
+      long warmupMs) {
+    this(
+        format,
+        label,
+        binding,
+        phase,
+        workload,
+        properties,
+        threads,
+        targetOpsPerSec,
+        loaders,
+        host,
+        startedAtMs,
+        durationMs,
+        throughput,
+        operations,
+        counters,
+        timeline,
+        warmupMs,
+        Map.of());
+  }
 
   /** Failed operations of every type. */
   @JsonIgnore

@@ -9,8 +9,20 @@ import java.util.Map;
  *     and last seconds of a run are partial)
  * @param operations per operation type
  * @param warmup whether the second belongs to the warm-up (shown, but not in the run's totals)
+ * @param load what was sampled beside the operations in this second: each total's increase, each
+ *     level as sampled (docs/bench.md#load); empty in files written before it existed
  */
-public record SecondResult(long epochSecond, Map<String, Op> operations, boolean warmup) {
+public record SecondResult(
+    long epochSecond, Map<String, Op> operations, boolean warmup, Map<String, Double> load) {
+
+  public SecondResult {
+    load = load == null ? Map.of() : load;
+  }
+
+  /** A second with nothing sampled beside the operations. */
+  public SecondResult(long epochSecond, Map<String, Op> operations, boolean warmup) {
+    this(epochSecond, operations, warmup, Map.of());
+  }
 
   /**
    * One operation type in one second.

@@ -1,9 +1,11 @@
 package io.varve.bench.binding.dynamodb;
 
+import io.varve.bench.cost.CapacityUnits;
 import java.util.HashMap;
 import java.util.Map;
 import java.util.Set;
 import java.util.Vector;
+import java.util.concurrent.atomic.LongAdder;
 import site.ycsb.ByteIterator;
 import site.ycsb.DB;
 import site.ycsb.DBException;
@@ -65,11 +67,28 @@ public class DynamoDbBinding extends DB implements io.varve.bench.engine.Counter
     return ThrottledAttempts.count();
   }
 
-  /** The throttled attempts (retried or not) of this process, for the run's result file. */
+  /**
+   * The throttled attempts (retried or not), the capacity units consumed and the operations that
+   * consumed them, and the attempts the capacity model refused, of this process: for the run's
+   * result file (the names {@code bench cost} reads are {@link CapacityUnits}'s).
+   */
   @Override
   public Map<String, Long> counters() {
-    return Map.of("throttled_attempts", throttledAttempts());
+    return Map.of(
+        "throttled_attempts",
+        throttledAttempts(),
+        "modelled_throttles",
+        CapacityModel.modelledThrottles(),
+        CapacityUnits.READ_MILLIUNITS,
+        CapacityModel.readMilliunits(),
+        CapacityUnits.WRITE_MILLIUNITS,
+        CapacityModel.writeMilliunits(),
+        CapacityUnits.OPERATIONS,
+        ANSWERED.sum());
   }
+
+  /** Operations of this process that DynamoDB answered (their units are counted). */
+  private static final LongAdder ANSWERED = new LongAdder();
 
   @Override
   public void init() throws DBException {
@@ -105,6 +124,7 @@ public class DynamoDbBinding extends DB implements io.varve.bench.engine.Counter
     codec.project(fields, request::projectionExpression, request::expressionAttributeNames);
     try {
       GetItemResponse response = client.getItem(request.build());
+      ANSWERED.increment();
       if (!response.hasItem() || response.item().isEmpty()) {
         return Status.NOT_FOUND;
       }
@@ -152,6 +172,7 @@ public class DynamoDbBinding extends DB implements io.varve.bench.engine.Counter
         page.items().forEach(found -> result.add(codec.fields(found, new HashMap<>())));
         start = page.hasLastEvaluatedKey() ? page.lastEvaluatedKey() : null;
       }
+      ANSWERED.increment();
       return Status.OK;
     } catch (SdkException e) {
       return status(e);
@@ -180,6 +201,7 @@ public class DynamoDbBinding extends DB implements io.varve.bench.engine.Counter
                   .updateExpression(set.toString())
                   .expressionAttributeNames(names)
                   .expressionAttributeValues(newValues));
+      ANSWERED.increment();
       return Status.OK;
     } catch (SdkException e) {
       return status(e);
@@ -190,6 +212,7 @@ public class DynamoDbBinding extends DB implements io.varve.bench.engine.Counter
   public Status insert(String table, String key, Map<String, ByteIterator> values) {
     try {
       client.putItem(b -> b.tableName(table).item(codec.item(key, values)));
+      ANSWERED.increment();
       return Status.OK;
     } catch (SdkException e) {
       return status(e);
@@ -200,6 +223,7 @@ public class DynamoDbBinding extends DB implements io.varve.bench.engine.Counter
   public Status delete(String table, String key) {
     try {
       client.deleteItem(b -> b.tableName(table).key(codec.key(key)));
+      ANSWERED.increment();
       return Status.OK;
     } catch (SdkException e) {
       return status(e);

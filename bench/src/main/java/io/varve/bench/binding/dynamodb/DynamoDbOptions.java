@@ -105,6 +105,24 @@ public final class DynamoDbOptions {
           .doc(
               "Write capacity of a PROVISIONED table, set together with `dynamodb.readCapacityUnits`.");
 
+  public static final Option<Boolean> MODEL_CAPACITY =
+      OPTIONS
+          .option("dynamodb.modelCapacity", Types.bool())
+          .defaultValue(false)
+          .doc(
+              "`true`: the client throttles itself as a table provisioned with `dynamodb.readCapacityUnits` and"
+                  + " `dynamodb.writeCapacityUnits` would be (a token bucket per table and kind, fed by the units"
+                  + " DynamoDB reports consumed): an attempt made while a bucket is in debt fails with"
+                  + " ProvisionedThroughputExceededException before it is sent, and the SDK retries it as it would a"
+                  + " real throttle. For DynamoDB Local, which never throttles.");
+  public static final Option<Integer> BURST_SECONDS =
+      OPTIONS
+          .option("dynamodb.burstSeconds", Types.integer(1, 300))
+          .defaultValue(1)
+          .doc(
+              "Seconds of unused capacity the modelled buckets bank (DynamoDB banks up to 300): 1 keeps a run of a"
+                  + " few minutes at the provisioned rate instead of its burst.");
+
   public static final Options ALL = OPTIONS.build();
 
   private DynamoDbOptions() {}

@@ -35,6 +35,9 @@ import site.ycsb.DBException;
  * @param readCapacityUnits {@code dynamodb.readCapacityUnits}; with {@code writeCapacityUnits}, a
  *     created table is provisioned, else on demand (PAY_PER_REQUEST)
  * @param writeCapacityUnits {@code dynamodb.writeCapacityUnits}
+ * @param modelCapacity {@code dynamodb.modelCapacity}: the client throttles itself as the
+ *     provisioned capacity would ({@link CapacityModel})
+ * @param burstSeconds {@code dynamodb.burstSeconds}: the seconds of capacity the model banks
  */
 record DynamoDbSettings(
     Optional<URI> endpoint,
@@ -49,7 +52,9 @@ record DynamoDbSettings(
     OptionalInt maxRetries,
     boolean create,
     OptionalInt readCapacityUnits,
-    OptionalInt writeCapacityUnits) {
+    OptionalInt writeCapacityUnits,
+    boolean modelCapacity,
+    int burstSeconds) {
 
   static DynamoDbSettings from(Properties properties) throws DBException {
     OptionValues p = BindingOptions.read(DynamoDbOptions.ALL, properties);
@@ -74,6 +79,13 @@ record DynamoDbSettings(
               : DynamoDbOptions.READ_CAPACITY_UNITS,
           "set together with the other capacity property");
     }
+    boolean model = p.get(DynamoDbOptions.MODEL_CAPACITY);
+    if (model && read.isEmpty()) {
+      throw invalid(
+          p,
+          DynamoDbOptions.MODEL_CAPACITY,
+          "dynamodb.readCapacityUnits and dynamodb.writeCapacityUnits set too: the capacity to model");
+    }
     return new DynamoDbSettings(
         p.optional(DynamoDbOptions.ENDPOINT),
         p.get(DynamoDbOptions.REGION),
@@ -87,7 +99,9 @@ record DynamoDbSettings(
         optionalInt(p, DynamoDbOptions.MAX_RETRIES),
         p.get(DynamoDbOptions.CREATE),
         read,
-        write);
+        write,
+        model,
+        p.get(DynamoDbOptions.BURST_SECONDS));
   }
 
   private static OptionalInt optionalInt(OptionValues p, Option<Integer> option) {

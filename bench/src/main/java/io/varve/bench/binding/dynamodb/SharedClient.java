@@ -42,7 +42,9 @@ final class SharedClient {
   @SuppressWarnings("deprecation") // ApacheHttpClient (HttpClient 4) is what bench/pom.xml ships.
   private static DynamoDbClient build(DynamoDbSettings settings) {
     ClientOverrideConfiguration.Builder overrides =
-        ClientOverrideConfiguration.builder().addExecutionInterceptor(new ThrottledAttempts());
+        ClientOverrideConfiguration.builder()
+            .addExecutionInterceptor(new ThrottledAttempts())
+            .addExecutionInterceptor(new CapacityModel(settings));
     settings
         .maxRetries()
         .ifPresent(

@@ -34,6 +34,11 @@ final class ThrottledAttempts implements ExecutionInterceptor {
 
   private static final LongAdder COUNT = new LongAdder();
 
+  /** An attempt the client's capacity model refused ({@link CapacityModel}). */
+  static void countModelled() {
+    COUNT.increment();
+  }
+
   /** Throttled attempts seen by every client of this JVM since it started. */
   static long count() {
     return COUNT.sum();
