@@ -1,9 +1,10 @@
 package io.varve.bench.engine;
 
+import io.varve.bench.binding.cql.CqlNodeLoad;
+import io.varve.bench.binding.varve.VarveServerLoad;
 import io.varve.bench.load.LoadMeter;
 import io.varve.bench.load.LoadSource;
 import io.varve.bench.load.LoaderCpu;
-import io.varve.bench.load.ServerLoad;
 import io.varve.bench.result.HistogramCodec;
 import io.varve.bench.result.OperationResult;
 import io.varve.bench.result.RunResult;
@@ -28,6 +29,7 @@ import org.apache.htrace.core.HTraceConfiguration;
 import org.apache.htrace.core.Tracer;
 import site.ycsb.ClientThread;
 import site.ycsb.DB;
+import site.ycsb.DBException;
 import site.ycsb.DBWrapper;
 import site.ycsb.StatusThread;
 import site.ycsb.TerminatorThread;
@@ -345,7 +347,7 @@ public final class BenchRun {
 
   /**
    * What a run samples beside its operations: the loader's CPU, the binding's counters, and the
-   * servers' load its properties ask for ({@link ServerLoad}).
+   * servers' load its properties ask for ({@link io.varve.bench.load.ServerLoadOptions}).
    */
   private List<LoadSource> loadSources(Properties props, DB first) {
     List<LoadSource> sources = new ArrayList<>();
@@ -353,7 +355,13 @@ public final class BenchRun {
     if (first instanceof CounterSource counting) {
       sources.add(new BindingCounters(counting));
     }
-    sources.addAll(ServerLoad.sources(props, err));
+    try {
+      sources.addAll(CqlNodeLoad.sources(spec.binding(), props, err));
+      sources.addAll(VarveServerLoad.sources(spec.binding(), props, err));
+    } catch (DBException e) {
+      sources.forEach(LoadSource::close);
+      throw new BenchInputException(e.getMessage(), e);
+    }
     return sources;
   }
 

@@ -6,6 +6,7 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import io.varve.bench.binding.cql.CqlOptions;
 import io.varve.bench.binding.dynamodb.DynamoDbOptions;
 import io.varve.bench.binding.varve.VarveOptions;
+import io.varve.bench.load.ServerLoadOptions;
 import io.varve.options.GeneratedFiles;
 import io.varve.options.OptionValues;
 import io.varve.options.Options;
@@ -41,7 +42,9 @@ class BindingOptionsDocsTest {
                 "varve-kv",
                 table(VarveOptions.KEY_VALUE),
                 "noop",
-                table(NoopOptions.ALL))));
+                table(NoopOptions.ALL),
+                "serverload",
+                table(ServerLoadOptions.ALL))));
   }
 
   @Test

@@ -5,6 +5,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import io.varve.bench.binding.cql.CqlOptions;
 import io.varve.bench.binding.dynamodb.DynamoDbOptions;
 import io.varve.bench.binding.varve.VarveOptions;
+import io.varve.bench.load.ServerLoadOptions;
 import io.varve.options.Option;
 import io.varve.options.OptionValues;
 import io.varve.options.Options;
@@ -59,7 +60,8 @@ class OptionKeysDocsTest {
           VarveOptions.ALL,
           VarveOptions.KEY_VALUE,
           DynamoDbOptions.ALL,
-          NoopOptions.ALL);
+          NoopOptions.ALL,
+          ServerLoadOptions.ALL);
 
   private static Path root;
 

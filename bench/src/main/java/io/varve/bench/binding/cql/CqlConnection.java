@@ -89,6 +89,32 @@ final class CqlConnection implements AutoCloseable {
     String table = p.get(CqlOptions.TABLE);
     ConsistencyLevel read = DefaultConsistencyLevel.valueOf(p.get(CqlOptions.READ_CONSISTENCY));
     ConsistencyLevel write = DefaultConsistencyLevel.valueOf(p.get(CqlOptions.WRITE_CONSISTENCY));
+    CqlSession session = session(p, p.get(CqlOptions.MAX_CONNECTIONS));
+    try {
+      if (p.get(CqlOptions.CREATE)) {
+        create(session, p, keyspace, table);
+      }
+      if (session.getMetadata().getKeyspace(keyspace).flatMap(k -> k.getTable(table)).isEmpty()) {
+        throw new DBException(
+            "table "
+                + keyspace
+                + "."
+                + table
+                + " does not exist: create it (docs/bench.md) or set "
+                + "cassandra.create=true");
+      }
+    } catch (DBException | RuntimeException e) {
+      session.close();
+      throw e;
+    }
+    return new CqlConnection(session, keyspace, table, read, write);
+  }
+
+  /**
+   * A session to the nodes the properties name (hosts, port, data centre, credentials, TLS,
+   * timeouts), with {@code connections} per node.
+   */
+  static CqlSession session(OptionValues p, int connections) throws DBException {
     int port = p.get(CqlOptions.PORT);
     List<InetSocketAddress> contactPoints = new ArrayList<>();
     for (String host : p.get(CqlOptions.HOSTS).split(",")) {
@@ -104,8 +130,7 @@ final class CqlConnection implements AutoCloseable {
             .withDuration(
                 DefaultDriverOption.CONNECTION_CONNECT_TIMEOUT,
                 Duration.ofMillis(p.get(CqlOptions.CONNECT_TIMEOUT)))
-            .withInt(
-                DefaultDriverOption.CONNECTION_POOL_LOCAL_SIZE, p.get(CqlOptions.MAX_CONNECTIONS))
+            .withInt(DefaultDriverOption.CONNECTION_POOL_LOCAL_SIZE, connections)
             .withInt(DefaultDriverOption.CONNECTION_MAX_REQUESTS, p.get(CqlOptions.MAX_REQUESTS))
             .withBoolean(DefaultDriverOption.REQUEST_WARN_IF_SET_KEYSPACE, false)
             .build();
@@ -126,9 +151,8 @@ final class CqlConnection implements AutoCloseable {
             "cassandra.useSSL=true but no default TLS context is available: " + e.getMessage());
       }
     }
-    CqlSession session;
     try {
-      session = builder.build();
+      return builder.build();
     } catch (DriverException | IllegalStateException e) {
       throw new DBException(
           "cannot connect to Cassandra at hosts="
@@ -139,24 +163,6 @@ final class CqlConnection implements AutoCloseable {
               + e.getMessage(),
           e);
     }
-    try {
-      if (p.get(CqlOptions.CREATE)) {
-        create(session, p, keyspace, table);
-      }
-      if (session.getMetadata().getKeyspace(keyspace).flatMap(k -> k.getTable(table)).isEmpty()) {
-        throw new DBException(
-            "table "
-                + keyspace
-                + "."
-                + table
-                + " does not exist: create it (docs/bench.md) or set "
-                + "cassandra.create=true");
-      }
-    } catch (DBException | RuntimeException e) {
-      session.close();
-      throw e;
-    }
-    return new CqlConnection(session, keyspace, table, read, write);
   }
 
   private static void create(CqlSession session, OptionValues p, String keyspace, String table)

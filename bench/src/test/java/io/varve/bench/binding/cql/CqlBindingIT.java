@@ -66,11 +66,28 @@ class CqlBindingIT {
     long rows = cql.execute("SELECT count(*) FROM " + KEYSPACE + ".usertable_a").one().getLong(0);
     assertThat(rows).isEqualTo(500);
 
+    // the test node's JMX port (LocalCassandraSettings.forTests)
+    p.setProperty("serverload.jmxPort", "17199");
+    p.setProperty("target", "500");
     RunResult run = BindingHarness.run("cql", BenchSpec.Phase.RUN, p);
     assertThat(run.errorCount()).isZero();
     assertThat(run.operations().get("READ").count() + run.operations().get("UPDATE").count())
         .isEqualTo(1000);
     assertThat(run.operations().get("READ").service().p50Us()).isPositive();
+
+    // the node's side beside the client's, over the run and second by second
+    Map<String, Double> nodes = run.load();
+    assertThat(nodes).containsKeys("cql.completed.mutation_stage", "cql.completed.read_stage");
+    assertThat(nodes.get("cql.completed.mutation_stage"))
+        .as("mutations the node completed: " + nodes)
+        .isGreaterThanOrEqualTo(run.operations().get("UPDATE").count() * 0.9);
+    assertThat(nodes).containsKeys("cql.pending.mean", "cql.pending.max", "cql.blocked.max");
+    assertThat(nodes.get("cql.cpu_ms")).as("the node's CPU over JMX").isPositive();
+    assertThat(nodes.get("cql.dropped_mutations")).isZero();
+    assertThat(nodes.get("loader.cpu_ms")).isPositive();
+    assertThat(run.timeline())
+        .filteredOn(s -> !s.warmup())
+        .allSatisfy(s -> assertThat(s.load()).containsKeys("cql.cpu_ms", "cql.pending"));
   }
 
   @Test

@@ -60,10 +60,18 @@ class KeyValueBindingIT {
     assertThat(load.operations().get("INSERT").count()).isEqualTo(200);
 
     p.setProperty("varve.hedging", "true");
+    p.setProperty("target", "200");
     RunResult run = BindingHarness.run("varve-kv", BenchSpec.Phase.RUN, p);
     assertThat(run.errorCount()).isZero(); // every record was loaded: no read misses
     assertThat(run.operations().get("READ").count() + run.operations().get("UPDATE").count())
         .isEqualTo(400);
+    // the server's side, scraped from its /metrics beside the client's figures
+    assertThat(run.load().get("varve_server.requests"))
+        .as("API calls the server counted: " + run.load())
+        .isGreaterThanOrEqualTo(400 * 0.9);
+    assertThat(run.load())
+        .containsKeys("varve_server.cpu_usage.mean", "varve_server.cpu_usage.max");
+    assertThat(run.load().get("varve_server.failed_requests")).isZero();
   }
 
   @Test

@@ -91,6 +91,9 @@ class VarveBindingTlsIT {
     RunResult run = BindingHarness.run("varve", BenchSpec.Phase.RUN, secure());
     assertThat(run.operations().get("READ").errors()).isEmpty();
     assertThat(run.operations().get("READ").count()).isPositive();
+    // the server's /metrics, scraped over TLS with the same authority and token
+    assertThat(run.timeline())
+        .anySatisfy(s -> assertThat(s.load()).containsKey("varve_server.requests"));
   }
 
   @Test
