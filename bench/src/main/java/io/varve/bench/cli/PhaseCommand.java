@@ -75,6 +75,14 @@ abstract class PhaseCommand implements Callable<Integer> {
   Long warmup;
 
   @Option(
+      names = "--cold",
+      description =
+          "Before the run, the Cassandra nodes flush their tables and empty their key, row and"
+              + " counter caches (over JMX), and the OS page cache is dropped where they run on this"
+              + " machine (root only): property serverload.cold, docs/bench.md#load.")
+  boolean cold;
+
+  @Option(
       names = "-s",
       description = "Print a status line to standard error every status.interval seconds (10).")
   boolean status;
@@ -175,6 +183,9 @@ abstract class PhaseCommand implements Callable<Integer> {
     }
     if (warmup != null) {
       props.setProperty("warmuptime", String.valueOf(warmup));
+    }
+    if (cold) {
+      props.setProperty("serverload.cold", "true");
     }
     props.putIfAbsent("measurementtype", "hdrhistogram");
     props.putIfAbsent("measurement.interval", "both");

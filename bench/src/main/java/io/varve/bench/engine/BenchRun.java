@@ -206,6 +206,11 @@ public final class BenchRun {
     DB[] first = new DB[1];
     List<ClientThread> clients =
         clients(plan, props, workload, tracer, recorder, initFailures, complete, first);
+    try {
+      CqlNodeLoad.coldStart(spec.binding(), props, out);
+    } catch (DBException e) {
+      throw new BenchInputException(e.getMessage(), e);
+    }
     LoadMeter load = new LoadMeter(loadSources(props, first[0]), err);
 
     List<SecondResult> timeline = Collections.synchronizedList(new ArrayList<>());

@@ -32,6 +32,10 @@ public final class CassandraJmx implements LoadSource {
   private static final ObjectName DROPPED_ALL =
       name("org.apache.cassandra.metrics:type=DroppedMessage,name=Dropped,*");
 
+  private static final ObjectName STORAGE_SERVICE =
+      name("org.apache.cassandra.db:type=StorageService");
+  private static final ObjectName CACHES = name("org.apache.cassandra.db:type=Caches");
+
   private final List<JMXConnector> connectors;
   private final List<MBeanServerConnection> nodes;
 
@@ -110,6 +114,27 @@ public final class CassandraJmx implements LoadSource {
       out.put(DROPPED_MUTATIONS, droppedMutations);
     }
     return out;
+  }
+
+  /**
+   * Makes every node that answered cold for the next run: flushes the tables of {@code keyspaces}
+   * (so that reads go to SSTables) and empties its key, row and counter caches. Cassandra has no
+   * operation that empties its chunk cache: a restart does.
+   */
+  public void cold(List<String> keyspaces) throws Exception {
+    for (MBeanServerConnection node : nodes) {
+      for (String keyspace : keyspaces) {
+        node.invoke(
+            STORAGE_SERVICE,
+            "forceKeyspaceFlush",
+            new Object[] {keyspace, new String[0]},
+            new String[] {String.class.getName(), String[].class.getName()});
+      }
+      for (String cache :
+          List.of("invalidateKeyCache", "invalidateRowCache", "invalidateCounterCache")) {
+        node.invoke(CACHES, cache, new Object[0], new String[0]);
+      }
+    }
   }
 
   @Override

@@ -35,6 +35,16 @@ public final class ServerLoadOptions {
               "Scrape the Varve server's `/metrics` (at `varve.url`, with `varve.token`) every second:"
                   + " its process CPU, requests served and refused.");
 
+  public static final Option<Boolean> COLD =
+      OPTIONS
+          .option("serverload.cold", Types.bool())
+          .defaultValue(false)
+          .doc(
+              "What `--cold` sets: before the run, each Cassandra node (reached as `serverload.cql`"
+                  + " reaches them, over JMX) flushes its tables and empties its key, row and counter"
+                  + " caches, and the OS page cache is dropped where the nodes run on this machine and"
+                  + " the loader may (root). Refused when no node is reached.");
+
   public static final Options ALL = OPTIONS.build();
 
   private ServerLoadOptions() {}

@@ -7,6 +7,7 @@ import com.datastax.oss.driver.api.core.metadata.Node;
 import io.varve.bench.binding.BindingOptions;
 import io.varve.bench.load.CassandraJmx;
 import io.varve.bench.load.LoadSource;
+import io.varve.bench.load.PageCache;
 import io.varve.bench.load.ServerLoadOptions;
 import io.varve.options.OptionValues;
 import java.io.PrintStream;
@@ -75,19 +76,99 @@ public final class CqlNodeLoad implements LoadSource {
     int port = load.get(ServerLoadOptions.JMX_PORT);
     CassandraJmx jmx = null;
     if (port > 0) {
-      List<String> hosts = new ArrayList<>();
-      for (Node node : session.getMetadata().getNodes().values()) {
-        node.getBroadcastRpcAddress()
-            .map(InetSocketAddress::getHostString)
-            .or(
-                () ->
-                    Optional.of(((InetSocketAddress) node.getEndPoint().resolve()).getHostString()))
-            .ifPresent(hosts::add);
-      }
-      jmx = CassandraJmx.connect(hosts, port, warnings);
+      jmx = CassandraJmx.connect(hosts(session), port, warnings);
     }
     sources.add(new CqlNodeLoad(session, jmx));
     return sources;
+  }
+
+  /**
+   * {@code --cold} ({@code serverload.cold}): before the run, every node reached as {@code
+   * serverload.cql} reaches them flushes its tables and empties its key, row and counter caches
+   * over JMX, and the page cache of this machine is dropped when the nodes run on it. Refused when
+   * no node is reached or one does not answer over JMX; prints what was done.
+   */
+  public static void coldStart(String binding, Properties props, PrintStream out)
+      throws DBException {
+    OptionValues load = BindingOptions.read(ServerLoadOptions.ALL, props);
+    if (!load.get(ServerLoadOptions.COLD)) {
+      return;
+    }
+    if (!load.optional(ServerLoadOptions.CQL).orElse("cql".equals(binding))) {
+      throw new DBException(
+          "serverload.cold: true (expected: a run that reaches its Cassandra nodes: the cql binding,"
+              + " or serverload.cql=true with their hosts and port)");
+    }
+    int port = load.get(ServerLoadOptions.JMX_PORT);
+    if (port == 0) {
+      throw new DBException(
+          "serverload.jmxPort: 0 (expected: the nodes' JMX port: serverload.cold empties their"
+              + " caches over JMX)");
+    }
+    try (CqlSession session =
+        CqlConnection.session(BindingOptions.read(CqlOptions.ALL, props), 1)) {
+      List<String> hosts = hosts(session);
+      List<String> keyspaces = new ArrayList<>();
+      session
+          .getMetadata()
+          .getKeyspaces()
+          .keySet()
+          .forEach(
+              k -> {
+                String name = k.asInternal();
+                if (!name.startsWith("system")) {
+                  keyspaces.add(name);
+                }
+              });
+      try (CassandraJmx jmx = CassandraJmx.connect(hosts, port, out)) {
+        if (jmx.nodes() < hosts.size()) {
+          throw new DBException(
+              "serverload.cold: JMX answered on "
+                  + jmx.nodes()
+                  + " of the "
+                  + hosts.size()
+                  + " nodes "
+                  + hosts
+                  + " at port "
+                  + port
+                  + " (expected: every node, to empty its caches)");
+        }
+        jmx.cold(keyspaces);
+      } catch (DBException e) {
+        throw e;
+      } catch (Exception e) {
+        throw new DBException("serverload.cold: the nodes could not be made cold: " + e, e);
+      }
+      boolean here =
+          hosts.stream()
+              .allMatch(h -> h.equals("localhost") || h.startsWith("127.") || h.equals("::1"));
+      String pageCache = here ? PageCache.drop() : "the nodes run on other machines";
+      out.println(
+          "cold: "
+              + hosts.size()
+              + " node(s) flushed "
+              + keyspaces.size()
+              + " keyspace(s) and emptied their key, row and counter caches (Cassandra's chunk"
+              + " cache empties only on a restart); the OS page cache "
+              + (pageCache.isEmpty() ? "was dropped" : "was not dropped: " + pageCache));
+      if (binding.startsWith("varve")) {
+        out.println(
+            "cold: the Varve server's own caches (KeyValue point reads, immutable ranges) are not"
+                + " emptied: restart the server for a cold one");
+      }
+    }
+  }
+
+  /** The address of each node the session knows. */
+  private static List<String> hosts(CqlSession session) {
+    List<String> hosts = new ArrayList<>();
+    for (Node node : session.getMetadata().getNodes().values()) {
+      node.getBroadcastRpcAddress()
+          .map(InetSocketAddress::getHostString)
+          .or(() -> Optional.of(((InetSocketAddress) node.getEndPoint().resolve()).getHostString()))
+          .ifPresent(hosts::add);
+    }
+    return hosts;
   }
 
   @Override

@@ -162,6 +162,35 @@ class CqlBindingIT {
   }
 
   @Test
+  void a_cold_run_empties_the_node_caches_first_and_one_that_cannot_is_refused() {
+    Properties p = properties(BindingHarness.workloadA(100, 200));
+    p.setProperty("table", "usertable_cold");
+    BindingHarness.run("cql", BenchSpec.Phase.LOAD, p);
+    p.setProperty("serverload.cold", "true");
+    p.setProperty("serverload.jmxPort", "17199");
+    java.io.ByteArrayOutputStream out = new java.io.ByteArrayOutputStream();
+    RunResult run =
+        new io.varve.bench.engine.BenchRun(
+                new BenchSpec("cql", BenchSpec.Phase.RUN, p, "cold"),
+                new java.io.PrintStream(out, true, java.nio.charset.StandardCharsets.UTF_8),
+                System.err)
+            .run();
+    assertThat(run.errorCount()).isZero();
+    assertThat(out.toString(java.nio.charset.StandardCharsets.UTF_8))
+        .containsPattern(
+            "cold: 1 node\\(s\\) flushed \\d+ keyspace\\(s\\) and emptied their key, row")
+        .contains("the OS page cache was");
+
+    p.setProperty("serverload.jmxPort", "0");
+    assertThatThrownBy(() -> BindingHarness.run("cql", BenchSpec.Phase.RUN, p))
+        .hasMessageContaining("serverload.jmxPort: 0 (expected: the nodes' JMX port");
+    p.setProperty("serverload.jmxPort", "17199");
+    p.setProperty("serverload.cql", "false");
+    assertThatThrownBy(() -> BindingHarness.run("cql", BenchSpec.Phase.RUN, p))
+        .hasMessageContaining("serverload.cold: true (expected: a run that reaches its Cassandra");
+  }
+
+  @Test
   void a_run_whose_binding_cannot_start_fails_with_the_reason() {
     Properties p = properties(BindingHarness.workloadA(10, 10));
     p.setProperty("cassandra.writeconsistencylevel", "SOME");
