@@ -247,16 +247,16 @@ final class CapacityCommand extends PhaseCommand {
     } catch (Exception e) {
       throw new IllegalStateException(e);
     }
+    Path summaryFile = dir.resolve(CapacitySummary.FILE_NAME);
+    CapacitySummary summary = summary(base, runLabel, warmupSeconds, outcome, runs, summarySteps);
+    ResultFiles.write(summaryFile, summary);
     if (report != null) {
-      HtmlReport.write(report, runs);
+      HtmlReport.write(report, runs, List.of(summary), null);
       System.out.println("[RESULT], Report, " + report.toAbsolutePath());
     }
     if (outcome.atMax()) {
       System.out.println("capacity: the SLA held at --max " + max + ": the capacity may be higher");
     }
-    Path summaryFile = dir.resolve(CapacitySummary.FILE_NAME);
-    ResultFiles.write(
-        summaryFile, summary(base, runLabel, warmupSeconds, outcome, runs, summarySteps));
     System.out.println("capacity.summary=" + summaryFile.toAbsolutePath());
     System.out.println("capacity.steps=" + outcome.steps().size());
     System.out.println("capacity.ops_per_s=" + outcome.capacity());

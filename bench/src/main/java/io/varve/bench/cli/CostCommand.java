@@ -1,6 +1,7 @@
 package io.varve.bench.cli;
 
 import io.varve.bench.cost.CostModel;
+import io.varve.bench.cost.CostTable;
 import io.varve.bench.cost.Pricing;
 import io.varve.bench.result.CapacitySummary;
 import io.varve.bench.result.ResultFiles;
@@ -11,8 +12,7 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
-import java.util.Set;
-import java.util.TreeSet;
+import java.util.Optional;
 import java.util.concurrent.Callable;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Model.CommandSpec;
@@ -70,8 +70,8 @@ final class CostCommand implements Callable<Integer> {
       throw refused("--ops", ops, "a throughput above 0, ops/s");
     }
     Pricing prices = Pricing.read(pricing);
-    Map<String, CapacitySummary> byBinding = new LinkedHashMap<>();
     Map<String, Path> fileOf = new LinkedHashMap<>();
+    List<CapacitySummary> searches = new ArrayList<>();
     for (Path input : inputs) {
       CapacitySummary summary = ResultFiles.readCapacity(input);
       Path earlier = fileOf.put(summary.binding(), input);
@@ -81,66 +81,20 @@ final class CostCommand implements Callable<Integer> {
             input,
             "one search per binding; " + earlier + " is of binding " + summary.binding() + " too");
       }
-      byBinding.put(summary.binding(), summary);
+      searches.add(summary);
     }
-    Set<String> slas = new TreeSet<>();
-    Set<String> workloads = new TreeSet<>();
-    byBinding.values().forEach(s -> slas.add(s.sla() + " (" + s.latency() + " latency)"));
-    byBinding.values().forEach(s -> workloads.add(s.properties().getOrDefault("workload", "")));
-    if (slas.size() > 1) {
-      System.err.println("cost: warning: the searches were for different SLAs: " + slas);
-    }
-    if (workloads.size() > 1) {
-      System.err.println("cost: warning: the searches ran different workloads: " + workloads);
-    }
-    double throughput =
-        ops != null
-            ? ops
-            : byBinding.values().stream()
-                .mapToLong(CapacitySummary::capacityOpsPerSec)
-                .max()
-                .orElse(0);
-    if (throughput <= 0) {
-      throw refused(
-          "--ops", "absent", "a throughput to price: no search found a rate at which its SLA held");
-    }
-    Set<String> pricedBindings = new TreeSet<>();
-    List<CostModel.Cost> costs = new ArrayList<>();
-    for (Pricing.PricedSystem system : prices.systems()) {
-      CapacitySummary summary = byBinding.get(system.binding());
-      if (summary == null) {
-        System.err.println(
-            "cost: warning: system "
-                + system.name()
-                + " is of binding "
-                + system.binding()
-                + ", and no capacity summary of that binding was given: not priced");
-        continue;
-      }
-      pricedBindings.add(system.binding());
-      costs.add(CostModel.cost(prices, system, summary, throughput));
-    }
-    for (String binding : byBinding.keySet()) {
-      if (!pricedBindings.contains(binding)) {
-        System.err.println(
-            "cost: warning: "
-                + fileOf.get(binding)
-                + " (binding "
-                + binding
-                + ") is priced by no system of "
-                + pricing);
-      }
-    }
-    print(prices, throughput, costs);
-    boolean all = costs.stream().allMatch(CostModel.Cost::priced);
-    return (all && !costs.isEmpty() ? ExitStatus.OK : ExitStatus.COMPLETED_WITH_ERRORS).code();
+    CostTable table = CostTable.of(prices, searches, Optional.ofNullable(ops));
+    table.warnings().forEach(w -> System.err.println("cost: warning: " + w));
+    print(table);
+    return (table.allPriced() ? ExitStatus.OK : ExitStatus.COMPLETED_WITH_ERRORS).code();
   }
 
-  private void print(Pricing prices, double throughput, List<CostModel.Cost> costs) {
+  private void print(CostTable table) {
+    Pricing prices = table.pricing();
     System.out.printf(
         Locale.ROOT,
         "cost: %.0f ops/s, prices in %s from %s%s%n",
-        throughput,
+        table.throughput(),
         prices.currency(),
         pricing,
         prices.source() == null
@@ -155,7 +109,7 @@ final class CostCommand implements Callable<Integer> {
         "monthly",
         "yearly",
         "sized as");
-    for (CostModel.Cost c : costs) {
+    for (CostModel.Cost c : table.costs()) {
       System.out.printf(
           Locale.ROOT,
           "%-24s %-10s %14d %14s %14s  %s%n",
@@ -169,7 +123,7 @@ final class CostCommand implements Callable<Integer> {
               : "not priced: " + c.reason());
       if (c.priced()
           && c.system().deployment() instanceof Pricing.DynamoDb
-          && c.summary().capacityOpsPerSec() < throughput) {
+          && c.summary().capacityOpsPerSec() < table.throughput()) {
         System.out.printf(
             Locale.ROOT,
             "%-24s note: sized by units; its SLA (%s) held only up to %d ops/s in the search%n",
@@ -178,8 +132,7 @@ final class CostCommand implements Callable<Integer> {
             c.summary().capacityOpsPerSec());
       }
     }
-    CostModel.Cost cheapest = null;
-    for (CostModel.Cost c : costs) {
+    for (CostModel.Cost c : table.costs()) {
       if (c.priced()) {
         System.out.printf(
             Locale.ROOT,
@@ -187,20 +140,18 @@ final class CostCommand implements Callable<Integer> {
             c.monthly(),
             c.system().name(),
             c.yearly());
-        if (cheapest == null || c.yearly() < cheapest.yearly()) {
-          cheapest = c;
-        }
       }
     }
-    if (cheapest != null && cheapest.yearly() > 0) {
-      for (CostModel.Cost c : costs) {
+    Optional<CostModel.Cost> cheapest = table.cheapest();
+    if (cheapest.isPresent() && cheapest.get().yearly() > 0) {
+      for (CostModel.Cost c : table.costs()) {
         if (c.priced()) {
           System.out.printf(
               Locale.ROOT,
               "cost.ratio=%.2f system=%s cheapest=%s%n",
-              c.yearly() / cheapest.yearly(),
+              c.yearly() / cheapest.get().yearly(),
               c.system().name(),
-              cheapest.system().name());
+              cheapest.get().system().name());
         }
       }
     }

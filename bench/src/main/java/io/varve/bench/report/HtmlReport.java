@@ -1,5 +1,7 @@
 package io.varve.bench.report;
 
+import io.varve.bench.cost.CostTable;
+import io.varve.bench.result.CapacitySummary;
 import io.varve.bench.result.HistogramCodec;
 import io.varve.bench.result.LatencySummary;
 import io.varve.bench.result.OperationResult;
@@ -36,13 +38,29 @@ public final class HtmlReport {
 
   /** Writes the report of the given runs to a file. */
   public static void write(Path file, List<RunResult> runs) throws IOException {
+    write(file, runs, List.of(), null);
+  }
+
+  /**
+   * Writes the report of runs, capacity searches (their steps) and a cost table ({@code null}:
+   * none).
+   */
+  public static void write(
+      Path file, List<RunResult> runs, List<CapacitySummary> searches, CostTable cost)
+      throws IOException {
     Path parent = file.toAbsolutePath().getParent();
     Files.createDirectories(parent);
-    Files.writeString(file, render(runs), StandardCharsets.UTF_8);
+    Files.writeString(file, render(runs, searches, cost), StandardCharsets.UTF_8);
   }
 
   /** The report's HTML. */
   public static String render(List<RunResult> runs) {
+    return render(runs, List.of(), null);
+  }
+
+  /** The report's HTML, with the capacity searches' steps and the cost table when given. */
+  public static String render(
+      List<RunResult> runs, List<CapacitySummary> searches, CostTable cost) {
     StringBuilder html = new StringBuilder();
     html.append(
             "<!DOCTYPE html><html lang=\"en\"><head><meta charset=\"utf-8\"><title>Varve bench report</title><style>")
@@ -63,7 +81,18 @@ public final class HtmlReport {
         .append("Dashed lines: raw service time. Percentiles come from full HdrHistograms. ")
         .append(
             "Charts over time include a run's warm-up; the tables and percentile curves leave it out.</p>");
+    if (cost != null) {
+      ReportSections.cost(html, cost);
+    }
+    for (CapacitySummary search : searches) {
+      ReportSections.capacity(html, search);
+    }
+    if (runs.isEmpty()) {
+      html.append("</body></html>\n");
+      return html.toString();
+    }
     summaryTable(html, runs);
+    ReportSections.load(html, runs);
     html.append("<h2>Throughput over time</h2>");
     SvgLineChart throughput =
         new SvgLineChart("Successful operations per second", "seconds since start", "ops/s");
@@ -250,15 +279,15 @@ public final class HtmlReport {
     return ops;
   }
 
-  private static long firstSecond(RunResult run) {
+  static long firstSecond(RunResult run) {
     return (run.startedAtMs() - run.warmupMs()) / 1000;
   }
 
-  private static String color(int run) {
+  static String color(int run) {
     return COLORS.get(run % COLORS.size());
   }
 
-  private static String swatch(int run) {
+  static String swatch(int run) {
     return "<span class=\"swatch\" style=\"background:" + color(run) + "\"></span>";
   }
 }
