@@ -41,6 +41,7 @@ public final class PerfCli {
         DataPlaneCommand.class,
         MigrateCommand.class,
         SlaCommand.class,
+        io.varve.perf.sla.CapacityCommand.class,
         ClusterCommand.class
       })
   static final class Perf {}

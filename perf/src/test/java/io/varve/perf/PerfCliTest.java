@@ -34,7 +34,10 @@ class PerfCliTest {
         "perf sla --records 0",
         "perf sla --warmup -1",
         "perf sla --seconds 0",
-        "perf sla --bogus 1"
+        "perf sla --bogus 1",
+        "perf capacity --threads 0",
+        "perf capacity --seconds 0",
+        "perf capacity --pricing /nonexistent/pricing.yaml"
       })
   void usage_errors_exit_2(String args) {
     assertThat(PerfCli.run(args.split(" "))).isEqualTo(2);
@@ -60,7 +63,8 @@ class PerfCliTest {
         "perf kv --help",
         "perf dataplane --help",
         "perf migrate --help",
-        "perf sla --help"
+        "perf sla --help",
+        "perf capacity --help"
       })
   void help_exits_0(String args) {
     assertThat(PerfCli.run(args.split(" "))).isZero();

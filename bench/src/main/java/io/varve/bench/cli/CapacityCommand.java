@@ -102,6 +102,16 @@ final class CapacityCommand extends PhaseCommand {
   long seconds;
 
   @Option(
+      names = "--first-warmup",
+      paramLabel = "SECONDS",
+      defaultValue = "60",
+      description =
+          "Warm-up of the first step instead of --warmup (default: ${DEFAULT-VALUE}): a fresh"
+              + " loader, a server that has not yet served the workload and cold caches would fail"
+              + " it and send the search below a capacity it never revisits.")
+  long firstWarmup;
+
+  @Option(
       names = "--tolerance",
       defaultValue = "0.05",
       description =
@@ -138,6 +148,9 @@ final class CapacityCommand extends PhaseCommand {
     }
     if (seconds < 1 || seconds > 86_400) {
       throw refused("--seconds", seconds, "1..86400");
+    }
+    if (firstWarmup < 0 || firstWarmup > 86_400) {
+      throw refused("--first-warmup", firstWarmup, "0..86400");
     }
     if (!(tolerance >= 0 && tolerance < 1)) {
       throw refused("--tolerance", tolerance, "0 up to 1, excluded");
@@ -182,12 +195,14 @@ final class CapacityCommand extends PhaseCommand {
     List<CapacitySummary.Step> summarySteps = new ArrayList<>();
     System.out.printf(
         Locale.ROOT,
-        "capacity: %s, SLA %s (%s latency), steps of %d s after %d s of warm-up%n",
+        "capacity: %s, SLA %s (%s latency), steps of %d s after %d s of warm-up (%d s for the"
+            + " first)%n",
         binding,
         sla.sla,
         sla.latency,
         seconds,
-        warmupSeconds);
+        warmupSeconds,
+        firstWarmup);
     CapacitySearch.Outcome outcome;
     try {
       outcome =
@@ -197,11 +212,12 @@ final class CapacityCommand extends PhaseCommand {
                 Properties props = new Properties();
                 props.putAll(base);
                 props.setProperty("target", Long.toString(stepTarget));
-                props.setProperty("warmuptime", Long.toString(warmupSeconds));
-                props.setProperty("maxexecutiontime", Long.toString(warmupSeconds + seconds));
+                long stepWarmup = index == 1 ? firstWarmup : warmupSeconds;
+                props.setProperty("warmuptime", Long.toString(stepWarmup));
+                props.setProperty("maxexecutiontime", Long.toString(stepWarmup + seconds));
                 props.setProperty(
                     "operationcount",
-                    Long.toString(Math.max(1, stepTarget * (warmupSeconds + seconds))));
+                    Long.toString(Math.max(1, stepTarget * (stepWarmup + seconds))));
                 PrintStream quiet =
                     verbose ? System.out : new PrintStream(OutputStream.nullOutputStream());
                 RunResult run =

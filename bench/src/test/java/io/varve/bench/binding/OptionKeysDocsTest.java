@@ -241,8 +241,9 @@ class OptionKeysDocsTest {
 
   /**
    * The properties the build and the code read (a pom's {@code <cassandra.version>}, a {@code
-   * System.getProperty}, a {@code *PROPERTY} constant, a {@code -Dname=} on a command line) and the
-   * packages of the protos ({@code varve.kv.v1}).
+   * System.getProperty}, a {@code *PROPERTY} constant, a {@code -Dname=} on a command line, a
+   * figure a benchmark prints, {@code "kv.capacity.ratio=%.3f"}) and the packages of the protos
+   * ({@code varve.kv.v1}).
    */
   private static void readOtherNames() throws IOException {
     Pattern pomProperty = Pattern.compile("<([a-z][\\w-]*(?:\\.[\\w-]+)+)>");
@@ -250,7 +251,9 @@ class OptionKeysDocsTest {
         Pattern.compile(
             "(?:getProperty|getBoolean|getInteger|getLong)\\(\\s*\"([\\w.-]+)\""
                 + "|[A-Z_]*PROPERTY[A-Z_]*\\s*=\\s*\"(?:-D)?([\\w.-]+?)=?\""
-                + "|-D([a-z][\\w-]*(?:\\.[\\w-]+)+)=");
+                + "|-D([a-z][\\w-]*(?:\\.[\\w-]+)+)="
+                // a figure a benchmark prints as key=value
+                + "|\"([a-z][\\w-]*(?:\\.[\\w-]+)+)=%");
     Pattern protoPackage = Pattern.compile("^package\\s+([\\w.]+)\\s*;", Pattern.MULTILINE);
     {
       for (Path file : tree().stream().filter(OptionKeysDocsTest::source).toList()) {

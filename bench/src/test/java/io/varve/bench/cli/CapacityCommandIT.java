@@ -102,6 +102,8 @@ class CapacityCommandIT {
             "2",
             "--warmup",
             "1",
+            "--first-warmup",
+            "1",
             "--result-dir",
             steps.toString());
     assertThat(run.status()).as(run.err()).isEqualTo(ExitStatus.OK.code());
@@ -185,6 +187,8 @@ class CapacityCommandIT {
             "2",
             "--warmup",
             "0",
+            "--first-warmup",
+            "0",
             "--result-dir",
             dir.resolve("none").toString());
     assertThat(run.status()).isEqualTo(ExitStatus.COMPLETED_WITH_ERRORS.code());
@@ -220,5 +224,7 @@ class CapacityCommandIT {
     assertThat(order.err()).contains("--start 500").contains("--max 100");
     assertThat(bench("--sla", "read.p99<10ms", "--tolerance", "1.5").err())
         .contains("--tolerance: 1.5");
+    assertThat(bench("--sla", "read.p99<10ms", "--first-warmup", "-1").err())
+        .contains("--first-warmup: -1");
   }
 }

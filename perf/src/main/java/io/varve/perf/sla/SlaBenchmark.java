@@ -34,48 +34,10 @@ final class SlaBenchmark {
 
   void run(PrintStream out) throws Exception {
     Files.createDirectories(plan.out());
-    if (VarveServer.up(environment).isEmpty()) {
-      // As `varve up`: OpenSearch first, as it fails at once when no JDK 21+ is found.
-      LocalServer openSearch = environment.openSearch();
-      LocalServer cassandra = environment.cassandra();
-      environment.awaitReady();
-      VarveServer.startUp(
-          environment,
-          List.of("--cassandra", cassandra.address(), "--opensearch", openSearch.address()));
-    }
-    if (plan.bindings().contains("dynamodb")) {
-      environment.dynamoDb();
-      environment.awaitReady();
-    }
+    startServers(environment, plan.bindings());
     out.println("machine: " + SlaSummary.machine());
     out.println("out=" + plan.out());
-
-    // The loader's own ceiling: one core (when taskset exists), one thread, a binding that does
-    // nothing.
-    List<String> pin = onPath("taskset") ? List.of("taskset", "-c", "0") : List.of();
-    int status =
-        bench.run(
-            pin,
-            List.of(
-                "run",
-                "noop",
-                "--label",
-                "loader-ceiling",
-                "--result",
-                file("loader-ceiling.json").toString(),
-                "-P",
-                workload("uniform"),
-                "-threads",
-                "1",
-                "-p",
-                "maxexecutiontime=10",
-                "-p",
-                "recordcount=" + plan.records()),
-            file("loader-ceiling.txt"),
-            file("loader-ceiling.log"));
-    if (status != 0) {
-      throw failed("loader-ceiling", status);
-    }
+    loaderCeiling(environment, bench, plan.out(), plan.records());
     for (String binding : plan.bindings()) {
       int records = plan.records(binding);
       List<String> population =
@@ -118,6 +80,59 @@ final class SlaBenchmark {
   }
 
   /**
+   * What the bindings need, as {@code varve up} starts it when it does not run: OpenSearch,
+   * Cassandra and the Varve server; DynamoDB Local for the {@code dynamodb} binding.
+   */
+  static void startServers(Environment environment, List<String> bindings) throws Exception {
+    if (VarveServer.up(environment).isEmpty()) {
+      // As `varve up`: OpenSearch first, as it fails at once when no JDK 21+ is found.
+      LocalServer openSearch = environment.openSearch();
+      LocalServer cassandra = environment.cassandra();
+      environment.awaitReady();
+      VarveServer.startUp(
+          environment,
+          List.of("--cassandra", cassandra.address(), "--opensearch", openSearch.address()));
+    }
+    if (bindings.contains("dynamodb")) {
+      environment.dynamoDb();
+      environment.awaitReady();
+    }
+  }
+
+  /**
+   * The loader's own ceiling: one core (when taskset exists), one thread, a binding that does
+   * nothing; {@code loader-ceiling.json} in {@code out}.
+   */
+  static void loaderCeiling(Environment environment, BenchProcess bench, Path out, int records)
+      throws Exception {
+    List<String> pin = onPath("taskset") ? List.of("taskset", "-c", "0") : List.of();
+    Path result = out.resolve("loader-ceiling.json");
+    int status =
+        bench.run(
+            pin,
+            List.of(
+                "run",
+                "noop",
+                "--label",
+                "loader-ceiling",
+                "--result",
+                result.toString(),
+                "-P",
+                workload(environment, "uniform"),
+                "-threads",
+                "1",
+                "-p",
+                "maxexecutiontime=10",
+                "-p",
+                "recordcount=" + records),
+            out.resolve("loader-ceiling.txt"),
+            out.resolve("loader-ceiling.log"));
+    if (status != 0) {
+      throw failed(out, "loader-ceiling", status);
+    }
+  }
+
+  /**
    * One run, its output in {@code <label>.txt} and {@code <label>.log}; a missed SLA ({@code
    * COMPLETED_WITH_ERRORS}, docs/exit-status.md) is a result like any other here.
    */
@@ -152,7 +167,8 @@ final class SlaBenchmark {
     }
   }
 
-  private static List<String> bindingProperties(String binding) {
+  /** The properties that point a binding at the servers {@link #startServers} runs. */
+  static List<String> bindingProperties(String binding) {
     return switch (binding) {
       case "cql" ->
           List.of(
@@ -193,7 +209,11 @@ final class SlaBenchmark {
   }
 
   private IllegalStateException failed(String label, int status) {
-    Path log = file(label + ".log");
+    return failed(plan.out(), label, status);
+  }
+
+  static IllegalStateException failed(Path out, String label, int status) {
+    Path log = out.resolve(label + ".log");
     return new IllegalStateException(
         label + " failed (exit " + status + "); see " + log + "\n" + BenchProcess.tail(log, 5));
   }
@@ -203,6 +223,10 @@ final class SlaBenchmark {
   }
 
   private String workload(String name) {
+    return workload(environment, name);
+  }
+
+  static String workload(Environment environment, String name) {
     return environment.home().resolve("workloads").resolve("sla-" + name).toString();
   }
 

@@ -10,6 +10,7 @@ import java.time.format.DateTimeFormatter;
 import java.util.Arrays;
 import java.util.concurrent.Callable;
 import picocli.CommandLine.Command;
+import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.Spec;
@@ -25,17 +26,7 @@ public final class SlaCommand implements Callable<Integer> {
 
   @Spec CommandSpec spec;
 
-  @Option(
-      names = "--records",
-      defaultValue = "100000",
-      description = "records of the cql and varve data sets (default ${DEFAULT-VALUE})")
-  int records;
-
-  @Option(
-      names = "--dynamodb-records",
-      defaultValue = "10000",
-      description = "records of the DynamoDB Local data set (default ${DEFAULT-VALUE}; it is slow)")
-  int dynamoDbRecords;
+  @Mixin DataSetOptions data;
 
   @Option(
       names = "--seconds",
@@ -77,8 +68,7 @@ public final class SlaCommand implements Callable<Integer> {
 
   @Override
   public Integer call() throws Exception {
-    OptionChecks.inRange(spec, "--records", records, 1, Integer.MAX_VALUE);
-    OptionChecks.inRange(spec, "--dynamodb-records", dynamoDbRecords, 1, Integer.MAX_VALUE);
+    data.check(spec);
     OptionChecks.inRange(spec, "--seconds", seconds, 1, 86_400);
     OptionChecks.inRange(spec, "--warmup", warmup, 0, 86_400);
     OptionChecks.inRange(spec, "--target", target, 1, Integer.MAX_VALUE);
@@ -95,8 +85,8 @@ public final class SlaCommand implements Callable<Integer> {
                             .format(Instant.now()));
     SlaPlan plan =
         new SlaPlan(
-            records,
-            dynamoDbRecords,
+            data.records,
+            data.dynamoDbRecords,
             seconds,
             warmup,
             target,
