@@ -159,6 +159,26 @@ class CapacityCommandIT {
     assertThat(twice.err()).contains("one search per binding");
     assertThat(cli("cost", "--pricing", pricing.toString(), "--ops", "0", steps.toString()).err())
         .contains("--ops: 0.0");
+    // the report of the search with its cost table; a pricing file with nothing to price refused
+    Path html = dir.resolve("report.html");
+    Run report =
+        cli(
+            "report",
+            "-o",
+            html.toString(),
+            "--capacity",
+            steps.toString(),
+            "--pricing",
+            pricing.toString(),
+            "--ops",
+            "5000");
+    assertThat(report.status()).as(report.err()).isEqualTo(ExitStatus.OK.code());
+    assertThat(Files.readString(html))
+        .contains("Capacity: noop-run")
+        .contains("Highest p99 at each target")
+        .contains("2,190.00");
+    Run nothing = cli("report", "-o", html.toString(), "--pricing", pricing.toString());
+    assertThat(nothing.status()).isEqualTo(ExitStatus.INVALID_INPUT.code());
     Run notSummary =
         cli("cost", "--pricing", pricing.toString(), dir.resolve("workload").toString());
     assertThat(notSummary.status()).isEqualTo(ExitStatus.INVALID_INPUT.code());
