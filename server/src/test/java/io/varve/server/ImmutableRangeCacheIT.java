@@ -115,12 +115,25 @@ class ImmutableRangeCacheIT {
 
     clock.advance(Duration.ofHours(2)); // the range's end is now older than 1 h plus the margin
     List<JsonNode> first = pages(NS, from, to, 2);
-    List<JsonNode> second = pages(NS, from, to, 2);
-
     assertThat(first).as("read from Cassandra").isEqualTo(open);
-    assertThat(second).as("read from the cache").isEqualTo(first);
-    assertThat(counter("misses") - misses).isEqualTo(3);
-    assertThat(counter("hits") - hits).isEqualTo(3);
+    assertThat(counter("misses") - misses)
+        .as("pages read from Cassandra")
+        .isGreaterThanOrEqualTo(3);
+    // Once the clock has moved, the maintainer may record the slice's new state once (a cache key
+    // of its own): a page read before and one read after it are two keys. Read again until a whole
+    // read is answered from the cache; each read must equal the first.
+    List<JsonNode> second;
+    double hitsBefore;
+    double missesBefore;
+    int reads = 0;
+    do {
+      hitsBefore = counter("hits");
+      missesBefore = counter("misses");
+      second = pages(NS, from, to, 2);
+      assertThat(second).as("read again").isEqualTo(first);
+    } while (counter("misses") > missesBefore && ++reads < 5);
+    assertThat(counter("misses") - missesBefore).as("a read answered from the cache").isZero();
+    assertThat(counter("hits") - hitsBefore).isEqualTo(3);
     assertThat(server.metric("varve_timeseries_read_cache_bytes")).isPositive();
     List<String> all = new ArrayList<>();
     second.forEach(p -> all.addAll(ids(p)));
