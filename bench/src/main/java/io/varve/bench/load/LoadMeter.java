@@ -11,7 +11,8 @@ import java.util.TreeMap;
  * Samples a run's {@link LoadSource}s once a second: each second's figures (the totals' differences
  * from the last sample, the levels as sampled) and, over the measured part of the run, each total's
  * difference ({@code <name>}) and each level's mean and highest ({@code <name>.mean}, {@code
- * <name>.max}). Called from one sampling thread. A source that throws is dropped with one warning.
+ * <name>.max}). Called from one sampling thread. A source that throws skips that sample with a
+ * warning, and is dropped after {@value #FAILURES_TO_DROP} failures in a row.
  */
 public final class LoadMeter implements AutoCloseable {
 
@@ -22,6 +23,11 @@ public final class LoadMeter implements AutoCloseable {
   private final Map<String, Double> levelSums = new TreeMap<>();
   private final Map<String, Double> levelMax = new TreeMap<>();
   private final Map<String, Integer> levelCounts = new HashMap<>();
+  private final Map<String, Double> firstMeasured = new HashMap<>();
+  private final Map<LoadSource, Integer> failures = new HashMap<>();
+
+  /** A source that fails this many samples in a row is dropped; a single failure skips a sample. */
+  static final int FAILURES_TO_DROP = 3;
 
   public LoadMeter(List<LoadSource> sources, PrintStream warnings) {
     this.sources = new ArrayList<>(sources);
@@ -43,6 +49,11 @@ public final class LoadMeter implements AutoCloseable {
       // the run's totals count from the start of the first measured second: the last sample
       measuredFrom = new HashMap<>(last);
     }
+    if (measured) {
+      // a total first seen after the measured part began (its source failed before) counts from
+      // its first value
+      now.totals.forEach(firstMeasured::putIfAbsent);
+    }
     Map<String, Double> figures = new TreeMap<>();
     now.totals.forEach(
         (name, value) -> {
@@ -62,7 +73,7 @@ public final class LoadMeter implements AutoCloseable {
     if (measuredFrom != null) {
       last.forEach(
           (name, value) -> {
-            Double from = measuredFrom.get(name);
+            Double from = measuredFrom.getOrDefault(name, firstMeasured.get(name));
             if (from != null) {
               out.put(name, value - from);
             }
@@ -80,7 +91,9 @@ public final class LoadMeter implements AutoCloseable {
     Map<String, Double> levels = new TreeMap<>();
     for (LoadSource source : List.copyOf(sources)) {
       try {
-        totals.putAll(source.totals());
+        Map<String, Double> t = source.totals();
+        failures.remove(source);
+        totals.putAll(t);
         Map<String, Double> l = source.levels();
         levels.putAll(l);
         if (measured) {
@@ -92,15 +105,21 @@ public final class LoadMeter implements AutoCloseable {
               });
         }
       } catch (Exception | LinkageError e) {
+        int failed = failures.merge(source, 1, Integer::sum);
+        boolean drop = failed >= FAILURES_TO_DROP;
         warnings.println(
             "load: "
                 + source.name()
-                + " dropped from this run: "
+                + (drop
+                    ? " dropped from this run after " + failed + " failed samples in a row: "
+                    : " skipped a sample: ")
                 + e.getClass().getSimpleName()
                 + ": "
                 + e.getMessage());
-        sources.remove(source);
-        source.close();
+        if (drop) {
+          sources.remove(source);
+          source.close();
+        }
       }
     }
     return new Sample(totals, levels);

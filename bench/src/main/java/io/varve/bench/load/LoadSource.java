@@ -4,8 +4,8 @@ import java.util.Map;
 
 /**
  * Something measured beside a run's operations and sampled once a second: the loader's CPU, the
- * binding's counters, the servers' load. A source that fails is dropped from the run with one
- * warning; the run goes on.
+ * binding's counters, the servers' load. A source that fails skips that sample with a warning, and
+ * is dropped from the run after a few failures in a row; the run goes on.
  */
 public interface LoadSource extends AutoCloseable {
 
