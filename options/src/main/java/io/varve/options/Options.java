@@ -101,6 +101,21 @@ public final class Options {
     return filter(p -> !p.startsWith(path + "."));
   }
 
+  /**
+   * These options only, in this registry's order, with the sections they are in: one deployable's
+   * subset of another's keys, each still declared once.
+   */
+  public Options only(java.util.Collection<? extends Option<?>> keep) {
+    java.util.Set<String> keys = new java.util.HashSet<>();
+    for (Option<?> option : keep) {
+      if (!contains(option)) {
+        throw new IllegalArgumentException(option.key() + " is not in this registry");
+      }
+      keys.add(option.key());
+    }
+    return filter(p -> keys.contains(p) || keys.stream().anyMatch(k -> k.startsWith(p + ".")));
+  }
+
   private Options filter(Predicate<String> keep) {
     return new Options(entries.stream().filter(e -> keep.test(path(e))).toList());
   }

@@ -10,10 +10,7 @@ public final class ConsistencyLevels {
   private ConsistencyLevels() {}
 
   public static ConsistencyLevel of(Consistency consistency) {
-    boolean local = consistency.scope() == Consistency.Scope.LOCAL;
-    if (consistency.target() != Consistency.Target.EVENTUAL) { // STRONG and READ_YOUR_WRITES
-      return local ? DefaultConsistencyLevel.LOCAL_QUORUM : DefaultConsistencyLevel.QUORUM;
-    }
-    return local ? DefaultConsistencyLevel.LOCAL_ONE : DefaultConsistencyLevel.ONE;
+    return DefaultConsistencyLevel.valueOf(consistency.cqlLevel());
   }
+
 }

@@ -6,7 +6,6 @@ import com.datastax.oss.driver.api.core.cql.AsyncResultSet;
 import com.datastax.oss.driver.api.core.cql.BoundStatement;
 import com.datastax.oss.driver.api.core.cql.Row;
 import com.datastax.oss.driver.api.core.type.codec.TypeCodecs;
-import io.varve.cassandra.cql.ValueCodec;
 import io.varve.cassandra.failure.CqlFailures;
 import io.varve.core.error.VarveException;
 import io.varve.core.event.Event;
@@ -18,6 +17,7 @@ import io.varve.core.read.PartitionReader;
 import io.varve.core.read.PartitionScan;
 import io.varve.core.read.ReadBytes;
 import io.varve.core.read.ScanBudget;
+import io.varve.format.ValueCodec;
 import java.nio.ByteBuffer;
 import java.time.Instant;
 import java.util.ArrayList;
@@ -131,9 +131,9 @@ final class CqlPartitionReader implements PartitionReader {
 
   /**
    * The item of a slice table row whose columns from {@code keyColumn} on are event_item_key,
-   * event_item_value, value_metadata and {@link SliceStatements#ITEM_WRITETIMES}: the key copied
-   * out, the value decompressed if it was. A value that cannot be decoded fails with the identity
-   * of its event, so that an operator can find the row.
+   * event_item_value, value_metadata and {@link io.varve.format.SliceTable#ITEM_WRITETIMES}: the
+   * key copied out, the value decompressed if it was. A value that cannot be decoded fails with the
+   * identity of its event, so that an operator can find the row.
    */
   static EventItem item(
       Row row, int keyColumn, String timeSeriesId, long eventTime, String eventId) {

@@ -9,6 +9,7 @@ import com.datastax.oss.driver.api.core.cql.SimpleStatement;
 import com.datastax.oss.driver.api.core.type.codec.TypeCodecs;
 import io.varve.core.event.Event;
 import io.varve.core.event.EventItem;
+import io.varve.format.SliceTable;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.CompletableFuture;
@@ -82,9 +83,8 @@ final class CqlTableScan {
             + CqlIdentifier.fromInternal(table).asCql(true);
     SimpleStatement select =
         SimpleStatement.newInstance(
-                "SELECT time_series_id, event_time, event_id, event_item_key,"
-                    + " event_item_value, value_metadata, "
-                    + SliceStatements.ITEM_WRITETIMES
+                "SELECT time_series_id, event_time, event_id, "
+                    + SliceTable.ITEM_COLUMNS
                     + " FROM "
                     + name)
             .setConsistencyLevel(level);

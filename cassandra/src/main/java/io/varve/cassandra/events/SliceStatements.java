@@ -3,7 +3,7 @@ package io.varve.cassandra.events;
 import com.datastax.oss.driver.api.core.CqlIdentifier;
 import com.datastax.oss.driver.api.core.CqlSession;
 import com.datastax.oss.driver.api.core.cql.PreparedStatement;
-import io.varve.cassandra.cql.ValueCodec;
+import io.varve.format.SliceTable;
 import java.util.Map;
 import java.util.concurrent.CompletionStage;
 import java.util.concurrent.ConcurrentHashMap;
@@ -13,12 +13,6 @@ import java.util.concurrent.ConcurrentHashMap;
  * come from the metadata store, where they were validated as plain identifiers.
  */
 final class SliceStatements {
-
-  /**
-   * Selected after value_metadata by every read of item rows: the write timestamps that tell a
-   * stale marker from a current one ({@link ValueCodec#decode}).
-   */
-  static final String ITEM_WRITETIMES = "WRITETIME(event_item_value), WRITETIME(value_metadata)";
 
   record Pair(PreparedStatement insert, PreparedStatement select) {}
 
@@ -47,17 +41,11 @@ final class SliceStatements {
         CqlIdentifier.fromInternal(keyspace).asCql(true)
             + '.'
             + CqlIdentifier.fromInternal(table).asCql(true);
-    CompletionStage<PreparedStatement> insert =
-        session.prepareAsync(
-            "INSERT INTO "
-                + name
-                + " (time_series_id, time_bucket, event_bucket, event_time, event_id, event_item_key, event_item_value,"
-                + " value_metadata) VALUES (?, ?, ?, ?, ?, ?, ?, ?)");
+    CompletionStage<PreparedStatement> insert = session.prepareAsync(SliceTable.insertInto(name));
     CompletionStage<PreparedStatement> select =
         session.prepareAsync(
-            "SELECT event_time, event_id, event_item_key,"
-                + " event_item_value, value_metadata, "
-                + ITEM_WRITETIMES
+            "SELECT event_time, event_id, "
+                + SliceTable.ITEM_COLUMNS
                 + " FROM "
                 + name
                 + " WHERE time_series_id = ? AND time_bucket = ? AND event_bucket = ? AND event_time >= ? AND event_time < ?");

@@ -2,13 +2,13 @@ package io.varve.cassandra.kv;
 
 import com.datastax.oss.driver.api.core.ConsistencyLevel;
 import io.varve.cassandra.cql.ConsistencyLevels;
-import io.varve.cassandra.cql.ValueCodec;
 import io.varve.core.error.VarveException;
 import io.varve.core.kv.IdempotencyToken;
 import io.varve.core.kv.KvChunking;
 import io.varve.core.kv.KvItem;
 import io.varve.core.kv.KvNamespace;
 import io.varve.core.kv.ValueMetadata;
+import io.varve.format.ValueCodec;
 import java.nio.ByteBuffer;
 import java.time.Clock;
 import java.time.Duration;

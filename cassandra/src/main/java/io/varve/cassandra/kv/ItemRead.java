@@ -1,6 +1,5 @@
 package io.varve.cassandra.kv;
 
-import io.varve.cassandra.cql.ValueCodec;
 import io.varve.core.kv.BytePage;
 import io.varve.core.kv.FetchSizes;
 import io.varve.core.kv.ItemPage;
@@ -11,6 +10,7 @@ import io.varve.core.kv.KvNamespace;
 import io.varve.core.kv.ReadBudget;
 import io.varve.core.kv.ValueMetadata;
 import io.varve.core.read.ResponseMemory;
+import io.varve.format.ValueCodec;
 import java.nio.ByteBuffer;
 import java.util.ArrayList;
 import java.util.List;

@@ -17,6 +17,7 @@ import io.varve.cassandra.failure.CqlFailures;
 import io.varve.cassandra.session.SchemaChanges;
 import io.varve.core.partitioning.CompactionPolicy;
 import io.varve.core.store.SliceTables;
+import io.varve.format.SliceTable;
 import java.time.Duration;
 import java.util.LinkedHashMap;
 import java.util.Map;
@@ -76,17 +77,17 @@ public final class CqlSliceTables implements SliceTables {
   private static CreateTableWithOptions definition(String keyspace, String table) {
     return createTable(CqlIdentifier.fromInternal(keyspace), CqlIdentifier.fromInternal(table))
         .ifNotExists()
-        .withPartitionKey("time_series_id", DataTypes.TEXT)
-        .withPartitionKey("time_bucket", DataTypes.TIMESTAMP)
-        .withPartitionKey("event_bucket", DataTypes.INT)
-        .withClusteringColumn("event_time", DataTypes.TIMESTAMP)
-        .withClusteringColumn("event_id", DataTypes.TEXT)
-        .withClusteringColumn("event_item_key", DataTypes.BLOB)
-        .withColumn("event_item_value", DataTypes.BLOB)
-        .withColumn("value_metadata", DataTypes.TEXT)
-        .withClusteringOrder("event_time", ClusteringOrder.DESC)
-        .withClusteringOrder("event_id", ClusteringOrder.ASC)
-        .withClusteringOrder("event_item_key", ClusteringOrder.ASC);
+        .withPartitionKey(SliceTable.TIME_SERIES_ID, DataTypes.TEXT)
+        .withPartitionKey(SliceTable.TIME_BUCKET, DataTypes.TIMESTAMP)
+        .withPartitionKey(SliceTable.EVENT_BUCKET, DataTypes.INT)
+        .withClusteringColumn(SliceTable.EVENT_TIME, DataTypes.TIMESTAMP)
+        .withClusteringColumn(SliceTable.EVENT_ID, DataTypes.TEXT)
+        .withClusteringColumn(SliceTable.EVENT_ITEM_KEY, DataTypes.BLOB)
+        .withColumn(SliceTable.EVENT_ITEM_VALUE, DataTypes.BLOB)
+        .withColumn(SliceTable.VALUE_METADATA, DataTypes.TEXT)
+        .withClusteringOrder(SliceTable.EVENT_TIME, ClusteringOrder.DESC)
+        .withClusteringOrder(SliceTable.EVENT_ID, ClusteringOrder.ASC)
+        .withClusteringOrder(SliceTable.EVENT_ITEM_KEY, ClusteringOrder.ASC);
   }
 
   @Override

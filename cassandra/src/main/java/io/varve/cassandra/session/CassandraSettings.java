@@ -78,7 +78,7 @@ public record CassandraSettings(
         Map.of("class", "SimpleStrategy", "replication_factor", "1"),
         1024,
         DEFAULT_MAX_IN_FLIGHT_WRITE_BYTES,
-        4096);
+        io.varve.format.ValueCodec.DEFAULT_THRESHOLD);
   }
 
   public CassandraSettings withContactPoints(List<InetSocketAddress> points) {

@@ -4,7 +4,6 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import static org.assertj.core.groups.Tuple.tuple;
 
-import io.varve.cassandra.cql.ValueCodec;
 import io.varve.cassandra.kv.FakeSession.Cells;
 import io.varve.core.error.VarveException;
 import io.varve.core.kv.BytePage;
@@ -19,6 +18,7 @@ import io.varve.core.kv.ValueMetadata;
 import io.varve.core.namespace.Consistency;
 import io.varve.core.read.ResponseMemory;
 import io.varve.core.slo.ReadDeadline;
+import io.varve.format.ValueCodec;
 import java.nio.ByteBuffer;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;

@@ -25,6 +25,18 @@ public record Consistency(Scope scope, Target target) {
 
   public static final Consistency DEFAULT = new Consistency(Scope.LOCAL, Target.STRONG);
 
+  /**
+   * The CQL consistency level of this consistency, by its name in CQL and the drivers ({@code
+   * LOCAL_QUORUM}): the same for reads and writes, as the class comment maps it.
+   */
+  public String cqlLevel() {
+    boolean local = scope == Scope.LOCAL;
+    if (target != Target.EVENTUAL) { // STRONG and READ_YOUR_WRITES
+      return local ? "LOCAL_QUORUM" : "QUORUM";
+    }
+    return local ? "LOCAL_ONE" : "ONE";
+  }
+
   public static Scope parseScope(String field, String value) {
     return parse(Scope.class, field, value);
   }

@@ -29,7 +29,20 @@ public final class WritePlanner {
       List<Event> events,
       Instant now,
       Duration futureLimit) {
-    long oldest = now.minus(settings.acceptLimit()).toEpochMilli();
+    return plan(settings.acceptLimit(), slices, events, now, futureLimit);
+  }
+
+  /**
+   * As {@link #plan(NamespaceSettings, List, List, Instant, Duration)}, for a writer that knows of
+   * the namespace only its accept limit and slices (a Spark job loading a namespace).
+   */
+  public static WritePlan plan(
+      Duration acceptLimit,
+      List<TimeSlice> slices,
+      List<Event> events,
+      Instant now,
+      Duration futureLimit) {
+    long oldest = now.minus(acceptLimit).toEpochMilli();
     long newest = now.plus(futureLimit).toEpochMilli();
     Map<PartitionKey, List<PlacedEvent>> partitions = new LinkedHashMap<>();
     List<Rejection> rejections = new ArrayList<>();
@@ -45,7 +58,7 @@ public final class WritePlanner {
                 Kind.FAILED_PRECONDITION,
                 what
                     + " is older than the namespace's acceptLimit ("
-                    + settings.acceptLimit().toSeconds()
+                    + acceptLimit.toSeconds()
                     + "s): writes are accepted from "
                     + Instant.ofEpochMilli(oldest)));
         continue;

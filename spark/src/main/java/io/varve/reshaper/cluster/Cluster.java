@@ -67,7 +67,7 @@ public final class Cluster {
       String where = settings.hosts() + ":" + settings.port();
       if (refusedCredentials(e)) {
         throw new ConfigException(
-            settings.side() + ".credentials",
+            settings.key("credentials"),
             where + " refused them (" + root.getMessage() + ")",
             "a user name and password the cluster accepts");
       }
@@ -75,13 +75,13 @@ public final class Cluster {
           || root instanceof java.nio.file.NoSuchFileException
           || root instanceof java.security.GeneralSecurityException) {
         throw new ConfigException(
-            settings.side() + ".sslOptions",
+            settings.key("sslOptions"),
             where + " (" + root + ")",
             "a trust store (and key store) that can be read with its password");
       }
       throw new UnreachableClusterException(
-          settings.side()
-              + ".host: "
+          settings.key("host")
+              + ": "
               + where
               + " unreachable ("
               + root.getMessage()

@@ -94,12 +94,7 @@ public record ConnectionSettings(
     }
     String username = value(s, USERNAME);
     String password = value(s, PASSWORD);
-    if ((username == null) != (password == null)) {
-      throw new ConfigException(
-          s.prefix() + ".credentials",
-          username == null ? "password only" : "username only",
-          "both username and password, or neither");
-    }
+    checkCredentials(s.prefix() + ".credentials", username, password);
     // keys of the other side were refused above, so here they read as their defaults
     String where = value(s, WHERE);
     return new ConnectionSettings(
@@ -122,6 +117,76 @@ public record ConnectionSettings(
         value(s, WRITE_TTL),
         value(s, WRITE_TIMESTAMP),
         value(s, CONNECTOR_OPTIONS));
+  }
+
+  /**
+   * The connection of a Spark data source of a Varve namespace, from the keys of {@link
+   * JobOptions#CONNECTION} at the top level of its options ({@code host}, {@code
+   * credentials.username}, ...): the namespace's keyspace, no table, {@code consistencyLevel} as
+   * given (the caller replaces the default by the namespace's own).
+   */
+  public static ConnectionSettings ofDataSource(OptionValues s, String keyspace) {
+    String username = value(s, USERNAME);
+    String password = value(s, PASSWORD);
+    checkCredentials("credentials", username, password);
+    return new ConnectionSettings(
+        "",
+        value(s, TYPE),
+        value(s, HOST),
+        value(s, PORT),
+        value(s, LOCAL_DC),
+        username,
+        password,
+        SslSettings.read(s),
+        keyspace,
+        null,
+        value(s, CONSISTENCY_LEVEL),
+        value(s, CONNECTIONS),
+        value(s, FETCH_SIZE),
+        value(s, SPLIT_COUNT),
+        false,
+        null,
+        0,
+        0,
+        Map.of());
+  }
+
+  private static void checkCredentials(String key, String username, String password) {
+    if ((username == null) != (password == null)) {
+      throw new ConfigException(
+          key,
+          username == null ? "password only" : "username only",
+          "both username and password, or neither");
+    }
+  }
+
+  /** These settings with another consistency level. */
+  public ConnectionSettings withConsistencyLevel(String level) {
+    return new ConnectionSettings(
+        side,
+        type,
+        hosts,
+        port,
+        localDC,
+        username,
+        password,
+        ssl,
+        keyspace,
+        table,
+        level,
+        connections,
+        fetchSize,
+        splitCount,
+        preserveTimestamps,
+        where,
+        writeTtlSeconds,
+        writeTimestampMicros,
+        options);
+  }
+
+  /** The full key of one of this side's keys: {@code source.host}, or {@code host} for a data source. */
+  public String key(String name) {
+    return side.isEmpty() ? name : side + "." + name;
   }
 
   /** {@code keyspace.table} as written in the configuration. */

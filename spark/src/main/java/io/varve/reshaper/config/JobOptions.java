@@ -207,6 +207,36 @@ public final class JobOptions {
   public static final Options SIDE =
       Options.of(SIDES.build(), SOURCE_ONLY, TARGET_ONLY, IGNORED_SIDE);
 
+  /**
+   * The keys of a side that say how to reach the database and how to read it, without its table:
+   * the connection keys the Spark data sources of Varve's namespaces take (their tables come from
+   * the namespace). {@code options} is left out: a data source takes the {@code spark.cassandra.*}
+   * options of its Spark session.
+   */
+  public static final Options CONNECTION =
+      SIDE.only(
+          List.of(
+              TYPE,
+              HOST,
+              PORT,
+              LOCAL_DC,
+              USERNAME,
+              PASSWORD,
+              SSL_ENABLED,
+              TRUST_STORE_PATH,
+              TRUST_STORE_PASSWORD,
+              TRUST_STORE_TYPE,
+              CLIENT_AUTH,
+              KEY_STORE_PATH,
+              KEY_STORE_PASSWORD,
+              KEY_STORE_TYPE,
+              TLS_PROTOCOL,
+              TLS_ALGORITHMS,
+              CONSISTENCY_LEVEL,
+              CONNECTIONS,
+              FETCH_SIZE,
+              SPLIT_COUNT));
+
   // the sections of the two sides
   public static final Option<OptionValues> SOURCE =
       required(

@@ -20,15 +20,14 @@ import java.util.concurrent.CompletionStage;
  * on each page. Pages hold at most {@code fetchSize} rows and about {@value #PAGE_BYTES} bytes:
  * when a page's rows are large, the next page asks for fewer rows. Not thread-safe.
  */
-final class RangeScan implements Iterator<Row> {
+public final class RangeScan implements Iterator<Row> {
   /** The size a page is kept near, whatever the size of the rows. */
   static final int PAGE_BYTES = 4 << 20;
 
   private static final int MIN_PAGE_ROWS = 10;
 
   private final CqlSession session;
-  private final PreparedStatement select;
-  private final TokenRange range;
+  private final BoundStatement statement;
   private final ConsistencyLevel consistency;
   private final int fetchSize;
   private int pageRows;
@@ -41,9 +40,17 @@ final class RangeScan implements Iterator<Row> {
       TokenRange range,
       int fetchSize,
       String consistency) {
+    this(session, select.bind(range.start(), range.end()), fetchSize, consistency);
+  }
+
+  /**
+   * The rows of {@code statement}, bound to every value but its paging: a token range, or a
+   * partition and an interval of a slice table (the data sources of namespaces).
+   */
+  public RangeScan(
+      CqlSession session, BoundStatement statement, int fetchSize, String consistency) {
     this.session = session;
-    this.select = select;
-    this.range = range;
+    this.statement = statement;
     this.consistency = DefaultConsistencyLevel.valueOf(consistency);
     this.fetchSize = fetchSize;
     this.pageRows = fetchSize;
@@ -51,8 +58,7 @@ final class RangeScan implements Iterator<Row> {
   }
 
   private BoundStatement page(ByteBuffer pagingState) {
-    return select
-        .bind(range.start(), range.end())
+    return statement
         .setPagingState(pagingState)
         .setPageSize(pageRows)
         .setConsistencyLevel(consistency)

@@ -1,4 +1,4 @@
-package io.varve.cassandra.cql;
+package io.varve.format;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;

@@ -1,4 +1,4 @@
-package io.varve.cassandra.cql;
+package io.varve.format;
 
 import com.github.luben.zstd.Zstd;
 import io.varve.core.error.VarveException;
@@ -34,6 +34,12 @@ public final class ValueCodec {
    * tombstone).
    */
   public static final String NONE = "";
+
+  /**
+   * The threshold of a server that sets no {@code cassandra.compressionThreshold}, and of a Spark
+   * data source that sets no {@code compressionThreshold}.
+   */
+  public static final int DEFAULT_THRESHOLD = 4096;
 
   private static final int ZSTD_MAGIC = 0xFD2FB528;
 

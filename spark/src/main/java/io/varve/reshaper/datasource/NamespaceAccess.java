@@ -1,0 +1,92 @@
+package io.varve.reshaper.datasource;
+
+import com.datastax.oss.driver.api.core.CqlSession;
+import com.datastax.spark.connector.cql.CassandraConnector;
+import io.varve.options.OptionValues;
+import io.varve.reshaper.cluster.Cluster;
+import io.varve.reshaper.config.ConnectionSettings;
+import io.varve.reshaper.config.JobOptions;
+import io.varve.reshaper.config.NamespaceSourceOptions;
+import java.time.Instant;
+import java.util.LinkedHashMap;
+import java.util.Map;
+import java.util.Optional;
+import org.apache.spark.sql.SparkSession;
+import scala.Tuple2;
+
+/**
+ * A data source's way to one namespace, made on the Spark driver from its options: the checked
+ * option values, the cluster (its connector, serializable, for the tasks) and the namespace as the
+ * control plane stored it.
+ *
+ * @param consistencyLevel {@code consistencyLevel} when given, else the namespace's own
+ */
+public record NamespaceAccess(
+    OptionValues options,
+    StoredNamespace namespace,
+    ConnectionSettings connection,
+    CassandraConnector connector,
+    String consistencyLevel) {
+
+  /**
+   * Reads the options, reaches the cluster and loads the namespace of {@code service}.
+   *
+   * @throws io.varve.reshaper.config.ConfigException naming the key of a bad option, or {@code
+   *     namespace} when there is no such namespace of that service
+   */
+  public static NamespaceAccess open(Map<String, String> given, String service) {
+    OptionValues options = NamespaceSourceOptions.read(given);
+    String name = options.get(NamespaceSourceOptions.NAMESPACE);
+    ConnectionSettings connection = ConnectionSettings.ofDataSource(options, name);
+    Cluster cluster = new Cluster(connection, sessionOptions());
+    StoredNamespace namespace;
+    try (CqlSession session = cluster.open()) {
+      namespace =
+          StoredNamespace.load(
+              session, options.get(NamespaceSourceOptions.METADATA_KEYSPACE), name, service);
+    }
+    String level =
+        options.isSet(JobOptions.CONSISTENCY_LEVEL)
+            ? connection.consistencyLevel()
+            : namespace.consistencyLevel();
+    return new NamespaceAccess(
+        options,
+        namespace,
+        connection.withConsistencyLevel(level),
+        cluster.connector(),
+        level);
+  }
+
+  /** {@code from}, when given. */
+  public Optional<Instant> from() {
+    return options.optional(NamespaceSourceOptions.FROM);
+  }
+
+  /** {@code to}, when given. */
+  public Optional<Instant> to() {
+    return options.optional(NamespaceSourceOptions.TO);
+  }
+
+  /**
+   * The {@code spark.cassandra.*} options of the active Spark session (connection timeouts, {@code
+   * input.split.sizeInMB} has no effect here: {@code splitCount} cuts the ring), below the data
+   * source's own keys.
+   */
+  private static Map<String, String> sessionOptions() {
+    Map<String, String> common = new LinkedHashMap<>();
+    Optional<SparkSession> active =
+        SparkSession.getActiveSession().isDefined()
+            ? Optional.of(SparkSession.getActiveSession().get())
+            : Optional.empty();
+    active.ifPresent(
+        s -> {
+          for (Tuple2<String, String> e : s.sparkContext().getConf().getAll()) {
+            if (e._1().startsWith("spark.cassandra.")) {
+              common.put(e._1(), e._2());
+            }
+          }
+        });
+    common.putAll(Cluster.commonOptions(Map.of()));
+    return common;
+  }
+}

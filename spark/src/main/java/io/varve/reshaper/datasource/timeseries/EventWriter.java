@@ -1,0 +1,341 @@
+package io.varve.reshaper.datasource.timeseries;
+
+import com.datastax.oss.driver.api.core.ConsistencyLevel;
+import com.datastax.oss.driver.api.core.CqlIdentifier;
+import com.datastax.oss.driver.api.core.CqlSession;
+import com.datastax.oss.driver.api.core.DefaultConsistencyLevel;
+import com.datastax.oss.driver.api.core.ProtocolVersion;
+import com.datastax.oss.driver.api.core.cql.BatchStatement;
+import com.datastax.oss.driver.api.core.cql.BatchType;
+import com.datastax.oss.driver.api.core.cql.BoundStatement;
+import com.datastax.oss.driver.api.core.cql.PreparedStatement;
+import com.datastax.oss.driver.api.core.cql.Statement;
+import com.datastax.oss.driver.api.core.metadata.TokenMap;
+import com.datastax.oss.driver.api.core.type.codec.TypeCodecs;
+import com.datastax.spark.connector.cql.CassandraConnector;
+import io.varve.core.error.InvalidFieldException;
+import io.varve.core.event.Event;
+import io.varve.core.event.EventItem;
+import io.varve.core.event.Limits;
+import io.varve.core.event.WriteValidator;
+import io.varve.core.partitioning.TimeSlice;
+import io.varve.core.write.PartitionKey;
+import io.varve.core.write.WritePlan;
+import io.varve.core.write.WritePlanner;
+import io.varve.format.SliceTable;
+import io.varve.format.ValueCodec;
+import io.varve.packing.Batch;
+import io.varve.packing.PackingLimits;
+import io.varve.packing.Placement;
+import io.varve.packing.ReplicaPacker;
+import io.varve.reshaper.copy.Retries;
+import io.varve.reshaper.datasource.StoredNamespace;
+import java.nio.ByteBuffer;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.concurrent.Semaphore;
+import java.util.concurrent.atomic.AtomicReference;
+import org.apache.spark.sql.catalyst.InternalRow;
+import org.apache.spark.sql.connector.write.DataWriter;
+import org.apache.spark.sql.connector.write.DataWriterFactory;
+import org.apache.spark.sql.connector.write.WriterCommitMessage;
+
+/**
+ * Writes one Spark task's rows into a namespace's slice tables as the server writes events: each
+ * row checked by core's {@link WriteValidator} (the server's default limits), placed by core's
+ * {@link WritePlanner} in its slice, time bucket and event bucket, its value encoded by the format's
+ * {@link ValueCodec}, written with {@link SliceTable#insertInto}. A row the namespace refuses
+ * (outside its write window, in a closed slice or none, over a limit, an event time with
+ * microseconds) is a bad row: counted, the first ones kept for the error, never written.
+ *
+ * <p>Rows go out in unlogged batches packed by the {@code packing} module's {@link ReplicaPacker}
+ * (rows of one partition together, partitions with the same replicas together: at most {@value
+ * #BATCH_ROWS} rows, {@value #BATCH_PARTITIONS} partitions and {@value #BATCH_BYTES} bytes, the
+ * reshaper's defaults), at most {@value #MAX_IN_FLIGHT} in flight, each tried {@value #RETRIES}
+ * more times. A batch never holds two versions of one row (the later wins): Cassandra would settle
+ * their cells one by one. A batch that still fails fails the task, so Spark runs it again.
+ */
+final class EventWriter implements DataWriter<InternalRow> {
+
+  static final int BATCH_ROWS = 100;
+  static final int BATCH_PARTITIONS = 10;
+  static final int BATCH_BYTES = 4096;
+  static final int MAX_IN_FLIGHT = 128;
+  static final int RETRIES = 5;
+  private static final int SAMPLES = 10;
+
+  /** What the tasks need, fixed on the driver. */
+  record Factory(
+      CassandraConnector connector,
+      StoredNamespace namespace,
+      String consistency,
+      long nowMillis,
+      int compressionThreshold,
+      long maxBadRows)
+      implements DataWriterFactory {
+    @Override
+    public DataWriter<InternalRow> createWriter(int partitionId, long taskId) {
+      return new EventWriter(this);
+    }
+  }
+
+  /** A task's counts, handed to the driver. */
+  record Result(long written, long badRows, List<String> samples) implements WriterCommitMessage {}
+
+  /** One item row on its way. */
+  private record ItemRow(
+      PartitionKey key,
+      ByteBuffer[] partition,
+      long eventTime,
+      String eventId,
+      byte[] itemKey,
+      ValueCodec.Stored stored) {
+    long bytes() {
+      return itemKey.length + stored.value().remaining();
+    }
+
+    boolean sameRow(ItemRow other) {
+      return key.equals(other.key)
+          && eventTime == other.eventTime
+          && eventId.equals(other.eventId)
+          && java.util.Arrays.equals(itemKey, other.itemKey);
+    }
+  }
+
+  private final Factory factory;
+  private final CqlSession session;
+  private final List<TimeSlice> slices;
+  private final Instant now;
+  private final ValueCodec codec;
+  private final WriteValidator validator = new WriteValidator(Limits.DEFAULT);
+  private final ConsistencyLevel consistency;
+  private final Map<String, PreparedStatement> inserts = new HashMap<>();
+  private final ReplicaPacker<ItemRow> packer;
+  private final Semaphore inFlight = new Semaphore(MAX_IN_FLIGHT);
+  private final AtomicReference<Throwable> failure = new AtomicReference<>();
+  private final List<String> samples = new ArrayList<>();
+  private long written;
+  private long badRows;
+  private long rowNumber;
+
+  private EventWriter(Factory factory) {
+    this.factory = factory;
+    this.session = factory.connector().openSession();
+    this.slices = factory.namespace().timeSlices();
+    this.now = Instant.ofEpochMilli(factory.nowMillis());
+    this.codec = new ValueCodec(factory.compressionThreshold());
+    this.consistency = DefaultConsistencyLevel.valueOf(factory.consistency());
+    Optional<TokenMap> tokens = session.getMetadata().getTokenMap();
+    CqlIdentifier keyspace = CqlIdentifier.fromInternal(factory.namespace().keyspace());
+    this.packer =
+        new ReplicaPacker<>(
+            new PackingLimits(BATCH_ROWS, BATCH_PARTITIONS, BATCH_BYTES),
+            Placement.of(
+                ItemRow::bytes,
+                (previous, next) -> previous.key().equals(next.key()),
+                row -> tokens.map(t -> t.getReplicas(keyspace, t.newToken(row.partition()))).orElse(null)),
+            this::send);
+  }
+
+  @Override
+  public void write(InternalRow row) {
+    rethrow();
+    rowNumber++;
+    ItemRow item = place(row);
+    if (item != null) {
+      packer.add(item);
+      written++;
+    }
+  }
+
+  /** The row placed and encoded, or null when the namespace refuses it (a bad row). */
+  private ItemRow place(InternalRow row) {
+    for (int i = 0; i < EventColumns.SCHEMA.size(); i++) {
+      if (row.isNullAt(i)) {
+        bad(EventColumns.SCHEMA.fields()[i].name() + ": null (expected: a value)", row);
+        return null;
+      }
+    }
+    String series = row.getUTF8String(0).toString();
+    long micros = row.getLong(1);
+    String eventId = row.getUTF8String(2).toString();
+    byte[] key = row.getBinary(3);
+    byte[] value = row.getBinary(4);
+    if (micros % 1000 != 0) {
+      bad(
+          EventColumns.EVENT_TIME
+              + ": "
+              + Instant.EPOCH.plusNanos(micros * 1000)
+              + " (expected: whole milliseconds, as event times are stored)",
+          row);
+      return null;
+    }
+    long millis = micros / 1000;
+    Event event = new Event(series, millis, eventId, List.of(new EventItem(key, value)));
+    try {
+      validator.validate(List.of(event));
+    } catch (InvalidFieldException e) {
+      bad(columnNames(e.getMessage()), row);
+      return null;
+    }
+    WritePlan plan =
+        WritePlanner.plan(
+            factory.namespace().acceptLimit(), slices, List.of(event), now, FUTURE_LIMIT);
+    if (!plan.rejections().isEmpty()) {
+      bad(
+          EventColumns.EVENT_TIME
+              + ": "
+              + columnNames(plan.rejections().get(0).message()),
+          row);
+      return null;
+    }
+    PartitionKey partition = plan.partitions().keySet().iterator().next();
+    return new ItemRow(
+        partition,
+        new ByteBuffer[] {
+          TypeCodecs.TEXT.encode(series, ProtocolVersion.DEFAULT),
+          TypeCodecs.TIMESTAMP.encode(
+              Instant.ofEpochMilli(partition.timeBucketMillis()), ProtocolVersion.DEFAULT),
+          TypeCodecs.INT.encode(partition.eventBucket(), ProtocolVersion.DEFAULT)
+        },
+        millis,
+        eventId,
+        key,
+        codec.encode(value));
+  }
+
+  /**
+   * How far ahead of the write's time events are taken: the server's default {@code
+   * timeseries.limits.futureLimit}. Slices exist only that far ahead anyway.
+   */
+  static final Duration FUTURE_LIMIT = Limits.DEFAULT.futureLimit();
+
+  /** The API's field names in a core message, as this data source's columns. */
+  static String columnNames(String message) {
+    return message
+        .replaceAll("events\\[\\d+\\]\\.eventItems\\[\\d+\\]\\.eventItemKey", EventColumns.ITEM_KEY)
+        .replaceAll(
+            "events\\[\\d+\\]\\.eventItems\\[\\d+\\]\\.eventItemValue", EventColumns.ITEM_VALUE)
+        .replaceAll("events\\[\\d+\\]\\.timeSeriesId", EventColumns.TIME_SERIES_ID)
+        .replaceAll("events\\[\\d+\\]\\.eventId", EventColumns.EVENT_ID)
+        .replaceAll("events\\[\\d+\\] ", "the row ")
+        .replace("timeSeriesId=", "time_series_id=")
+        .replace("eventId=", "event_id=")
+        .replace("eventTime=", "event_time=");
+  }
+
+  private void bad(String reason, InternalRow row) {
+    badRows++;
+    if (samples.size() < SAMPLES) {
+      samples.add("row " + rowNumber + " of partition " + taskPartition() + ": " + reason);
+    }
+    if (badRows > factory.maxBadRows()) {
+      throw new IllegalStateException(
+          refusal(factory.namespace().name(), badRows, factory.maxBadRows(), samples));
+    }
+  }
+
+  private static int taskPartition() {
+    org.apache.spark.TaskContext context = org.apache.spark.TaskContext.get();
+    return context == null ? -1 : context.partitionId();
+  }
+
+  static String refusal(String namespace, long bad, long max, List<String> samples) {
+    return "namespace "
+        + namespace
+        + " refused "
+        + bad
+        + " row"
+        + (bad == 1 ? "" : "s")
+        + ", more than maxBadRows ("
+        + max
+        + "); "
+        + String.join("; ", samples);
+  }
+
+  private void send(Batch<ItemRow> batch) {
+    List<ItemRow> rows = new ArrayList<>(batch.items().size());
+    for (ItemRow row : batch.items()) {
+      rows.removeIf(row::sameRow);
+      rows.add(row);
+    }
+    List<BoundStatement> statements = new ArrayList<>(rows.size());
+    for (ItemRow row : rows) {
+      statements.add(bind(row));
+    }
+    Statement<?> statement =
+        statements.size() == 1
+            ? statements.get(0)
+            : BatchStatement.newInstance(BatchType.UNLOGGED).addAll(statements);
+    inFlight.acquireUninterruptibly();
+    Retries.execute(session, statement.setConsistencyLevel(consistency), RETRIES)
+        .thenAccept(
+            error -> {
+              if (error != null) {
+                failure.compareAndSet(null, error);
+              }
+              inFlight.release();
+            });
+  }
+
+  private BoundStatement bind(ItemRow row) {
+    PreparedStatement insert =
+        inserts.computeIfAbsent(
+            row.key().table(),
+            table ->
+                session.prepare(
+                    SliceTable.insertInto(
+                        CqlIdentifier.fromInternal(factory.namespace().keyspace()).asCql(true)
+                            + '.'
+                            + CqlIdentifier.fromInternal(table).asCql(true))));
+    return insert
+        .boundStatementBuilder()
+        .setBytesUnsafe(0, row.partition()[0].duplicate())
+        .setBytesUnsafe(1, row.partition()[1].duplicate())
+        .setBytesUnsafe(2, row.partition()[2].duplicate())
+        .setInstant(3, Instant.ofEpochMilli(row.eventTime()))
+        .setString(4, row.eventId())
+        .setByteBuffer(5, ByteBuffer.wrap(row.itemKey()))
+        .setByteBuffer(6, row.stored().value())
+        .setString(7, row.stored().metadata())
+        .build();
+  }
+
+  private void drain() {
+    packer.flush();
+    inFlight.acquireUninterruptibly(MAX_IN_FLIGHT);
+    inFlight.release(MAX_IN_FLIGHT);
+  }
+
+  private void rethrow() {
+    Throwable error = failure.get();
+    if (error != null) {
+      throw new IllegalStateException(
+          "a write to namespace " + factory.namespace().name() + " failed: " + error, error);
+    }
+  }
+
+  @Override
+  public WriterCommitMessage commit() {
+    drain();
+    rethrow();
+    return new Result(written, badRows, List.copyOf(samples));
+  }
+
+  @Override
+  public void abort() {
+    inFlight.acquireUninterruptibly(MAX_IN_FLIGHT);
+    inFlight.release(MAX_IN_FLIGHT);
+  }
+
+  @Override
+  public void close() {
+    session.close();
+  }
+}
