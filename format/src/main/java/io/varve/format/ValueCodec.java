@@ -103,8 +103,11 @@ public final class ValueCodec {
         throw new CorruptValueException(
             "value marked " + ZSTD + " is not a zstd frame (" + bytes.length + " bytes)");
       }
-      long size = Zstd.getFrameContentSize(bytes);
-      if (size < 0 || size > Integer.MAX_VALUE) {
+      // decompressedSize, not getFrameContentSize: the zstd-jni Spark 3.5 brings (1.5.5) has only
+      // this one; it answers 0 for a frame without a content size, which no encode writes (only
+      // values of at least one byte are compressed)
+      long size = Zstd.decompressedSize(bytes, 0, bytes.length, false);
+      if (size <= 0 || size > Integer.MAX_VALUE) {
         throw new CorruptValueException(
             "value marked " + ZSTD + " has no valid frame content size (" + size + ")");
       }

@@ -12,5 +12,4 @@ public final class ConsistencyLevels {
   public static ConsistencyLevel of(Consistency consistency) {
     return DefaultConsistencyLevel.valueOf(consistency.cqlLevel());
   }
-
 }

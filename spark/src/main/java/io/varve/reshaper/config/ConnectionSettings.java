@@ -184,7 +184,10 @@ public record ConnectionSettings(
         options);
   }
 
-  /** The full key of one of this side's keys: {@code source.host}, or {@code host} for a data source. */
+  /**
+   * The full key of one of this side's keys: {@code source.host}, or {@code host} for a data
+   * source.
+   */
   public String key(String name) {
     return side.isEmpty() ? name : side + "." + name;
   }

@@ -42,7 +42,8 @@ public final class NamespaceSourceOptions {
   public static final Option<String> METADATA_KEYSPACE =
       OWN.option("metadataKeyspace", nonBlank("a keyspace name"))
           .defaultValue("varve")
-          .doc("The keyspace of the control plane's tables: the server's `cassandra.metadataKeyspace`.");
+          .doc(
+              "The keyspace of the control plane's tables: the server's `cassandra.metadataKeyspace`.");
   public static final Option<Integer> COMPRESSION_THRESHOLD =
       OWN.option("compressionThreshold", integer(1, Integer.MAX_VALUE))
           .defaultValue(ValueCodec.DEFAULT_THRESHOLD)
@@ -94,8 +95,7 @@ public final class NamespaceSourceOptions {
       Optional<Instant> from = values.optional(FROM);
       Optional<Instant> to = values.optional(TO);
       if (from.isPresent() && to.isPresent() && !from.get().isBefore(to.get())) {
-        throw new ConfigException(
-            "to", to.get() + " with from " + from.get(), "a time after from");
+        throw new ConfigException("to", to.get() + " with from " + from.get(), "a time after from");
       }
       return values;
     } catch (OptionException e) {

@@ -50,11 +50,7 @@ public record NamespaceAccess(
             ? connection.consistencyLevel()
             : namespace.consistencyLevel();
     return new NamespaceAccess(
-        options,
-        namespace,
-        connection.withConsistencyLevel(level),
-        cluster.connector(),
-        level);
+        options, namespace, connection.withConsistencyLevel(level), cluster.connector(), level);
   }
 
   /** {@code from}, when given. */

@@ -86,7 +86,10 @@ public record StoredNamespace(
       CqlSession session, String metadataKeyspace, String namespace, String service) {
     String ks = CqlIdentifier.fromInternal(metadataKeyspace).asCql(true);
     if (session.getMetadata().getKeyspace(CqlIdentifier.fromInternal(metadataKeyspace)).isEmpty()
-        && session.refreshSchema().getKeyspace(CqlIdentifier.fromInternal(metadataKeyspace)).isEmpty()) {
+        && session
+            .refreshSchema()
+            .getKeyspace(CqlIdentifier.fromInternal(metadataKeyspace))
+            .isEmpty()) {
       throw new ConfigException(
           "metadataKeyspace",
           metadataKeyspace,
@@ -96,7 +99,9 @@ public record StoredNamespace(
         session
             .execute(
                 SimpleStatement.newInstance(
-                        "SELECT config, deleting_since FROM " + ks + ".namespaces WHERE namespace = ?",
+                        "SELECT config, deleting_since FROM "
+                            + ks
+                            + ".namespaces WHERE namespace = ?",
                         namespace)
                     .setConsistencyLevel(
                         com.datastax.oss.driver.api.core.DefaultConsistencyLevel.SERIAL))
@@ -118,7 +123,9 @@ public record StoredNamespace(
       throw new ConfigException(
           "namespace",
           namespace + " (a " + actual + " namespace)",
-          "a " + service + " namespace; use format(\""
+          "a "
+              + service
+              + " namespace; use format(\""
               + (actual.equals(KEY_VALUE) ? "varve-kv" : "varve-timeseries")
               + "\") for this one");
     }
@@ -192,15 +199,14 @@ public record StoredNamespace(
 
   private static String known(CqlSession session, String ks) {
     TreeSet<String> names = new TreeSet<>();
-    for (Row r :
-        session.execute(
-            "SELECT namespace FROM " + ks + ".namespaces LIMIT 101")) {
+    for (Row r : session.execute("SELECT namespace FROM " + ks + ".namespaces LIMIT 101")) {
       names.add(r.getString(0));
     }
     if (names.isEmpty()) {
       return "there are none";
     }
-    return "there are: " + String.join(", ", names.size() > 100 ? names.headSet(names.last()) : names)
+    return "there are: "
+        + String.join(", ", names.size() > 100 ? names.headSet(names.last()) : names)
         + (names.size() > 100 ? ", ..." : "");
   }
 }

@@ -26,7 +26,9 @@ final class EventColumns {
           .add(ITEM_KEY, DataTypes.BinaryType, false)
           .add(ITEM_VALUE, DataTypes.BinaryType, false);
 
-  /** The select of an item row's columns, in {@link #SCHEMA}'s order, then what decodes the value. */
+  /**
+   * The select of an item row's columns, in {@link #SCHEMA}'s order, then what decodes the value.
+   */
   static final String SELECTED =
       SliceTable.TIME_SERIES_ID
           + ", "

@@ -29,7 +29,8 @@ import org.apache.spark.sql.sources.LessThanOrEqual;
  *
  * @param series the ids a row may have; empty when not narrowed
  */
-record EventFilters(long fromMillis, long toMillis, Optional<Set<String>> series, List<Filter> pushed)
+record EventFilters(
+    long fromMillis, long toMillis, Optional<Set<String>> series, List<Filter> pushed)
     implements Serializable {
 
   static EventFilters of(long fromMillis, long toMillis, Filter[] filters) {

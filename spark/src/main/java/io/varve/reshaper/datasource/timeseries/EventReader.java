@@ -32,8 +32,7 @@ import org.apache.spark.unsafe.types.UTF8String;
 final class EventReader implements PartitionReader<InternalRow> {
 
   /** The factory the scan hands to Spark: what every task needs, serializable. */
-  record Factory(
-      CassandraConnector connector, String keyspace, String consistency, int fetchSize)
+  record Factory(CassandraConnector connector, String keyspace, String consistency, int fetchSize)
       implements PartitionReaderFactory {
     @Override
     public PartitionReader<InternalRow> createReader(InputPartition partition) {

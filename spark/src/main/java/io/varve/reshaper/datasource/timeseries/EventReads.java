@@ -41,7 +41,8 @@ final class EventReads {
    * A token range {@code (start, end]} of a slice table; {@code whole} when the slice lies inside
    * the interval, so that no {@code event_time} restriction is needed.
    */
-  record RangeRead(String table, long start, long end, long fromMillis, long toMillis, boolean whole)
+  record RangeRead(
+      String table, long start, long end, long fromMillis, long toMillis, boolean whole)
       implements Read {}
 
   /** One partition of a slice table, the events of {@code [fromMillis, toMillis)}. */
@@ -71,8 +72,7 @@ final class EventReads {
       for (TimeSlice slice : slices) {
         long from = Math.max(fromMillis, slice.start().toEpochMilli());
         long to = Math.min(toMillis, slice.end().toEpochMilli());
-        boolean whole =
-            from == slice.start().toEpochMilli() && to == slice.end().toEpochMilli();
+        boolean whole = from == slice.start().toEpochMilli() && to == slice.end().toEpochMilli();
         reads.add(new RangeRead(slice.table(), range.start(), range.end(), from, to, whole));
       }
       parts.add(new Part(reads));
@@ -81,8 +81,8 @@ final class EventReads {
   }
 
   /**
-   * The partitions of these series in the interval, read by key, cut into at most {@code
-   * maxParts} parts of nearly equal counts; null when they are more than {@value #MAX_KEY_READS}.
+   * The partitions of these series in the interval, read by key, cut into at most {@code maxParts}
+   * parts of nearly equal counts; null when they are more than {@value #MAX_KEY_READS}.
    */
   static List<Part> byKey(
       List<TimeSlice> slices, Set<String> series, long fromMillis, long toMillis, int maxParts) {
@@ -106,7 +106,8 @@ final class EventReads {
     for (String id : series) {
       for (BucketScan b : buckets) {
         for (int e = 0; e < b.eventBuckets(); e++) {
-          reads.add(new KeyRead(b.table(), id, b.timeBucketMillis(), e, b.fromMillis(), b.toMillis()));
+          reads.add(
+              new KeyRead(b.table(), id, b.timeBucketMillis(), e, b.fromMillis(), b.toMillis()));
         }
       }
     }

@@ -35,7 +35,6 @@ import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.HashMap;
-import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
@@ -49,9 +48,9 @@ import org.apache.spark.sql.connector.write.WriterCommitMessage;
 /**
  * Writes one Spark task's rows into a namespace's slice tables as the server writes events: each
  * row checked by core's {@link WriteValidator} (the server's default limits), placed by core's
- * {@link WritePlanner} in its slice, time bucket and event bucket, its value encoded by the format's
- * {@link ValueCodec}, written with {@link SliceTable#insertInto}. A row the namespace refuses
- * (outside its write window, in a closed slice or none, over a limit, an event time with
+ * {@link WritePlanner} in its slice, time bucket and event bucket, its value encoded by the
+ * format's {@link ValueCodec}, written with {@link SliceTable#insertInto}. A row the namespace
+ * refuses (outside its write window, in a closed slice or none, over a limit, an event time with
  * microseconds) is a bad row: counted, the first ones kept for the error, never written.
  *
  * <p>Rows go out in unlogged batches packed by the {@code packing} module's {@link ReplicaPacker}
@@ -139,7 +138,10 @@ final class EventWriter implements DataWriter<InternalRow> {
             Placement.of(
                 ItemRow::bytes,
                 (previous, next) -> previous.key().equals(next.key()),
-                row -> tokens.map(t -> t.getReplicas(keyspace, t.newToken(row.partition()))).orElse(null)),
+                row ->
+                    tokens
+                        .map(t -> t.getReplicas(keyspace, t.newToken(row.partition())))
+                        .orElse(null)),
             this::send);
   }
 
@@ -188,11 +190,7 @@ final class EventWriter implements DataWriter<InternalRow> {
         WritePlanner.plan(
             factory.namespace().acceptLimit(), slices, List.of(event), now, FUTURE_LIMIT);
     if (!plan.rejections().isEmpty()) {
-      bad(
-          EventColumns.EVENT_TIME
-              + ": "
-              + columnNames(plan.rejections().get(0).message()),
-          row);
+      bad(EventColumns.EVENT_TIME + ": " + columnNames(plan.rejections().get(0).message()), row);
       return null;
     }
     PartitionKey partition = plan.partitions().keySet().iterator().next();

@@ -19,8 +19,8 @@ import org.apache.spark.sql.types.StructType;
 /**
  * A read of a TimeSeries namespace: the interval of the {@code from} and {@code to} options
  * narrowed by the pushed filters ({@link EventFilters}), planned into parts ({@link EventReads}).
- * Its {@link #description()}, which {@code explain()} prints, names the namespace, the interval, the
- * slices read, the pushed filters and how the rows are reached.
+ * Its {@link #description()}, which {@code explain()} prints, names the namespace, the interval,
+ * the slices read, the pushed filters and how the rows are reached.
  */
 final class TimeSeriesScan implements Scan, Batch {
 

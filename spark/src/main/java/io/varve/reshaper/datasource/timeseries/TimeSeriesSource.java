@@ -18,10 +18,10 @@ import org.apache.spark.sql.types.StructType;
 import org.apache.spark.sql.util.CaseInsensitiveStringMap;
 
 /**
- * {@code spark.read.format("varve-timeseries")} and {@code df.write.format("varve-timeseries")}: the
- * events of a TimeSeries namespace, one row per event item ({@link EventColumns}), read from and
- * written to its slice tables with the storage format the server uses. docs/spark-data-sources.md
- * is the user's guide.
+ * {@code spark.read.format("varve-timeseries")} and {@code df.write.format("varve-timeseries")}:
+ * the events of a TimeSeries namespace, one row per event item ({@link EventColumns}), read from
+ * and written to its slice tables with the storage format the server uses.
+ * docs/spark-data-sources.md is the user's guide.
  */
 public final class TimeSeriesSource implements TableProvider, DataSourceRegister {
 
@@ -38,8 +38,7 @@ public final class TimeSeriesSource implements TableProvider, DataSourceRegister
   @Override
   public Table getTable(
       StructType schema, Transform[] partitioning, Map<String, String> properties) {
-    return new EventTable(
-        NamespaceAccess.open(properties, StoredNamespace.TIME_SERIES));
+    return new EventTable(NamespaceAccess.open(properties, StoredNamespace.TIME_SERIES));
   }
 
   /** The namespace as Spark sees it: a table that reads and appends. */

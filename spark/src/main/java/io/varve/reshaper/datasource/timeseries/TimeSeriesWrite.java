@@ -11,8 +11,6 @@ import org.apache.spark.sql.connector.write.PhysicalWriteInfo;
 import org.apache.spark.sql.connector.write.Write;
 import org.apache.spark.sql.connector.write.WriteBuilder;
 import org.apache.spark.sql.connector.write.WriterCommitMessage;
-import org.slf4j.Logger;
-import org.slf4j.LoggerFactory;
 
 /**
  * An append to a TimeSeries namespace. The namespace's accept limit, slices and the time of the
@@ -21,8 +19,6 @@ import org.slf4j.LoggerFactory;
  * same rows again, to the same cells (each row's identity is its primary key), and leaves one copy.
  */
 final class TimeSeriesWrite implements WriteBuilder, Write, BatchWrite {
-
-  private static final Logger LOG = LoggerFactory.getLogger(TimeSeriesWrite.class);
 
   private final NamespaceAccess access;
   private final long maxBadRows;
@@ -65,11 +61,6 @@ final class TimeSeriesWrite implements WriteBuilder, Write, BatchWrite {
         r.samples().stream().limit(10 - samples.size()).forEach(samples::add);
       }
     }
-    LOG.info(
-        "varve-timeseries: {} rows written to namespace {}, {} refused",
-        written,
-        access.namespace().name(),
-        bad);
     if (bad > maxBadRows) {
       throw new IllegalStateException(
           EventWriter.refusal(access.namespace().name(), bad, maxBadRows, samples)
@@ -79,11 +70,7 @@ final class TimeSeriesWrite implements WriteBuilder, Write, BatchWrite {
     }
   }
 
+  /** Rows already written stay: a rerun writes them again, to the same cells. */
   @Override
-  public void abort(WriterCommitMessage[] messages) {
-    LOG.warn(
-        "varve-timeseries: the write to namespace {} failed; rows already written stay, a rerun"
-            + " writes them again to the same cells",
-        access.namespace().name());
-  }
+  public void abort(WriterCommitMessage[] messages) {}
 }

@@ -1,0 +1,150 @@
+package io.varve.reshaper.datasource;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import io.varve.local.VarveHome;
+import io.varve.local.server.LocalVarveServer;
+import io.varve.local.server.LocalVarveServerSettings;
+import io.varve.local.testing.TestCassandra;
+import java.io.IOException;
+import java.net.ServerSocket;
+import java.net.URI;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.Base64;
+import java.util.List;
+
+/**
+ * A real Varve server ({@code cli/target}, built before this module) on the shared test Cassandra
+ * with a metadata keyspace of its own, run as a child process, and its HTTP/JSON API: the data
+ * sources are checked against what the server writes and reads.
+ */
+public final class VarveServerFixture implements AutoCloseable {
+
+  private static final ObjectMapper JSON = new ObjectMapper();
+  private static final HttpClient HTTP =
+      HttpClient.newBuilder().version(HttpClient.Version.HTTP_1_1).build();
+
+  public final String metadataKeyspace;
+  private final LocalVarveServer server;
+  private final URI endpoint;
+
+  public VarveServerFixture(String name) throws IOException {
+    this.metadataKeyspace = name + "_meta";
+    Path home = VarveHome.locate();
+    Path dir = home.resolve("spark/target/it-servers/" + name);
+    Files.createDirectories(dir);
+    int port;
+    try (ServerSocket socket = new ServerSocket(0)) {
+      port = socket.getLocalPort();
+    }
+    Path config = dir.resolve("varve.yaml");
+    Files.writeString(
+        config,
+        "cassandra:\n  contactPoints: [\""
+            + TestCassandra.contactPoint().getHostString()
+            + ":"
+            + TestCassandra.contactPoint().getPort()
+            + "\"]\n  localDatacenter: "
+            + TestCassandra.localDatacenter()
+            + "\n  metadataKeyspace: "
+            + metadataKeyspace
+            + "\n  requestTimeout: 20s\ntimeseries:\n  sliceMaintenanceInterval: 1s\n");
+    LocalVarveServerSettings settings =
+        LocalVarveServerSettings.forDevelopment(home).toBuilder()
+            .home(dir)
+            .port(port)
+            .heapSize("384m")
+            .classpath(LocalVarveServerSettings.builtClasspath(home))
+            .serveArgs(List.of("--config", config.toString(), "--port", Integer.toString(port)))
+            .build();
+    this.server = new LocalVarveServer(settings);
+    this.endpoint = settings.endpoint();
+    server.start();
+    server.awaitReady(Duration.ofMinutes(2));
+  }
+
+  /** POSTs a request to {@code /v1/<rpc>}; the answer's JSON, or an error with its body. */
+  public JsonNode post(String rpc, String json) {
+    try {
+      HttpResponse<String> response =
+          HTTP.send(
+              HttpRequest.newBuilder(endpoint.resolve("/v1/" + rpc))
+                  .header("Content-Type", "application/json")
+                  .timeout(Duration.ofSeconds(60))
+                  .POST(HttpRequest.BodyPublishers.ofString(json))
+                  .build(),
+              HttpResponse.BodyHandlers.ofString());
+      if (response.statusCode() != 200) {
+        throw new IllegalStateException(
+            rpc + " answered " + response.statusCode() + ": " + response.body());
+      }
+      return JSON.readTree(response.body());
+    } catch (IOException e) {
+      throw new IllegalStateException(e);
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+      throw new IllegalStateException(e);
+    }
+  }
+
+  /** An event item as the API reads it back. */
+  public record Item(
+      String series, long eventTimeMillis, String eventId, String key, String value) {
+    /** The key and value as base64, comparable with the DataFrame's bytes. */
+    public static Item of(String series, long time, String id, byte[] key, byte[] value) {
+      return new Item(
+          series,
+          time,
+          id,
+          Base64.getEncoder().encodeToString(key),
+          Base64.getEncoder().encodeToString(value));
+    }
+  }
+
+  /** Every item of a series in {@code [from, to)}, through ReadEventRecords page by page. */
+  public List<Item> read(String namespace, String series, String from, String to) {
+    List<Item> items = new ArrayList<>();
+    String token = "";
+    do {
+      JsonNode page =
+          post(
+              "ReadEventRecords",
+              "{\"namespace\": \""
+                  + namespace
+                  + "\", \"timeSeriesId\": \""
+                  + series
+                  + "\", \"timeInterval\": {\"start\": \""
+                  + from
+                  + "\", \"end\": \""
+                  + to
+                  + "\"}, \"pageSize\": 1000"
+                  + (token.isEmpty() ? "" : ", \"pageToken\": \"" + token + "\"")
+                  + "}");
+      for (JsonNode event : page.path("events")) {
+        long time = java.time.Instant.parse(event.path("eventTime").asText()).toEpochMilli();
+        for (JsonNode item : event.path("eventItems")) {
+          items.add(
+              new Item(
+                  series,
+                  time,
+                  event.path("eventId").asText(),
+                  item.path("eventItemKey").asText(),
+                  item.path("eventItemValue").asText()));
+        }
+      }
+      token = page.path("nextPageToken").asText("");
+    } while (!token.isEmpty());
+    return items;
+  }
+
+  @Override
+  public void close() {
+    server.stop(Duration.ofSeconds(30));
+  }
+}
