@@ -131,7 +131,7 @@ public record ConnectionSettings(
     checkCredentials("credentials", username, password);
     return new ConnectionSettings(
         "",
-        value(s, TYPE),
+        "cassandra",
         value(s, HOST),
         value(s, PORT),
         value(s, LOCAL_DC),

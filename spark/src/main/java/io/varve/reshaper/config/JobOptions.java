@@ -211,12 +211,12 @@ public final class JobOptions {
    * The keys of a side that say how to reach the database and how to read it, without its table:
    * the connection keys the Spark data sources of Varve's namespaces take (their tables come from
    * the namespace). {@code options} is left out: a data source takes the {@code spark.cassandra.*}
-   * options of its Spark session.
+   * options of its Spark session; and {@code type}, which only changes how a copy disables
+   * compaction.
    */
   public static final Options CONNECTION =
       SIDE.only(
           List.of(
-              TYPE,
               HOST,
               PORT,
               LOCAL_DC,

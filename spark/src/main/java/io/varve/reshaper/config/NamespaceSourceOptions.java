@@ -103,6 +103,21 @@ public final class NamespaceSourceOptions {
     }
   }
 
+  /** The default of a key as docs/spark-data-sources.md gives it. */
+  public static String defaultDoc(Option<?> option) {
+    if (option == NAMESPACE) {
+      return "required";
+    }
+    if (option == JobOptions.CONSISTENCY_LEVEL) {
+      return "the namespace's (`LOCAL_QUORUM` for its default consistency)";
+    }
+    if (JobOptions.CONNECTION.contains(option)) {
+      return JobOptions.defaultDoc(option);
+    }
+    String doc = option.defaultDoc(OptionValues.defaults(OWN_KEYS));
+    return doc.equals("absent") ? "none" : doc;
+  }
+
   /** A key as declared, matched ignoring case (Spark lower-cases the keys it is given); or null. */
   private static String canonical(String key) {
     for (Option<?> option : ALL.options()) {

@@ -203,16 +203,24 @@ class JobOptionsDocsTest {
     return dot < 0 ? option.key() : option.key().substring(0, dot);
   }
 
-  private static String table(List<Option<?>> options) {
+  static String table(List<Option<?>> options) {
+    return table(options, JobOptions::documentedKey, JobOptions::defaultDoc);
+  }
+
+  /** The docs' table of these options: key, what it accepts, its default, its meaning. */
+  static String table(
+      List<Option<?>> options,
+      java.util.function.Function<Option<?>, String> key,
+      java.util.function.Function<Option<?>, String> defaultDoc) {
     StringBuilder out =
         new StringBuilder("| key | accepts | default | meaning |\n" + "|---|---|---|---|\n");
     for (Option<?> o : options) {
       out.append("| `")
-          .append(JobOptions.documentedKey(o))
+          .append(key.apply(o))
           .append("` | ")
           .append(cell(o.typeDoc()))
           .append(" | ")
-          .append(cell(JobOptions.defaultDoc(o)))
+          .append(cell(defaultDoc.apply(o)))
           .append(" | ")
           .append(cell(o.doc()))
           .append(" |\n");
