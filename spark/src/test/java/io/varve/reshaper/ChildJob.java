@@ -19,6 +19,11 @@ public final class ChildJob {
 
   /** Starts {@code migrate --config job}, its output to {@code log}. */
   public static Process start(Path job, Path log) throws Exception {
+    return start(List.of("migrate", "--config", job.toString()), log);
+  }
+
+  /** Starts the reshaper's command line with these arguments, its output to {@code log}. */
+  public static Process start(List<String> args, Path log) throws Exception {
     Path jar = Path.of(System.getProperty("varve.reshaper.jar", "target/varve-reshaper.jar"));
     Path options = jar.getParent().getParent().resolve("jvm-options");
     List<String> command = new ArrayList<>();
@@ -32,10 +37,8 @@ public final class ChildJob {
         List.of(
             "-cp",
             jar + ":" + jar.getParent().resolve("lib") + "/*",
-            "io.varve.reshaper.cli.ReshaperCli",
-            "migrate",
-            "--config",
-            job.toString()));
+            "io.varve.reshaper.cli.ReshaperCli"));
+    command.addAll(args);
     return new ProcessBuilder(command)
         .redirectErrorStream(true)
         .redirectOutput(log.toFile())

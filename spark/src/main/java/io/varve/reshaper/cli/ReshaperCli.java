@@ -14,8 +14,10 @@ import picocli.CommandLine.Command;
 @Command(
     name = "varve",
     mixinStandardHelpOptions = true,
-    description = "Copies, renames and reshapes Cassandra/ScyllaDB tables with Spark.",
-    subcommands = MigrateCommand.class)
+    description =
+        "Copies, renames and reshapes Cassandra/ScyllaDB tables with Spark; exports and imports"
+            + " namespaces.",
+    subcommands = {MigrateCommand.class, ExportCommand.class, ImportCommand.class})
 public final class ReshaperCli {
 
   /** Runs the command line and exits with its status. */

@@ -1,6 +1,7 @@
 package io.varve.reshaper.datasource.timeseries;
 
 import io.varve.format.SliceTable;
+import io.varve.reshaper.config.ConfigException;
 import org.apache.spark.sql.types.DataType;
 import org.apache.spark.sql.types.DataTypes;
 import org.apache.spark.sql.types.StructField;
@@ -44,42 +45,35 @@ final class EventColumns {
    * Checks a DataFrame's columns against {@link #SCHEMA}: each by name, of its type, none missing,
    * none more.
    *
-   * @throws IllegalArgumentException naming the first column that differs
+   * @throws ConfigException naming the first column that differs
    */
   static void check(StructType given) {
     for (StructField expected : SCHEMA.fields()) {
       StructField field = find(given, expected.name());
       if (field == null) {
-        throw new IllegalArgumentException(
-            "column "
-                + expected.name()
-                + ": missing (expected: a column "
+        throw new ConfigException(
+            expected.name(),
+            "missing",
+            "a column "
                 + expected.name()
                 + " of type "
                 + expected.dataType().simpleString()
                 + "; varve-timeseries writes the columns "
-                + names(SCHEMA)
-                + ")");
+                + names(SCHEMA));
       }
       if (!field.dataType().equals(expected.dataType())) {
-        throw new IllegalArgumentException(
-            "column "
-                + expected.name()
-                + ": of type "
-                + field.dataType().simpleString()
-                + " (expected: "
-                + expected.dataType().simpleString()
-                + ")");
+        throw new ConfigException(
+            expected.name(),
+            "a column of type " + field.dataType().simpleString(),
+            expected.dataType().simpleString());
       }
     }
     for (StructField field : given.fields()) {
       if (find(SCHEMA, field.name()) == null) {
-        throw new IllegalArgumentException(
-            "column "
-                + field.name()
-                + ": not a column of varve-timeseries (expected: only "
-                + names(SCHEMA)
-                + "; select them before writing)");
+        throw new ConfigException(
+            field.name(),
+            "a column varve-timeseries does not have",
+            "only " + names(SCHEMA) + "; select them before writing");
       }
     }
   }

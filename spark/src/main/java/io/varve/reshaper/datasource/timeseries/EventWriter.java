@@ -29,6 +29,7 @@ import io.varve.packing.PackingLimits;
 import io.varve.packing.Placement;
 import io.varve.packing.ReplicaPacker;
 import io.varve.reshaper.copy.Retries;
+import io.varve.reshaper.datasource.BadRowsException;
 import io.varve.reshaper.datasource.StoredNamespace;
 import java.nio.ByteBuffer;
 import java.time.Duration;
@@ -234,7 +235,7 @@ final class EventWriter implements DataWriter<InternalRow> {
       samples.add("row " + rowNumber + " of partition " + taskPartition() + ": " + reason);
     }
     if (badRows > factory.maxBadRows()) {
-      throw new IllegalStateException(
+      throw new BadRowsException(
           refusal(factory.namespace().name(), badRows, factory.maxBadRows(), samples));
     }
   }

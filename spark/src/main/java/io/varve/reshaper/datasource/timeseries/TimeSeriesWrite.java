@@ -1,6 +1,7 @@
 package io.varve.reshaper.datasource.timeseries;
 
 import io.varve.reshaper.config.NamespaceSourceOptions;
+import io.varve.reshaper.datasource.BadRowsException;
 import io.varve.reshaper.datasource.NamespaceAccess;
 import java.time.Instant;
 import java.util.ArrayList;
@@ -62,7 +63,7 @@ final class TimeSeriesWrite implements WriteBuilder, Write, BatchWrite {
       }
     }
     if (bad > maxBadRows) {
-      throw new IllegalStateException(
+      throw new BadRowsException(
           EventWriter.refusal(access.namespace().name(), bad, maxBadRows, samples)
               + " (the "
               + written

@@ -1,0 +1,260 @@
+package io.varve.reshaper.transfer;
+
+import io.varve.command.ExitStatus;
+import io.varve.core.partitioning.TimeSlice;
+import io.varve.reshaper.cluster.UnreachableClusterException;
+import io.varve.reshaper.config.ConfigException;
+import io.varve.reshaper.datasource.BadRowsException;
+import io.varve.reshaper.datasource.NamespaceAccess;
+import io.varve.reshaper.datasource.StoredNamespace;
+import io.varve.reshaper.job.SparkSupport;
+import java.io.IOException;
+import java.io.PrintStream;
+import java.io.UncheckedIOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.stream.Stream;
+import org.apache.spark.sql.Dataset;
+import org.apache.spark.sql.Row;
+import org.apache.spark.sql.SaveMode;
+import org.apache.spark.sql.SparkSession;
+
+/**
+ * {@code varve export} and {@code varve import}: a TimeSeries namespace's events to and from
+ * Parquet files, through the {@code varve-timeseries} data source, one unit at a time with a {@link
+ * TransferState} so that a rerun resumes.
+ *
+ * <ul>
+ *   <li>An export writes each slice of the interval to {@code <out>/slices/<slice table>/} (Spark's
+ *       Parquet files: the data source's five columns, {@code event_time} as a millisecond
+ *       timestamp), replacing what a killed run left there, and records it in {@code
+ *       <out>/_varve_export.json}.
+ *   <li>An import writes each directory under {@code <in>} that holds Parquet files, in name order,
+ *       and records it in {@code <in>/_varve_import.<namespace>.json}.
+ * </ul>
+ *
+ * Exit statuses are those of the table of every command: 2 for a refused option or input (nothing
+ * written), 3 when the namespace refused more rows than {@code maxBadRows}, 4 when the cluster
+ * failed.
+ */
+public final class NamespaceTransfer {
+
+  static final String COLUMNS = "time_series_id, event_time, event_id, item_key, item_value";
+
+  private final PrintStream out;
+  private final PrintStream err;
+
+  public NamespaceTransfer(PrintStream out, PrintStream err) {
+    this.out = out;
+    this.err = err;
+  }
+
+  /** Exports the namespace's events of the options' interval to {@code dir}. */
+  public ExitStatus export(Map<String, String> options, Path dir) {
+    return guarded(
+        "export",
+        () -> {
+          NamespaceAccess access = NamespaceAccess.open(options, StoredNamespace.TIME_SERIES);
+          long from = access.from().map(Instant::toEpochMilli).orElse(Long.MIN_VALUE);
+          long to = access.to().map(Instant::toEpochMilli).orElse(Long.MAX_VALUE);
+          List<TimeSlice> slices =
+              access.namespace().timeSlices().stream()
+                  .filter(
+                      s ->
+                          s.status() == io.varve.core.partitioning.SliceStatus.ACTIVE
+                              && s.overlaps(from, to))
+                  .toList();
+          Map<String, String> run = new LinkedHashMap<>();
+          run.put("kind", "export");
+          run.put("namespace", access.namespace().name());
+          run.put("from", access.from().map(Instant::toString).orElse(""));
+          run.put("to", access.to().map(Instant::toString).orElse(""));
+          run.put("format", "parquet");
+          TransferState state = TransferState.open(dir.resolve("_varve_export.json"), run, "--out");
+          SparkSession spark = session();
+          out.printf(
+              "export: namespace %s, %d slices (%d already exported) to %s%n",
+              access.namespace().name(), slices.size(), countDone(slices, state), dir);
+          long total = 0;
+          long started = System.nanoTime();
+          for (TimeSlice slice : slices) {
+            if (state.isDone(slice.table())) {
+              total += state.rows(slice.table());
+              continue;
+            }
+            long t0 = System.nanoTime();
+            Map<String, String> sliceOptions = new LinkedHashMap<>(options);
+            sliceOptions.put(
+                "from",
+                Instant.ofEpochMilli(Math.max(from, slice.start().toEpochMilli())).toString());
+            sliceOptions.put(
+                "to", Instant.ofEpochMilli(Math.min(to, slice.end().toEpochMilli())).toString());
+            Path target = dir.resolve("slices").resolve(slice.table());
+            spark
+                .read()
+                .format("varve-timeseries")
+                .options(sliceOptions)
+                .load()
+                .write()
+                .mode(SaveMode.Overwrite)
+                .parquet(target.toString());
+            long rows = spark.read().parquet(target.toString()).count();
+            state.markDone(slice.table(), rows);
+            total += rows;
+            out.printf(
+                "export: slice %s [%s, %s): %d items in %.1f s%n",
+                slice.table(), slice.start(), slice.end(), rows, seconds(t0));
+          }
+          out.printf(
+              "export: done: %d items of %d slices in %.1f s; %s%n",
+              total, slices.size(), seconds(started), dir);
+          return ExitStatus.OK;
+        });
+  }
+
+  /** Imports the Parquet files under {@code dir} into the options' namespace. */
+  public ExitStatus importFrom(Map<String, String> options, Path dir) {
+    return guarded(
+        "import",
+        () -> {
+          if (!Files.isDirectory(dir)) {
+            throw new ConfigException("--in", dir, "a directory of Parquet files");
+          }
+          List<Path> units = units(dir);
+          if (units.isEmpty()) {
+            throw new ConfigException("--in", dir, "a directory holding .parquet files");
+          }
+          NamespaceAccess access = NamespaceAccess.open(options, StoredNamespace.TIME_SERIES);
+          Map<String, String> run = new LinkedHashMap<>();
+          run.put("kind", "import");
+          run.put("namespace", access.namespace().name());
+          run.put("format", "parquet");
+          TransferState state =
+              TransferState.open(
+                  dir.resolve("_varve_import." + access.namespace().name() + ".json"), run, "--in");
+          SparkSession spark = session();
+          out.printf(
+              "import: %d directories of %s (%d already imported) into namespace %s%n",
+              units.size(), dir, state.doneCount(), access.namespace().name());
+          long total = 0;
+          long started = System.nanoTime();
+          for (Path unit : units) {
+            String name = dir.relativize(unit).toString();
+            if (state.isDone(name.isEmpty() ? "." : name)) {
+              total += state.rows(name.isEmpty() ? "." : name);
+              continue;
+            }
+            long t0 = System.nanoTime();
+            Dataset<Row> rows = spark.read().parquet(unit.toString());
+            long count = rows.count();
+            rows.write().format("varve-timeseries").mode(SaveMode.Append).options(options).save();
+            state.markDone(name.isEmpty() ? "." : name, count);
+            total += count;
+            out.printf("import: %s: %d items in %.1f s%n", unit, count, seconds(t0));
+          }
+          out.printf("import: done: %d items in %.1f s%n", total, seconds(started));
+          return ExitStatus.OK;
+        });
+  }
+
+  /** The directories under {@code dir} that directly hold Parquet files, in name order. */
+  static List<Path> units(Path dir) {
+    List<Path> units = new ArrayList<>();
+    try (Stream<Path> all = Files.walk(dir)) {
+      all.filter(Files::isDirectory)
+          .filter(
+              d ->
+                  !d.getFileName().toString().startsWith("_")
+                      && !d.getFileName().toString().startsWith("."))
+          .sorted()
+          .forEach(
+              d -> {
+                try (Stream<Path> files = Files.list(d)) {
+                  if (files.anyMatch(f -> f.getFileName().toString().endsWith(".parquet"))) {
+                    units.add(d);
+                  }
+                } catch (IOException e) {
+                  throw new UncheckedIOException(e);
+                }
+              });
+    } catch (IOException e) {
+      throw new UncheckedIOException(e);
+    }
+    return units;
+  }
+
+  private static long countDone(List<TimeSlice> slices, TransferState state) {
+    return slices.stream().filter(s -> state.isDone(s.table())).count();
+  }
+
+  private static SparkSession session() {
+    SparkSession spark = SparkSupport.session(Map.of());
+    // event times are whole milliseconds: stored as such, in the Parquet type readers expect
+    spark.conf().set("spark.sql.parquet.outputTimestampType", "TIMESTAMP_MILLIS");
+    return spark;
+  }
+
+  private static double seconds(long since) {
+    return (System.nanoTime() - since) / 1e9;
+  }
+
+  private interface Step {
+    ExitStatus run();
+  }
+
+  /** Runs a step and turns what stopped it into its exit status and a line on stderr. */
+  private ExitStatus guarded(String verb, Step step) {
+    try {
+      return step.run();
+    } catch (ConfigException e) {
+      err.println(verb + ": error: " + e.getMessage());
+      err.println(verb + ": nothing was written");
+      return ExitStatus.INVALID_INPUT;
+    } catch (Exception e) { // Spark's AnalysisException is checked, and thrown undeclared
+      if (e instanceof org.apache.spark.sql.AnalysisException) {
+        err.println(verb + ": error: " + e.getMessage());
+        err.println(verb + ": nothing was written");
+        return ExitStatus.INVALID_INPUT;
+      }
+      if (BadRowsException.in(e)) {
+        err.println(verb + ": error: " + rootMessage(e));
+        err.println(verb + ": rerun after fixing the input: finished units are skipped");
+        return ExitStatus.ABORTED_TOO_MANY_ERRORS;
+      }
+      ConfigException config = find(e, ConfigException.class);
+      if (config != null) {
+        err.println(verb + ": error: " + config.getMessage());
+        err.println(verb + ": nothing was written");
+        return ExitStatus.INVALID_INPUT;
+      }
+      err.println(
+          verb
+              + ": error: "
+              + (e instanceof UnreachableClusterException ? e.getMessage() : rootMessage(e)));
+      err.println(verb + ": rerun to resume: finished units are skipped");
+      return ExitStatus.ABORTED_FATAL_ERROR;
+    }
+  }
+
+  private static <T extends Throwable> T find(Throwable e, Class<T> type) {
+    for (Throwable t = e; t != null; t = t.getCause()) {
+      if (type.isInstance(t)) {
+        return type.cast(t);
+      }
+    }
+    return null;
+  }
+
+  private static String rootMessage(Throwable e) {
+    Throwable t = e;
+    while (t.getCause() != null && !(t instanceof BadRowsException)) {
+      t = t.getCause();
+    }
+    return t.getMessage();
+  }
+}
