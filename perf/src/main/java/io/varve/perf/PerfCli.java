@@ -15,8 +15,8 @@ import picocli.CommandLine.Command;
  * {@code varve perf}: the benchmarks, each printing {@code key=value} figures. The {@code varve}
  * script runs this class with the arguments {@code perf <benchmark> ...}: on the CLI's classpath
  * for {@code ts}, {@code search}, {@code kv}, {@code dataplane} and {@code sla}, on the reshaper's
- * (Spark) for {@code migrate}. The command classes hold options only, so that each classpath can
- * build the whole command line.
+ * (Spark) for {@code migrate} and {@code spark}. The command classes hold options only, so that
+ * each classpath can build the whole command line.
  *
  * <p>Exit statuses: those of every {@code varve} command ({@link io.varve.command.ExitStatus},
  * docs/exit-status.md): 2 a bad option, 4 a benchmark that failed.
@@ -40,6 +40,7 @@ public final class PerfCli {
         KvCommand.class,
         DataPlaneCommand.class,
         MigrateCommand.class,
+        io.varve.perf.spark.SparkCommand.class,
         SlaCommand.class,
         io.varve.perf.sla.CapacityCommand.class,
         ClusterCommand.class

@@ -42,65 +42,102 @@ public final class WritePlanner {
       List<Event> events,
       Instant now,
       Duration futureLimit) {
-    long oldest = now.minus(acceptLimit).toEpochMilli();
-    long newest = now.plus(futureLimit).toEpochMilli();
+    Placer placer = new Placer(acceptLimit, slices, now, futureLimit);
     Map<PartitionKey, List<PlacedEvent>> partitions = new LinkedHashMap<>();
     List<Rejection> rejections = new ArrayList<>();
     for (int i = 0; i < events.size(); i++) {
       Event event = events.get(i);
+      PartitionKey key = placer.place(i, event, rejections);
+      if (key != null) {
+        partitions.computeIfAbsent(key, k -> new ArrayList<>()).add(new PlacedEvent(i, event, key));
+      }
+    }
+    return new WritePlan(partitions, rejections);
+  }
+
+  /**
+   * Places events one at a time, for a writer that takes them one by one (a Spark task loading a
+   * namespace): the rule of {@link #plan}, which uses it. A refusal's message is built only for an
+   * event refused. Not thread-safe; cheap to create.
+   */
+  public static final class Placer {
+    private final Duration acceptLimit;
+    private final Duration futureLimit;
+    private final List<TimeSlice> slices;
+    private final long oldest;
+    private final long newest;
+    private TimeSlice last;
+
+    public Placer(Duration acceptLimit, List<TimeSlice> slices, Instant now, Duration futureLimit) {
+      this.acceptLimit = acceptLimit;
+      this.futureLimit = futureLimit;
+      this.slices = slices;
+      this.oldest = now.minus(acceptLimit).toEpochMilli();
+      this.newest = now.plus(futureLimit).toEpochMilli();
+    }
+
+    /**
+     * The partition {@code event} goes to; null, after adding its rejection to {@code rejections},
+     * when the namespace cannot take it now.
+     *
+     * @param index the event's index in its request, for the rejection
+     */
+    public PartitionKey place(int index, Event event, List<Rejection> rejections) {
       long t = event.eventTimeMillis();
-      String what = describe(i, event);
       if (t < oldest) {
         rejections.add(
             new Rejection(
-                i,
+                index,
                 event,
                 Kind.FAILED_PRECONDITION,
-                what
+                describe(index, event)
                     + " is older than the namespace's acceptLimit ("
                     + acceptLimit.toSeconds()
                     + "s): writes are accepted from "
                     + Instant.ofEpochMilli(oldest)));
-        continue;
+        return null;
       }
       if (t > newest) {
         rejections.add(
             new Rejection(
-                i,
+                index,
                 event,
                 Kind.FAILED_PRECONDITION,
-                what
+                describe(index, event)
                     + " is more than "
                     + futureLimit.toSeconds()
                     + "s in the future: writes are accepted up to "
                     + Instant.ofEpochMilli(newest)));
-        continue;
+        return null;
       }
-      TimeSlice slice = find(slices, t);
+      TimeSlice slice = last != null && last.contains(t) ? last : find(slices, t);
       if (slice == null) {
         rejections.add(
             new Rejection(
-                i,
+                index,
                 event,
                 Kind.UNAVAILABLE,
-                what + " falls in no time slice yet; slices are being created, retry shortly"));
-        continue;
+                describe(index, event)
+                    + " falls in no time slice yet; slices are being created, retry shortly"));
+        return null;
       }
+      last = slice;
       if (slice.status() != SliceStatus.ACTIVE) {
         rejections.add(
             new Rejection(
-                i,
+                index,
                 event,
                 Kind.FAILED_PRECONDITION,
-                what + " falls in time slice " + slice.table() + " which is " + slice.status()));
-        continue;
+                describe(index, event)
+                    + " falls in time slice "
+                    + slice.table()
+                    + " which is "
+                    + slice.status()));
+        return null;
       }
       int bucket = EventBuckets.of(event.timeSeriesId(), t, event.eventId(), slice.eventBuckets());
-      PartitionKey key =
-          new PartitionKey(slice.table(), event.timeSeriesId(), slice.timeBucketOf(t), bucket);
-      partitions.computeIfAbsent(key, k -> new ArrayList<>()).add(new PlacedEvent(i, event, key));
+      return new PartitionKey(slice.table(), event.timeSeriesId(), slice.timeBucketOf(t), bucket);
     }
-    return new WritePlan(partitions, rejections);
   }
 
   private static TimeSlice find(List<TimeSlice> slices, long t) {

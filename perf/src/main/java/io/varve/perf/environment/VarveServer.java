@@ -58,6 +58,9 @@ public final class VarveServer {
         environment,
         server(environment, port)
             .home(environment.home().resolve(".varve").resolve(name))
+            // the built command line's classpath, as varve up runs it: a benchmark on the
+            // reshaper's classpath (perf spark) has no server on its own
+            .classpath(LocalVarveServerSettings.builtClasspath(environment.home()))
             .heapSize(jvm.heap())
             .jvmOptions(jvm.options())
             .serveArgs(List.of("--config", config.toString(), "--port", Integer.toString(port)))

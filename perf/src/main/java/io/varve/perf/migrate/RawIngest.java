@@ -30,7 +30,7 @@ import java.util.concurrent.atomic.AtomicReference;
  * as the reshaper's writer retries. Optionally, batches pack several partitions that have the same
  * replicas, as the reshaper's writer does.
  */
-final class RawIngest {
+public final class RawIngest {
   static final int ROWS_PER_PARTITION = 10;
   private static final int IN_FLIGHT = 256;
   private static final int RETRIES = 3;
@@ -38,7 +38,7 @@ final class RawIngest {
   private RawIngest() {}
 
   /** Writes {@code rows} rows to {@code table}, one partition per batch; returns seconds. */
-  static double write(CqlSession session, String table, int rows) {
+  public static double write(CqlSession session, String table, int rows) {
     return write(session, table, rows, 1);
   }
 
@@ -46,7 +46,7 @@ final class RawIngest {
    * Writes {@code rows} rows to {@code table}, up to {@code partitionsPerBatch} partitions with the
    * same replicas per batch; returns the seconds it took.
    */
-  static double write(CqlSession session, String table, int rows, int partitionsPerBatch) {
+  public static double write(CqlSession session, String table, int rows, int partitionsPerBatch) {
     PreparedStatement insert =
         session.prepare("INSERT INTO " + table + " (partnerid, id, date) VALUES (?, ?, ?)");
     Semaphore inFlight = new Semaphore(IN_FLIGHT);

@@ -95,11 +95,13 @@ public final class NamespaceTransfer {
             sliceOptions.put(
                 "to", Instant.ofEpochMilli(Math.min(to, slice.end().toEpochMilli())).toString());
             Path target = dir.resolve("slices").resolve(slice.table());
+            // the read's token ranges merged into one partition per task slot: as many files
             spark
                 .read()
                 .format("varve-timeseries")
                 .options(sliceOptions)
                 .load()
+                .coalesce(spark.sparkContext().defaultParallelism())
                 .write()
                 .mode(SaveMode.Overwrite)
                 .parquet(target.toString());

@@ -18,9 +18,8 @@ import io.varve.core.event.Event;
 import io.varve.core.event.EventItem;
 import io.varve.core.event.Limits;
 import io.varve.core.event.WriteValidator;
-import io.varve.core.partitioning.TimeSlice;
 import io.varve.core.write.PartitionKey;
-import io.varve.core.write.WritePlan;
+import io.varve.core.write.Rejection;
 import io.varve.core.write.WritePlanner;
 import io.varve.format.SliceTable;
 import io.varve.format.ValueCodec;
@@ -57,9 +56,10 @@ import org.apache.spark.sql.connector.write.WriterCommitMessage;
  * <p>Rows go out in unlogged batches packed by the {@code packing} module's {@link ReplicaPacker}
  * (rows of one partition together, partitions with the same replicas together: at most {@value
  * #BATCH_ROWS} rows, {@value #BATCH_PARTITIONS} partitions and {@value #BATCH_BYTES} bytes, the
- * reshaper's defaults), at most {@value #MAX_IN_FLIGHT} in flight, each tried {@value #RETRIES}
- * more times. A batch never holds two versions of one row (the later wins): Cassandra would settle
- * their cells one by one. A batch that still fails fails the task, so Spark runs it again.
+ * reshaper's defaults), at most {@value #MAX_IN_FLIGHT} and 64 MiB of values in flight, each tried
+ * {@value #RETRIES} more times. A batch never holds two versions of one row (the later wins):
+ * Cassandra would settle their cells one by one. A batch that still fails fails the task, so Spark
+ * runs it again.
  */
 final class EventWriter implements DataWriter<InternalRow> {
 
@@ -67,6 +67,10 @@ final class EventWriter implements DataWriter<InternalRow> {
   static final int BATCH_PARTITIONS = 10;
   static final int BATCH_BYTES = 4096;
   static final int MAX_IN_FLIGHT = 128;
+
+  /** Bytes of values and keys in flight per task: a task of 1 MiB values holds 64 of them. */
+  static final int MAX_IN_FLIGHT_BYTES = 64 << 20;
+
   static final int RETRIES = 5;
   private static final int SAMPLES = 10;
 
@@ -110,14 +114,16 @@ final class EventWriter implements DataWriter<InternalRow> {
 
   private final Factory factory;
   private final CqlSession session;
-  private final List<TimeSlice> slices;
-  private final Instant now;
+  private final WritePlanner.Placer placer;
+  private PartitionKey lastPartition;
+  private ByteBuffer[] lastEncoded;
   private final ValueCodec codec;
   private final WriteValidator validator = new WriteValidator(Limits.DEFAULT);
   private final ConsistencyLevel consistency;
   private final Map<String, PreparedStatement> inserts = new HashMap<>();
   private final ReplicaPacker<ItemRow> packer;
   private final Semaphore inFlight = new Semaphore(MAX_IN_FLIGHT);
+  private final Semaphore inFlightBytes = new Semaphore(MAX_IN_FLIGHT_BYTES);
   private final AtomicReference<Throwable> failure = new AtomicReference<>();
   private final List<String> samples = new ArrayList<>();
   private long written;
@@ -127,8 +133,12 @@ final class EventWriter implements DataWriter<InternalRow> {
   private EventWriter(Factory factory) {
     this.factory = factory;
     this.session = factory.connector().openSession();
-    this.slices = factory.namespace().timeSlices();
-    this.now = Instant.ofEpochMilli(factory.nowMillis());
+    this.placer =
+        new WritePlanner.Placer(
+            factory.namespace().acceptLimit(),
+            factory.namespace().timeSlices(),
+            Instant.ofEpochMilli(factory.nowMillis()),
+            FUTURE_LIMIT);
     this.codec = new ValueCodec(factory.compressionThreshold());
     this.consistency = DefaultConsistencyLevel.valueOf(factory.consistency());
     Optional<TokenMap> tokens = session.getMetadata().getTokenMap();
@@ -187,26 +197,23 @@ final class EventWriter implements DataWriter<InternalRow> {
       bad(columnNames(e.getMessage()), row);
       return null;
     }
-    WritePlan plan =
-        WritePlanner.plan(
-            factory.namespace().acceptLimit(), slices, List.of(event), now, FUTURE_LIMIT);
-    if (!plan.rejections().isEmpty()) {
-      bad(EventColumns.EVENT_TIME + ": " + columnNames(plan.rejections().get(0).message()), row);
+    List<Rejection> refused = new ArrayList<>(0);
+    PartitionKey partition = placer.place(0, event, refused);
+    if (partition == null) {
+      bad(EventColumns.EVENT_TIME + ": " + columnNames(refused.get(0).message()), row);
       return null;
     }
-    PartitionKey partition = plan.partitions().keySet().iterator().next();
-    return new ItemRow(
-        partition,
-        new ByteBuffer[] {
-          TypeCodecs.TEXT.encode(series, ProtocolVersion.DEFAULT),
-          TypeCodecs.TIMESTAMP.encode(
-              Instant.ofEpochMilli(partition.timeBucketMillis()), ProtocolVersion.DEFAULT),
-          TypeCodecs.INT.encode(partition.eventBucket(), ProtocolVersion.DEFAULT)
-        },
-        millis,
-        eventId,
-        key,
-        codec.encode(value));
+    if (!partition.equals(lastPartition)) { // rows of one partition usually come together
+      lastPartition = partition;
+      lastEncoded =
+          new ByteBuffer[] {
+            TypeCodecs.TEXT.encode(series, ProtocolVersion.DEFAULT),
+            TypeCodecs.TIMESTAMP.encode(
+                Instant.ofEpochMilli(partition.timeBucketMillis()), ProtocolVersion.DEFAULT),
+            TypeCodecs.INT.encode(partition.eventBucket(), ProtocolVersion.DEFAULT)
+          };
+    }
+    return new ItemRow(partition, lastEncoded, millis, eventId, key, codec.encode(value));
   }
 
   /**
@@ -272,6 +279,8 @@ final class EventWriter implements DataWriter<InternalRow> {
         statements.size() == 1
             ? statements.get(0)
             : BatchStatement.newInstance(BatchType.UNLOGGED).addAll(statements);
+    int bytes = (int) Math.min(MAX_IN_FLIGHT_BYTES, batch.bytes());
+    inFlightBytes.acquireUninterruptibly(bytes);
     inFlight.acquireUninterruptibly();
     Retries.execute(session, statement.setConsistencyLevel(consistency), RETRIES)
         .thenAccept(
@@ -280,6 +289,7 @@ final class EventWriter implements DataWriter<InternalRow> {
                 failure.compareAndSet(null, error);
               }
               inFlight.release();
+              inFlightBytes.release(bytes);
             });
   }
 
