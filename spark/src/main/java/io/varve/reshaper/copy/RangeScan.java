@@ -41,11 +41,14 @@ public final class RangeScan implements Iterator<Row> {
       int fetchSize,
       String consistency) {
     this(session, select.bind(range.start(), range.end()), fetchSize, consistency);
+    hasNext(); // the first page read now: a failure to start shows here
   }
 
   /**
    * The rows of {@code statement}, bound to every value but its paging: a token range, or a
-   * partition and an interval of a slice table (the data sources of namespaces).
+   * partition and an interval of a slice table (the data sources of namespaces). The first page is
+   * asked for now and awaited by the first {@link #hasNext}: a reader may start the next scans
+   * while it consumes this one.
    */
   public RangeScan(
       CqlSession session, BoundStatement statement, int fetchSize, String consistency) {
@@ -54,7 +57,8 @@ public final class RangeScan implements Iterator<Row> {
     this.consistency = DefaultConsistencyLevel.valueOf(consistency);
     this.fetchSize = fetchSize;
     this.pageRows = fetchSize;
-    accept(await(session.executeAsync(page(null))));
+    this.rows = java.util.Collections.emptyIterator();
+    this.next = session.executeAsync(page(null));
   }
 
   private BoundStatement page(ByteBuffer pagingState) {

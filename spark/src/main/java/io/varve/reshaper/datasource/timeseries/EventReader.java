@@ -24,12 +24,19 @@ import org.apache.spark.sql.connector.read.PartitionReaderFactory;
 import org.apache.spark.unsafe.types.UTF8String;
 
 /**
- * Runs a part's reads in a Spark task: each read a paged query (pages of at most {@code fetchSize}
- * rows, kept near 4 MiB), each row an event item with its value decoded by the storage format's
- * {@link ValueCodec}, as the server decodes it. A value that cannot be decoded fails the task with
- * the identity of its row.
+ * Runs a part's reads in a Spark task, in order, the next {@value #LOOKAHEAD} started ahead: each
+ * read a paged query (pages of at most {@code fetchSize} rows, kept near 4 MiB), each row an event
+ * item with its value decoded by the storage format's {@link ValueCodec}, as the server decodes it.
+ * A value that cannot be decoded fails the task with the identity of its row.
  */
 final class EventReader implements PartitionReader<InternalRow> {
+
+  /**
+   * Reads started ahead of the one consumed, so that a part of many small reads (a token range of
+   * every slice) waits for one first page at a time, not for each in turn: each holds at most two
+   * pages of about 4 MiB.
+   */
+  static final int LOOKAHEAD = 4;
 
   /** The factory the scan hands to Spark: what every task needs, serializable. */
   record Factory(CassandraConnector connector, String keyspace, String consistency, int fetchSize)
@@ -44,6 +51,7 @@ final class EventReader implements PartitionReader<InternalRow> {
   private final Iterator<EventReads.Read> reads;
   private final CqlSession session;
   private final Map<String, PreparedStatement> prepared = new HashMap<>();
+  private final java.util.ArrayDeque<RangeScan> started = new java.util.ArrayDeque<>();
   private Iterator<Row> rows;
   private InternalRow current;
   private long rowsFetched;
@@ -58,10 +66,14 @@ final class EventReader implements PartitionReader<InternalRow> {
   @Override
   public boolean next() {
     while (rows == null || !rows.hasNext()) {
-      if (!reads.hasNext()) {
+      while (started.size() < LOOKAHEAD && reads.hasNext()) {
+        started.add(
+            new RangeScan(session, bind(reads.next()), factory.fetchSize(), factory.consistency()));
+      }
+      if (started.isEmpty()) {
         return false;
       }
-      rows = new RangeScan(session, bind(reads.next()), factory.fetchSize(), factory.consistency());
+      rows = started.poll();
       readsRun++;
     }
     current = convert(rows.next());
