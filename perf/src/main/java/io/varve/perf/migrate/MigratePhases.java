@@ -20,7 +20,7 @@ import org.apache.spark.sql.SparkSession;
  * same ingest with batches packed as the reshaper packs them. The tables of the untimed warm-up
  * have the prefix {@code warmup_}.
  */
-final class MigratePhases {
+public final class MigratePhases {
 
   /** The phases' names, in the order they run. */
   static final List<String> NAMES =
@@ -148,10 +148,16 @@ final class MigratePhases {
   /** One side of a job file; the source gets {@code -Dvarve.perf.source} too. */
   private String side(String side, String table) {
     String extra = side.equals("source") ? System.getProperty("varve.perf.source", "") : "";
+    String section = jobSide(side, address, keyspace, table);
+    int body = section.indexOf('\n') + 1;
+    return section.substring(0, body) + extra.replace("\\n", "\n") + section.substring(body);
+  }
+
+  /** The section {@code side} of a job file: the table on the Cassandra at {@code address}. */
+  public static String jobSide(
+      String side, InetSocketAddress address, String keyspace, String table) {
     return side
-        + ":\n"
-        + extra.replace("\\n", "\n")
-        + "  host: "
+        + ":\n  host: "
         + address.getHostString()
         + "\n  port: "
         + address.getPort()

@@ -325,18 +325,7 @@ final class SparkBenchmark {
   }
 
   private String side(String side, String keyspace, String table) {
-    return side
-        + ":\n  host: "
-        + address.getHostString()
-        + "\n  port: "
-        + address.getPort()
-        + "\n  localDC: "
-        + LocalCassandraSettings.DATACENTER
-        + "\n  keyspace: "
-        + keyspace
-        + "\n  table: "
-        + table
-        + "\n";
+    return io.varve.perf.migrate.MigratePhases.jobSide(side, address, keyspace, table);
   }
 
   /** The slice tables of a namespace, from the control plane's table. */

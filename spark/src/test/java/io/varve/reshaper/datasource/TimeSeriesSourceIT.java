@@ -4,7 +4,6 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import com.datastax.oss.driver.api.core.cql.Row;
-import com.fasterxml.jackson.databind.JsonNode;
 import io.varve.local.testing.TestCassandra;
 import io.varve.reshaper.CassandraFixture;
 import io.varve.reshaper.datasource.VarveServerFixture.Item;
@@ -63,11 +62,11 @@ class TimeSeriesSourceIT {
             .getOrCreate();
     now = Instant.now().truncatedTo(ChronoUnit.SECONDS);
     // slices of the last hour: 10-minute buckets, 2 event buckets
-    server.post("CreateNamespace", namespace(NS, 600, 2, "1h"));
-    awaitSliceAt(NS, now.minus(Duration.ofMinutes(50)));
+    server.post("CreateNamespace", VarveServerFixture.namespace(NS, 600, 2, "1h"));
+    server.awaitSliceAt(NS, now.minus(Duration.ofMinutes(50)));
     // then the window extended to 3 hours with 30-minute buckets of 4: the older slices get those
-    server.post("UpdateNamespace", namespace(NS, 1800, 4, "3h"));
-    awaitSliceAt(NS, now.minus(Duration.ofMinutes(170)));
+    server.post("UpdateNamespace", VarveServerFixture.namespace(NS, 1800, 4, "3h"));
+    server.awaitSliceAt(NS, now.minus(Duration.ofMinutes(170)));
     written = writeThroughApi(NS);
   }
 
@@ -82,34 +81,6 @@ class TimeSeriesSourceIT {
     if (cassandra != null) {
       cassandra.close();
     }
-  }
-
-  private static String namespace(String name, long bucket, int eventBuckets, String acceptLimit) {
-    return "{\"namespace\": \""
-        + name
-        + "\", \"persistence_configuration\": [{\"id\": \"PRIMARY_STORAGE\", \"config\": {"
-        + "\"timePartition\": {\"secondsPerTimeSlice\": \"3600\", \"secondsPerTimeBucket\": \""
-        + bucket
-        + "\", \"eventBuckets\": "
-        + eventBuckets
-        + "}, \"acceptLimit\": \""
-        + acceptLimit
-        + "\"}}]}";
-  }
-
-  private static void awaitSliceAt(String ns, Instant at) throws InterruptedException {
-    for (int i = 0; i < 120; i++) {
-      JsonNode n = server.post("GetNamespace", "{\"namespace\": \"" + ns + "\"}");
-      for (JsonNode slice : n.path("timeSlices")) {
-        Instant start = Instant.parse(slice.path("startTime").asText());
-        Instant end = Instant.parse(slice.path("endTime").asText());
-        if (!at.isBefore(start) && at.isBefore(end)) {
-          return;
-        }
-      }
-      Thread.sleep(500);
-    }
-    throw new AssertionError("no slice of " + ns + " holds " + at);
   }
 
   /**
@@ -391,38 +362,21 @@ class TimeSeriesSourceIT {
         .hasMessageContaining("splitCount");
 
     long before = reader(NS).load().count();
-    StructType noValue =
-        new StructType()
-            .add("time_series_id", DataTypes.StringType)
-            .add("event_time", DataTypes.TimestampType)
-            .add("event_id", DataTypes.StringType)
-            .add("item_key", DataTypes.BinaryType);
+    StructType noValue = columns(DataTypes.TimestampType, false);
     Dataset<org.apache.spark.sql.Row> missing =
         spark.createDataFrame(
             List.of(RowFactory.create("x", new Timestamp(now.toEpochMilli()), "e", new byte[] {1})),
             noValue);
     assertThatThrownBy(() -> write(missing, Map.of())).hasMessageContaining("item_value");
 
-    StructType stringTime =
-        new StructType()
-            .add("time_series_id", DataTypes.StringType)
-            .add("event_time", DataTypes.StringType)
-            .add("event_id", DataTypes.StringType)
-            .add("item_key", DataTypes.BinaryType)
-            .add("item_value", DataTypes.BinaryType);
+    StructType stringTime = columns(DataTypes.StringType, true);
     Dataset<org.apache.spark.sql.Row> mistyped =
         spark.createDataFrame(
             List.of(RowFactory.create("x", "yesterday", "e", new byte[] {1}, new byte[] {2})),
             stringTime);
     assertThatThrownBy(() -> write(mistyped, Map.of())).hasMessageContaining("event_time");
 
-    StructType full =
-        new StructType()
-            .add("time_series_id", DataTypes.StringType)
-            .add("event_time", DataTypes.TimestampType)
-            .add("event_id", DataTypes.StringType)
-            .add("item_key", DataTypes.BinaryType)
-            .add("item_value", DataTypes.BinaryType);
+    StructType full = columns(DataTypes.TimestampType, true);
     Dataset<org.apache.spark.sql.Row> old =
         spark.createDataFrame(
             List.of(
@@ -446,6 +400,19 @@ class TimeSeriesSourceIT {
     assertThat(
             server.read(NS, "too-old", now.minus(Duration.ofDays(500)).toString(), now.toString()))
         .isEmpty();
+  }
+
+  /**
+   * The data source's columns, nullable, {@code event_time} of this type, with or without a value.
+   */
+  private static StructType columns(org.apache.spark.sql.types.DataType timeType, boolean value) {
+    StructType t =
+        new StructType()
+            .add("time_series_id", DataTypes.StringType)
+            .add("event_time", timeType)
+            .add("event_id", DataTypes.StringType)
+            .add("item_key", DataTypes.BinaryType);
+    return value ? t.add("item_value", DataTypes.BinaryType) : t;
   }
 
   private static void write(Dataset<org.apache.spark.sql.Row> df, Map<String, String> extra) {

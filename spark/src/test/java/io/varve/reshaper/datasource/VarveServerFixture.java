@@ -93,6 +93,38 @@ public final class VarveServerFixture implements AutoCloseable {
     }
   }
 
+  /**
+   * A CreateNamespace (or UpdateNamespace) request of a TimeSeries namespace of one-hour slices
+   * with these buckets and accept limit.
+   */
+  public static String namespace(String name, long bucket, int eventBuckets, String acceptLimit) {
+    return "{\"namespace\": \""
+        + name
+        + "\", \"persistence_configuration\": [{\"id\": \"PRIMARY_STORAGE\", \"config\": {"
+        + "\"timePartition\": {\"secondsPerTimeSlice\": \"3600\", \"secondsPerTimeBucket\": \""
+        + bucket
+        + "\", \"eventBuckets\": "
+        + eventBuckets
+        + "}, \"acceptLimit\": \""
+        + acceptLimit
+        + "\"}}]}";
+  }
+
+  /** Waits until GetNamespace lists a slice of {@code ns} that holds {@code at}. */
+  public void awaitSliceAt(String ns, java.time.Instant at) throws InterruptedException {
+    for (int i = 0; i < 120; i++) {
+      JsonNode n = post("GetNamespace", "{\"namespace\": \"" + ns + "\"}");
+      for (JsonNode slice : n.path("timeSlices")) {
+        if (!at.isBefore(java.time.Instant.parse(slice.path("startTime").asText()))
+            && at.isBefore(java.time.Instant.parse(slice.path("endTime").asText()))) {
+          return;
+        }
+      }
+      Thread.sleep(500);
+    }
+    throw new AssertionError("no slice of " + ns + " holds " + at);
+  }
+
   /** An event item as the API reads it back. */
   public record Item(
       String series, long eventTimeMillis, String eventId, String key, String value) {

@@ -55,10 +55,10 @@ class NamespaceTransferIT {
     }
     server = new VarveServerFixture("xfer");
     now = Instant.now().truncatedTo(ChronoUnit.SECONDS);
-    server.post("CreateNamespace", namespace(NS, 600, 2));
-    server.post("CreateNamespace", namespace(FRESH, 1800, 4));
-    awaitSliceAt(NS, now.minus(Duration.ofMinutes(170)));
-    awaitSliceAt(FRESH, now.minus(Duration.ofMinutes(170)));
+    server.post("CreateNamespace", VarveServerFixture.namespace(NS, 600, 2, "3h"));
+    server.post("CreateNamespace", VarveServerFixture.namespace(FRESH, 1800, 4, "3h"));
+    server.awaitSliceAt(NS, now.minus(Duration.ofMinutes(170)));
+    server.awaitSliceAt(FRESH, now.minus(Duration.ofMinutes(170)));
     written = write();
   }
 
@@ -70,31 +70,6 @@ class NamespaceTransferIT {
     if (cassandra != null) {
       cassandra.close();
     }
-  }
-
-  private static String namespace(String name, long bucket, int eventBuckets) {
-    return "{\"namespace\": \""
-        + name
-        + "\", \"persistence_configuration\": [{\"id\": \"PRIMARY_STORAGE\", \"config\": {"
-        + "\"timePartition\": {\"secondsPerTimeSlice\": \"3600\", \"secondsPerTimeBucket\": \""
-        + bucket
-        + "\", \"eventBuckets\": "
-        + eventBuckets
-        + "}, \"acceptLimit\": \"3h\"}}]}";
-  }
-
-  private static void awaitSliceAt(String ns, Instant at) throws InterruptedException {
-    for (int i = 0; i < 120; i++) {
-      JsonNode n = server.post("GetNamespace", "{\"namespace\": \"" + ns + "\"}");
-      for (JsonNode slice : n.path("timeSlices")) {
-        if (!at.isBefore(Instant.parse(slice.path("startTime").asText()))
-            && at.isBefore(Instant.parse(slice.path("endTime").asText()))) {
-          return;
-        }
-      }
-      Thread.sleep(500);
-    }
-    throw new AssertionError("no slice of " + ns + " holds " + at);
   }
 
   /**
