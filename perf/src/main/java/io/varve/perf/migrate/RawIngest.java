@@ -24,11 +24,12 @@ import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicReference;
 
 /**
- * Writes the users' case rows with the plainest fast client: prepared inserts, one unlogged batch
- * per partition (10 rows), 256 requests in flight, LOCAL_QUORUM. Partner {@code p} has 5 ids seen
- * at 2 hours each, so the compact reshape halves the rows. A failed batch is retried up to 3 times,
- * as the reshaper's writer retries. Optionally, batches pack several partitions that have the same
- * replicas, as the reshaper's writer does.
+ * Writes rows with the plainest fast client: prepared inserts, one unlogged batch per partition (10
+ * rows), 256 requests in flight, LOCAL_QUORUM; the users' case rows, or any table's ({@code perf
+ * spark} writes slice-table rows with it). Partner {@code p} has 5 ids seen at 2 hours each, so the
+ * compact reshape halves the rows. A failed batch is retried up to 3 times, as the reshaper's
+ * writer retries. Optionally, batches pack several partitions that have the same replicas, as the
+ * reshaper's writer does.
  */
 public final class RawIngest {
   static final int ROWS_PER_PARTITION = 10;
@@ -47,34 +48,55 @@ public final class RawIngest {
    * same replicas per batch; returns the seconds it took.
    */
   public static double write(CqlSession session, String table, int rows, int partitionsPerBatch) {
-    PreparedStatement insert =
-        session.prepare("INSERT INTO " + table + " (partnerid, id, date) VALUES (?, ?, ?)");
+    long base = Instant.parse("2024-01-01T00:00:00Z").toEpochMilli();
+    return write(
+        session,
+        table,
+        "INSERT INTO " + table + " (partnerid, id, date) VALUES (?, ?, ?)",
+        rows,
+        partitionsPerBatch,
+        partner -> new Object[] {"partner-" + partner},
+        (partner, slot) -> {
+          long hour = (partner * 7919L + slot * 104_729L) % (24 * 365);
+          return new Object[] {
+            "partner-" + partner,
+            "id-" + slot / 2,
+            Instant.ofEpochMilli(base + hour * 3_600_000L + slot % 2)
+          };
+        });
+  }
+
+  /**
+   * Writes {@code rows} rows of any table with {@code insert}: partitions of {@value
+   * #ROWS_PER_PARTITION} rows, {@code key} giving a partition's key values (in the driver's types)
+   * and {@code row} a row's bound values, batches of up to {@code partitionsPerBatch} partitions
+   * with the same replicas; returns the seconds it took.
+   */
+  public static double write(
+      CqlSession session,
+      String table,
+      String insert,
+      int rows,
+      int partitionsPerBatch,
+      java.util.function.IntFunction<Object[]> key,
+      java.util.function.BiFunction<Integer, Integer, Object[]> row) {
+    PreparedStatement prepared = session.prepare(insert);
     Semaphore inFlight = new Semaphore(IN_FLIGHT);
     AtomicReference<Throwable> failure = new AtomicReference<>();
-    long base = Instant.parse("2024-01-01T00:00:00Z").toEpochMilli();
     Optional<TokenMap> tokens =
         partitionsPerBatch > 1 ? session.getMetadata().getTokenMap() : Optional.empty();
     CqlIdentifier keyspace = CqlIdentifier.fromInternal(table.substring(0, table.indexOf('.')));
     Map<Set<Node>, List<BatchableStatement<?>>> pending = new HashMap<>();
     long start = System.nanoTime();
     for (int first = 0; first < rows; first += ROWS_PER_PARTITION) {
-      int partner = first / ROWS_PER_PARTITION;
-      String key = "partner-" + partner;
+      int partition = first / ROWS_PER_PARTITION;
       Set<Node> replicas =
           tokens
-              .map(
-                  t ->
-                      t.getReplicas(
-                          keyspace,
-                          t.newToken(TypeCodecs.TEXT.encode(key, ProtocolVersion.DEFAULT))))
+              .map(t -> t.getReplicas(keyspace, t.newToken(encoded(key.apply(partition)))))
               .orElse(Set.of());
       List<BatchableStatement<?>> batch = pending.computeIfAbsent(replicas, r -> new ArrayList<>());
       for (int k = first; k < Math.min(rows, first + ROWS_PER_PARTITION); k++) {
-        int slot = k - first;
-        long hour = (partner * 7919L + slot * 104_729L) % (24 * 365);
-        batch.add(
-            insert.bind(
-                key, "id-" + slot / 2, Instant.ofEpochMilli(base + hour * 3_600_000L + slot % 2)));
+        batch.add(prepared.bind(row.apply(partition, k - first)));
       }
       if (batch.size() >= partitionsPerBatch * ROWS_PER_PARTITION) {
         send(session, pending.remove(replicas), inFlight, failure, table);
@@ -89,6 +111,21 @@ public final class RawIngest {
       throw new IllegalStateException("ingest into " + table + " failed", failure.get());
     }
     return (System.nanoTime() - start) / 1e9;
+  }
+
+  /** Partition key values as the token map hashes them: text, timestamp and int. */
+  private static java.nio.ByteBuffer[] encoded(Object[] values) {
+    java.nio.ByteBuffer[] out = new java.nio.ByteBuffer[values.length];
+    for (int i = 0; i < values.length; i++) {
+      Object v = values[i];
+      out[i] =
+          v instanceof String text
+              ? TypeCodecs.TEXT.encode(text, ProtocolVersion.DEFAULT)
+              : v instanceof Instant time
+                  ? TypeCodecs.TIMESTAMP.encode(time, ProtocolVersion.DEFAULT)
+                  : TypeCodecs.INT.encode((Integer) v, ProtocolVersion.DEFAULT);
+    }
+    return out;
   }
 
   private static void send(

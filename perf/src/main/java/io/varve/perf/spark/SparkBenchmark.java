@@ -46,7 +46,8 @@ import org.apache.spark.sql.functions;
  *   <li>{@code export.ratio}: {@code varve export} to Parquet ÷ the reshaper's plain copy of the
  *       same slice tables into tables of the same shape;
  *   <li>{@code import.ratio}: {@code varve import} of that export into a fresh namespace ÷ {@code
- *       perf migrate}'s raw CQL ingest with batches packed by replicas, of as many rows.
+ *       perf migrate}'s raw CQL ingest with batches packed by replicas, of as many rows; and {@code
+ *       import.ratio_same_rows}: ÷ the same raw ingest of rows of a slice table's shape.
  * </ol>
  *
  * A ratio is events per second of the first over rows per second of the second. Spark, the JIT and
@@ -59,6 +60,14 @@ final class SparkBenchmark {
   private static final String NS = "perf_spark";
   private static final String FRESH = "perf_spark_import";
   private static final String WARM = "perf_spark_warmup";
+
+  /** The columns and keys of a slice table, for the baselines' tables of the same shape. */
+  private static final String SLICE_SHAPE =
+      " (time_series_id text, time_bucket timestamp, event_bucket int, event_time timestamp,"
+          + " event_id text, event_item_key blob, event_item_value blob, value_metadata text,"
+          + " PRIMARY KEY ((time_series_id, time_bucket, event_bucket), event_time, event_id,"
+          + " event_item_key)) WITH CLUSTERING ORDER BY (event_time DESC, event_id ASC,"
+          + " event_item_key ASC)";
 
   private final Environment environment;
   private final int events;
@@ -171,11 +180,55 @@ final class SparkBenchmark {
     kv("import.events_per_s", events / imported);
     kv("import.raw_ingest_packed_rows_per_s", events / raw);
     kv("import.ratio", raw / imported);
+    double sameRows = rawEventRows(session, events);
+    kv("import.raw_event_rows_per_s", events / sameRows);
+    kv("import.ratio_same_rows", sameRows / imported);
     long back = countRows(session, FRESH);
     if (back != events) {
       throw new IllegalStateException(
           FRESH + " holds " + back + " rows after the import, not " + events);
     }
+  }
+
+  /**
+   * The same raw packed ingest ({@link RawIngest}) of rows of a slice table's shape: partitions of
+   * 10 one-item events with values of {@code valueBytes}, as the import writes them; returns
+   * seconds. Tells what the rows cost Cassandra from what the import's writer adds.
+   */
+  private double rawEventRows(CqlSession session, int rows) {
+    String table = KEYSPACE + ".raw_event_rows";
+    ddl(session, "CREATE TABLE " + table + SLICE_SHAPE);
+    byte[] value = new byte[valueBytes];
+    java.util.Arrays.fill(value, (byte) 'v');
+    long base = now.toEpochMilli() - Duration.ofHours(10).toMillis();
+    java.util.function.IntFunction<Object[]> key =
+        p ->
+            new Object[] {
+              "raw-" + p / 240, Instant.ofEpochMilli(base + (p % 60) * 600_000L), p % 4
+            };
+    return RawIngest.write(
+        session,
+        table,
+        "INSERT INTO "
+            + table
+            + " (time_series_id, time_bucket, event_bucket, event_time, event_id, event_item_key,"
+            + " event_item_value, value_metadata) VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
+        rows,
+        10,
+        key,
+        (p, slot) -> {
+          Object[] k = key.apply(p);
+          return new Object[] {
+            k[0],
+            k[1],
+            k[2],
+            ((Instant) k[1]).plusMillis(slot * 1000L),
+            "e" + p + "-" + slot,
+            java.nio.ByteBuffer.wrap(new byte[] {'k'}),
+            java.nio.ByteBuffer.wrap(value),
+            ""
+          };
+        });
   }
 
   private Map<String, String> options(String ns) {
@@ -292,17 +345,7 @@ final class SparkBenchmark {
   private double copyTables(CqlSession session, String ns) {
     List<String> tables = tables(session, ns);
     for (String table : tables) {
-      ddl(
-          session,
-          "CREATE TABLE "
-              + KEYSPACE
-              + ".copy_"
-              + table
-              + " (time_series_id text, time_bucket timestamp, event_bucket int, event_time"
-              + " timestamp, event_id text, event_item_key blob, event_item_value blob,"
-              + " value_metadata text, PRIMARY KEY ((time_series_id, time_bucket, event_bucket),"
-              + " event_time, event_id, event_item_key)) WITH CLUSTERING ORDER BY (event_time DESC,"
-              + " event_id ASC, event_item_key ASC)");
+      ddl(session, "CREATE TABLE " + KEYSPACE + ".copy_" + table + SLICE_SHAPE);
     }
     long start = System.nanoTime();
     for (String table : tables) {
@@ -394,6 +437,10 @@ final class SparkBenchmark {
 
   /** A figure: whole numbers and those above 10 without decimals, the rest with three. */
   private void kv(String key, double value) {
-    out.println(key + "=" + String.format(Locale.ROOT, value > 10 ? "%.0f" : "%.3f", value));
+    out.println(
+        key
+            + "="
+            + String.format(
+                Locale.ROOT, value > 10 || value == Math.rint(value) ? "%.0f" : "%.3f", value));
   }
 }
