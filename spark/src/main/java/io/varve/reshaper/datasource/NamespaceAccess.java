@@ -64,9 +64,9 @@ public record NamespaceAccess(
   }
 
   /**
-   * The {@code spark.cassandra.*} options of the active Spark session (connection timeouts, {@code
-   * input.split.sizeInMB} has no effect here: {@code splitCount} cuts the ring), below the data
-   * source's own keys.
+   * The {@code spark.cassandra.*} options of the active Spark session and of the JVM's system
+   * properties (timeouts, compression), below the data source's own keys. The connector's {@code
+   * input.split.*} options have no effect: {@code splitCount} cuts the ring.
    */
   private static Map<String, String> sessionOptions() {
     Map<String, String> common = new LinkedHashMap<>();
@@ -83,6 +83,14 @@ public record NamespaceAccess(
           }
         });
     common.putAll(Cluster.commonOptions(Map.of()));
+    common.keySet().stream()
+        .filter(k -> k.startsWith("spark.cassandra.input.split."))
+        .forEach(
+            k ->
+                System.err.println(
+                    "varve data source: warning: "
+                        + k
+                        + " has no effect here; the option splitCount cuts the ring"));
     return common;
   }
 }

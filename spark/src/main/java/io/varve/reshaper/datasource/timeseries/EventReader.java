@@ -59,7 +59,7 @@ final class EventReader implements PartitionReader<InternalRow> {
 
   private EventReader(Factory factory, EventReads.Part part) {
     this.factory = factory;
-    this.reads = part.reads().iterator();
+    this.reads = part.reads();
     this.session = factory.connector().openSession();
   }
 

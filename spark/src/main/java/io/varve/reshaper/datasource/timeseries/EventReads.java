@@ -50,8 +50,43 @@ final class EventReads {
       String table, String series, long timeBucket, int eventBucket, long fromMillis, long toMillis)
       implements Read {}
 
-  /** The reads of one Spark partition, run in order. */
-  record Part(List<Read> reads) implements InputPartition {}
+  /** The part of a slice inside the interval; {@code whole} when that is all of it. */
+  record SliceSpan(String table, long fromMillis, long toMillis, boolean whole)
+      implements Serializable {}
+
+  /**
+   * The reads of one Spark partition, run in order: a token range {@code (start, end]} of each of
+   * {@code spans} (one list, shared by every part of a scan, so that the driver holds the parts and
+   * the slices, not their product), or partitions by key.
+   */
+  record Part(List<SliceSpan> spans, long start, long end, List<KeyRead> keys)
+      implements InputPartition {
+
+    /** The reads, made one at a time. */
+    java.util.Iterator<Read> reads() {
+      if (!keys.isEmpty()) {
+        return java.util.List.<Read>copyOf(keys).iterator();
+      }
+      java.util.Iterator<SliceSpan> it = spans.iterator();
+      return new java.util.Iterator<>() {
+        @Override
+        public boolean hasNext() {
+          return it.hasNext();
+        }
+
+        @Override
+        public Read next() {
+          SliceSpan s = it.next();
+          return new RangeRead(s.table(), start, end, s.fromMillis(), s.toMillis(), s.whole());
+        }
+      };
+    }
+
+    /** How many reads the part makes. */
+    int size() {
+      return keys.isEmpty() ? spans.size() : keys.size();
+    }
+  }
 
   /** The slices a read of {@code [fromMillis, toMillis)} touches, oldest first. */
   static List<TimeSlice> slices(List<TimeSlice> all, long fromMillis, long toMillis) {
@@ -60,22 +95,23 @@ final class EventReads {
         .toList();
   }
 
-  /** Each range of the ring over every slice: one part per range, empty slices list: none. */
+  /** Each range of the ring over every slice: one part per range; none without slices. */
   static List<Part> byRange(
       List<TimeSlice> slices, long fromMillis, long toMillis, int splitCount) {
     if (slices.isEmpty() || fromMillis >= toMillis) {
       return List.of();
     }
+    List<SliceSpan> spans = new ArrayList<>(slices.size());
+    for (TimeSlice slice : slices) {
+      long from = Math.max(fromMillis, slice.start().toEpochMilli());
+      long to = Math.min(toMillis, slice.end().toEpochMilli());
+      boolean whole = from == slice.start().toEpochMilli() && to == slice.end().toEpochMilli();
+      spans.add(new SliceSpan(slice.table(), from, to, whole));
+    }
+    List<SliceSpan> shared = List.copyOf(spans);
     List<Part> parts = new ArrayList<>();
     for (TokenRange range : TokenRange.split(splitCount)) {
-      List<Read> reads = new ArrayList<>();
-      for (TimeSlice slice : slices) {
-        long from = Math.max(fromMillis, slice.start().toEpochMilli());
-        long to = Math.min(toMillis, slice.end().toEpochMilli());
-        boolean whole = from == slice.start().toEpochMilli() && to == slice.end().toEpochMilli();
-        reads.add(new RangeRead(slice.table(), range.start(), range.end(), from, to, whole));
-      }
-      parts.add(new Part(reads));
+      parts.add(new Part(shared, range.start(), range.end(), List.of()));
     }
     return parts;
   }
@@ -102,7 +138,7 @@ final class EventReads {
     if (partitions * series.size() > MAX_KEY_READS) {
       return null;
     }
-    List<Read> reads = new ArrayList<>();
+    List<KeyRead> reads = new ArrayList<>();
     for (String id : series) {
       for (BucketScan b : buckets) {
         for (int e = 0; e < b.eventBuckets(); e++) {
@@ -116,7 +152,7 @@ final class EventReads {
     for (int i = 0; i < count; i++) {
       int from = (int) ((long) reads.size() * i / count);
       int to = (int) ((long) reads.size() * (i + 1) / count);
-      parts.add(new Part(List.copyOf(reads.subList(from, to))));
+      parts.add(new Part(List.of(), 0, 0, List.copyOf(reads.subList(from, to))));
     }
     return parts;
   }

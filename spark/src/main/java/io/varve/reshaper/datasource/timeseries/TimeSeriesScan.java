@@ -119,12 +119,21 @@ final class TimeSeriesScan implements Scan, Batch {
         + filters.pushed()
         + " reads="
         + (byKey
-            ? "partitions by key of time_series_id IN " + filters.series().orElseThrow()
+            ? "partitions by key of time_series_id IN " + shown(filters.series().orElseThrow())
             : "token ranges of every slice")
         + " parts="
         + parts.size()
         + " consistency="
         + access.consistencyLevel();
+  }
+
+  /** The ids asked for, the first ten of them when there are more. */
+  static String shown(java.util.Set<String> ids) {
+    return ids.size() <= 10
+        ? ids.toString()
+        : ids.stream()
+            .limit(10)
+            .collect(Collectors.joining(", ", "[", ", ... " + ids.size() + " ids]"));
   }
 
   private static String bound(long millis) {
