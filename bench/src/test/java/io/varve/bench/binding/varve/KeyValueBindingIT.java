@@ -54,21 +54,23 @@ class KeyValueBindingIT {
 
   @Test
   void loads_then_runs_workload_a() {
-    Properties p = properties(BindingHarness.workloadA(200, 400));
+    Properties p = properties(BindingHarness.workloadA(200, 1000));
     RunResult load = BindingHarness.run("varve-kv", BenchSpec.Phase.LOAD, p);
     assertThat(load.operations().get("INSERT").errors()).isEmpty();
     assertThat(load.operations().get("INSERT").count()).isEqualTo(200);
 
     p.setProperty("varve.hedging", "true");
-    p.setProperty("target", "200");
+    p.setProperty("target", "250");
     RunResult run = BindingHarness.run("varve-kv", BenchSpec.Phase.RUN, p);
     assertThat(run.errorCount()).isZero(); // every record was loaded: no read misses
     assertThat(run.operations().get("READ").count() + run.operations().get("UPDATE").count())
-        .isEqualTo(400);
-    // the server's side, scraped from its /metrics beside the client's figures
+        .isEqualTo(1000);
+    // the server's side, scraped from its /metrics once a second beside the client's figures: over
+    // a 4-second run the samples can miss up to a second of calls at each end (CI saw 317 of 400
+    // counted in a 2-second run), and hedges add some
     assertThat(run.load().get("varve_server.requests"))
         .as("API calls the server counted: " + run.load())
-        .isGreaterThanOrEqualTo(400 * 0.9);
+        .isBetween(1000 * 0.5, 1000 * 1.5);
     assertThat(run.load())
         .containsKeys("varve_server.cpu_usage.mean", "varve_server.cpu_usage.max");
     // hedged calls the client cancels count as failed on the server: present, not zero
