@@ -177,8 +177,10 @@ class PartitionHistogramIT {
         .as("a slice keeps the settings it was created with")
         .isEqualTo(1);
 
-    // slices created from now on have 6 event buckets: write the dense series there too
-    clock.advance(Duration.ofHours(3));
+    // slices created from now on have 6 event buckets: write the dense series there too. Four
+    // hours on, so that t2's slice lies past every slice the maintainer created ahead before the
+    // new settings (with three, a run started between :30 and :35 found t2's slice made earlier)
+    clock.advance(Duration.ofHours(4));
     Instant t2 = clock.instant().minus(Duration.ofMinutes(5)).truncatedTo(ChronoUnit.SECONDS);
     TestServer.await(
         "a slice with the new settings",
