@@ -306,15 +306,7 @@ class TimeSeriesSourceIT {
     }
     Dataset<org.apache.spark.sql.Row> df = spark.createDataFrame(rows, schema).repartition(3);
     for (int run = 0; run < 2; run++) {
-      df.write()
-          .format("varve-timeseries")
-          .mode("append")
-          .option("host", TestCassandra.contactPoint().getHostString())
-          .option("port", Integer.toString(TestCassandra.contactPoint().getPort()))
-          .option("localDC", TestCassandra.localDatacenter())
-          .option("metadataKeyspace", server.metadataKeyspace)
-          .option("namespace", NS)
-          .save();
+      write(df, Map.of());
       Set<Item> back =
           throughApi(
               NS,
