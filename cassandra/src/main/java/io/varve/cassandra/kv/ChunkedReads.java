@@ -9,13 +9,11 @@ import io.varve.core.kv.KvItem;
 import io.varve.core.kv.KvNamespace;
 import io.varve.core.kv.ValueMetadata;
 import io.varve.core.read.ResponseMemory;
-import io.varve.format.ValueCodec;
+import io.varve.format.ItemValues;
 import java.nio.ByteBuffer;
 import java.util.List;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionStage;
-import java.util.concurrent.atomic.AtomicBoolean;
-import java.util.zip.CRC32C;
 
 /**
  * Reassembles chunked values. The chunks of the version the item row names are read in parallel
@@ -123,37 +121,17 @@ final class ChunkedReads {
    */
   private CompletionStage<byte[]> stored(
       CqlChunkStore.Version version, ValueMetadata m, ConsistencyLevel consistency) {
-    if (m.storedSize() > Integer.MAX_VALUE - 16 || m.chunkSize() <= 0) {
-      throw new VarveException(
-          VarveException.Kind.INTERNAL, "chunked value_metadata out of range: " + m);
+    ItemValues.Assembly assembly;
+    try {
+      assembly = new ItemValues.Assembly(m);
+    } catch (IllegalArgumentException e) {
+      throw new VarveException(VarveException.Kind.INTERNAL, e.getMessage());
     }
-    byte[] bytes = new byte[(int) m.storedSize()];
-    AtomicBoolean whole = new AtomicBoolean(true);
     return CqlChunkStore.bounded(
             m.chunks(),
             concurrency,
-            i ->
-                store
-                    .read(version, i, consistency)
-                    .thenAccept(
-                        chunk -> {
-                          long from = (long) i * m.chunkSize();
-                          long expected = Math.min(m.chunkSize(), m.storedSize() - from);
-                          if (chunk == null || chunk.remaining() != expected) {
-                            whole.set(false);
-                          } else {
-                            chunk.duplicate().get(bytes, (int) from, (int) expected);
-                          }
-                        }))
-        .thenApply(
-            v -> {
-              if (!whole.get()) {
-                return null;
-              }
-              CRC32C crc = new CRC32C();
-              crc.update(bytes);
-              return (int) crc.getValue() == m.checksum() ? bytes : null;
-            });
+            i -> store.read(version, i, consistency).thenAccept(chunk -> assembly.put(i, chunk)))
+        .thenApply(v -> assembly.stored());
   }
 
   private static KvItem item(
@@ -166,7 +144,7 @@ final class ChunkedReads {
           generation,
           raw ? m.compression() : ValueMetadata.Compression.NONE);
     }
-    byte[] value = ValueCodec.decode(ByteBuffer.wrap(stored), ValueCodec.ZSTD, 0, 0);
+    byte[] value = ItemValues.value(ByteBuffer.wrap(stored), m, false);
     return new KvItem(key, value, m.valueSize(), generation);
   }
 }

@@ -8,8 +8,8 @@ import io.varve.core.kv.KvChunking;
 import io.varve.core.kv.KvItem;
 import io.varve.core.kv.KvNamespace;
 import io.varve.core.kv.ValueMetadata;
+import io.varve.format.ItemValues;
 import io.varve.format.ValueCodec;
-import java.nio.ByteBuffer;
 import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
@@ -17,13 +17,11 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionStage;
-import java.util.zip.CRC32C;
 
 /**
  * The stored form of a PutItems' items, and the staging of those too large for their row: each is
  * logged in the staging log ({@link CqlChunkLog}), then written as chunks at the token's timestamp,
- * before the item rows commit them. A value the client sent compressed is stored as sent; others
- * are compressed by the {@link ValueCodec} rule.
+ * before the item rows commit them. How a value is stored is the format's ({@link ItemValues}).
  */
 final class ChunkedWrites {
 
@@ -34,7 +32,7 @@ final class ChunkedWrites {
   static final String PAUSE_PROPERTY = "varve.test.kv.pauseAfterChunkStaging";
 
   /** An item as it goes into its row. */
-  record Stored(byte[] key, ByteBuffer value, byte[] metadata) {}
+  record Stored(byte[] key, ItemValues.Stored stored) {}
 
   private final CqlChunkStore store;
   private final CqlChunkLog log;
@@ -59,46 +57,22 @@ final class ChunkedWrites {
     Instant started = clock.instant();
     ConsistencyLevel consistency = ConsistencyLevels.of(ns.consistency());
     for (KvItem item : items) {
-      ByteBuffer value;
-      ValueMetadata.Compression compression;
-      if (item.compression() == ValueMetadata.Compression.ZSTD) {
-        value = ByteBuffer.wrap(item.value());
-        compression = ValueMetadata.Compression.ZSTD;
-      } else {
-        ValueCodec.Stored encoded = codec.encode(item.value());
-        value = encoded.value();
-        compression =
-            encoded.metadata().equals(ValueCodec.ZSTD)
-                ? ValueMetadata.Compression.ZSTD
-                : ValueMetadata.Compression.NONE;
-      }
-      if (!chunking.chunked(item.value().length)) {
-        rows.add(
-            new Stored(
-                item.key(),
-                value,
-                ValueMetadata.inline(token.token(), item.valueSize(), compression).encode()));
+      ItemValues.Stored stored =
+          ItemValues.store(
+              item.value(),
+              item.compression() == ValueMetadata.Compression.ZSTD,
+              item.valueSize(),
+              token.token(),
+              codec,
+              chunking);
+      rows.add(new Stored(item.key(), stored));
+      if (!stored.isChunked()) {
         continue;
       }
       if (log == null) {
         throw new IllegalStateException("chunked value without a staging log");
       }
-      CRC32C crc = new CRC32C();
-      crc.update(value.duplicate());
-      int chunks = chunking.chunkCount(value.remaining());
-      rows.add(
-          new Stored(
-              item.key(),
-              ByteBuffer.allocate(0),
-              ValueMetadata.chunked(
-                      token.token(),
-                      item.valueSize(),
-                      compression,
-                      chunks,
-                      chunking.chunkSize(),
-                      value.remaining(),
-                      (int) crc.getValue())
-                  .encode()));
+      int chunks = stored.metadataFields().chunks();
       CqlChunkStore.Version version =
           new CqlChunkStore.Version(
               ns.keyspace(), ns.table(), id, item.key(), token.generationMicros(), token.token());
@@ -120,7 +94,7 @@ final class ChunkedWrites {
                   v ->
                       store.write(
                           version,
-                          value,
+                          stored.stored(),
                           chunking.chunkSize(),
                           chunking.writeConcurrency(),
                           consistency));

@@ -8,6 +8,7 @@ import com.datastax.oss.driver.api.core.cql.Row;
 import com.datastax.oss.driver.api.core.cql.SimpleStatement;
 import io.varve.cassandra.failure.CqlFailures;
 import io.varve.cassandra.session.SchemaChanges;
+import io.varve.format.ItemTable;
 import java.nio.ByteBuffer;
 import java.time.Duration;
 import java.time.Instant;
@@ -29,9 +30,9 @@ import java.util.function.Function;
 public final class CqlChunkLog {
 
   /** Partitions of the log. */
-  public static final int SHARDS = 16;
+  public static final int SHARDS = ItemTable.CHUNK_LOG_SHARDS;
 
-  static final String TABLE = "kv_chunk_log";
+  static final String TABLE = ItemTable.CHUNK_LOG;
 
   /**
    * A logged chunked value.
@@ -56,7 +57,7 @@ public final class CqlChunkLog {
       int chunks) {
 
     int shard() {
-      return Math.floorMod(31 * id.hashCode() + ByteBuffer.wrap(key).hashCode(), SHARDS);
+      return ItemTable.chunkLogShard(id, key);
     }
 
     Entry dueAt(Instant when) {
@@ -64,8 +65,7 @@ public final class CqlChunkLog {
     }
   }
 
-  private static final String COLUMNS =
-      "shard, due, keyspace_name, table_name, id, key, generation, nonce, chunks";
+  private static final String COLUMNS = ItemTable.CHUNK_LOG_COLUMNS;
 
   private final CqlSession session;
   private final PreparedStatement insert;
@@ -79,9 +79,7 @@ public final class CqlChunkLog {
     String table = keyspace + "." + TABLE;
     Function<String, PreparedStatement> prepare =
         cql -> SchemaChanges.prepareNow(session, cql, timeout);
-    insert =
-        prepare.apply(
-            "INSERT INTO " + table + " (" + COLUMNS + ") VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)");
+    insert = prepare.apply(ItemTable.insertIntoChunkLog(keyspace));
     select =
         prepare.apply(
             "SELECT " + COLUMNS + " FROM " + table + " WHERE shard = ? AND due <= ? LIMIT ?");

@@ -6,6 +6,8 @@ import com.datastax.oss.driver.api.core.CqlSession;
 import com.datastax.oss.driver.api.core.cql.BoundStatementBuilder;
 import io.varve.cassandra.failure.CqlFailures;
 import io.varve.core.limit.AsyncLimiter;
+import io.varve.format.ItemTable;
+import io.varve.format.ItemValues;
 import java.nio.ByteBuffer;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionStage;
@@ -39,26 +41,14 @@ final class CqlChunkStore {
       Version v, ByteBuffer stored, int chunkSize, int concurrency, ConsistencyLevel consistency) {
     int count = (stored.remaining() + chunkSize - 1) / chunkSize;
     return statements
-        .prepare(
-            "INSERT INTO "
-                + table(v)
-                + " (id, key, generation, nonce, chunk, data) VALUES (?, ?, ?, ?, ?, ?)"
-                + " USING TIMESTAMP ?")
+        .prepare(ItemTable.insertChunkInto(table(v)))
         .thenCompose(
             insert ->
                 bounded(
                     count,
                     concurrency,
                     i -> {
-                      int from = i * chunkSize;
-                      ByteBuffer data =
-                          stored
-                              .duplicate()
-                              .position(stored.position() + from)
-                              .limit(
-                                  stored.position()
-                                      + Math.min(stored.remaining(), from + chunkSize))
-                              .slice();
+                      ByteBuffer data = ItemValues.chunk(stored, i, chunkSize);
                       BoundStatementBuilder b =
                           address(insert.boundStatementBuilder(), v, i)
                               .setByteBuffer(5, data)
@@ -79,10 +69,7 @@ final class CqlChunkStore {
    */
   CompletionStage<ByteBuffer> read(Version v, int index, ConsistencyLevel consistency) {
     return statements
-        .prepare(
-            "SELECT data FROM "
-                + table(v)
-                + " WHERE id = ? AND key = ? AND generation = ? AND nonce = ? AND chunk = ?")
+        .prepare(ItemTable.selectChunkFrom(table(v)))
         .thenCompose(
             select ->
                 CqlFailures.translated(
@@ -144,7 +131,7 @@ final class CqlChunkStore {
   private static String table(Version v) {
     return CqlIdentifier.fromInternal(v.keyspace()).asCql(true)
         + "."
-        + CqlIdentifier.fromInternal(CqlChunkTables.name(v.table())).asCql(true);
+        + CqlIdentifier.fromInternal(ItemTable.chunkTable(v.table())).asCql(true);
   }
 
   /**

@@ -10,26 +10,22 @@ import io.varve.cassandra.failure.CqlFailures;
 import io.varve.cassandra.session.SchemaChanges;
 import io.varve.core.error.InvalidFieldException;
 import io.varve.core.kv.KvNamespace;
-import java.nio.charset.StandardCharsets;
+import io.varve.format.ItemTable;
 import java.time.Duration;
 import java.util.HashSet;
-import java.util.HexFormat;
 import java.util.Set;
 import java.util.concurrent.CompletionStage;
-import java.util.zip.CRC32C;
 
 /**
  * The chunk table of a KeyValue namespace, beside its item table: {@code <table>_chunks (id text,
  * key blob, generation bigint, nonce text, chunk int, data blob, PRIMARY KEY ((id, key, generation,
- * nonce, chunk)))}. Every chunk is its own partition, so one large value spreads over the whole
- * ring, and a chunk is addressed by the version that wrote it (the idempotency token's generation
- * time and nonce): chunks of two versions of an item never mix. Created by the control plane with
- * the item table, never by a write.
+ * nonce, chunk)))}, named by {@link ItemTable#chunkTable}. Every chunk is its own partition, so one
+ * large value spreads over the whole ring, and a chunk is addressed by the version that wrote it
+ * (the idempotency token's generation time and nonce): chunks of two versions of an item never mix.
+ * Created by the control plane with the item table, never by a write.
  */
 public final class CqlChunkTables {
 
-  static final String SUFFIX = "_chunks";
-  private static final int MAX_NAME = 48;
   private static final Set<String> COLUMNS =
       Set.of("id", "key", "generation", "nonce", "chunk", "data");
 
@@ -41,23 +37,14 @@ public final class CqlChunkTables {
     this.timeout = timeout;
   }
 
-  /**
-   * The chunk table's name: {@code <table>_chunks}, or, when that exceeds the 48 characters
-   * Cassandra allows, the table's first 32 characters, {@code _}, 8 hex digits of the CRC32C of the
-   * whole table name, then {@code _chunks}.
-   */
+  /** The chunk table of item table {@code table}: {@link ItemTable#chunkTable}. */
   public static String name(String table) {
-    if (table.length() + SUFFIX.length() <= MAX_NAME) {
-      return table + SUFFIX;
-    }
-    CRC32C crc = new CRC32C();
-    crc.update(table.getBytes(StandardCharsets.UTF_8));
-    return table.substring(0, 32) + "_" + HexFormat.of().toHexDigits((int) crc.getValue()) + SUFFIX;
+    return ItemTable.chunkTable(table);
   }
 
   /** Creates the namespace's chunk table if it does not exist; refuses one of another shape. */
   public CompletionStage<Void> create(KvNamespace ns) {
-    String table = name(ns.table());
+    String table = ItemTable.chunkTable(ns.table());
     var statement =
         createTable(CqlIdentifier.fromInternal(ns.keyspace()), CqlIdentifier.fromInternal(table))
             .ifNotExists()

@@ -14,6 +14,7 @@ import io.varve.cassandra.session.SchemaChanges;
 import io.varve.core.error.InvalidFieldException;
 import io.varve.core.kv.ItemTables;
 import io.varve.core.kv.KvNamespace;
+import io.varve.format.ItemTable;
 import java.time.Duration;
 import java.util.Locale;
 import java.util.Map;
@@ -80,7 +81,7 @@ public final class CqlItemTables implements ItemTables {
     SimpleStatement items =
         dropTable(keyspace, CqlIdentifier.fromInternal(ns.table())).ifExists().build();
     SimpleStatement chunkTable =
-        dropTable(keyspace, CqlIdentifier.fromInternal(CqlChunkTables.name(ns.table())))
+        dropTable(keyspace, CqlIdentifier.fromInternal(ItemTable.chunkTable(ns.table())))
             .ifExists()
             .build();
     return CqlFailures.translated(

@@ -112,13 +112,15 @@ public final class CqlItemWriter {
                           long bytes = 0;
                           for (ChunkedWrites.Stored row : stored) {
                             rows.add(
-                                row(insert, id, row.key(), row.value(), row.metadata(), token)
+                                row(
+                                        insert,
+                                        id,
+                                        row.key(),
+                                        row.stored().cell(),
+                                        row.stored().metadata(),
+                                        token)
                                     .build());
-                            // the value cell repeats the metadata in front of the value
-                            bytes +=
-                                row.key().length
-                                    + row.value().remaining()
-                                    + 2L * row.metadata().length;
+                            bytes += row.key().length + row.stored().rowBytes();
                           }
                           return new Writes(rows, bytes);
                         }));
@@ -180,7 +182,13 @@ public final class CqlItemWriter {
                 // an empty value, not a null: a null would be a tombstone cell that outlives the
                 // TTL
                 rows.add(
-                    row(insert, id, key, ByteBuffer.allocate(0), metadata, token)
+                    row(
+                            insert,
+                            id,
+                            key,
+                            ValueMetadata.frame(metadata, ByteBuffer.allocate(0)),
+                            metadata,
+                            token)
                         .setInt(5, ttl)
                         .build());
                 bytes += key.length + 2L * metadata.length;
@@ -193,14 +201,14 @@ public final class CqlItemWriter {
       PreparedStatement insert,
       String id,
       byte[] key,
-      ByteBuffer value,
+      ByteBuffer cell,
       byte[] metadata,
       IdempotencyToken token) {
     return insert
         .boundStatementBuilder()
         .setString(0, id)
         .setByteBuffer(1, ByteBuffer.wrap(key))
-        .setByteBuffer(2, ValueMetadata.frame(metadata, value))
+        .setByteBuffer(2, cell)
         .setByteBuffer(3, ByteBuffer.wrap(metadata))
         .setLong(4, token.generationMicros());
   }

@@ -10,7 +10,7 @@ import io.varve.core.kv.KvNamespace;
 import io.varve.core.kv.ReadBudget;
 import io.varve.core.kv.ValueMetadata;
 import io.varve.core.read.ResponseMemory;
-import io.varve.format.ValueCodec;
+import io.varve.format.ItemValues;
 import java.nio.ByteBuffer;
 import java.util.ArrayList;
 import java.util.List;
@@ -259,9 +259,6 @@ final class ItemRead {
    * stored when {@code raw}.
    */
   static byte[] value(ByteBuffer cell, ValueMetadata metadata, boolean raw) {
-    ByteBuffer stored = ValueMetadata.payload(cell);
-    return metadata.compression() == ValueMetadata.Compression.ZSTD && !raw
-        ? ValueCodec.decode(stored, ValueCodec.ZSTD, 0, 0)
-        : RowStream.bytes(stored);
+    return ItemValues.inline(cell, metadata, raw);
   }
 }

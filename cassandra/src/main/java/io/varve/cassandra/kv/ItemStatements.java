@@ -5,6 +5,7 @@ import com.datastax.oss.driver.api.core.CqlSession;
 import com.datastax.oss.driver.api.core.cql.PreparedStatement;
 import io.varve.core.kv.KeyRange;
 import io.varve.core.kv.KvNamespace;
+import io.varve.format.ItemTable;
 import java.util.Map;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionStage;
@@ -26,11 +27,7 @@ final class ItemStatements {
 
   /** {@code INSERT (id, key, value, value_metadata) USING TIMESTAMP ? [AND TTL ?]}. */
   CompletionStage<PreparedStatement> insert(KvNamespace ns, boolean ttl) {
-    return prepare(
-        "INSERT INTO "
-            + table(ns)
-            + " (id, key, value, value_metadata) VALUES (?, ?, ?, ?) USING TIMESTAMP ?"
-            + (ttl ? " AND TTL ?" : ""));
+    return prepare(ItemTable.insertInto(table(ns), ttl));
   }
 
   /** A partition or range delete; the range's present bounds become bind markers after the id. */

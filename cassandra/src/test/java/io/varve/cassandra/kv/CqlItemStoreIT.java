@@ -30,6 +30,7 @@ import io.varve.core.kv.ScannedItem;
 import io.varve.core.limit.AsyncLimiter;
 import io.varve.core.namespace.Consistency;
 import io.varve.core.read.ResponseMemory;
+import io.varve.format.ItemTable;
 import java.nio.charset.StandardCharsets;
 import java.time.Clock;
 import java.time.Duration;
@@ -408,7 +409,7 @@ class CqlItemStoreIT {
                 "SELECT id FROM "
                     + KEYSPACE
                     + "."
-                    + CqlChunkTables.name(ns.table())
+                    + ItemTable.chunkTable(ns.table())
                     + " WHERE id = ? ALLOW FILTERING",
                 id))
         .all()

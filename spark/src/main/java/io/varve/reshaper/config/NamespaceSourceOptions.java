@@ -5,6 +5,8 @@ import static io.varve.reshaper.config.JobTypes.integer;
 import static io.varve.reshaper.config.JobTypes.longInteger;
 import static io.varve.reshaper.config.JobTypes.nonBlank;
 
+import io.varve.core.kv.KvChunking;
+import io.varve.core.kv.KvLimits;
 import io.varve.format.ValueCodec;
 import io.varve.options.Option;
 import io.varve.options.OptionException;
@@ -34,11 +36,11 @@ public final class NamespaceSourceOptions {
   public static final Option<Instant> FROM =
       OWN.option("from", instant())
           .defaultDoc("the oldest slice's start")
-          .doc("Reads: events at or after this time (inclusive).");
+          .doc("`varve-timeseries` reads: events at or after this time (inclusive).");
   public static final Option<Instant> TO =
       OWN.option("to", instant())
           .defaultDoc("the newest slice's end")
-          .doc("Reads: events before this time (exclusive).");
+          .doc("`varve-timeseries` reads: events before this time (exclusive).");
   public static final Option<String> METADATA_KEYSPACE =
       OWN.option("metadataKeyspace", nonBlank("a keyspace name"))
           .defaultValue("varve")
@@ -58,6 +60,32 @@ public final class NamespaceSourceOptions {
               "Writes: rows the namespace refuses (outside its write window, over a limit) that a"
                   + " write may skip before it fails. Each task fails at its first refused row past"
                   + " this count; the job's total is checked when it commits.");
+
+  public static final Option<String> TOKEN =
+      OWN.option("token", nonBlank("1.." + KvLimits.MAX_TOKEN_CHARS + " characters"))
+          .defaultValue("varve-spark")
+          .doc(
+              "`varve-kv` writes: the nonce of the idempotency token of every item written, beside"
+                  + " its generation time. A rerun with the same token and generation times writes"
+                  + " the same cells at the same timestamps: it leaves one copy, and a newer write"
+                  + " made meanwhile stays newer.");
+  public static final Option<Instant> GENERATION_TIME =
+      OWN.option("generationTime", instant())
+          .defaultDoc("the time the write is planned, on the driver")
+          .doc(
+              "`varve-kv` writes: the generation time (the write timestamp) of rows without a"
+                  + " `generation_time` column or with a null one. Give it, or the column, for a"
+                  + " rerun to be harmless.");
+  public static final Option<Integer> CHUNK_THRESHOLD =
+      OWN.option("chunkThreshold", integer(64 * KvLimits.KIB, 4 * KvLimits.MIB))
+          .defaultValue(KvChunking.DEFAULT.threshold())
+          .doc(
+              "`varve-kv` writes: values of more bytes than this go to the chunk table, as the"
+                  + " server stores them: the server's `kv.chunks.threshold`.");
+  public static final Option<Integer> CHUNK_SIZE =
+      OWN.option("chunkSize", integer(64 * KvLimits.KIB, 4 * KvLimits.MIB))
+          .defaultValue(KvChunking.DEFAULT.chunkSize())
+          .doc("`varve-kv` writes: bytes of one chunk: the server's `kv.chunks.chunkSize`.");
 
   /** This registry's own keys. */
   public static final Options OWN_KEYS = OWN.build();
@@ -100,6 +128,30 @@ public final class NamespaceSourceOptions {
       return values;
     } catch (OptionException e) {
       throw new ConfigException(e.getMessage(), e);
+    }
+  }
+
+  /** Keys only {@code varve-timeseries} takes. */
+  public static final java.util.Set<Option<?>> TIME_SERIES_ONLY = java.util.Set.of(FROM, TO);
+
+  /** Keys only {@code varve-kv} takes. */
+  public static final java.util.Set<Option<?>> KEY_VALUE_ONLY =
+      java.util.Set.of(TOKEN, GENERATION_TIME, CHUNK_THRESHOLD, CHUNK_SIZE);
+
+  /**
+   * Refuses a key of the other data source: it would have no effect.
+   *
+   * @param format {@code varve-timeseries} or {@code varve-kv}
+   */
+  public static void requireOwn(OptionValues values, String format) {
+    java.util.Set<Option<?>> other = format.equals("varve-kv") ? TIME_SERIES_ONLY : KEY_VALUE_ONLY;
+    for (Option<?> option : other) {
+      if (values.isSet(option)) {
+        throw new ConfigException(
+            option.key(),
+            String.valueOf(values.optional(option).orElse(null)),
+            "no such key for " + format + " (it has no effect there); remove it");
+      }
     }
   }
 

@@ -29,7 +29,8 @@ public record NamespaceAccess(
     String consistencyLevel) {
 
   /**
-   * Reads the options, reaches the cluster and loads the namespace of {@code service}.
+   * Reads the options, reaches the cluster and loads the namespace of {@code service} (of either
+   * service when null).
    *
    * @throws io.varve.reshaper.config.ConfigException naming the key of a bad option, or {@code
    *     namespace} when there is no such namespace of that service
@@ -45,12 +46,27 @@ public record NamespaceAccess(
           StoredNamespace.load(
               session, options.get(NamespaceSourceOptions.METADATA_KEYSPACE), name, service);
     }
+    NamespaceSourceOptions.requireOwn(options, namespace.format());
     String level =
         options.isSet(JobOptions.CONSISTENCY_LEVEL)
             ? connection.consistencyLevel()
             : namespace.consistencyLevel();
     return new NamespaceAccess(
         options, namespace, connection.withConsistencyLevel(level), cluster.connector(), level);
+  }
+
+  /**
+   * The token ranges a scan cuts the ring into: {@code splitCount} when given, else 256 per node of
+   * the cluster and at least 64.
+   */
+  public int splitCount() {
+    int given = connection.splitCount();
+    if (given > 0) {
+      return given;
+    }
+    try (CqlSession session = connector.openSession()) {
+      return Math.max(64, 256 * session.getMetadata().getNodes().size());
+    }
   }
 
   /** {@code from}, when given. */

@@ -28,12 +28,15 @@ import java.util.TreeSet;
  * consistency, the accept limit and the slices with the partition settings each was created with.
  * Read once per job at planning; the tasks get this value, not a session to the metadata.
  *
+ * @param table the item table of a KeyValue namespace ({@code physicalStorage.table}, the
+ *     namespace's name when not set); empty for a TimeSeries one, whose tables are its slices
  * @param slices every slice, oldest first, in every status
  */
 public record StoredNamespace(
     String name,
     String service,
     String keyspace,
+    String table,
     String consistencyLevel,
     Duration acceptLimit,
     List<SliceRecord> slices)
@@ -70,13 +73,18 @@ public record StoredNamespace(
     }
   }
 
+  /** The data source of this namespace's service: {@code varve-timeseries} or {@code varve-kv}. */
+  public String format() {
+    return service.equals(KEY_VALUE) ? "varve-kv" : "varve-timeseries";
+  }
+
   /** The slices as core models them, oldest first. */
   public List<TimeSlice> timeSlices() {
     return slices.stream().map(s -> s.slice(name)).toList();
   }
 
   /**
-   * Reads a namespace of {@code service}.
+   * Reads a namespace of {@code service}, or of either service when it is null.
    *
    * @throws ConfigException naming {@code namespace} when it does not exist, is being deleted or
    *     belongs to the other service, and {@code metadataKeyspace} when there is no control plane
@@ -119,7 +127,9 @@ public record StoredNamespace(
     JsonNode document = parse(namespace, row.getString(0));
     String stored = document.path("service").asText("");
     String actual = stored.isEmpty() ? TIME_SERIES : stored;
-    if (!actual.equals(service)) {
+    if (service == null) {
+      service = actual;
+    } else if (!actual.equals(service)) {
       throw new ConfigException(
           "namespace",
           namespace + " (a " + actual + " namespace)",
@@ -140,6 +150,10 @@ public record StoredNamespace(
           "namespace " + namespace + ": its stored configuration has no PRIMARY_STORAGE entry");
     }
     String keyspace = primary.path("physicalStorage").path("dataset").asText(namespace);
+    String table =
+        service.equals(KEY_VALUE)
+            ? primary.path("physicalStorage").path("table").asText(namespace)
+            : "";
     JsonNode config = primary.path("config");
     Consistency consistency =
         new Consistency(
@@ -172,7 +186,13 @@ public record StoredNamespace(
       slices.sort(Comparator.comparingLong(SliceRecord::startMillis));
     }
     return new StoredNamespace(
-        namespace, actual, keyspace, consistency.cqlLevel(), acceptLimit, List.copyOf(slices));
+        namespace,
+        actual,
+        keyspace,
+        table,
+        consistency.cqlLevel(),
+        acceptLimit,
+        List.copyOf(slices));
   }
 
   private static JsonNode parse(String namespace, String json) {

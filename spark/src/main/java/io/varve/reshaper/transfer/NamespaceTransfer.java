@@ -25,15 +25,17 @@ import org.apache.spark.sql.SaveMode;
 import org.apache.spark.sql.SparkSession;
 
 /**
- * {@code varve export} and {@code varve import}: a TimeSeries namespace's events to and from
- * Parquet files, through the {@code varve-timeseries} data source, one unit at a time with a {@link
- * TransferState} so that a rerun resumes.
+ * {@code varve export} and {@code varve import}: a TimeSeries namespace's events, or a KeyValue
+ * namespace's items, to and from Parquet files, through the {@code varve-timeseries} or {@code
+ * varve-kv} data source, one unit at a time with a {@link TransferState} so that a rerun resumes.
  *
  * <ul>
  *   <li>An export writes each slice of the interval to {@code <out>/slices/<slice table>/} (Spark's
  *       Parquet files: the data source's five columns, {@code event_time} as a millisecond
  *       timestamp), replacing what a killed run left there, and records it in {@code
- *       <out>/_varve_export.json}.
+ *       <out>/_varve_export.json}. A KeyValue namespace's items go to {@code <out>/items/} as one
+ *       unit (the data source's four columns, {@code generation_time} in microseconds): a rerun
+ *       after a kill exports them again.
  *   <li>An import writes each directory under {@code <in>} that holds Parquet files, in name order,
  *       and records it in {@code <in>/_varve_import.<namespace>.json}.
  * </ul>
@@ -44,8 +46,6 @@ import org.apache.spark.sql.SparkSession;
  */
 public final class NamespaceTransfer {
 
-  static final String COLUMNS = "time_series_id, event_time, event_id, item_key, item_value";
-
   private final PrintStream out;
   private final PrintStream err;
 
@@ -54,69 +54,100 @@ public final class NamespaceTransfer {
     this.err = err;
   }
 
-  /** Exports the namespace's events of the options' interval to {@code dir}. */
+  /** What one step of an export writes: a slice of a TimeSeries namespace, or the items. */
+  private record Unit(String name, String shown, Map<String, String> options) {}
+
+  /**
+   * Exports the namespace to {@code dir}: a TimeSeries namespace's events of the options' interval,
+   * or a KeyValue namespace's items.
+   */
   public ExitStatus export(Map<String, String> options, Path dir) {
     return guarded(
         "export",
         () -> {
-          NamespaceAccess access = NamespaceAccess.open(options, StoredNamespace.TIME_SERIES);
-          long from = access.from().map(Instant::toEpochMilli).orElse(Long.MIN_VALUE);
-          long to = access.to().map(Instant::toEpochMilli).orElse(Long.MAX_VALUE);
-          List<TimeSlice> slices =
-              access.namespace().timeSlices().stream()
-                  .filter(
-                      s ->
-                          s.status() == io.varve.core.partitioning.SliceStatus.ACTIVE
-                              && s.overlaps(from, to))
-                  .toList();
+          NamespaceAccess access = NamespaceAccess.open(options, null);
+          boolean kv = access.namespace().service().equals(StoredNamespace.KEY_VALUE);
+          List<Unit> units =
+              kv ? List.of(new Unit(ITEMS, "items", options)) : slices(access, options);
           Map<String, String> run = new LinkedHashMap<>();
           run.put("kind", "export");
           run.put("namespace", access.namespace().name());
+          run.put("service", access.namespace().service());
           run.put("from", access.from().map(Instant::toString).orElse(""));
           run.put("to", access.to().map(Instant::toString).orElse(""));
           run.put("format", "parquet");
           TransferState state = TransferState.open(dir.resolve("_varve_export.json"), run, "--out");
-          SparkSession spark = session();
+          SparkSession spark = session(kv);
           out.printf(
-              "export: namespace %s, %d slices (%d already exported) to %s%n",
-              access.namespace().name(), slices.size(), countDone(slices, state), dir);
+              "export: namespace %s, %d %s (%d already exported) to %s%n",
+              access.namespace().name(),
+              units.size(),
+              kv ? "unit of items" : "slices",
+              units.stream().filter(u -> state.isDone(u.name())).count(),
+              dir);
           long total = 0;
           long started = System.nanoTime();
-          for (TimeSlice slice : slices) {
-            if (state.isDone(slice.table())) {
-              total += state.rows(slice.table());
+          for (Unit unit : units) {
+            if (state.isDone(unit.name())) {
+              total += state.rows(unit.name());
               continue;
             }
             long t0 = System.nanoTime();
-            Map<String, String> sliceOptions = new LinkedHashMap<>(options);
-            sliceOptions.put(
-                "from",
-                Instant.ofEpochMilli(Math.max(from, slice.start().toEpochMilli())).toString());
-            sliceOptions.put(
-                "to", Instant.ofEpochMilli(Math.min(to, slice.end().toEpochMilli())).toString());
-            Path target = dir.resolve("slices").resolve(slice.table());
+            Path target = dir.resolve(unit.name());
             // the read's token ranges merged into one partition per task slot: as many files
             spark
                 .read()
-                .format("varve-timeseries")
-                .options(sliceOptions)
+                .format(access.namespace().format())
+                .options(unit.options())
                 .load()
                 .coalesce(spark.sparkContext().defaultParallelism())
                 .write()
                 .mode(SaveMode.Overwrite)
                 .parquet(target.toString());
             long rows = spark.read().parquet(target.toString()).count();
-            state.markDone(slice.table(), rows);
+            state.markDone(unit.name(), rows);
             total += rows;
             out.printf(
-                "export: slice %s [%s, %s): %d items in %.1f s%n",
-                slice.table(), slice.start(), slice.end(), rows, seconds(t0));
+                "export: %s: %d %s in %.1f s%n",
+                unit.shown(), rows, kv ? "items" : "event items", seconds(t0));
           }
           out.printf(
-              "export: done: %d items of %d slices in %.1f s; %s%n",
-              total, slices.size(), seconds(started), dir);
+              "export: done: %d %s of %d %s in %.1f s; %s%n",
+              total,
+              kv ? "items" : "event items",
+              units.size(),
+              kv ? "unit" : "slices",
+              seconds(started),
+              dir);
           return ExitStatus.OK;
         });
+  }
+
+  /** The directory of a KeyValue namespace's items in an export. */
+  static final String ITEMS = "items";
+
+  /** The units of a TimeSeries export: each ACTIVE slice of the interval. */
+  private static List<Unit> slices(NamespaceAccess access, Map<String, String> options) {
+    long from = access.from().map(Instant::toEpochMilli).orElse(Long.MIN_VALUE);
+    long to = access.to().map(Instant::toEpochMilli).orElse(Long.MAX_VALUE);
+    List<Unit> units = new ArrayList<>();
+    for (TimeSlice slice : access.namespace().timeSlices()) {
+      if (slice.status() != io.varve.core.partitioning.SliceStatus.ACTIVE
+          || !slice.overlaps(from, to)) {
+        continue;
+      }
+      Map<String, String> sliceOptions = new LinkedHashMap<>(options);
+      sliceOptions.put(
+          "from", Instant.ofEpochMilli(Math.max(from, slice.start().toEpochMilli())).toString());
+      sliceOptions.put(
+          "to", Instant.ofEpochMilli(Math.min(to, slice.end().toEpochMilli())).toString());
+      units.add(
+          new Unit(
+              "slices/" + slice.table(),
+              "slice " + slice.table() + " [" + slice.start() + ", " + slice.end() + ")",
+              sliceOptions));
+    }
+    return units;
   }
 
   /** Imports the Parquet files under {@code dir} into the options' namespace. */
@@ -131,7 +162,7 @@ public final class NamespaceTransfer {
           if (units.isEmpty()) {
             throw new ConfigException("--in", dir, "a directory holding .parquet files");
           }
-          NamespaceAccess access = NamespaceAccess.open(options, StoredNamespace.TIME_SERIES);
+          NamespaceAccess access = NamespaceAccess.open(options, null);
           Map<String, String> run = new LinkedHashMap<>();
           run.put("kind", "import");
           run.put("namespace", access.namespace().name());
@@ -139,7 +170,7 @@ public final class NamespaceTransfer {
           TransferState state =
               TransferState.open(
                   dir.resolve("_varve_import." + access.namespace().name() + ".json"), run, "--in");
-          SparkSession spark = session();
+          SparkSession spark = session(false);
           out.printf(
               "import: %d directories of %s (%d already imported) into namespace %s%n",
               units.size(), dir, state.doneCount(), access.namespace().name());
@@ -154,7 +185,11 @@ public final class NamespaceTransfer {
             long t0 = System.nanoTime();
             Dataset<Row> rows = spark.read().parquet(unit.toString());
             long count = rows.count();
-            rows.write().format("varve-timeseries").mode(SaveMode.Append).options(options).save();
+            rows.write()
+                .format(access.namespace().format())
+                .mode(SaveMode.Append)
+                .options(options)
+                .save();
             state.markDone(name.isEmpty() ? "." : name, count);
             total += count;
             out.printf("import: %s: %d items in %.1f s%n", unit, count, seconds(t0));
@@ -190,14 +225,16 @@ public final class NamespaceTransfer {
     return units;
   }
 
-  private static long countDone(List<TimeSlice> slices, TransferState state) {
-    return slices.stream().filter(s -> state.isDone(s.table())).count();
-  }
-
-  private static SparkSession session() {
+  /**
+   * The Spark session, its Parquet timestamps set for what is exported: event times are whole
+   * milliseconds, stored as such in the type readers expect; the generation times of items are
+   * microseconds, the write timestamps an import gives back.
+   */
+  private static SparkSession session(boolean kv) {
     SparkSession spark = SparkSupport.session(Map.of());
-    // event times are whole milliseconds: stored as such, in the Parquet type readers expect
-    spark.conf().set("spark.sql.parquet.outputTimestampType", "TIMESTAMP_MILLIS");
+    spark
+        .conf()
+        .set("spark.sql.parquet.outputTimestampType", kv ? "TIMESTAMP_MICROS" : "TIMESTAMP_MILLIS");
     return spark;
   }
 

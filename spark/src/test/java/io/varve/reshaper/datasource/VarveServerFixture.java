@@ -26,7 +26,16 @@ import java.util.List;
  */
 public final class VarveServerFixture implements AutoCloseable {
 
-  private static final ObjectMapper JSON = new ObjectMapper();
+  /** Answers may carry a 20 MiB value: 27 MiB of base64, beyond Jackson's default bound. */
+  private static final ObjectMapper JSON =
+      new ObjectMapper(
+          com.fasterxml.jackson.core.JsonFactory.builder()
+              .streamReadConstraints(
+                  com.fasterxml.jackson.core.StreamReadConstraints.builder()
+                      .maxStringLength(128 << 20)
+                      .build())
+              .build());
+
   private static final HttpClient HTTP =
       HttpClient.newBuilder().version(HttpClient.Version.HTTP_1_1).build();
 

@@ -1,5 +1,6 @@
 package io.varve.reshaper.datasource.timeseries;
 
+import io.varve.reshaper.datasource.KeyFilters;
 import java.io.Serializable;
 import java.sql.Timestamp;
 import java.time.Instant;
@@ -13,7 +14,6 @@ import org.apache.spark.sql.sources.EqualTo;
 import org.apache.spark.sql.sources.Filter;
 import org.apache.spark.sql.sources.GreaterThan;
 import org.apache.spark.sql.sources.GreaterThanOrEqual;
-import org.apache.spark.sql.sources.In;
 import org.apache.spark.sql.sources.LessThan;
 import org.apache.spark.sql.sources.LessThanOrEqual;
 
@@ -71,15 +71,7 @@ record EventFilters(
       if (f instanceof And and) {
         return pushable(and.left()) && pushable(and.right());
       }
-      if (f instanceof EqualTo eq && eq.attribute().equals(EventColumns.TIME_SERIES_ID)) {
-        return eq.value() instanceof String;
-      }
-      if (f instanceof In in && in.attribute().equals(EventColumns.TIME_SERIES_ID)) {
-        for (Object v : in.values()) {
-          if (!(v instanceof String)) {
-            return false;
-          }
-        }
+      if (KeyFilters.isKeyFilter(f, EventColumns.TIME_SERIES_ID)) {
         return true;
       }
       String attribute = timeAttribute(f);
@@ -92,14 +84,8 @@ record EventFilters(
       if (f instanceof And and) {
         apply(and.left());
         apply(and.right());
-      } else if (f instanceof EqualTo eq && eq.attribute().equals(EventColumns.TIME_SERIES_ID)) {
-        narrowSeries(Set.of((String) eq.value()));
-      } else if (f instanceof In in && in.attribute().equals(EventColumns.TIME_SERIES_ID)) {
-        Set<String> ids = new LinkedHashSet<>();
-        for (Object v : in.values()) {
-          ids.add((String) v);
-        }
-        narrowSeries(ids);
+      } else if (KeyFilters.isKeyFilter(f, EventColumns.TIME_SERIES_ID)) {
+        narrowSeries(KeyFilters.values(f));
       } else {
         long us = micros(timeValue(f));
         long floor = Math.floorDiv(us, 1000);

@@ -9,6 +9,7 @@ import com.datastax.spark.connector.cql.CassandraConnector;
 import io.varve.format.SliceTable;
 import io.varve.format.ValueCodec;
 import io.varve.reshaper.copy.RangeScan;
+import io.varve.reshaper.datasource.ReadMetrics;
 import java.nio.ByteBuffer;
 import java.time.Instant;
 import java.util.Base64;

@@ -27,8 +27,8 @@ import io.varve.packing.Batch;
 import io.varve.packing.PackingLimits;
 import io.varve.packing.Placement;
 import io.varve.packing.ReplicaPacker;
-import io.varve.reshaper.copy.Retries;
-import io.varve.reshaper.datasource.BadRowsException;
+import io.varve.reshaper.datasource.BadRows;
+import io.varve.reshaper.datasource.InFlight;
 import io.varve.reshaper.datasource.StoredNamespace;
 import java.nio.ByteBuffer;
 import java.time.Duration;
@@ -38,8 +38,6 @@ import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
-import java.util.concurrent.Semaphore;
-import java.util.concurrent.atomic.AtomicReference;
 import org.apache.spark.sql.catalyst.InternalRow;
 import org.apache.spark.sql.connector.write.DataWriter;
 import org.apache.spark.sql.connector.write.DataWriterFactory;
@@ -56,23 +54,15 @@ import org.apache.spark.sql.connector.write.WriterCommitMessage;
  * <p>Rows go out in unlogged batches packed by the {@code packing} module's {@link ReplicaPacker}
  * (rows of one partition together, partitions with the same replicas together: at most {@value
  * #BATCH_ROWS} rows, {@value #BATCH_PARTITIONS} partitions and {@value #BATCH_BYTES} bytes, the
- * reshaper's defaults), at most {@value #MAX_IN_FLIGHT} and 64 MiB of values in flight, each tried
- * {@value #RETRIES} more times. A batch never holds two versions of one row (the later wins):
- * Cassandra would settle their cells one by one. A batch that still fails fails the task, so Spark
- * runs it again.
+ * reshaper's defaults), sent through {@link InFlight}. A batch never holds two versions of one row
+ * (the later wins): Cassandra would settle their cells one by one. A batch that still fails fails
+ * the task, so Spark runs it again.
  */
 final class EventWriter implements DataWriter<InternalRow> {
 
   static final int BATCH_ROWS = 100;
   static final int BATCH_PARTITIONS = 10;
   static final int BATCH_BYTES = 4096;
-  static final int MAX_IN_FLIGHT = 128;
-
-  /** Bytes of values and keys in flight per task: a task of 1 MiB values holds 64 of them. */
-  static final int MAX_IN_FLIGHT_BYTES = 64 << 20;
-
-  static final int RETRIES = 5;
-  private static final int SAMPLES = 10;
 
   /** What the tasks need, fixed on the driver. */
   record Factory(
@@ -88,9 +78,6 @@ final class EventWriter implements DataWriter<InternalRow> {
       return new EventWriter(this);
     }
   }
-
-  /** A task's counts, handed to the driver. */
-  record Result(long written, long badRows, List<String> samples) implements WriterCommitMessage {}
 
   /** One item row on its way. */
   private record ItemRow(
@@ -122,12 +109,9 @@ final class EventWriter implements DataWriter<InternalRow> {
   private final ConsistencyLevel consistency;
   private final Map<String, PreparedStatement> inserts = new HashMap<>();
   private final ReplicaPacker<ItemRow> packer;
-  private final Semaphore inFlight = new Semaphore(MAX_IN_FLIGHT);
-  private final Semaphore inFlightBytes = new Semaphore(MAX_IN_FLIGHT_BYTES);
-  private final AtomicReference<Throwable> failure = new AtomicReference<>();
-  private final List<String> samples = new ArrayList<>();
+  private final InFlight inFlight;
+  private final BadRows badRows;
   private long written;
-  private long badRows;
   private long rowNumber;
 
   private EventWriter(Factory factory) {
@@ -140,7 +124,9 @@ final class EventWriter implements DataWriter<InternalRow> {
             Instant.ofEpochMilli(factory.nowMillis()),
             FUTURE_LIMIT);
     this.codec = new ValueCodec(factory.compressionThreshold());
+    this.badRows = new BadRows(factory.namespace().name(), factory.maxBadRows());
     this.consistency = DefaultConsistencyLevel.valueOf(factory.consistency());
+    this.inFlight = new InFlight(session, consistency, factory.namespace().name());
     Optional<TokenMap> tokens = session.getMetadata().getTokenMap();
     CqlIdentifier keyspace = CqlIdentifier.fromInternal(factory.namespace().keyspace());
     this.packer =
@@ -158,7 +144,7 @@ final class EventWriter implements DataWriter<InternalRow> {
 
   @Override
   public void write(InternalRow row) {
-    rethrow();
+    inFlight.check();
     rowNumber++;
     ItemRow item = place(row);
     if (item != null) {
@@ -237,32 +223,7 @@ final class EventWriter implements DataWriter<InternalRow> {
   }
 
   private void bad(String reason, InternalRow row) {
-    badRows++;
-    if (samples.size() < SAMPLES) {
-      samples.add("row " + rowNumber + " of partition " + taskPartition() + ": " + reason);
-    }
-    if (badRows > factory.maxBadRows()) {
-      throw new BadRowsException(
-          refusal(factory.namespace().name(), badRows, factory.maxBadRows(), samples));
-    }
-  }
-
-  private static int taskPartition() {
-    org.apache.spark.TaskContext context = org.apache.spark.TaskContext.get();
-    return context == null ? -1 : context.partitionId();
-  }
-
-  static String refusal(String namespace, long bad, long max, List<String> samples) {
-    return "namespace "
-        + namespace
-        + " refused "
-        + bad
-        + " row"
-        + (bad == 1 ? "" : "s")
-        + ", more than maxBadRows ("
-        + max
-        + "); "
-        + String.join("; ", samples);
+    badRows.refuse(rowNumber, reason);
   }
 
   private void send(Batch<ItemRow> batch) {
@@ -279,18 +240,7 @@ final class EventWriter implements DataWriter<InternalRow> {
         statements.size() == 1
             ? statements.get(0)
             : BatchStatement.newInstance(BatchType.UNLOGGED).addAll(statements);
-    int bytes = (int) Math.min(MAX_IN_FLIGHT_BYTES, batch.bytes());
-    inFlightBytes.acquireUninterruptibly(bytes);
-    inFlight.acquireUninterruptibly();
-    Retries.execute(session, statement.setConsistencyLevel(consistency), RETRIES)
-        .thenAccept(
-            error -> {
-              if (error != null) {
-                failure.compareAndSet(null, error);
-              }
-              inFlight.release();
-              inFlightBytes.release(bytes);
-            });
+    inFlight.send(statement, batch.bytes());
   }
 
   private BoundStatement bind(ItemRow row) {
@@ -316,31 +266,17 @@ final class EventWriter implements DataWriter<InternalRow> {
         .build();
   }
 
-  private void drain() {
-    packer.flush();
-    inFlight.acquireUninterruptibly(MAX_IN_FLIGHT);
-    inFlight.release(MAX_IN_FLIGHT);
-  }
-
-  private void rethrow() {
-    Throwable error = failure.get();
-    if (error != null) {
-      throw new IllegalStateException(
-          "a write to namespace " + factory.namespace().name() + " failed: " + error, error);
-    }
-  }
-
   @Override
   public WriterCommitMessage commit() {
-    drain();
-    rethrow();
-    return new Result(written, badRows, List.copyOf(samples));
+    packer.flush();
+    inFlight.drain();
+    inFlight.check();
+    return badRows.result(written);
   }
 
   @Override
   public void abort() {
-    inFlight.acquireUninterruptibly(MAX_IN_FLIGHT);
-    inFlight.release(MAX_IN_FLIGHT);
+    inFlight.drain();
   }
 
   @Override

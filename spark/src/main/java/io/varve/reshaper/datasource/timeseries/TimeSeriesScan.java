@@ -1,7 +1,9 @@
 package io.varve.reshaper.datasource.timeseries;
 
 import io.varve.core.partitioning.TimeSlice;
+import io.varve.reshaper.datasource.KeyFilters;
 import io.varve.reshaper.datasource.NamespaceAccess;
+import io.varve.reshaper.datasource.ReadMetrics;
 import java.time.Instant;
 import java.util.List;
 import java.util.stream.Collectors;
@@ -79,17 +81,7 @@ final class TimeSeriesScan implements Scan, Batch {
         keyed != null
             ? keyed
             : EventReads.byRange(
-                slices, filters.fromMillis(), filters.toMillis(), splitCount(access));
-  }
-
-  private static int splitCount(NamespaceAccess access) {
-    int given = access.connection().splitCount();
-    if (given > 0) {
-      return given;
-    }
-    try (var session = access.connector().openSession()) {
-      return Math.max(64, 256 * session.getMetadata().getNodes().size());
-    }
+                slices, filters.fromMillis(), filters.toMillis(), access.splitCount());
   }
 
   static long fromMillis(NamespaceAccess access) {
@@ -119,21 +111,13 @@ final class TimeSeriesScan implements Scan, Batch {
         + filters.pushed()
         + " reads="
         + (byKey
-            ? "partitions by key of time_series_id IN " + shown(filters.series().orElseThrow())
+            ? "partitions by key of time_series_id IN "
+                + KeyFilters.shown(filters.series().orElseThrow())
             : "token ranges of every slice")
         + " parts="
         + parts.size()
         + " consistency="
         + access.consistencyLevel();
-  }
-
-  /** The ids asked for, the first ten of them when there are more. */
-  static String shown(java.util.Set<String> ids) {
-    return ids.size() <= 10
-        ? ids.toString()
-        : ids.stream()
-            .limit(10)
-            .collect(Collectors.joining(", ", "[", ", ... " + ids.size() + " ids]"));
   }
 
   private static String bound(long millis) {

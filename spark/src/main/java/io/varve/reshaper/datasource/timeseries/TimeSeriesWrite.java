@@ -1,11 +1,9 @@
 package io.varve.reshaper.datasource.timeseries;
 
 import io.varve.reshaper.config.NamespaceSourceOptions;
-import io.varve.reshaper.datasource.BadRowsException;
+import io.varve.reshaper.datasource.BadRows;
 import io.varve.reshaper.datasource.NamespaceAccess;
 import java.time.Instant;
-import java.util.ArrayList;
-import java.util.List;
 import org.apache.spark.sql.connector.write.BatchWrite;
 import org.apache.spark.sql.connector.write.DataWriterFactory;
 import org.apache.spark.sql.connector.write.PhysicalWriteInfo;
@@ -52,23 +50,7 @@ final class TimeSeriesWrite implements WriteBuilder, Write, BatchWrite {
 
   @Override
   public void commit(WriterCommitMessage[] messages) {
-    long written = 0;
-    long bad = 0;
-    List<String> samples = new ArrayList<>();
-    for (WriterCommitMessage m : messages) {
-      if (m instanceof EventWriter.Result r) {
-        written += r.written();
-        bad += r.badRows();
-        r.samples().stream().limit(10 - samples.size()).forEach(samples::add);
-      }
-    }
-    if (bad > maxBadRows) {
-      throw new BadRowsException(
-          EventWriter.refusal(access.namespace().name(), bad, maxBadRows, samples)
-              + " (the "
-              + written
-              + " other rows were written)");
-    }
+    BadRows.commit(access.namespace().name(), messages, maxBadRows);
   }
 
   /** Rows already written stay: a rerun writes them again, to the same cells. */

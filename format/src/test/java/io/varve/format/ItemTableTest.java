@@ -1,17 +1,17 @@
-package io.varve.cassandra.kv;
+package io.varve.format;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
 import org.junit.jupiter.api.Test;
 
 /** The name of a namespace's chunk table, which Cassandra bounds at 48 characters. */
-class CqlChunkTablesTest {
+class ItemTableTest {
 
   @Test
   void a_chunk_table_is_named_after_its_item_table_while_the_name_fits_48_characters() {
-    assertThat(CqlChunkTables.name("items")).isEqualTo("items_chunks");
+    assertThat(ItemTable.chunkTable("items")).isEqualTo("items_chunks");
     String longest = "t".repeat(48 - "_chunks".length());
-    assertThat(CqlChunkTables.name(longest)).isEqualTo(longest + "_chunks").hasSize(48);
+    assertThat(ItemTable.chunkTable(longest)).isEqualTo(longest + "_chunks").hasSize(48);
   }
 
   @Test
@@ -21,10 +21,10 @@ class CqlChunkTablesTest {
     String one = prefix + "_first_one";
     String other = prefix + "_other_one";
 
-    String name = CqlChunkTables.name(one);
+    String name = ItemTable.chunkTable(one);
 
     assertThat(name).hasSize(48).startsWith(prefix + "_").endsWith("_chunks").matches("[a-z0-9_]+");
-    assertThat(CqlChunkTables.name(one)).as("the same every time").isEqualTo(name);
-    assertThat(CqlChunkTables.name(other)).isNotEqualTo(name).startsWith(prefix + "_");
+    assertThat(ItemTable.chunkTable(one)).as("the same every time").isEqualTo(name);
+    assertThat(ItemTable.chunkTable(other)).isNotEqualTo(name).startsWith(prefix + "_");
   }
 }

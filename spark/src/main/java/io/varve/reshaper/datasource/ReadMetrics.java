@@ -1,4 +1,4 @@
-package io.varve.reshaper.datasource.timeseries;
+package io.varve.reshaper.datasource;
 
 import org.apache.spark.sql.connector.metric.CustomMetric;
 import org.apache.spark.sql.connector.metric.CustomSumMetric;
@@ -7,20 +7,20 @@ import org.apache.spark.sql.connector.metric.CustomTaskMetric;
 /**
  * What a scan did, summed over its tasks and shown with the scan's node in Spark's SQL tab and in
  * {@code BatchScanExec.metrics()}: the rows fetched from Cassandra and the reads run (token ranges
- * of slice tables, or partitions read by key). A pushed filter shows there as fewer of both.
+ * of tables, or partitions read by key). A pushed filter shows there as fewer of both.
  */
 public final class ReadMetrics {
 
-  static final String ROWS_FETCHED = "rowsFetched";
-  static final String READS = "cqlReads";
+  public static final String ROWS_FETCHED = "rowsFetched";
+  public static final String READS = "cqlReads";
 
   private ReadMetrics() {}
 
-  static CustomMetric[] supported() {
+  public static CustomMetric[] supported() {
     return new CustomMetric[] {new RowsFetched(), new Reads()};
   }
 
-  static CustomTaskMetric task(String name, long value) {
+  public static CustomTaskMetric task(String name, long value) {
     return new CustomTaskMetric() {
       @Override
       public String name() {

@@ -1,0 +1,340 @@
+package io.varve.reshaper.datasource.kv;
+
+import com.datastax.oss.driver.api.core.ConsistencyLevel;
+import com.datastax.oss.driver.api.core.CqlIdentifier;
+import com.datastax.oss.driver.api.core.CqlSession;
+import com.datastax.oss.driver.api.core.DefaultConsistencyLevel;
+import com.datastax.oss.driver.api.core.cql.BatchStatement;
+import com.datastax.oss.driver.api.core.cql.BatchType;
+import com.datastax.oss.driver.api.core.cql.BoundStatement;
+import com.datastax.oss.driver.api.core.cql.PreparedStatement;
+import com.datastax.oss.driver.api.core.cql.Statement;
+import com.datastax.oss.driver.api.core.metadata.TokenMap;
+import com.datastax.oss.driver.api.core.type.codec.TypeCodecs;
+import com.datastax.spark.connector.cql.CassandraConnector;
+import io.varve.core.error.InvalidFieldException;
+import io.varve.core.kv.KvChunking;
+import io.varve.core.kv.KvLimits;
+import io.varve.core.kv.KvValidation;
+import io.varve.format.ItemTable;
+import io.varve.format.ItemValues;
+import io.varve.format.ValueCodec;
+import io.varve.packing.Batch;
+import io.varve.packing.PackingLimits;
+import io.varve.packing.Placement;
+import io.varve.packing.ReplicaPacker;
+import io.varve.reshaper.copy.Retries;
+import io.varve.reshaper.datasource.BadRows;
+import io.varve.reshaper.datasource.InFlight;
+import io.varve.reshaper.datasource.StoredNamespace;
+import java.nio.ByteBuffer;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.ArrayDeque;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.List;
+import java.util.Optional;
+import java.util.concurrent.CompletableFuture;
+import org.apache.spark.sql.catalyst.InternalRow;
+import org.apache.spark.sql.connector.write.DataWriter;
+import org.apache.spark.sql.connector.write.DataWriterFactory;
+import org.apache.spark.sql.connector.write.WriterCommitMessage;
+
+/**
+ * Writes one Spark task's rows into a KeyValue namespace as PutItems writes items: each row checked
+ * by core's {@link KvValidation} limits (the server's defaults), its value stored by the format's
+ * {@link ItemValues} (compressed by the {@link ValueCodec} rule, chunked above the chunking
+ * threshold), every cell written at the token's generation time. A chunked value is logged in the
+ * staging log of the metadata keyspace first, as the server logs it (so the server's chunk sweeper
+ * removes the chunks of a value this task wrote but never committed), then written {@value
+ * #CHUNKS_IN_FLIGHT} chunks at a time, then committed by its item row. A row the namespace refuses
+ * (an id or key over its limit, a value over {@code kv.chunks.maxValueBytes}, a generation time in
+ * the future) is a bad row: counted, the first ones kept for the error, never written.
+ *
+ * <p>Item rows go out in unlogged batches packed by {@link ReplicaPacker} (rows of one record
+ * together, records with the same replicas together: at most {@value #BATCH_ROWS} rows, {@value
+ * #BATCH_PARTITIONS} records, {@value #BATCH_BYTES} bytes), sent through {@link InFlight}. A batch
+ * never holds two versions of one item (the later wins). A write that still fails fails the task,
+ * so Spark runs it again.
+ */
+final class ItemWriter implements DataWriter<InternalRow> {
+
+  static final int BATCH_ROWS = 100;
+  static final int BATCH_PARTITIONS = 10;
+  static final int BATCH_BYTES = 4096;
+  static final int CHUNKS_IN_FLIGHT = 4;
+
+  /** What the tasks need, fixed on the driver. */
+  record Factory(
+      CassandraConnector connector,
+      StoredNamespace namespace,
+      String metadataKeyspace,
+      String consistency,
+      ItemColumns.Positions columns,
+      String token,
+      long generationMicros,
+      int compressionThreshold,
+      int chunkThreshold,
+      int chunkSize,
+      long maxBadRows)
+      implements DataWriterFactory {
+    @Override
+    public DataWriter<InternalRow> createWriter(int partitionId, long taskId) {
+      return new ItemWriter(this);
+    }
+
+    KvChunking chunking() {
+      KvChunking d = KvChunking.DEFAULT;
+      return new KvChunking(
+          chunkThreshold,
+          chunkSize,
+          Math.max(d.maxValueBytes(), chunkThreshold),
+          CHUNKS_IN_FLIGHT,
+          d.sweepInterval(),
+          d.grace(),
+          d.recheck(),
+          d.sweepBatch());
+    }
+  }
+
+  /** One item row on its way. */
+  private record ItemRow(
+      String id, ByteBuffer partition, byte[] key, long generation, ItemValues.Stored stored) {
+    long bytes() {
+      return key.length + stored.rowBytes();
+    }
+
+    boolean sameItem(ItemRow other) {
+      return id.equals(other.id) && Arrays.equals(key, other.key);
+    }
+  }
+
+  private final Factory factory;
+  private final CqlSession session;
+  private final ConsistencyLevel consistency;
+  private final ValueCodec codec;
+  private final KvChunking chunking;
+  private final KvLimits limits = KvLimits.DEFAULT;
+  private final PreparedStatement insert;
+  private final PreparedStatement insertChunk;
+  private final PreparedStatement stage;
+  private final ReplicaPacker<ItemRow> packer;
+  private final InFlight inFlight;
+  private final BadRows badRows;
+  private long written;
+  private long rowNumber;
+
+  private ItemWriter(Factory factory) {
+    this.factory = factory;
+    this.session = factory.connector().openSession();
+    this.consistency = DefaultConsistencyLevel.valueOf(factory.consistency());
+    this.inFlight = new InFlight(session, consistency, factory.namespace().name());
+    this.codec = new ValueCodec(factory.compressionThreshold());
+    this.chunking = factory.chunking();
+    this.badRows = new BadRows(factory.namespace().name(), factory.maxBadRows());
+    String keyspace = CqlIdentifier.fromInternal(factory.namespace().keyspace()).asCql(true);
+    String table = factory.namespace().table();
+    this.insert =
+        session.prepare(
+            ItemTable.insertInto(
+                keyspace + '.' + CqlIdentifier.fromInternal(table).asCql(true), false));
+    this.insertChunk =
+        session.prepare(
+            ItemTable.insertChunkInto(
+                keyspace
+                    + '.'
+                    + CqlIdentifier.fromInternal(ItemTable.chunkTable(table)).asCql(true)));
+    this.stage =
+        session.prepare(
+            ItemTable.insertIntoChunkLog(
+                CqlIdentifier.fromInternal(factory.metadataKeyspace()).asCql(true)));
+    Optional<TokenMap> tokens = session.getMetadata().getTokenMap();
+    CqlIdentifier ks = CqlIdentifier.fromInternal(factory.namespace().keyspace());
+    this.packer =
+        new ReplicaPacker<>(
+            new PackingLimits(BATCH_ROWS, BATCH_PARTITIONS, BATCH_BYTES),
+            Placement.of(
+                ItemRow::bytes,
+                (previous, next) -> previous.id().equals(next.id()),
+                row ->
+                    tokens.map(t -> t.getReplicas(ks, t.newToken(row.partition()))).orElse(null)),
+            this::send);
+  }
+
+  @Override
+  public void write(InternalRow row) {
+    inFlight.check();
+    rowNumber++;
+    ItemRow item = item(row);
+    if (item == null) {
+      return;
+    }
+    if (item.stored().isChunked()) {
+      writeChunks(item);
+    }
+    packer.add(item);
+    written++;
+  }
+
+  /** The row checked and stored, or null when the namespace refuses it (a bad row). */
+  private ItemRow item(InternalRow row) {
+    ItemColumns.Positions at = factory.columns();
+    for (int column : new int[] {at.id(), at.key(), at.value()}) {
+      if (row.isNullAt(column)) {
+        String name =
+            column == at.id()
+                ? ItemColumns.ID
+                : column == at.key() ? ItemColumns.KEY : ItemColumns.VALUE;
+        badRows.refuse(rowNumber, name + ": null (expected: a value)");
+        return null;
+      }
+    }
+    String id = row.getUTF8String(at.id()).toString();
+    byte[] key = row.getBinary(at.key());
+    byte[] value = row.getBinary(at.value());
+    long generation =
+        at.generationTime() < 0 || row.isNullAt(at.generationTime())
+            ? factory.generationMicros()
+            : row.getLong(at.generationTime());
+    try {
+      KvValidation.id(id, limits);
+    } catch (InvalidFieldException e) {
+      badRows.refuse(rowNumber, e.getMessage());
+      return null;
+    }
+    if (key.length > limits.maxKeyBytes()) {
+      badRows.refuse(
+          rowNumber,
+          "key: " + key.length + " bytes (expected: at most " + limits.maxKeyBytes() + " bytes)");
+      return null;
+    }
+    if (value.length > chunking.maxValueBytes()) {
+      badRows.refuse(
+          rowNumber,
+          "value: "
+              + value.length
+              + " bytes (expected: at most "
+              + chunking.maxValueBytes()
+              + " bytes, kv.chunks.maxValueBytes)");
+      return null;
+    }
+    long latest = (System.currentTimeMillis() + limits.maxTokenLead().toMillis()) * 1000;
+    if (generation <= 0 || generation > latest) {
+      badRows.refuse(
+          rowNumber,
+          ItemColumns.GENERATION_TIME
+              + ": "
+              + Instant.EPOCH.plusNanos(generation * 1000)
+              + " (expected: after 1970 and at most kv.limits.maxTokenLead ("
+              + limits.maxTokenLead().toSeconds()
+              + "s) after this host's clock: a write in the future would shadow every write"
+              + " until then)");
+      return null;
+    }
+    return new ItemRow(
+        id,
+        TypeCodecs.TEXT.encode(id, com.datastax.oss.driver.api.core.ProtocolVersion.DEFAULT),
+        key,
+        generation,
+        ItemValues.store(value, false, value.length, factory.token(), codec, chunking));
+  }
+
+  /**
+   * Logs a chunked value in the staging log, then writes its chunks; returns once they are all
+   * written. Its item row, sent after, commits them.
+   */
+  private void writeChunks(ItemRow item) {
+    Instant started = Instant.now();
+    int chunks = item.stored().metadataFields().chunks();
+    ByteBuffer key = ByteBuffer.wrap(item.key());
+    inFlight.await(
+        stage
+            .bind(
+                ItemTable.chunkLogShard(item.id(), item.key()),
+                started.plus(chunking.grace()),
+                factory.namespace().keyspace(),
+                factory.namespace().table(),
+                item.id(),
+                key,
+                item.generation(),
+                factory.token(),
+                chunks)
+            .setConsistencyLevel(DefaultConsistencyLevel.LOCAL_QUORUM));
+    ArrayDeque<CompletableFuture<Throwable>> pending = new ArrayDeque<>();
+    for (int i = 0; i < chunks; i++) {
+      if (pending.size() == CHUNKS_IN_FLIGHT) {
+        inFlight.fail(pending.poll().join());
+      }
+      pending.add(
+          Retries.execute(
+                  session,
+                  insertChunk
+                      .bind(
+                          item.id(),
+                          key,
+                          item.generation(),
+                          factory.token(),
+                          i,
+                          ItemValues.chunk(item.stored().stored(), i, chunking.chunkSize()),
+                          item.generation())
+                      .setConsistencyLevel(consistency),
+                  InFlight.RETRIES)
+              .toCompletableFuture());
+    }
+    while (!pending.isEmpty()) {
+      inFlight.fail(pending.poll().join());
+    }
+    Duration took = Duration.between(started, Instant.now());
+    if (took.compareTo(chunking.grace().dividedBy(2)) > 0) {
+      // the sweeper may take the chunks of a value staged longer than the grace ago
+      throw new IllegalStateException(
+          "writing the chunks of id="
+              + item.id()
+              + " took "
+              + took.toMillis()
+              + " ms, more than half the chunk grace; the task is run again");
+    }
+  }
+
+  private void send(Batch<ItemRow> batch) {
+    List<ItemRow> rows = new ArrayList<>(batch.items().size());
+    for (ItemRow row : batch.items()) {
+      rows.removeIf(row::sameItem);
+      rows.add(row);
+    }
+    List<BoundStatement> statements = new ArrayList<>(rows.size());
+    for (ItemRow row : rows) {
+      statements.add(
+          insert.bind(
+              row.id(),
+              ByteBuffer.wrap(row.key()),
+              row.stored().cell(),
+              ByteBuffer.wrap(row.stored().metadata()),
+              row.generation()));
+    }
+    Statement<?> statement =
+        statements.size() == 1
+            ? statements.get(0)
+            : BatchStatement.newInstance(BatchType.UNLOGGED).addAll(statements);
+    inFlight.send(statement, batch.bytes());
+  }
+
+  @Override
+  public WriterCommitMessage commit() {
+    packer.flush();
+    inFlight.drain();
+    inFlight.check();
+    return badRows.result(written);
+  }
+
+  @Override
+  public void abort() {
+    inFlight.drain();
+  }
+
+  @Override
+  public void close() {
+    session.close();
+  }
+}
