@@ -22,8 +22,11 @@ public final class ChildJob {
     return start(List.of("migrate", "--config", job.toString()), log);
   }
 
-  /** Starts the reshaper's command line with these arguments, its output to {@code log}. */
-  public static Process start(List<String> args, Path log) throws Exception {
+  /**
+   * Starts the reshaper's command line with these arguments, its output to {@code log}, with these
+   * system properties ({@code -Dkey=value}) besides the launcher's JVM options.
+   */
+  public static Process start(List<String> args, Path log, String... properties) throws Exception {
     Path jar = Path.of(System.getProperty("varve.reshaper.jar", "target/varve-reshaper.jar"));
     Path options = jar.getParent().getParent().resolve("jvm-options");
     List<String> command = new ArrayList<>();
@@ -33,6 +36,7 @@ public final class ChildJob {
         command.add(line.trim());
       }
     }
+    command.addAll(List.of(properties));
     command.addAll(
         List.of(
             "-cp",

@@ -1,13 +1,16 @@
 package io.varve.reshaper.datasource;
 
+import static io.varve.reshaper.datasource.VarveServerFixture.bytes;
+import static io.varve.reshaper.datasource.VarveServerFixture.item;
+import static io.varve.reshaper.datasource.VarveServerFixture.micros;
+import static io.varve.reshaper.datasource.VarveServerFixture.token;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
-import com.fasterxml.jackson.databind.JsonNode;
 import io.varve.local.testing.TestCassandra;
 import io.varve.reshaper.CassandraFixture;
+import io.varve.reshaper.datasource.VarveServerFixture.KvItem;
 import java.nio.charset.StandardCharsets;
-import java.security.MessageDigest;
 import java.sql.Timestamp;
 import java.time.Duration;
 import java.time.Instant;
@@ -15,7 +18,6 @@ import java.time.temporal.ChronoUnit;
 import java.util.ArrayList;
 import java.util.Base64;
 import java.util.HashSet;
-import java.util.HexFormat;
 import java.util.List;
 import java.util.Map;
 import java.util.Random;
@@ -49,26 +51,6 @@ class KvSourceIT {
   private static Instant now;
   private static Set<KvItem> written;
 
-  /** An item as compared: its value by digest, a 20 MiB value being too long to show. */
-  record KvItem(String id, String key, String sha256, int size, long generationMicros) {
-    static KvItem of(String id, byte[] key, byte[] value, long generationMicros) {
-      return new KvItem(
-          id,
-          Base64.getEncoder().encodeToString(key),
-          KvSourceIT.sha256(value),
-          value.length,
-          generationMicros);
-    }
-  }
-
-  static String sha256(byte[] bytes) {
-    try {
-      return HexFormat.of().formatHex(MessageDigest.getInstance("SHA-256").digest(bytes));
-    } catch (java.security.NoSuchAlgorithmException e) {
-      throw new IllegalStateException(e);
-    }
-  }
-
   @BeforeAll
   static void start() throws Exception {
     cassandra = new CassandraFixture("kvds_scratch");
@@ -84,7 +66,7 @@ class KvSourceIT {
             .config("spark.sql.session.timeZone", "UTC")
             .getOrCreate();
     now = Instant.now().truncatedTo(ChronoUnit.SECONDS);
-    server.post("CreateNamespace", namespace(NS));
+    server.post("CreateNamespace", VarveServerFixture.kvNamespace(NS));
     written = putThroughApi();
   }
 
@@ -99,15 +81,6 @@ class KvSourceIT {
     if (cassandra != null) {
       cassandra.close();
     }
-  }
-
-  static String namespace(String name) {
-    return "{\"namespace\": \""
-        + name
-        + "\", \"persistence_configuration\": [{\"id\": \"PRIMARY_STORAGE\","
-        + " \"physical_storage\": {\"type\": \"CASSANDRA\", \"dataset\": \""
-        + name
-        + "\", \"table\": \"items\"}}]}";
   }
 
   static byte[] random(int size, int seed) {
@@ -138,13 +111,13 @@ class KvSourceIT {
           items.add(KvItem.of(id, key, value, generation));
         }
       }
-      put(NS, id, generation, "put-" + r, json);
+      server.put(NS, id, generation, "put-" + r, json);
     }
     byte[] big = random(20 << 20, 7);
     byte[] compressible =
         ("large and compressible ").repeat(140_000).getBytes(StandardCharsets.UTF_8);
-    put(NS, "big", generation, "put-big", List.of(item(bytes("twenty"), big)));
-    put(NS, "big", generation, "put-big", List.of(item(bytes("three"), compressible)));
+    server.put(NS, "big", generation, "put-big", List.of(item(bytes("twenty"), big)));
+    server.put(NS, "big", generation, "put-big", List.of(item(bytes("three"), compressible)));
     items.add(KvItem.of("big", bytes("twenty"), big, generation));
     items.add(KvItem.of("big", bytes("three"), compressible, generation));
     long later = generation + 1_000_000;
@@ -164,74 +137,6 @@ class KvSourceIT {
             + "\", \"id\": \"r-2\", \"idempotency_token\": "
             + token(later, "del-2")
             + ", \"predicate\": {\"match_all\": {}}}");
-    return items;
-  }
-
-  static byte[] bytes(String s) {
-    return s.getBytes(StandardCharsets.UTF_8);
-  }
-
-  static long micros(Instant t) {
-    return t.getEpochSecond() * 1_000_000L + t.getNano() / 1000;
-  }
-
-  static String item(byte[] key, byte[] value) {
-    return "{\"key\": \""
-        + Base64.getEncoder().encodeToString(key)
-        + "\", \"value\": \""
-        + Base64.getEncoder().encodeToString(value)
-        + "\"}";
-  }
-
-  static String token(long micros, String nonce) {
-    return "{\"generation_time\": \""
-        + Instant.EPOCH.plusNanos(micros * 1000)
-        + "\", \"token\": \""
-        + nonce
-        + "\"}";
-  }
-
-  static void put(String ns, String id, long micros, String nonce, List<String> items) {
-    server.post(
-        "PutItems",
-        "{\"namespace\": \""
-            + ns
-            + "\", \"id\": \""
-            + id
-            + "\", \"idempotency_token\": "
-            + token(micros, nonce)
-            + ", \"items\": ["
-            + String.join(", ", items)
-            + "]}");
-  }
-
-  /** Every item of the records, through GetItems page by page. */
-  static Set<KvItem> throughApi(String ns, Set<String> ids) {
-    Set<KvItem> items = new HashSet<>();
-    for (String id : ids) {
-      String page = "";
-      do {
-        JsonNode answer =
-            server.post(
-                "GetItems",
-                "{\"namespace\": \""
-                    + ns
-                    + "\", \"id\": \""
-                    + id
-                    + "\""
-                    + (page.isEmpty() ? "" : ", \"page_token\": \"" + page + "\"")
-                    + "}");
-        for (JsonNode item : answer.path("items")) {
-          items.add(
-              KvItem.of(
-                  id,
-                  Base64.getDecoder().decode(item.path("key").asText()),
-                  Base64.getDecoder().decode(item.path("value").asText()),
-                  micros(Instant.parse(item.path("metadata").path("generationTime").asText()))));
-        }
-        page = answer.path("nextPageToken").asText("");
-      } while (!page.isEmpty());
-    }
     return items;
   }
 
@@ -292,7 +197,7 @@ class KvSourceIT {
 
     assertThat(read.stream().filter(i -> !i.id().startsWith("loaded")))
         .containsExactlyInAnyOrderElementsOf(written);
-    assertThat(read).containsExactlyInAnyOrderElementsOf(throughApi(NS, ids(read)));
+    assertThat(read).containsExactlyInAnyOrderElementsOf(server.getItems(NS, ids(read)));
     assertThat(read)
         .as("a deleted key and a deleted record are absent")
         .noneMatch(i -> i.id().equals("r-2"))
@@ -310,7 +215,7 @@ class KvSourceIT {
     long allRows = metric(all, "rowsFetched");
 
     Dataset<org.apache.spark.sql.Row> two = reader(NS).load().where("id IN ('r-3', 'big')");
-    Set<KvItem> expected = throughApi(NS, Set.of("r-3", "big"));
+    Set<KvItem> expected = server.getItems(NS, Set.of("r-3", "big"));
 
     assertThat(items(two)).containsExactlyInAnyOrderElementsOf(expected).hasSize(7);
     assertThat(two.queryExecution().executedPlan().toString())
@@ -348,7 +253,7 @@ class KvSourceIT {
 
     for (int run = 0; run < 2; run++) {
       write(df, Map.of("generationTime", generation.toString(), "token", "load-1"));
-      assertThat(throughApi(NS, ids))
+      assertThat(server.getItems(NS, ids))
           .as("run " + run)
           .containsExactlyInAnyOrderElementsOf(expected);
     }
@@ -363,9 +268,9 @@ class KvSourceIT {
 
     // a newer write through the API stays newer when the load runs again
     byte[] newer = bytes("newer");
-    put(NS, "loaded-0", micros(now), "newer", List.of(item(bytes("k0"), newer)));
+    server.put(NS, "loaded-0", micros(now), "newer", List.of(item(bytes("k0"), newer)));
     write(df, Map.of("generationTime", generation.toString(), "token", "load-1"));
-    assertThat(throughApi(NS, Set.of("loaded-0")))
+    assertThat(server.getItems(NS, Set.of("loaded-0")))
         .contains(KvItem.of("loaded-0", bytes("k0"), newer, micros(now)));
   }
 

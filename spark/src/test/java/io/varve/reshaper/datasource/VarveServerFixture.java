@@ -12,12 +12,17 @@ import java.net.URI;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
+import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.security.MessageDigest;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Base64;
+import java.util.HashSet;
+import java.util.HexFormat;
 import java.util.List;
+import java.util.Set;
 
 /**
  * A real Varve server ({@code cli/target}, built before this module) on the shared test Cassandra
@@ -181,6 +186,111 @@ public final class VarveServerFixture implements AutoCloseable {
       }
       token = page.path("nextPageToken").asText("");
     } while (!token.isEmpty());
+    return items;
+  }
+
+  /** An item as compared: its value by digest, a 20 MiB value being too long to show. */
+  public record KvItem(String id, String key, String sha256, int size, long generationMicros) {
+    public static KvItem of(String id, byte[] key, byte[] value, long generationMicros) {
+      return new KvItem(
+          id,
+          Base64.getEncoder().encodeToString(key),
+          VarveServerFixture.sha256(value),
+          value.length,
+          generationMicros);
+    }
+  }
+
+  public static String sha256(byte[] bytes) {
+    try {
+      return HexFormat.of().formatHex(MessageDigest.getInstance("SHA-256").digest(bytes));
+    } catch (java.security.NoSuchAlgorithmException e) {
+      throw new IllegalStateException(e);
+    }
+  }
+
+  /** A CreateNamespace request of a KeyValue namespace whose item table is {@code items}. */
+  public static String kvNamespace(String name) {
+    return "{\"namespace\": \""
+        + name
+        + "\", \"persistence_configuration\": [{\"id\": \"PRIMARY_STORAGE\","
+        + " \"physical_storage\": {\"type\": \"CASSANDRA\", \"dataset\": \""
+        + name
+        + "\", \"table\": \"items\"}}]}";
+  }
+
+  /** UTF-8 bytes. */
+  public static byte[] bytes(String s) {
+    return s.getBytes(StandardCharsets.UTF_8);
+  }
+
+  /** Microseconds since the epoch. */
+  public static long micros(java.time.Instant t) {
+    return t.getEpochSecond() * 1_000_000L + t.getNano() / 1000;
+  }
+
+  /** A PutItems item, key and value in base64. */
+  public static String item(byte[] key, byte[] value) {
+    return "{\"key\": \""
+        + Base64.getEncoder().encodeToString(key)
+        + "\", \"value\": \""
+        + Base64.getEncoder().encodeToString(value)
+        + "\"}";
+  }
+
+  /** An idempotency token. */
+  public static String token(long micros, String nonce) {
+    return "{\"generation_time\": \""
+        + java.time.Instant.EPOCH.plusNanos(micros * 1000)
+        + "\", \"token\": \""
+        + nonce
+        + "\"}";
+  }
+
+  /** A PutItems of {@code items} into record {@code id}. */
+  public void put(String ns, String id, long micros, String nonce, List<String> items) {
+    post(
+        "PutItems",
+        "{\"namespace\": \""
+            + ns
+            + "\", \"id\": \""
+            + id
+            + "\", \"idempotency_token\": "
+            + token(micros, nonce)
+            + ", \"items\": ["
+            + String.join(", ", items)
+            + "]}");
+  }
+
+  /** Every item of the records, through GetItems page by page. */
+  public Set<KvItem> getItems(String ns, Set<String> ids) {
+    Set<KvItem> items = new HashSet<>();
+    for (String id : ids) {
+      String page = "";
+      do {
+        JsonNode answer =
+            post(
+                "GetItems",
+                "{\"namespace\": \""
+                    + ns
+                    + "\", \"id\": \""
+                    + id
+                    + "\""
+                    + (page.isEmpty() ? "" : ", \"page_token\": \"" + page + "\"")
+                    + "}");
+        for (JsonNode item : answer.path("items")) {
+          items.add(
+              KvItem.of(
+                  id,
+                  Base64.getDecoder().decode(item.path("key").asText()),
+                  Base64.getDecoder().decode(item.path("value").asText()),
+                  micros(
+                      java.time.Instant.parse(
+                          item.path("metadata").path("generationTime").asText()))));
+        }
+        page = answer.path("nextPageToken").asText("");
+      } while (!page.isEmpty());
+    }
     return items;
   }
 

@@ -1,5 +1,9 @@
 package io.varve.reshaper.transfer;
 
+import static io.varve.reshaper.datasource.VarveServerFixture.bytes;
+import static io.varve.reshaper.datasource.VarveServerFixture.item;
+import static io.varve.reshaper.datasource.VarveServerFixture.micros;
+import static io.varve.reshaper.datasource.VarveServerFixture.token;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assumptions.assumeThat;
 
@@ -11,6 +15,7 @@ import io.varve.reshaper.ChildJob;
 import io.varve.reshaper.cli.ReshaperCli;
 import io.varve.reshaper.datasource.VarveServerFixture;
 import io.varve.reshaper.datasource.VarveServerFixture.Item;
+import io.varve.reshaper.datasource.VarveServerFixture.KvItem;
 import java.io.ByteArrayOutputStream;
 import java.io.PrintStream;
 import java.nio.charset.StandardCharsets;
@@ -42,6 +47,9 @@ class NamespaceTransferIT {
   private static final String NS = "xfer_source";
   private static final String FRESH = "xfer_fresh";
   private static final String[] SERIES = {"s-1", "s-2", "s-3", "s-4"};
+  private static final String KV = "xfer_kv";
+  private static final String KV_FRESH = "xfer_kv_fresh";
+  private static Set<KvItem> kvWritten;
   private static VarveServerFixture server;
   private static CassandraFixture cassandra;
   private static Instant now;
@@ -50,7 +58,7 @@ class NamespaceTransferIT {
   @BeforeAll
   static void start() throws Exception {
     cassandra = new CassandraFixture("xfer_scratch");
-    for (String ks : List.of(NS, FRESH, "xfer_meta")) {
+    for (String ks : List.of(NS, FRESH, KV, KV_FRESH, "xfer_meta")) {
       cassandra.execute("DROP KEYSPACE IF EXISTS " + ks);
     }
     server = new VarveServerFixture("xfer");
@@ -60,6 +68,47 @@ class NamespaceTransferIT {
     server.awaitSliceAt(NS, now.minus(Duration.ofMinutes(170)));
     server.awaitSliceAt(FRESH, now.minus(Duration.ofMinutes(170)));
     written = write();
+    server.post("CreateNamespace", VarveServerFixture.kvNamespace(KV));
+    server.post("CreateNamespace", VarveServerFixture.kvNamespace(KV_FRESH));
+    kvWritten = putItems();
+  }
+
+  /**
+   * 40 records of small and compressible items, generation times a microsecond apart, one item of
+   * them deleted; and a record holding a 20 MiB value (chunked).
+   */
+  private static Set<KvItem> putItems() {
+    Set<KvItem> items = new HashSet<>();
+    long generation = micros(now.minusSeconds(120)) + 7;
+    for (int r = 0; r < 40; r++) {
+      List<String> json = new ArrayList<>();
+      for (int k = 0; k < 3; k++) {
+        byte[] key = bytes("k" + k);
+        byte[] value =
+            k == 2
+                ? ("item " + r + " ").repeat(800).getBytes(StandardCharsets.UTF_8)
+                : bytes("v" + r);
+        json.add(item(key, value));
+        if (!(r == 5 && k == 0)) {
+          items.add(KvItem.of("rec-" + r, key, value, generation + r));
+        }
+      }
+      server.put(KV, "rec-" + r, generation + r, "t" + r, json);
+    }
+    server.post(
+        "DeleteItems",
+        "{\"namespace\": \""
+            + KV
+            + "\", \"id\": \"rec-5\", \"idempotency_token\": "
+            + token(generation + 1000, "del")
+            + ", \"predicate\": {\"match_keys\": {\"keys\": [\""
+            + java.util.Base64.getEncoder().encodeToString(bytes("k0"))
+            + "\"]}}}");
+    byte[] big = new byte[20 << 20];
+    new java.util.Random(20).nextBytes(big);
+    server.put(KV, "big", generation, "big", List.of(item(bytes("twenty"), big)));
+    items.add(KvItem.of("big", bytes("twenty"), big, generation));
+    return items;
   }
 
   @AfterAll
@@ -158,21 +207,8 @@ class NamespaceTransferIT {
 
   /** Kills the child with SIGKILL once {@code state} records a finished unit. */
   private static void killAfterFirstUnit(List<String> args, Path state, Path log) throws Exception {
-    Process child = ChildJob.start(args, log);
-    try {
-      long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(150);
-      while (!(Files.exists(state) && Files.readString(state).contains("\"done\" : {\n"))
-          && System.nanoTime() < deadline
-          && child.isAlive()) {
-        Thread.sleep(20);
-      }
-      assertThat(child.isAlive())
-          .as("the child still runs when it is killed: " + Files.readString(log))
-          .isTrue();
-    } finally {
-      child.destroyForcibly();
-      child.waitFor(30, TimeUnit.SECONDS);
-    }
+    killWhen(
+        args, () -> Files.exists(state) && Files.readString(state).contains("\"done\" : {\n"), log);
   }
 
   @Test
@@ -216,16 +252,126 @@ class NamespaceTransferIT {
         .containsExactly(4);
   }
 
+  @Test
+  void kv_export_and_import_killed_and_resumed_round_trip_exactly_with_a_20_mib_value(
+      @TempDir Path dir) throws Exception {
+    Path out = dir.resolve("export");
+    List<String> export = args("export", "--namespace", KV, "--out", out.toString());
+    killWhen(export, () -> Files.isDirectory(out.resolve("items")), dir.resolve("export.log"));
+    StringBuilder err = new StringBuilder();
+    assertThat(run(export, err)).as(err.toString()).isZero();
+    assertThat(itemsWithPyarrow(out)).containsExactlyInAnyOrderElementsOf(kvWritten);
+
+    List<String> importArgs = args("import", "--namespace", KV_FRESH, "--in", out.toString());
+    // killed while it pauses between the chunks of the 20 MiB value and its item row
+    killWhen(
+        importArgs,
+        () -> !cassandra.rows("SELECT id FROM " + KV_FRESH + ".items_chunks LIMIT 1").isEmpty(),
+        dir.resolve("import.log"),
+        "-D" + PAUSE_AFTER_CHUNKS + "=5000");
+    assertThat(run(importArgs, err)).as(err.toString()).isZero();
+
+    Set<String> ids = new HashSet<>();
+    kvWritten.forEach(i -> ids.add(i.id()));
+    assertThat(server.getItems(KV_FRESH, ids))
+        .as("every item, value and generation time as exported")
+        .containsExactlyInAnyOrderElementsOf(kvWritten);
+
+    err.setLength(0);
+    assertThat(
+            run(
+                args(
+                    "export",
+                    "--namespace",
+                    KV,
+                    "--from",
+                    now.toString(),
+                    "--out",
+                    dir.resolve("x").toString()),
+                err))
+        .isEqualTo(2);
+    assertThat(err).contains("from: ").contains("no such key for varve-kv");
+  }
+
+  /** The writer's test-only pause after a chunked value's chunks, before its row (ms). */
+  static final String PAUSE_AFTER_CHUNKS = "varve.test.kv.pauseAfterChunkStaging";
+
+  /**
+   * Kills the child, started with these system properties, with SIGKILL once {@code ready} holds.
+   */
+  private static void killWhen(
+      List<String> args,
+      java.util.concurrent.Callable<Boolean> ready,
+      Path log,
+      String... properties)
+      throws Exception {
+    Process child = ChildJob.start(args, log, properties);
+    try {
+      long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(150);
+      while (!ready.call() && System.nanoTime() < deadline && child.isAlive()) {
+        Thread.sleep(20);
+      }
+      assertThat(child.isAlive())
+          .as("the child still runs when it is killed: " + Files.readString(log))
+          .isTrue();
+    } finally {
+      child.destroyForcibly();
+      child.waitFor(30, TimeUnit.SECONDS);
+    }
+  }
+
+  /** A KeyValue export as pyarrow reads it: generation times in microseconds, values by digest. */
+  private static Set<KvItem> itemsWithPyarrow(Path dir) throws Exception {
+    List<String> lines =
+        pyarrow(
+            dir,
+            "import base64, hashlib, json, sys",
+            "import pyarrow.dataset as ds",
+            "t = ds.dataset(sys.argv[1], format='parquet').to_table()",
+            "assert t.schema.field('generation_time').type.unit == 'us', t.schema",
+            "for r in t.to_pylist():",
+            "    g = r['generation_time']",
+            "    us = (g.replace(tzinfo=None) - __import__('datetime').datetime(1970, 1, 1))",
+            "    print(json.dumps([r['id'], base64.b64encode(r['key']).decode(),"
+                + " hashlib.sha256(r['value']).hexdigest(), len(r['value']),"
+                + " us.days * 86400000000 + us.seconds * 1000000 + us.microseconds]))");
+    Set<KvItem> items = new HashSet<>();
+    ObjectMapper json = new ObjectMapper();
+    for (String line : lines) {
+      JsonNode a = json.readTree(line);
+      items.add(
+          new KvItem(
+              a.get(0).asText(),
+              a.get(1).asText(),
+              a.get(2).asText(),
+              a.get(3).asInt(),
+              a.get(4).asLong()));
+    }
+    assertThat(lines).as("no item twice").hasSize(items.size());
+    return items;
+  }
+
+  /** The output lines of a Python script run with pyarrow on {@code dir}. */
+  private static List<String> pyarrow(Path dir, String... script) throws Exception {
+    String python = System.getProperty("varve.test.python", "");
+    assumeThat(python).as("a Python with pyarrow (./varve test installs one)").isNotBlank();
+    Process p =
+        new ProcessBuilder(python, "-c", String.join("\n", script), dir.toString())
+            .redirectErrorStream(true)
+            .start();
+    String output = new String(p.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
+    assertThat(p.waitFor()).as(output).isZero();
+    return output.lines().filter(l -> !l.isBlank()).toList();
+  }
+
   /**
    * The export as pyarrow reads it: every Parquet file under {@code dir}, each item a JSON line.
    * {@code ./varve test} installs pyarrow and names its Python in {@code varve.test.python}.
    */
   private static Set<Item> readWithPyarrow(Path dir) throws Exception {
-    String python = System.getProperty("varve.test.python", "");
-    assumeThat(python).as("a Python with pyarrow (./varve test installs one)").isNotBlank();
-    String script =
-        String.join(
-            "\n",
+    List<String> lines =
+        pyarrow(
+            dir,
             "import base64, json, sys",
             "import pyarrow.dataset as ds",
             "t = ds.dataset(sys.argv[1], format='parquet').to_table()",
@@ -234,13 +380,8 @@ class NamespaceTransferIT {
             "    print(json.dumps([r['time_series_id'], int(r['event_time'].timestamp() * 1000),"
                 + " r['event_id'], base64.b64encode(r['item_key']).decode(),"
                 + " base64.b64encode(r['item_value']).decode()]))");
-    Process p =
-        new ProcessBuilder(python, "-c", script, dir.toString()).redirectErrorStream(true).start();
-    String output = new String(p.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
-    assertThat(p.waitFor()).as(output).isZero();
     Set<Item> items = new HashSet<>();
     ObjectMapper json = new ObjectMapper();
-    List<String> lines = output.lines().filter(l -> !l.isBlank()).toList();
     for (String line : lines) {
       JsonNode a = json.readTree(line);
       items.add(

@@ -65,6 +65,13 @@ final class ItemWriter implements DataWriter<InternalRow> {
   static final int BATCH_BYTES = 4096;
   static final int CHUNKS_IN_FLIGHT = 4;
 
+  /**
+   * Test-only: milliseconds to pause after a chunked value's chunks are written and before its item
+   * row, so that a test can kill the process in between (the server's hook of the same name).
+   * Honoured only when set.
+   */
+  static final String PAUSE_PROPERTY = "varve.test.kv.pauseAfterChunkStaging";
+
   /** What the tasks need, fixed on the driver. */
   record Factory(
       CassandraConnector connector,
@@ -285,6 +292,7 @@ final class ItemWriter implements DataWriter<InternalRow> {
     while (!pending.isEmpty()) {
       inFlight.fail(pending.poll().join());
     }
+    pauseForTests();
     Duration took = Duration.between(started, Instant.now());
     if (took.compareTo(chunking.grace().dividedBy(2)) > 0) {
       // the sweeper may take the chunks of a value staged longer than the grace ago
@@ -294,6 +302,17 @@ final class ItemWriter implements DataWriter<InternalRow> {
               + " took "
               + took.toMillis()
               + " ms, more than half the chunk grace; the task is run again");
+    }
+  }
+
+  private static void pauseForTests() {
+    String pause = System.getProperty(PAUSE_PROPERTY);
+    if (pause != null) {
+      try {
+        Thread.sleep(Long.parseLong(pause));
+      } catch (InterruptedException e) {
+        Thread.currentThread().interrupt();
+      }
     }
   }
 
