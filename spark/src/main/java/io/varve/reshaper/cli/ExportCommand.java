@@ -12,22 +12,24 @@ import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Option;
 
 /**
- * {@code export --namespace N [--from T1] [--to T2] --out DIR}: a namespace's events to Parquet.
+ * {@code export --namespace N [--from T1] [--to T2] --out DIR}: a namespace's events or items to
+ * Parquet.
  */
 @Command(
     name = "export",
     mixinStandardHelpOptions = true,
     description =
         "Writes a TimeSeries namespace's events of [--from, --to) to Parquet files under --out,"
-            + " one directory per slice; a rerun resumes. See docs/spark-data-sources.md.")
+            + " one directory per slice, or a KeyValue namespace's items to --out/items; a rerun"
+            + " resumes. See docs/spark-data-sources.md.")
 final class ExportCommand implements Callable<Integer> {
 
   @Mixin TransferOptions transfer;
 
-  @Option(names = "--from", description = "events at or after this RFC 3339 time")
+  @Option(names = "--from", description = "TimeSeries: events at or after this RFC 3339 time")
   String from;
 
-  @Option(names = "--to", description = "events before this RFC 3339 time")
+  @Option(names = "--to", description = "TimeSeries: events before this RFC 3339 time")
   String to;
 
   @Option(names = "--out", description = "the directory the files go to (required)")

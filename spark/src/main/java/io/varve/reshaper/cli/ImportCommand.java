@@ -10,13 +10,13 @@ import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Option;
 
-/** {@code import --namespace N --in DIR}: Parquet files of events into a namespace. */
+/** {@code import --namespace N --in DIR}: Parquet files of events or items into a namespace. */
 @Command(
     name = "import",
     mixinStandardHelpOptions = true,
     description =
-        "Writes the events of the Parquet files under --in into a TimeSeries namespace, placed as"
-            + " the server places them; a rerun resumes and writes no duplicate. See"
+        "Writes the events or items of the Parquet files under --in into a namespace, stored as"
+            + " the server stores them; a rerun resumes and writes no duplicate. See"
             + " docs/spark-data-sources.md.")
 final class ImportCommand implements Callable<Integer> {
 
