@@ -86,6 +86,28 @@ public final class SparkStandalone implements AutoCloseable {
     worker.destroyForcibly();
   }
 
+  /**
+   * Waits until {@code ready} holds while {@code job} (a {@code spark-submit}, its output in {@code
+   * log}) runs, kills worker 1 with its executor, and asserts that the job still ends with status 0
+   * within 8 minutes.
+   */
+  public void killWorkerDuring(Process job, java.util.concurrent.Callable<Boolean> ready, Path log)
+      throws Exception {
+    long deadline = System.nanoTime() + Duration.ofMinutes(4).toNanos();
+    while (!ready.call() && System.nanoTime() < deadline && job.isAlive()) {
+      Thread.sleep(200);
+    }
+    org.assertj.core.api.Assertions.assertThat(job.isAlive())
+        .as("the job runs when the worker is killed\n" + Files.readString(log))
+        .isTrue();
+    killWorker(1);
+    org.assertj.core.api.Assertions.assertThat(
+            job.waitFor(8, java.util.concurrent.TimeUnit.MINUTES))
+        .as("the job finished")
+        .isTrue();
+    org.assertj.core.api.Assertions.assertThat(job.exitValue()).as(Files.readString(log)).isZero();
+  }
+
   /** The command line of {@code bin/spark-submit} with this cluster's environment. */
   public ProcessBuilder submit(List<String> args, Path log) {
     List<String> command = new ArrayList<>();

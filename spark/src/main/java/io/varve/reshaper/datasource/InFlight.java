@@ -67,8 +67,10 @@ public final class InFlight {
   /** Throws {@code error}, a write's failure, unless it is null. */
   public void fail(Throwable error) {
     if (error != null) {
-      throw new IllegalStateException(
-          "a write to namespace " + namespace + " failed: " + error, error);
+      RuntimeException failure =
+          new IllegalStateException(
+              "a write to namespace " + namespace + " failed: " + error, error);
+      throw TableGone.translate(failure, namespace);
     }
   }
 }

@@ -177,9 +177,10 @@ public final class NamespaceTransfer {
           long total = 0;
           long started = System.nanoTime();
           for (Path unit : units) {
-            String name = dir.relativize(unit).toString();
-            if (state.isDone(name.isEmpty() ? "." : name)) {
-              total += state.rows(name.isEmpty() ? "." : name);
+            String relative = dir.relativize(unit).toString();
+            String name = relative.isEmpty() ? "." : relative;
+            if (state.isDone(name)) {
+              total += state.rows(name);
               continue;
             }
             long t0 = System.nanoTime();
@@ -190,7 +191,7 @@ public final class NamespaceTransfer {
                 .mode(SaveMode.Append)
                 .options(options)
                 .save();
-            state.markDone(name.isEmpty() ? "." : name, count);
+            state.markDone(name, count);
             total += count;
             out.printf("import: %s: %d items in %.1f s%n", unit, count, seconds(t0));
           }

@@ -41,6 +41,19 @@ final class TransferState {
    */
   static TransferState open(Path file, Map<String, String> run, String key) {
     TransferState state = new TransferState(file, new TreeMap<>(run));
+    Path parent = file.toAbsolutePath().getParent();
+    try {
+      Files.createDirectories(parent);
+    } catch (IOException e) {
+      // refused below, naming the option
+    }
+    if (!Files.isDirectory(parent) || !Files.isWritable(parent)) {
+      throw new ConfigException(
+          key,
+          parent + (Files.isDirectory(parent) ? " (not writable)" : " (cannot be created)"),
+          "a directory this user may write: the command records its progress there, in "
+              + file.getFileName());
+    }
     if (!Files.exists(file)) {
       return state;
     }

@@ -335,6 +335,24 @@ class KvSourceIT {
     assertThat(reader(NS).load().count()).as("nothing written").isEqualTo(before);
   }
 
+  @Test
+  void a_namespace_deleted_between_planning_and_reading_fails_the_read_saying_so() {
+    String doomed = "kvds_doomed";
+    server.post("CreateNamespace", VarveServerFixture.kvNamespace(doomed));
+    server.put(doomed, "r", micros(now), "t", List.of(item(bytes("k"), bytes("v"))));
+    Dataset<org.apache.spark.sql.Row> planned = reader(doomed).load();
+
+    server.post(
+        "DeleteNamespace",
+        "{\"namespace\": \"" + doomed + "\", \"confirm_namespace\": \"" + doomed + "\"}");
+
+    assertThatThrownBy(planned::count)
+        .hasStackTraceContaining("namespace " + doomed + ": a table of it is gone")
+        .hasStackTraceContaining("the namespace was deleted");
+    assertThatThrownBy(() -> reader(doomed).load().count())
+        .hasMessageContaining("namespace: " + doomed);
+  }
+
   static void write(Dataset<org.apache.spark.sql.Row> df, Map<String, String> extra) {
     df.write()
         .format("varve-kv")

@@ -394,6 +394,23 @@ class TimeSeriesSourceIT {
         .isEmpty();
   }
 
+  @Test
+  void a_namespace_deleted_between_planning_and_reading_fails_the_read_saying_so()
+      throws Exception {
+    String doomed = "tsds_doomed";
+    server.post("CreateNamespace", VarveServerFixture.namespace(doomed, 600, 1, "1h"));
+    server.awaitSliceAt(doomed, now.minus(Duration.ofMinutes(30)));
+    Dataset<org.apache.spark.sql.Row> planned = reader(doomed).load();
+
+    server.post(
+        "DeleteNamespace",
+        "{\"namespace\": \"" + doomed + "\", \"confirm_namespace\": \"" + doomed + "\"}");
+
+    assertThatThrownBy(planned::count)
+        .hasStackTraceContaining("namespace " + doomed + ": a table of it is gone")
+        .hasStackTraceContaining("the namespace was deleted");
+  }
+
   /**
    * The data source's columns, nullable, {@code event_time} of this type, with or without a value.
    */

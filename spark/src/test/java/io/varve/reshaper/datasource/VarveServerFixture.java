@@ -49,6 +49,13 @@ public final class VarveServerFixture implements AutoCloseable {
   private final URI endpoint;
 
   public VarveServerFixture(String name) throws IOException {
+    this(name, List.of(TestCassandra.contactPoint()), TestCassandra.localDatacenter());
+  }
+
+  /** A server on the Cassandra (or cluster) of {@code contactPoints}. */
+  public VarveServerFixture(
+      String name, List<java.net.InetSocketAddress> contactPoints, String localDatacenter)
+      throws IOException {
     this.metadataKeyspace = name + "_meta";
     Path home = VarveHome.locate();
     Path dir = home.resolve("spark/target/it-servers/" + name);
@@ -60,12 +67,12 @@ public final class VarveServerFixture implements AutoCloseable {
     Path config = dir.resolve("varve.yaml");
     Files.writeString(
         config,
-        "cassandra:\n  contactPoints: [\""
-            + TestCassandra.contactPoint().getHostString()
-            + ":"
-            + TestCassandra.contactPoint().getPort()
-            + "\"]\n  localDatacenter: "
-            + TestCassandra.localDatacenter()
+        "cassandra:\n  contactPoints: ["
+            + contactPoints.stream()
+                .map(c -> "\"" + c.getHostString() + ":" + c.getPort() + "\"")
+                .collect(java.util.stream.Collectors.joining(", "))
+            + "]\n  localDatacenter: "
+            + localDatacenter
             + "\n  metadataKeyspace: "
             + metadataKeyspace
             + "\n  requestTimeout: 20s\ntimeseries:\n  sliceMaintenanceInterval: 1s\n");

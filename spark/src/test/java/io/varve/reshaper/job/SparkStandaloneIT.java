@@ -21,7 +21,6 @@ import java.util.HashSet;
 import java.util.List;
 import java.util.Set;
 import java.util.concurrent.CompletionStage;
-import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -109,18 +108,8 @@ class SparkStandaloneIT {
                         job.toString()),
                     log)
                 .start();
-        long deadline = System.nanoTime() + Duration.ofMinutes(4).toNanos();
-        while (!Files.readString(log).matches("(?s).*migrate: ranges [1-9].*")
-            && System.nanoTime() < deadline
-            && submit.isAlive()) {
-          Thread.sleep(500);
-        }
-        assertThat(submit.isAlive())
-            .as("job running when the worker is killed\n" + Files.readString(log))
-            .isTrue();
-        spark.killWorker(1);
-        assertThat(submit.waitFor(8, TimeUnit.MINUTES)).as("job finished").isTrue();
-        assertThat(submit.exitValue()).as(Files.readString(log)).isZero();
+        spark.killWorkerDuring(
+            submit, () -> Files.readString(log).matches("(?s).*migrate: ranges [1-9].*"), log);
       }
       Set<UsersCase.Row> copied = UsersCase.read(session, KEYSPACE + ".ids_by_partnerid_history");
       assertThat(copied).isEqualTo(new HashSet<>(rows));

@@ -432,6 +432,16 @@ class NamespaceTransferIT {
         .isEqualTo(2);
     assertThat(err).contains("to: ").contains("(expected: a time after from)");
 
+    // an out directory that cannot be made (under a file)
+    Path file = Files.writeString(dir.resolve("a-file"), "x");
+    err.setLength(0);
+    assertThat(run(args("export", "--namespace", NS, "--out", file.resolve("sub").toString()), err))
+        .isEqualTo(2);
+    assertThat(err)
+        .contains("--out: ")
+        .contains("(cannot be created)")
+        .contains("nothing was written");
+
     // an out directory holding another run's export
     Path out = dir.resolve("other");
     Files.createDirectories(out);

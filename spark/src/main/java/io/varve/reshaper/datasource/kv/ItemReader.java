@@ -13,6 +13,7 @@ import io.varve.format.ItemValues;
 import io.varve.format.ValueCodec;
 import io.varve.reshaper.copy.RangeScan;
 import io.varve.reshaper.datasource.ReadMetrics;
+import io.varve.reshaper.datasource.TableGone;
 import java.nio.ByteBuffer;
 import java.util.ArrayDeque;
 import java.util.Base64;
@@ -57,6 +58,7 @@ final class ItemReader implements PartitionReader<InternalRow> {
   /** What every task needs, serializable. */
   record Factory(
       CassandraConnector connector,
+      String namespace,
       String keyspace,
       String table,
       String consistency,
@@ -84,21 +86,26 @@ final class ItemReader implements PartitionReader<InternalRow> {
     this.factory = factory;
     this.session = factory.connector().openSession();
     this.consistency = DefaultConsistencyLevel.valueOf(factory.consistency());
-    String items = qualified(factory.keyspace(), factory.table());
-    String select = SELECTED + items + " WHERE ";
-    this.byKey = session.prepare(select + ItemTable.ID + " = ? AND " + ItemTable.KEY + " = ?");
-    this.chunk =
-        session.prepare(
-            ItemTable.selectChunkFrom(
-                qualified(factory.keyspace(), ItemTable.chunkTable(factory.table()))));
-    if (part.ids().isEmpty()) {
-      PreparedStatement range =
+    try {
+      String items = qualified(factory.keyspace(), factory.table());
+      String select = SELECTED + items + " WHERE ";
+      this.byKey = session.prepare(select + ItemTable.ID + " = ? AND " + ItemTable.KEY + " = ?");
+      this.chunk =
           session.prepare(
-              select + "token(" + ItemTable.ID + ") > ? AND token(" + ItemTable.ID + ") <= ?");
-      this.reads = java.util.List.of(range.bind(part.start(), part.end())).iterator();
-    } else {
-      PreparedStatement record = session.prepare(select + ItemTable.ID + " = ?");
-      this.reads = part.ids().stream().map(id -> record.bind(id)).iterator();
+              ItemTable.selectChunkFrom(
+                  qualified(factory.keyspace(), ItemTable.chunkTable(factory.table()))));
+      if (part.ids().isEmpty()) {
+        PreparedStatement range =
+            session.prepare(
+                select + "token(" + ItemTable.ID + ") > ? AND token(" + ItemTable.ID + ") <= ?");
+        this.reads = java.util.List.of(range.bind(part.start(), part.end())).iterator();
+      } else {
+        PreparedStatement record = session.prepare(select + ItemTable.ID + " = ?");
+        this.reads = part.ids().stream().map(id -> record.bind(id)).iterator();
+      }
+    } catch (RuntimeException e) {
+      session.close();
+      throw TableGone.translate(e, factory.namespace());
     }
   }
 
@@ -110,6 +117,14 @@ final class ItemReader implements PartitionReader<InternalRow> {
 
   @Override
   public boolean next() {
+    try {
+      return advance();
+    } catch (RuntimeException e) {
+      throw TableGone.translate(e, factory.namespace());
+    }
+  }
+
+  private boolean advance() {
     while (true) {
       while (rows == null || !rows.hasNext()) {
         while (started.size() < LOOKAHEAD && reads.hasNext()) {

@@ -27,6 +27,7 @@ import io.varve.reshaper.copy.Retries;
 import io.varve.reshaper.datasource.BadRows;
 import io.varve.reshaper.datasource.InFlight;
 import io.varve.reshaper.datasource.StoredNamespace;
+import io.varve.reshaper.datasource.TableGone;
 import java.nio.ByteBuffer;
 import java.time.Duration;
 import java.time.Instant;
@@ -142,20 +143,25 @@ final class ItemWriter implements DataWriter<InternalRow> {
     this.badRows = new BadRows(factory.namespace().name(), factory.maxBadRows());
     String keyspace = CqlIdentifier.fromInternal(factory.namespace().keyspace()).asCql(true);
     String table = factory.namespace().table();
-    this.insert =
-        session.prepare(
-            ItemTable.insertInto(
-                keyspace + '.' + CqlIdentifier.fromInternal(table).asCql(true), false));
-    this.insertChunk =
-        session.prepare(
-            ItemTable.insertChunkInto(
-                keyspace
-                    + '.'
-                    + CqlIdentifier.fromInternal(ItemTable.chunkTable(table)).asCql(true)));
-    this.stage =
-        session.prepare(
-            ItemTable.insertIntoChunkLog(
-                CqlIdentifier.fromInternal(factory.metadataKeyspace()).asCql(true)));
+    try {
+      this.insert =
+          session.prepare(
+              ItemTable.insertInto(
+                  keyspace + '.' + CqlIdentifier.fromInternal(table).asCql(true), false));
+      this.insertChunk =
+          session.prepare(
+              ItemTable.insertChunkInto(
+                  keyspace
+                      + '.'
+                      + CqlIdentifier.fromInternal(ItemTable.chunkTable(table)).asCql(true)));
+      this.stage =
+          session.prepare(
+              ItemTable.insertIntoChunkLog(
+                  CqlIdentifier.fromInternal(factory.metadataKeyspace()).asCql(true)));
+    } catch (RuntimeException e) {
+      session.close();
+      throw TableGone.translate(e, factory.namespace().name());
+    }
     Optional<TokenMap> tokens = session.getMetadata().getTokenMap();
     CqlIdentifier ks = CqlIdentifier.fromInternal(factory.namespace().keyspace());
     this.packer =

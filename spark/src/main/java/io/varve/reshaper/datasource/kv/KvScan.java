@@ -144,6 +144,7 @@ final class KvScan implements Scan, Batch {
   public PartitionReaderFactory createReaderFactory() {
     return new ItemReader.Factory(
         access.connector(),
+        access.namespace().name(),
         access.namespace().keyspace(),
         access.namespace().table(),
         access.consistencyLevel(),

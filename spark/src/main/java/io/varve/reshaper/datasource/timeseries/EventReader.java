@@ -10,6 +10,7 @@ import io.varve.format.SliceTable;
 import io.varve.format.ValueCodec;
 import io.varve.reshaper.copy.RangeScan;
 import io.varve.reshaper.datasource.ReadMetrics;
+import io.varve.reshaper.datasource.TableGone;
 import java.nio.ByteBuffer;
 import java.time.Instant;
 import java.util.Base64;
@@ -40,7 +41,12 @@ final class EventReader implements PartitionReader<InternalRow> {
   static final int LOOKAHEAD = 4;
 
   /** The factory the scan hands to Spark: what every task needs, serializable. */
-  record Factory(CassandraConnector connector, String keyspace, String consistency, int fetchSize)
+  record Factory(
+      CassandraConnector connector,
+      String namespace,
+      String keyspace,
+      String consistency,
+      int fetchSize)
       implements PartitionReaderFactory {
     @Override
     public PartitionReader<InternalRow> createReader(InputPartition partition) {
@@ -66,6 +72,14 @@ final class EventReader implements PartitionReader<InternalRow> {
 
   @Override
   public boolean next() {
+    try {
+      return advance();
+    } catch (RuntimeException e) {
+      throw TableGone.translate(e, factory.namespace());
+    }
+  }
+
+  private boolean advance() {
     while (rows == null || !rows.hasNext()) {
       while (started.size() < LOOKAHEAD && reads.hasNext()) {
         started.add(

@@ -140,6 +140,7 @@ final class TimeSeriesScan implements Scan, Batch {
   public PartitionReaderFactory createReaderFactory() {
     return new EventReader.Factory(
         access.connector(),
+        access.namespace().name(),
         access.namespace().keyspace(),
         access.consistencyLevel(),
         access.connection().fetchSize());
