@@ -129,11 +129,13 @@ public final class ItemValues {
     private volatile boolean whole = true;
 
     /**
-     * @throws IllegalArgumentException when the metadata's sizes are out of range (a stored size
-     *     beyond an array, a chunk size of 0)
+     * @throws IllegalArgumentException when the metadata's sizes are out of range (a value or
+     *     stored size above {@link KvChunking#MAX_VALUE_BYTES_LIMIT}, a chunk size of 0, a chunk
+     *     count that does not match them)
      */
     public Assembly(ValueMetadata metadata) {
-      if (metadata.storedSize() > Integer.MAX_VALUE - 16
+      if (metadata.storedSize() > KvChunking.MAX_VALUE_BYTES_LIMIT
+          || metadata.valueSize() > KvChunking.MAX_VALUE_BYTES_LIMIT
           || metadata.chunkSize() <= 0
           || metadata.chunks()
               != (metadata.storedSize() + metadata.chunkSize() - 1) / metadata.chunkSize()) {

@@ -105,9 +105,9 @@ class ItemValuesTest {
   }
 
   @Test
-  void metadata_whose_sizes_do_not_add_up_is_refused_before_any_memory_is_taken() {
+  void metadata_over_the_largest_value_or_whose_sizes_do_not_add_up_is_refused_before_memory() {
     ValueMetadata huge =
-        ValueMetadata.chunked("n", 1, ValueMetadata.Compression.NONE, 3000, 1 << 20, 3L << 30, 0);
+        ValueMetadata.chunked("n", 1, ValueMetadata.Compression.NONE, 300, 1 << 20, 300L << 20, 0);
     ValueMetadata inconsistent =
         ValueMetadata.chunked("n", 1, ValueMetadata.Compression.NONE, 1, 1 << 20, 3 << 20, 0);
 

@@ -52,6 +52,12 @@ public record KvChunking(
           Duration.ofHours(1),
           500);
 
+  /**
+   * The most {@code kv.chunks.maxValueBytes} may be: no server writes a larger value, so a reader
+   * refuses metadata that claims one (a corrupt row must not take gigabytes of memory).
+   */
+  public static final int MAX_VALUE_BYTES_LIMIT = 256 * KvLimits.MIB;
+
   /** Chunks of a stored value of {@code storedBytes}. */
   public int chunkCount(long storedBytes) {
     return (int) ((storedBytes + chunkSize - 1) / chunkSize);

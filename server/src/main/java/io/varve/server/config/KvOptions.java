@@ -79,7 +79,9 @@ public final class KvOptions {
                   + " default).");
   public static final Option<Integer> MAX_VALUE_BYTES =
       OPTIONS
-          .option("kv.chunks.maxValueBytes", Types.bytes(KvLimits.MIB, 256 * KvLimits.MIB))
+          .option(
+              "kv.chunks.maxValueBytes",
+              Types.bytes(KvLimits.MIB, KvChunking.MAX_VALUE_BYTES_LIMIT))
           .defaultValue(C.maxValueBytes())
           .doc(
               "The largest item value, as written (uncompressed), and the most bytes of chunked values one PutItems"
