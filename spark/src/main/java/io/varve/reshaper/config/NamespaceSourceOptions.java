@@ -160,6 +160,9 @@ public final class NamespaceSourceOptions {
     if (option == NAMESPACE) {
       return "required";
     }
+    if (option == JobOptions.SPLIT_COUNT) {
+      return "`max(4 × task slots, 16 × nodes)`";
+    }
     if (option == JobOptions.CONSISTENCY_LEVEL) {
       return "the namespace's (`LOCAL_QUORUM` for its default consistency)";
     }
