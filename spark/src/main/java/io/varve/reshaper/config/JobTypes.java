@@ -92,6 +92,32 @@ final class JobTypes {
         Instant::toString);
   }
 
+  /**
+   * A part of the Murmur3 token ring, written {@code START,END}: the tokens above START up to END,
+   * START below END.
+   */
+  static ValueType<NamespaceSourceOptions.TokenSpan> tokenSpan() {
+    String expected = "two Murmur3 tokens START,END, START below END: the range (START, END]";
+    return ValueType.of(
+        expected,
+        (raw, key) -> {
+          String[] bounds = String.valueOf(raw).split(",", -1);
+          if (bounds.length == 2) {
+            try {
+              long start = Long.parseLong(bounds[0].trim());
+              long end = Long.parseLong(bounds[1].trim());
+              if (start < end) {
+                return new NamespaceSourceOptions.TokenSpan(start, end);
+              }
+            } catch (NumberFormatException e) {
+              // refused below
+            }
+          }
+          throw refused(raw, expected);
+        },
+        s -> s.start() + "," + s.end());
+  }
+
   /** {@code true} or {@code false}. */
   static ValueType<Boolean> bool() {
     return phrased(Types.bool(), "true or false");

@@ -61,6 +61,13 @@ public final class NamespaceSourceOptions {
                   + " write may skip before it fails. Each task fails at its first refused row past"
                   + " this count; the job's total is checked when it commits.");
 
+  public static final Option<TokenSpan> TOKEN_RANGE =
+      OWN.option("tokenRange", JobTypes.tokenSpan())
+          .defaultDoc("the whole ring")
+          .doc(
+              "Reads: only the partitions whose token is in (START, END], cut into `splitCount`"
+                  + " parts: a share of a namespace for one job of several (`varve export` of a"
+                  + " KeyValue namespace exports it in 16 such shares).");
   public static final Option<String> TOKEN =
       OWN.option("token", nonBlank("1.." + KvLimits.MAX_TOKEN_CHARS + " characters"))
           .defaultValue("varve-spark")
@@ -86,6 +93,16 @@ public final class NamespaceSourceOptions {
       OWN.option("chunkSize", integer(64 * KvLimits.KIB, 4 * KvLimits.MIB))
           .defaultValue(KvChunking.DEFAULT.chunkSize())
           .doc("`varve-kv` writes: bytes of one chunk: the server's `kv.chunks.chunkSize`.");
+
+  /**
+   * A part {@code (start, end]} of the Murmur3 token ring.
+   *
+   * @param start exclusive
+   * @param end inclusive
+   */
+  public record TokenSpan(long start, long end) implements java.io.Serializable {
+    public static final TokenSpan RING = new TokenSpan(Long.MIN_VALUE, Long.MAX_VALUE);
+  }
 
   /** This registry's own keys. */
   public static final Options OWN_KEYS = OWN.build();

@@ -74,6 +74,24 @@ public record NamespaceAccess(
     }
   }
 
+  /** {@code tokenRange}, or the whole ring. */
+  public NamespaceSourceOptions.TokenSpan tokenRange() {
+    return options
+        .optional(NamespaceSourceOptions.TOKEN_RANGE)
+        .orElse(NamespaceSourceOptions.TokenSpan.RING);
+  }
+
+  /** Whether {@code tokenRange} narrows the read to a share of the ring. */
+  public boolean shareOfRing() {
+    return options.isSet(NamespaceSourceOptions.TOKEN_RANGE);
+  }
+
+  /** The share of the ring read, for a scan's description: {@code " in (start, end]"} or none. */
+  public String shareShown() {
+    NamespaceSourceOptions.TokenSpan span = tokenRange();
+    return shareOfRing() ? " in (" + span.start() + ", " + span.end() + "]" : "";
+  }
+
   /** {@code from}, when given. */
   public Optional<Instant> from() {
     return options.optional(NamespaceSourceOptions.FROM);

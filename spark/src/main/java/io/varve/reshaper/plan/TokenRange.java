@@ -19,18 +19,28 @@ public record TokenRange(int index, long start, long end) implements Serializabl
    * {@code count} only, so a rerun finds the same ranges whatever the topology.
    */
   public static List<TokenRange> split(int count) {
-    if (count < 1) {
-      throw new IllegalArgumentException("count: " + count + " (expected: >= 1)");
+    return split(Long.MIN_VALUE, Long.MAX_VALUE, count);
+  }
+
+  /**
+   * The range {@code (from, to]} cut into {@code count} ranges of equal width (fewer when it holds
+   * fewer tokens), covering every token of it.
+   */
+  public static List<TokenRange> split(long from, long to, int count) {
+    if (count < 1 || from >= to) {
+      throw new IllegalArgumentException(
+          "count: " + count + ", range (" + from + ", " + to + "] (expected: >= 1, non-empty)");
     }
-    BigInteger min = BigInteger.valueOf(Long.MIN_VALUE);
-    BigInteger width = BigInteger.valueOf(Long.MAX_VALUE).subtract(min);
-    List<TokenRange> ranges = new ArrayList<>(count);
-    long start = Long.MIN_VALUE;
-    for (int i = 0; i < count; i++) {
+    BigInteger min = BigInteger.valueOf(from);
+    BigInteger width = BigInteger.valueOf(to).subtract(min);
+    int parts = (int) Math.min(count, width.min(BigInteger.valueOf(count)).longValueExact());
+    List<TokenRange> ranges = new ArrayList<>(parts);
+    long start = from;
+    for (int i = 0; i < parts; i++) {
       long end =
-          i == count - 1
-              ? Long.MAX_VALUE
-              : min.add(width.multiply(BigInteger.valueOf(i + 1)).divide(BigInteger.valueOf(count)))
+          i == parts - 1
+              ? to
+              : min.add(width.multiply(BigInteger.valueOf(i + 1)).divide(BigInteger.valueOf(parts)))
                   .longValueExact();
       ranges.add(new TokenRange(i, start, end));
       start = end;

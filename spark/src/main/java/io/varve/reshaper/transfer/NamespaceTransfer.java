@@ -4,10 +4,12 @@ import io.varve.command.ExitStatus;
 import io.varve.core.partitioning.TimeSlice;
 import io.varve.reshaper.cluster.UnreachableClusterException;
 import io.varve.reshaper.config.ConfigException;
+import io.varve.reshaper.config.NamespaceSourceOptions;
 import io.varve.reshaper.datasource.BadRowsException;
 import io.varve.reshaper.datasource.NamespaceAccess;
 import io.varve.reshaper.datasource.StoredNamespace;
 import io.varve.reshaper.job.SparkSupport;
+import io.varve.reshaper.plan.TokenRange;
 import java.io.IOException;
 import java.io.PrintStream;
 import java.io.UncheckedIOException;
@@ -67,14 +69,14 @@ public final class NamespaceTransfer {
         () -> {
           NamespaceAccess access = NamespaceAccess.open(options, null);
           boolean kv = access.namespace().service().equals(StoredNamespace.KEY_VALUE);
-          List<Unit> units =
-              kv ? List.of(new Unit(ITEMS, "items", options)) : slices(access, options);
+          List<Unit> units = kv ? shares(access, options) : slices(access, options);
           Map<String, String> run = new LinkedHashMap<>();
           run.put("kind", "export");
           run.put("namespace", access.namespace().name());
           run.put("service", access.namespace().service());
           run.put("from", access.from().map(Instant::toString).orElse(""));
           run.put("to", access.to().map(Instant::toString).orElse(""));
+          run.put("tokenRange", access.shareShown());
           run.put("format", "parquet");
           TransferState state = TransferState.open(dir.resolve("_varve_export.json"), run, "--out");
           SparkSession spark = session(kv);
@@ -82,7 +84,7 @@ public final class NamespaceTransfer {
               "export: namespace %s, %d %s (%d already exported) to %s%n",
               access.namespace().name(),
               units.size(),
-              kv ? "unit of items" : "slices",
+              kv ? "shares of the items" : "slices",
               units.stream().filter(u -> state.isDone(u.name())).count(),
               dir);
           long total = 0;
@@ -116,7 +118,7 @@ public final class NamespaceTransfer {
               total,
               kv ? "items" : "event items",
               units.size(),
-              kv ? "unit" : "slices",
+              kv ? "shares" : "slices",
               seconds(started),
               dir);
           return ExitStatus.OK;
@@ -125,6 +127,38 @@ public final class NamespaceTransfer {
 
   /** The directory of a KeyValue namespace's items in an export. */
   static final String ITEMS = "items";
+
+  /** The shares of the ring a KeyValue export is cut into: its units, each resumed whole. */
+  static final int SHARES = 16;
+
+  /**
+   * The units of a KeyValue export: the ring (or the {@code tokenRange} given) cut into {@value
+   * #SHARES} shares, each read with its {@code tokenRange} into {@code items/<nn>/}.
+   */
+  private static List<Unit> shares(NamespaceAccess access, Map<String, String> options) {
+    List<Unit> units = new ArrayList<>();
+    NamespaceSourceOptions.TokenSpan span = access.tokenRange();
+    for (TokenRange share : TokenRange.split(span.start(), span.end(), SHARES)) {
+      Map<String, String> shareOptions = new LinkedHashMap<>(options);
+      shareOptions.keySet().removeIf(k -> k.equalsIgnoreCase("tokenRange"));
+      shareOptions.put("tokenRange", share.start() + "," + share.end());
+      String name = String.format(java.util.Locale.ROOT, "%s/%02d", ITEMS, share.index());
+      units.add(
+          new Unit(
+              name,
+              "items, share "
+                  + (share.index() + 1)
+                  + " of "
+                  + SHARES
+                  + " (tokens ("
+                  + share.start()
+                  + ", "
+                  + share.end()
+                  + "])",
+              shareOptions));
+    }
+    return units;
+  }
 
   /** The units of a TimeSeries export: each ACTIVE slice of the interval. */
   private static List<Unit> slices(NamespaceAccess access, Map<String, String> options) {

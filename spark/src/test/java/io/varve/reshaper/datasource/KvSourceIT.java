@@ -226,6 +226,29 @@ class KvSourceIT {
   }
 
   @Test
+  void a_token_range_reads_exactly_the_records_whose_token_is_in_it() {
+    Set<String> upper = new HashSet<>();
+    for (var row : cassandra.rows("SELECT DISTINCT id, token(id) FROM " + NS + ".items")) {
+      if (row.getLong(1) > 0) {
+        upper.add(row.getString(0));
+      }
+    }
+    assertThat(upper).isNotEmpty();
+    Dataset<org.apache.spark.sql.Row> share =
+        reader(NS).option("tokenRange", "0," + Long.MAX_VALUE).load();
+
+    Set<KvItem> read = items(share);
+
+    assertThat(ids(read)).isEqualTo(upper);
+    assertThat(read).containsExactlyInAnyOrderElementsOf(server.getItems(NS, upper));
+    assertThat(share.queryExecution().executedPlan().toString())
+        .contains("token ranges of the item table in (0, " + Long.MAX_VALUE + "]");
+    assertThatThrownBy(() -> reader(NS).option("tokenRange", "5,1").load().count())
+        .hasMessageContaining("tokenRange: 5,1")
+        .hasMessageContaining("START below END");
+  }
+
+  @Test
   void items_written_through_the_data_source_read_back_byte_for_byte_once_after_a_rerun() {
     StructType schema =
         new StructType()

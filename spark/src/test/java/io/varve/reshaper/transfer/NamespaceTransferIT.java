@@ -257,9 +257,15 @@ class NamespaceTransferIT {
       @TempDir Path dir) throws Exception {
     Path out = dir.resolve("export");
     List<String> export = args("export", "--namespace", KV, "--out", out.toString());
-    killWhen(export, () -> Files.isDirectory(out.resolve("items")), dir.resolve("export.log"));
+    Path state = out.resolve("_varve_export.json");
+    killAfterFirstUnit(export, state, dir.resolve("export.log"));
+    long doneWhenKilled = Files.readString(state).lines().filter(l -> l.contains("items/")).count();
+    assertThat(doneWhenKilled).as("shares exported when killed").isBetween(1L, 15L);
     StringBuilder err = new StringBuilder();
     assertThat(run(export, err)).as(err.toString()).isZero();
+    assertThat(Files.readString(state).lines().filter(l -> l.contains("\"items/")).count())
+        .as("every share recorded once")
+        .isEqualTo(16);
     assertThat(itemsWithPyarrow(out)).containsExactlyInAnyOrderElementsOf(kvWritten);
 
     List<String> importArgs = args("import", "--namespace", KV_FRESH, "--in", out.toString());

@@ -1,5 +1,6 @@
 package io.varve.reshaper.datasource.kv;
 
+import io.varve.reshaper.config.NamespaceSourceOptions;
 import io.varve.reshaper.datasource.KeyFilters;
 import io.varve.reshaper.datasource.NamespaceAccess;
 import io.varve.reshaper.datasource.ReadMetrics;
@@ -75,18 +76,18 @@ final class KvScan implements Scan, Batch {
     this.access = access;
     this.pushed = pushed;
     this.ids = ids;
-    this.byKey = ids != null && ids.size() <= MAX_IDS;
+    this.byKey = ids != null && ids.size() <= MAX_IDS && !access.shareOfRing();
     this.parts =
         byKey
             ? byId(
                 List.copyOf(ids),
                 Math.max(1, 4 * SparkSession.active().sparkContext().defaultParallelism()))
-            : byRange(access.splitCount());
+            : byRange(access.tokenRange(), access.splitCount());
   }
 
-  static List<Part> byRange(int splitCount) {
+  static List<Part> byRange(NamespaceSourceOptions.TokenSpan span, int splitCount) {
     List<Part> parts = new ArrayList<>(splitCount);
-    for (TokenRange range : TokenRange.split(splitCount)) {
+    for (TokenRange range : TokenRange.split(span.start(), span.end(), splitCount)) {
       parts.add(new Part(range.start(), range.end(), List.of()));
     }
     return parts;
@@ -123,7 +124,8 @@ final class KvScan implements Scan, Batch {
         + (byKey
             ? "records by key of id IN " + KeyFilters.shown(ids)
             : "token ranges of the item table"
-                + (ids != null ? " (more than " + MAX_IDS + " ids)" : ""))
+                + access.shareShown()
+                + (ids != null && ids.size() > MAX_IDS ? " (more than " + MAX_IDS + " ids)" : ""))
         + " parts="
         + parts.size()
         + " consistency="

@@ -98,6 +98,20 @@ final class EventReads {
   /** Each range of the ring over every slice: one part per range; none without slices. */
   static List<Part> byRange(
       List<TimeSlice> slices, long fromMillis, long toMillis, int splitCount) {
+    return byRange(slices, fromMillis, toMillis, Long.MIN_VALUE, Long.MAX_VALUE, splitCount);
+  }
+
+  /**
+   * Each range of {@code (fromToken, toToken]} cut into {@code splitCount}, over every slice: one
+   * part per range; none without slices.
+   */
+  static List<Part> byRange(
+      List<TimeSlice> slices,
+      long fromMillis,
+      long toMillis,
+      long fromToken,
+      long toToken,
+      int splitCount) {
     if (slices.isEmpty() || fromMillis >= toMillis) {
       return List.of();
     }
@@ -110,7 +124,7 @@ final class EventReads {
     }
     List<SliceSpan> shared = List.copyOf(spans);
     List<Part> parts = new ArrayList<>();
-    for (TokenRange range : TokenRange.split(splitCount)) {
+    for (TokenRange range : TokenRange.split(fromToken, toToken, splitCount)) {
       parts.add(new Part(shared, range.start(), range.end(), List.of()));
     }
     return parts;

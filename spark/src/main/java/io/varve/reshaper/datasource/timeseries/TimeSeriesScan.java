@@ -68,7 +68,7 @@ final class TimeSeriesScan implements Scan, Batch {
             : EventReads.slices(
                 access.namespace().timeSlices(), filters.fromMillis(), filters.toMillis());
     List<EventReads.Part> keyed =
-        filters.series().isPresent()
+        filters.series().isPresent() && !access.shareOfRing()
             ? EventReads.byKey(
                 slices,
                 filters.series().get(),
@@ -81,7 +81,12 @@ final class TimeSeriesScan implements Scan, Batch {
         keyed != null
             ? keyed
             : EventReads.byRange(
-                slices, filters.fromMillis(), filters.toMillis(), access.splitCount());
+                slices,
+                filters.fromMillis(),
+                filters.toMillis(),
+                access.tokenRange().start(),
+                access.tokenRange().end(),
+                access.splitCount());
   }
 
   static long fromMillis(NamespaceAccess access) {
@@ -113,7 +118,7 @@ final class TimeSeriesScan implements Scan, Batch {
         + (byKey
             ? "partitions by key of time_series_id IN "
                 + KeyFilters.shown(filters.series().orElseThrow())
-            : "token ranges of every slice")
+            : "token ranges of every slice" + access.shareShown())
         + " parts="
         + parts.size()
         + " consistency="
