@@ -26,11 +26,13 @@ import org.junit.jupiter.api.io.TempDir;
 
 /**
  * The deployment the reshaper's docs describe, tested: the users' case submitted with {@code
- * spark-submit} to a Spark standalone cluster (a master and two workers from a real Spark 3.5.9
- * distribution) against the tests' three-node Cassandra cluster with replication factor 3; one
- * worker is SIGKILLed with its executor mid-job, the job still finishes, and the target validates
- * clean. Runs when a distribution is at {@code -Dvarve.spark.home} (default {@code
- * .varve/spark/spark-3.5.9}, which {@code ./varve test spark-cluster} fetches); skipped otherwise.
+ * spark-submit} as the ScyllaDB migrator's docs submit a job ({@code --class
+ * com.scylladb.migrator.Migrator --conf spark.scylla.config=job.yaml}) to a Spark standalone
+ * cluster (a master and two workers from a real Spark 3.5.9 distribution) against the tests'
+ * three-node Cassandra cluster with replication factor 3; one worker is SIGKILLed with its executor
+ * mid-job, the job still finishes, and the target validates clean. Runs when a distribution is at
+ * {@code -Dvarve.spark.home} (default {@code .varve/spark/spark-3.5.9}, which {@code ./varve test
+ * spark-cluster} fetches); skipped otherwise.
  */
 class SparkStandaloneIT {
 
@@ -98,14 +100,14 @@ class SparkStandaloneIT {
                         "spark.driver.host=127.0.0.1",
                         "--conf",
                         "spark.executor.memory=512m",
+                        // the migrator's own command line: its main class and job file key
                         "--class",
-                        "io.varve.reshaper.cli.ReshaperCli",
+                        "com.scylladb.migrator.Migrator",
+                        "--conf",
+                        "spark.scylla.config=" + job,
                         Path.of("target/varve-reshaper-spark-submit.jar")
                             .toAbsolutePath()
-                            .toString(),
-                        "migrate",
-                        "--config",
-                        job.toString()),
+                            .toString()),
                     log)
                 .start();
         spark.killWorkerDuring(
