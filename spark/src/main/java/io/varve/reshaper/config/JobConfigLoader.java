@@ -84,14 +84,17 @@ public final class JobConfigLoader {
     try {
       // an empty timeSlice section is a mistake, not a plain copy: it asks for its keys
       boolean timeSlice = root instanceof Map<?, ?> top && top.containsKey("timeSlice");
-      return config(OptionValues.fromTree(JobOptions.FILE, "", root), timeSlice);
+      List<String> connector = ConnectorKeys.apply(root, System.getProperties());
+      return config(OptionValues.fromTree(JobOptions.FILE, "", root), timeSlice, connector);
     } catch (OptionException e) {
       throw new ConfigException(e.getMessage(), e);
     }
   }
 
-  private static JobConfig config(OptionValues s, boolean timeSliceGiven) {
+  private static JobConfig config(
+      OptionValues s, boolean timeSliceGiven, List<String> connectorWarnings) {
     List<String> warnings = new ArrayList<>(JobOptions.warnings(s, JobOptions.IGNORED_JOB));
+    warnings.addAll(connectorWarnings);
     ConnectionSettings source = ConnectionSettings.read(value(s, SOURCE), "source", warnings);
     ConnectionSettings target = ConnectionSettings.read(value(s, TARGET), "target", warnings);
 
