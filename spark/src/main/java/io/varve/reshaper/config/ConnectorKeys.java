@@ -16,7 +16,7 @@ import java.util.Properties;
  * spark-submit --conf} over the {@code spark} section. A connector tuning key with no counterpart
  * is named in a warning. docs/reshaper.md, "The connector's tuning keys", is the table.
  */
-final class ConnectorKeys {
+public final class ConnectorKeys {
 
   /** A connector key and the reshaper key it sets. */
   private record Mapped(String connectorKey, String section, String key, int min, int max) {}
@@ -45,7 +45,17 @@ final class ConnectorKeys {
           "spark.cassandra.output.ignoreNulls",
           "the copy writes every column of a row as read");
 
+  /** Every connector tuning key this class knows: those it maps and those it warns about. */
+  public static final java.util.Set<String> TUNING = tuning();
+
   private ConnectorKeys() {}
+
+  private static java.util.Set<String> tuning() {
+    java.util.Set<String> keys = new java.util.TreeSet<>(UNMAPPED.keySet());
+    MAPPED.forEach(m -> keys.add(m.connectorKey()));
+    keys.add(GROUPING);
+    return java.util.Collections.unmodifiableSet(keys);
+  }
 
   /**
    * Sets in {@code root} (the job file as parsed) the reshaper keys that connector keys ask for,

@@ -5,6 +5,7 @@ import com.datastax.spark.connector.cql.CassandraConnector;
 import io.varve.options.OptionValues;
 import io.varve.reshaper.cluster.Cluster;
 import io.varve.reshaper.config.ConnectionSettings;
+import io.varve.reshaper.config.ConnectorKeys;
 import io.varve.reshaper.config.JobOptions;
 import io.varve.reshaper.config.NamespaceSourceOptions;
 import java.time.Instant;
@@ -130,6 +131,16 @@ public record NamespaceAccess(
                     "varve data source: warning: "
                         + k
                         + " has no effect here; the option splitCount cuts the ring"));
+    common.keySet().stream()
+        .filter(ConnectorKeys.TUNING::contains)
+        .filter(k -> !k.startsWith("spark.cassandra.input.split."))
+        .forEach(
+            k ->
+                System.err.println(
+                    "varve data source: warning: "
+                        + k
+                        + " has no effect here; the data source reads and writes with its own"
+                        + " code (its option fetchSize sets the page size)"));
     return common;
   }
 }
