@@ -443,6 +443,7 @@ public final class JobOptions {
         List.of(
             "skipTokenRanges",
             "skipSegments",
+            "savepoints.enableParquetFileTracking",
             "validation.compareTimestamps",
             "validation.ttlToleranceMillis",
             "validation.writetimeToleranceMillis",

@@ -21,6 +21,7 @@ class JobConfigLoaderTest {
             SIDES
                 + "renames:\n  - from: date\n    to: seen_date\n"
                 + "savepoints:\n  path: /app/savepoints\n  intervalSeconds: 300\n"
+                + "  enableParquetFileTracking: true\n"
                 + "skipTokenRanges: []\n");
     assertThat(c.source().port()).isEqualTo(9042);
     assertThat(c.source().consistencyLevel()).isEqualTo("LOCAL_QUORUM");
@@ -32,6 +33,8 @@ class JobConfigLoaderTest {
     assertThat(c.failures().maxBadRows()).isEqualTo(100);
     assertThat(c.writer()).isEqualTo(new JobConfig.Writer(128, 100, 4096, 10));
     assertThat(c.warnings()).anyMatch(w -> w.startsWith("skipTokenRanges is accepted"));
+    assertThat(c.warnings())
+        .anyMatch(w -> w.startsWith("savepoints.enableParquetFileTracking is accepted"));
   }
 
   @Test
