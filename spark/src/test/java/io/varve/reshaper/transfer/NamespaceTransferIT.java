@@ -111,12 +111,16 @@ class NamespaceTransferIT {
     return items;
   }
 
+  /** Stops the server, then drops the keyspaces, as the suite's other classes share Cassandra. */
   @AfterAll
   static void stop() {
     if (server != null) {
       server.close();
     }
     if (cassandra != null) {
+      for (String ks : List.of(NS, FRESH, KV, KV_FRESH, "xfer_meta")) {
+        cassandra.execute("DROP KEYSPACE IF EXISTS " + ks);
+      }
       cassandra.close();
     }
   }

@@ -106,14 +106,15 @@ public record LocalCassandraSettings(
 
   /**
    * The instance that integration tests share, beside the developer's: home {@code
-   * <varveHome>/.varve/test-cassandra}, CQL 19042, storage 17000, JMX 17199, heap 768m, batch
-   * commit log, the running JVM's {@code java}.
+   * <varveHome>/.varve/test-cassandra}, CQL 19042, storage 17000, JMX 17199, heap 1g, batch commit
+   * log, the running JVM's {@code java}. The whole suite shares it: its schema grows with every
+   * test's keyspaces, and with 768m it ran out of heap once the tests of large values joined.
    */
   public static LocalCassandraSettings forTests(Path varveHome) {
     return forDevelopment(varveHome).toBuilder()
         .home(varveHome.resolve(".varve/test-cassandra"))
         .ports(19042, 17000, 17199)
-        .heapSize("768m")
+        .heapSize("1g")
         .build();
   }
 
