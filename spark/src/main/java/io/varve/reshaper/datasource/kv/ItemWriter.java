@@ -2,14 +2,9 @@ package io.varve.reshaper.datasource.kv;
 
 import com.datastax.oss.driver.api.core.ConsistencyLevel;
 import com.datastax.oss.driver.api.core.CqlIdentifier;
-import com.datastax.oss.driver.api.core.CqlSession;
 import com.datastax.oss.driver.api.core.DefaultConsistencyLevel;
-import com.datastax.oss.driver.api.core.cql.BatchStatement;
-import com.datastax.oss.driver.api.core.cql.BatchType;
 import com.datastax.oss.driver.api.core.cql.BoundStatement;
 import com.datastax.oss.driver.api.core.cql.PreparedStatement;
-import com.datastax.oss.driver.api.core.cql.Statement;
-import com.datastax.oss.driver.api.core.metadata.TokenMap;
 import com.datastax.oss.driver.api.core.type.codec.TypeCodecs;
 import com.datastax.spark.connector.cql.CassandraConnector;
 import io.varve.core.error.InvalidFieldException;
@@ -19,28 +14,20 @@ import io.varve.core.kv.KvValidation;
 import io.varve.format.ItemTable;
 import io.varve.format.ItemValues;
 import io.varve.format.ValueCodec;
-import io.varve.packing.Batch;
-import io.varve.packing.PackingLimits;
-import io.varve.packing.Placement;
-import io.varve.packing.ReplicaPacker;
 import io.varve.reshaper.copy.Retries;
-import io.varve.reshaper.datasource.BadRows;
 import io.varve.reshaper.datasource.InFlight;
+import io.varve.reshaper.datasource.PackedWriter;
 import io.varve.reshaper.datasource.StoredNamespace;
 import io.varve.reshaper.datasource.TableGone;
 import java.nio.ByteBuffer;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayDeque;
-import java.util.ArrayList;
 import java.util.Arrays;
-import java.util.List;
-import java.util.Optional;
 import java.util.concurrent.CompletableFuture;
 import org.apache.spark.sql.catalyst.InternalRow;
 import org.apache.spark.sql.connector.write.DataWriter;
 import org.apache.spark.sql.connector.write.DataWriterFactory;
-import org.apache.spark.sql.connector.write.WriterCommitMessage;
 
 /**
  * Writes one Spark task's rows into a KeyValue namespace as PutItems writes items: each row checked
@@ -53,17 +40,11 @@ import org.apache.spark.sql.connector.write.WriterCommitMessage;
  * (an id or key over its limit, a value over {@code kv.chunks.maxValueBytes}, a generation time in
  * the future) is a bad row: counted, the first ones kept for the error, never written.
  *
- * <p>Item rows go out in unlogged batches packed by {@link ReplicaPacker} (rows of one record
- * together, records with the same replicas together: at most {@value #BATCH_ROWS} rows, {@value
- * #BATCH_PARTITIONS} records, {@value #BATCH_BYTES} bytes), sent through {@link InFlight}. A batch
- * never holds two versions of one item (the later wins). A write that still fails fails the task,
- * so Spark runs it again.
+ * <p>Item rows go out as {@link PackedWriter} packs and sends them: unlogged batches of the rows of
+ * records with the same replicas. A write that still fails fails the task, so Spark runs it again.
  */
-final class ItemWriter implements DataWriter<InternalRow> {
+final class ItemWriter extends PackedWriter<ItemWriter.ItemRow> {
 
-  static final int BATCH_ROWS = 100;
-  static final int BATCH_PARTITIONS = 10;
-  static final int BATCH_BYTES = 4096;
   static final int CHUNKS_IN_FLIGHT = 4;
 
   /**
@@ -107,8 +88,8 @@ final class ItemWriter implements DataWriter<InternalRow> {
   }
 
   /** One item row on its way. */
-  private record ItemRow(
-      String id, ByteBuffer partition, byte[] key, long generation, ItemValues.Stored stored) {
+  record ItemRow(
+      String id, ByteBuffer[] partition, byte[] key, long generation, ItemValues.Stored stored) {
     long bytes() {
       return key.length + stored.rowBytes();
     }
@@ -119,7 +100,6 @@ final class ItemWriter implements DataWriter<InternalRow> {
   }
 
   private final Factory factory;
-  private final CqlSession session;
   private final ConsistencyLevel consistency;
   private final ValueCodec codec;
   private final KvChunking chunking;
@@ -127,20 +107,23 @@ final class ItemWriter implements DataWriter<InternalRow> {
   private final PreparedStatement insert;
   private final PreparedStatement insertChunk;
   private final PreparedStatement stage;
-  private final ReplicaPacker<ItemRow> packer;
-  private final InFlight inFlight;
-  private final BadRows badRows;
-  private long written;
-  private long rowNumber;
 
   private ItemWriter(Factory factory) {
+    super(
+        factory.connector(),
+        factory.namespace().keyspace(),
+        factory.namespace().name(),
+        factory.consistency(),
+        factory.maxBadRows(),
+        new Packing<>(
+            ItemRow::bytes,
+            (previous, next) -> previous.id().equals(next.id()),
+            ItemRow::partition,
+            ItemRow::sameItem));
     this.factory = factory;
-    this.session = factory.connector().openSession();
     this.consistency = DefaultConsistencyLevel.valueOf(factory.consistency());
-    this.inFlight = new InFlight(session, consistency, factory.namespace().name());
     this.codec = new ValueCodec(factory.compressionThreshold());
     this.chunking = factory.chunking();
-    this.badRows = new BadRows(factory.namespace().name(), factory.maxBadRows());
     String keyspace = CqlIdentifier.fromInternal(factory.namespace().keyspace()).asCql(true);
     String table = factory.namespace().table();
     try {
@@ -162,32 +145,19 @@ final class ItemWriter implements DataWriter<InternalRow> {
       session.close();
       throw TableGone.translate(e, factory.namespace().name());
     }
-    Optional<TokenMap> tokens = session.getMetadata().getTokenMap();
-    CqlIdentifier ks = CqlIdentifier.fromInternal(factory.namespace().keyspace());
-    this.packer =
-        new ReplicaPacker<>(
-            new PackingLimits(BATCH_ROWS, BATCH_PARTITIONS, BATCH_BYTES),
-            Placement.of(
-                ItemRow::bytes,
-                (previous, next) -> previous.id().equals(next.id()),
-                row ->
-                    tokens.map(t -> t.getReplicas(ks, t.newToken(row.partition()))).orElse(null)),
-            this::send);
   }
 
+  /**
+   * The row checked and stored, its chunks written when its value is chunked (its item row, sent
+   * after, commits them); null when the namespace refuses it (a bad row).
+   */
   @Override
-  public void write(InternalRow row) {
-    inFlight.check();
-    rowNumber++;
+  protected ItemRow convert(InternalRow row) {
     ItemRow item = item(row);
-    if (item == null) {
-      return;
-    }
-    if (item.stored().isChunked()) {
+    if (item != null && item.stored().isChunked()) {
       writeChunks(item);
     }
-    packer.add(item);
-    written++;
+    return item;
   }
 
   /** The row checked and stored, or null when the namespace refuses it (a bad row). */
@@ -247,7 +217,9 @@ final class ItemWriter implements DataWriter<InternalRow> {
     }
     return new ItemRow(
         id,
-        TypeCodecs.TEXT.encode(id, com.datastax.oss.driver.api.core.ProtocolVersion.DEFAULT),
+        new ByteBuffer[] {
+          TypeCodecs.TEXT.encode(id, com.datastax.oss.driver.api.core.ProtocolVersion.DEFAULT)
+        },
         key,
         generation,
         ItemValues.store(value, false, value.length, factory.token(), codec, chunking));
@@ -322,44 +294,13 @@ final class ItemWriter implements DataWriter<InternalRow> {
     }
   }
 
-  private void send(Batch<ItemRow> batch) {
-    List<ItemRow> rows = new ArrayList<>(batch.items().size());
-    for (ItemRow row : batch.items()) {
-      rows.removeIf(row::sameItem);
-      rows.add(row);
-    }
-    List<BoundStatement> statements = new ArrayList<>(rows.size());
-    for (ItemRow row : rows) {
-      statements.add(
-          insert.bind(
-              row.id(),
-              ByteBuffer.wrap(row.key()),
-              row.stored().cell(),
-              ByteBuffer.wrap(row.stored().metadata()),
-              row.generation()));
-    }
-    Statement<?> statement =
-        statements.size() == 1
-            ? statements.get(0)
-            : BatchStatement.newInstance(BatchType.UNLOGGED).addAll(statements);
-    inFlight.send(statement, batch.bytes());
-  }
-
   @Override
-  public WriterCommitMessage commit() {
-    packer.flush();
-    inFlight.drain();
-    inFlight.check();
-    return badRows.result(written);
-  }
-
-  @Override
-  public void abort() {
-    inFlight.drain();
-  }
-
-  @Override
-  public void close() {
-    session.close();
+  protected BoundStatement bind(ItemRow row) {
+    return insert.bind(
+        row.id(),
+        ByteBuffer.wrap(row.key()),
+        row.stored().cell(),
+        ByteBuffer.wrap(row.stored().metadata()),
+        row.generation());
   }
 }

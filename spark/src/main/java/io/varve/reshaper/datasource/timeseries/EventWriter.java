@@ -1,16 +1,9 @@
 package io.varve.reshaper.datasource.timeseries;
 
-import com.datastax.oss.driver.api.core.ConsistencyLevel;
 import com.datastax.oss.driver.api.core.CqlIdentifier;
-import com.datastax.oss.driver.api.core.CqlSession;
-import com.datastax.oss.driver.api.core.DefaultConsistencyLevel;
 import com.datastax.oss.driver.api.core.ProtocolVersion;
-import com.datastax.oss.driver.api.core.cql.BatchStatement;
-import com.datastax.oss.driver.api.core.cql.BatchType;
 import com.datastax.oss.driver.api.core.cql.BoundStatement;
 import com.datastax.oss.driver.api.core.cql.PreparedStatement;
-import com.datastax.oss.driver.api.core.cql.Statement;
-import com.datastax.oss.driver.api.core.metadata.TokenMap;
 import com.datastax.oss.driver.api.core.type.codec.TypeCodecs;
 import com.datastax.spark.connector.cql.CassandraConnector;
 import io.varve.core.error.InvalidFieldException;
@@ -23,12 +16,7 @@ import io.varve.core.write.Rejection;
 import io.varve.core.write.WritePlanner;
 import io.varve.format.SliceTable;
 import io.varve.format.ValueCodec;
-import io.varve.packing.Batch;
-import io.varve.packing.PackingLimits;
-import io.varve.packing.Placement;
-import io.varve.packing.ReplicaPacker;
-import io.varve.reshaper.datasource.BadRows;
-import io.varve.reshaper.datasource.InFlight;
+import io.varve.reshaper.datasource.PackedWriter;
 import io.varve.reshaper.datasource.StoredNamespace;
 import java.nio.ByteBuffer;
 import java.time.Duration;
@@ -37,11 +25,9 @@ import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
-import java.util.Optional;
 import org.apache.spark.sql.catalyst.InternalRow;
 import org.apache.spark.sql.connector.write.DataWriter;
 import org.apache.spark.sql.connector.write.DataWriterFactory;
-import org.apache.spark.sql.connector.write.WriterCommitMessage;
 
 /**
  * Writes one Spark task's rows into a namespace's slice tables as the server writes events: each
@@ -51,18 +37,11 @@ import org.apache.spark.sql.connector.write.WriterCommitMessage;
  * refuses (outside its write window, in a closed slice or none, over a limit, an event time with
  * microseconds) is a bad row: counted, the first ones kept for the error, never written.
  *
- * <p>Rows go out in unlogged batches packed by the {@code packing} module's {@link ReplicaPacker}
- * (rows of one partition together, partitions with the same replicas together: at most {@value
- * #BATCH_ROWS} rows, {@value #BATCH_PARTITIONS} partitions and {@value #BATCH_BYTES} bytes, the
- * reshaper's defaults), sent through {@link InFlight}. A batch never holds two versions of one row
- * (the later wins): Cassandra would settle their cells one by one. A batch that still fails fails
- * the task, so Spark runs it again.
+ * <p>Rows go out as {@link PackedWriter} packs and sends them: unlogged batches of the rows of
+ * partitions with the same replicas. A batch that still fails fails the task, so Spark runs it
+ * again.
  */
-final class EventWriter implements DataWriter<InternalRow> {
-
-  static final int BATCH_ROWS = 100;
-  static final int BATCH_PARTITIONS = 10;
-  static final int BATCH_BYTES = 4096;
+final class EventWriter extends PackedWriter<EventWriter.ItemRow> {
 
   /** What the tasks need, fixed on the driver. */
   record Factory(
@@ -80,7 +59,7 @@ final class EventWriter implements DataWriter<InternalRow> {
   }
 
   /** One item row on its way. */
-  private record ItemRow(
+  record ItemRow(
       PartitionKey key,
       ByteBuffer[] partition,
       long eventTime,
@@ -100,23 +79,26 @@ final class EventWriter implements DataWriter<InternalRow> {
   }
 
   private final Factory factory;
-  private final CqlSession session;
   private final WritePlanner.Placer placer;
   private PartitionKey lastPartition;
   private ByteBuffer[] lastEncoded;
   private final ValueCodec codec;
   private final WriteValidator validator = new WriteValidator(Limits.DEFAULT);
-  private final ConsistencyLevel consistency;
   private final Map<String, PreparedStatement> inserts = new HashMap<>();
-  private final ReplicaPacker<ItemRow> packer;
-  private final InFlight inFlight;
-  private final BadRows badRows;
-  private long written;
-  private long rowNumber;
 
   private EventWriter(Factory factory) {
+    super(
+        factory.connector(),
+        factory.namespace().keyspace(),
+        factory.namespace().name(),
+        factory.consistency(),
+        factory.maxBadRows(),
+        new Packing<>(
+            ItemRow::bytes,
+            (previous, next) -> previous.key().equals(next.key()),
+            ItemRow::partition,
+            ItemRow::sameRow));
     this.factory = factory;
-    this.session = factory.connector().openSession();
     this.placer =
         new WritePlanner.Placer(
             factory.namespace().acceptLimit(),
@@ -124,37 +106,11 @@ final class EventWriter implements DataWriter<InternalRow> {
             Instant.ofEpochMilli(factory.nowMillis()),
             FUTURE_LIMIT);
     this.codec = new ValueCodec(factory.compressionThreshold());
-    this.badRows = new BadRows(factory.namespace().name(), factory.maxBadRows());
-    this.consistency = DefaultConsistencyLevel.valueOf(factory.consistency());
-    this.inFlight = new InFlight(session, consistency, factory.namespace().name());
-    Optional<TokenMap> tokens = session.getMetadata().getTokenMap();
-    CqlIdentifier keyspace = CqlIdentifier.fromInternal(factory.namespace().keyspace());
-    this.packer =
-        new ReplicaPacker<>(
-            new PackingLimits(BATCH_ROWS, BATCH_PARTITIONS, BATCH_BYTES),
-            Placement.of(
-                ItemRow::bytes,
-                (previous, next) -> previous.key().equals(next.key()),
-                row ->
-                    tokens
-                        .map(t -> t.getReplicas(keyspace, t.newToken(row.partition())))
-                        .orElse(null)),
-            this::send);
-  }
-
-  @Override
-  public void write(InternalRow row) {
-    inFlight.check();
-    rowNumber++;
-    ItemRow item = place(row);
-    if (item != null) {
-      packer.add(item);
-      written++;
-    }
   }
 
   /** The row placed and encoded, or null when the namespace refuses it (a bad row). */
-  private ItemRow place(InternalRow row) {
+  @Override
+  protected ItemRow convert(InternalRow row) {
     for (int i = 0; i < EventColumns.SCHEMA.size(); i++) {
       if (row.isNullAt(i)) {
         bad(EventColumns.SCHEMA.fields()[i].name() + ": null (expected: a value)", row);
@@ -226,24 +182,8 @@ final class EventWriter implements DataWriter<InternalRow> {
     badRows.refuse(rowNumber, reason);
   }
 
-  private void send(Batch<ItemRow> batch) {
-    List<ItemRow> rows = new ArrayList<>(batch.items().size());
-    for (ItemRow row : batch.items()) {
-      rows.removeIf(row::sameRow);
-      rows.add(row);
-    }
-    List<BoundStatement> statements = new ArrayList<>(rows.size());
-    for (ItemRow row : rows) {
-      statements.add(bind(row));
-    }
-    Statement<?> statement =
-        statements.size() == 1
-            ? statements.get(0)
-            : BatchStatement.newInstance(BatchType.UNLOGGED).addAll(statements);
-    inFlight.send(statement, batch.bytes());
-  }
-
-  private BoundStatement bind(ItemRow row) {
+  @Override
+  protected BoundStatement bind(ItemRow row) {
     PreparedStatement insert =
         inserts.computeIfAbsent(
             row.key().table(),
@@ -264,23 +204,5 @@ final class EventWriter implements DataWriter<InternalRow> {
         .setByteBuffer(6, row.stored().value())
         .setString(7, row.stored().metadata())
         .build();
-  }
-
-  @Override
-  public WriterCommitMessage commit() {
-    packer.flush();
-    inFlight.drain();
-    inFlight.check();
-    return badRows.result(written);
-  }
-
-  @Override
-  public void abort() {
-    inFlight.drain();
-  }
-
-  @Override
-  public void close() {
-    session.close();
   }
 }
