@@ -72,8 +72,8 @@ class CassandraCommandLineTest {
             "-Dcassandra.logdir=" + node.resolve("logs"),
             "-Dlogback.configurationFile=" + node.resolve("conf/logback.xml"),
             "-Dcassandra.jmx.local.port=27199",
-            "-Xms768m",
-            "-Xmx768m",
+            "-Xms1g",
+            "-Xmx1g",
             "-Dcassandra.ring_delay_ms=1000",
             "-Dcassandra.skip_wait_for_gossip_to_settle=0");
   }

@@ -40,7 +40,7 @@ class LocalCassandraSettingsTest {
     assertThat(new int[] {tests.cqlPort(), tests.storagePort(), tests.jmxPort()})
         .containsExactly(19042, 17000, 17199)
         .doesNotContain(dev.cqlPort(), dev.storagePort(), dev.jmxPort());
-    assertThat(tests.heapSize()).isEqualTo("768m");
+    assertThat(tests.heapSize()).isEqualTo("1g");
   }
 
   @Test
