@@ -1,7 +1,6 @@
 package io.varve.reshaper.datasource.kv;
 
 import com.datastax.oss.driver.api.core.CqlIdentifier;
-import com.datastax.oss.driver.api.core.CqlSession;
 import com.datastax.oss.driver.api.core.DefaultConsistencyLevel;
 import com.datastax.oss.driver.api.core.cql.BoundStatement;
 import com.datastax.oss.driver.api.core.cql.PreparedStatement;
@@ -11,36 +10,31 @@ import io.varve.core.kv.ValueMetadata;
 import io.varve.format.ItemTable;
 import io.varve.format.ItemValues;
 import io.varve.format.ValueCodec;
-import io.varve.reshaper.copy.RangeScan;
-import io.varve.reshaper.datasource.ReadMetrics;
+import io.varve.reshaper.datasource.ScanReader;
 import io.varve.reshaper.datasource.TableGone;
 import java.nio.ByteBuffer;
 import java.util.ArrayDeque;
 import java.util.Base64;
-import java.util.Iterator;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionException;
 import org.apache.spark.sql.catalyst.InternalRow;
 import org.apache.spark.sql.catalyst.expressions.GenericInternalRow;
-import org.apache.spark.sql.connector.metric.CustomTaskMetric;
 import org.apache.spark.sql.connector.read.InputPartition;
 import org.apache.spark.sql.connector.read.PartitionReader;
 import org.apache.spark.sql.connector.read.PartitionReaderFactory;
 import org.apache.spark.unsafe.types.UTF8String;
 
 /**
- * Runs a part's reads in a Spark task: a token range of the item table, or records by key, the next
- * {@value #LOOKAHEAD} started ahead, each a paged query. Each row becomes an item as GetItems
- * returns it: an item a delete marked expired is skipped; a value in its row is decoded by the
- * format ({@link ItemValues}); a chunked value is read from the chunk table, {@value
- * #CHUNKS_IN_FLIGHT} chunks at a time, put together and checked. When a chunk is missing or the
- * bytes do not match (a newer write replaced the value and the sweeper took the old chunks), the
- * item row is read again and its current value taken, up to {@value #ATTEMPTS} times, as the server
- * does; then the task fails naming the item.
+ * Runs a part's reads in a Spark task, as {@link ScanReader} runs them: a token range of the item
+ * table, or records by key. Each row becomes an item as GetItems returns it: an item a delete
+ * marked expired is skipped; a value in its row is decoded by the format ({@link ItemValues}); a
+ * chunked value is read from the chunk table, {@value #CHUNKS_IN_FLIGHT} chunks at a time, put
+ * together and checked. When a chunk is missing or the bytes do not match (a newer write replaced
+ * the value and the sweeper took the old chunks), the item row is read again and its current value
+ * taken, up to {@value #ATTEMPTS} times, as the server does; then the task fails naming the item.
  */
-final class ItemReader implements PartitionReader<InternalRow> {
+final class ItemReader extends ScanReader {
 
-  static final int LOOKAHEAD = 4;
   static final int ATTEMPTS = 3;
   static final int CHUNKS_IN_FLIGHT = 4;
 
@@ -71,20 +65,13 @@ final class ItemReader implements PartitionReader<InternalRow> {
   }
 
   private final Factory factory;
-  private final CqlSession session;
   private final DefaultConsistencyLevel consistency;
   private final PreparedStatement byKey;
   private final PreparedStatement chunk;
-  private final Iterator<BoundStatement> reads;
-  private final ArrayDeque<RangeScan> started = new ArrayDeque<>();
-  private Iterator<Row> rows;
-  private InternalRow current;
-  private long rowsFetched;
-  private long readsRun;
 
   private ItemReader(Factory factory, KvScan.Part part) {
+    super(factory.connector(), factory.namespace(), factory.consistency(), factory.fetchSize());
     this.factory = factory;
-    this.session = factory.connector().openSession();
     this.consistency = DefaultConsistencyLevel.valueOf(factory.consistency());
     try {
       String items = qualified(factory.keyspace(), factory.table());
@@ -98,10 +85,10 @@ final class ItemReader implements PartitionReader<InternalRow> {
         PreparedStatement range =
             session.prepare(
                 select + "token(" + ItemTable.ID + ") > ? AND token(" + ItemTable.ID + ") <= ?");
-        this.reads = java.util.List.of(range.bind(part.start(), part.end())).iterator();
+        reads(java.util.List.of(range.bind(part.start(), part.end())).iterator());
       } else {
         PreparedStatement record = session.prepare(select + ItemTable.ID + " = ?");
-        this.reads = part.ids().stream().map(id -> record.bind(id)).iterator();
+        reads(part.ids().stream().map(id -> (BoundStatement) record.bind(id)).iterator());
       }
     } catch (RuntimeException e) {
       session.close();
@@ -115,39 +102,12 @@ final class ItemReader implements PartitionReader<InternalRow> {
         + CqlIdentifier.fromInternal(table).asCql(true);
   }
 
+  /** The item of a fetched row, its value whole; null when a delete marked it expired. */
   @Override
-  public boolean next() {
-    try {
-      return advance();
-    } catch (RuntimeException e) {
-      throw TableGone.translate(e, factory.namespace());
-    }
+  protected InternalRow convert(Row row) {
+    return item(row.getString(0), row.getByteBuffer(1), row);
   }
 
-  private boolean advance() {
-    while (true) {
-      while (rows == null || !rows.hasNext()) {
-        while (started.size() < LOOKAHEAD && reads.hasNext()) {
-          started.add(
-              new RangeScan(session, reads.next(), factory.fetchSize(), factory.consistency()));
-        }
-        if (started.isEmpty()) {
-          return false;
-        }
-        rows = started.poll();
-        readsRun++;
-      }
-      Row row = rows.next();
-      rowsFetched++;
-      InternalRow item = item(row.getString(0), row.getByteBuffer(1), row);
-      if (item != null) {
-        current = item;
-        return true;
-      }
-    }
-  }
-
-  /** The item of a row, its value whole; null when a delete marked it expired. */
   private InternalRow item(String id, ByteBuffer key, Row row) {
     Row now = row;
     for (int attempt = 1; attempt <= ATTEMPTS; attempt++) {
@@ -225,23 +185,5 @@ final class ItemReader implements PartitionReader<InternalRow> {
 
   private static String identity(String id, ByteBuffer key) {
     return "id=" + id + ", key (base64)=" + Base64.getEncoder().encodeToString(bytes(key));
-  }
-
-  @Override
-  public InternalRow get() {
-    return current;
-  }
-
-  @Override
-  public CustomTaskMetric[] currentMetricsValues() {
-    return new CustomTaskMetric[] {
-      ReadMetrics.task(ReadMetrics.ROWS_FETCHED, rowsFetched),
-      ReadMetrics.task(ReadMetrics.READS, readsRun)
-    };
-  }
-
-  @Override
-  public void close() {
-    session.close();
   }
 }

@@ -1,16 +1,13 @@
 package io.varve.reshaper.datasource.timeseries;
 
 import com.datastax.oss.driver.api.core.CqlIdentifier;
-import com.datastax.oss.driver.api.core.CqlSession;
 import com.datastax.oss.driver.api.core.cql.BoundStatement;
 import com.datastax.oss.driver.api.core.cql.PreparedStatement;
 import com.datastax.oss.driver.api.core.cql.Row;
 import com.datastax.spark.connector.cql.CassandraConnector;
 import io.varve.format.SliceTable;
 import io.varve.format.ValueCodec;
-import io.varve.reshaper.copy.RangeScan;
-import io.varve.reshaper.datasource.ReadMetrics;
-import io.varve.reshaper.datasource.TableGone;
+import io.varve.reshaper.datasource.ScanReader;
 import java.nio.ByteBuffer;
 import java.time.Instant;
 import java.util.Base64;
@@ -19,26 +16,18 @@ import java.util.Iterator;
 import java.util.Map;
 import org.apache.spark.sql.catalyst.InternalRow;
 import org.apache.spark.sql.catalyst.expressions.GenericInternalRow;
-import org.apache.spark.sql.connector.metric.CustomTaskMetric;
 import org.apache.spark.sql.connector.read.InputPartition;
 import org.apache.spark.sql.connector.read.PartitionReader;
 import org.apache.spark.sql.connector.read.PartitionReaderFactory;
 import org.apache.spark.unsafe.types.UTF8String;
 
 /**
- * Runs a part's reads in a Spark task, in order, the next {@value #LOOKAHEAD} started ahead: each
- * read a paged query (pages of at most {@code fetchSize} rows, kept near 4 MiB), each row an event
- * item with its value decoded by the storage format's {@link ValueCodec}, as the server decodes it.
- * A value that cannot be decoded fails the task with the identity of its row.
+ * Runs a part's reads in a Spark task, as {@link ScanReader} runs them (token ranges of slices, or
+ * partitions by key), each row an event item with its value decoded by the storage format's {@link
+ * ValueCodec}, as the server decodes it. A value that cannot be decoded fails the task with the
+ * identity of its row.
  */
-final class EventReader implements PartitionReader<InternalRow> {
-
-  /**
-   * Reads started ahead of the one consumed, so that a part of many small reads (a token range of
-   * every slice) waits for one first page at a time, not for each in turn: each holds at most two
-   * pages of about 4 MiB.
-   */
-  static final int LOOKAHEAD = 4;
+final class EventReader extends ScanReader {
 
   /** The factory the scan hands to Spark: what every task needs, serializable. */
   record Factory(
@@ -55,63 +44,24 @@ final class EventReader implements PartitionReader<InternalRow> {
   }
 
   private final Factory factory;
-  private final Iterator<EventReads.Read> reads;
-  private final CqlSession session;
   private final Map<String, PreparedStatement> prepared = new HashMap<>();
-  private final java.util.ArrayDeque<RangeScan> started = new java.util.ArrayDeque<>();
-  private Iterator<Row> rows;
-  private InternalRow current;
-  private long rowsFetched;
-  private long readsRun;
 
   private EventReader(Factory factory, EventReads.Part part) {
+    super(factory.connector(), factory.namespace(), factory.consistency(), factory.fetchSize());
     this.factory = factory;
-    this.reads = part.reads();
-    this.session = factory.connector().openSession();
-  }
+    Iterator<EventReads.Read> planned = part.reads();
+    reads(
+        new Iterator<>() {
+          @Override
+          public boolean hasNext() {
+            return planned.hasNext();
+          }
 
-  @Override
-  public boolean next() {
-    try {
-      return advance();
-    } catch (RuntimeException e) {
-      throw TableGone.translate(e, factory.namespace());
-    }
-  }
-
-  private boolean advance() {
-    while (rows == null || !rows.hasNext()) {
-      while (started.size() < LOOKAHEAD && reads.hasNext()) {
-        started.add(
-            new RangeScan(session, bind(reads.next()), factory.fetchSize(), factory.consistency()));
-      }
-      if (started.isEmpty()) {
-        return false;
-      }
-      rows = started.poll();
-      readsRun++;
-    }
-    current = convert(rows.next());
-    rowsFetched++;
-    return true;
-  }
-
-  @Override
-  public InternalRow get() {
-    return current;
-  }
-
-  @Override
-  public CustomTaskMetric[] currentMetricsValues() {
-    return new CustomTaskMetric[] {
-      ReadMetrics.task(ReadMetrics.ROWS_FETCHED, rowsFetched),
-      ReadMetrics.task(ReadMetrics.READS, readsRun)
-    };
-  }
-
-  @Override
-  public void close() {
-    session.close();
+          @Override
+          public BoundStatement next() {
+            return bind(planned.next());
+          }
+        });
   }
 
   private BoundStatement bind(EventReads.Read read) {
@@ -168,7 +118,8 @@ final class EventReader implements PartitionReader<InternalRow> {
   }
 
   /** Columns as {@link EventColumns#SELECTED} lists them. */
-  private static InternalRow convert(Row row) {
+  @Override
+  protected InternalRow convert(Row row) {
     String series = row.getString(0);
     Instant time = row.getInstant(1);
     String eventId = row.getString(2);
