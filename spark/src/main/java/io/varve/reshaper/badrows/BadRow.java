@@ -12,6 +12,15 @@ import java.io.Serializable;
  */
 public record BadRow(String statement, String error) implements Serializable {
 
+  /**
+   * A bad row that no CQL statement writes (a record of a file, an item of another database): kept
+   * as a comment saying where it is, which replay skips.
+   */
+  public static BadRow described(String where, String error) {
+    return new BadRow(
+        "-- " + where.replaceAll("[\\r\\n]+", " "), error.replaceAll("\\s*[\\r\\n]+\\s*", " "));
+  }
+
   /** A bad row whose last attempt failed with {@code error}. */
   public static BadRow of(String statement, Throwable error) {
     String message = error.getClass().getSimpleName() + ": " + error.getMessage();

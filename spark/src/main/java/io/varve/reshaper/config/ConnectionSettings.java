@@ -54,6 +54,9 @@ import java.util.Map;
  * @param writeTimestampMicros {@code writeWritetimestampInuS}: a write timestamp for every written
  *     cell, 0 = the server's time (target)
  * @param options {@code options}: any {@code spark.cassandra.*} option for this side only
+ * @param parquet the side's files when its type is {@code parquet}, else null; then the keys above
+ *     are their defaults and have no meaning
+ * @param dynamodb the side's table when its type is {@code dynamodb}, else null; likewise
  */
 public record ConnectionSettings(
     String side,
@@ -74,7 +77,9 @@ public record ConnectionSettings(
     String where,
     long writeTtlSeconds,
     long writeTimestampMicros,
-    Map<String, String> options)
+    Map<String, String> options,
+    ParquetSettings parquet,
+    DynamoDbSettings dynamodb)
     implements Serializable {
 
   /**
@@ -82,6 +87,15 @@ public record ConnectionSettings(
    * effect, and refuses a key of the other side.
    */
   static ConnectionSettings read(OptionValues s, String side, List<String> warnings) {
+    if (JobOptions.PARQUET_TYPE.equals(value(s, TYPE))) {
+      return other(side, JobOptions.PARQUET_TYPE, ParquetSettings.read(s), null);
+    }
+    if (JobOptions.DYNAMODB_TYPE.equals(value(s, TYPE))) {
+      warnings.addAll(JobOptions.warnings(s, JobOptions.IGNORED_SIDE));
+      warnings.addAll(JobOptions.warnings(s, JobOptions.IGNORED_DYNAMODB));
+      return other(
+          side, JobOptions.DYNAMODB_TYPE, null, DynamoDbSettings.read(s, side.equals("source")));
+    }
     warnings.addAll(JobOptions.warnings(s, JobOptions.IGNORED_SIDE));
     boolean source = side.equals("source");
     for (Option<?> option : (source ? JobOptions.TARGET_ONLY : JobOptions.SOURCE_ONLY).options()) {
@@ -116,7 +130,50 @@ public record ConnectionSettings(
         where == null || where.isBlank() ? null : where.trim(),
         value(s, WRITE_TTL),
         value(s, WRITE_TIMESTAMP),
-        value(s, CONNECTOR_OPTIONS));
+        value(s, CONNECTOR_OPTIONS),
+        null,
+        null);
+  }
+
+  private static ConnectionSettings other(
+      String side, String type, ParquetSettings files, DynamoDbSettings table) {
+    return new ConnectionSettings(
+        side,
+        type,
+        null,
+        0,
+        null,
+        null,
+        null,
+        SslSettings.NONE,
+        null,
+        null,
+        "LOCAL_QUORUM",
+        1,
+        5000,
+        0,
+        false,
+        null,
+        0,
+        0,
+        Map.of(),
+        files,
+        table);
+  }
+
+  /** True when this side is a set of Parquet files, not a table. */
+  public boolean isParquet() {
+    return parquet != null;
+  }
+
+  /** True when this side is a DynamoDB table. */
+  public boolean isDynamoDb() {
+    return dynamodb != null;
+  }
+
+  /** True when this side is a CQL table (Cassandra, ScyllaDB). */
+  public boolean isCql() {
+    return parquet == null && dynamodb == null;
   }
 
   /**
@@ -148,7 +205,9 @@ public record ConnectionSettings(
         null,
         0,
         0,
-        Map.of());
+        Map.of(),
+        null,
+        null);
   }
 
   private static void checkCredentials(String key, String username, String password) {
@@ -181,7 +240,9 @@ public record ConnectionSettings(
         where,
         writeTtlSeconds,
         writeTimestampMicros,
-        options);
+        options,
+        parquet,
+        dynamodb);
   }
 
   /**
@@ -192,9 +253,18 @@ public record ConnectionSettings(
     return side.isEmpty() ? name : side + "." + name;
   }
 
-  /** {@code keyspace.table} as written in the configuration. */
+  /** {@code keyspace.table} as written in the configuration; a Parquet side's path. */
   public String qualifiedTable() {
-    return keyspace + "." + table;
+    return isParquet()
+        ? parquet.path()
+        : isDynamoDb() ? "DynamoDB table " + dynamodb.table() : keyspace + "." + table;
+  }
+
+  /** The side in the job's file names: {@code keyspace.table}, or {@code parquet.<last name>}. */
+  public String fileName() {
+    return isParquet()
+        ? "parquet." + parquet.lastName()
+        : isDynamoDb() ? "dynamodb." + dynamodb.table() : keyspace + "." + table;
   }
 
   /** True when compaction is controlled the ScyllaDB way. */
@@ -234,6 +304,25 @@ public record ConnectionSettings(
 
   /** This section for logs: every value but passwords. */
   public String redacted() {
+    if (isDynamoDb()) {
+      return side
+          + ": {type: dynamodb, table: "
+          + dynamodb.table()
+          + ", endpoint: "
+          + (dynamodb.endpoint() == null ? "the region's" : dynamodb.endpoint())
+          + ", region: "
+          + dynamodb.region()
+          + ", credentials: "
+          + (dynamodb.accessKey() == null ? "default chain" : "****")
+          + "}";
+    }
+    if (isParquet()) {
+      return side
+          + ": {type: parquet, path: "
+          + parquet.path()
+          + (parquet.hadoopOptions().containsKey("fs.s3a.access.key") ? ", credentials: ****" : "")
+          + "}";
+    }
     return side
         + ": {type: "
         + type

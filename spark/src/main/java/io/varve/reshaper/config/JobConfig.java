@@ -1,10 +1,14 @@
 package io.varve.reshaper.config;
 
+import com.datastax.oss.driver.api.core.CqlIdentifier;
 import java.io.Serializable;
 import java.nio.file.Path;
 import java.time.Instant;
+import java.util.HashMap;
+import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
 
 /**
  * A whole reshaper job, as read from its YAML file by {@link JobConfigLoader}. Every key, its type,
@@ -123,8 +127,26 @@ public record JobConfig(
         : Path.of(savepoints.path()).resolve(jobName() + ".bad-rows");
   }
 
-  /** A name for this job's files: {@code <source ks.table>-to-<target ks.table>}. */
+  /** The {@code renames}: each source column and the target column it fills. */
+  public Map<CqlIdentifier, CqlIdentifier> renamed() {
+    Map<CqlIdentifier, CqlIdentifier> renamed = new HashMap<>();
+    renames.forEach(
+        r -> renamed.put(CqlIdentifier.fromCql(r.from()), CqlIdentifier.fromCql(r.to())));
+    return renamed;
+  }
+
+  /** The {@code drop} columns. */
+  public Set<CqlIdentifier> dropped() {
+    Set<CqlIdentifier> dropped = new HashSet<>();
+    drop.forEach(d -> dropped.add(CqlIdentifier.fromCql(d)));
+    return dropped;
+  }
+
+  /**
+   * A name for this job's files: {@code <source ks.table>-to-<target ks.table>}, a Parquet side
+   * written {@code parquet.<last name of its path>}.
+   */
   public String jobName() {
-    return source.qualifiedTable() + "-to-" + target.qualifiedTable();
+    return source.fileName() + "-to-" + target.fileName();
   }
 }

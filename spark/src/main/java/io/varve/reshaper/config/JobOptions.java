@@ -38,6 +38,12 @@ public final class JobOptions {
   /** The options without a default that must be set; the others read as null when absent. */
   private static final Set<Option<?>> REQUIRED = new HashSet<>();
 
+  /** The {@code type} of a side that is a DynamoDB table (or ScyllaDB's Alternator). */
+  public static final String DYNAMODB_TYPE = "dynamodb";
+
+  /** The {@code type} of a side that is a set of Parquet files. */
+  public static final String PARQUET_TYPE = "parquet";
+
   private static final String NO_EFFECT =
       "Accepted for compatibility with the ScyllaDB migrator; no effect.";
   private static final Options.Builder SIDES = Options.builder();
@@ -51,9 +57,16 @@ public final class JobOptions {
   // source and target
   public static final Option<String> TYPE =
       SIDES
-          .option("type", oneOf("cassandra or scylla", List.of("cassandra", "scylla")))
+          .option(
+              "type",
+              oneOf(
+                  "cassandra, scylla, parquet or dynamodb",
+                  List.of("cassandra", "scylla", PARQUET_TYPE, DYNAMODB_TYPE)))
           .defaultValue("cassandra")
-          .doc("Only changes how compaction is disabled.");
+          .doc(
+              "`cassandra` and `scylla` differ only in how compaction is disabled; `parquet` and"
+                  + " `dynamodb` take the keys of [Parquet files](#parquet-files) and"
+                  + " [DynamoDB tables](#dynamodb-tables) instead of these.");
   public static final Option<String> HOST =
       required(
           SIDES
@@ -194,6 +207,154 @@ public final class JobOptions {
     IGNORED_SIDES.option("dropNullPrimaryKeys", JobTypes.ignored()).doc(NO_EFFECT);
   }
 
+  // a side of type parquet
+  private static final Options.Builder PARQUET = Options.builder();
+  public static final Option<String> PARQUET_PATH =
+      required(
+          PARQUET
+              .option("path", nonBlank("a file or directory path, or a Hadoop file system URL"))
+              .doc(
+                  "Source: a Parquet file, or a directory whose files (hidden ones and those"
+                      + " starting with `_` left out, subdirectories included) are read, one file"
+                      + " per unit of work. Target: a directory, absent, empty or holding only this"
+                      + " job's part files, that receives one file per unit of work. `file:`, `hdfs:` and any scheme"
+                      + " whose Hadoop file system is on the classpath (`s3a:` with hadoop-aws)."));
+  public static final Option<String> PARQUET_ACCESS_KEY =
+      PARQUET
+          .option("credentials.accessKey", text())
+          .doc("S3 access key (Hadoop's `fs.s3a.access.key`). Give both or neither.");
+  public static final Option<String> PARQUET_SECRET_KEY =
+      PARQUET.option("credentials.secretKey", text()).doc("Its secret key (`fs.s3a.secret.key`).");
+  public static final Option<String> PARQUET_ROLE_ARN =
+      PARQUET
+          .option("credentials.assumeRole.arn", text())
+          .doc(
+              "A role to assume (`fs.s3a.assumed.role.arn`, with hadoop-aws's assumed-role"
+                  + " provider).");
+  public static final Option<String> PARQUET_ROLE_SESSION =
+      PARQUET
+          .option("credentials.assumeRole.sessionName", text())
+          .defaultDoc("`varve-reshaper`")
+          .doc("The role's session name.");
+  public static final Option<String> PARQUET_REGION =
+      PARQUET.option("region", text()).doc("S3 region (`fs.s3a.endpoint.region`).");
+  public static final Option<String> PARQUET_ENDPOINT_HOST =
+      PARQUET
+          .option("endpoint.host", text())
+          .doc("An S3 endpoint's host, without a protocol (`fs.s3a.endpoint`).");
+  public static final Option<Integer> PARQUET_ENDPOINT_PORT =
+      PARQUET.option("endpoint.port", integer(1, 65535)).doc("Its port.");
+
+  /** The keys of a side of type {@code parquet}, but {@code type}. */
+  public static final Options PARQUET_ONLY = PARQUET.build();
+
+  // a side of type dynamodb
+  private static final Options.Builder DYNAMODB = Options.builder();
+  public static final Option<String> DYNAMODB_TABLE =
+      required(DYNAMODB.option("table", nonBlank("a DynamoDB table name")).doc("The table."));
+  public static final Option<String> DYNAMODB_ENDPOINT_HOST =
+      DYNAMODB
+          .option("endpoint.host", text())
+          .defaultDoc("the region's DynamoDB")
+          .doc(
+              "Another endpoint: ScyllaDB's Alternator, DynamoDB Local. A host without a protocol"
+                  + " is reached over `https://`; write `http://host` for plain HTTP.");
+  public static final Option<Integer> DYNAMODB_ENDPOINT_PORT =
+      DYNAMODB
+          .option("endpoint.port", integer(1, 65535))
+          .defaultDoc("the protocol's")
+          .doc("Its port.");
+  public static final Option<String> DYNAMODB_REGION =
+      DYNAMODB
+          .option("region", text())
+          .defaultDoc("`us-east-1`")
+          .doc("The region requests are signed for (and sent to, without an endpoint).");
+  public static final Option<String> DYNAMODB_ACCESS_KEY =
+      DYNAMODB
+          .option("credentials.accessKey", text())
+          .defaultDoc("the AWS SDK's default chain")
+          .doc("Static credentials: the access key. Give both or neither.");
+  public static final Option<String> DYNAMODB_SECRET_KEY =
+      DYNAMODB.option("credentials.secretKey", text()).doc("Its secret key.");
+  public static final Option<Integer> SCAN_SEGMENTS =
+      DYNAMODB
+          .option("scanSegments", integer(1, 1_000_000))
+          .defaultDoc("`max(16, 4 × Spark's default parallelism)`")
+          .doc(
+              "Source: the parallel Scan's segments, the unit of work, progress and resume (the"
+                  + " ScyllaDB migrator's `skipSegments` is this job's savepoint).");
+  public static final Option<Double> READ_THROUGHPUT =
+      DYNAMODB
+          .option("readThroughput", decimal(0))
+          .defaultDoc("the table's provisioned read capacity; none when on demand")
+          .doc("Source: the read capacity units per second the job's share is taken of.");
+  public static final Option<Double> READ_PERCENT =
+      DYNAMODB
+          .option("throughputReadPercent", decimal(0.1, 1.5))
+          .defaultValue(0.5)
+          .doc(
+              "Source: the share of `readThroughput` the whole job consumes (capacity the Scan"
+                  + " reports, per second).");
+  public static final Option<Double> WRITE_THROUGHPUT =
+      DYNAMODB
+          .option("writeThroughput", decimal(0))
+          .defaultDoc("the table's provisioned write capacity; none when on demand")
+          .doc("Target: the write capacity units per second the job's share is taken of.");
+  public static final Option<Double> WRITE_PERCENT =
+      DYNAMODB
+          .option("throughputWritePercent", decimal(0.1, 1.5))
+          .defaultValue(0.5)
+          .doc(
+              "Target: the share of `writeThroughput` the whole job consumes (1 unit per KB of"
+                  + " item, rounded up).");
+  public static final Option<Boolean> CREATE_TABLE =
+      DYNAMODB
+          .option("createTable", bool())
+          .defaultValue(false)
+          .doc(
+              "Target: create the table when it does not exist, its hash key the source's"
+                  + " partition key and its range key the source's clustering column (one each at"
+                  + " most, of a type a key can have).");
+  public static final Option<String> BILLING_MODE =
+      DYNAMODB
+          .option(
+              "billingMode",
+              oneOf("PAY_PER_REQUEST or PROVISIONED", List.of("PAY_PER_REQUEST", "PROVISIONED")))
+          .defaultValue("PAY_PER_REQUEST")
+          .doc(
+              "Target, with `createTable`: the new table's billing; `PROVISIONED` takes"
+                  + " `writeThroughput` (else 5) as its read and write capacity.");
+  public static final Option<Boolean> STREAM_CHANGES =
+      DYNAMODB
+          .option("streamChanges", bool())
+          .defaultValue(false)
+          .doc(
+              "The ScyllaDB migrator's change streaming; only `false` is accepted (not supported).");
+  public static final Option<Boolean> SKIP_SNAPSHOT =
+      DYNAMODB
+          .option("skipInitialSnapshotTransfer", bool())
+          .defaultValue(false)
+          .doc("Only `false` is accepted: the job is the snapshot transfer.");
+
+  /** The keys of a side of type {@code dynamodb}, but {@code type}. */
+  public static final Options DYNAMODB_ONLY = DYNAMODB.build();
+
+  private static final Options.Builder IGNORED_DYNAMODB_SIDE = Options.builder();
+
+  static {
+    for (String key :
+        List.of(
+            "maxMapTasks",
+            "removeConsumedCapacity",
+            "credentials.assumeRole.arn",
+            "credentials.assumeRole.sessionName")) {
+      IGNORED_DYNAMODB_SIDE.option(key, JobTypes.ignored()).doc(NO_EFFECT);
+    }
+  }
+
+  /** The migrator's keys of a {@code dynamodb} side that have no effect. */
+  public static final Options IGNORED_DYNAMODB = IGNORED_DYNAMODB_SIDE.build();
+
   /** The keys of the source only. */
   public static final Options SOURCE_ONLY = SOURCE_SIDE.build();
 
@@ -206,6 +367,13 @@ public final class JobOptions {
   /** Every key of {@code source} and of {@code target}. */
   public static final Options SIDE =
       Options.of(SIDES.build(), SOURCE_ONLY, TARGET_ONLY, IGNORED_SIDE);
+
+  /** Every key of a {@code source} or {@code target} of type {@code dynamodb}. */
+  public static final Options DYNAMODB_SIDE =
+      Options.of(SIDE.only(List.of(TYPE)), DYNAMODB_ONLY, IGNORED_SIDE, IGNORED_DYNAMODB);
+
+  /** Every key of a {@code source} or {@code target} of type {@code parquet}. */
+  public static final Options PARQUET_SIDE = Options.of(SIDE.only(List.of(TYPE)), PARQUET_ONLY);
 
   /**
    * The keys of a side that say how to reach the database and how to read it, without its table:
@@ -241,12 +409,22 @@ public final class JobOptions {
   public static final Option<OptionValues> SOURCE =
       required(
           JOB.option(
-                  "source", JobTypes.section(SIDE, "a section with type, host, keyspace and table"))
+                  "source",
+                  JobTypes.side(
+                      SIDE,
+                      Map.of(PARQUET_TYPE, PARQUET_SIDE, DYNAMODB_TYPE, DYNAMODB_SIDE),
+                      "a section with type, host, keyspace and table (or type and path, or type and"
+                          + " table)"))
               .doc("Where rows are read: the database, how to reach it, the table."));
   public static final Option<OptionValues> TARGET =
       required(
           JOB.option(
-                  "target", JobTypes.section(SIDE, "a section with type, host, keyspace and table"))
+                  "target",
+                  JobTypes.side(
+                      SIDE,
+                      Map.of(PARQUET_TYPE, PARQUET_SIDE, DYNAMODB_TYPE, DYNAMODB_SIDE),
+                      "a section with type, host, keyspace and table (or type and path, or type and"
+                          + " table)"))
               .doc("Where rows are written: the database, how to reach it, the table."));
 
   // columns
@@ -463,7 +641,9 @@ public final class JobOptions {
 
   /** Every option the docs tables show, in their order: the two sides', then the job's. */
   public static List<Option<?>> documented() {
-    return Options.of(SIDE, FILE).options().stream()
+    // one list, not one registry: a table's and a DynamoDB side's keys share names (table)
+    return java.util.stream.Stream.of(SIDE, PARQUET_ONLY, DYNAMODB_ONLY, FILE)
+        .flatMap(o -> o.options().stream())
         .filter(
             o ->
                 o != SOURCE && o != TARGET && !IGNORED_SIDE.contains(o) && !IGNORED_JOB.contains(o))
@@ -501,7 +681,13 @@ public final class JobOptions {
     if (REQUIRED.contains(option)) {
       return "required";
     }
-    String doc = option.defaultDoc(OptionValues.defaults(SIDE.contains(option) ? SIDE : FILE));
+    Options registry =
+        SIDE.contains(option)
+            ? SIDE
+            : PARQUET_ONLY.contains(option)
+                ? PARQUET_ONLY
+                : DYNAMODB_ONLY.contains(option) ? DYNAMODB_ONLY : FILE;
+    String doc = option.defaultDoc(OptionValues.defaults(registry));
     // the options module's word for a key without a default; the job file's docs say "none"
     return doc.equals("absent") ? "none" : doc;
   }

@@ -71,6 +71,26 @@ final class JobTypes {
         String::valueOf);
   }
 
+  /** A number in {@code [min, max]}. */
+  static ValueType<Double> decimal(double min, double max) {
+    String expected = "a number " + min + ".." + max;
+    return ValueType.of(
+        expected,
+        (raw, key) -> {
+          try {
+            double d =
+                raw instanceof Number n ? n.doubleValue() : Double.parseDouble(String.valueOf(raw));
+            if (d >= min && d <= max) {
+              return d;
+            }
+          } catch (NumberFormatException e) {
+            // refused below
+          }
+          throw refused(raw, expected);
+        },
+        String::valueOf);
+  }
+
   /**
    * An ISO-8601 instant with its offset, e.g. {@code 2026-11-29T00:00:00Z}. SnakeYAML reads an
    * unquoted one as a timestamp (a {@link Date}), which is taken as the same instant.
@@ -223,6 +243,24 @@ final class JobTypes {
                 : refused(raw, expected);
           }
           return OptionValues.fromTree(section, key, map);
+        },
+        values -> "{...}");
+  }
+
+  /**
+   * A {@code source} or {@code target} section, read with the options of its {@code type}: {@code
+   * byType}'s registry for those types, else {@code cql} (which checks {@code type} itself).
+   */
+  static ValueType<OptionValues> side(Options cql, Map<String, Options> byType, String expected) {
+    ValueType<OptionValues> plain = section(cql, expected);
+    return ValueType.of(
+        expected,
+        (raw, key) -> {
+          Options typed =
+              raw instanceof Map<?, ?> map && map.get("type") instanceof String type
+                  ? byType.get(type)
+                  : null;
+          return typed == null ? plain.parse(raw, key) : section(typed, expected).parse(raw, key);
         },
         values -> "{...}");
   }

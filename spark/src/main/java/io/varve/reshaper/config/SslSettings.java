@@ -46,6 +46,10 @@ public record SslSettings(
     List<String> enabledAlgorithms)
     implements Serializable {
 
+  /** No TLS: a side that is not a database. */
+  static final SslSettings NONE =
+      new SslSettings(false, false, null, null, null, null, null, null, null, List.of());
+
   /** The {@code sslOptions} of {@code side}, the values of one side's section. */
   static SslSettings read(OptionValues side) {
     SslSettings ssl =

@@ -1,15 +1,13 @@
 package io.varve.reshaper.copy;
 
 import com.datastax.oss.driver.api.core.CqlSession;
-import com.datastax.oss.driver.api.core.DefaultConsistencyLevel;
-import com.datastax.oss.driver.api.core.cql.Row;
-import com.datastax.spark.connector.cql.CassandraConnector;
 import io.varve.reshaper.badrows.BadRows;
 import io.varve.reshaper.config.JobConfig;
 import io.varve.reshaper.copy.RangeResult.Differences;
+import io.varve.reshaper.copy.SourceReader.UnitRows;
 import io.varve.reshaper.plan.CopyMode;
 import io.varve.reshaper.plan.MigrationPlan;
-import io.varve.reshaper.plan.TokenRange;
+import io.varve.reshaper.plan.WorkUnit;
 import java.io.Serializable;
 import java.nio.ByteBuffer;
 import java.util.ArrayList;
@@ -19,15 +17,16 @@ import java.util.List;
 import scala.Tuple2;
 
 /**
- * The work of one Spark task: read a token range of the source and write (or check) the target rows
- * it yields, and say what happened in a {@link RangeResult}. A task stops early at a conflict or
- * once it holds more than {@code failures.maxBadRows} bad rows, since the job stops then anyway.
- * Serializable; sessions come from the connector's per-executor cache.
+ * The work of one Spark task: read a unit of the source (a token range, a file) with the source
+ * type's {@link SourceReader} and write the target rows it yields with the target type's {@link
+ * RowWriter} (or check them against a table), and say what happened in a {@link RangeResult}. A
+ * task stops early at a conflict or once it holds more than {@code failures.maxBadRows} bad rows,
+ * since the job stops then anyway. Serializable.
  */
 public final class RangeTask implements Serializable {
   private static final long serialVersionUID = 1L;
-  private final CassandraConnector source;
-  private final CassandraConnector target;
+  private final SourceReader reader;
+  private final TargetSide target;
   private final MigrationPlan plan;
   private final JobConfig config;
   private final double rowsPerSecond;
@@ -38,13 +37,13 @@ public final class RangeTask implements Serializable {
    * @param bytesPerSecond this task's share of {@code rateLimit.megabytesPerSecond}, in bytes
    */
   public RangeTask(
-      CassandraConnector source,
-      CassandraConnector target,
+      SourceReader reader,
+      TargetSide target,
       MigrationPlan plan,
       JobConfig config,
       double rowsPerSecond,
       double bytesPerSecond) {
-    this.source = source;
+    this.reader = reader;
     this.target = target;
     this.plan = plan;
     this.config = config;
@@ -52,16 +51,18 @@ public final class RangeTask implements Serializable {
     this.bytesPerSecond = bytesPerSecond;
   }
 
-  /** Copies one range (modes DIRECT and IN_PARTITION). */
-  public RangeResult copy(TokenRange range) {
-    try (CqlSession in = source.openSession();
-        CqlSession out = target.openSession()) {
-      BadRows bad = new BadRows();
-      TargetWriter writer = newWriter(out, bad);
-      Scanned scanned = scan(in, range, writer, bad);
+  /** Copies one unit (modes DIRECT and IN_PARTITION). */
+  public RangeResult copy(WorkUnit unit) {
+    BadRows bad = new BadRows();
+    try (UnitRows rows = reader.open(unit);
+        RowWriter writer = newWriter(unit, bad)) {
+      Scanned scanned = scan(rows, writer, bad);
       writer.finish();
+      if (scanned.complete()) {
+        writer.commit();
+      }
       return new RangeResult(
-          range.index(),
+          unit.index(),
           scanned.complete(),
           scanned.read,
           writer.written(),
@@ -71,17 +72,18 @@ public final class RangeTask implements Serializable {
     }
   }
 
-  /** Validates one range against the target, copying missing rows when asked. */
-  public RangeResult validate(TokenRange range, boolean copyMissing) {
-    try (CqlSession in = source.openSession();
-        CqlSession out = target.openSession()) {
-      BadRows bad = new BadRows();
-      TargetWriter writer = copyMissing ? newWriter(out, bad) : null;
-      TargetChecker checker = newChecker(out, writer);
-      Scanned scanned = scan(in, range, checker, bad);
+  /** Validates one unit against a table target, copying missing rows when asked. */
+  public RangeResult validate(WorkUnit unit, boolean copyMissing) {
+    CqlTarget table = (CqlTarget) target;
+    BadRows bad = new BadRows();
+    try (UnitRows rows = reader.open(unit);
+        CqlSession out = table.openSession();
+        RowWriter writer = copyMissing ? newWriter(unit, bad) : null) {
+      TargetChecker checker = table.checker(out, writer);
+      Scanned scanned = scan(rows, checker, bad);
       checker.finish();
       return new RangeResult(
-          range.index(),
+          unit.index(),
           scanned.complete(),
           scanned.read,
           writer == null ? 0 : writer.written(),
@@ -92,19 +94,18 @@ public final class RangeTask implements Serializable {
   }
 
   /**
-   * Reads one range as (target key, row) pairs for a shuffle (mode SHUFFLE). The range is held in
+   * Reads one unit as (target key, row) pairs for a shuffle (mode SHUFFLE). The unit is held in
    * memory: give such jobs a splitCount that keeps ranges small.
    */
-  public List<Tuple2<RowKey, Resolved>> readKeyed(TokenRange range) {
-    List<Tuple2<RowKey, Resolved>> rows = new ArrayList<>();
-    try (CqlSession in = source.openSession()) {
-      RangeScan scan = newScan(in, range);
-      while (scan.hasNext()) {
-        TargetRow row = TargetRow.from(scan.next(), plan, config.source().preserveTimestamps());
-        rows.add(new Tuple2<>(row.key(plan.target().primaryKeyCount()), Resolved.of(row)));
+  public List<Tuple2<RowKey, Resolved>> readKeyed(WorkUnit unit) {
+    List<Tuple2<RowKey, Resolved>> keyed = new ArrayList<>();
+    try (UnitRows rows = reader.open(unit)) {
+      while (rows.hasNext()) {
+        TargetRow row = TargetRow.from(rows.next(), plan, config.source().preserveTimestamps());
+        keyed.add(new Tuple2<>(row.key(plan.target().primaryKeyCount()), Resolved.of(row)));
       }
     }
-    return rows;
+    return keyed;
   }
 
   /**
@@ -113,10 +114,10 @@ public final class RangeTask implements Serializable {
    */
   public RangeResult handleResolved(
       Iterator<Resolved> rows, boolean validate, boolean copyMissing) {
-    try (CqlSession out = target.openSession()) {
-      BadRows bad = new BadRows();
-      TargetWriter writer = !validate || copyMissing ? newWriter(out, bad) : null;
-      TargetChecker checker = validate ? newChecker(out, writer) : null;
+    BadRows bad = new BadRows();
+    try (RowWriter writer = !validate || copyMissing ? newWriter(null, bad) : null;
+        CqlSession out = validate ? ((CqlTarget) target).openSession() : null) {
+      TargetChecker checker = validate ? ((CqlTarget) target).checker(out, writer) : null;
       RowSink sink = validate ? checker : writer;
       Scanned scanned = new Scanned();
       while (rows.hasNext() && !scanned.stopsBefore(bad)) {
@@ -129,6 +130,9 @@ public final class RangeTask implements Serializable {
         }
       }
       sink.finish();
+      if (writer != null && scanned.complete()) {
+        writer.commit();
+      }
       return new RangeResult(
           -1,
           scanned.complete(),
@@ -162,8 +166,7 @@ public final class RangeTask implements Serializable {
     }
   }
 
-  private Scanned scan(CqlSession in, TokenRange range, RowSink sink, BadRows bad) {
-    RangeScan scan = newScan(in, range);
+  private Scanned scan(UnitRows rows, RowSink sink, BadRows bad) {
     RowConversion conversion = new RowConversion(plan, config, bad);
     Scanned scanned = new Scanned();
     if (plan.mode() == CopyMode.DIRECT) {
@@ -172,8 +175,8 @@ public final class RangeTask implements Serializable {
           plan.sliceKeys() == null
               ? null
               : new PartitionGrouping(sink, plan.target().partitionKeyCount());
-      while (scan.hasNext() && !scanned.stopsBefore(bad)) {
-        TargetRow row = conversion.of(scan.next());
+      while (rows.hasNext() && !scanned.stopsBefore(bad)) {
+        TargetRow row = conversion.of(rows.next());
         if (row != null) {
           if (grouped == null) {
             sink.accept(row);
@@ -191,8 +194,8 @@ public final class RangeTask implements Serializable {
     PartitionResolver resolver =
         new PartitionResolver(rule(), plan.target().primaryKeyCount(), sink);
     ByteBuffer[] partition = null;
-    while (scan.hasNext() && !scanned.stopsBefore(bad)) {
-      Row row = scan.next();
+    while (rows.hasNext() && !scanned.stopsBefore(bad)) {
+      SourceRow row = rows.next();
       ByteBuffer[] key = new ByteBuffer[plan.source().partitionKeyCount()];
       for (int i = 0; i < key.length; i++) {
         key[i] = row.getBytesUnsafe(i);
@@ -214,26 +217,7 @@ public final class RangeTask implements Serializable {
     return scanned;
   }
 
-  private RangeScan newScan(CqlSession in, TokenRange range) {
-    return new RangeScan(
-        in,
-        in.prepare(plan.source().selectCql()),
-        range,
-        config.source().fetchSize(),
-        config.source().consistencyLevel());
-  }
-
-  private TargetWriter newWriter(CqlSession out, BadRows bad) {
-    return new TargetWriter(out, plan, config, rowsPerSecond, bytesPerSecond, bad);
-  }
-
-  private TargetChecker newChecker(CqlSession out, TargetWriter writer) {
-    return new TargetChecker(
-        out,
-        plan,
-        DefaultConsistencyLevel.valueOf(config.target().consistencyLevel()),
-        config.validation().failuresToFetch(),
-        config.writer().maxInFlight(),
-        writer);
+  private RowWriter newWriter(WorkUnit unit, BadRows bad) {
+    return target.open(unit, bad, rowsPerSecond, bytesPerSecond);
   }
 }

@@ -1,6 +1,5 @@
 package io.varve.reshaper.copy;
 
-import com.datastax.oss.driver.api.core.cql.Row;
 import io.varve.reshaper.badrows.BadRow;
 import io.varve.reshaper.badrows.BadRows;
 import io.varve.reshaper.config.JobConfig;
@@ -30,7 +29,12 @@ final class RowConversion {
   }
 
   /** The target row of a scanned source row, or null when it is a bad row (kept). */
-  TargetRow of(Row row) {
+  TargetRow of(SourceRow row) {
+    if (row.error() != null) {
+      // not a statement: replay skips it, and the comment says what the source held
+      bad.add(BadRow.described(row.describe(), row.error()));
+      return null;
+    }
     TargetRow target = TargetRow.from(row, plan, keepTimes);
     SliceKeys keys = plan.sliceKeys();
     if (keys == null) {

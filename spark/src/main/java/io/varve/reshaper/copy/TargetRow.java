@@ -1,7 +1,6 @@
 package io.varve.reshaper.copy;
 
 import com.datastax.oss.driver.api.core.ProtocolVersion;
-import com.datastax.oss.driver.api.core.cql.Row;
 import com.datastax.oss.driver.api.core.type.codec.TypeCodec;
 import com.datastax.oss.driver.api.core.type.codec.registry.CodecRegistry;
 import io.varve.reshaper.plan.MigrationPlan;
@@ -34,7 +33,7 @@ public final class TargetRow implements Serializable {
   }
 
   /** Converts a scanned source row. */
-  static TargetRow from(Row row, MigrationPlan plan, boolean keepTimes) {
+  static TargetRow from(SourceRow row, MigrationPlan plan, boolean keepTimes) {
     List<TargetColumn> columns = plan.target().columns();
     byte[][] values = new byte[columns.size()][];
     long[] writetimes = keepTimes ? new long[columns.size()] : null;
@@ -57,6 +56,11 @@ public final class TargetRow implements Serializable {
       }
     }
     return new TargetRow(values, writetimes, ttls, newest);
+  }
+
+  /** The encoded value of target column {@code i}, or null; not a copy: do not change it. */
+  public byte[] value(int i) {
+    return values[i];
   }
 
   static byte[] bytes(ByteBuffer buffer) {
@@ -102,6 +106,11 @@ public final class TargetRow implements Serializable {
       }
     }
     return 0;
+  }
+
+  /** Every column of the row in CQL literal form, for bad-rows files of other target types. */
+  public String describe(MigrationPlan plan) {
+    return describe(plan, values.length);
   }
 
   /** The row in CQL literal form, for bad-rows files and reports. */

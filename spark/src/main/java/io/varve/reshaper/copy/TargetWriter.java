@@ -40,7 +40,7 @@ import java.util.concurrent.atomic.AtomicInteger;
  * write, so writing a row twice leaves the same result. Without the driver's token map each batch
  * holds one partition. One thread calls {@link #accept}; completions run on driver threads.
  */
-final class TargetWriter implements RowSink {
+final class TargetWriter implements RowWriter {
   private final CqlSession session;
   private final MigrationPlan plan;
   private final PreparedStatement insert;
@@ -104,8 +104,15 @@ final class TargetWriter implements RowSink {
     inFlight.release(limits.maxInFlight());
   }
 
-  long written() {
+  @Override
+  public long written() {
     return written;
+  }
+
+  /** Closes the session it was given. */
+  @Override
+  public void close() {
+    session.close();
   }
 
   private void send(Batch<TargetRow> batch) {

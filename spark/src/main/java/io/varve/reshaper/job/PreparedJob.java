@@ -5,78 +5,174 @@ import com.datastax.oss.driver.api.core.metadata.TokenMap;
 import com.datastax.oss.driver.api.core.metadata.schema.TableMetadata;
 import io.varve.reshaper.cluster.Cluster;
 import io.varve.reshaper.config.ConfigException;
+import io.varve.reshaper.config.ConnectionSettings;
 import io.varve.reshaper.config.JobConfig;
+import io.varve.reshaper.dynamodb.DynamoDbSource;
+import io.varve.reshaper.dynamodb.DynamoDbTarget;
+import io.varve.reshaper.dynamodb.ScanSegment;
+import io.varve.reshaper.parquet.ParquetFile;
+import io.varve.reshaper.parquet.ParquetFiles;
+import io.varve.reshaper.parquet.ParquetSource;
+import io.varve.reshaper.parquet.ParquetTarget;
 import io.varve.reshaper.plan.MigrationPlan;
 import io.varve.reshaper.plan.Planner;
 import io.varve.reshaper.plan.TableSchema;
 import io.varve.reshaper.plan.TokenRange;
+import io.varve.reshaper.plan.WorkUnit;
 import io.varve.reshaper.savepoint.Savepoint;
 import java.nio.file.Path;
+import java.util.ArrayList;
 import java.util.List;
+import software.amazon.awssdk.services.dynamodb.model.TableDescription;
 
 /**
- * A job checked against both clusters and planned, before anything is written: its plan, its token
- * ranges and those still to do.
+ * A job checked against both sides and planned, before anything is written: its plan, its units of
+ * work (token ranges of a table, files of a Parquet source, segments of a DynamoDB Scan) and those
+ * still to do.
  *
  * @param plan the plan
- * @param targetTable the target table, as the driver describes it
- * @param ranges every token range of the job
- * @param todo the ranges no earlier run recorded as done
+ * @param targetTable the target table, as the driver describes it; null unless it is a CQL table
+ * @param ranges every unit of the job
+ * @param todo the units no earlier run recorded as done
  * @param savepoint the savepoint of a copy, or null (validation keeps none)
+ * @param units what a unit is, in the plural: {@code token ranges}, {@code files}, {@code segments}
+ * @param readUnitsPerSecond a DynamoDB source's read capacity units per second for the whole job, 0
+ *     = no limit
+ * @param writeUnitsPerSecond a DynamoDB target's write capacity units per second, 0 = no limit
  */
 record PreparedJob(
     MigrationPlan plan,
     TableMetadata targetTable,
-    List<TokenRange> ranges,
-    List<TokenRange> todo,
-    Savepoint savepoint) {
+    List<WorkUnit> ranges,
+    List<WorkUnit> todo,
+    Savepoint savepoint,
+    String units,
+    double readUnitsPerSecond,
+    double writeUnitsPerSecond) {
 
-  /** Checks the partitioner and both schemas, prepares both statements and cuts the ring. */
+  /**
+   * Checks the partitioner and both schemas (a Parquet side's from its files, a DynamoDB side's
+   * from its table), prepares the statements, cuts the work into units and, last, creates a
+   * DynamoDB target table that {@code createTable} asks for. {@code source} / {@code in} and {@code
+   * target} / {@code out} are null for a side that is not a CQL table.
+   */
   static PreparedJob prepare(
       JobConfig config,
       ReshapeJob.Kind kind,
       Cluster source,
       Cluster target,
       CqlSession in,
-      CqlSession out) {
-    String partitioner =
-        in.getMetadata().getTokenMap().map(TokenMap::getPartitionerName).orElse("unknown");
-    if (!partitioner.endsWith("Murmur3Partitioner")) {
+      CqlSession out,
+      int parallelism) {
+    ConnectionSettings from = config.source();
+    ConnectionSettings to = config.target();
+    if (kind == ReshapeJob.Kind.VALIDATE && !to.isCql()) {
       throw new ConfigException(
-          "source.host",
-          config.source().hosts() + " uses " + partitioner,
-          "a cluster with Murmur3Partitioner, the only partitioner whose ring the job splits");
+          "target.type", to.type(), "cassandra or scylla: validation compares with a table");
     }
-    TableMetadata sourceTable = source.table(in);
-    TableMetadata targetTable = target.table(out);
-    MigrationPlan plan =
-        new Planner(config, TableSchema.of(sourceTable), TableSchema.of(targetTable)).plan();
-    try {
-      in.prepare(plan.source().selectCql());
-    } catch (RuntimeException e) {
-      String where = config.source().where();
+    if (!from.isCql() && !to.isCql()) {
       throw new ConfigException(
-          where != null ? "source.where" : "source",
-          where != null ? where : plan.source().selectCql(),
-          "a condition the source accepts; it said: " + e.getMessage());
+          "target.type", to.type(), "cassandra or scylla when the source is " + from.type());
     }
-    out.prepare(plan.target().insertCql());
-    int splits =
-        config.source().splitCount() > 0
-            ? config.source().splitCount()
-            : Math.max(64, 256 * in.getMetadata().getNodes().size());
-    List<TokenRange> ranges = TokenRange.split(splits);
+    TableMetadata targetTable = to.isCql() ? target.table(out) : null;
+    List<WorkUnit> units = new ArrayList<>();
+    TableSchema sourceSchema;
+    String listing = "";
+    double readUnits = 0;
+    String unitName;
+    if (from.isParquet()) {
+      var conf = ParquetFiles.configuration(from.parquet(), config.spark());
+      List<ParquetFile> files = ParquetFiles.list("source.path", from.parquet().path(), conf);
+      sourceSchema = ParquetSource.schema(config, files, conf, TableSchema.of(targetTable));
+      units.addAll(files);
+      StringBuilder listed = new StringBuilder();
+      files.forEach(f -> listed.append(f.path()).append(' ').append(f.length()).append('\n'));
+      listing = listed.toString();
+      unitName = "files";
+    } else if (from.isDynamoDb()) {
+      TableDescription table = DynamoDbSource.describe(from.dynamodb(), "source.table");
+      sourceSchema = DynamoDbSource.schema(config, table, TableSchema.of(targetTable));
+      int segments =
+          from.dynamodb().scanSegments() > 0
+              ? from.dynamodb().scanSegments()
+              : Math.max(16, 4 * parallelism);
+      for (int i = 0; i < segments; i++) {
+        units.add(new ScanSegment(i, segments));
+      }
+      readUnits = DynamoDbSource.unitsPerSecond(from.dynamodb(), table);
+      unitName = "scan segments";
+    } else {
+      String partitioner =
+          in.getMetadata().getTokenMap().map(TokenMap::getPartitionerName).orElse("unknown");
+      if (!partitioner.endsWith("Murmur3Partitioner")) {
+        throw new ConfigException(
+            "source.host",
+            from.hosts() + " uses " + partitioner,
+            "a cluster with Murmur3Partitioner, the only partitioner whose ring the job splits");
+      }
+      sourceSchema = TableSchema.of(source.table(in));
+      int splits =
+          from.splitCount() > 0
+              ? from.splitCount()
+              : Math.max(64, 256 * in.getMetadata().getNodes().size());
+      units.addAll(TokenRange.split(splits));
+      unitName = "token ranges";
+    }
+    TableSchema targetSchema;
+    TableDescription dynamoTarget = null;
+    boolean createTable = false;
+    if (to.isParquet()) {
+      targetSchema = ParquetTarget.schema(config, sourceSchema);
+    } else if (to.isDynamoDb()) {
+      dynamoTarget = DynamoDbTarget.describe(to.dynamodb());
+      createTable = dynamoTarget == null;
+      if (createTable) {
+        dynamoTarget = DynamoDbTarget.fromSource(config, sourceSchema);
+      }
+      targetSchema = DynamoDbTarget.schema(config, dynamoTarget, sourceSchema);
+    } else {
+      targetSchema = TableSchema.of(targetTable);
+    }
+    MigrationPlan plan = new Planner(config, sourceSchema, targetSchema).plan();
+    if (in != null) {
+      try {
+        in.prepare(plan.source().selectCql());
+      } catch (RuntimeException e) {
+        String where = from.where();
+        throw new ConfigException(
+            where != null ? "source.where" : "source",
+            where != null ? where : plan.source().selectCql(),
+            "a condition the source accepts; it said: " + e.getMessage());
+      }
+    }
+    if (out != null) {
+      out.prepare(plan.target().insertCql());
+    }
     Savepoint savepoint =
         kind == ReshapeJob.Kind.COPY
             ? Savepoint.open(
-                Path.of(config.savepoints().path()), config.jobName(), plan.fingerprint(), splits)
+                Path.of(config.savepoints().path()),
+                config.jobName(),
+                listing.isEmpty()
+                    ? plan.fingerprint()
+                    : Planner.fingerprint(plan.fingerprint(), listing),
+                units.size())
             : null;
-    List<TokenRange> todo =
-        ranges.stream().filter(r -> savepoint == null || !savepoint.isDone(r.index())).toList();
-    return new PreparedJob(plan, targetTable, ranges, todo, savepoint);
+    if (to.isParquet()) {
+      ParquetTarget.checkDirectory(config);
+    }
+    if (createTable) {
+      dynamoTarget = DynamoDbTarget.create(to.dynamodb(), dynamoTarget);
+    }
+    double writeUnits =
+        dynamoTarget == null ? 0 : DynamoDbTarget.unitsPerSecond(to.dynamodb(), dynamoTarget);
+    List<WorkUnit> todo =
+        units.stream().filter(r -> savepoint == null || !savepoint.isDone(r.index())).toList();
+    return new PreparedJob(
+        plan, targetTable, List.copyOf(units), todo, savepoint, unitName, readUnits, writeUnits);
   }
 
-  /** How many ranges earlier runs did. */
+  /** How many units earlier runs did. */
   int alreadyDone() {
     return ranges.size() - todo.size();
   }

@@ -3,16 +3,16 @@ package io.varve.reshaper.job;
 import io.varve.reshaper.copy.ConflictRule;
 import io.varve.reshaper.copy.RangeResult;
 import io.varve.reshaper.copy.RangeTask;
-import io.varve.reshaper.plan.TokenRange;
+import io.varve.reshaper.plan.WorkUnit;
 import java.util.List;
 import org.apache.spark.api.java.JavaRDD;
 import org.apache.spark.api.java.JavaSparkContext;
 import org.apache.spark.util.LongAccumulator;
 
 /**
- * The Spark work of a run: one task per token range that returns its {@link RangeResult}, or in
- * {@code SHUFFLE} mode a read stage whose rows are grouped by target key and resolved, then written
- * by tasks that each return one result.
+ * The Spark work of a run: one task per unit of work (token range, file) that returns its {@link
+ * RangeResult}, or in {@code SHUFFLE} mode a read stage whose rows are grouped by target key and
+ * resolved, then written by tasks that each return one result.
  */
 final class RangePipeline {
 
@@ -28,7 +28,7 @@ final class RangePipeline {
   static JavaRDD<RangeResult> perRange(
       JavaSparkContext jsc,
       RangeTask task,
-      List<TokenRange> todo,
+      List<WorkUnit> todo,
       boolean validate,
       boolean copyMissing) {
     return jsc.parallelize(todo, todo.size())
@@ -39,7 +39,7 @@ final class RangePipeline {
   static JavaRDD<RangeResult> shuffled(
       JavaSparkContext jsc,
       RangeTask task,
-      List<TokenRange> todo,
+      List<WorkUnit> todo,
       boolean validate,
       boolean copyMissing,
       int partitions,

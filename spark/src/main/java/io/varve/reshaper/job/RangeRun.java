@@ -3,8 +3,16 @@ package io.varve.reshaper.job;
 import io.varve.reshaper.badrows.BadRowsFile;
 import io.varve.reshaper.cluster.Cluster;
 import io.varve.reshaper.config.JobConfig;
+import io.varve.reshaper.copy.CqlSource;
+import io.varve.reshaper.copy.CqlTarget;
 import io.varve.reshaper.copy.RangeResult;
 import io.varve.reshaper.copy.RangeTask;
+import io.varve.reshaper.copy.SourceReader;
+import io.varve.reshaper.copy.TargetSide;
+import io.varve.reshaper.dynamodb.DynamoDbSource;
+import io.varve.reshaper.dynamodb.DynamoDbTarget;
+import io.varve.reshaper.parquet.ParquetSource;
+import io.varve.reshaper.parquet.ParquetTarget;
 import io.varve.reshaper.plan.CopyMode;
 import io.varve.reshaper.savepoint.Savepoint;
 import java.io.PrintStream;
@@ -14,6 +22,7 @@ import java.util.concurrent.TimeUnit;
 import java.util.function.LongSupplier;
 import org.apache.spark.api.java.JavaRDD;
 import org.apache.spark.api.java.JavaSparkContext;
+import org.apache.spark.util.LongAccumulator;
 
 /**
  * The driver side of a run: starts the Spark job of the ranges still to do and, while it runs,
@@ -30,8 +39,10 @@ final class RangeRun {
    * @param totals what the committed tasks counted
    * @param failure the first line of the error that broke the run, or null
    * @param seconds how long it took
+   * @param throttled requests DynamoDB throttled, each then sent again after a backoff
    */
-  record Result(JobOutcome.Ending ending, Totals totals, String failure, double seconds) {}
+  record Result(
+      JobOutcome.Ending ending, Totals totals, String failure, double seconds, long throttled) {}
 
   private final JobConfig config;
   private final ReshapeJob.Kind kind;
@@ -54,14 +65,30 @@ final class RangeRun {
     this.err = err;
   }
 
+  /** Runs the job; {@code source} or {@code target} is null for a Parquet side. */
   Result run(Cluster source, Cluster target) {
     JavaSparkContext jsc =
         JavaSparkContext.fromSparkContext(SparkSupport.session(config.spark()).sparkContext());
     int parallelism = Math.max(1, jsc.defaultParallelism());
+    LongAccumulator throttled = jsc.sc().longAccumulator("varve throttled requests");
+    SourceReader reader =
+        config.source().isParquet()
+            ? new ParquetSource(job.plan(), config)
+            : config.source().isDynamoDb()
+                ? new DynamoDbSource(
+                    job.plan(), config, job.readUnitsPerSecond() / parallelism, throttled)
+                : new CqlSource(source.connector(), job.plan(), config);
+    TargetSide side =
+        config.target().isParquet()
+            ? new ParquetTarget(job.plan(), config)
+            : config.target().isDynamoDb()
+                ? new DynamoDbTarget(
+                    job.plan(), config, job.writeUnitsPerSecond() / parallelism, throttled)
+                : new CqlTarget(target.connector(), job.plan(), config);
     RangeTask task =
         new RangeTask(
-            source.connector(),
-            target.connector(),
+            reader,
+            side,
             job.plan(),
             config,
             config.rateLimit().rowsPerSecond() / (double) parallelism,
@@ -122,7 +149,8 @@ final class RangeRun {
         failure == null ? JobOutcome.Ending.RAN : JobOutcome.Ending.BROKE,
         totals,
         failure == null ? null : firstLine(failure),
-        progress.elapsedSeconds());
+        progress.elapsedSeconds(),
+        throttled.value());
   }
 
   private Progress progress(LongSupplier rangesDone, LongSupplier rowsRead) {

@@ -54,18 +54,23 @@ public final class ReshapeJob {
     err.println(verb + ": " + config.target().redacted());
     config.warnings().forEach(w -> err.println(verb + ": warning: " + w));
     Map<String, String> common = Cluster.commonOptions(config.spark());
-    Cluster source = new Cluster(config.source(), common);
-    Cluster target = new Cluster(config.target(), common);
-    try (CqlSession in = source.open();
-        CqlSession outSession = target.open()) {
-      PreparedJob job = PreparedJob.prepare(config, kind, source, target, in, outSession);
+    Cluster source = config.source().isCql() ? new Cluster(config.source(), common) : null;
+    Cluster target = config.target().isCql() ? new Cluster(config.target(), common) : null;
+    try (CqlSession in = source == null ? null : source.open();
+        CqlSession outSession = target == null ? null : target.open()) {
+      int parallelism =
+          Math.max(1, SparkSupport.session(config.spark()).sparkContext().defaultParallelism());
+      PreparedJob job =
+          PreparedJob.prepare(config, kind, source, target, in, outSession, parallelism);
       printPlan(verb, job);
       if (job.todo().isEmpty()) {
         out.println(
             verb
                 + ": nothing to do: all "
                 + job.ranges().size()
-                + " token ranges are"
+                + " "
+                + job.units()
+                + " are"
                 + " recorded as done in "
                 + job.savepoint().file()
                 + "; delete it to copy again");
@@ -74,7 +79,7 @@ public final class ReshapeJob {
       RangeRun.Result run;
       try (TargetCompaction compaction =
           TargetCompaction.disableIfAsked(
-              config, kind == Kind.COPY, outSession, job.targetTable(), err)) {
+              config, kind == Kind.COPY && target != null, outSession, job.targetTable(), err)) {
         run = new RangeRun(config, kind, copyMissing, job, err).run(source, target);
       }
       Outcome status = status(kind, copyMissing, run.ending(), run.totals());
@@ -82,6 +87,7 @@ public final class ReshapeJob {
           .print(kind, copyMissing, status, run, job.ranges().size(), job.alreadyDone());
       if (kind == Kind.COPY
           && status.copiedEveryRange()
+          && target != null
           && config.compaction().majorCompactionAfter()) {
         TargetCompaction.major(config, outSession, err);
       }
@@ -109,10 +115,11 @@ public final class ReshapeJob {
     var plan = job.plan();
     err.printf(
         Locale.ROOT,
-        "%s: plan: mode %s, %d token ranges, %d already done (%s)%s%s%n",
+        "%s: plan: mode %s, %d %s, %d already done (%s)%s%s%n",
         verb,
         plan.mode(),
         job.ranges().size(),
+        job.units(),
         job.alreadyDone(),
         job.savepoint() == null ? "no savepoint" : job.savepoint().file(),
         plan.resolution().onConflict() == null

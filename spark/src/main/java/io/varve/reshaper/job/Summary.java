@@ -77,6 +77,13 @@ final class Summary {
           seconds);
       t.samples().forEach(s -> out.println("validate:   " + s));
     }
+    if (run.throttled() > 0) {
+      out.printf(
+          Locale.ROOT,
+          "%s: DynamoDB throttled %,d requests; each was sent again after a backoff%n",
+          verb,
+          run.throttled());
+    }
     if (t.badRows() > 0) {
       out.println(verb + ": bad rows are in " + badRows);
     }

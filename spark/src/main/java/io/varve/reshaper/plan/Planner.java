@@ -38,6 +38,14 @@ public final class Planner {
           config.target().qualifiedTable(),
           "a table without counter columns (counter tables are not supported)");
     }
+    if (config.source().isParquet()
+        && config.reshape().onConflict()
+            == io.varve.reshaper.config.OnConflict.KEEP_NEWEST_WRITETIME) {
+      throw new ConfigException(
+          "reshape.onConflict",
+          config.reshape().onConflict(),
+          "keepMax, keepMin or fail: the rows of Parquet files have no writetime");
+    }
     SliceKeys.check(config, source, target);
     ColumnMapping mapping = ColumnMapping.of(config, source, target);
     SelectList select = SelectList.of(config, source, mapping);
@@ -69,7 +77,7 @@ public final class Planner {
    * Identifies the data movement in savepoints; part of the savepoint format, so a plan that moves
    * the same data keeps the same fingerprint from one version to the next.
    */
-  static String fingerprint(String... parts) {
+  public static String fingerprint(String... parts) {
     try {
       MessageDigest digest = MessageDigest.getInstance("SHA-256");
       for (String part : parts) {

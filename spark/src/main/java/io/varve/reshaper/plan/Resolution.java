@@ -55,7 +55,16 @@ public record Resolution(
     boolean sourcePartitionInTargetKey =
         source.partitionKey().stream().allMatch(c -> targetKey.contains(toTarget.get(c.name())));
     OnConflict rule = config.reshape().onConflict();
-    if (allSourceKeysInTargetKey) {
+    if (config.target().isParquet()) {
+      // files keep every row: no key to collide on
+      return new Resolution(CopyMode.DIRECT, null, -1, null, new int[0]);
+    }
+    if (source.primaryKey().isEmpty() && rule == null) {
+      // rows without a key (a Parquet source): each is written, a later one on the same target
+      // key overwriting an earlier one, as an upsert does
+      return new Resolution(CopyMode.DIRECT, null, -1, null, new int[0]);
+    }
+    if (allSourceKeysInTargetKey && !source.primaryKey().isEmpty()) {
       return new Resolution(CopyMode.DIRECT, null, -1, null, new int[0]);
     }
     if (rule == null) {
@@ -69,7 +78,11 @@ public record Resolution(
               + "), so several source rows can land on one"
               + " target row");
     }
-    CopyMode mode = sourcePartitionInTargetKey ? CopyMode.IN_PARTITION : CopyMode.SHUFFLE;
+    // rows without a key come in no partition order: only a shuffle brings colliding ones together
+    CopyMode mode =
+        sourcePartitionInTargetKey && !source.partitionKey().isEmpty()
+            ? CopyMode.IN_PARTITION
+            : CopyMode.SHUFFLE;
     int ruleColumn = -1;
     DataType ruleType = null;
     if (rule.needsColumn()) {

@@ -105,7 +105,11 @@ record SelectList(
             + partition
             + ") <= ?"
             + (where == null ? "" : " AND " + where + " ALLOW FILTERING");
-    return new SourceScan(cql, source.partitionKey().size());
+    return new SourceScan(
+        cql,
+        source.partitionKey().size(),
+        columns.stream().map(CqlIdentifier::asInternal).toList(),
+        columns.stream().map(c -> source.column(c).orElseThrow().type()).toList());
   }
 
   private static boolean isNonFrozenMultiCell(DataType type) {

@@ -90,7 +90,7 @@ public record TableSchema(
   }
 
   /** The names of {@code columns}, comma-separated, for messages. */
-  static String names(List<Column> columns) {
+  public static String names(List<Column> columns) {
     return columns.stream().map(Column::cql).collect(Collectors.joining(", "));
   }
 }

@@ -2,6 +2,7 @@ package io.varve.reshaper.plan;
 
 import com.datastax.oss.driver.api.core.type.DataType;
 import java.io.Serializable;
+import java.util.List;
 
 /**
  * One column of the target table and where its value comes from.
@@ -16,4 +17,25 @@ import java.io.Serializable;
  */
 public record TargetColumn(
     String name, DataType type, int sourceIndex, byte[] constant, int writetimeIndex, int ttlIndex)
-    implements Serializable {}
+    implements Serializable {
+
+  private Object writeReplace() {
+    return new Portable(
+        name, new PortableTypes(List.of(type)), sourceIndex, constant, writetimeIndex, ttlIndex);
+  }
+
+  /** How a column travels: its type as {@link PortableTypes}. */
+  private record Portable(
+      String name,
+      PortableTypes type,
+      int sourceIndex,
+      byte[] constant,
+      int writetimeIndex,
+      int ttlIndex)
+      implements Serializable {
+    private Object readResolve() {
+      return new TargetColumn(
+          name, type.types().get(0), sourceIndex, constant, writetimeIndex, ttlIndex);
+    }
+  }
+}

@@ -1,6 +1,5 @@
 package io.varve.reshaper.plan;
 
-import java.io.Serializable;
 import java.math.BigInteger;
 import java.util.ArrayList;
 import java.util.List;
@@ -12,7 +11,7 @@ import java.util.List;
  * @param start exclusive lower bound
  * @param end inclusive upper bound
  */
-public record TokenRange(int index, long start, long end) implements Serializable {
+public record TokenRange(int index, long start, long end) implements WorkUnit {
 
   /**
    * The ring cut into {@code count} ranges of equal width, covering every token. The cut depends on

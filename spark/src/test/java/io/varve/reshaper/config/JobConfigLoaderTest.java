@@ -101,7 +101,7 @@ class JobConfigLoaderTest {
         "source:\\n  host: h\\n  keyspace: k\\n  table: t\\n|target: missing (expected: a section",
         "SIDES  port: 0\\n|target.port: 0 (expected: an integer 1..65535)",
         "SIDES  consistencyLevel: QUORATE\\n|target.consistencyLevel: QUORATE (expected: one of ANY",
-        "SIDES  type: mongo\\n|target.type: mongo (expected: cassandra or scylla)",
+        "SIDES  type: mongo\\n|target.type: mongo (expected: cassandra, scylla, parquet or dynamodb)",
         "SIDESreshape:\\n  onConflict: keepLatest\\n|reshape.onConflict: keepLatest (expected: one of keepMax, keepMin, keepNewestWritetime, fail)",
         "SIDESreshape:\\n  onConflict: keepMax\\n|reshape.column: missing (expected: a target column name, for onConflict: keepMax)",
         "SIDESreshape:\\n  onConflict: fail\\n  column: x\\n|reshape.column: x (expected: no column",

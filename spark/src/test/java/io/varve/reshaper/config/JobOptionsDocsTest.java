@@ -82,7 +82,8 @@ class JobOptionsDocsTest {
   @Test
   void every_job_key_the_docs_name_is_declared() throws IOException {
     Set<String> starts = new TreeSet<>();
-    Stream.concat(JobOptions.FILE.options().stream(), JobOptions.SIDE.options().stream())
+    Stream.of(JobOptions.FILE, JobOptions.SIDE, JobOptions.PARQUET_ONLY, JobOptions.DYNAMODB_ONLY)
+        .flatMap(o -> o.options().stream())
         .map(o -> o.key().split("\\.")[0])
         .forEach(starts::add);
     Pattern key = Pattern.compile("([a-z][A-Za-z0-9_]*(?:\\.[A-Za-z0-9_*<>-]+)+)(?::\\s*\\S+)?");
@@ -148,7 +149,11 @@ class JobOptionsDocsTest {
    */
   private static boolean isJobKey(String key) {
     List<String> file = JobOptions.FILE.options().stream().map(Option::key).toList();
-    List<String> side = JobOptions.SIDE.options().stream().map(Option::key).toList();
+    List<String> side =
+        Stream.of(JobOptions.SIDE, JobOptions.PARQUET_ONLY, JobOptions.DYNAMODB_ONLY)
+            .flatMap(o -> o.options().stream())
+            .map(Option::key)
+            .toList();
     if (file.contains(key) || side.contains(key) || key.startsWith("spark.")) {
       return true;
     }
@@ -161,7 +166,8 @@ class JobOptionsDocsTest {
         String rest = key.substring(name.length() + 1);
         Options other = name.equals("source") ? JobOptions.TARGET_ONLY : JobOptions.SOURCE_ONLY;
         boolean sideKey =
-            JobOptions.SIDE.options().stream()
+            Stream.of(JobOptions.SIDE, JobOptions.PARQUET_ONLY, JobOptions.DYNAMODB_ONLY)
+                .flatMap(o -> o.options().stream())
                 .anyMatch(o -> o.key().equals(rest) && !other.contains(o));
         return sideKey || rest.startsWith(JobOptions.CONNECTOR_OPTIONS.key() + ".");
       }
@@ -196,6 +202,12 @@ class JobOptionsDocsTest {
 
   /** The top-level section an option is documented under. */
   private static String section(Option<?> option) {
+    if (JobOptions.PARQUET_ONLY.contains(option)) {
+      return "parquet";
+    }
+    if (JobOptions.DYNAMODB_ONLY.contains(option)) {
+      return "dynamodb";
+    }
     if (JobOptions.SIDE.contains(option)) {
       return "source";
     }

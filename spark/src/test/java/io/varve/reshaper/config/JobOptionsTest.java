@@ -13,16 +13,24 @@ import org.yaml.snakeyaml.Yaml;
 
 /** The parser reads every key of the registry, through the key's own type and range. */
 class JobOptionsTest {
+  private static final List<String> DYNAMODB_TARGET_KEYS =
+      List.of("writeThroughput", "throughputWritePercent", "createTable", "billingMode");
 
   @Test
   void every_option_is_read_by_the_parser_and_refuses_a_bad_value_naming_its_key_and_range() {
     List<Option<?>> options = JobOptions.documented();
     assertThat(options).hasSizeGreaterThan(50);
     for (Option<?> option : options) {
+      String typed =
+          JobOptions.PARQUET_ONLY.contains(option)
+              ? "parquet"
+              : JobOptions.DYNAMODB_ONLY.contains(option) ? "dynamodb" : null;
       String side =
-          JobOptions.SOURCE_ONLY.contains(option)
-              ? "source"
-              : JobOptions.SIDE.contains(option) ? "target" : "";
+          DYNAMODB_TARGET_KEYS.contains(option.key()) && typed != null
+              ? "target"
+              : JobOptions.SOURCE_ONLY.contains(option) || typed != null
+                  ? "source"
+                  : JobOptions.SIDE.contains(option) ? "target" : "";
       String fullKey = side.isEmpty() ? option.key() : side + "." + option.key();
       ConfigException refused = null;
       Object bad = null;
@@ -32,7 +40,11 @@ class JobOptionsTest {
         refused =
             catchThrowableOfType(
                 ConfigException.class,
-                () -> JobConfigLoader.parse(jobWith(side, option.key(), candidate)));
+                () ->
+                    JobConfigLoader.parse(
+                        typed != null
+                            ? typedJobWith(typed, option.key(), candidate)
+                            : jobWith(side, option.key(), candidate)));
         if (refused != null && refused.getMessage().startsWith(fullKey + ": " + candidate)) {
           break;
         }
@@ -90,6 +102,26 @@ class JobOptionsTest {
     assertThat(JobOptions.defaultDoc(JobOptions.LOCAL_DC)).isEqualTo("driver's inference");
     assertThat(JobOptions.defaultDoc(JobOptions.CONSTANTS)).isEqualTo("none");
     assertThat(JobOptions.defaultDoc(JobOptions.USERNAME)).isEqualTo("none");
+  }
+
+  /**
+   * A valid job whose source is of {@code type} (parquet, dynamodb) with {@code value} at {@code
+   * path} of its source; a key of a DynamoDB target only is set on a DynamoDB target.
+   */
+  @SuppressWarnings("unchecked")
+  private static String typedJobWith(String type, String path, Object value) {
+    Map<String, Object> root = new Yaml().load(jobWith("", "drop", List.of()));
+    Map<String, Object> source = new LinkedHashMap<>();
+    source.put("type", type);
+    source.put(type.equals("parquet") ? "path" : "table", "data");
+    root.put(DYNAMODB_TARGET_KEYS.contains(path) ? "target" : "source", source);
+    Map<String, Object> at = source;
+    String[] parts = path.split("\\.");
+    for (int i = 0; i < parts.length - 1; i++) {
+      at = (Map<String, Object>) at.computeIfAbsent(parts[i], k -> new LinkedHashMap<>());
+    }
+    at.put(parts[parts.length - 1], value);
+    return new Yaml().dump(root);
   }
 
   /** A valid job with {@code value} at {@code path} of {@code section} ("" = the top). */

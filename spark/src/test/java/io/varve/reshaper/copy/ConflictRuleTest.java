@@ -29,7 +29,7 @@ class ConflictRuleTest {
 
   private static MigrationPlan plan(OnConflict rule) {
     return new MigrationPlan(
-        new SourceScan("", 1),
+        new SourceScan("", 1, java.util.List.of(), java.util.List.of()),
         new TargetLayout("ks.t", COLUMNS, 1, 2, "", ""),
         null,
         new Resolution(

@@ -18,7 +18,7 @@ import org.junit.jupiter.api.Test;
 class UpsertsTest {
   private static final MigrationPlan PLAN =
       new MigrationPlan(
-          new SourceScan("", 1),
+          new SourceScan("", 1, java.util.List.of(), java.util.List.of()),
           new TargetLayout(
               "ks.\"Notes\"",
               List.of(
