@@ -95,8 +95,21 @@ public record JobConfig(
       String jmxPassword)
       implements Serializable {}
 
-  /** The {@code validation} section. */
-  public record Validation(int failuresToFetch) implements Serializable {}
+  /**
+   * The {@code validation} section: how many differences are printed, what is compared and within
+   * which tolerances (milliseconds; {@code floatingPointTolerance} absolute), whether the target is
+   * scanned for rows of its own, whether missing rows are copied.
+   */
+  public record Validation(
+      int failuresToFetch,
+      boolean compareTimestamps,
+      long writetimeToleranceMillis,
+      long ttlToleranceMillis,
+      double floatingPointTolerance,
+      long timestampMsTolerance,
+      boolean targetOnlyRows,
+      boolean copyMissingRows)
+      implements Serializable {}
 
   /** What {@code preserveTimestamps} does with a non-frozen collection column. */
   public enum CollectionTimestamps {

@@ -132,7 +132,15 @@ public final class JobConfigLoader {
             value(s, JMX_PASSWORD)),
         value(s, NON_FROZEN_COLLECTIONS),
         value(s, PROGRESS_INTERVAL),
-        new JobConfig.Validation(value(s, FAILURES_TO_FETCH)),
+        new JobConfig.Validation(
+            value(s, FAILURES_TO_FETCH),
+            value(s, JobOptions.COMPARE_TIMESTAMPS),
+            value(s, JobOptions.WRITETIME_TOLERANCE),
+            value(s, JobOptions.TTL_TOLERANCE),
+            value(s, JobOptions.FLOAT_TOLERANCE),
+            value(s, JobOptions.TIMESTAMP_TOLERANCE),
+            value(s, JobOptions.TARGET_ONLY_ROWS),
+            value(s, JobOptions.COPY_MISSING_ROWS)),
         value(s, SPARK),
         List.copyOf(warnings));
   }

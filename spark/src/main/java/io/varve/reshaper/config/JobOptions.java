@@ -601,6 +601,43 @@ public final class JobOptions {
       JOB.option("validation.failuresToFetch", integer(0, 100_000))
           .defaultValue(10)
           .doc("How many differences `validate` prints.");
+  public static final Option<Boolean> COMPARE_TIMESTAMPS =
+      JOB.option("validation.compareTimestamps", bool())
+          .defaultValue(false)
+          .doc(
+              "Also compare each regular column's writetime and TTL with the source's (for copies"
+                  + " made with `preserveTimestamps`; non-frozen collections have none to compare).");
+  public static final Option<Long> WRITETIME_TOLERANCE =
+      JOB.option("validation.writetimeToleranceMillis", longInteger(0, Long.MAX_VALUE / 1000))
+          .defaultValue(0L)
+          .doc("Writetimes that differ by at most this many milliseconds are equal.");
+  public static final Option<Long> TTL_TOLERANCE =
+      JOB.option("validation.ttlToleranceMillis", longInteger(0, Long.MAX_VALUE / 1000))
+          .defaultValue(0L)
+          .doc(
+              "TTLs that differ by at most this many milliseconds are equal (a TTL counts down"
+                  + " between the two reads; TTLs are whole seconds).");
+  public static final Option<Double> FLOAT_TOLERANCE =
+      JOB.option("validation.floatingPointTolerance", decimal(0))
+          .defaultValue(0.0)
+          .doc(
+              "`float` and `double` columns whose values differ by at most this much are equal"
+                  + " (NaN equals NaN); values inside collections are compared exactly.");
+  public static final Option<Long> TIMESTAMP_TOLERANCE =
+      JOB.option("validation.timestampMsTolerance", longInteger(0, Long.MAX_VALUE))
+          .defaultValue(0L)
+          .doc("`timestamp` columns that differ by at most this many milliseconds are equal.");
+  public static final Option<Boolean> TARGET_ONLY_ROWS =
+      JOB.option("validation.targetOnlyRows", bool())
+          .defaultValue(true)
+          .doc(
+              "Also scan the target for rows that no source row makes (deleted from the source,"
+                  + " written by someone else): a second read of the source's keys and a read of the"
+                  + " target's, compared in Spark. `false` saves both reads.");
+  public static final Option<Boolean> COPY_MISSING_ROWS =
+      JOB.option("validation.copyMissingRows", bool())
+          .defaultValue(false)
+          .doc("As `migrate validate --copy-missing`: write the missing rows to the target.");
   public static final Option<Map<String, String>> SPARK =
       JOB.option(
               "spark",
@@ -622,11 +659,9 @@ public final class JobOptions {
             "skipTokenRanges",
             "skipSegments",
             "savepoints.enableParquetFileTracking",
-            "validation.compareTimestamps",
-            "validation.ttlToleranceMillis",
-            "validation.writetimeToleranceMillis",
-            "validation.floatingPointTolerance",
-            "validation.timestampMsTolerance")) {
+            "validation.repairWritetimeStrategy",
+            "validation.hashColumns",
+            "validation.numericTypePolicy")) {
       IGNORED.option(key, JobTypes.ignored()).doc(NO_EFFECT);
     }
   }

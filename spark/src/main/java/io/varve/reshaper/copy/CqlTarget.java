@@ -47,7 +47,7 @@ public final class CqlTarget implements TargetSide {
         session,
         plan,
         DefaultConsistencyLevel.valueOf(config.target().consistencyLevel()),
-        config.validation().failuresToFetch(),
+        config.validation(),
         config.writer().maxInFlight(),
         writer);
   }

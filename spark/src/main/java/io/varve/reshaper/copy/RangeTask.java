@@ -7,6 +7,7 @@ import io.varve.reshaper.copy.RangeResult.Differences;
 import io.varve.reshaper.copy.SourceReader.UnitRows;
 import io.varve.reshaper.plan.CopyMode;
 import io.varve.reshaper.plan.MigrationPlan;
+import io.varve.reshaper.plan.TokenRange;
 import io.varve.reshaper.plan.WorkUnit;
 import java.io.Serializable;
 import java.nio.ByteBuffer;
@@ -101,7 +102,7 @@ public final class RangeTask implements Serializable {
     List<Tuple2<RowKey, Resolved>> keyed = new ArrayList<>();
     try (UnitRows rows = reader.open(unit)) {
       while (rows.hasNext()) {
-        TargetRow row = TargetRow.from(rows.next(), plan, config.source().preserveTimestamps());
+        TargetRow row = TargetRow.from(rows.next(), plan, RowConversion.keepsTimes(plan, config));
         keyed.add(new Tuple2<>(row.key(plan.target().primaryKeyCount()), Resolved.of(row)));
       }
     }
@@ -142,6 +143,47 @@ public final class RangeTask implements Serializable {
           scanned.conflict,
           validate ? checker.differences() : Differences.NONE);
     }
+  }
+
+  /**
+   * The primary keys of the target rows that the source rows of one unit make (validation's search
+   * for rows only in the target); rows that are bad rows make none.
+   */
+  public List<RowKey> targetKeys(WorkUnit unit) {
+    List<RowKey> keys = new ArrayList<>();
+    RowConversion conversion = new RowConversion(plan, config, new BadRows());
+    try (UnitRows rows = reader.open(unit)) {
+      while (rows.hasNext()) {
+        TargetRow row = conversion.of(rows.next());
+        if (row != null) {
+          keys.add(row.key(plan.target().primaryKeyCount()));
+        }
+      }
+    }
+    return keys;
+  }
+
+  /** The primary keys of the target table's rows in one token range. */
+  public List<RowKey> presentKeys(TokenRange range) {
+    List<RowKey> keys = new ArrayList<>();
+    int count = plan.target().primaryKeyCount();
+    try (CqlSession out = ((CqlTarget) target).openSession()) {
+      RangeScan scan =
+          new RangeScan(
+              out,
+              out.prepare(plan.target().keyScanCql()).bind(range.start(), range.end()),
+              config.source().fetchSize(),
+              config.target().consistencyLevel());
+      while (scan.hasNext()) {
+        var row = scan.next();
+        byte[][] key = new byte[count][];
+        for (int i = 0; i < count; i++) {
+          key[i] = TargetRow.bytes(row.getBytesUnsafe(i));
+        }
+        keys.add(new RowKey(key));
+      }
+    }
+    return keys;
   }
 
   /** The rule, for the shuffle's reduce step. */

@@ -21,11 +21,20 @@ final class RowConversion {
 
   RowConversion(MigrationPlan plan, JobConfig config, BadRows bad) {
     this.plan = plan;
-    this.keepTimes = config.source().preserveTimestamps();
+    this.keepTimes = keepsTimes(plan, config);
     this.upserts =
         new Upserts(
             plan, config.target().writeTimestampMicros(), (int) config.target().writeTtlSeconds());
     this.bad = bad;
+  }
+
+  /**
+   * True when target rows carry the source's writetimes and TTLs: when they are preserved, or read
+   * to be compared (validation's {@code compareTimestamps}).
+   */
+  static boolean keepsTimes(MigrationPlan plan, JobConfig config) {
+    return config.source().preserveTimestamps()
+        || plan.target().columns().stream().anyMatch(c -> c.writetimeIndex() >= 0);
   }
 
   /** The target row of a scanned source row, or null when it is a bad row (kept). */

@@ -14,6 +14,19 @@ public final class RowKey implements Serializable {
     this.hash = Arrays.deepHashCode(values);
   }
 
+  /** The key in CQL literal form, its columns the first of {@code plan}'s target columns. */
+  public String describe(io.varve.reshaper.plan.MigrationPlan plan) {
+    StringBuilder out = new StringBuilder("{");
+    for (int i = 0; i < values.length; i++) {
+      var column = plan.target().columns().get(i);
+      out.append(i == 0 ? "" : ", ")
+          .append(column.name())
+          .append('=')
+          .append(TargetRow.format(column, values[i]));
+    }
+    return out.append('}').toString();
+  }
+
   @Override
   public boolean equals(Object o) {
     return o instanceof RowKey k && hash == k.hash && Arrays.deepEquals(values, k.values);

@@ -5,10 +5,11 @@ import com.datastax.oss.driver.api.core.CqlSession;
 import com.datastax.oss.driver.api.core.cql.BoundStatementBuilder;
 import com.datastax.oss.driver.api.core.cql.PreparedStatement;
 import com.datastax.oss.driver.api.core.cql.Row;
+import io.varve.reshaper.config.JobConfig;
 import io.varve.reshaper.plan.MigrationPlan;
+import io.varve.reshaper.plan.TargetColumn;
 import java.nio.ByteBuffer;
 import java.util.ArrayList;
-import java.util.Arrays;
 import java.util.List;
 import java.util.Queue;
 import java.util.concurrent.ConcurrentLinkedQueue;
@@ -16,8 +17,11 @@ import java.util.concurrent.Semaphore;
 import java.util.concurrent.atomic.AtomicLong;
 
 /**
- * Validation: looks up each expected target row by its primary key and compares every column.
- * Missing rows can be handed to a writer. One thread calls {@link #accept}.
+ * Validation: looks up each expected target row by its primary key and compares every column
+ * ({@code float}, {@code double} and {@code timestamp} columns within the tolerances of the {@code
+ * validation} section, the others byte for byte) and, with {@code compareTimestamps}, each regular
+ * column's writetime and TTL within theirs. Missing rows can be handed to a writer. One thread
+ * calls {@link #accept}.
  */
 final class TargetChecker implements RowSink {
   private final CqlSession session;
@@ -25,6 +29,8 @@ final class TargetChecker implements RowSink {
   private final PreparedStatement lookup;
   private final ConsistencyLevel consistency;
   private final int sampleLimit;
+  private final JobConfig.Validation tolerances;
+  private final int[] timesAt;
   private final Semaphore inFlight;
   private final int maxInFlight;
   private final RowSink missingWriter;
@@ -38,14 +44,23 @@ final class TargetChecker implements RowSink {
       CqlSession session,
       MigrationPlan plan,
       ConsistencyLevel consistency,
-      int sampleLimit,
+      JobConfig.Validation tolerances,
       int maxInFlight,
       RowSink missingWriter) {
     this.session = session;
     this.plan = plan;
     this.lookup = session.prepare(plan.target().lookupCql());
     this.consistency = consistency;
-    this.sampleLimit = sampleLimit;
+    this.sampleLimit = tolerances.failuresToFetch();
+    this.tolerances = tolerances;
+    // where the lookup's WRITETIME of column i is (its TTL follows), or -1
+    List<TargetColumn> columns = plan.target().columns();
+    this.timesAt = new int[columns.size()];
+    int next = columns.size();
+    for (int i = 0; i < columns.size(); i++) {
+      timesAt[i] = columns.get(i).writetimeIndex() >= 0 ? next : -1;
+      next += timesAt[i] >= 0 ? 2 : 0;
+    }
     this.maxInFlight = maxInFlight;
     this.inFlight = new Semaphore(maxInFlight);
     this.missingWriter = missingWriter;
@@ -90,14 +105,26 @@ final class TargetChecker implements RowSink {
     List<String> differences = new ArrayList<>();
     for (int i = keys; i < expected.values.length; i++) {
       byte[] got = TargetRow.bytes(actual.getBytesUnsafe(i));
-      if (!Arrays.equals(expected.values[i], got)) {
-        var column = plan.target().columns().get(i);
+      var column = plan.target().columns().get(i);
+      if (!Tolerances.sameValue(column.type(), expected.values[i], got, tolerances)) {
         differences.add(
             column.name()
                 + " expected "
                 + TargetRow.format(column, expected.values[i])
                 + " got "
                 + TargetRow.format(column, got));
+      }
+      if (tolerances.compareTimestamps() && timesAt[i] >= 0 && expected.writetimes != null) {
+        String times =
+            Tolerances.sameTimes(
+                expected.writetimes[i],
+                expected.ttls[i],
+                actual.isNull(timesAt[i]) ? null : actual.getLong(timesAt[i]),
+                actual.isNull(timesAt[i] + 1) ? 0 : actual.getInt(timesAt[i] + 1),
+                tolerances);
+        if (times != null) {
+          differences.add(column.name() + " " + times);
+        }
       }
     }
     if (!differences.isEmpty()) {

@@ -45,7 +45,10 @@ final class JobOutcome {
     }
     if (kind == ReshapeJob.Kind.VALIDATE) {
       boolean differs =
-          totals.mismatched() > 0 || (totals.missing() > 0 && !copyMissing) || totals.badRows() > 0;
+          totals.mismatched() > 0
+              || (totals.missing() > 0 && !copyMissing)
+              || totals.targetOnly() > 0
+              || totals.badRows() > 0;
       return differs ? Outcome.DIFFERENCES_FOUND : Outcome.OK;
     }
     return totals.badRows() > 0 ? Outcome.COMPLETED_WITH_BAD_ROWS : Outcome.OK;

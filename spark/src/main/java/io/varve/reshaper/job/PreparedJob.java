@@ -133,7 +133,9 @@ record PreparedJob(
     } else {
       targetSchema = TableSchema.of(targetTable);
     }
-    MigrationPlan plan = new Planner(config, sourceSchema, targetSchema).plan();
+    boolean compareTimes =
+        kind == ReshapeJob.Kind.VALIDATE && config.validation().compareTimestamps();
+    MigrationPlan plan = new Planner(config, sourceSchema, targetSchema, compareTimes).plan();
     if (in != null) {
       try {
         in.prepare(plan.source().selectCql());

@@ -7,6 +7,7 @@ import io.varve.reshaper.copy.CqlSource;
 import io.varve.reshaper.copy.CqlTarget;
 import io.varve.reshaper.copy.RangeResult;
 import io.varve.reshaper.copy.RangeTask;
+import io.varve.reshaper.copy.RowKey;
 import io.varve.reshaper.copy.SourceReader;
 import io.varve.reshaper.copy.TargetSide;
 import io.varve.reshaper.dynamodb.DynamoDbSource;
@@ -14,9 +15,11 @@ import io.varve.reshaper.dynamodb.DynamoDbTarget;
 import io.varve.reshaper.parquet.ParquetSource;
 import io.varve.reshaper.parquet.ParquetTarget;
 import io.varve.reshaper.plan.CopyMode;
+import io.varve.reshaper.plan.TokenRange;
 import io.varve.reshaper.savepoint.Savepoint;
 import java.io.PrintStream;
 import java.time.Instant;
+import java.util.List;
 import java.util.UUID;
 import java.util.concurrent.TimeUnit;
 import java.util.function.LongSupplier;
@@ -134,6 +137,12 @@ final class RangeRun {
             jsc, rdd, "varve-" + UUID.randomUUID(), "varve " + verb + " " + config.jobName());
     Throwable failure = await(spark, results, progress, savepoint);
     Totals totals = results.totals();
+    if (validate
+        && failure == null
+        && config.validation().targetOnlyRows()
+        && totals.rangesCompleted() == job.todo().size()) {
+      totals = targetOnly(jsc, task, totals);
+    }
     if (savepoint != null) {
       boolean finished =
           failure == null
@@ -151,6 +160,32 @@ final class RangeRun {
         failure == null ? null : firstLine(failure),
         progress.elapsedSeconds(),
         throttled.value());
+  }
+
+  /**
+   * The totals with the target rows that no source row makes: the target keys every source row
+   * makes (a second read of the source) subtracted from the keys the target holds, in Spark.
+   */
+  private Totals targetOnly(JavaSparkContext jsc, RangeTask task, Totals totals) {
+    err.println(verb + ": looking for rows only in the target (validation.targetOnlyRows)");
+    List<TokenRange> targetRanges = TokenRange.split(Math.max(64, job.ranges().size()));
+    JavaRDD<RowKey> expected =
+        jsc.parallelize(job.ranges(), job.ranges().size())
+            .flatMap(u -> task.targetKeys(u).iterator());
+    JavaRDD<RowKey> present =
+        jsc.parallelize(targetRanges, targetRanges.size())
+            .flatMap(r -> task.presentKeys(r).iterator());
+    JavaRDD<RowKey> only = present.subtract(expected).cache();
+    try {
+      long count = only.count();
+      List<String> samples =
+          only.take(config.validation().failuresToFetch()).stream()
+              .map(k -> "only in target: " + k.describe(job.plan()))
+              .toList();
+      return totals.withTargetOnly(count, samples);
+    } finally {
+      only.unpersist();
+    }
   }
 
   private Progress progress(LongSupplier rangesDone, LongSupplier rowsRead) {

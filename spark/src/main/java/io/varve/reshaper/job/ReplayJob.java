@@ -65,7 +65,15 @@ public final class ReplayJob {
           .replaceWith(failed);
       Totals totals =
           new Totals(
-              0, rows.size(), rows.size() - failed.size(), failed.size(), null, 0, 0, List.of());
+              0,
+              rows.size(),
+              rows.size() - failed.size(),
+              failed.size(),
+              null,
+              0,
+              0,
+              List.of(),
+              -1);
       out.printf(
           Locale.ROOT,
           "%s: done: rows %,d, written %,d, bad rows %,d, %.1f s%n",

@@ -48,7 +48,8 @@ public final class ReshapeJob {
   }
 
   /** Runs the job; {@code copyMissing} applies to validation. Never throws for bad input. */
-  public Outcome run(Kind kind, boolean copyMissing) {
+  public Outcome run(Kind kind, boolean copyMissingAsked) {
+    boolean copyMissing = copyMissingAsked || config.validation().copyMissingRows();
     String verb = kind.verb();
     err.println(verb + ": " + config.source().redacted());
     err.println(verb + ": " + config.target().redacted());

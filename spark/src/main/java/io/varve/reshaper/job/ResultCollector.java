@@ -76,6 +76,7 @@ final class ResultCollector {
         conflict,
         missing,
         mismatched,
-        List.copyOf(samples));
+        List.copyOf(samples),
+        -1);
   }
 }

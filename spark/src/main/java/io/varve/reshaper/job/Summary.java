@@ -69,11 +69,14 @@ final class Summary {
     } else {
       out.printf(
           Locale.ROOT,
-          "validate: done: rows checked %,d, missing %,d, mismatched %,d%s," + " %.1f s%n",
+          "validate: done: rows checked %,d, missing %,d, mismatched %,d%s%s," + " %.1f s%n",
           t.rowsRead(),
           t.missing(),
           t.mismatched(),
           copyMissing ? ", missing rows copied " + t.rowsWritten() : "",
+          t.targetOnly() < 0
+              ? ""
+              : String.format(Locale.ROOT, ", only in target %,d", t.targetOnly()),
           seconds);
       t.samples().forEach(s -> out.println("validate:   " + s));
     }

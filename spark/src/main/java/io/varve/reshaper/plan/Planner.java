@@ -23,11 +23,22 @@ public final class Planner {
   private final TableSchema source;
   private final TableSchema target;
 
+  private final boolean compareTimes;
+
   /** A planner of {@code config} from {@code source} to {@code target}. */
   public Planner(JobConfig config, TableSchema source, TableSchema target) {
+    this(config, source, target, false);
+  }
+
+  /**
+   * A planner that also reads the writetime and TTL of each copied regular column when {@code
+   * compareTimes} (validation's {@code compareTimestamps}).
+   */
+  public Planner(JobConfig config, TableSchema source, TableSchema target, boolean compareTimes) {
     this.config = config;
     this.source = source;
     this.target = target;
+    this.compareTimes = compareTimes;
   }
 
   /** Checks everything and returns the plan. */
@@ -48,9 +59,10 @@ public final class Planner {
     }
     SliceKeys.check(config, source, target);
     ColumnMapping mapping = ColumnMapping.of(config, source, target);
-    SelectList select = SelectList.of(config, source, mapping);
+    SelectList select = SelectList.of(config, source, mapping, compareTimes);
     TargetLayout layout =
-        TargetLayout.of(target, mapping, select, config.source().preserveTimestamps());
+        TargetLayout.of(
+            target, mapping, select, config.source().preserveTimestamps() || compareTimes);
     SliceKeys sliceKeys = SliceKeys.of(config, layout);
     Resolution resolution = Resolution.of(config, source, target, mapping, layout, select);
     SourceScan scan = select.scan(source, config.source().where());

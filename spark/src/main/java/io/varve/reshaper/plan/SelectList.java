@@ -32,7 +32,8 @@ record SelectList(
     Map<CqlIdentifier, Integer> writetimeIndex,
     Map<CqlIdentifier, Integer> ttlIndex) {
 
-  static SelectList of(JobConfig config, TableSchema source, ColumnMapping mapping) {
+  static SelectList of(
+      JobConfig config, TableSchema source, ColumnMapping mapping, boolean compareTimes) {
     List<CqlIdentifier> selected =
         source.columns().stream()
             .map(Column::name)
@@ -50,7 +51,7 @@ record SelectList(
     Map<CqlIdentifier, Integer> writetimes = new LinkedHashMap<>();
     Map<CqlIdentifier, Integer> ttls = new LinkedHashMap<>();
     for (CqlIdentifier c : selected) {
-      if (source.isKey(c) || !(preserve || newestRule)) {
+      if (source.isKey(c) || !(preserve || newestRule || compareTimes)) {
         continue;
       }
       DataType type = source.column(c).orElseThrow().type();

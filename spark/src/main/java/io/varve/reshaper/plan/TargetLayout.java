@@ -71,6 +71,27 @@ public record TargetLayout(
         insert + " USING TIMESTAMP ? AND TTL ?");
   }
 
+  /** The scan of the target's primary keys in one token range (for validation). */
+  public String keyScanCql() {
+    StringBuilder keys = new StringBuilder();
+    StringBuilder partition = new StringBuilder();
+    for (int i = 0; i < primaryKeyCount; i++) {
+      keys.append(i == 0 ? "" : ", ").append(columns.get(i).name());
+      if (i < partitionKeyCount) {
+        partition.append(i == 0 ? "" : ", ").append(columns.get(i).name());
+      }
+    }
+    return "SELECT "
+        + keys
+        + " FROM "
+        + table
+        + " WHERE token("
+        + partition
+        + ") > ? AND token("
+        + partition
+        + ") <= ?";
+  }
+
   /** The index of column {@code name}, or -1. */
   int indexOf(CqlIdentifier name) {
     for (int i = 0; i < columns.size(); i++) {
@@ -81,11 +102,20 @@ public record TargetLayout(
     return -1;
   }
 
-  /** The select statement of a target row by its primary key (for validation). */
+  /**
+   * The select statement of a target row by its primary key (for validation): every column, then
+   * the {@code WRITETIME} and {@code TTL} of each column whose source writetime is read, in column
+   * order.
+   */
   public String lookupCql() {
     StringBuilder cql = new StringBuilder("SELECT ");
     for (int i = 0; i < columns.size(); i++) {
       cql.append(i == 0 ? "" : ", ").append(columns.get(i).name());
+    }
+    for (TargetColumn c : columns) {
+      if (c.writetimeIndex() >= 0) {
+        cql.append(", WRITETIME(").append(c.name()).append("), TTL(").append(c.name()).append(')');
+      }
     }
     cql.append(" FROM ").append(table).append(" WHERE ");
     for (int i = 0; i < primaryKeyCount; i++) {

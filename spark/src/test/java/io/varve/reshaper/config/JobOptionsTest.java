@@ -80,9 +80,10 @@ class JobOptionsTest {
         .containsExactly(
             "target.dropNullPrimaryKeys is accepted for compatibility with the ScyllaDB"
                 + " migrator but has no effect");
-    assertThat(JobConfigLoader.parse(jobWith("", "validation.compareTimestamps", true)).warnings())
+    assertThat(
+            JobConfigLoader.parse(jobWith("", "validation.hashColumns", List.of("a"))).warnings())
         .containsExactly(
-            "validation.compareTimestamps is accepted for compatibility with the ScyllaDB"
+            "validation.hashColumns is accepted for compatibility with the ScyllaDB"
                 + " migrator but has no effect");
   }
 

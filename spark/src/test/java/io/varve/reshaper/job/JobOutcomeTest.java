@@ -52,10 +52,14 @@ class JobOutcomeTest {
     for (Row r : table) {
       Totals totals =
           new Totals(
-              0, 100, 100, r.badRows(), r.conflict(), r.missing(), r.mismatched(), List.of());
+              0, 100, 100, r.badRows(), r.conflict(), r.missing(), r.mismatched(), List.of(), -1);
       assertThat(JobOutcome.status(r.kind(), r.copyMissing(), MAX_BAD_ROWS, r.ending(), totals))
           .as(r.toString())
           .isEqualTo(r.expected());
     }
+    Totals onlyInTarget = new Totals(0, 100, 100, 0, null, 0, 0, List.of(), 2);
+    assertThat(JobOutcome.status(VALIDATE, true, MAX_BAD_ROWS, RAN, onlyInTarget))
+        .as("rows only in the target are differences, which copying missing rows does not mend")
+        .isEqualTo(Outcome.DIFFERENCES_FOUND);
   }
 }
