@@ -7,6 +7,7 @@ import io.varve.perf.environment.LocalServer;
 import io.varve.reshaper.job.SparkSupport;
 import java.io.PrintStream;
 import java.net.InetSocketAddress;
+import java.net.URI;
 import java.util.Arrays;
 import java.util.Locale;
 import java.util.Map;
@@ -25,6 +26,7 @@ final class MigrateBenchmark {
   private final String keyspace;
   private final int taskSlots;
   private final int repeat;
+  private final int dynamoDbItems;
   private final PrintStream out;
 
   /**
@@ -37,12 +39,14 @@ final class MigrateBenchmark {
       String keyspace,
       int taskSlots,
       int repeat,
+      int dynamoDbItems,
       PrintStream out) {
     this.environment = environment;
     this.rows = rows;
     this.keyspace = keyspace;
     this.taskSlots = taskSlots;
     this.repeat = repeat;
+    this.dynamoDbItems = dynamoDbItems;
     this.out = out;
   }
 
@@ -50,7 +54,7 @@ final class MigrateBenchmark {
    * Runs on the database at {@code cassandra} (host:port), or on the local one (started if need be)
    * when null.
    */
-  void run(String cassandra) {
+  void run(String cassandra) throws Exception {
     InetSocketAddress address;
     if (cassandra == null) {
       LocalServer local = environment.cassandra();
@@ -73,7 +77,7 @@ final class MigrateBenchmark {
     measure(new MigratePhases(session, address, keyspace, System.err));
   }
 
-  private void measure(MigratePhases phases) {
+  private void measure(MigratePhases phases) throws Exception {
     phases.createSchema();
     kv("rows", rows);
     kv("cores", Runtime.getRuntime().availableProcessors());
@@ -122,6 +126,42 @@ final class MigrateBenchmark {
     kv("reshape_vs_baseline", seconds[2] / seconds[1]);
     kv("copy_vs_raw_ingest", seconds[3] / seconds[0]);
     kv("copy_vs_raw_ingest_packed", seconds[4] / seconds[0]);
+    // the same rows: Parquet files loaded, against packed raw ingest
+    kv("parquet_load_vs_raw_ingest", seconds[4] / seconds[6]);
+    if (dynamoDbItems > 0) {
+      measureDynamoDb(phases);
+    }
+  }
+
+  /**
+   * The DynamoDB pair, side by side: a plain parallel Scan of DynamoDB Local and the reshaper's
+   * copy of the same table into a CQL table, with as many segments as task slots.
+   */
+  private void measureDynamoDb(MigratePhases phases) throws Exception {
+    LocalServer local = environment.dynamoDb();
+    environment.awaitReady();
+    int segments = SparkSession.active().sparkContext().defaultParallelism();
+    DynamoDbPhases dynamo =
+        new DynamoDbPhases(URI.create(local.address()), dynamoDbItems, segments);
+    kv("dynamodb_items", dynamoDbItems);
+    kv("dynamodb_load_seconds", dynamo.load());
+    double[] scans = new double[repeat];
+    double[] copies = new double[repeat];
+    for (int i = 0; i < repeat; i++) {
+      scans[i] = dynamo.rawScan();
+      phases.ddl("DROP TABLE IF EXISTS " + keyspace + ".dynamodb_copy");
+      phases.ddl("CREATE TABLE " + keyspace + ".dynamodb_copy " + DynamoDbPhases.targetDdl());
+      copies[i] =
+          phases.timeJob(
+              dynamo.source(), phases.side("target", "dynamodb_copy"), "", "dynamodb_copy");
+    }
+    double scan = median(scans);
+    double copy = median(copies);
+    kv("dynamodb_raw_scan_seconds", scan);
+    kv("dynamodb_raw_scan_rows_per_s", dynamoDbItems / scan);
+    kv("dynamodb_copy_seconds", copy);
+    kv("dynamodb_copy_rows_per_s", dynamoDbItems / copy);
+    kv("dynamodb_scan_vs_raw_scan", scan / copy);
   }
 
   static double median(double[] values) {

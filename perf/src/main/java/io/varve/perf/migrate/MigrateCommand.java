@@ -52,14 +52,27 @@ public final class MigrateCommand implements Callable<Integer> {
               + " freshly created target tables; the figures are the medians (default 3)")
   int repeat;
 
+  @Option(
+      names = "--dynamodb-items",
+      defaultValue = "200000",
+      description =
+          "items of the DynamoDB pair (a plain parallel Scan of DynamoDB Local and the reshaper's"
+              + " copy of it), loaded once; 0 = no DynamoDB pair (default 200000)")
+  int dynamoDbItems;
+
   @Override
   public Integer call() {
+    if (dynamoDbItems < 0 || dynamoDbItems > 10_000_000) {
+      System.err.println("--dynamodb-items: " + dynamoDbItems + " (expected: 0..10000000)");
+      return ExitStatus.INVALID_INPUT.code();
+    }
     if (repeat < 1 || repeat > 99) {
       System.err.println("--repeat: " + repeat + " (expected: 1..99)");
       return ExitStatus.INVALID_INPUT.code();
     }
     try (Environment environment = Environment.open("perf migrate")) {
-      new MigrateBenchmark(environment, rows, keyspace, taskSlots, repeat, System.out)
+      new MigrateBenchmark(
+              environment, rows, keyspace, taskSlots, repeat, dynamoDbItems, System.out)
           .run(cassandra);
       return ExitStatus.OK.code();
     } catch (Exception e) {

@@ -17,14 +17,22 @@ import org.apache.spark.sql.SparkSession;
  * The timed phases of {@code varve perf migrate}, each reading the users' case table {@code
  * ids_by_partnerid} and writing its own target table: (a) the reshaper's copy, (b) its compact
  * reshape, (c) a plain connector DataFrame copy, (d) raw async CQL ingest of the same rows, (e) the
- * same ingest with batches packed as the reshaper packs them. The tables of the untimed warm-up
- * have the prefix {@code warmup_}.
+ * same ingest with batches packed as the reshaper packs them, (f) the reshaper's unload of the
+ * source to Parquet files and (g) its load of those files into a table. The tables of the untimed
+ * warm-up have the prefix {@code warmup_}.
  */
 public final class MigratePhases {
 
   /** The phases' names, in the order they run. */
   static final List<String> NAMES =
-      List.of("copy", "reshape", "baseline", "raw_ingest", "raw_ingest_packed");
+      List.of(
+          "copy",
+          "reshape",
+          "baseline",
+          "raw_ingest",
+          "raw_ingest_packed",
+          "parquet_unload",
+          "parquet_load");
 
   private static final String SOURCE = "ids_by_partnerid";
   private static final String HISTORY =
@@ -40,7 +48,8 @@ public final class MigratePhases {
           "ids_by_partnerid_compact",
           "baseline_history",
           "raw_ingest",
-          "raw_ingest_packed");
+          "raw_ingest_packed",
+          "parquet_load");
 
   private final CqlSession session;
   private final InetSocketAddress address;
@@ -104,7 +113,23 @@ public final class MigratePhases {
     double baseline = baseline(prefix);
     double raw = RawIngest.write(session, keyspace + "." + prefix + TARGETS.get(3), rows);
     double packed = RawIngest.write(session, keyspace + "." + prefix + TARGETS.get(4), rows, 10);
-    return new double[] {copy, reshape, baseline, raw, packed};
+    // one file per token range of the default split: 256 files
+    String files =
+        System.getProperty("java.io.tmpdir") + "/varve-perf-parquet-" + System.nanoTime();
+    double unload =
+        timeJob(
+            side("source", prefix + SOURCE),
+            "target:\n  type: parquet\n  path: " + files + "\n",
+            "",
+            "parquet files");
+    double load =
+        timeJob(
+            "source:\n  type: parquet\n  path: " + files + "\n",
+            side("target", prefix + TARGETS.get(5)),
+            "",
+            TARGETS.get(5));
+    deleteTree(java.nio.file.Path.of(files));
+    return new double[] {copy, reshape, baseline, raw, packed, unload, load};
   }
 
   private void createTargets(String prefix) {
@@ -125,9 +150,14 @@ public final class MigratePhases {
    * seconds.
    */
   private double timeJob(String prefix, String target, String extra) {
+    return timeJob(side("source", prefix + SOURCE), side("target", prefix + target), extra, target);
+  }
+
+  /** A job of these two sides in this JVM; returns seconds. */
+  double timeJob(String sourceSide, String targetSide, String extra, String target) {
     String yaml =
-        side("source", prefix + SOURCE)
-            + side("target", prefix + target)
+        sourceSide
+            + targetSide
             + "savepoints:\n  path: "
             + System.getProperty("java.io.tmpdir")
             + "/varve-perf-"
@@ -146,7 +176,7 @@ public final class MigratePhases {
   }
 
   /** One side of a job file; the source gets {@code -Dvarve.perf.source} too. */
-  private String side(String side, String table) {
+  String side(String side, String table) {
     String extra = side.equals("source") ? System.getProperty("varve.perf.source", "") : "";
     String section = jobSide(side, address, keyspace, table);
     int body = section.indexOf('\n') + 1;
@@ -193,7 +223,17 @@ public final class MigratePhases {
     return (System.nanoTime() - start) / 1e9;
   }
 
-  private void ddl(String cql) {
+  private static void deleteTree(java.nio.file.Path dir) {
+    try (var paths = java.nio.file.Files.walk(dir)) {
+      for (var p : paths.sorted(java.util.Comparator.reverseOrder()).toList()) {
+        java.nio.file.Files.deleteIfExists(p);
+      }
+    } catch (java.io.IOException e) {
+      throw new java.io.UncheckedIOException(e);
+    }
+  }
+
+  void ddl(String cql) {
     session.execute(SimpleStatement.newInstance(cql).setTimeout(Duration.ofSeconds(120)));
   }
 }

@@ -26,6 +26,10 @@ import java.util.List;
 import java.util.Map;
 import java.util.NoSuchElementException;
 import java.util.Set;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CompletionException;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
 import org.apache.spark.util.LongAccumulator;
 import software.amazon.awssdk.services.dynamodb.DynamoDbClient;
 import software.amazon.awssdk.services.dynamodb.model.AttributeDefinition;
@@ -52,6 +56,15 @@ public final class DynamoDbSource implements SourceReader {
   private final Set<String> dropped;
   private final double unitsPerSecond;
   private final LongAccumulator throttled;
+
+  /** The threads that read the next page of each segment while its task converts this one. */
+  private static final ExecutorService PAGES =
+      Executors.newCachedThreadPool(
+          r -> {
+            Thread t = new Thread(r, "varve-dynamodb-scan");
+            t.setDaemon(true);
+            return t;
+          });
 
   /**
    * @param unitsPerSecond this task's share of the read capacity units, 0 = no limit
@@ -189,8 +202,7 @@ public final class DynamoDbSource implements SourceReader {
     private final List<TypeCodec<Object>> codecs = new ArrayList<>();
     private final Set<String> known = new HashSet<>(names);
     private Iterator<Map<String, AttributeValue>> page;
-    private Map<String, AttributeValue> lastKey;
-    private boolean lastPage;
+    private CompletableFuture<ScanResponse> next;
 
     Items(ScanSegment segment) {
       this.segment = segment;
@@ -200,10 +212,11 @@ public final class DynamoDbSource implements SourceReader {
       this.capacity = new RateLimiter(unitsPerSecond);
       types.forEach(t -> codecs.add(CodecRegistry.DEFAULT.codecFor(t)));
       known.addAll(dropped);
-      fetch();
+      take(scan(null));
     }
 
-    private void fetch() {
+    /** The page after {@code lastKey}, read (with its backoff) and paid for in capacity. */
+    private ScanResponse scan(Map<String, AttributeValue> lastKey) {
       DynamoDbSettings settings = config.source().dynamodb();
       ScanRequest request =
           ScanRequest.builder()
@@ -218,18 +231,27 @@ public final class DynamoDbSource implements SourceReader {
           && response.consumedCapacity().capacityUnits() != null) {
         capacity.acquire(response.consumedCapacity().capacityUnits());
       }
+      return response;
+    }
+
+    /** Takes a page, and asks for the next one at once, so that reading overlaps converting. */
+    private void take(ScanResponse response) {
       page = response.items().iterator();
-      lastKey =
+      Map<String, AttributeValue> lastKey =
           response.hasLastEvaluatedKey() && !response.lastEvaluatedKey().isEmpty()
               ? response.lastEvaluatedKey()
               : null;
-      lastPage = lastKey == null;
+      next = lastKey == null ? null : CompletableFuture.supplyAsync(() -> scan(lastKey), PAGES);
     }
 
     @Override
     public boolean hasNext() {
-      while (!page.hasNext() && !lastPage) {
-        fetch();
+      while (!page.hasNext() && next != null) {
+        try {
+          take(next.join());
+        } catch (CompletionException e) {
+          throw e.getCause() instanceof RuntimeException r ? r : e;
+        }
       }
       return page.hasNext();
     }
@@ -271,7 +293,10 @@ public final class DynamoDbSource implements SourceReader {
 
     @Override
     public void close() {
-      // the client is shared by the executor's tasks
+      // the client is shared by the executor's tasks; a page asked for ahead is left to finish
+      if (next != null) {
+        next.cancel(false);
+      }
     }
   }
 }

@@ -11,9 +11,7 @@ import java.util.Map;
 import org.apache.hadoop.conf.Configuration;
 import org.apache.hadoop.fs.FileStatus;
 import org.apache.hadoop.fs.FileSystem;
-import org.apache.hadoop.fs.LocatedFileStatus;
 import org.apache.hadoop.fs.Path;
-import org.apache.hadoop.fs.RemoteIterator;
 import org.apache.parquet.hadoop.ParquetFileReader;
 import org.apache.parquet.hadoop.util.HadoopInputFile;
 import org.apache.parquet.schema.MessageType;
@@ -26,8 +24,20 @@ public final class ParquetFiles {
 
   private ParquetFiles() {}
 
-  /** Hadoop's configuration for {@code side}: defaults, {@code spark.hadoop.*}, the side's keys. */
+  /**
+   * Hadoop's configuration for {@code side}: defaults, {@code spark.hadoop.*}, the side's keys. One
+   * per side and JVM (reading Hadoop's default resources costs milliseconds a unit would pay);
+   * callers do not change it.
+   */
   public static Configuration configuration(ParquetSettings side, Map<String, String> spark) {
+    return CONFIGURATIONS.computeIfAbsent(
+        Map.entry(side, Map.copyOf(spark)), k -> newConfiguration(side, spark));
+  }
+
+  private static final Map<Map.Entry<ParquetSettings, Map<String, String>>, Configuration>
+      CONFIGURATIONS = new java.util.concurrent.ConcurrentHashMap<>();
+
+  private static Configuration newConfiguration(ParquetSettings side, Map<String, String> spark) {
     Configuration conf = new Configuration();
     spark.forEach(
         (k, v) -> {
@@ -56,13 +66,7 @@ public final class ParquetFiles {
       if (status.isFile()) {
         found.add(status);
       } else {
-        RemoteIterator<LocatedFileStatus> files = fs.listFiles(root, true);
-        while (files.hasNext()) {
-          LocatedFileStatus f = files.next();
-          if (!hidden(root, f.getPath())) {
-            found.add(f);
-          }
-        }
+        collect(fs, root, found);
       }
       found.sort(Comparator.comparing(f -> f.getPath().toString()));
       if (found.isEmpty()) {
@@ -79,6 +83,25 @@ public final class ParquetFiles {
     }
   }
 
+  /**
+   * Adds the files under {@code dir} that are not hidden, walking subdirectories: with plain
+   * listings, since a located listing of a local directory asks the shell for each file's
+   * permissions (a process per file).
+   */
+  private static void collect(FileSystem fs, Path dir, List<FileStatus> found) throws IOException {
+    for (FileStatus f : fs.listStatus(dir)) {
+      String name = f.getPath().getName();
+      if (name.startsWith(".") || name.startsWith("_")) {
+        continue;
+      }
+      if (f.isDirectory()) {
+        collect(fs, f.getPath(), found);
+      } else {
+        found.add(f);
+      }
+    }
+  }
+
   /** The schema in a file's footer; a file that is not Parquet is refused under {@code key}. */
   public static MessageType schema(String key, ParquetFile file, Configuration conf) {
     try (ParquetFileReader reader =
@@ -88,17 +111,6 @@ public final class ParquetFiles {
       throw new ConfigException(
           key, file.path(), "a Parquet file, but its footer cannot be read: " + e.getMessage());
     }
-  }
-
-  /** True for a path under {@code root} with a part that starts with {@code .} or {@code _}. */
-  static boolean hidden(Path root, Path file) {
-    for (Path p = file; p != null && !p.equals(root); p = p.getParent()) {
-      String name = p.getName();
-      if (name.startsWith(".") || name.startsWith("_")) {
-        return true;
-      }
-    }
-    return false;
   }
 
   /** Wraps an I/O failure of a task. */
