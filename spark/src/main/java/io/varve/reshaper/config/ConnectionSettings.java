@@ -11,6 +11,7 @@ import static io.varve.reshaper.config.JobOptions.PASSWORD;
 import static io.varve.reshaper.config.JobOptions.PORT;
 import static io.varve.reshaper.config.JobOptions.PRESERVE_TIMESTAMPS;
 import static io.varve.reshaper.config.JobOptions.SPLIT_COUNT;
+import static io.varve.reshaper.config.JobOptions.SPLIT_SIZE;
 import static io.varve.reshaper.config.JobOptions.TABLE;
 import static io.varve.reshaper.config.JobOptions.TYPE;
 import static io.varve.reshaper.config.JobOptions.USERNAME;
@@ -47,7 +48,8 @@ import java.util.Map;
  * @param fetchSize {@code fetchSize}: at most this many rows per page on reads, default 5000
  *     (source only); pages are also kept near 4 MiB
  * @param splitCount {@code splitCount}: token ranges the ring is cut into; 0 = sized to the cluster
- *     (source only)
+ * @param splitSizeMb {@code splitSizeInMB}: with splitCount 0, ranges of about this many MiB of the
+ *     table; 0 = none (source only)
  * @param preserveTimestamps {@code preserveTimestamps}: keep writetime and TTL (source only)
  * @param where {@code where}: a CQL condition on the source rows (source only)
  * @param writeTtlSeconds {@code writeTTLInS}: a TTL for every written cell, 0 = none (target)
@@ -73,6 +75,7 @@ public record ConnectionSettings(
     int connections,
     int fetchSize,
     int splitCount,
+    int splitSizeMb,
     boolean preserveTimestamps,
     String where,
     long writeTtlSeconds,
@@ -126,6 +129,7 @@ public record ConnectionSettings(
         value(s, CONNECTIONS),
         value(s, FETCH_SIZE),
         value(s, SPLIT_COUNT),
+        value(s, SPLIT_SIZE) == null ? 0 : value(s, SPLIT_SIZE),
         value(s, PRESERVE_TIMESTAMPS),
         where == null || where.isBlank() ? null : where.trim(),
         value(s, WRITE_TTL),
@@ -151,6 +155,7 @@ public record ConnectionSettings(
         "LOCAL_QUORUM",
         1,
         5000,
+        0,
         0,
         false,
         null,
@@ -201,6 +206,7 @@ public record ConnectionSettings(
         value(s, CONNECTIONS),
         value(s, FETCH_SIZE),
         value(s, SPLIT_COUNT),
+        0,
         false,
         null,
         0,
@@ -236,6 +242,7 @@ public record ConnectionSettings(
         connections,
         fetchSize,
         splitCount,
+        splitSizeMb,
         preserveTimestamps,
         where,
         writeTtlSeconds,

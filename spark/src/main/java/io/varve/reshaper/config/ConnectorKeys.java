@@ -26,18 +26,17 @@ public final class ConnectorKeys {
           new Mapped("spark.cassandra.output.concurrent.writes", "writer", "maxInFlight", 1, 4096),
           new Mapped("spark.cassandra.output.batch.size.rows", "writer", "batchRows", 1, 1000),
           new Mapped("spark.cassandra.output.batch.size.bytes", "writer", "batchBytes", 1, 1 << 20),
+          new Mapped("spark.cassandra.input.fetch.size_in_rows", "source", "fetchSize", 1, 100_000),
           new Mapped(
-              "spark.cassandra.input.fetch.size_in_rows", "source", "fetchSize", 1, 100_000));
+              "spark.cassandra.input.split.size_in_mb", "source", "splitSizeInMB", 1, 1_000_000),
+          new Mapped(
+              "spark.cassandra.input.split.sizeInMB", "source", "splitSizeInMB", 1, 1_000_000));
 
   static final String GROUPING = "spark.cassandra.output.batch.grouping.key";
 
   /** Connector tuning keys the reshaper has no counterpart of, and why. */
   static final Map<String, String> UNMAPPED =
       Map.of(
-          "spark.cassandra.input.split.size_in_mb",
-          "source.splitCount sets how many token ranges the ring is cut into",
-          "spark.cassandra.input.split.sizeInMB",
-          "source.splitCount sets how many token ranges the ring is cut into",
           "spark.cassandra.output.throughput_mb_per_sec",
           "rateLimit.megabytesPerSecond caps the whole job's write rate",
           "spark.cassandra.output.batch.buffer.size",

@@ -174,6 +174,15 @@ public final class JobOptions {
           .doc(
               "How many equal token ranges the ring"
                   + " is cut into: the unit of work, progress and resume. 0 = the default.");
+  public static final Option<Integer> SPLIT_SIZE =
+      SOURCE_SIDE
+          .option("splitSizeInMB", integer(1, 1_000_000))
+          .defaultDoc("none")
+          .doc(
+              "With `splitCount` 0: cut the ring into ranges of about this many MiB of the table,"
+                  + " its size estimated from `system.size_estimates` of the node the job talks to"
+                  + " (the connector's `spark.cassandra.input.split.size_in_mb`). Without an"
+                  + " estimate (a table too new for one), the default count.");
   public static final Option<String> WHERE =
       SOURCE_SIDE
           .option("where", text())

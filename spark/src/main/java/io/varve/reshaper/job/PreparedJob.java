@@ -16,6 +16,7 @@ import io.varve.reshaper.parquet.ParquetSource;
 import io.varve.reshaper.parquet.ParquetTarget;
 import io.varve.reshaper.plan.MigrationPlan;
 import io.varve.reshaper.plan.Planner;
+import io.varve.reshaper.plan.SizeEstimates;
 import io.varve.reshaper.plan.TableSchema;
 import io.varve.reshaper.plan.TokenRange;
 import io.varve.reshaper.plan.WorkUnit;
@@ -39,6 +40,7 @@ import software.amazon.awssdk.services.dynamodb.model.TableDescription;
  * @param readUnitsPerSecond a DynamoDB source's read capacity units per second for the whole job, 0
  *     = no limit
  * @param writeUnitsPerSecond a DynamoDB target's write capacity units per second, 0 = no limit
+ * @param splitNote how {@code source.splitSizeInMB} sized the ranges, or null
  */
 record PreparedJob(
     MigrationPlan plan,
@@ -48,7 +50,8 @@ record PreparedJob(
     Savepoint savepoint,
     String units,
     double readUnitsPerSecond,
-    double writeUnitsPerSecond) {
+    double writeUnitsPerSecond,
+    String splitNote) {
 
   /**
    * Checks the partitioner and both schemas (a Parquet side's from its files, a DynamoDB side's
@@ -80,6 +83,7 @@ record PreparedJob(
     String listing = "";
     double readUnits = 0;
     String unitName;
+    String splitNote = null;
     if (from.isParquet()) {
       var conf = ParquetFiles.configuration(from.parquet(), config.spark());
       List<ParquetFile> files = ParquetFiles.list("source.path", from.parquet().path(), conf);
@@ -110,11 +114,31 @@ record PreparedJob(
             from.hosts() + " uses " + partitioner,
             "a cluster with Murmur3Partitioner, the only partitioner whose ring the job splits");
       }
-      sourceSchema = TableSchema.of(source.table(in));
+      TableMetadata sourceTable = source.table(in);
+      sourceSchema = TableSchema.of(sourceTable);
       int splits =
           from.splitCount() > 0
               ? from.splitCount()
               : Math.max(64, 256 * in.getMetadata().getNodes().size());
+      var recorded =
+          Savepoint.recordedRanges(Path.of(config.savepoints().path()), config.jobName());
+      if (from.splitCount() == 0 && from.splitSizeMb() > 0 && recorded.isPresent()) {
+        splits = recorded.getAsInt();
+        splitNote = "source.splitSizeInMB: " + splits + " ranges, as the savepoint records";
+      } else if (from.splitCount() == 0 && from.splitSizeMb() > 0) {
+        long bytes = SizeEstimates.tableBytes(estimates(in, sourceTable));
+        splitNote =
+            bytes == 0
+                ? "source.splitSizeInMB: no size estimate of the table yet, " + splits + " ranges"
+                : String.format(
+                    java.util.Locale.ROOT,
+                    "source.splitSizeInMB %d: table estimated at %,d MiB",
+                    from.splitSizeMb(),
+                    bytes >> 20);
+        if (bytes > 0) {
+          splits = SizeEstimates.splits(bytes, from.splitSizeMb());
+        }
+      }
       units.addAll(TokenRange.split(splits));
       unitName = "token ranges";
     }
@@ -171,7 +195,38 @@ record PreparedJob(
     List<WorkUnit> todo =
         units.stream().filter(r -> savepoint == null || !savepoint.isDone(r.index())).toList();
     return new PreparedJob(
-        plan, targetTable, List.copyOf(units), todo, savepoint, unitName, readUnits, writeUnits);
+        plan,
+        targetTable,
+        List.copyOf(units),
+        todo,
+        savepoint,
+        unitName,
+        readUnits,
+        writeUnits,
+        splitNote);
+  }
+
+  /** The {@code system.size_estimates} rows of a table, from the node the session asks. */
+  private static List<SizeEstimates.Range> estimates(CqlSession in, TableMetadata table) {
+    List<SizeEstimates.Range> ranges = new ArrayList<>();
+    try {
+      for (var row :
+          in.execute(
+              "SELECT range_start, range_end, mean_partition_size, partitions_count"
+                  + " FROM system.size_estimates WHERE keyspace_name = ? AND table_name = ?",
+              table.getKeyspace().asInternal(),
+              table.getName().asInternal())) {
+        ranges.add(
+            new SizeEstimates.Range(
+                Long.parseLong(row.getString(0)),
+                Long.parseLong(row.getString(1)),
+                row.getLong(2),
+                row.getLong(3)));
+      }
+    } catch (RuntimeException e) {
+      return List.of(); // no such table on this database: no estimate
+    }
+    return ranges;
   }
 
   /** How many units earlier runs did. */

@@ -64,6 +64,9 @@ public final class ReshapeJob {
       PreparedJob job =
           PreparedJob.prepare(config, kind, source, target, in, outSession, parallelism);
       printPlan(verb, job);
+      if (job.splitNote() != null) {
+        err.println(verb + ": " + job.splitNote());
+      }
       if (job.todo().isEmpty()) {
         out.println(
             verb

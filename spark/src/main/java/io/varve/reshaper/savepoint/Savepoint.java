@@ -71,6 +71,24 @@ public final class Savepoint {
     return new Savepoint(file, fingerprint, rangeCount, done);
   }
 
+  /**
+   * The range count the savepoint of a job records, if it has one: a rerun cuts the ring as the run
+   * that wrote it did, whatever a size estimate says today.
+   */
+  public static java.util.OptionalInt recordedRanges(Path directory, String jobName) {
+    Path file = directory.resolve(jobName + ".savepoint");
+    if (!Files.exists(file)) {
+      return java.util.OptionalInt.empty();
+    }
+    Properties p = new Properties();
+    try (var in = Files.newBufferedReader(file, StandardCharsets.UTF_8)) {
+      p.load(in);
+      return java.util.OptionalInt.of(Integer.parseInt(p.getProperty("ranges", "").trim()));
+    } catch (IOException | NumberFormatException e) {
+      return java.util.OptionalInt.empty(); // open() then says what is wrong with it
+    }
+  }
+
   /** The savepoint file. */
   public Path file() {
     return file;

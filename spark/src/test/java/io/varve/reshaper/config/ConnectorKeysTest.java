@@ -81,11 +81,14 @@ class ConnectorKeysTest {
             SIDES
                 + "spark:\n"
                 + "  spark.cassandra.input.split.size_in_mb: 64\n"
+                + "  spark.cassandra.output.ignoreNulls: true\n"
                 + "  spark.cassandra.output.batch.grouping.key: none\n");
 
     assertThat(c.writer()).isEqualTo(new JobConfig.Writer(128, 100, 4096, 10));
+    assertThat(c.source().splitSizeMb()).as("split.size_in_mb is mapped").isEqualTo(64);
     assertThat(c.warnings())
-        .anyMatch(w -> w.startsWith("spark.cassandra.input.split.size_in_mb has no effect here"))
+        .noneMatch(w -> w.startsWith("spark.cassandra.input.split.size_in_mb"))
+        .anyMatch(w -> w.startsWith("spark.cassandra.output.ignoreNulls has no effect here"))
         .anyMatch(
             w -> w.startsWith("spark.cassandra.output.batch.grouping.key: none has no effect"));
   }

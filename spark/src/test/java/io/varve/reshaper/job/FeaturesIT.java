@@ -324,6 +324,55 @@ class FeaturesIT {
   }
 
   @Test
+  void split_size_in_mb_cuts_the_ring_by_the_tables_estimated_size() throws Exception {
+    db.execute("CREATE TABLE " + db.keyspace + ".sized (k int PRIMARY KEY, v text)");
+    db.execute("CREATE TABLE " + db.keyspace + ".sized_copy (k int PRIMARY KEY, v text)");
+    var insert = db.session.prepare("INSERT INTO " + db.keyspace + ".sized (k, v) VALUES (?, ?)");
+    String kilobyte = "x".repeat(1024);
+    List<java.util.concurrent.CompletionStage<?>> writes = new java.util.ArrayList<>();
+    for (int k = 0; k < 20_000; k++) {
+      writes.add(db.session.executeAsync(insert.bind(k, kilobyte + k)));
+      if (writes.size() == 256) {
+        writes.forEach(w -> w.toCompletableFuture().join());
+        writes.clear();
+      }
+    }
+    writes.forEach(w -> w.toCompletableFuture().join());
+    // the estimates come from flushed data, recomputed on demand (every 5 minutes otherwise)
+    try (var jmx =
+        javax.management.remote.JMXConnectorFactory.connect(
+            new javax.management.remote.JMXServiceURL(
+                "service:jmx:rmi:///jndi/rmi://127.0.0.1:17199/jmxrmi"))) {
+      var server = jmx.getMBeanServerConnection();
+      var storage = new javax.management.ObjectName("org.apache.cassandra.db:type=StorageService");
+      server.invoke(
+          storage,
+          "forceKeyspaceFlush",
+          new Object[] {db.keyspace, new String[] {"sized"}},
+          new String[] {String.class.getName(), String[].class.getName()});
+      server.invoke(storage, "refreshSizeEstimates", new Object[0], new String[0]);
+    }
+    CassandraFixture.Run run =
+        migrateWith(
+            "sized",
+            "sized",
+            "  options:\n    spark.cassandra.input.split.size_in_mb: 4\n",
+            "sized_copy",
+            "");
+    assertThat(run.status()).as(run.all()).isZero();
+    java.util.regex.Matcher estimate =
+        java.util.regex.Pattern.compile("table estimated at ([0-9,]+) MiB").matcher(run.err());
+    assertThat(estimate.find()).as(run.err()).isTrue();
+    long mib = Long.parseLong(estimate.group(1).replace(",", ""));
+    assertThat(mib).as("20,000 rows of 1 KiB").isBetween(15L, 40L);
+    int expected = (int) Math.max(1, (mib + 3) / 4);
+    assertThat(run.err())
+        .containsPattern(
+            "plan: mode DIRECT, (" + expected + "|" + (expected + 1) + ") token ranges");
+    assertThat(run.out()).contains("rows read 20,000,");
+  }
+
+  @Test
   void compaction_is_disabled_for_the_load_restored_and_followed_by_a_major_compaction()
       throws Exception {
     db.execute(
