@@ -27,7 +27,9 @@ import org.apache.hadoop.conf.Configuration;
 import org.apache.hadoop.fs.Path;
 import org.apache.parquet.example.data.Group;
 import org.apache.parquet.hadoop.ParquetReader;
+import org.apache.parquet.hadoop.api.ReadSupport;
 import org.apache.parquet.hadoop.example.GroupReadSupport;
+import org.apache.parquet.hadoop.util.HadoopInputFile;
 import org.apache.parquet.schema.GroupType;
 import org.apache.parquet.schema.MessageType;
 import org.apache.parquet.schema.Type;
@@ -108,15 +110,28 @@ public final class ParquetSource implements SourceReader {
         List.copyOf(columns.values()));
   }
 
+  /**
+   * A reader of records as groups, on the file's configuration (the path-based builder makes a
+   * configuration of its own, which reads Hadoop's XML resources for every file).
+   */
+  private static final class GroupFileReader extends ParquetReader.Builder<Group> {
+    GroupFileReader(HadoopInputFile file) {
+      super(file);
+    }
+
+    @Override
+    protected ReadSupport<Group> getReadSupport() {
+      return new GroupReadSupport();
+    }
+  }
+
   @Override
   public UnitRows open(WorkUnit unit) {
     ParquetFile file = (ParquetFile) unit;
     Configuration conf = ParquetFiles.configuration(config.source().parquet(), config.spark());
     try {
       ParquetReader<Group> reader =
-          ParquetReader.builder(new GroupReadSupport(), new Path(file.path()))
-              .withConf(conf)
-              .build();
+          new GroupFileReader(HadoopInputFile.fromPath(new Path(file.path()), conf)).build();
       return new Records(file, reader, plan.source().columns(), plan.source().types());
     } catch (IOException e) {
       throw ParquetFiles.failure("cannot open " + file.path(), e);

@@ -32,6 +32,7 @@ import org.apache.parquet.hadoop.ParquetFileWriter;
 import org.apache.parquet.hadoop.ParquetWriter;
 import org.apache.parquet.hadoop.api.WriteSupport;
 import org.apache.parquet.hadoop.metadata.CompressionCodecName;
+import org.apache.parquet.hadoop.util.HadoopOutputFile;
 import org.apache.parquet.io.OutputFile;
 import org.apache.parquet.io.api.Binary;
 import org.apache.parquet.io.api.RecordConsumer;
@@ -81,7 +82,12 @@ public final class RowWriteSupport extends WriteSupport<Object[]> {
   public static ParquetWriter<Object[]> open(
       OutputFile file, List<String> names, List<DataType> types) throws IOException {
     RowWriteSupport support = new RowWriteSupport(ParquetColumns.schema(names, types), types);
-    return new Builder(file, support)
+    Builder builder = new Builder(file, support);
+    if (file instanceof HadoopOutputFile hadoop) {
+      // the caller's configuration: a builder's own reads Hadoop's XML resources, per file
+      builder.withConf(hadoop.getConfiguration());
+    }
+    return builder
         .withCompressionCodec(CompressionCodecName.SNAPPY)
         .withWriteMode(ParquetFileWriter.Mode.OVERWRITE)
         .build();
