@@ -66,7 +66,7 @@ record PreparedJob(
       Cluster target,
       CqlSession in,
       CqlSession out,
-      int parallelism) {
+      java.util.function.IntSupplier parallelism) {
     ConnectionSettings from = config.source();
     ConnectionSettings to = config.target();
     if (kind == ReshapeJob.Kind.VALIDATE && !to.isCql()) {
@@ -99,7 +99,7 @@ record PreparedJob(
       int segments =
           from.dynamodb().scanSegments() > 0
               ? from.dynamodb().scanSegments()
-              : Math.max(16, 4 * parallelism);
+              : Math.max(16, 4 * parallelism.getAsInt());
       for (int i = 0; i < segments; i++) {
         units.add(new ScanSegment(i, segments));
       }

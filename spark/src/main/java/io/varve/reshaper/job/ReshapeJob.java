@@ -59,8 +59,10 @@ public final class ReshapeJob {
     Cluster target = config.target().isCql() ? new Cluster(config.target(), common) : null;
     try (CqlSession in = source == null ? null : source.open();
         CqlSession outSession = target == null ? null : target.open()) {
-      int parallelism =
-          Math.max(1, SparkSupport.session(config.spark()).sparkContext().defaultParallelism());
+      // Spark starts only when a plan needs its task slots, so that a refused job says so at once
+      java.util.function.IntSupplier parallelism =
+          () ->
+              Math.max(1, SparkSupport.session(config.spark()).sparkContext().defaultParallelism());
       PreparedJob job =
           PreparedJob.prepare(config, kind, source, target, in, outSession, parallelism);
       printPlan(verb, job);
