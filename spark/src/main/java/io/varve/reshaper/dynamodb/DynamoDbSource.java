@@ -83,17 +83,11 @@ public final class DynamoDbSource implements SourceReader {
 
   /** The table's description; an absent table is refused under {@code key}. */
   public static TableDescription describe(DynamoDbSettings settings, String key) {
-    try {
-      return new Backoff(3, null)
-          .call(
-              () -> DynamoDbClients.of(settings).describeTable(b -> b.tableName(settings.table())))
-          .table();
-    } catch (software.amazon.awssdk.services.dynamodb.model.ResourceNotFoundException e) {
+    TableDescription table = DynamoDbTarget.describe(settings, key);
+    if (table == null) {
       throw new ConfigException(key, settings.table(), "an existing DynamoDB table");
-    } catch (RuntimeException e) {
-      throw new ConfigException(
-          key + ": " + settings.table() + " cannot be described: " + e.getMessage(), e);
     }
+    return table;
   }
 
   /**

@@ -1,7 +1,6 @@
 package io.varve.reshaper.dynamodb;
 
 import com.datastax.oss.driver.api.core.CqlIdentifier;
-import com.datastax.oss.driver.api.core.type.DataType;
 import io.varve.reshaper.badrows.BadRows;
 import io.varve.reshaper.config.ConfigException;
 import io.varve.reshaper.config.DynamoDbSettings;
@@ -57,6 +56,11 @@ public final class DynamoDbTarget implements TargetSide {
 
   /** The target table's description, or null when it does not exist. */
   public static TableDescription describe(DynamoDbSettings settings) {
+    return describe(settings, KEY);
+  }
+
+  /** A table's description, or null when it does not exist; a failure is refused under key. */
+  static TableDescription describe(DynamoDbSettings settings, String key) {
     try {
       return new Backoff(3, null)
           .call(
@@ -66,7 +70,7 @@ public final class DynamoDbTarget implements TargetSide {
       return null;
     } catch (RuntimeException e) {
       throw new ConfigException(
-          KEY + ": " + settings.table() + " cannot be described: " + e.getMessage(), e);
+          key + ": " + settings.table() + " cannot be described: " + e.getMessage(), e);
     }
   }
 
@@ -242,18 +246,12 @@ public final class DynamoDbTarget implements TargetSide {
 
   @Override
   public RowWriter open(WorkUnit unit, BadRows bad, double rowsPerSecond, double bytesPerSecond) {
-    List<String> names = new ArrayList<>();
-    List<DataType> types = new ArrayList<>();
-    for (var c : plan.target().columns()) {
-      names.add(CqlIdentifier.fromCql(c.name()).asInternal());
-      types.add(c.type());
-    }
     return new BatchItemWriter(
         DynamoDbClients.of(config.target().dynamodb()),
         config.target().dynamodb().table(),
         plan,
-        names,
-        types,
+        plan.target().internalNames(),
+        plan.target().types(),
         plan.target().primaryKeyCount(),
         new Backoff(config.failures().retries(), throttled),
         bad,

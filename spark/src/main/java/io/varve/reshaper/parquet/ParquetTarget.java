@@ -1,7 +1,6 @@
 package io.varve.reshaper.parquet;
 
 import com.datastax.oss.driver.api.core.CqlIdentifier;
-import com.datastax.oss.driver.api.core.type.DataType;
 import io.varve.reshaper.badrows.BadRows;
 import io.varve.reshaper.config.ConfigException;
 import io.varve.reshaper.config.JobConfig;
@@ -10,7 +9,6 @@ import io.varve.reshaper.copy.TargetSide;
 import io.varve.reshaper.plan.MigrationPlan;
 import io.varve.reshaper.plan.TableSchema;
 import io.varve.reshaper.plan.TableSchema.Column;
-import io.varve.reshaper.plan.TargetColumn;
 import io.varve.reshaper.plan.WorkUnit;
 import java.io.IOException;
 import java.util.ArrayList;
@@ -118,19 +116,13 @@ public final class ParquetTarget implements TargetSide {
     if (unit == null) {
       throw new IllegalStateException("a Parquet target is written one unit of work at a time");
     }
-    List<String> names = new ArrayList<>();
-    List<DataType> types = new ArrayList<>();
-    for (TargetColumn c : plan.target().columns()) {
-      names.add(CqlIdentifier.fromCql(c.name()).asInternal());
-      types.add(c.type());
-    }
     Configuration conf = ParquetFiles.configuration(config.target().parquet(), config.spark());
     Path dir = new Path(config.target().parquet().path());
     return new UnitFileWriter(
         conf,
         new Path(dir, String.format("part-%05d.parquet", unit.index())),
-        names,
-        types,
+        plan.target().internalNames(),
+        plan.target().types(),
         rowsPerSecond,
         bytesPerSecond);
   }

@@ -1,6 +1,7 @@
 package io.varve.reshaper.plan;
 
 import com.datastax.oss.driver.api.core.CqlIdentifier;
+import com.datastax.oss.driver.api.core.type.DataType;
 import io.varve.reshaper.config.ConfigException;
 import io.varve.reshaper.plan.TableSchema.Column;
 import java.io.Serializable;
@@ -90,6 +91,16 @@ public record TargetLayout(
         + ") > ? AND token("
         + partition
         + ") <= ?";
+  }
+
+  /** The columns' names as a file or another database writes them: CQL's internal form. */
+  public List<String> internalNames() {
+    return columns.stream().map(c -> CqlIdentifier.fromCql(c.name()).asInternal()).toList();
+  }
+
+  /** The columns' types, in column order. */
+  public List<DataType> types() {
+    return columns.stream().map(TargetColumn::type).toList();
   }
 
   /** The index of column {@code name}, or -1. */
