@@ -19,7 +19,12 @@ import io.varve.client.internal.CallKind;
 import io.varve.client.internal.Handshakes;
 import io.varve.client.internal.NamespaceSignals;
 import io.varve.client.internal.ValueCompression;
+import io.varve.client.internal.ValueParts;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionStage;
+import java.util.concurrent.atomic.AtomicInteger;
 import java.util.function.Function;
 
 /**
@@ -61,11 +66,67 @@ public final class KeyValueClient {
         request.hasIdempotencyToken()
             ? request
             : request.toBuilder().setIdempotencyToken(tokens.next()).build();
-    return call(
-        KeyValueGrpc.getPutItemsMethod(),
-        request.getNamespace(),
-        s -> s.compressedValues() ? compression.compress(tokened) : tokened,
-        settings);
+    if (!ValueParts.mayPart(tokened)) {
+      return call(
+          KeyValueGrpc.getPutItemsMethod(),
+          request.getNamespace(),
+          s -> s.compressedValues() ? compression.compress(tokened) : tokened,
+          settings);
+    }
+    return calls
+        .handshakes()
+        .of(request.getNamespace(), Handshakes.Service.KEY_VALUE)
+        .thenCompose(
+            signals -> {
+              PutItemsRequest sent =
+                  signals.compressedValues() ? compression.compress(tokened) : tokened;
+              List<PutItemsRequest> plan =
+                  signals.maxChunkBytes().map(b -> ValueParts.plan(sent, b)).orElse(List.of());
+              if (plan.isEmpty()) {
+                return call(
+                    KeyValueGrpc.getPutItemsMethod(), request.getNamespace(), s -> sent, settings);
+              }
+              return inParts(plan, settings);
+            });
+  }
+
+  /**
+   * Sends the staging requests of a plan, {@link ValueParts#IN_FLIGHT} at a time, then its last
+   * request, which commits: the answer counts every part staged.
+   */
+  private CompletionStage<PutItemsResponse> inParts(
+      List<PutItemsRequest> plan, CallSettings settings) {
+    List<PutItemsRequest> staging = plan.subList(0, plan.size() - 1);
+    PutItemsRequest last = plan.get(plan.size() - 1);
+    AtomicInteger next = new AtomicInteger();
+    AtomicInteger parts = new AtomicInteger();
+    List<CompletableFuture<Void>> lanes = new ArrayList<>();
+    for (int lane = 0; lane < Math.min(ValueParts.IN_FLIGHT, staging.size()); lane++) {
+      lanes.add(lane(staging, next, parts, settings).toCompletableFuture());
+    }
+    return CompletableFuture.allOf(lanes.toArray(CompletableFuture[]::new))
+        .thenCompose(
+            v -> call(KeyValueGrpc.getPutItemsMethod(), last.getNamespace(), s -> last, settings))
+        .thenApply(r -> r.toBuilder().setChunkCount(r.getChunkCount() + parts.get()).build());
+  }
+
+  /** Sends staging requests one after the other, taking the next unsent one each time. */
+  private CompletionStage<Void> lane(
+      List<PutItemsRequest> staging,
+      AtomicInteger next,
+      AtomicInteger parts,
+      CallSettings settings) {
+    int i = next.getAndIncrement();
+    if (i >= staging.size()) {
+      return CompletableFuture.completedFuture(null);
+    }
+    PutItemsRequest r = staging.get(i);
+    return call(KeyValueGrpc.getPutItemsMethod(), r.getNamespace(), s -> r, settings)
+        .thenCompose(
+            response -> {
+              parts.addAndGet(response.getChunkCount());
+              return lane(staging, next, parts, settings);
+            });
   }
 
   /** One page of a record's items (GetItems), values as written. */

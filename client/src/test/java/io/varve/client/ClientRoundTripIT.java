@@ -18,6 +18,7 @@ import io.varve.api.kv.v1.MutateItemsRequest;
 import io.varve.api.kv.v1.Mutation;
 import io.varve.api.kv.v1.Predicate;
 import io.varve.api.kv.v1.PutItemsRequest;
+import io.varve.api.kv.v1.PutItemsResponse;
 import io.varve.api.kv.v1.PutOperation;
 import io.varve.api.kv.v1.ScanItemsRequest;
 import io.varve.api.kv.v1.ScannedItem;
@@ -221,6 +222,39 @@ class ClientRoundTripIT {
     assertThat(scanned).containsExactlyInAnyOrder("profile-1/large", "profile-2/x");
     assertThat(all)
         .allSatisfy(s -> assertThat(s.getItem().getValue().toByteArray()).isEqualTo(large));
+  }
+
+  @Test
+  void a_64_mib_value_goes_in_parts_under_4_mib_and_reads_back_byte_exact() {
+    byte[] large = new byte[64 * 1024 * 1024];
+    new java.util.Random(64).nextBytes(large);
+    PutItemsResponse put =
+        join(
+            client
+                .keyValue()
+                .putItems(
+                    PutItemsRequest.newBuilder()
+                        .setNamespace(KV)
+                        .setId("parts")
+                        .addItems(item("large", large))
+                        .addItems(item("small", "beside".getBytes(StandardCharsets.UTF_8)))
+                        .build()));
+    // staged in 64 parts of 1 MiB (the server's part size), committed with the small item
+    assertThat(put.getChunkCount()).isEqualTo(64);
+    assertThat(put.getItemCount()).isEqualTo(2);
+    GetItemsResponse got =
+        GrpcClients.builder("http://" + varve.endpoint())
+            .maxResponseLength(0)
+            .maxResponseMessageLength(-1)
+            .build(KeyValueGrpc.KeyValueBlockingStub.class)
+            .getItems(
+                GetItemsRequest.newBuilder()
+                    .setNamespace(KV)
+                    .setId("parts")
+                    .setSelection(Selection.newBuilder().setPageSizeBytes(1))
+                    .build());
+    assertThat(got.getItems(0).getKey().toStringUtf8()).isEqualTo("large");
+    assertThat(java.util.Arrays.equals(got.getItems(0).getValue().toByteArray(), large)).isTrue();
   }
 
   @Test

@@ -41,6 +41,12 @@ public final class ItemTable {
   /** Partitions of the staging log. */
   public static final int CHUNK_LOG_SHARDS = 16;
 
+  /**
+   * The parts a client staged in the chunked protocol, in the metadata keyspace: one row per part
+   * (its size and CRC32C), kept until the value's commit reads them.
+   */
+  public static final String CHUNK_PARTS = "kv_chunk_parts";
+
   /** The staging log's columns, in the order of {@link #insertIntoChunkLog}'s markers. */
   public static final String CHUNK_LOG_COLUMNS =
       "shard, due, keyspace_name, table_name, id, key, generation, nonce, chunks";

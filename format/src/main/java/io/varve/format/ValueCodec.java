@@ -121,6 +121,23 @@ public final class ValueCodec {
     throw new CorruptValueException("unknown value_metadata '" + metadata + "'");
   }
 
+  /**
+   * The content size the zstd frame starting at {@code start} declares, or -1 when the bytes do not
+   * start a zstd frame that declares one: how a value a client compressed and staged in parts is
+   * sized from its first part.
+   */
+  public static long frameContentSize(ByteBuffer start) {
+    byte[] bytes = new byte[Math.min(start.remaining(), 32)];
+    start.duplicate().get(bytes);
+    if (bytes.length < 4
+        || ByteBuffer.wrap(bytes, 0, 4).order(java.nio.ByteOrder.LITTLE_ENDIAN).getInt()
+            != ZSTD_MAGIC) {
+      return -1;
+    }
+    long size = Zstd.decompressedSize(bytes, 0, bytes.length, false);
+    return size <= 0 ? -1 : size;
+  }
+
   /** A stored value that cannot be decoded: data written outside Varve or damaged on disk. */
   public static final class CorruptValueException extends VarveException {
     public CorruptValueException(String message) {

@@ -67,12 +67,18 @@ public final class CqlChunkLog {
 
   private static final String COLUMNS = ItemTable.CHUNK_LOG_COLUMNS;
 
+  /** A part a client staged: its index, size and CRC32C. */
+  record Part(int chunk, int size, int crc32c) {}
+
   private final CqlSession session;
   private final PreparedStatement insert;
   private final PreparedStatement select;
   private final PreparedStatement removeBefore;
   private final PreparedStatement removeThrough;
   private final PreparedStatement removeOne;
+  private final PreparedStatement stagePart;
+  private final PreparedStatement recordPart;
+  private final PreparedStatement selectParts;
 
   private CqlChunkLog(CqlSession session, String keyspace, Duration timeout) {
     this.session = session;
@@ -91,6 +97,20 @@ public final class CqlChunkLog {
                 + table
                 + " WHERE shard = ? AND due = ? AND keyspace_name = ? AND table_name = ?"
                 + " AND id = ? AND key = ? AND generation = ? AND nonce = ?");
+    stagePart = prepare.apply(ItemTable.insertIntoChunkLog(keyspace) + " USING TIMESTAMP ?");
+    String parts = keyspace + "." + ItemTable.CHUNK_PARTS;
+    recordPart =
+        prepare.apply(
+            "INSERT INTO "
+                + parts
+                + " (keyspace_name, table_name, id, key, generation, nonce, chunk, size, crc32c)"
+                + " VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?) USING TTL ? AND TIMESTAMP ?");
+    selectParts =
+        prepare.apply(
+            "SELECT chunk, size, crc32c FROM "
+                + parts
+                + " WHERE keyspace_name = ? AND table_name = ? AND id = ? AND key = ?"
+                + " AND generation = ? AND nonce = ? LIMIT ?");
   }
 
   /** Creates the log table in {@code keyspace} (which exists) if needed; run at server start. */
@@ -106,12 +126,84 @@ public final class CqlChunkLog {
                 + " key blob, generation bigint, nonce text, chunks int, PRIMARY KEY ((shard),"
                 + " due, keyspace_name, table_name, id, key, generation, nonce))"),
         timeout);
+    // rows live only until their value is committed (at most kv.limits.maxTokenAge after the
+    // token), then expire by their TTL on every replica alike: no delete can be missed, so an
+    // hour's gc_grace_seconds resurrects nothing
+    SchemaChanges.applyNow(
+        session,
+        SimpleStatement.newInstance(
+            "CREATE TABLE IF NOT EXISTS "
+                + keyspace
+                + "."
+                + ItemTable.CHUNK_PARTS
+                + " (keyspace_name text, table_name text, id text, key blob, generation bigint,"
+                + " nonce text, chunk int, size int, crc32c int, PRIMARY KEY ((keyspace_name,"
+                + " table_name, id, key, generation, nonce), chunk)) WITH gc_grace_seconds = 3600"),
+        timeout);
     return new CqlChunkLog(session, keyspace, timeout);
   }
 
   /** Logs a value about to be chunked; its chunks are written only once this succeeded. */
   public CompletionStage<Void> stage(Entry e) {
     return run(primaryKey(insert.boundStatementBuilder(), e).setInt(8, e.chunks()));
+  }
+
+  /**
+   * Logs a value a client stages in parts, with the parts' count so far: {@code e.chunks()} is one
+   * more than the highest part of the request. Every request staging parts of one version logs the
+   * same entry (it is due a grace period after the token's generation time, not after the request),
+   * written at the timestamp {@code e.chunks()}: of two requests, the one with the higher part wins
+   * whatever their order, so the sweeper removes every part staged; a delete of the entry (at the
+   * server's clock) still wins over it.
+   */
+  CompletionStage<Void> stageParts(Entry e) {
+    return run(
+        primaryKey(stagePart.boundStatementBuilder(), e)
+            .setInt(8, e.chunks())
+            .setLong(9, e.chunks()));
+  }
+
+  /**
+   * Records a part staged, after its chunk is written at the same {@code timestamp}: what its
+   * commit checks. Of two stagings of one part, the later one's chunk and record both win.
+   */
+  CompletionStage<Void> recordPart(
+      CqlChunkStore.Version v, Part part, Duration ttl, long timestamp) {
+    return run(
+        version(recordPart.boundStatementBuilder(), v)
+            .setInt(6, part.chunk())
+            .setInt(7, part.size())
+            .setInt(8, part.crc32c())
+            .setInt(9, (int) Math.max(1, ttl.toSeconds()))
+            .setLong(10, timestamp));
+  }
+
+  /** The parts recorded for a version, by index, at most {@code limit}. */
+  CompletionStage<List<Part>> parts(CqlChunkStore.Version v, int limit) {
+    return CqlFailures.translated(
+            session.executeAsync(
+                version(selectParts.boundStatementBuilder(), v)
+                    .setInt(6, limit)
+                    .setConsistencyLevel(DefaultConsistencyLevel.LOCAL_QUORUM)
+                    .setPageSize(limit)
+                    .build()))
+        .thenApply(
+            rs -> {
+              List<Part> parts = new ArrayList<>();
+              for (Row row : rs.currentPage()) {
+                parts.add(new Part(row.getInt(0), row.getInt(1), row.getInt(2)));
+              }
+              return parts;
+            });
+  }
+
+  private static BoundStatementBuilder version(BoundStatementBuilder b, CqlChunkStore.Version v) {
+    return b.setString(0, v.keyspace())
+        .setString(1, v.table())
+        .setString(2, v.id())
+        .setByteBuffer(3, ByteBuffer.wrap(v.key()))
+        .setLong(4, v.generation())
+        .setString(5, v.token());
   }
 
   /** The entries of {@code shard} due by {@code now}, earliest first, at most {@code limit}. */

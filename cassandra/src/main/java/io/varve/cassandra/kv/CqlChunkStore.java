@@ -40,27 +40,35 @@ final class CqlChunkStore {
   CompletionStage<Void> write(
       Version v, ByteBuffer stored, int chunkSize, int concurrency, ConsistencyLevel consistency) {
     int count = (stored.remaining() + chunkSize - 1) / chunkSize;
+    return bounded(
+        count,
+        concurrency,
+        i -> write(v, i, ItemValues.chunk(stored, i, chunkSize), v.generation(), consistency));
+  }
+
+  /**
+   * Writes chunk {@code index} of a version at {@code timestamp} (microseconds): the version's
+   * generation time when the server stages a whole value (a retry writes the same cell at the same
+   * timestamp), the server's clock for a part a client stages (a part staged again replaces it).
+   */
+  CompletionStage<Void> write(
+      Version v, int index, ByteBuffer data, long timestamp, ConsistencyLevel consistency) {
     return statements
         .prepare(ItemTable.insertChunkInto(table(v)))
         .thenCompose(
-            insert ->
-                bounded(
-                    count,
-                    concurrency,
-                    i -> {
-                      ByteBuffer data = ItemValues.chunk(stored, i, chunkSize);
-                      BoundStatementBuilder b =
-                          address(insert.boundStatementBuilder(), v, i)
-                              .setByteBuffer(5, data)
-                              .setLong(6, v.generation())
-                              .setConsistencyLevel(consistency)
-                              // a retry writes the same cell at the same timestamp
-                              .setIdempotence(true);
-                      return CqlFailures.translated(
-                          limiter
-                              .submit(data.remaining(), () -> session.executeAsync(b.build()))
-                              .thenApply(rs -> null));
-                    }));
+            insert -> {
+              BoundStatementBuilder b =
+                  address(insert.boundStatementBuilder(), v, index)
+                      .setByteBuffer(5, data)
+                      .setLong(6, timestamp)
+                      .setConsistencyLevel(consistency)
+                      // a retry writes the same cell at the same timestamp
+                      .setIdempotence(true);
+              return CqlFailures.translated(
+                  limiter
+                      .submit(data.remaining(), () -> session.executeAsync(b.build()))
+                      .thenApply(rs -> null));
+            });
   }
 
   /**

@@ -6,8 +6,10 @@ import io.varve.core.kv.IdempotencyToken;
 import io.varve.core.kv.ItemPage;
 import io.varve.core.kv.ItemPredicate;
 import io.varve.core.kv.ItemStore;
+import io.varve.core.kv.KvCommit;
 import io.varve.core.kv.KvItem;
 import io.varve.core.kv.KvNamespace;
+import io.varve.core.kv.KvPart;
 import io.varve.core.kv.ReadBudget;
 import io.varve.core.kv.RecordMutation;
 import io.varve.core.kv.ScanPage;
@@ -42,6 +44,17 @@ public final class CqlItemStore implements ItemStore {
   public CompletionStage<Void> put(
       KvNamespace ns, String id, IdempotencyToken token, List<KvItem> items) {
     return CqlFailures.translated(() -> writer.put(ns, id, token, items));
+  }
+
+  @Override
+  public CompletionStage<Void> put(
+      KvNamespace ns,
+      String id,
+      IdempotencyToken token,
+      List<KvItem> items,
+      List<KvPart> parts,
+      List<KvCommit> commits) {
+    return CqlFailures.translated(() -> writer.put(ns, id, token, items, parts, commits));
   }
 
   @Override

@@ -12,8 +12,10 @@ import io.varve.core.kv.IdempotencyToken;
 import io.varve.core.kv.ItemPredicate;
 import io.varve.core.kv.KeyRange;
 import io.varve.core.kv.KvChunking;
+import io.varve.core.kv.KvCommit;
 import io.varve.core.kv.KvItem;
 import io.varve.core.kv.KvNamespace;
+import io.varve.core.kv.KvPart;
 import io.varve.core.kv.ValueMetadata;
 import io.varve.core.limit.AsyncLimiter;
 import io.varve.format.ValueCodec;
@@ -22,6 +24,7 @@ import java.time.Clock;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionStage;
 import java.util.concurrent.ThreadLocalRandom;
 
@@ -84,6 +87,68 @@ public final class CqlItemWriter {
   }
 
   /**
+   * A PutItems with parts and commits of the chunked protocol: the parts are staged first (those of
+   * a value this token already committed are left alone), then the commits checked against the
+   * staged parts, then every row of the request, whole values and commits, written in one batch.
+   * Completes with nothing written when a commit is refused.
+   */
+  public CompletionStage<Void> put(
+      KvNamespace ns,
+      String id,
+      IdempotencyToken token,
+      List<KvItem> items,
+      List<KvPart> parts,
+      List<KvCommit> commits) {
+    CompletionStage<Void> staged =
+        parts.isEmpty()
+            ? CompletableFuture.completedFuture(null)
+            : committedByToken(ns, id, token, parts)
+                .thenCompose(done -> chunks.stageParts(ns, id, token, parts, done::contains));
+    if (commits.isEmpty() && items.isEmpty()) {
+      return staged;
+    }
+    return staged
+        .thenCompose(v -> chunks.commit(ns, id, token, commits))
+        .thenCompose(committed -> puts(ns, id, token, items, committed))
+        .thenCompose(w -> execute(ns, w.batch(), w.bytes()));
+  }
+
+  /**
+   * The keys among {@code parts}' whose current value this very token committed (its nonce and
+   * generation time), as a set ordered by key bytes.
+   */
+  private CompletionStage<java.util.TreeSet<byte[]>> committedByToken(
+      KvNamespace ns, String id, IdempotencyToken token, List<KvPart> parts) {
+    java.util.TreeSet<byte[]> keys = new java.util.TreeSet<>(KeyRange::compare);
+    parts.forEach(p -> keys.add(p.key()));
+    List<ByteBuffer> listed = keys.stream().map(ByteBuffer::wrap).toList();
+    return statements
+        .selectKeys(ns, ItemStatements.Columns.METADATA)
+        .thenCompose(
+            select ->
+                session.executeAsync(
+                    select
+                        .boundStatementBuilder()
+                        .setString(0, id)
+                        .setList(1, listed, ByteBuffer.class)
+                        .setConsistencyLevel(ConsistencyLevels.of(ns.consistency()))
+                        .build()))
+        .thenApply(
+            rs -> {
+              java.util.TreeSet<byte[]> done = new java.util.TreeSet<>(KeyRange::compare);
+              for (var row : rs.currentPage()) {
+                ValueMetadata m = ValueMetadata.decode(row.getByteBuffer(1));
+                if (!m.expired()
+                    && m.token().equals(token.token())
+                    && row.getLong(2) == token.generationMicros()) {
+                  done.add(RowStream.bytes(row.getByteBuffer(0)));
+                }
+              }
+              return done;
+            });
+  }
+
+  /**
    * Statements of one record and the bytes they write (their weight in the write budget): parts of
    * a single-partition batch.
    */
@@ -100,6 +165,16 @@ public final class CqlItemWriter {
    */
   CompletionStage<Writes> puts(
       KvNamespace ns, String id, IdempotencyToken token, List<KvItem> items) {
+    return puts(ns, id, token, items, List.of());
+  }
+
+  /** As above, with the rows of {@code committed} values (their chunks staged) in the batch too. */
+  private CompletionStage<Writes> puts(
+      KvNamespace ns,
+      String id,
+      IdempotencyToken token,
+      List<KvItem> items,
+      List<ChunkedWrites.Stored> committed) {
     return chunks
         .stage(ns, id, token, items)
         .thenCompose(
@@ -108,19 +183,22 @@ public final class CqlItemWriter {
                     .insert(ns, false)
                     .thenApply(
                         insert -> {
-                          List<BatchableStatement<?>> rows = new ArrayList<>(stored.size());
+                          List<BatchableStatement<?>> rows =
+                              new ArrayList<>(stored.size() + committed.size());
                           long bytes = 0;
-                          for (ChunkedWrites.Stored row : stored) {
-                            rows.add(
-                                row(
-                                        insert,
-                                        id,
-                                        row.key(),
-                                        row.stored().cell(),
-                                        row.stored().metadata(),
-                                        token)
-                                    .build());
-                            bytes += row.key().length + row.stored().rowBytes();
+                          for (List<ChunkedWrites.Stored> each : List.of(stored, committed)) {
+                            for (ChunkedWrites.Stored row : each) {
+                              rows.add(
+                                  row(
+                                          insert,
+                                          id,
+                                          row.key(),
+                                          row.stored().cell(),
+                                          row.stored().metadata(),
+                                          token)
+                                      .build());
+                              bytes += row.key().length + row.stored().rowBytes();
+                            }
                           }
                           return new Writes(rows, bytes);
                         }));

@@ -58,6 +58,17 @@ public record NamespaceSignals(Optional<HandshakeResponse> response, Duration re
     return response.map(r -> r.getCapabilities().getCompressedValues()).orElse(false);
   }
 
+  /**
+   * The largest part of a value the server takes in the chunked protocol, when it speaks it: values
+   * larger than this are staged in parts of this size and committed.
+   */
+  public Optional<Integer> maxChunkBytes() {
+    return response
+        .filter(r -> r.getCapabilities().getChunkedProtocol())
+        .map(r -> r.getKeyValueLimits().getMaxChunkBytes())
+        .filter(bytes -> bytes > 0);
+  }
+
   private static Optional<Duration> duration(com.google.protobuf.Duration d) {
     Duration value = Duration.ofSeconds(d.getSeconds(), d.getNanos());
     return value.isZero() || value.isNegative() ? Optional.empty() : Optional.of(value);

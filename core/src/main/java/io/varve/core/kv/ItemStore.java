@@ -15,6 +15,20 @@ public interface ItemStore {
   /** Writes the items of one record in one write that commits them all (large values chunked). */
   CompletionStage<Void> put(KvNamespace ns, String id, IdempotencyToken token, List<KvItem> items);
 
+  /**
+   * A PutItems with the chunked protocol's parts and commits (docs/key-value.md, "Large values in
+   * parts"): stages {@code parts}, then writes {@code items} and the values {@code commits} make of
+   * their staged parts in one write that commits them all; a commit that does not match its parts
+   * is refused (FAILED_PRECONDITION) with nothing written but the parts.
+   */
+  CompletionStage<Void> put(
+      KvNamespace ns,
+      String id,
+      IdempotencyToken token,
+      List<KvItem> items,
+      List<KvPart> parts,
+      List<KvCommit> commits);
+
   /** Deletes the items of one record that the predicate matches. */
   CompletionStage<Void> delete(
       KvNamespace ns, String id, IdempotencyToken token, ItemPredicate predicate);

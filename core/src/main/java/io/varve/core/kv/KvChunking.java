@@ -58,6 +58,22 @@ public record KvChunking(
    */
   public static final int MAX_VALUE_BYTES_LIMIT = 256 * KvLimits.MIB;
 
+  /**
+   * The smallest part a client may stage in the chunked protocol, in effect: a value has at most
+   * {@link #maxParts()} parts, so parts of {@code maxValueBytes} are at least this large on
+   * average.
+   */
+  public static final int MIN_PART_BYTES = 64 * KvLimits.KIB;
+
+  /**
+   * The most parts one value staged by a client may have ({@code Item.chunk} below it): {@code
+   * maxValueBytes / 64 KiB}, 1024 by default. Bounds the rows one commit reads and the chunks the
+   * sweeper removes for one abandoned staging.
+   */
+  public int maxParts() {
+    return Math.max(1, maxValueBytes / MIN_PART_BYTES);
+  }
+
   /** Chunks of a stored value of {@code storedBytes}. */
   public int chunkCount(long storedBytes) {
     return (int) ((storedBytes + chunkSize - 1) / chunkSize);

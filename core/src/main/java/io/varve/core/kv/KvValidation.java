@@ -47,6 +47,19 @@ public final class KvValidation {
    */
   public static List<KvItem> items(
       List<KvItem> items, List<Boolean> withMetadata, KvLimits limits, KvChunking chunking) {
+    return items(items, withMetadata, limits, chunking, i -> i);
+  }
+
+  /**
+   * As above, where item {@code i} is {@code items[position(i)]} of the request (a PutItems whose
+   * other items are parts and commits of the chunked protocol).
+   */
+  public static List<KvItem> items(
+      List<KvItem> items,
+      List<Boolean> withMetadata,
+      KvLimits limits,
+      KvChunking chunking,
+      java.util.function.IntUnaryOperator position) {
     if (items.isEmpty() || items.size() > limits.maxItemsPerRequest()) {
       throw new InvalidFieldException(
           "items", items.size() + " items", "1.." + limits.maxItemsPerRequest());
@@ -56,7 +69,7 @@ public final class KvValidation {
     TreeSet<byte[]> keys = new TreeSet<>(KeyRange::compare);
     for (int i = 0; i < items.size(); i++) {
       KvItem item = items.get(i);
-      String path = "items[" + i + "]";
+      String path = "items[" + position.applyAsInt(i) + "]";
       if (item.key().length > limits.maxKeyBytes()) {
         throw new InvalidFieldException(
             path + ".key",

@@ -116,6 +116,8 @@ public final class Handshakes {
             // GetItems' compression signal and PutItems' declared zstd values
             .setCompressedValues(true)
             .setMaxItemBytes(chunking.maxValueBytes())
+            // parts staged and committed by the client, and returned in parts to one that asks
+            .setChunkedProtocol(true)
             .setPointReadCache(cacheOn && ns.cacheTtl().isPresent());
     if (capabilities.getPointReadCache()) {
       capabilities.setCacheTtl(protobuf(ns.cacheTtl().orElseThrow()));
@@ -134,7 +136,9 @@ public final class Handshakes {
                 .setDefaultPageSizeBytes(kvLimits.defaultPageSizeBytes())
                 .setMaxPageSizeBytes(kvLimits.maxPageSizeBytes())
                 .setMaxTokenAge(protobuf(kvLimits.maxTokenAge()))
-                .setMaxTokenLead(protobuf(kvLimits.maxTokenLead())))
+                .setMaxTokenLead(protobuf(kvLimits.maxTokenLead()))
+                .setMaxChunkBytes(chunking.chunkSize())
+                .setMaxChunks(chunking.maxParts()))
         .build();
   }
 

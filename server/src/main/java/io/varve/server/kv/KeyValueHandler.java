@@ -96,16 +96,25 @@ public final class KeyValueHandler {
         KvRequests.token(r.hasIdempotencyToken(), r.getIdempotencyToken(), clock.instant(), limits);
     Names.namespace("namespace", r.getNamespace());
     String id = KvValidation.id(r.getId(), limits);
-    List<KvItem> items = KvRequests.items(r.getItemsList(), limits, chunking);
+    PutItemsContent content = PutItemsContent.of(r.getItemsList(), limits, chunking);
+    List<KvItem> items = content.items();
+    boolean whole = content.parts().isEmpty() && content.commits().isEmpty();
     return namespace(r.getNamespace())
         .thenCompose(
             ns ->
                 cache.invalidating(
                     ns,
                     id,
-                    new ItemPredicate.Keys(items.stream().map(KvItem::key).toList()),
-                    store.put(ns, id, token, items)))
-        .thenApply(v -> PutItemsResponse.newBuilder().setItemCount(items.size()).build());
+                    new ItemPredicate.Keys(content.writtenKeys()),
+                    whole
+                        ? store.put(ns, id, token, items)
+                        : store.put(ns, id, token, items, content.parts(), content.commits())))
+        .thenApply(
+            v ->
+                PutItemsResponse.newBuilder()
+                    .setItemCount(items.size() + content.commits().size())
+                    .setChunkCount(content.parts().size())
+                    .build());
   }
 
   public CompletionStage<DeleteItemsResponse> delete(DeleteItemsRequest r) {

@@ -47,6 +47,25 @@ final class KvRequests {
    * chunking.maxValueBytes()} (all such values of the request together), one after the other.
    */
   static List<KvItem> items(List<Item> items, KvLimits limits, KvChunking chunking) {
+    for (int i = 0; i < items.size(); i++) {
+      if (items.get(i).hasChunk() || items.get(i).hasChunked()) {
+        throw InvalidFieldException.of(
+            "items[" + i + "]." + (items.get(i).hasChunk() ? "chunk" : "chunked"),
+            "set (expected: absent; a value is staged in parts and committed with PutItems only)");
+      }
+    }
+    return items(items, limits, chunking, i -> i);
+  }
+
+  /**
+   * As above, where item {@code i} is {@code items[position(i)]} of the request; the items are
+   * whole values (no part or commit of the chunked protocol).
+   */
+  static List<KvItem> items(
+      List<Item> items,
+      KvLimits limits,
+      KvChunking chunking,
+      java.util.function.IntUnaryOperator position) {
     List<Boolean> otherMetadata =
         items.stream()
             .map(
@@ -64,7 +83,8 @@ final class KvRequests {
                 .toList(),
             otherMetadata,
             limits,
-            chunking);
+            chunking,
+            position);
     List<KvItem> checked = new java.util.ArrayList<>(sent.size());
     long decompressed = 0;
     for (int i = 0; i < sent.size(); i++) {
@@ -76,11 +96,15 @@ final class KvRequests {
       }
       if (!compression.equals(ClientCompression.ZSTD)) {
         throw new InvalidFieldException(
-            "items[" + i + "].metadata.compression", compression, "\"\" or \"zstd\"");
+            "items[" + position.applyAsInt(i) + "].metadata.compression",
+            compression,
+            "\"\" or \"zstd\"");
       }
       long size =
           ClientCompression.decompressedSize(
-              "items[" + i + "].value", item.value(), chunking.maxValueBytes() - decompressed);
+              "items[" + position.applyAsInt(i) + "].value",
+              item.value(),
+              chunking.maxValueBytes() - decompressed);
       decompressed += size;
       checked.add(new KvItem(item.key(), item.value(), size, 0, ValueMetadata.Compression.ZSTD));
     }

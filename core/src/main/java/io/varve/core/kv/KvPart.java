@@ -1,0 +1,12 @@
+package io.varve.core.kv;
+
+/**
+ * One part of a large value a client stages in the chunked protocol ({@code Item.chunk} on
+ * PutItems): stored as chunk {@code chunk} of the version its idempotency token writes, read by
+ * nobody until a {@link KvCommit} of that token commits the value.
+ *
+ * @param key the item key
+ * @param chunk the part's index, 0-based
+ * @param value the part's bytes: 1 to {@link KvChunking#chunkSize()}
+ */
+public record KvPart(byte[] key, int chunk, byte[] value) {}
