@@ -19,6 +19,7 @@ import io.varve.client.internal.CallKind;
 import io.varve.client.internal.Handshakes;
 import io.varve.client.internal.NamespaceSignals;
 import io.varve.client.internal.ValueCompression;
+import io.varve.client.internal.ValueParts;
 import java.util.concurrent.CompletionStage;
 import java.util.function.Function;
 
@@ -35,7 +36,10 @@ import java.util.function.Function;
  * the client's compression threshold are sent zstd-compressed (when that saves an eighth), reads
  * signal that they take compressed values, and values that come compressed are decompressed before
  * they are returned: callers always see values as written, {@code metadata.compression} empty.
- * Thread safe.
+ *
+ * <p>Large values: GetItems signals that it takes values in parts ({@link ValueParts}) and messages
+ * of any size; a value in parts is read to its end and returned whole, never as parts. ScanItems
+ * signals messages of any size, so a scan returns every value whole. Thread safe.
  */
 public final class KeyValueClient {
 
@@ -73,18 +77,38 @@ public final class KeyValueClient {
     return getItems(request, CallSettings.defaults());
   }
 
-  /** As {@link #getItems(GetItemsRequest)}, with this call's settings. */
+  /**
+   * As {@link #getItems(GetItemsRequest)}, with this call's settings. A value the server returns in
+   * parts (a value larger than {@link ValueParts#PART_BYTES}) is read to its last part and returned
+   * whole, its CRC32C checked; the page's token is then the last part's.
+   */
   public CompletionStage<GetItemsResponse> getItems(
       GetItemsRequest request, CallSettings settings) {
-    return call(
-            KeyValueGrpc.getGetItemsMethod(),
-            request.getNamespace(),
-            s ->
-                s.compressedValues()
-                    ? request.toBuilder().putAllSignals(ValueCompression.SIGNAL).build()
-                    : request,
-            settings)
+    GetItemsRequest.Builder signalled = request.toBuilder();
+    ValueParts.SIGNALS.forEach(
+        (name, signal) -> {
+          if (!request.containsSignals(name)) {
+            signalled.putSignals(name, signal);
+          }
+        });
+    return page(signalled.build(), settings)
+        .thenCompose(
+            page ->
+                ValueParts.whole(
+                    page, token -> page(signalled.setPageToken(token).build(), settings)))
         .thenApply(ValueCompression::decompress);
+  }
+
+  /** One page of GetItems as the server returns it: values possibly compressed or in parts. */
+  private CompletionStage<GetItemsResponse> page(GetItemsRequest request, CallSettings settings) {
+    return call(
+        KeyValueGrpc.getGetItemsMethod(),
+        request.getNamespace(),
+        s ->
+            s.compressedValues()
+                ? request.toBuilder().putAllSignals(ValueCompression.SIGNAL).build()
+                : request,
+        settings);
   }
 
   /** Every page of {@code request} from its first one, following the page tokens. */
@@ -139,13 +163,21 @@ public final class KeyValueClient {
   /** As {@link #scanItems(ScanItemsRequest)}, with this call's settings. */
   public CompletionStage<ScanItemsResponse> scanItems(
       ScanItemsRequest request, CallSettings settings) {
+    ScanItemsRequest.Builder signalled = request.toBuilder();
+    ValueParts.SCAN_SIGNALS.forEach(
+        (name, signal) -> {
+          if (!request.containsSignals(name)) {
+            signalled.putSignals(name, signal);
+          }
+        });
+    ScanItemsRequest sent = signalled.build();
     return call(
             KeyValueGrpc.getScanItemsMethod(),
             request.getNamespace(),
             s ->
                 s.compressedValues()
-                    ? request.toBuilder().putAllSignals(ValueCompression.SIGNAL).build()
-                    : request,
+                    ? sent.toBuilder().putAllSignals(ValueCompression.SIGNAL).build()
+                    : sent,
             settings)
         .thenApply(ValueCompression::decompress);
   }

@@ -205,7 +205,11 @@ class KeyValueLargeReadFloodIT {
   }
 
   private static GetItemsRequest getRequest() {
-    return GetItemsRequest.newBuilder().setNamespace("reads").setId("big").build();
+    return GetItemsRequest.newBuilder()
+        .setNamespace("reads")
+        .setId("big")
+        .putAllSignals(ChunkFixtures.LARGE_MESSAGES)
+        .build();
   }
 
   /** READERS calls of each kind at once, their answers in order. */
