@@ -102,7 +102,10 @@ class KeyValueLargeReadFloodIT {
                   grpcAnswer(
                       () ->
                           grpc.scanItems(
-                                  ScanItemsRequest.newBuilder().setNamespace("reads").build())
+                                  ScanItemsRequest.newBuilder()
+                                      .setNamespace("reads")
+                                      .putAllSignals(ChunkFixtures.LARGE_MESSAGES)
+                                      .build())
                               .getItems(0)
                               .getItem()
                               .getValue()),
