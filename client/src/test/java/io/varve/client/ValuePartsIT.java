@@ -10,9 +10,6 @@ import io.varve.api.kv.v1.GetItemsResponse;
 import io.varve.api.kv.v1.Item;
 import io.varve.api.kv.v1.PutItemsRequest;
 import io.varve.api.kv.v1.Selection;
-import io.varve.core.kv.KvChunking;
-import io.varve.core.kv.KvLimits;
-import io.varve.server.config.ServerSettings;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Arrays;
@@ -29,27 +26,14 @@ import org.junit.jupiter.api.Test;
 class ValuePartsIT {
 
   static final String KV = "client_parts_kv";
-  static final int MIB = KvLimits.MIB;
+  static final int MIB = 1024 * 1024;
   static TestVarve varve;
   static VarveClient client;
 
   @BeforeAll
   static void start() {
-    KvChunking chunking =
-        new KvChunking(
-            MIB,
-            MIB,
-            64 * MIB,
-            4,
-            Duration.ofHours(1),
-            Duration.ofMinutes(15),
-            Duration.ofHours(1),
-            500);
-    varve =
-        new TestVarve(
-            ServerSettings.defaults().toBuilder().kvChunks(chunking).build(),
-            "varve_client_parts_it",
-            "client_parts_kv_data");
+    // the default server: values up to 64 MiB, in chunks of 1 MiB
+    varve = new TestVarve("varve_client_parts_it", "client_parts_kv_data");
     client = VarveClient.builder().endpoints(varve.endpoint()).build();
     join(
         client
