@@ -19,7 +19,8 @@ import io.varve.client.internal.CallKind;
 import io.varve.client.internal.Handshakes;
 import io.varve.client.internal.NamespaceSignals;
 import io.varve.client.internal.ValueCompression;
-import io.varve.client.internal.ValueParts;
+import io.varve.client.internal.PartedReads;
+import io.varve.client.internal.PartedWrites;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.CompletableFuture;
@@ -40,7 +41,10 @@ import java.util.function.Function;
  * the client's compression threshold are sent zstd-compressed (when that saves an eighth), reads
  * signal that they take compressed values, and values that come compressed are decompressed before
  * they are returned: callers always see values as written, {@code metadata.compression} empty.
- * Thread safe.
+ *
+ * <p>Large values: GetItems signals that it takes values in parts ({@link PartedReads}) and messages
+ * of any size; a value in parts is read to its end and returned whole, never as parts. ScanItems
+ * signals messages of any size, so a scan returns every value whole. Thread safe.
  */
 public final class KeyValueClient {
 
@@ -66,7 +70,7 @@ public final class KeyValueClient {
         request.hasIdempotencyToken()
             ? request
             : request.toBuilder().setIdempotencyToken(tokens.next()).build();
-    if (!ValueParts.mayPart(tokened)) {
+    if (!PartedWrites.mayPart(tokened)) {
       return call(
           KeyValueGrpc.getPutItemsMethod(),
           request.getNamespace(),
@@ -81,7 +85,7 @@ public final class KeyValueClient {
               PutItemsRequest sent =
                   signals.compressedValues() ? compression.compress(tokened) : tokened;
               List<PutItemsRequest> plan =
-                  signals.maxChunkBytes().map(b -> ValueParts.plan(sent, b)).orElse(List.of());
+                  signals.maxChunkBytes().map(b -> PartedWrites.plan(sent, b)).orElse(List.of());
               if (plan.isEmpty()) {
                 return call(
                     KeyValueGrpc.getPutItemsMethod(), request.getNamespace(), s -> sent, settings);
@@ -91,7 +95,7 @@ public final class KeyValueClient {
   }
 
   /**
-   * Sends the staging requests of a plan, {@link ValueParts#IN_FLIGHT} at a time, then its last
+   * Sends the staging requests of a plan, {@link PartedWrites#IN_FLIGHT} at a time, then its last
    * request, which commits: the answer counts every part staged.
    */
   private CompletionStage<PutItemsResponse> inParts(
@@ -101,7 +105,7 @@ public final class KeyValueClient {
     AtomicInteger next = new AtomicInteger();
     AtomicInteger parts = new AtomicInteger();
     List<CompletableFuture<Void>> lanes = new ArrayList<>();
-    for (int lane = 0; lane < Math.min(ValueParts.IN_FLIGHT, staging.size()); lane++) {
+    for (int lane = 0; lane < Math.min(PartedWrites.IN_FLIGHT, staging.size()); lane++) {
       lanes.add(lane(staging, next, parts, settings).toCompletableFuture());
     }
     return CompletableFuture.allOf(lanes.toArray(CompletableFuture[]::new))
@@ -134,18 +138,38 @@ public final class KeyValueClient {
     return getItems(request, CallSettings.defaults());
   }
 
-  /** As {@link #getItems(GetItemsRequest)}, with this call's settings. */
+  /**
+   * As {@link #getItems(GetItemsRequest)}, with this call's settings. A value the server returns in
+   * parts (a value larger than {@link PartedReads#PART_BYTES}) is read to its last part and returned
+   * whole, its CRC32C checked; the page's token is then the last part's.
+   */
   public CompletionStage<GetItemsResponse> getItems(
       GetItemsRequest request, CallSettings settings) {
-    return call(
-            KeyValueGrpc.getGetItemsMethod(),
-            request.getNamespace(),
-            s ->
-                s.compressedValues()
-                    ? request.toBuilder().putAllSignals(ValueCompression.SIGNAL).build()
-                    : request,
-            settings)
+    GetItemsRequest.Builder signalled = request.toBuilder();
+    PartedReads.SIGNALS.forEach(
+        (name, signal) -> {
+          if (!request.containsSignals(name)) {
+            signalled.putSignals(name, signal);
+          }
+        });
+    return page(signalled.build(), settings)
+        .thenCompose(
+            page ->
+                PartedReads.whole(
+                    page, token -> page(signalled.setPageToken(token).build(), settings)))
         .thenApply(ValueCompression::decompress);
+  }
+
+  /** One page of GetItems as the server returns it: values possibly compressed or in parts. */
+  private CompletionStage<GetItemsResponse> page(GetItemsRequest request, CallSettings settings) {
+    return call(
+        KeyValueGrpc.getGetItemsMethod(),
+        request.getNamespace(),
+        s ->
+            s.compressedValues()
+                ? request.toBuilder().putAllSignals(ValueCompression.SIGNAL).build()
+                : request,
+        settings);
   }
 
   /** Every page of {@code request} from its first one, following the page tokens. */
@@ -200,13 +224,21 @@ public final class KeyValueClient {
   /** As {@link #scanItems(ScanItemsRequest)}, with this call's settings. */
   public CompletionStage<ScanItemsResponse> scanItems(
       ScanItemsRequest request, CallSettings settings) {
+    ScanItemsRequest.Builder signalled = request.toBuilder();
+    PartedReads.SCAN_SIGNALS.forEach(
+        (name, signal) -> {
+          if (!request.containsSignals(name)) {
+            signalled.putSignals(name, signal);
+          }
+        });
+    ScanItemsRequest sent = signalled.build();
     return call(
             KeyValueGrpc.getScanItemsMethod(),
             request.getNamespace(),
             s ->
                 s.compressedValues()
-                    ? request.toBuilder().putAllSignals(ValueCompression.SIGNAL).build()
-                    : request,
+                    ? sent.toBuilder().putAllSignals(ValueCompression.SIGNAL).build()
+                    : sent,
             settings)
         .thenApply(ValueCompression::decompress);
   }

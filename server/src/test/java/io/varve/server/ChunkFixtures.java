@@ -64,13 +64,29 @@ final class ChunkFixtures {
         .build();
   }
 
-  /** The one item of {@code key} as GetItems returns it, or null. */
+  /**
+   * The signal of a client that takes response messages of any size, as the stub of {@link #grpc}
+   * does: large values come whole, in one message.
+   */
+  static final java.util.Map<String, com.google.protobuf.Struct> LARGE_MESSAGES =
+      java.util.Map.of(
+          "messages",
+          com.google.protobuf.Struct.newBuilder()
+              .putFields(
+                  "maxBytes",
+                  com.google.protobuf.Value.newBuilder().setNumberValue(Integer.MAX_VALUE).build())
+              .build());
+
+  /**
+   * The one item of {@code key} as GetItems returns it whole ({@link #LARGE_MESSAGES}), or null.
+   */
   static Item get(KeyValueGrpc.KeyValueBlockingStub grpc, String ns, String id, String key) {
     var page =
         grpc.getItems(
             GetItemsRequest.newBuilder()
                 .setNamespace(ns)
                 .setId(id)
+                .putAllSignals(LARGE_MESSAGES)
                 .setPredicate(
                     io.varve.api.kv.v1.Predicate.newBuilder()
                         .setMatchKeys(

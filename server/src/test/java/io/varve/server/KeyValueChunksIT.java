@@ -318,6 +318,7 @@ class KeyValueChunksIT {
                     .setNamespace("chunks")
                     .setId("zstd")
                     .putSignals("compression", zstd)
+                    .putAllSignals(ChunkFixtures.LARGE_MESSAGES)
                     .build())
             .getItems(0);
     assertThat(raw.getMetadata().getCompression()).isEqualTo("zstd");

@@ -102,7 +102,10 @@ class KeyValueLargeReadFloodIT {
                   grpcAnswer(
                       () ->
                           grpc.scanItems(
-                                  ScanItemsRequest.newBuilder().setNamespace("reads").build())
+                                  ScanItemsRequest.newBuilder()
+                                      .setNamespace("reads")
+                                      .putAllSignals(ChunkFixtures.LARGE_MESSAGES)
+                                      .build())
                               .getItems(0)
                               .getItem()
                               .getValue()),
@@ -205,7 +208,11 @@ class KeyValueLargeReadFloodIT {
   }
 
   private static GetItemsRequest getRequest() {
-    return GetItemsRequest.newBuilder().setNamespace("reads").setId("big").build();
+    return GetItemsRequest.newBuilder()
+        .setNamespace("reads")
+        .setId("big")
+        .putAllSignals(ChunkFixtures.LARGE_MESSAGES)
+        .build();
   }
 
   /** READERS calls of each kind at once, their answers in order. */

@@ -14,6 +14,7 @@ import io.varve.core.kv.KvChunking;
 import io.varve.core.kv.KvLimits;
 import io.varve.core.kv.KvNamespace;
 import io.varve.core.kv.ReadBudget;
+import io.varve.core.kv.ValueParts;
 import io.varve.core.read.ResponseMemory;
 import java.nio.ByteBuffer;
 import java.util.List;
@@ -42,6 +43,7 @@ public final class CqlItemReader {
   private final ItemStatements statements;
   private final KvLimits limits;
   private final ChunkedReads chunks;
+  private final ValuePartReads parts;
 
   /**
    * @param chunkConcurrency chunks of one value read at once
@@ -50,8 +52,9 @@ public final class CqlItemReader {
     this.session = session;
     this.statements = new ItemStatements(session);
     this.limits = limits;
-    this.chunks =
-        new ChunkedReads(this, new CqlChunkStore(session, statements, null), chunkConcurrency);
+    CqlChunkStore chunkStore = new CqlChunkStore(session, statements, null);
+    this.chunks = new ChunkedReads(this, chunkStore, chunkConcurrency);
+    this.parts = new ValuePartReads(this, chunkStore, chunkConcurrency);
   }
 
   public CqlItemReader(CqlSession session, KvLimits limits) {
@@ -60,6 +63,19 @@ public final class CqlItemReader {
 
   ChunkedReads chunks() {
     return chunks;
+  }
+
+  ValuePartReads parts() {
+    return parts;
+  }
+
+  /**
+   * Part {@code parts.index()} of a value returned in parts, from its pinned version ({@link
+   * ValuePartReads}).
+   */
+  public CompletionStage<byte[]> part(
+      KvNamespace ns, String id, byte[] key, ValueParts parts, ResponseMemory memory) {
+    return this.parts.part(ns, id, key, parts, memory);
   }
 
   /** A scanner of whole namespaces by token range (ScanItems), under the same fetch bounds. */

@@ -15,6 +15,7 @@ import io.varve.core.kv.RecordMutation;
 import io.varve.core.kv.ScanPage;
 import io.varve.core.kv.ScanPosition;
 import io.varve.core.kv.ScanSegment;
+import io.varve.core.kv.ValueParts;
 import io.varve.core.read.ResponseMemory;
 import java.util.List;
 import java.util.concurrent.CompletionStage;
@@ -85,6 +86,12 @@ public final class CqlItemStore implements ItemStore {
         () ->
             reader.read(
                 ns, id, predicate, values, wantedRows, firstRows, page, raw, budget, memory));
+  }
+
+  @Override
+  public CompletionStage<byte[]> readPart(
+      KvNamespace ns, String id, byte[] key, ValueParts parts, ResponseMemory memory) {
+    return CqlFailures.translated(() -> reader.part(ns, id, key, parts, memory));
   }
 
   @Override

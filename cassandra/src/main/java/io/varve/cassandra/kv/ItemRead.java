@@ -33,6 +33,7 @@ final class ItemRead {
   private final ResponseMemory memory;
   private final List<KvItem> items = new ArrayList<>();
   private final List<Chunked> chunked = new ArrayList<>();
+  private ValueMetadata parted;
   private long fetched;
   private long planned;
   private long largestFetchBytes;
@@ -91,10 +92,12 @@ final class ItemRead {
               boolean later = values && metadata.isChunked();
               byte[] value = values && !later ? value(RowStream.blob(row, 1), metadata) : NONE;
               long generation = RowStream.bigint(row, 2);
-              if (!page.offer(key.length + (later ? metadata.valueSize() : value.length))) {
+              if (!page.offer(key, key.length + (later ? returnedSize(metadata) : value.length))) {
                 return false;
               }
-              if (later) {
+              if (page.inParts()) {
+                parted = metadata; // the page's one item: its first part is read once it is known
+              } else if (later) {
                 chunked.add(new Chunked(items.size(), metadata, generation));
               }
               items.add(
@@ -149,7 +152,7 @@ final class ItemRead {
                   if (metadata.expired()) {
                     return true;
                   }
-                  if (!plan.offer(key.length + metadata.valueSize())) {
+                  if (!plan.offer(key, key.length + (values ? returnedSize(metadata) : 0))) {
                     return false;
                   }
                   keys.add(key);
@@ -216,6 +219,9 @@ final class ItemRead {
    * fetches a chunk.
    */
   CompletionStage<ItemPage> assembled(ItemPage read) {
+    if (parted != null) {
+      return firstPart(read);
+    }
     memory.hold(read.bytes());
     if (chunked.isEmpty()) {
       return CompletableFuture.completedFuture(read);
@@ -248,6 +254,42 @@ final class ItemRead {
               read.bytes(),
               read.largestFetchBytes());
         });
+  }
+
+  /**
+   * The page of one value returned in parts: its first part, and the parts pinned to its version.
+   * An inline value was read whole with its row and is held as such; a chunked one holds what its
+   * first part's read holds.
+   */
+  private CompletionStage<ItemPage> firstPart(ItemPage read) {
+    KvItem item = items.get(0);
+    if (!parted.isChunked()) {
+      memory.hold(read.bytes());
+    }
+    return reader
+        .parts()
+        .first(ns, id, item, parted, raw, page.bound().partBytes(item.key().length), memory)
+        .thenApply(
+            first ->
+                new ItemPage(
+                    List.of(first.item()),
+                    true,
+                    read.rowsFetched(),
+                    read.rowsPlanned(),
+                    read.bytes(),
+                    read.largestFetchBytes(),
+                    first.parts()));
+  }
+
+  /**
+   * Bytes a value has as returned, from its row's metadata: a chunked one as stored for a client
+   * that takes values as stored, as written otherwise (an inline value's stored size is not in its
+   * metadata: its size as written bounds it).
+   */
+  private long returnedSize(ValueMetadata metadata) {
+    return raw && metadata.isChunked() && metadata.compression() == ValueMetadata.Compression.ZSTD
+        ? metadata.storedSize()
+        : metadata.valueSize();
   }
 
   private byte[] value(ByteBuffer stored, ValueMetadata metadata) {

@@ -46,6 +46,7 @@ final class ScanRead {
   private final ReadBudget budget;
   private final ResponseMemory memory;
   private boolean paused;
+  private boolean valueLeftOut;
 
   /**
    * @param budget the time the page may take: once a row was consumed, it may stop the page (with a
@@ -99,12 +100,17 @@ final class ScanRead {
     byte[] value =
         values && !later ? ItemRead.value(RowStream.blob(row, 1), metadata, false) : NONE;
     if (!page.offer(
+        key,
         (long) id.getBytes(StandardCharsets.UTF_8).length
             + key.length
             + (later ? metadata.valueSize() : value.length))) {
       return false;
     }
-    if (later) {
+    if (page.inParts()) {
+      // fits no message: the client reads it in parts by GetItems (ScanItemsResponse's contract)
+      valueLeftOut = true;
+      value = NONE;
+    } else if (later) {
       chunked.add(new Chunked(items.size(), metadata, RowStream.bigint(row, column)));
     }
     items.add(
@@ -122,7 +128,7 @@ final class ScanRead {
    * memory first, so a scan that has no room is refused before it fetches a chunk.
    */
   CompletionStage<Void> assemble(KvNamespace ns, ChunkedReads chunks) {
-    memory.hold(page.bytes());
+    memory.hold(valueLeftOut ? 0 : page.bytes());
     CompletionStage<Void> done = CompletableFuture.completedFuture(null);
     for (Chunked c : chunked) {
       done =
@@ -153,6 +159,6 @@ final class ScanRead {
   /** The page once reading ended; {@code stopped}: it ended before the segment's rows ran out. */
   ScanPage page(boolean stopped) {
     boolean more = stopped && (paused || page.more()) && last != null;
-    return new ScanPage(items, more, last, fetched, page.bytes());
+    return new ScanPage(items, more, last, fetched, page.bytes(), valueLeftOut);
   }
 }

@@ -1,9 +1,14 @@
 package io.varve.core.kv;
 
 /**
- * Fills one GetItems page under a byte bound and an item limit. An item is taken while the page
- * stays within {@code pageSizeBytes}; the first item of a page is always taken, so a single item
- * larger than the bound comes alone rather than never. Not thread-safe (one per request).
+ * Fills one GetItems or ScanItems page under a byte bound, an item limit and the client's message
+ * bound ({@link ResponseBound}). An item is taken while the page stays within {@code pageSizeBytes}
+ * and its message within the bound; the first item of a page is always taken, so a single item
+ * larger than {@code pageSizeBytes} comes alone rather than never. A first item that fits no
+ * message is taken as a value in parts when the client takes parts ({@link #inParts()}: it is then
+ * the page's only item), and refused otherwise (FAILED_PRECONDITION, saying what to send); a value
+ * that would go in parts after other items stops the page before it. Not thread-safe (one per
+ * request).
  */
 public final class BytePage {
 
@@ -11,11 +16,17 @@ public final class BytePage {
   public enum Stop {
     NONE,
     FULL,
-    LIMIT
+    LIMIT,
+    /** The page's one item is a value returned in parts: the next page continues it. */
+    PARTS
   }
+
+  private static final byte[] NO_KEY = new byte[0];
 
   private final long pageSizeBytes;
   private final long remainingItems;
+  private final ResponseBound bound;
+  private final long itemRoom;
   private long bytes;
   private int items;
   private Stop stop = Stop.NONE;
@@ -25,8 +36,19 @@ public final class BytePage {
    * @param remainingItems items the request may still return across its pages
    */
   public BytePage(long pageSizeBytes, long remainingItems) {
+    this(pageSizeBytes, remainingItems, ResponseBound.NONE);
+  }
+
+  /**
+   * @param pageSizeBytes the page's byte bound
+   * @param remainingItems items the request may still return across its pages
+   * @param bound the largest message the client takes, and whether it takes values in parts
+   */
+  public BytePage(long pageSizeBytes, long remainingItems, ResponseBound bound) {
     this.pageSizeBytes = pageSizeBytes;
     this.remainingItems = remainingItems;
+    this.bound = bound;
+    this.itemRoom = bound.itemRoom();
     if (remainingItems <= 0) {
       stop = Stop.LIMIT;
     }
@@ -37,7 +59,7 @@ public final class BytePage {
    * them.
    */
   public BytePage copy() {
-    BytePage copy = new BytePage(pageSizeBytes, remainingItems);
+    BytePage copy = new BytePage(pageSizeBytes, remainingItems, bound);
     copy.bytes = bytes;
     copy.items = items;
     copy.stop = stop;
@@ -45,16 +67,38 @@ public final class BytePage {
   }
 
   /**
-   * Whether an item of {@code size} bytes goes into this page; once refused, every later one is
-   * too.
+   * Whether an item of {@code size} bytes (key and value) goes into this page; once refused, every
+   * later one is too.
    */
   public boolean offer(long size) {
+    return offer(NO_KEY, size);
+  }
+
+  /**
+   * Whether the item of {@code key}, of {@code size} bytes with its key (and, in a scan, its record
+   * id), goes into this page; once refused, every later one is too.
+   *
+   * @throws io.varve.core.error.VarveException FAILED_PRECONDITION when it is the page's first
+   *     item, fits no message of the client's bound and the client takes no parts
+   */
+  public boolean offer(byte[] key, long size) {
     if (stop != Stop.NONE) {
       return false;
     }
-    if (items > 0 && bytes + size > pageSizeBytes) {
-      stop = Stop.FULL;
-      return false;
+    // the message's items with this one, each with its overhead: no state kept per item
+    long message = bytes + size + (items + 1L) * ResponseBound.ITEM_OVERHEAD_BYTES;
+    if (items > 0) {
+      if (bytes + size > pageSizeBytes || message > itemRoom || bound.inParts(key.length, size)) {
+        stop = Stop.FULL;
+        return false;
+      }
+    } else if (bound.inParts(key.length, size)) {
+      bytes = size;
+      items = 1;
+      stop = Stop.PARTS;
+      return true;
+    } else if (message > itemRoom) {
+      throw bound.tooLarge(key, size);
     }
     bytes += size;
     items++;
@@ -64,14 +108,30 @@ public final class BytePage {
     return true;
   }
 
+  /**
+   * Whether the page's one item is a value returned in parts: the page holds its first part, the
+   * next page the next one.
+   */
+  public boolean inParts() {
+    return stop == Stop.PARTS;
+  }
+
+  /** The client's message bound this page is filled under. */
+  public ResponseBound bound() {
+    return bound;
+  }
+
   /** Whether the page is complete: full, or at the item limit. */
   public boolean done() {
     return stop != Stop.NONE;
   }
 
-  /** Whether a next page may hold more items: the page stopped because it was full. */
+  /**
+   * Whether a next page may hold more items: the page stopped because it was full, or holds the
+   * first part of a value.
+   */
   public boolean more() {
-    return stop == Stop.FULL;
+    return stop == Stop.FULL || stop == Stop.PARTS;
   }
 
   public long bytes() {

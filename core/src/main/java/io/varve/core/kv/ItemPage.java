@@ -13,6 +13,8 @@ import java.util.List;
  *     needed)
  * @param bytes bytes of the page's keys and values
  * @param largestFetchBytes bytes of the largest fetch made (every column of its rows)
+ * @param parts when the page's one item is the first part of a value returned in parts: the value's
+ *     parts, pinned to its version; null otherwise
  */
 public record ItemPage(
     List<KvItem> items,
@@ -20,4 +22,17 @@ public record ItemPage(
     long rowsFetched,
     long rowsPlanned,
     long bytes,
-    long largestFetchBytes) {}
+    long largestFetchBytes,
+    ValueParts parts) {
+
+  /** A page of whole values. */
+  public ItemPage(
+      List<KvItem> items,
+      boolean more,
+      long rowsFetched,
+      long rowsPlanned,
+      long bytes,
+      long largestFetchBytes) {
+    this(items, more, rowsFetched, rowsPlanned, bytes, largestFetchBytes, null);
+  }
+}

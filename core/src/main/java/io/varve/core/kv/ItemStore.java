@@ -47,6 +47,8 @@ public interface ItemStore {
    * @param values whether to read values (otherwise keys and metadata only)
    * @param wantedRows the rows the item-size estimate says fill the page
    * @param firstRows rows of the first fetch with values ({@link FetchSizes#firstFetch})
+   * @param page the page's bounds; a value it takes in parts ({@link BytePage#inParts()}) is read
+   *     only as far as its first part, and {@link ItemPage#parts()} pins its version
    * @param raw whether values come as stored (compressed), for a client that decompresses them
    * @param budget the time the page may take: when it stops the read, the page holds the items
    *     taken so far and {@link ItemPage#more()} is set
@@ -64,6 +66,19 @@ public interface ItemStore {
       boolean raw,
       ReadBudget budget,
       ResponseMemory memory);
+
+  /**
+   * Part {@code parts.index()} (at least 1) of a value returned in parts, from the version its
+   * first part pinned, never from whatever is current: a value of a replaced version stays readable
+   * for the chunk sweeper's grace period.
+   *
+   * @param memory holds what reading the part holds (the part, or the whole value when it must be
+   *     decompressed to be cut); RESOURCE_EXHAUSTED when it has no room
+   * @return the part's bytes; fails FAILED_PRECONDITION when the pinned version is gone (the row
+   *     holds another one, or a chunk was swept)
+   */
+  CompletionStage<byte[]> readPart(
+      KvNamespace ns, String id, byte[] key, ValueParts parts, ResponseMemory memory);
 
   /**
    * A page of one segment of the namespace's token ring.

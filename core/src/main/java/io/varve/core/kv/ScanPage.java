@@ -10,6 +10,20 @@ import java.util.List;
  * @param last the position to resume after, null when nothing was consumed
  * @param rowsFetched rows the store sent, returned or not
  * @param bytes bytes of the page's ids, keys and values
+ * @param valueLeftOut whether the page's one item has its value left out: it fits no message of the
+ *     client's bound, and the client takes values in parts (by GetItems)
  */
 public record ScanPage(
-    List<ScannedItem> items, boolean more, ScanPosition last, long rowsFetched, long bytes) {}
+    List<ScannedItem> items,
+    boolean more,
+    ScanPosition last,
+    long rowsFetched,
+    long bytes,
+    boolean valueLeftOut) {
+
+  /** A page of whole values. */
+  public ScanPage(
+      List<ScannedItem> items, boolean more, ScanPosition last, long rowsFetched, long bytes) {
+    this(items, more, last, rowsFetched, bytes, false);
+  }
+}

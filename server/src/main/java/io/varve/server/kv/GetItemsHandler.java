@@ -18,6 +18,8 @@ import io.varve.core.kv.KvPageToken;
 import io.varve.core.kv.KvSlos;
 import io.varve.core.kv.KvValidation;
 import io.varve.core.kv.ReadBudget;
+import io.varve.core.kv.ResponseBound;
+import io.varve.core.kv.ValueParts;
 import io.varve.core.namespace.Names;
 import io.varve.core.read.PageTokens;
 import io.varve.core.read.ResponseMemory;
@@ -38,6 +40,11 @@ import java.util.function.Function;
  * page stops early, {@code partial}, rather than exceed the namespace's GetItems latency max or the
  * caller's deadline ({@link ReadBudgets}). First pages of point reads may come from the {@link
  * PointReadCache}.
+ *
+ * <p>No page exceeds the largest message the client takes ({@link ReadSignals}). A value that fits
+ * no message comes in parts to a client that signalled {@code chunking}, one part per page ({@link
+ * ItemParts}), each from the version the first part pinned (the page token carries it); a client
+ * that did not is refused FAILED_PRECONDITION, told what to signal.
  */
 final class GetItemsHandler {
 
@@ -104,7 +111,9 @@ final class GetItemsHandler {
         r.hasPredicate(), r.getPredicate(), false, io.varve.core.kv.ClusteringOrder.ASC, limits);
     int pageSize = KvRequests.pageSize(r.getSelection(), limits);
     boolean values = KvRequests.values(r.getSelection());
-    boolean raw = KvRequests.acceptsCompression(r.getSignalsMap());
+    ReadSignals signals = ReadSignals.of(r.getSignalsMap());
+    boolean raw = signals.compression();
+    ResponseBound bound = signals.bound();
     byte[] fingerprint =
         PageTokens.fingerprint(
             r.getNamespace(),
@@ -122,6 +131,10 @@ final class GetItemsHandler {
         .apply(r.getNamespace())
         .thenCompose(
             ns -> {
+              if (position != null && position.inside() != null) {
+                return nextPart(
+                    ns, id, position, r.getSelection().getItemLimit(), fingerprint, memory);
+              }
               ItemPredicate predicate =
                   KvRequests.predicate(
                       r.hasPredicate(), r.getPredicate(), false, ns.order(), limits);
@@ -151,7 +164,8 @@ final class GetItemsHandler {
                       && cache.serves(ns, predicate, values);
               if (cached) {
                 Optional<List<KvItem>> hit = cache.lookup(ns, id, predicate, pageSize);
-                if (hit.isPresent()) {
+                // an answer that needs parts or a larger message than the client takes is read
+                if (hit.isPresent() && bound.fitsOneMessage(hit.get())) {
                   memory.hold(
                       hit.get().stream().mapToLong(i -> i.key().length + i.valueSize()).sum());
                   GetItemsResponse.Builder response = GetItemsResponse.newBuilder();
@@ -174,7 +188,7 @@ final class GetItemsHandler {
                           values,
                           wanted,
                           FetchSizes.firstFetch(pageSize, itemBytes, largest, wanted),
-                          new BytePage(pageSize, remaining),
+                          new BytePage(pageSize, remaining, bound),
                           raw,
                           budget,
                           memory),
@@ -190,7 +204,10 @@ final class GetItemsHandler {
                       page ->
                           respond(ns, page, values, fingerprint, before, largestSoFar)
                               .setPartial(
-                                  budget.cutShort() && page.more() && !page.items().isEmpty())
+                                  budget.cutShort()
+                                      && page.more()
+                                      && page.parts() == null
+                                      && !page.items().isEmpty())
                               .build());
             });
   }
@@ -220,7 +237,8 @@ final class GetItemsHandler {
     }
     List<Item> items = new ArrayList<>(page.items().size());
     for (KvItem item : page.items()) {
-      items.add(KvRequests.item(item, values));
+      items.add(
+          page.parts() == null ? KvRequests.item(item, values) : ItemParts.of(item, page.parts()));
     }
     // added at once: each single add marks the builder changed, a cost per item of large pages
     GetItemsResponse.Builder response = GetItemsResponse.newBuilder().addAllItems(items);
@@ -235,9 +253,49 @@ final class GetItemsHandler {
                       last.key(),
                       before + page.items().size(),
                       average,
-                      Math.max(largestBefore, largest))
+                      Math.max(largestBefore, largest),
+                      page.parts() == null ? null : page.parts().at(1))
                   .encode()));
     }
     return response;
+  }
+
+  /**
+   * The page of the next part of a value returned in parts, as {@code position} says: from the
+   * version it pinned. After the value's last part, the token resumes after its key (the value
+   * counted once against {@code item_limit}, when its first part was returned).
+   */
+  private CompletionStage<GetItemsResponse> nextPart(
+      KvNamespace ns,
+      String id,
+      KvPageToken position,
+      int itemLimit,
+      byte[] fingerprint,
+      ResponseMemory memory) {
+    ValueParts parts = position.inside();
+    byte[] key = position.lastKey();
+    ReadBudget budget = budgets.start(ns.slos().latency(KvSlos.GET_ITEMS), ReadBudget::of);
+    return budgets
+        .finish(budget, store.readPart(ns, id, key, parts, memory), bytes -> false)
+        .thenApply(
+            bytes -> {
+              GetItemsResponse.Builder response =
+                  GetItemsResponse.newBuilder().addItems(ItemParts.of(key, bytes, parts));
+              boolean atLimit = itemLimit > 0 && position.returnedSoFar() >= itemLimit;
+              if (!parts.last() || !atLimit) {
+                response.setNextPageToken(
+                    tokens.seal(
+                        fingerprint,
+                        KvPageToken.KIND,
+                        new KvPageToken(
+                                key,
+                                position.returnedSoFar(),
+                                position.averageItemBytes(),
+                                position.largestItemBytes(),
+                                parts.last() ? null : parts.at(parts.index() + 1))
+                            .encode()));
+              }
+              return response.build();
+            });
   }
 }

@@ -2,16 +2,20 @@ package io.varve.server.kv;
 
 import io.micrometer.core.instrument.Counter;
 import io.micrometer.core.instrument.MeterRegistry;
+import io.varve.api.kv.v1.ChunkedValue;
+import io.varve.api.kv.v1.Item;
 import io.varve.api.kv.v1.ScanItemsRequest;
 import io.varve.api.kv.v1.ScanItemsResponse;
 import io.varve.api.kv.v1.ScannedItem;
 import io.varve.core.kv.BytePage;
 import io.varve.core.kv.FetchSizes;
 import io.varve.core.kv.ItemStore;
+import io.varve.core.kv.KvItem;
 import io.varve.core.kv.KvLimits;
 import io.varve.core.kv.KvNamespace;
 import io.varve.core.kv.KvSlos;
 import io.varve.core.kv.ReadBudget;
+import io.varve.core.kv.ResponseBound;
 import io.varve.core.kv.ScanPage;
 import io.varve.core.kv.ScanPageToken;
 import io.varve.core.kv.ScanPosition;
@@ -31,6 +35,12 @@ import java.util.function.Function;
  * position of the last row consumed, the items returned so far and the average item size seen. A
  * page stops early, {@code partial}, rather than exceed the namespace's ScanItems latency max or
  * the caller's deadline ({@link ReadBudgets}).
+ *
+ * <p>No page exceeds the largest message the client takes ({@link ReadSignals}). A value that fits
+ * no message is not sent in parts by a scan: to a client that signalled {@code chunking} its item
+ * comes alone in its page, with an empty value and {@code chunked} saying its size (no {@code
+ * chunk}), for the client to read it by GetItems, in parts; a client that did not is refused
+ * FAILED_PRECONDITION, told what to signal.
  */
 final class ScanItemsHandler {
 
@@ -72,6 +82,7 @@ final class ScanItemsHandler {
     Names.namespace("namespace", r.getNamespace());
     ScanSegment segment =
         ScanSegment.of(r.hasSegment(), r.getSegment(), r.hasTotalSegments(), r.getTotalSegments());
+    ResponseBound bound = ReadSignals.of(r.getSignalsMap()).bound();
     int pageSize = KvRequests.pageSize(r.getSelection(), limits);
     boolean values = KvRequests.values(r.getSelection());
     int itemLimit = r.getSelection().getItemLimit();
@@ -115,7 +126,7 @@ final class ScanItemsHandler {
                           after,
                           values,
                           FetchSizes.of(pageSize, itemBytes, remaining),
-                          new BytePage(pageSize, remaining),
+                          new BytePage(pageSize, remaining, bound),
                           budget,
                           memory),
                       page -> budget.cutShort())
@@ -139,7 +150,10 @@ final class ScanItemsHandler {
                 response.addItems(
                     ScannedItem.newBuilder()
                         .setId(i.id())
-                        .setItem(KvRequests.item(i.item(), values))));
+                        .setItem(
+                            page.valueLeftOut()
+                                ? leftOut(i.item())
+                                : KvRequests.item(i.item(), values))));
     if (page.more()) {
       long average = page.items().isEmpty() ? 0 : Math.max(1, page.bytes() / page.items().size());
       ScanPosition last = page.last();
@@ -152,5 +166,15 @@ final class ScanItemsHandler {
                   .encode()));
     }
     return response;
+  }
+
+  /**
+   * The item of a value left out of a scan: its value empty, {@code chunked.value_size} its size,
+   * to be read by GetItems.
+   */
+  private static Item leftOut(KvItem item) {
+    return KvRequests.item(item, false).toBuilder()
+        .setChunked(ChunkedValue.newBuilder().setValueSize(item.valueSize()))
+        .build();
   }
 }

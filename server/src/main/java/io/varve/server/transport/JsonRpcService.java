@@ -15,6 +15,7 @@ import io.varve.core.error.InvalidFieldException;
 import io.varve.server.admission.AdmissionControl;
 import io.varve.server.error.ErrorMapping;
 import io.varve.server.json.ProtoJson;
+import io.varve.server.request.JsonCalls;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -104,6 +105,7 @@ final class JsonRpcService implements HttpService {
     // the call runs with the request's context current, as gRPC calls do: the permission check
     // reads it
     try (SafeCloseable ignored = ctx.push()) {
+      JsonCalls.mark(ctx);
       MediaType type = body.contentType();
       if (type != null && !type.is(MediaType.JSON) && !type.subtype().endsWith("json")) {
         throw InvalidFieldException.of("Content-Type", type + " (expected: application/json)");

@@ -54,6 +54,19 @@ import java.util.zip.CRC32C;
  */
 final class LargeReadPhase implements Phase {
 
+  /**
+   * The signal of a client that takes response messages of any size (its stub sets no inbound
+   * limit): the large value comes whole, in one message, rather than refused or in parts.
+   */
+  private static final java.util.Map<String, com.google.protobuf.Struct> ANY_MESSAGE =
+      java.util.Map.of(
+          "messages",
+          com.google.protobuf.Struct.newBuilder()
+              .putFields(
+                  "maxBytes",
+                  com.google.protobuf.Value.newBuilder().setNumberValue(Integer.MAX_VALUE).build())
+              .build());
+
   /** Below MutateItems' 4 MiB bound of keys and values, with room for the keys. */
   private static final int MUTATION_VALUE_BYTES = 4 * 1024 * 1024 - 64 * 1024;
 
@@ -128,6 +141,7 @@ final class LargeReadPhase implements Phase {
                                 GetItemsRequest.newBuilder()
                                     .setNamespace(namespace)
                                     .setId(RECORD)
+                                    .putAllSignals(ANY_MESSAGE)
                                     .build())
                             .getItems(0)
                             .getValue(),
@@ -142,7 +156,10 @@ final class LargeReadPhase implements Phase {
                 readGrpc(
                     () ->
                         grpc.scanItems(
-                                ScanItemsRequest.newBuilder().setNamespace(namespace).build())
+                                ScanItemsRequest.newBuilder()
+                                    .setNamespace(namespace)
+                                    .putAllSignals(ANY_MESSAGE)
+                                    .build())
                             .getItems(0)
                             .getItem()
                             .getValue(),

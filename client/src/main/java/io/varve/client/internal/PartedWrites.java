@@ -15,7 +15,7 @@ import java.util.zip.CRC32C;
  * about {@value #REQUEST_BYTES} bytes of parts; whatever the value's size, the server never gets a
  * message of 64 MiB to buffer. Stateless.
  */
-public final class ValueParts {
+public final class PartedWrites {
 
   /** Bytes of parts one staging request carries, about. */
   public static final int REQUEST_BYTES = 4 * 1024 * 1024;
@@ -39,7 +39,7 @@ public final class ValueParts {
     return false;
   }
 
-  private ValueParts() {}
+  private PartedWrites() {}
 
   /**
    * The requests of {@code request} in the chunked protocol: the staging requests (which may go in

@@ -11,7 +11,7 @@ import java.util.Random;
 import java.util.zip.CRC32C;
 import org.junit.jupiter.api.Test;
 
-class ValuePartsTest {
+class PartedWritesTest {
 
   static final int MIB = 1024 * 1024;
 
@@ -28,9 +28,9 @@ class ValuePartsTest {
   void a_request_of_values_within_a_part_goes_whole() {
     PutItemsRequest r =
         PutItemsRequest.newBuilder().addItems(item("a", MIB, 1)).addItems(item("b", 10, 2)).build();
-    assertThat(ValueParts.plan(r, MIB)).isEmpty();
+    assertThat(PartedWrites.plan(r, MIB)).isEmpty();
     assertThat(
-            ValueParts.mayPart(PutItemsRequest.newBuilder().addItems(item("c", 65536, 3)).build()))
+            PartedWrites.mayPart(PutItemsRequest.newBuilder().addItems(item("c", 65536, 3)).build()))
         .isFalse();
   }
 
@@ -50,7 +50,7 @@ class ValuePartsTest {
             .addItems(small)
             .addItems(compressed)
             .build();
-    List<PutItemsRequest> plan = ValueParts.plan(r, MIB);
+    List<PutItemsRequest> plan = PartedWrites.plan(r, MIB);
     // 11 parts of large and 2 of zstd: 13 parts, 3 per staging request, the last one with commits
     assertThat(plan).hasSize(5);
     for (PutItemsRequest request : plan.subList(0, 4)) {

@@ -1,0 +1,141 @@
+package io.varve.client.internal;
+
+import com.google.protobuf.ByteString;
+import com.google.protobuf.Struct;
+import com.google.protobuf.UnsafeByteOperations;
+import com.google.protobuf.Value;
+import io.grpc.Status;
+import io.varve.api.kv.v1.ChunkedValue;
+import io.varve.api.kv.v1.GetItemsResponse;
+import io.varve.api.kv.v1.Item;
+import java.util.Map;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CompletionStage;
+import java.util.function.Function;
+import java.util.zip.CRC32C;
+
+/**
+ * Reads values that GetItems returns in parts (docs/key-value.md, "Large values in parts") and
+ * gives them back whole: a page whose last item is a part of a value is followed, by its page
+ * tokens, until the value's last part; the parts are put together, checked against the value's size
+ * and CRC32C, and the page returned with the whole value and the last part's page token. Callers
+ * never see parts. What it puts together is bounded by {@link #MAX_VALUE_BYTES}.
+ */
+public final class PartedReads {
+
+  /** Bytes of the parts this client asks for. */
+  public static final int PART_BYTES = 4 * 1024 * 1024;
+
+  /**
+   * The largest value put together: the largest the server stores ({@code kv.chunks.maxValueBytes}
+   * at most 64 MiB) with a margin.
+   */
+  public static final long MAX_VALUE_BYTES = 65L * 1024 * 1024;
+
+  /**
+   * The signals of a read that takes values in parts of {@link #PART_BYTES}, and messages of any
+   * size this client takes (its channels set no inbound limit).
+   */
+  public static final Map<String, Struct> SIGNALS =
+      Map.of(
+          "chunking", struct("maxChunkBytes", PART_BYTES),
+          "messages", struct("maxBytes", Integer.MAX_VALUE));
+
+  /** The signals of a scan: messages of any size, values whole (a scan does not send parts). */
+  public static final Map<String, Struct> SCAN_SIGNALS =
+      Map.of("messages", struct("maxBytes", Integer.MAX_VALUE));
+
+  private PartedReads() {}
+
+  /**
+   * {@code page} with its last item whole: when that item is a part, the next ones are read by
+   * {@code next} (a page token to the next page) and put together.
+   */
+  public static CompletionStage<GetItemsResponse> whole(
+      GetItemsResponse page, Function<String, CompletionStage<GetItemsResponse>> next) {
+    if (page.getItemsCount() == 0 || !page.getItems(page.getItemsCount() - 1).hasChunk()) {
+      return CompletableFuture.completedFuture(page);
+    }
+    Item first = page.getItems(page.getItemsCount() - 1);
+    ChunkedValue whole = first.getChunked();
+    if (first.getChunk() != 0 || whole.getValueSize() > MAX_VALUE_BYTES) {
+      throw refused(
+          "GetItems returned part "
+              + first.getChunk()
+              + " of a value of "
+              + whole.getValueSize()
+              + " bytes first (expected: part 0 of a value of at most "
+              + MAX_VALUE_BYTES
+              + " bytes)");
+    }
+    byte[] value = new byte[Math.toIntExact(whole.getValueSize())];
+    return follow(page, first, value, 0, next)
+        .thenApply(
+            last -> {
+              CRC32C crc = new CRC32C();
+              crc.update(value);
+              if ((int) crc.getValue() != whole.getCrc32C()) {
+                throw refused("the CRC32C of a value read in parts does not match its parts'");
+              }
+              Item item =
+                  first.toBuilder()
+                      .clearChunk()
+                      .clearChunked()
+                      .setValue(UnsafeByteOperations.unsafeWrap(value))
+                      .build();
+              return page.toBuilder()
+                  .setItems(page.getItemsCount() - 1, item)
+                  .setNextPageToken(last.getNextPageToken())
+                  .build();
+            });
+  }
+
+  /**
+   * Copies the part of {@code current} at {@code offset}, then reads the next while any is left.
+   */
+  private static CompletionStage<GetItemsResponse> follow(
+      GetItemsResponse current,
+      Item first,
+      byte[] value,
+      long offset,
+      Function<String, CompletionStage<GetItemsResponse>> next) {
+    Item part = current.getItems(current.getItemsCount() - 1);
+    ChunkedValue whole = first.getChunked();
+    ByteString bytes = part.getValue();
+    if (!part.getKey().equals(first.getKey())
+        || !part.getChunked().equals(whole)
+        || offset + bytes.size() > value.length) {
+      throw refused("the parts of a value read in parts do not match its first part");
+    }
+    bytes.copyTo(value, (int) offset);
+    long end = offset + bytes.size();
+    if (part.getChunk() == whole.getChunkCount() - 1) {
+      if (end != value.length) {
+        throw refused("the parts of a value read in parts hold " + end + " of its bytes");
+      }
+      return CompletableFuture.completedFuture(current);
+    }
+    if (current.getNextPageToken().isEmpty()) {
+      throw refused("a part of a value read in parts came without a page token to the next");
+    }
+    int expected = part.getChunk() + 1;
+    return next.apply(current.getNextPageToken())
+        .thenCompose(
+            r -> {
+              if (r.getItemsCount() != 1 || r.getItems(0).getChunk() != expected) {
+                throw refused("GetItems did not return part " + expected + " of a value");
+              }
+              return follow(r, first, value, end, next);
+            });
+  }
+
+  private static RuntimeException refused(String message) {
+    return Status.DATA_LOSS.withDescription(message).asRuntimeException();
+  }
+
+  private static Struct struct(String field, long n) {
+    return Struct.newBuilder()
+        .putFields(field, Value.newBuilder().setNumberValue(n).build())
+        .build();
+  }
+}
