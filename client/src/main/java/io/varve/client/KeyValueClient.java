@@ -18,9 +18,9 @@ import io.varve.api.kv.v1.ScannedItem;
 import io.varve.client.internal.CallKind;
 import io.varve.client.internal.Handshakes;
 import io.varve.client.internal.NamespaceSignals;
-import io.varve.client.internal.ValueCompression;
 import io.varve.client.internal.PartedReads;
 import io.varve.client.internal.PartedWrites;
+import io.varve.client.internal.ValueCompression;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.CompletableFuture;
@@ -42,9 +42,9 @@ import java.util.function.Function;
  * signal that they take compressed values, and values that come compressed are decompressed before
  * they are returned: callers always see values as written, {@code metadata.compression} empty.
  *
- * <p>Large values: GetItems signals that it takes values in parts ({@link PartedReads}) and messages
- * of any size; a value in parts is read to its end and returned whole, never as parts. ScanItems
- * signals messages of any size, so a scan returns every value whole. Thread safe.
+ * <p>Large values: GetItems signals that it takes values in parts ({@link PartedReads}) and
+ * messages of any size; a value in parts is read to its end and returned whole, never as parts.
+ * ScanItems signals messages of any size, so a scan returns every value whole. Thread safe.
  */
 public final class KeyValueClient {
 
@@ -140,8 +140,8 @@ public final class KeyValueClient {
 
   /**
    * As {@link #getItems(GetItemsRequest)}, with this call's settings. A value the server returns in
-   * parts (a value larger than {@link PartedReads#PART_BYTES}) is read to its last part and returned
-   * whole, its CRC32C checked; the page's token is then the last part's.
+   * parts (a value larger than {@link PartedReads#PART_BYTES}) is read to its last part and
+   * returned whole, its CRC32C checked; the page's token is then the last part's.
    */
   public CompletionStage<GetItemsResponse> getItems(
       GetItemsRequest request, CallSettings settings) {

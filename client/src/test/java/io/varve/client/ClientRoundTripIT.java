@@ -242,17 +242,17 @@ class ClientRoundTripIT {
     // staged in 64 parts of 1 MiB (the server's part size), committed with the small item
     assertThat(put.getChunkCount()).isEqualTo(64);
     assertThat(put.getItemCount()).isEqualTo(2);
+    // read back through the client too: in parts, put together
     GetItemsResponse got =
-        GrpcClients.builder("http://" + varve.endpoint())
-            .maxResponseLength(0)
-            .maxResponseMessageLength(-1)
-            .build(KeyValueGrpc.KeyValueBlockingStub.class)
-            .getItems(
-                GetItemsRequest.newBuilder()
-                    .setNamespace(KV)
-                    .setId("parts")
-                    .setSelection(Selection.newBuilder().setPageSizeBytes(1))
-                    .build());
+        join(
+            client
+                .keyValue()
+                .getItems(
+                    GetItemsRequest.newBuilder()
+                        .setNamespace(KV)
+                        .setId("parts")
+                        .setSelection(Selection.newBuilder().setPageSizeBytes(1))
+                        .build()));
     assertThat(got.getItems(0).getKey().toStringUtf8()).isEqualTo("large");
     assertThat(java.util.Arrays.equals(got.getItems(0).getValue().toByteArray(), large)).isTrue();
   }

@@ -35,6 +35,22 @@ final class ChunkFixtures {
         .build(KeyValueGrpc.KeyValueBlockingStub.class);
   }
 
+  /** Creates KeyValue namespace {@code ns} in {@code dataset}, table {@code items}. */
+  static void createNamespace(TestServer server, String ns, String dataset) {
+    TestServer.Reply created =
+        server.post(
+            "CreateNamespace",
+            "{\"namespace\": \""
+                + ns
+                + "\", \"service\": \"KEY_VALUE\", \"persistence_configuration\": [{\"id\":"
+                + " \"PRIMARY_STORAGE\", \"physical_storage\": {\"dataset\": \""
+                + dataset
+                + "\", \"table\": \"items\"}}]}");
+    org.assertj.core.api.Assertions.assertThat(created.status())
+        .as(created.body().toString())
+        .isEqualTo(200);
+  }
+
   static IdempotencyToken token(Instant at) {
     return IdempotencyToken.newBuilder()
         .setGenerationTime(

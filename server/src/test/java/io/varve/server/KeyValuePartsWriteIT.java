@@ -65,13 +65,7 @@ class KeyValuePartsWriteIT {
   @BeforeAll
   static void start() {
     server = new TestServer(ServerSettings.defaults(), META, KS);
-    TestServer.Reply created =
-        server.post(
-            "CreateNamespace",
-            """
-        {"namespace": "parts", "service": "KEY_VALUE", "persistence_configuration": [
-          {"id": "PRIMARY_STORAGE", "physical_storage": {"dataset": "kv_parts_write_it", "table": "items"}}]}""");
-    assertThat(created.status()).as(created.body().toString()).isEqualTo(200);
+    ChunkFixtures.createNamespace(server, "parts", "kv_parts_write_it");
     reader = ChunkFixtures.grpc(server);
     writer =
         GrpcClients.builder("http://127.0.0.1:" + server.server.port())

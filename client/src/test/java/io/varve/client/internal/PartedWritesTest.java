@@ -30,7 +30,8 @@ class PartedWritesTest {
         PutItemsRequest.newBuilder().addItems(item("a", MIB, 1)).addItems(item("b", 10, 2)).build();
     assertThat(PartedWrites.plan(r, MIB)).isEmpty();
     assertThat(
-            PartedWrites.mayPart(PutItemsRequest.newBuilder().addItems(item("c", 65536, 3)).build()))
+            PartedWrites.mayPart(
+                PutItemsRequest.newBuilder().addItems(item("c", 65536, 3)).build()))
         .isFalse();
   }
 

@@ -76,5 +76,8 @@ final class GetPhase {
     out.put(
         "get.p99.ratio",
         Goals.ratio(varveMicros.getValueAtPercentile(99), rawMicros.getValueAtPercentile(99)));
+    out.put(
+        "get.varve_to_hop.p99.ratio",
+        Goals.ratio(varveMicros.getValueAtPercentile(99), hopMicros.getValueAtPercentile(99)));
   }
 }

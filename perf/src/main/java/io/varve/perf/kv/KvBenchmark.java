@@ -58,11 +58,13 @@ final class KvBenchmark {
   static final Goals GOALS =
       new Goals(
           List.of(
-              new Goals.Goal("put.ratio", true, 0.8),
-              new Goals.Goal("get.p99.ratio", false, 1.5),
+              new Goals.Goal("put.varve_to_hop.ratio", true, 0.92),
+              new Goals.Goal("put.server.cpu_per_item.ratio", false, 1.25),
+              new Goals.Goal("put.client.cpu_per_item.ratio", false, 1.2),
+              new Goals.Goal("get.varve_to_hop.p99.ratio", false, 1.1),
+              new Goals.Goal("page.100b.p99.ratio", false, 1.5),
               new Goals.Goal("chunked.put.ratio", true, 0.7),
               new Goals.Goal("chunked.get.ratio", true, 0.7),
-              new Goals.Goal("page.p99.spread", false, 3),
               new Goals.Goal("read_amplification", false, 1.2)));
 
   private final Environment environment;

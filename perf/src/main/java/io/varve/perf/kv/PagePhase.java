@@ -102,6 +102,9 @@ final class PagePhase {
           "page." + size.label() + ".items_per_page", KvBenchmark.PAGE_BYTES / size.itemBytes());
       out.latency("page." + size.label(), varve);
       out.latency("page." + size.label() + ".raw", raw);
+      out.put(
+          "page." + size.label() + ".p99.ratio",
+          Goals.ratio(varve.getValueAtPercentile(99), raw.getValueAtPercentile(99)));
       p99s.add((double) varve.getValueAtPercentile(99));
       rawP99s.add((double) raw.getValueAtPercentile(99));
     }

@@ -75,6 +75,18 @@ final class PutPhase {
                     out.put(
                         "put." + side + ".cpu_ms_per_1k_items." + name,
                         perThousand(d, items.get(side)))));
+    // Varve's server against the hop's (the server in between), Varve's Java client against the
+    // plain generated stub that drives the hop
+    out.put(
+        "put.server.cpu_per_item.ratio",
+        Goals.ratio(
+            perThousand(cpuBySide.get("varve").get("server"), items.get("varve")),
+            perThousand(cpuBySide.get("hop").get("hop"), items.get("hop"))));
+    out.put(
+        "put.client.cpu_per_item.ratio",
+        Goals.ratio(
+            perThousand(cpuBySide.get("varve").get("client"), items.get("varve")),
+            perThousand(cpuBySide.get("hop").get("client"), items.get("hop"))));
     Map<String, Double> rate = new LinkedHashMap<>();
     for (Side side : sides) {
       long sent = items.get(side.name());
