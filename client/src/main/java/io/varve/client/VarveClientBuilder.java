@@ -307,6 +307,7 @@ public final class VarveClientBuilder {
         .setVersion(version == null ? "dev" : version)
         .addCapabilities("compression:zstd")
         .addCapabilities("partial_returns")
+        .addCapabilities("chunking")
         .build();
   }
 }

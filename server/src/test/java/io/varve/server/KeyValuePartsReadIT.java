@@ -111,6 +111,44 @@ class KeyValuePartsReadIT {
   }
 
   @Test
+  void the_tokens_of_the_parts_ahead_read_a_value_side_by_side_in_any_order() {
+    byte[] value = random(10 * MIB + 3, 10);
+    writer.putItems(put(NS, "ahead", token(Instant.now()), "v", value));
+    GetItemsRequest.Builder request =
+        request("ahead", "v").putSignals("chunking", Struct.getDefaultInstance());
+    GetItemsResponse first = reader.getItems(request.build());
+    assertThat(first.getItems(0).getChunk()).isZero();
+    assertThat(first.getPartPageTokensCount()).isEqualTo(4); // parts 1 to 4
+    byte[][] parts = new byte[11][];
+    parts[0] = first.getItems(0).getValue().toByteArray();
+    // every token handed out, followed backwards: part k's page gives the token of part k + 4
+    java.util.Deque<String> tokens = new java.util.ArrayDeque<>(first.getPartPageTokensList());
+    String afterValue = null;
+    while (!tokens.isEmpty()) {
+      GetItemsResponse page = reader.getItems(request.setPageToken(tokens.pollLast()).build());
+      int index = page.getItems(0).getChunk();
+      assertThat(parts[index]).as("part %d once", index).isNull();
+      parts[index] = page.getItems(0).getValue().toByteArray();
+      tokens.addAll(page.getPartPageTokensList());
+      assertThat(page.getPartPageTokensCount()).isEqualTo(index + 4 < 11 ? 1 : 0);
+      if (index == 10) {
+        afterValue = page.getNextPageToken();
+      }
+    }
+    java.io.ByteArrayOutputStream whole = new java.io.ByteArrayOutputStream();
+    for (byte[] part : parts) {
+      whole.writeBytes(part);
+    }
+    assertThat(Arrays.equals(whole.toByteArray(), value)).isTrue();
+    // the last part's token goes on after the value: nothing more in this record's match
+    assertThat(afterValue).isNotNull();
+    if (!afterValue.isEmpty()) {
+      assertThat(reader.getItems(request.setPageToken(afterValue).build()).getItemsCount())
+          .isZero();
+    }
+  }
+
+  @Test
   void a_client_that_takes_no_parts_is_told_to_signal_chunking() {
     byte[] value = random(5 * MIB, 5);
     writer.putItems(put(NS, "refused", token(Instant.now()), "big", value));

@@ -25,9 +25,26 @@ final class ItemStatements {
     this.session = session;
   }
 
-  /** {@code INSERT (id, key, value, value_metadata) USING TIMESTAMP ? [AND TTL ?]}. */
+  /** The table and shape of an insert: the key of the inserts prepared already. */
+  private record InsertShape(String keyspace, String table, boolean ttl) {}
+
+  private final Map<InsertShape, CompletionStage<PreparedStatement>> inserts =
+      new ConcurrentHashMap<>();
+
+  /**
+   * {@code INSERT (id, key, value, value_metadata) USING TIMESTAMP ? [AND TTL ?]}. Every PutItems
+   * asks for it: found by the table's names, without building its CQL again.
+   */
   CompletionStage<PreparedStatement> insert(KvNamespace ns, boolean ttl) {
-    return prepare(ItemTable.insertInto(table(ns), ttl));
+    InsertShape shape = new InsertShape(ns.keyspace(), ns.table(), ttl);
+    CompletionStage<PreparedStatement> known = inserts.get(shape);
+    if (known != null) {
+      return known;
+    }
+    CompletionStage<PreparedStatement> statement = prepare(ItemTable.insertInto(table(ns), ttl));
+    // kept once prepared: a failed preparation (the table not there yet) is asked again
+    statement.thenAccept(p -> inserts.putIfAbsent(shape, CompletableFuture.completedFuture(p)));
+    return statement;
   }
 
   /** A partition or range delete; the range's present bounds become bind markers after the id. */

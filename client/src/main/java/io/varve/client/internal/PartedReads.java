@@ -11,6 +11,8 @@ import io.varve.api.kv.v1.Item;
 import java.util.Map;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionStage;
+import java.util.concurrent.atomic.AtomicInteger;
+import java.util.concurrent.atomic.AtomicReference;
 import java.util.function.Function;
 import java.util.zip.CRC32C;
 
@@ -69,25 +71,28 @@ public final class PartedReads {
               + " bytes)");
     }
     byte[] value = new byte[Math.toIntExact(whole.getValueSize())];
-    return follow(page, first, value, 0, next)
-        .thenApply(
-            last -> {
-              CRC32C crc = new CRC32C();
-              crc.update(value);
-              if ((int) crc.getValue() != whole.getCrc32C()) {
-                throw refused("the CRC32C of a value read in parts does not match its parts'");
-              }
-              Item item =
-                  first.toBuilder()
-                      .clearChunk()
-                      .clearChunked()
-                      .setValue(UnsafeByteOperations.unsafeWrap(value))
-                      .build();
-              return page.toBuilder()
-                  .setItems(page.getItemsCount() - 1, item)
-                  .setNextPageToken(last.getNextPageToken())
+    CompletionStage<GetItemsResponse> read =
+        page.getPartPageTokensCount() == 0
+            ? follow(page, first, value, 0, next)
+            : sideBySide(page, first, value, next);
+    return read.thenApply(
+        last -> {
+          CRC32C crc = new CRC32C();
+          crc.update(value);
+          if ((int) crc.getValue() != whole.getCrc32C()) {
+            throw refused("the CRC32C of a value read in parts does not match its parts'");
+          }
+          Item item =
+              first.toBuilder()
+                  .clearChunk()
+                  .clearChunked()
+                  .setValue(UnsafeByteOperations.unsafeWrap(value))
                   .build();
-            });
+          return page.toBuilder()
+              .setItems(page.getItemsCount() - 1, item)
+              .setNextPageToken(last.getNextPageToken())
+              .build();
+        });
   }
 
   /**
@@ -127,6 +132,97 @@ public final class PartedReads {
               }
               return follow(r, first, value, end, next);
             });
+  }
+
+  /**
+   * Copies part 0 from {@code page}, then reads the others side by side: one lane per token of a
+   * part ahead that part 0's page gave, each lane going on with the token of the part as far ahead
+   * that each of its pages gives. Completes with the last part's page.
+   */
+  private static CompletionStage<GetItemsResponse> sideBySide(
+      GetItemsResponse page,
+      Item first,
+      byte[] value,
+      Function<String, CompletionStage<GetItemsResponse>> next) {
+    ChunkedValue whole = first.getChunked();
+    copy(first, first, 0, value);
+    CompletableFuture<GetItemsResponse> done = new CompletableFuture<>();
+    AtomicInteger left = new AtomicInteger(whole.getChunkCount() - 1);
+    AtomicReference<GetItemsResponse> last = new AtomicReference<>();
+    int lanes = page.getPartPageTokensCount();
+    for (int lane = 0; lane < lanes; lane++) {
+      lane(page.getPartPageTokens(lane), lane + 1, lanes, first, value, next, left, last, done);
+    }
+    return done;
+  }
+
+  /** Reads part {@code index} by {@code token}, then the part {@code stride} ahead of it. */
+  private static void lane(
+      String token,
+      int index,
+      int stride,
+      Item first,
+      byte[] value,
+      Function<String, CompletionStage<GetItemsResponse>> next,
+      AtomicInteger left,
+      AtomicReference<GetItemsResponse> last,
+      CompletableFuture<GetItemsResponse> done) {
+    next.apply(token)
+        .whenComplete(
+            (r, error) -> {
+              if (done.isDone()) {
+                return;
+              }
+              try {
+                if (error != null) {
+                  throw error;
+                }
+                if (r.getItemsCount() != 1 || r.getItems(0).getChunk() != index) {
+                  throw refused("GetItems did not return part " + index + " of a value");
+                }
+                copy(r.getItems(0), first, index, value);
+                int count = first.getChunked().getChunkCount();
+                if (index == count - 1) {
+                  last.set(r);
+                }
+                if (index + stride < count) {
+                  if (r.getPartPageTokensCount() != 1) {
+                    throw refused("part " + index + " came without the token of the part ahead");
+                  }
+                  lane(
+                      r.getPartPageTokens(0),
+                      index + stride,
+                      stride,
+                      first,
+                      value,
+                      next,
+                      left,
+                      last,
+                      done);
+                }
+                if (left.decrementAndGet() == 0) {
+                  done.complete(last.get());
+                }
+              } catch (Throwable t) {
+                done.completeExceptionally(t);
+              }
+            });
+  }
+
+  /** Copies part {@code index} of the value {@code first} begins into {@code value}, checked. */
+  private static void copy(Item part, Item first, int index, byte[] value) {
+    ChunkedValue whole = first.getChunked();
+    long offset = (long) index * whole.getChunkSize();
+    long expected =
+        index == whole.getChunkCount() - 1 ? whole.getValueSize() - offset : whole.getChunkSize();
+    ByteString bytes = part.getValue();
+    if (!part.getKey().equals(first.getKey())
+        || !part.getChunked().equals(whole)
+        || bytes.size() != expected
+        || offset + expected > value.length) {
+      throw refused("part " + index + " of a value read in parts does not match its first part");
+    }
+    bytes.copyTo(value, (int) offset);
   }
 
   private static RuntimeException refused(String message) {

@@ -245,19 +245,48 @@ final class GetItemsHandler {
     if (page.more() && !page.items().isEmpty()) {
       KvItem last = page.items().get(page.items().size() - 1);
       long average = Math.max(1, page.bytes() / page.items().size());
-      response.setNextPageToken(
-          tokens.seal(
-              fingerprint,
-              KvPageToken.KIND,
-              new KvPageToken(
-                      last.key(),
-                      before + page.items().size(),
-                      average,
-                      Math.max(largestBefore, largest),
-                      page.parts() == null ? null : page.parts().at(1))
-                  .encode()));
+      KvPageToken next =
+          new KvPageToken(
+              last.key(),
+              before + page.items().size(),
+              average,
+              Math.max(largestBefore, largest),
+              page.parts() == null ? null : page.parts().at(1));
+      response.setNextPageToken(tokens.seal(fingerprint, KvPageToken.KIND, next.encode()));
+      if (page.parts() != null && last.key().length <= PARTS_AHEAD_MAX_KEY_BYTES) {
+        // the parts ahead, for a client that reads them side by side
+        for (int part = 1; part <= PARTS_AHEAD && part < page.parts().count(); part++) {
+          response.addPartPageTokens(partToken(fingerprint, next, page.parts(), part));
+        }
+      }
     }
     return response;
+  }
+
+  /**
+   * Parts a client may read side by side: the page of part 0 gives the tokens of the next {@value}
+   * parts, each later part's page the token of the part this far ahead of it.
+   */
+  static final int PARTS_AHEAD = 4;
+
+  /**
+   * Keys of at most this many bytes get the tokens of parts ahead: each token holds the key, and
+   * the tokens of a page stay well within the room its message keeps for them (16 KiB).
+   */
+  static final int PARTS_AHEAD_MAX_KEY_BYTES = 1024;
+
+  /** The page token of part {@code part} of a value, the other fields as in {@code next}. */
+  private String partToken(byte[] fingerprint, KvPageToken next, ValueParts parts, int part) {
+    return tokens.seal(
+        fingerprint,
+        KvPageToken.KIND,
+        new KvPageToken(
+                next.lastKey(),
+                next.returnedSoFar(),
+                next.averageItemBytes(),
+                next.largestItemBytes(),
+                parts.at(part))
+            .encode());
   }
 
   /**
@@ -283,17 +312,19 @@ final class GetItemsHandler {
                   GetItemsResponse.newBuilder().addItems(ItemParts.of(key, bytes, parts));
               boolean atLimit = itemLimit > 0 && position.returnedSoFar() >= itemLimit;
               if (!parts.last() || !atLimit) {
+                KvPageToken next =
+                    new KvPageToken(
+                        key,
+                        position.returnedSoFar(),
+                        position.averageItemBytes(),
+                        position.largestItemBytes(),
+                        parts.last() ? null : parts.at(parts.index() + 1));
                 response.setNextPageToken(
-                    tokens.seal(
-                        fingerprint,
-                        KvPageToken.KIND,
-                        new KvPageToken(
-                                key,
-                                position.returnedSoFar(),
-                                position.averageItemBytes(),
-                                position.largestItemBytes(),
-                                parts.last() ? null : parts.at(parts.index() + 1))
-                            .encode()));
+                    tokens.seal(fingerprint, KvPageToken.KIND, next.encode()));
+                int ahead = parts.index() + PARTS_AHEAD;
+                if (ahead < parts.count() && key.length <= PARTS_AHEAD_MAX_KEY_BYTES) {
+                  response.addPartPageTokens(partToken(fingerprint, next, parts, ahead));
+                }
               }
               return response.build();
             });

@@ -16,7 +16,9 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
+import java.util.Set;
 import java.util.concurrent.CompletionStage;
+import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.Executor;
 import java.util.concurrent.ForkJoinPool;
 import java.util.concurrent.atomic.AtomicLongArray;
@@ -47,6 +49,15 @@ final class PointReadCache {
   private final Cache<Key, Entry> cache;
   private final AtomicLongArray writes = new AtomicLongArray(STRIPES);
   private final AtomicLongArray wipes = new AtomicLongArray(STRIPES);
+
+  /**
+   * Namespaces something was ever cached for: a write of any other needs no invalidation (most
+   * namespaces have no cache, and their every write would otherwise look up each key it wrote). A
+   * fill adds its namespace before caching and reads the write version after; a write bumps the
+   * version before it reads this set: one of the two always sees the other.
+   */
+  private final Set<String> filledNamespaces = ConcurrentHashMap.newKeySet();
+
   private final Counter hits;
   private final Counter misses;
   private final Counter evictions;
@@ -147,6 +158,7 @@ final class PointReadCache {
     if (writes.get(stripe) != version) {
       return;
     }
+    filledNamespaces.add(ns.namespace());
     Duration ttl = ns.cacheTtl().orElseThrow();
     long wiped = wipes.get(stripe);
     List<Key> filled = new ArrayList<>(keys.size());
@@ -182,6 +194,9 @@ final class PointReadCache {
     }
     int stripe = stripe(namespace, id);
     writes.incrementAndGet(stripe);
+    if (!filledNamespaces.contains(namespace)) {
+      return;
+    }
     if (predicate instanceof ItemPredicate.Keys keys) {
       cache.invalidateAll(
           keys.keys().stream().map(k -> new Key(namespace, id, ByteBuffer.wrap(k))).toList());
