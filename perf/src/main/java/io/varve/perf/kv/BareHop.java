@@ -1,12 +1,9 @@
 package io.varve.perf.kv;
 
-import com.datastax.oss.driver.api.core.CqlSession;
 import com.datastax.oss.driver.api.core.DefaultConsistencyLevel;
 import com.datastax.oss.driver.api.core.cql.Row;
 import com.google.protobuf.ByteString;
 import com.linecorp.armeria.client.grpc.GrpcClients;
-import com.linecorp.armeria.server.Server;
-import com.linecorp.armeria.server.grpc.GrpcService;
 import io.grpc.Status;
 import io.grpc.stub.StreamObserver;
 import io.varve.api.kv.v1.GetItemsRequest;
@@ -15,24 +12,14 @@ import io.varve.api.kv.v1.Item;
 import io.varve.api.kv.v1.KeyValueGrpc;
 import io.varve.api.kv.v1.PutItemsRequest;
 import io.varve.api.kv.v1.PutItemsResponse;
-import io.varve.cassandra.session.CassandraSettings;
-import io.varve.cassandra.session.Sessions;
 import io.varve.core.kv.ValueMetadata;
-import io.varve.perf.environment.ChildJvm;
-import io.varve.server.config.ServerSettings;
-import java.io.BufferedReader;
+import io.varve.perf.environment.HopProcess;
 import java.io.IOException;
-import java.io.InputStreamReader;
-import java.net.InetSocketAddress;
-import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionStage;
-import java.util.concurrent.ExecutorService;
-import java.util.concurrent.Executors;
-import java.util.concurrent.TimeUnit;
 
 /**
  * The floor of a server hop: the least a gRPC server on the same transport as Varve's (Armeria,
@@ -47,9 +34,6 @@ import java.util.concurrent.TimeUnit;
  */
 final class BareHop extends KeyValueGrpc.KeyValueImplBase {
 
-  /** The line with which the process announces its port on its standard output. */
-  private static final String PORT_LINE = "bare-hop port=";
-
   private final RawItems rows;
 
   private BareHop(RawItems rows) {
@@ -61,27 +45,10 @@ final class BareHop extends KeyValueGrpc.KeyValueImplBase {
    * 127.0.0.1, announced on standard output; stops when its standard input closes.
    */
   public static void main(String[] args) throws Exception {
-    InetSocketAddress cassandra = ServerSettings.contactPoint("cassandra", args[0]);
-    CqlSession session =
-        Sessions.open(
-                CassandraSettings.local(cassandra.getPort()).withContactPoints(List.of(cassandra)))
-            .toCompletableFuture()
-            .join();
-    BareHop hop = new BareHop(new RawItems(session, args[1], DefaultConsistencyLevel.LOCAL_QUORUM));
-    Server server =
-        Server.builder()
-            .http(new InetSocketAddress("127.0.0.1", 0))
-            .service(GrpcService.builder().addService(hop).build())
-            .build();
-    server.start().join();
-    System.out.println(PORT_LINE + server.activeLocalPort());
-    System.out.flush();
-    // the benchmark holds the other end of standard input: its end (or its death) stops this one
-    while (System.in.read() >= 0) {
-      // nothing is sent
-    }
-    server.stop().join();
-    session.close();
+    HopProcess.serve(
+        args[0],
+        session ->
+            new BareHop(new RawItems(session, args[1], DefaultConsistencyLevel.LOCAL_QUORUM)));
   }
 
   @Override
@@ -133,15 +100,14 @@ final class BareHop extends KeyValueGrpc.KeyValueImplBase {
   /** The hop's process, seen from the benchmark, and a client of it. */
   static final class Process implements AutoCloseable {
 
-    private final java.lang.Process process;
+    private final HopProcess process;
     private final KeyValueGrpc.KeyValueStub async;
     private final KeyValueGrpc.KeyValueBlockingStub blocking;
 
-    private Process(java.lang.Process process, int port) {
+    private Process(HopProcess process) {
       this.process = process;
-      String uri = "http://127.0.0.1:" + port + "/";
-      this.async = GrpcClients.newClient(uri, KeyValueGrpc.KeyValueStub.class);
-      this.blocking = GrpcClients.newClient(uri, KeyValueGrpc.KeyValueBlockingStub.class);
+      this.async = GrpcClients.newClient(process.uri(), KeyValueGrpc.KeyValueStub.class);
+      this.blocking = GrpcClients.newClient(process.uri(), KeyValueGrpc.KeyValueBlockingStub.class);
     }
 
     /**
@@ -150,35 +116,8 @@ final class BareHop extends KeyValueGrpc.KeyValueImplBase {
      */
     static Process start(List<String> jvmOptions, String cassandra, String table, Path log)
         throws IOException {
-      java.lang.Process process =
-          new ProcessBuilder(ChildJvm.command(jvmOptions, BareHop.class, List.of(cassandra, table)))
-              .redirectError(ProcessBuilder.Redirect.to(log.toFile()))
-              .start();
-      ExecutorService reader = Executors.newSingleThreadExecutor();
-      try {
-        int port = reader.submit(() -> port(process)).get(START_SECONDS, TimeUnit.SECONDS);
-        return new Process(process, port);
-      } catch (Exception e) {
-        process.destroyForcibly();
-        throw new IOException(
-            "the bare hop did not start in " + START_SECONDS + " s (log " + log + ")", e);
-      } finally {
-        reader.shutdownNow();
-      }
-    }
-
-    private static final int START_SECONDS = 60;
-
-    private static int port(java.lang.Process process) throws IOException {
-      BufferedReader out =
-          new BufferedReader(
-              new InputStreamReader(process.getInputStream(), StandardCharsets.UTF_8));
-      for (String line = out.readLine(); line != null; line = out.readLine()) {
-        if (line.startsWith(PORT_LINE)) {
-          return Integer.parseInt(line.substring(PORT_LINE.length()));
-        }
-      }
-      throw new IOException("the bare hop ended before it served");
+      return new Process(
+          HopProcess.start(jvmOptions, BareHop.class, List.of(cassandra, table), log));
     }
 
     long pid() {
@@ -220,10 +159,7 @@ final class BareHop extends KeyValueGrpc.KeyValueImplBase {
 
     @Override
     public void close() throws Exception {
-      process.getOutputStream().close();
-      if (!process.waitFor(30, TimeUnit.SECONDS)) {
-        process.destroyForcibly().waitFor();
-      }
+      process.close();
     }
   }
 }

@@ -6,6 +6,7 @@ import com.datastax.oss.driver.api.core.cql.AsyncResultSet;
 import com.datastax.oss.driver.api.core.cql.BatchStatement;
 import com.datastax.oss.driver.api.core.cql.BatchStatementBuilder;
 import com.datastax.oss.driver.api.core.cql.BatchType;
+import com.datastax.oss.driver.api.core.cql.BoundStatement;
 import com.datastax.oss.driver.api.core.cql.PreparedStatement;
 import com.datastax.oss.driver.api.core.cql.Row;
 import io.varve.api.timeseries.v1.Event;
@@ -98,20 +99,33 @@ public final class RawCql {
     return CompletableFuture.allOf(writes.toArray(CompletableFuture[]::new));
   }
 
+  /**
+   * The rows of one partition in [from, to), its first page (up to 5,000 rows): event_time,
+   * event_id, event_item_key, event_item_value, value_metadata.
+   */
+  CompletionStage<Iterable<Row>> readAsync(
+      String series, long bucket, int eventBucket, long from, long to) {
+    return session
+        .executeAsync(select(series, bucket, eventBucket, from, to))
+        .thenApply(AsyncResultSet::currentPage);
+  }
+
+  private BoundStatement select(String series, long bucket, int eventBucket, long from, long to) {
+    return select
+        .bind(
+            series,
+            Instant.ofEpochMilli(bucket),
+            eventBucket,
+            Instant.ofEpochMilli(from),
+            Instant.ofEpochMilli(to))
+        .setConsistencyLevel(level)
+        .setPageSize(5000);
+  }
+
   /** Reads one partition's rows in [from, to) and returns the number of rows. */
   int read(String series, long bucket, int eventBucket, long from, long to) {
     int rows = 0;
-    for (Row row :
-        session.execute(
-            select
-                .bind(
-                    series,
-                    Instant.ofEpochMilli(bucket),
-                    eventBucket,
-                    Instant.ofEpochMilli(from),
-                    Instant.ofEpochMilli(to))
-                .setConsistencyLevel(level)
-                .setPageSize(5000))) {
+    for (Row row : session.execute(select(series, bucket, eventBucket, from, to))) {
       row.getByteBuffer(3);
       rows++;
     }

@@ -44,7 +44,12 @@ final class ReadPhase {
     this.warmupSeconds = warmupSeconds;
   }
 
-  void run(Figures out, VarveServer server, TimeSeriesClient varve, CqlSession session)
+  void run(
+      Figures out,
+      VarveServer server,
+      TimeSeriesClient varve,
+      CqlSession session,
+      TimeSeriesHop.Process hop)
       throws Exception {
     long bucket = TimeSeriesBenchmark.BUCKET_MILLIS;
     Instant hour = Instant.now().truncatedTo(ChronoUnit.HOURS).minus(Duration.ofHours(2));
@@ -88,6 +93,10 @@ final class ReadPhase {
     Histogram varveFour = new Histogram(60_000_000L, 3);
     Histogram varveHttp = new Histogram(60_000_000L, 3);
     Histogram rawRead = new Histogram(60_000_000L, 3);
+    Histogram hopRead = new Histogram(60_000_000L, 3);
+    // the hop reads the raw client's partition, as the raw read does
+    ReadEventRecordsRequest viaHop =
+        readRequest("hop", from, to).toBuilder().setTimeSeriesId("reader-raw").build();
     // warm-up: at least a tenth of the measured reads, and until half of --warmup has passed
     long readWarmupEnd = System.nanoTime() + warmupSeconds * 500_000_000L;
     int warmupReads = 0;
@@ -105,7 +114,13 @@ final class ReadPhase {
       long t3 = System.nanoTime();
       int status = http.send(httpRequest, HttpResponse.BodyHandlers.ofString()).statusCode();
       long t4 = System.nanoTime();
-      if (rows != 200 || eventsOne != 100 || eventsFour != 100 || status != 200) {
+      int eventsHop = hop.read(viaHop).getEventsCount();
+      long t5 = System.nanoTime();
+      if (rows != 200
+          || eventsOne != 100
+          || eventsFour != 100
+          || status != 200
+          || eventsHop != 100) {
         throw new IllegalStateException(
             "reads returned raw "
                 + rows
@@ -114,13 +129,17 @@ final class ReadPhase {
                 + " and "
                 + eventsFour
                 + " events, HTTP "
-                + status);
+                + status
+                + ", the hop "
+                + eventsHop
+                + " events");
       }
       if (!warming) {
         rawRead.recordValue((t1 - t0) / 1000);
         varveOne.recordValue((t2 - t1) / 1000);
         varveFour.recordValue((t3 - t2) / 1000);
         varveHttp.recordValue((t4 - t3) / 1000);
+        hopRead.recordValue((t5 - t4) / 1000);
       }
     }
     out.put("read.events", 100);
@@ -130,12 +149,22 @@ final class ReadPhase {
     out.latency("read.varve", varveOne);
     out.latency("read.varve_4_event_buckets", varveFour);
     out.latency("read.varve_http", varveHttp);
+    out.latency("read.hop", hopRead);
     out.put(
         "read.p50.ratio",
         (double) varveOne.getValueAtPercentile(50) / rawRead.getValueAtPercentile(50));
     out.put(
         "read.p99.ratio",
         (double) varveOne.getValueAtPercentile(99) / rawRead.getValueAtPercentile(99));
+    out.put(
+        "read.varve_to_hop.p50.ratio",
+        (double) varveOne.getValueAtPercentile(50) / hopRead.getValueAtPercentile(50));
+    out.put(
+        "read.varve_to_hop.p99.ratio",
+        (double) varveOne.getValueAtPercentile(99) / hopRead.getValueAtPercentile(99));
+    out.put(
+        "read.hop.p99.ratio",
+        (double) hopRead.getValueAtPercentile(99) / rawRead.getValueAtPercentile(99));
     out.put(
         "read.p99.ratio_4_event_buckets",
         (double) varveFour.getValueAtPercentile(99) / rawRead.getValueAtPercentile(99));

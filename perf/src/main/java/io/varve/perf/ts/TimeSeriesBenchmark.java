@@ -13,9 +13,11 @@ import io.varve.client.CallSettings;
 import io.varve.client.VarveClient;
 import io.varve.perf.environment.BenchmarkCassandra;
 import io.varve.perf.environment.Environment;
+import io.varve.perf.environment.ServerJvm;
 import io.varve.perf.environment.VarveServer;
 import io.varve.perf.measure.CpuMeter;
 import io.varve.perf.measure.Figures;
+import java.net.InetSocketAddress;
 import java.time.Duration;
 import java.util.List;
 
@@ -41,6 +43,9 @@ public final class TimeSeriesBenchmark {
 
   /** The raw client's keyspace, holding one table of the slice-table schema. */
   static final String RAW_TABLE = "perf_raw.events";
+
+  /** The bare hop's writes, a table of its own beside the raw client's. */
+  static final String HOP_TABLE = "perf_raw.hop_events";
 
   /** The raw writer's statements in flight: the server's {@code cassandra.maxInFlightWrites}. */
   public static final int MAX_IN_FLIGHT = 1024;
@@ -82,8 +87,23 @@ public final class TimeSeriesBenchmark {
         List.of(namespace(NAMESPACE, EVENT_BUCKETS), namespace(READ_NAMESPACE, 1))) {
       VarveClient.join(client.controlPlane().createNamespace(namespace, CallSettings.defaults()));
     }
+    InetSocketAddress cql = settings.contactPoints().get(0);
+    TimeSeriesHop.Process hop =
+        environment.closeAtEnd(
+            "stop the bare hop",
+            TimeSeriesHop.Process.start(
+                ServerJvm.UP.arguments(),
+                cql.getHostString() + ":" + cql.getPort(),
+                HOP_TABLE,
+                RAW_TABLE,
+                BUCKET_MILLIS,
+                EVENT_BUCKETS,
+                environment.home().resolve(".varve/perf-server/bare-hop.log")));
     CpuMeter cpu =
-        new CpuMeter().add("client", ProcessHandle.current().pid()).add("server", server.pid());
+        new CpuMeter()
+            .add("client", ProcessHandle.current().pid())
+            .add("server", server.pid())
+            .add("hop", hop.pid());
     target.pid().ifPresent(pid -> cpu.add("cassandra", pid));
     writes.run(
         out,
@@ -95,8 +115,9 @@ public final class TimeSeriesBenchmark {
             MAX_IN_FLIGHT,
             BUCKET_MILLIS,
             EVENT_BUCKETS),
+        hop,
         cpu);
-    reads.run(out, server, client.timeSeries(), raw);
+    reads.run(out, server, client.timeSeries(), raw, hop);
   }
 
   /** Drops what an earlier run left and creates the raw client's table. */
@@ -111,10 +132,12 @@ public final class TimeSeriesBenchmark {
     CqlSliceTables tables =
         new CqlSliceTables(raw, settings.replication(), settings.schemaTimeout());
     tables.createKeyspaceIfMissing(rawKeyspace).toCompletableFuture().join();
-    tables
-        .create(rawKeyspace, RAW_TABLE.substring(rawKeyspace.length() + 1))
-        .toCompletableFuture()
-        .join();
+    for (String table : List.of(RAW_TABLE, HOP_TABLE)) {
+      tables
+          .create(rawKeyspace, table.substring(rawKeyspace.length() + 1))
+          .toCompletableFuture()
+          .join();
+    }
   }
 
   /**

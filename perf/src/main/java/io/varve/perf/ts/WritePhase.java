@@ -16,10 +16,11 @@ import java.util.function.Function;
 
 /**
  * The writes of {@code varve perf ts}: N events through the server's {@code WriteEventRecordsSync}
- * against the same rows written by {@link RawCql}, with the same requests in flight. Both sides
- * first write for {@code warmup} seconds, alternating; then each side writes N/2 events twice, in
- * the order raw, API, API, raw. Prints events/s per side, their ratio, and the CPU time of each
- * process per 1,000 events.
+ * against the same rows written by {@link RawCql} and through the bare hop ({@link TimeSeriesHop}),
+ * with the same requests in flight. The sides first write for {@code warmup} seconds, in turn; then
+ * each side writes N/2 events twice, in the order raw, Varve, hop, hop, Varve, raw. Prints events/s
+ * per side, their ratios ({@code write.varve_to_hop.ratio}: what Varve itself costs), and the CPU
+ * time of each process per 1,000 events.
  */
 final class WritePhase {
 
@@ -35,7 +36,8 @@ final class WritePhase {
     this.warmupSeconds = warmupSeconds;
   }
 
-  void run(Figures out, TimeSeriesClient varve, RawCql raw, CpuMeter cpu) throws Exception {
+  void run(Figures out, TimeSeriesClient varve, RawCql raw, TimeSeriesHop.Process hop, CpuMeter cpu)
+      throws Exception {
     EventGenerator generator =
         new EventGenerator(1000, Duration.ofMinutes(50).toMillis(), Instant.now().minusSeconds(60));
     Function<List<Event>, CompletionStage<?>> viaVarve =
@@ -54,6 +56,7 @@ final class WritePhase {
                       }
                     });
     Function<List<Event>, CompletionStage<?>> viaRaw = raw::write;
+    Function<List<Event>, CompletionStage<?>> viaHop = hop::write;
     // On two cores both JVMs compile their hot paths for minutes; measure after that.
     int chunk = Math.max(batch, events / 10);
     int warmupEvents = 0;
@@ -61,46 +64,45 @@ final class WritePhase {
     do {
       send(generator.batches("warm-v" + warmupEvents + "-", chunk, batch), viaVarve);
       send(generator.batches("warm-r" + warmupEvents + "-", chunk, batch), viaRaw);
+      send(generator.batches("warm-h" + warmupEvents + "-", chunk, batch), viaHop);
       warmupEvents += chunk;
     } while (System.nanoTime() - warmupStart < warmupSeconds * 1_000_000_000L);
     out.put("write.warmup_seconds", (System.nanoTime() - warmupStart) / 1e9);
     out.put("write.warmup_events_per_side", warmupEvents);
-    double varveSeconds = 0;
-    double rawSeconds = 0;
-    Map<String, Duration> varveCpu = new LinkedHashMap<>();
-    Map<String, Duration> rawCpu = new LinkedHashMap<>();
-    for (int round = 0; round < 2; round++) {
-      int half = events / 2;
-      // alternate which side goes first, so neither always inherits the other's flush and
-      // compaction work
-      for (boolean rawTurn :
-          round == 0 ? new boolean[] {true, false} : new boolean[] {false, true}) {
-        List<List<Event>> batches =
-            generator.batches((rawTurn ? "r" : "v") + round + "-", half, batch);
-        Map<String, Duration> before = cpu.sample();
-        double seconds = send(batches, rawTurn ? viaRaw : viaVarve);
-        if (rawTurn) {
-          rawSeconds += seconds;
-          cpu.accumulate(before, rawCpu);
-        } else {
-          varveSeconds += seconds;
-          cpu.accumulate(before, varveCpu);
-        }
-      }
+    Map<String, Function<List<Event>, CompletionStage<?>>> sides = new LinkedHashMap<>();
+    sides.put("raw", viaRaw);
+    sides.put("varve", viaVarve);
+    sides.put("hop", viaHop);
+    Map<String, Double> seconds = new LinkedHashMap<>();
+    Map<String, Map<String, Duration>> cpuBySide = new LinkedHashMap<>();
+    int half = events / 2;
+    // each side twice, in the order raw, Varve, hop, hop, Varve, raw: none always inherits
+    // another's flush and compaction work
+    List<String> order = List.of("raw", "varve", "hop", "hop", "varve", "raw");
+    for (int turn = 0; turn < order.size(); turn++) {
+      String side = order.get(turn);
+      List<List<Event>> batches = generator.batches(side.charAt(0) + "" + turn + "-", half, batch);
+      Map<String, Duration> before = cpu.sample();
+      seconds.merge(side, send(batches, sides.get(side)), Double::sum);
+      cpu.accumulate(before, cpuBySide.computeIfAbsent(side, k -> new LinkedHashMap<>()));
     }
-    int measured = (events / 2) * 2;
-    rawCpu.forEach(
-        (name, d) ->
-            out.put("write.raw.cpu_ms_per_1k_events." + name, d.toMillis() * 1000.0 / measured));
-    varveCpu.forEach(
-        (name, d) ->
-            out.put("write.varve.cpu_ms_per_1k_events." + name, d.toMillis() * 1000.0 / measured));
+    int measured = half * 2;
+    cpuBySide.forEach(
+        (side, byProcess) ->
+            byProcess.forEach(
+                (name, d) ->
+                    out.put(
+                        "write." + side + ".cpu_ms_per_1k_events." + name,
+                        d.toMillis() * 1000.0 / measured)));
     out.put("write.events", measured);
     out.put("write.batch", batch);
     out.put("write.concurrency", concurrency);
-    out.put("write.varve.events_per_s", measured / varveSeconds);
-    out.put("write.raw.events_per_s", measured / rawSeconds);
-    out.put("write.ratio", rawSeconds / varveSeconds);
+    out.put("write.varve.events_per_s", measured / seconds.get("varve"));
+    out.put("write.raw.events_per_s", measured / seconds.get("raw"));
+    out.put("write.hop.events_per_s", measured / seconds.get("hop"));
+    out.put("write.ratio", seconds.get("raw") / seconds.get("varve"));
+    out.put("write.hop.ratio", seconds.get("raw") / seconds.get("hop"));
+    out.put("write.varve_to_hop.ratio", seconds.get("hop") / seconds.get("varve"));
   }
 
   /** Sends the batches with {@code concurrency} in flight; returns the elapsed seconds. */
