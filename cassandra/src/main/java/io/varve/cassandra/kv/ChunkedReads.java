@@ -65,7 +65,7 @@ final class ChunkedReads {
       ResponseMemory memory,
       int attempt) {
     CqlChunkStore.Version version =
-        new CqlChunkStore.Version(ns.keyspace(), ns.table(), id, key, generation, metadata.token());
+        CqlChunkStore.Version.of(ns, id, key, generation, metadata.token());
     return stored(version, metadata, ConsistencyLevels.of(ns.consistency()))
         .thenCompose(
             bytes -> {
@@ -119,7 +119,7 @@ final class ChunkedReads {
    * The stored bytes of a version, all chunks concatenated and checked; null when a chunk is
    * missing or the bytes do not match the metadata.
    */
-  private CompletionStage<byte[]> stored(
+  CompletionStage<byte[]> stored(
       CqlChunkStore.Version version, ValueMetadata m, ConsistencyLevel consistency) {
     ItemValues.Assembly assembly;
     try {

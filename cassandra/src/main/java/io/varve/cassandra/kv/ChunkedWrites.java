@@ -79,8 +79,7 @@ final class ChunkedWrites {
       }
       int chunks = stored.metadataFields().chunks();
       CqlChunkStore.Version version =
-          new CqlChunkStore.Version(
-              ns.keyspace(), ns.table(), id, item.key(), token.generationMicros(), token.token());
+          CqlChunkStore.Version.of(ns, id, item.key(), token.generationMicros(), token.token());
       CqlChunkLog.Entry entry =
           new CqlChunkLog.Entry(
               started.plus(chunking.grace()),
@@ -156,8 +155,7 @@ final class ChunkedWrites {
       }
       int highest = ofKey.stream().mapToInt(KvPart::chunk).max().orElseThrow();
       CqlChunkStore.Version version =
-          new CqlChunkStore.Version(
-              ns.keyspace(), ns.table(), id, key, token.generationMicros(), token.token());
+          CqlChunkStore.Version.of(ns, id, key, token.generationMicros(), token.token());
       CqlChunkLog.Entry logged =
           new CqlChunkLog.Entry(
               due,
@@ -213,8 +211,7 @@ final class ChunkedWrites {
     CompletionStage<Void> checked = CompletableFuture.completedFuture(null);
     for (KvCommit commit : commits) {
       CqlChunkStore.Version version =
-          new CqlChunkStore.Version(
-              ns.keyspace(), ns.table(), id, commit.key(), token.generationMicros(), token.token());
+          CqlChunkStore.Version.of(ns, id, commit.key(), token.generationMicros(), token.token());
       checked =
           checked
               .thenCompose(v -> log.parts(version, chunking.maxParts() + 1))

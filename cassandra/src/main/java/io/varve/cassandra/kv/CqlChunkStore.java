@@ -5,6 +5,7 @@ import com.datastax.oss.driver.api.core.CqlIdentifier;
 import com.datastax.oss.driver.api.core.CqlSession;
 import com.datastax.oss.driver.api.core.cql.BoundStatementBuilder;
 import io.varve.cassandra.failure.CqlFailures;
+import io.varve.core.kv.KvNamespace;
 import io.varve.core.limit.AsyncLimiter;
 import io.varve.format.ItemTable;
 import io.varve.format.ItemValues;
@@ -24,7 +25,16 @@ final class CqlChunkStore {
 
   /** Where a version's chunks live. */
   record Version(
-      String keyspace, String table, String id, byte[] key, long generation, String token) {}
+      String keyspace, String table, String id, byte[] key, long generation, String token) {
+
+    /**
+     * The version of the item {@code key} of record {@code id} in {@code ns} that the token of
+     * {@code generation} (microseconds) and nonce {@code token} wrote.
+     */
+    static Version of(KvNamespace ns, String id, byte[] key, long generation, String token) {
+      return new Version(ns.keyspace(), ns.table(), id, key, generation, token);
+    }
+  }
 
   private final CqlSession session;
   private final ItemStatements statements;

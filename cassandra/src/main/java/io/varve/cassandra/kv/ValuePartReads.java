@@ -142,7 +142,8 @@ final class ValuePartReads {
     int firstChunk = (int) (start / chunkSize);
     int lastChunk = (int) ((end - 1) / chunkSize);
     memory.hold((end - start) + (long) (lastChunk - firstChunk + 1) * chunkSize);
-    CqlChunkStore.Version version = version(ns, id, key, m, parts.generationMicros());
+    CqlChunkStore.Version version =
+        CqlChunkStore.Version.of(ns, id, key, parts.generationMicros(), m.token());
     ConsistencyLevel consistency = ConsistencyLevels.of(ns.consistency());
     ByteBuffer[] chunks = new ByteBuffer[lastChunk - firstChunk + 1];
     return CqlChunkStore.bounded(
@@ -174,24 +175,19 @@ final class ValuePartReads {
             });
   }
 
-  /** The whole value of a chunked version, every chunk checked, decompressed. */
+  /**
+   * The whole value of a chunked version, every chunk checked ({@link ChunkedReads}), decompressed.
+   */
   private CompletionStage<byte[]> decompressed(
       KvNamespace ns, String id, byte[] key, ValueMetadata m, long generation) {
-    ItemValues.Assembly assembly;
-    try {
-      assembly = new ItemValues.Assembly(m);
-    } catch (IllegalArgumentException e) {
-      throw new VarveException(VarveException.Kind.INTERNAL, e.getMessage());
-    }
-    CqlChunkStore.Version version = version(ns, id, key, m, generation);
-    ConsistencyLevel consistency = ConsistencyLevels.of(ns.consistency());
-    return CqlChunkStore.bounded(
-            m.chunks(),
-            concurrency,
-            i -> store.read(version, i, consistency).thenAccept(chunk -> assembly.put(i, chunk)))
+    return reader
+        .chunks()
+        .stored(
+            CqlChunkStore.Version.of(ns, id, key, generation, m.token()),
+            m,
+            ConsistencyLevels.of(ns.consistency()))
         .thenApply(
-            v -> {
-              byte[] stored = assembly.stored();
+            stored -> {
               if (stored == null) {
                 throw changed(id, key);
               }
@@ -225,11 +221,6 @@ final class ValuePartReads {
     CRC32C crc = new CRC32C();
     crc.update(value);
     return (int) crc.getValue();
-  }
-
-  private static CqlChunkStore.Version version(
-      KvNamespace ns, String id, byte[] key, ValueMetadata m, long generation) {
-    return new CqlChunkStore.Version(ns.keyspace(), ns.table(), id, key, generation, m.token());
   }
 
   /** The refusal of a part whose pinned version is gone. */
