@@ -1,6 +1,7 @@
 package io.varve.verify.cluster;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
 import com.datastax.oss.driver.api.core.CqlSession;
 import io.varve.api.kv.v1.PutItemsResponse;
@@ -36,10 +37,14 @@ import org.junit.jupiter.api.io.TempDir;
  * replica that acknowledged it.
  *
  * <p>Slow by nature (about 56 s, and the cluster's start when it is the first to use it): a node is
- * killed and started again, and the test waits for it to serve a quorum.
+ * killed and started again, and the test waits for it to serve a quorum. So it is not in {@code
+ * ./varve test} but in {@code ./varve test faults}, which sets {@value #ENABLED}.
  */
 @TestMethodOrder(MethodOrderer.OrderAnnotation.class)
 class NodeLossIT {
+
+  /** The system property that runs this test. */
+  static final String ENABLED = "varve.test.faults";
 
   static final String METADATA = "verify_node_loss_it";
   static final String RUN = Long.toString(System.currentTimeMillis() / 1000 % 1_000_000, 36);
@@ -58,6 +63,7 @@ class NodeLossIT {
 
   @BeforeAll
   static void start() throws Exception {
+    assumeTrue(Boolean.getBoolean(ENABLED), "-D" + ENABLED + "=true runs it");
     cluster = TestCassandraCluster.get();
     Path file = config.resolve("varve.yaml");
     Files.writeString(
