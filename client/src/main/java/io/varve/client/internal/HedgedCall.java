@@ -1,5 +1,7 @@
 package io.varve.client.internal;
 
+import com.linecorp.armeria.common.ClosedSessionException;
+import com.linecorp.armeria.common.stream.ClosedStreamException;
 import io.grpc.CallOptions;
 import io.grpc.ClientCall;
 import io.grpc.Metadata;
@@ -254,10 +256,27 @@ final class HedgedCall<Q, R> {
   }
 
   private static StatusRuntimeException asStatus(Throwable t) {
-    if (t instanceof StatusRuntimeException e) {
-      return e;
-    }
+    Status status = Status.fromThrowable(t);
     Metadata trailers = Status.trailersFromThrowable(t);
-    return Status.fromThrowable(t).asRuntimeException(trailers);
+    if (status.getCode() == Status.Code.UNKNOWN && connectionLost(status.getCause())) {
+      // grpc-java's status when the connection drops before the answer (a server stopping, a
+      // network failure): the call may or may not have been applied, so idempotent kinds retry it
+      // on the next endpoint and others fail with it; Armeria's client reports it as UNKNOWN
+      return Status.UNAVAILABLE
+          .withDescription("the connection closed before the server answered")
+          .withCause(status.getCause())
+          .asRuntimeException(trailers);
+    }
+    return t instanceof StatusRuntimeException e ? e : status.asRuntimeException(trailers);
+  }
+
+  /** Whether {@code cause} says the connection or stream closed under the request. */
+  private static boolean connectionLost(Throwable cause) {
+    for (Throwable c = cause; c != null; c = c.getCause()) {
+      if (c instanceof ClosedSessionException || c instanceof ClosedStreamException) {
+        return true;
+      }
+    }
+    return false;
   }
 }

@@ -3,6 +3,7 @@ package io.varve.client.internal;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import com.linecorp.armeria.common.ClosedSessionException;
 import io.grpc.Status;
 import io.grpc.StatusRuntimeException;
 import io.varve.api.kv.v1.GetItemsRequest;
@@ -192,6 +193,45 @@ class HedgedCallTest {
     assertThat(failure(result).getDescription()).isEqualTo("still down");
     assertThat(a.requests.size() + b.requests.size()).as("one try and two retries").isEqualTo(3);
     assertThat(counters.snapshot().retries()).isEqualTo(2);
+  }
+
+  @Test
+  void a_connection_closed_before_the_answer_is_retried_on_the_other_endpoint_when_idempotent() {
+    CallPolicy idempotent =
+        new CallPolicy(CallKind.IDEMPOTENT, Optional.of(Duration.ofSeconds(10)), Optional.empty());
+    CompletableFuture<GetItemsResponse> retried =
+        sent(call(idempotent, new Backoff(Duration.ofMillis(10), Duration.ofMillis(10), 2)));
+    // what Armeria's client reports when the server closes the connection under a request
+    a.last().fail(Status.UNKNOWN.withCause(ClosedSessionException.get()));
+    scheduler.advance(Duration.ofMillis(10));
+    assertThat(b.requests).as("retried on the other endpoint").hasSize(1);
+    b.last().answer(HEDGE);
+    assertThat(retried).isCompletedWithValue(HEDGE);
+  }
+
+  @Test
+  void a_connection_closed_before_the_answer_fails_a_call_that_is_not_idempotent_unavailable() {
+    CallPolicy notIdempotent =
+        new CallPolicy(
+            CallKind.NOT_IDEMPOTENT, Optional.of(Duration.ofSeconds(10)), Optional.empty());
+    CompletableFuture<GetItemsResponse> failed =
+        sent(call(notIdempotent, new Backoff(Duration.ZERO, Duration.ZERO, 5)));
+    a.last().fail(Status.UNKNOWN.withCause(ClosedSessionException.get()));
+    scheduler.advance(Duration.ofSeconds(1));
+    assertThat(failure(failed).getCode()).isEqualTo(Status.Code.UNAVAILABLE);
+    assertThat(failure(failed).getDescription())
+        .isEqualTo("the connection closed before the server answered");
+  }
+
+  @Test
+  void a_servers_own_unknown_is_not_retried() {
+    CallPolicy idempotent =
+        new CallPolicy(CallKind.IDEMPOTENT, Optional.of(Duration.ofSeconds(10)), Optional.empty());
+    CompletableFuture<GetItemsResponse> unknown =
+        sent(call(idempotent, new Backoff(Duration.ZERO, Duration.ZERO, 5)));
+    a.last().fail(Status.UNKNOWN.withDescription("a server's own UNKNOWN"));
+    scheduler.advance(Duration.ofSeconds(1));
+    assertThat(failure(unknown).getCode()).as("not retried").isEqualTo(Status.Code.UNKNOWN);
   }
 
   @Test
