@@ -41,7 +41,7 @@ final class InstanceOptions {
 
   /**
    * The instance these options name over {@code base}: each port given replaces {@code base}'s, the
-   * others are {@code base}'s; the nodes and security are {@code base}'s.
+   * others are {@code base}'s; the nodes, servers and security are {@code base}'s.
    */
   UpInstance over(UpInstance base) {
     return new UpInstance(
@@ -49,6 +49,7 @@ final class InstanceOptions {
         cqlPort != null ? cqlPort : base.cqlPort(),
         opensearchPort != null ? opensearchPort : base.opensearchPort(),
         base.nodes(),
+        base.servers(),
         base.secure());
   }
 }

@@ -111,14 +111,13 @@ final class Instances {
   }
 
   /**
-   * The local servers of {@code instance} that {@code down} stops, in that order: the server, the
-   * single node, the nodes of the cluster (the seed, node 1, last), OpenSearch. Pids are those of
-   * the pid files of this home; each is checked to be this home's process before anything is
-   * signalled ({@link io.varve.local.LocalServer}).
+   * The local servers of {@code instance} that {@code down} stops, in that order: the Varve servers
+   * ({@link #serverNodes}), the single node, the nodes of the cluster (the seed, node 1, last),
+   * OpenSearch. Pids are those of the pid files of this home; each is checked to be this home's
+   * process before anything is signalled ({@link io.varve.local.LocalServer}).
    */
   static List<LocalNode> nodes(UpInstance instance) {
-    List<LocalNode> nodes = new ArrayList<>();
-    nodes.add(LocalNode.server(server(instance.port(), List.of(), instance.secure())));
+    List<LocalNode> nodes = new ArrayList<>(serverNodes(instance));
     nodes.add(LocalNode.cassandra(cassandra(instance.cqlPort(), instance.secure())));
     List<LocalCassandra> cluster = clusterNodes(instance);
     for (int n = cluster.size(); n >= 1; n--) {
@@ -178,13 +177,52 @@ final class Instances {
   }
 
   /**
+   * The directory of server {@code k} of {@code varve up --servers N}: {@code .varve/server} for
+   * the first (which also holds the instance's record and {@code up.yaml}), {@code
+   * .varve/server-<k>} for the others.
+   */
+  static Path serverHome(int k) {
+    return k == 1 ? serverHome() : serverHome().resolveSibling("server-" + k);
+  }
+
+  /**
+   * The Varve servers of {@code instance} that {@code status} and {@code down} see, as {@link
+   * LocalNode}s: as many as it has ({@code up --servers N}) or as the home has server directories,
+   * whichever is more, so that servers left by an earlier {@code up} with more servers are seen.
+   */
+  static List<LocalNode> serverNodes(UpInstance instance) {
+    int count = Math.max(instance.servers(), serversOnDisk());
+    List<LocalNode> nodes = new ArrayList<>();
+    for (int k = 1; k <= count; k++) {
+      nodes.add(LocalNode.server(server(k, instance.port(k), List.of(), instance.secure()), k));
+    }
+    return nodes;
+  }
+
+  private static int serversOnDisk() {
+    int last = 1;
+    for (int k = 2; k <= UpInstance.MAX_SERVERS; k++) {
+      if (Files.isDirectory(serverHome(k))) {
+        last = k;
+      }
+    }
+    return last;
+  }
+
+  /**
    * The server of {@code varve up} ({@code .varve/server}) on this API port, with these arguments
    * of {@code serve}; {@code secure}: serving TLS only with the certificate of {@link #security()}
    * and asking for its token.
    */
   static LocalVarveServer server(int port, List<String> serveArgs, boolean secure) {
+    return server(1, port, serveArgs, secure);
+  }
+
+  /** Server {@code k} of {@code varve up --servers N} ({@link #serverHome(int)}), as above. */
+  static LocalVarveServer server(int k, int port, List<String> serveArgs, boolean secure) {
     LocalVarveServerSettings settings =
         LocalVarveServerSettings.forDevelopment(home()).toBuilder()
+            .home(serverHome(k))
             .port(port)
             .serveArgs(serveArgs)
             .build();

@@ -86,9 +86,17 @@ final class LocalNode {
    * {@code not running} when it does not run.
    */
   static LocalNode server(LocalVarveServer server) {
+    return server(server, 1);
+  }
+
+  /**
+   * Server {@code k} of {@code up --servers N}: {@code varve} for the first, else {@code varve
+   * server<k>}.
+   */
+  static LocalNode server(LocalVarveServer server, int k) {
     return new LocalNode(
         server,
-        server.product().label(),
+        server.product().label() + (k == 1 ? "" : " server" + k),
         "api",
         server.settings().endpoint().toString(),
         server.settings().log(),

@@ -9,13 +9,13 @@ import picocli.CommandLine.Mixin;
 
 /**
  * Says what runs of the instance that the last {@code up} recorded (a port given on the command
- * line overrides the recorded one), one line each for Cassandra, OpenSearch and the server with the
- * address it is asked at, and one per node of the local cluster that {@code up --nodes N} started,
- * if there is one ({@code cassandra node2: running pid=... cql=127.0.0.2:9042}). A pid file naming
- * a process that this home did not start is reported stale, never as running. Exits with {@code OK}
- * when the server and Cassandra (the single node, or every node of the cluster) run, {@code
- * COMPLETED_WITH_ERRORS} otherwise; OpenSearch does not count, as {@code up --no-opensearch} leaves
- * it out.
+ * line overrides the recorded one), one line each for Cassandra, OpenSearch and each server ({@code
+ * varve}, {@code varve server2} ... with {@code up --servers N}) with the address it is asked at,
+ * and one per node of the local cluster that {@code up --nodes N} started, if there is one ({@code
+ * cassandra node2: running pid=... cql=127.0.0.2:9042}). A pid file naming a process that this home
+ * did not start is reported stale, never as running. Exits with {@code OK} when every server and
+ * Cassandra (the single node, or every node of the cluster) run, {@code COMPLETED_WITH_ERRORS}
+ * otherwise; OpenSearch does not count, as {@code up --no-opensearch} leaves it out.
  */
 @Command(
     name = "status",
@@ -44,12 +44,14 @@ final class StatusCommand implements Callable<Integer> {
     }
     System.out.println(
         LocalNode.opensearch(Instances.opensearch(instance.opensearchPort())).describe());
-    LocalNode server =
-        LocalNode.server(Instances.server(instance.port(), List.of(), instance.secure()));
-    LocalNode.Seen seen = server.look();
-    System.out.println(
-        server.describe(seen) + (seen.isUp() ? " docs=" + server.address() + "/docs/" : ""));
+    boolean serversUp = true;
+    for (LocalNode server : Instances.serverNodes(instance)) {
+      LocalNode.Seen seen = server.look();
+      System.out.println(
+          server.describe(seen) + (seen.isUp() ? " docs=" + server.address() + "/docs/" : ""));
+      serversUp &= seen.isUp();
+    }
     boolean cassandraUp = node.status().isRunning() || clusterUp;
-    return (cassandraUp && seen.isUp() ? ExitStatus.OK : ExitStatus.COMPLETED_WITH_ERRORS).code();
+    return (cassandraUp && serversUp ? ExitStatus.OK : ExitStatus.COMPLETED_WITH_ERRORS).code();
   }
 }

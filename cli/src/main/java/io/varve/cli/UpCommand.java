@@ -5,6 +5,7 @@ import io.varve.local.cassandra.LocalCassandraCluster;
 import io.varve.local.opensearch.LocalOpenSearch;
 import io.varve.local.server.LocalVarveServer;
 import java.time.Duration;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
 import java.util.concurrent.Callable;
@@ -33,6 +34,11 @@ import picocli.CommandLine.Spec;
  * and serves the API over TLS only, behind the generated token. It composes with {@code --nodes}:
  * the roles are then replicated to {@code min(N, 3)} nodes, so that the role logs in with one node
  * of three down.
+ *
+ * <p>{@code --servers N} starts N Varve servers on the local Cassandra, on {@code --port} and the
+ * ports after it, each with a directory of its own ({@code .varve/server}, {@code .varve/server-2}
+ * ...) and the same arguments otherwise: one control plane (the same metadata keyspace), as a fleet
+ * runs.
  *
  * <p>What is started and in which order: {@link LocalStartup}; the server's arguments: {@link
  * ServeArguments} and {@link UpServerConfig}; what is printed at the end: {@link UpSummary}.
@@ -67,6 +73,15 @@ final class UpCommand implements Callable<Integer> {
   int nodes;
 
   @Option(
+      names = "--servers",
+      defaultValue = "1",
+      description =
+          "Varve servers to start on the one local Cassandra (default: ${DEFAULT-VALUE}, at most "
+              + UpInstance.MAX_SERVERS
+              + "): one control plane, on --port and the ports after it (8080, 8081 ...).")
+  int servers;
+
+  @Option(
       names = "--secure",
       description =
           "TLS and passwords: Cassandra takes TLS only and a password, the server reaches it so and"
@@ -90,6 +105,11 @@ final class UpCommand implements Callable<Integer> {
 
   @Override
   public Integer call() throws Exception {
+    if (servers < 1 || servers > UpInstance.MAX_SERVERS) {
+      throw new CommandLine.ParameterException(
+          spec.commandLine(),
+          "--servers: " + servers + " (expected: 1.." + UpInstance.MAX_SERVERS + ")");
+    }
     List<String> serverArgs = serverArgs();
     UpInstance instance = instance();
     requireSameInstance(instance);
@@ -99,11 +119,19 @@ final class UpCommand implements Callable<Integer> {
     if (serveArguments().writesServerConfig()) {
       UpServerConfig.write(ServeArguments.configFile(), UpServerConfig.yaml(cassandra));
     }
-    LocalVarveServer server = Instances.server(instance.port(), serverArgs, secure);
-    server.start();
-    server.awaitReady(Duration.ofMinutes(2));
+    List<LocalVarveServer> started = new ArrayList<>();
+    for (int k = 1; k <= instance.servers(); k++) {
+      LocalVarveServer server =
+          Instances.server(k, instance.port(k), k == 1 ? serverArgs : serverArgs(k), secure);
+      server.start();
+      started.add(server);
+    }
+    for (LocalVarveServer server : started) {
+      server.awaitReady(Duration.ofMinutes(2));
+    }
     UpSummary.print(
-        server.settings(), secure ? Optional.of(Instances.security()) : Optional.empty());
+        started.stream().map(LocalVarveServer::settings).toList(),
+        secure ? Optional.of(Instances.security()) : Optional.empty());
     return ExitStatus.OK.code();
   }
 
@@ -112,7 +140,7 @@ final class UpCommand implements Callable<Integer> {
    * --nodes} and {@code --secure}.
    */
   UpInstance instance() {
-    return options.over(UpInstance.defaults(nodes, secure));
+    return options.over(UpInstance.defaults(nodes, servers, secure));
   }
 
   /**
@@ -156,13 +184,22 @@ final class UpCommand implements Callable<Integer> {
    * refuses {@code --config} where {@code up} writes the server's configuration.
    */
   List<String> serverArgs() {
-    return serveArguments().list(spec.commandLine());
+    return serverArgs(1);
+  }
+
+  /** The arguments of {@code varve serve} for server {@code k} of {@code --servers}: its port. */
+  List<String> serverArgs(int k) {
+    return serveArguments(k).list(spec.commandLine());
   }
 
   private ServeArguments serveArguments() {
+    return serveArguments(1);
+  }
+
+  private ServeArguments serveArguments(int k) {
     UpInstance instance = instance();
     return new ServeArguments(
-        instance.port(),
+        instance.port(k),
         instance.cqlPort(),
         opensearch().map(node -> node.settings().endpoint().toString()).orElse(null),
         config,

@@ -15,7 +15,7 @@ import java.util.Properties;
 /**
  * The local instance that {@code varve up} starts, named by what {@code status} and {@code down}
  * need to find it again: the server's API port, Cassandra's CQL port, OpenSearch's REST port, the
- * number of Cassandra nodes and whether it is {@code up --secure}.
+ * number of Cassandra nodes, the number of servers and whether it is {@code up --secure}.
  *
  * <p>{@code up} records it in {@code .varve/server/instance.properties}, beside the server's pid
  * file, before it starts anything; the file is written whole or not at all (a temporary file
@@ -26,9 +26,15 @@ import java.util.Properties;
  *     --cql-port})
  * @param opensearchPort OpenSearch's REST port ({@code --opensearch-port})
  * @param nodes the Cassandra nodes ({@code --nodes}): 1 for the single node
+ * @param servers the Varve servers ({@code --servers}), on {@code port} and the ports after it; a
+ *     record written before {@code --servers} existed has none, which means 1
  * @param secure whether it is {@code up --secure}: TLS and passwords
  */
-record UpInstance(int port, int cqlPort, int opensearchPort, int nodes, boolean secure) {
+record UpInstance(
+    int port, int cqlPort, int opensearchPort, int nodes, int servers, boolean secure) {
+
+  /** The most servers {@code up --servers} starts. */
+  static final int MAX_SERVERS = 8;
 
   /** The name of the record in the server's directory. */
   static final String FILE_NAME = "instance.properties";
@@ -37,6 +43,7 @@ record UpInstance(int port, int cqlPort, int opensearchPort, int nodes, boolean 
   private static final String CQL_PORT = "cql-port";
   private static final String OPENSEARCH_PORT = "opensearch-port";
   private static final String NODES = "nodes";
+  private static final String SERVERS = "servers";
   private static final String SECURE = "secure";
 
   /** Checks the ports and the number of nodes; messages name the key as the record spells it. */
@@ -48,15 +55,46 @@ record UpInstance(int port, int cqlPort, int opensearchPort, int nodes, boolean 
       throw new IllegalArgumentException(
           NODES + ": " + nodes + " (expected: 1.." + LocalCassandraCluster.MAX_NODES + ")");
     }
+    if (servers < 1 || servers > MAX_SERVERS) {
+      throw new IllegalArgumentException(
+          SERVERS + ": " + servers + " (expected: 1.." + MAX_SERVERS + ")");
+    }
+    if (port + servers - 1 > 65535) {
+      throw new IllegalArgumentException(
+          SERVERS
+              + ": "
+              + servers
+              + " from "
+              + PORT
+              + " "
+              + port
+              + " (expected: the last server's port, "
+              + (port + servers - 1)
+              + ", at most 65535)");
+    }
   }
 
-  /** {@code up}'s defaults: API 8080, CQL 9042, OpenSearch 9200, with these nodes and security. */
+  /** The API port of server {@code k}, 1 to {@link #servers()}: {@code port + k - 1}. */
+  int port(int k) {
+    return port + k - 1;
+  }
+
+  /**
+   * {@code up}'s defaults: API 8080, CQL 9042, OpenSearch 9200, one server, with these nodes and
+   * security.
+   */
   static UpInstance defaults(int nodes, boolean secure) {
+    return defaults(nodes, 1, secure);
+  }
+
+  /** {@code up}'s default ports with these nodes, servers and security. */
+  static UpInstance defaults(int nodes, int servers, boolean secure) {
     return new UpInstance(
         Instances.DEFAULT_PORT,
         Instances.DEFAULT_CQL_PORT,
         Instances.DEFAULT_OPENSEARCH_PORT,
         nodes,
+        servers,
         secure);
   }
 
@@ -83,6 +121,7 @@ record UpInstance(int port, int cqlPort, int opensearchPort, int nodes, boolean 
               number(record, CQL_PORT),
               number(record, OPENSEARCH_PORT),
               number(record, NODES),
+              record.containsKey(SERVERS) ? number(record, SERVERS) : 1,
               flag(record, SECURE)));
     } catch (IllegalArgumentException e) {
       throw new IllegalStateException(
@@ -129,6 +168,7 @@ record UpInstance(int port, int cqlPort, int opensearchPort, int nodes, boolean 
         + (CQL_PORT + "=" + cqlPort + "\n")
         + (OPENSEARCH_PORT + "=" + opensearchPort + "\n")
         + (NODES + "=" + nodes + "\n")
+        + (SERVERS + "=" + servers + "\n")
         + (SECURE + "=" + secure + "\n");
   }
 

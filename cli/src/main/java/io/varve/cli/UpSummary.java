@@ -2,7 +2,9 @@ package io.varve.cli;
 
 import io.varve.local.cassandra.LocalCassandraSecurity;
 import io.varve.local.server.LocalVarveServerSettings;
+import java.util.List;
 import java.util.Optional;
+import java.util.stream.Collectors;
 
 /**
  * What {@code varve up} prints once the server answers: where the API is and, for {@code up
@@ -12,6 +14,29 @@ import java.util.Optional;
 final class UpSummary {
 
   private UpSummary() {}
+
+  /**
+   * Prints where the first server's API is, what a client needs, and the other servers' addresses
+   * ({@code up --servers N}) with the Java client's call that takes them all.
+   */
+  static void print(
+      List<LocalVarveServerSettings> servers, Optional<LocalCassandraSecurity> security) {
+    print(servers.get(0), security);
+    if (servers.size() > 1) {
+      System.out.println("  the same namespaces on " + servers.size() + " servers:");
+      for (int k = 1; k <= servers.size(); k++) {
+        LocalVarveServerSettings server = servers.get(k - 1);
+        System.out.println(
+            "    server " + k + ": " + server.endpoint() + " (log " + server.log() + ")");
+      }
+      System.out.println(
+          "  Java client: VarveClient.builder().endpoints("
+              + servers.stream()
+                  .map(s -> "\"" + s.endpoint().getHost() + ":" + s.endpoint().getPort() + "\"")
+                  .collect(Collectors.joining(", "))
+              + ")");
+    }
+  }
 
   static void print(LocalVarveServerSettings server, Optional<LocalCassandraSecurity> security) {
     String api = server.endpoint().toString();

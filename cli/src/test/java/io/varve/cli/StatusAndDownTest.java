@@ -57,7 +57,7 @@ class StatusAndDownTest {
     int api = freePort();
     int cql = freePort();
     int opensearch = freePort();
-    Instances.recordUp(new UpInstance(api, cql, opensearch, 1, false));
+    Instances.recordUp(new UpInstance(api, cql, opensearch, 1, 1, false));
     Process server = serverOfThisHome();
     answerHealth(api);
 
@@ -94,7 +94,7 @@ class StatusAndDownTest {
   void a_pid_file_naming_a_process_this_home_did_not_start_is_reported_stale_and_never_signalled()
       throws Exception {
     int api = freePort();
-    Instances.recordUp(new UpInstance(api, freePort(), freePort(), 1, false));
+    Instances.recordUp(new UpInstance(api, freePort(), freePort(), 1, 1, false));
     // Another server answers on the recorded port, and the pid files name live processes of no
     // home, as after a reboot that gave their pids to others.
     answerHealth(api);
@@ -146,7 +146,7 @@ class StatusAndDownTest {
   @Test
   void up_on_other_ports_while_the_recorded_instance_runs_is_refused_and_the_record_kept()
       throws Exception {
-    UpInstance recorded = new UpInstance(freePort(), freePort(), freePort(), 1, false);
+    UpInstance recorded = new UpInstance(freePort(), freePort(), freePort(), 1, 1, false);
     Instances.recordUp(recorded);
     serverOfThisHome();
 
@@ -161,12 +161,46 @@ class StatusAndDownTest {
     assertThat(home.resolve(".varve/cassandra")).doesNotExist();
   }
 
+  @Test
+  void status_and_down_cover_every_server_of_up_servers_n_and_one_left_by_an_earlier_up()
+      throws Exception {
+    int api = freePort();
+    Instances.recordUp(new UpInstance(api, freePort(), freePort(), 1, 2, false));
+    Process first = serverOfThisHome(1);
+    Process second = serverOfThisHome(2);
+    Process third = serverOfThisHome(3); // left by an earlier up --servers 3
+    answerHealth(api);
+
+    assertThat(VarveCli.run("status")).isEqualTo(ExitStatus.COMPLETED_WITH_ERRORS.code());
+    assertThat(streams.out())
+        .contains("varve: running pid=" + first.pid() + " api=http://127.0.0.1:" + api + " docs=")
+        .contains(
+            "varve server2: starting pid=" + second.pid() + " api=http://127.0.0.1:" + (api + 1))
+        .contains(
+            "varve server3: starting pid=" + third.pid() + " api=http://127.0.0.1:" + (api + 2));
+
+    assertThat(VarveCli.run("down")).isEqualTo(ExitStatus.OK.code());
+    assertThat(streams.out())
+        .contains("varve: stopped pid=" + first.pid())
+        .contains("varve server2: stopped pid=" + second.pid())
+        .contains("varve server3: stopped pid=" + third.pid());
+    for (Process server : List.of(first, second, third)) {
+      assertThat(server.waitFor(10, TimeUnit.SECONDS)).as("stopped").isTrue();
+    }
+    assertThat(Instances.serverHome(2).resolve("server.pid")).doesNotExist();
+  }
+
   /**
    * A process that the launcher takes for this home's server: its command line names the server's
    * main class and this home's server directory; recorded in its pid file.
    */
   private Process serverOfThisHome() throws IOException {
-    Path serverHome = Instances.serverHome();
+    return serverOfThisHome(1);
+  }
+
+  /** As {@link #serverOfThisHome()}, for server {@code k} of {@code up --servers N}. */
+  private Process serverOfThisHome(int k) throws IOException {
+    Path serverHome = Instances.serverHome(k);
     Process process =
         start(
             "/bin/sh",

@@ -98,6 +98,27 @@ class UpCommandTest {
   }
 
   @Test
+  void servers_run_on_the_port_and_the_ones_after_it_each_in_a_directory_of_its_own() {
+    UpCommand up =
+        CommandLine.populateCommand(
+            new UpCommand(), "--servers", "3", "--port", "9090", "--no-opensearch");
+    assertThat(up.instance().servers()).isEqualTo(3);
+    assertThat(up.serverArgs(1)).containsSubsequence("--port", "9090");
+    assertThat(up.serverArgs(3))
+        .containsSubsequence("--port", "9092")
+        .containsSubsequence("--cassandra", "127.0.0.1:9042");
+    assertThat(Instances.serverHome(1)).isEqualTo(Instances.serverHome());
+    assertThat(Instances.serverHome(3))
+        .isEqualTo(Instances.serverHome().resolveSibling("server-3"));
+  }
+
+  @Test
+  void servers_beyond_the_limit_are_refused_naming_the_option() {
+    assertThat(VarveCli.run("up", "--servers", "9")).isEqualTo(ExitStatus.INVALID_INPUT.code());
+    assertThat(streams.err()).contains("--servers: 9 (expected: 1..8)");
+  }
+
+  @Test
   void nodes_with_a_config_file_of_the_users_is_refused_before_anything_starts() {
     assertThat(VarveCli.run("up", "--nodes", "3", "--config", "varve.yaml"))
         .isEqualTo(ExitStatus.INVALID_INPUT.code());

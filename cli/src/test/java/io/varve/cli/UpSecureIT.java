@@ -21,17 +21,18 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
 
 /**
- * {@code varve up --secure} as a user runs it, with real processes: the local Cassandra with TLS
- * and passwords, the server on it serving TLS behind the generated token; calls over TLS with and
- * without the token and over plain HTTP, then {@code status} and {@code down}.
+ * {@code varve up --secure --servers 2} as a user runs it, with real processes: the local Cassandra
+ * with TLS and passwords, two servers on it serving TLS behind the generated token, one control
+ * plane; calls over TLS with and without the token and over plain HTTP, then {@code status} and
+ * {@code down}.
  *
  * <p>Runs in a Varve home of its own, {@code .varve/up-secure-it} of the checkout (the files by
  * which a checkout is known, and a link to its Cassandra jars), so that the developer's {@code
  * .varve/cassandra}, {@code .varve/server} and {@code .varve/secure} are never touched; Cassandra
- * on CQL 25042, storage 25000, JMX 25199 (apart from every other test's Cassandra), the server on a
- * free port; {@code status} and {@code down} given no port, so that they act on those {@code up}
- * recorded. Kept across runs, like the other test nodes: the second run restarts the node on its
- * data.
+ * on CQL 25042, storage 25000, JMX 25199 (apart from every other test's Cassandra), the servers on
+ * API ports 25080 and 25081; {@code status} and {@code down} given no port, so that they act on
+ * those {@code up} recorded. Kept across runs, like the other test nodes: the second run restarts
+ * the node on its data.
  *
  * <p>About 40 s: {@code up --secure} starts a Cassandra with TLS and authentication and the server,
  * as a user's first run does.
@@ -42,6 +43,8 @@ class UpSecureIT {
   static final List<String> SECURE_UP =
       List.of(
           "--secure",
+          "--servers",
+          "2",
           "--no-opensearch",
           "--cql-port",
           "25042",
@@ -56,7 +59,7 @@ class UpSecureIT {
 
   @BeforeAll
   static void home() throws IOException {
-    up = UpTestHome.create("up-secure-it");
+    up = UpTestHome.create("up-secure-it", 25080);
     // What a run that died before its end left running (on the ports it recorded) would refuse
     // this run's up on another API port.
     up.runOnRecord("down");
@@ -110,6 +113,12 @@ class UpSecureIT {
                 token),
             ofString());
     assertThat(created.statusCode()).as(created.body()).isIn(200, 409);
+    // the second server of --servers 2: the same control plane, over TLS behind the same token
+    String second = "https://127.0.0.1:" + (up.port() + 1);
+    assertThat(streams.out()).contains("server 2: " + second);
+    HttpResponse<String> listedBySecond = https.send(listNamespaces(second, token), ofString());
+    assertThat(listedBySecond.statusCode()).as(listedBySecond.body()).isEqualTo(200);
+    assertThat(listedBySecond.body()).contains("up_secure_it");
     String[] backfill = {
       "backfill",
       "--namespace",
@@ -134,11 +143,14 @@ class UpSecureIT {
     assertThat(up.runOnRecord("status")).isEqualTo(ExitStatus.OK.code());
     assertThat(streams.out())
         .containsPattern("(?m)^cassandra: running pid=\\d+ cql=127\\.0\\.0\\.1:25042$")
-        .containsPattern("(?m)^varve: running pid=\\d+ api=" + Pattern.quote(api) + " docs=");
+        .containsPattern("(?m)^varve: running pid=\\d+ api=" + Pattern.quote(api) + " docs=")
+        .containsPattern(
+            "(?m)^varve server2: running pid=\\d+ api=" + Pattern.quote(second) + " docs=");
 
     assertThat(up.runOnRecord("down")).isEqualTo(ExitStatus.OK.code());
     assertThat(streams.out())
         .containsPattern("(?m)^varve: stopped pid=\\d+ api=" + Pattern.quote(api) + "$")
+        .containsPattern("(?m)^varve server2: stopped pid=\\d+ api=" + Pattern.quote(second) + "$")
         .containsPattern("(?m)^cassandra: stopped pid=\\d+ cql=127\\.0\\.0\\.1:25042$")
         .contains("opensearch: was not running");
     assertThat(up.runOnRecord("status")).isEqualTo(ExitStatus.COMPLETED_WITH_ERRORS.code());

@@ -138,13 +138,14 @@ class ServerFleetIT {
 
   @Test
   void
-      a_namespace_created_through_one_server_is_served_by_the_other_and_an_update_within_the_refresh()
+      a_namespace_created_through_one_server_is_served_by_the_other_and_updates_and_deletion_within_the_refresh()
           throws Exception {
     String namespace = "fleet_ctl_" + RUN;
     join(a.controlPlane().createNamespace(timeSeries(namespace, 1 << 20), once()));
     // at once: a server loads a namespace it does not know on its first request
-    assertThat(join(b.timeSeries().writeEventRecords(write(namespace, "s", 1))).getQueuedCount())
-        .isEqualTo(1);
+    WriteEventRecordsQueuedResponse queued =
+        join(b.timeSeries().writeEventRecords(write(namespace, "s", 1)));
+    assertThat(queued.getQueuedCount()).as(queued.toString()).isEqualTo(1);
 
     Instant updated = Instant.now();
     join(
@@ -171,6 +172,32 @@ class ServerFleetIT {
     }
     assertThat(seen).as("the update reached the other server").isNotNull();
     assertThat(seen).isLessThanOrEqualTo(REFRESH.plusSeconds(1));
+
+    join(a.controlPlane().deleteNamespace(namespace, namespace, once()));
+    Instant deleted = Instant.now();
+    // until its next refresh the other server still knows the namespace: its requests fail
+    // FAILED_PRECONDITION (the tables are gone); from the refresh on, NOT_FOUND
+    Status.Code refused = null;
+    List<String> before = new ArrayList<>();
+    while (refused != Status.Code.NOT_FOUND
+        && Duration.between(deleted, Instant.now()).compareTo(REFRESH.multipliedBy(3)) < 0) {
+      try {
+        join(b.timeSeries().readEventRecords(read(namespace, "s")));
+      } catch (StatusRuntimeException e) {
+        refused = e.getStatus().getCode();
+        if (refused != Status.Code.NOT_FOUND) {
+          before.add(refused + ": " + e.getStatus().getDescription());
+        }
+      }
+      Thread.sleep(100);
+    }
+    assertThat(refused)
+        .as("the other server, once the namespace is deleted")
+        .isEqualTo(Status.Code.NOT_FOUND);
+    assertThat(Duration.between(deleted, Instant.now()))
+        .isLessThanOrEqualTo(REFRESH.plusSeconds(1));
+    assertThat(before).allSatisfy(answer -> assertThat(answer).startsWith("FAILED_PRECONDITION"));
+    System.out.println("before the refresh: " + before.stream().distinct().toList());
   }
 
   @Test
