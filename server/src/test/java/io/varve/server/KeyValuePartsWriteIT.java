@@ -22,6 +22,7 @@ import io.varve.api.kv.v1.Mutation;
 import io.varve.api.kv.v1.PutItemsRequest;
 import io.varve.api.kv.v1.PutItemsResponse;
 import io.varve.api.kv.v1.PutOperation;
+import io.varve.core.kv.ChunkSweep;
 import io.varve.core.kv.KvLimits;
 import io.varve.server.config.ServerSettings;
 import java.time.Duration;
@@ -323,6 +324,68 @@ class KeyValuePartsWriteIT {
     assertThat(chunkRows(server, KS, "items", "abandoned")).isEqualTo(3);
     assertThat(read("abandoned", "v")).isNull();
     assertThat(Arrays.equals(read("abandoned", "w"), value)).isTrue();
+  }
+
+  @Test
+  void a_thousand_keys_staged_in_one_request_and_committed_in_the_next_all_read_back() {
+    int keys = 1000; // PutItems' item limit
+    IdempotencyToken token = token(Instant.now());
+    List<Item> parts = new ArrayList<>();
+    List<Item> commits = new ArrayList<>();
+    List<byte[]> values = new ArrayList<>();
+    for (int k = 0; k < keys; k++) {
+      byte[] value = random(1024, 1000 + k);
+      values.add(value);
+      parts.add(part("k" + k, 0, value, value.length));
+      commits.add(commit("k" + k, described(value, value.length)));
+    }
+    long started = System.nanoTime();
+    assertThat(writer.putItems(request("thousand", token, parts)).getChunkCount()).isEqualTo(keys);
+    assertThat(writer.putItems(request("thousand", token, commits)).getItemCount()).isEqualTo(keys);
+    System.out.printf(
+        "1000 parts staged and committed in %d ms%n", (System.nanoTime() - started) / 1_000_000);
+    for (int k = 0; k < keys; k += 111) {
+      assertThat(read("thousand", "k" + k)).as("k" + k).isEqualTo(values.get(k));
+    }
+    assertThat(chunkRows(server, KS, "items", "thousand")).isEqualTo(keys);
+  }
+
+  @Test
+  void a_namespace_deleted_while_a_value_is_staged_refuses_its_commit_and_the_sweeper_goes_on() {
+    TestServer.Reply created =
+        server.post(
+            "CreateNamespace",
+            "{\"namespace\": \"doomed\", \"service\": \"KEY_VALUE\", \"persistence_configuration\":"
+                + " [{\"id\": \"PRIMARY_STORAGE\", \"physical_storage\": {\"dataset\": \""
+                + KS
+                + "\", \"table\": \"doomed_items\"}}]}");
+    assertThat(created.status()).as(created.body().toString()).isEqualTo(200);
+    byte[] value = random(2 * MIB, 20);
+    IdempotencyToken token = token(Instant.now());
+    PutItemsRequest staged =
+        request("r", token, List.of(part("v", 0, value, MIB))).toBuilder()
+            .setNamespace("doomed")
+            .build();
+    assertThat(writer.putItems(staged).getChunkCount()).isEqualTo(1);
+
+    TestServer.Reply deleted =
+        server.post(
+            "DeleteNamespace", "{\"namespace\": \"doomed\", \"confirm_namespace\": \"doomed\"}");
+    assertThat(deleted.status()).as(deleted.body().toString()).isEqualTo(200);
+
+    PutItemsRequest rest =
+        request("r", token, List.of(part("v", 1, value, MIB), commit("v", described(value, MIB))))
+            .toBuilder()
+            .setNamespace("doomed")
+            .build();
+    assertThat(refused(rest).getStatus().getCode()).isEqualTo(Status.Code.NOT_FOUND);
+
+    ChunkSweep.Result swept = ChunkFixtures.sweep(server, META, Duration.ofHours(1));
+    assertThat(swept.failures()).as("the deleted namespace's staging, its table gone").isZero();
+    assertThat(swept.examined()).isPositive();
+    assertThat(ChunkFixtures.sweep(server, META, Duration.ofHours(1)).examined())
+        .as("its log entry removed by the first pass")
+        .isLessThan(swept.examined());
   }
 
   @Test
