@@ -99,7 +99,10 @@ class ReleaseArchiveIT {
             "conf/reshaper-jvm-options",
             "systemd/varve.service",
             "spark/varve-reshaper-spark-submit.jar",
-            "workloads/workloada")) {
+            "workloads/workloada",
+            "monitoring/alerts/varve-alerts.yml",
+            "monitoring/dashboards/varve-timeseries.json",
+            "monitoring/README.md")) {
       assertThat(home.resolve(file)).as(file).isRegularFile();
     }
     assertThat(Files.readString(home.resolve("conf/varve.yaml")))

@@ -49,6 +49,7 @@ import io.varve.server.index.IndexMaintainer;
 import io.varve.server.index.Indexer;
 import io.varve.server.kv.ChunkSweeper;
 import io.varve.server.kv.KeyValueHandler;
+import io.varve.server.metrics.CassandraNodes;
 import io.varve.server.metrics.CassandraRequestMetrics;
 import io.varve.server.metrics.JvmMetrics;
 import io.varve.server.metrics.LimitGauges;
@@ -142,6 +143,7 @@ public final class VarveServer implements AutoCloseable {
             .toCompletableFuture()
             .join();
     JvmMetrics jvm = new JvmMetrics(metrics);
+    CassandraNodes.register(metrics, session);
     try {
       CqlSliceTables tables =
           new CqlSliceTables(
