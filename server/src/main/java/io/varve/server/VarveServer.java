@@ -35,6 +35,7 @@ import io.varve.server.controlplane.CompactionSwitcher;
 import io.varve.server.controlplane.ControlPlaneHandler;
 import io.varve.server.controlplane.HistogramSurveyor;
 import io.varve.server.controlplane.NamespaceDeletion;
+import io.varve.server.controlplane.NamespaceEntry;
 import io.varve.server.controlplane.NamespaceRegistry;
 import io.varve.server.controlplane.SliceMaintainer;
 import io.varve.server.controlplane.SliceRepartitions;
@@ -53,6 +54,7 @@ import io.varve.server.metrics.CassandraNodes;
 import io.varve.server.metrics.CassandraRequestMetrics;
 import io.varve.server.metrics.JvmMetrics;
 import io.varve.server.metrics.LimitGauges;
+import io.varve.server.metrics.SloCounters;
 import io.varve.server.transport.TokenAuthentication;
 import io.varve.server.transport.Transports;
 import java.net.InetSocketAddress;
@@ -162,7 +164,7 @@ public final class VarveServer implements AutoCloseable {
       Duration staleAfter = BackgroundWorkers.staleAfter(settings.sliceMaintenanceInterval());
       NamespaceRegistry registry =
           new NamespaceRegistry(
-              store, mapper, settings.readFanout(), settings.maxReadFanout(), metrics);
+              store, mapper, settings.readFanout(), settings.maxReadFanout(), metrics, clock);
       Optional<IndexServices> index =
           indexServices(settings, registry, metrics, clock, workers, staleAfter);
       // one write budget for both services: what a node takes in at once must fit its heap, whoever
@@ -185,6 +187,9 @@ public final class VarveServer implements AutoCloseable {
       KeyValueHandler kv =
           keyValue(session, writes, chunkLog, registry, tokens, settings, clock, metrics);
       CqlItemTables itemTables = new CqlItemTables(session, settings.cassandra().schemaTimeout());
+      SloCounters slo =
+          new SloCounters(
+              metrics, namespace -> registry.served(namespace).flatMap(NamespaceEntry::slos));
       NamespaceDeletion deletion =
           new NamespaceDeletion(
               store,
@@ -195,6 +200,7 @@ public final class VarveServer implements AutoCloseable {
               clock,
               namespace -> {
                 kv.forget(namespace);
+                slo.forget(namespace);
                 index.ifPresent(i -> i.indexer().forget(namespace));
               });
       SliceMaintainer maintainer =
@@ -298,7 +304,7 @@ public final class VarveServer implements AutoCloseable {
               events::writeQueueDelay,
               buffers::roomBytes);
       Transports.register(
-          sb, control, backfill, data, search, kv, handshakes, settings, admission, decoding);
+          sb, control, backfill, data, search, kv, handshakes, slo, settings, admission, decoding);
       sb.serverListener(ServerListener.builder().whenStopped(s -> decoding.close()).build());
       sb.serverListener(ServerListener.builder().whenStopped(s -> jvm.close()).build());
       sb.serverListener(ServerListener.builder().whenStopping(s -> sweeper.close()).build());

@@ -408,6 +408,34 @@ class KeyValueApiIT {
     assertThat(named.errorField()).isEqualTo("persistence_configuration[0].physicalStorage.table");
   }
 
+  @Test
+  void answers_are_counted_against_the_namespaces_objectives_and_unknown_names_make_no_series() {
+    double before = sloAnswers("kv_asc", "PutItems");
+    for (int i = 0; i < 5; i++) {
+      assertThat(put("kv_asc", "slo", 0, item("k" + i, "v")).status()).isEqualTo(200);
+    }
+    assertThat(sloAnswers("kv_asc", "PutItems") - before)
+        .as("varve_slo_requests_total of kv_asc's PutItems, within and over its objectives")
+        .isEqualTo(5);
+
+    assertThat(server.post("GetItems", "{\"namespace\": \"kv_no_such\", \"id\": \"r\"}").status())
+        .isEqualTo(404);
+    assertThat(server.metricsText()).doesNotContain("namespace=\"kv_no_such\"");
+  }
+
+  /** The answers of a namespace's endpoint in {@code varve_slo_requests_total}, every latency. */
+  static double sloAnswers(String ns, String endpoint) {
+    double sum = 0;
+    for (String line : server.metricsText().lines().toList()) {
+      if (line.startsWith("varve_slo_requests_total{")
+          && line.contains("endpoint=\"" + endpoint + "\"")
+          && line.contains("namespace=\"" + ns + "\"")) {
+        sum += Double.parseDouble(line.substring(line.lastIndexOf(' ') + 1));
+      }
+    }
+    return sum;
+  }
+
   // helpers
 
   static IdempotencyToken token() {

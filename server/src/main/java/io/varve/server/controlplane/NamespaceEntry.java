@@ -8,6 +8,7 @@ import io.varve.core.kv.KvNamespace;
 import io.varve.core.namespace.NamespaceSettings;
 import io.varve.core.partitioning.TimeSlice;
 import io.varve.core.read.FanoutController;
+import io.varve.core.slo.Slos;
 import io.varve.core.store.NamespaceRecord;
 import io.varve.server.config.NamespaceService;
 import java.util.List;
@@ -53,6 +54,14 @@ public record NamespaceEntry(
         Optional.of(reason),
         service,
         Optional.empty());
+  }
+
+  /** The latency objectives of a served namespace, whichever its service; empty when unserved. */
+  public Optional<Slos> slos() {
+    if (keyValue.isPresent()) {
+      return Optional.of(keyValue.get().slos());
+    }
+    return settings == null ? Optional.empty() : Optional.of(settings.slos());
   }
 
   public NamespaceEntry withSlices(List<TimeSlice> newSlices) {

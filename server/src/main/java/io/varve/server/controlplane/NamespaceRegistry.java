@@ -10,6 +10,8 @@ import io.varve.core.store.MetadataStore;
 import io.varve.core.store.NamespaceRecord;
 import io.varve.server.config.NamespaceConfigMapper;
 import io.varve.server.config.NamespaceService;
+import java.time.Clock;
+import java.time.Duration;
 import java.util.Collection;
 import java.util.List;
 import java.util.Map;
@@ -43,14 +45,27 @@ public final class NamespaceRegistry {
   private final int maxFanout;
   private final ConcurrentMap<String, NamespaceEntry> entries = new ConcurrentHashMap<>();
   private final ConcurrentMap<String, Long> reported = new ConcurrentHashMap<>();
+  private final Clock clock;
 
+  /** When each namespace's slices were last read again because none held now (nanoTime). */
+  private final ConcurrentMap<String, Long> sliceReloads = new ConcurrentHashMap<>();
+
+  /** The least time between two such reads of one namespace's slices. */
+  static final Duration SLICE_RELOAD_INTERVAL = Duration.ofSeconds(1);
+
+  /**
+   * @param clock the clock that decides which slice holds "now" (the one that decides slice
+   *     creation)
+   */
   public NamespaceRegistry(
       MetadataStore store,
       NamespaceConfigMapper mapper,
       int fanout,
       int maxFanout,
-      MeterRegistry metrics) {
+      MeterRegistry metrics,
+      Clock clock) {
     this.store = store;
+    this.clock = clock;
     this.mapper = mapper;
     this.fanout = fanout;
     this.maxFanout = maxFanout;
@@ -83,7 +98,53 @@ public final class NamespaceRegistry {
 
   private CompletionStage<NamespaceEntry> any(String namespace) {
     NamespaceEntry cached = entries.get(namespace);
-    return cached != null ? CompletableFuture.completedFuture(cached) : inspect(namespace);
+    if (cached == null) {
+      return inspect(namespace);
+    }
+    return holdsNow(cached) ? CompletableFuture.completedFuture(cached) : reloadSlices(cached);
+  }
+
+  /**
+   * Whether a cached entry can be served as is: a TimeSeries namespace has a slice holding now
+   * (every server's maintainer creates them ahead of time). One that has none was cached before its
+   * slices existed, for one by a refresh that read the record while another server was creating the
+   * namespace: its writes would be refused "no slice yet" and its reads find nothing until the next
+   * refresh.
+   */
+  private boolean holdsNow(NamespaceEntry entry) {
+    if (!entry.served() || entry.service() != NamespaceService.TIME_SERIES) {
+      return true;
+    }
+    long now = clock.millis();
+    for (TimeSlice slice : entry.slices()) {
+      if (slice.contains(now)) {
+        return true;
+      }
+    }
+    return false;
+  }
+
+  /**
+   * The entry with its slices read again from the store, at most once per {@link
+   * #SLICE_RELOAD_INTERVAL} for a namespace (a namespace whose slices cannot be created must not
+   * turn every request into a read of the store); the entry as cached otherwise.
+   */
+  private CompletionStage<NamespaceEntry> reloadSlices(NamespaceEntry cached) {
+    String namespace = cached.record().namespace();
+    long now = System.nanoTime();
+    Long last = sliceReloads.get(namespace);
+    if (last != null && now - last < SLICE_RELOAD_INTERVAL.toNanos()) {
+      return CompletableFuture.completedFuture(cached);
+    }
+    sliceReloads.put(namespace, now);
+    return store
+        .slices(namespace)
+        .thenApply(
+            slices -> {
+              NamespaceEntry fresh = cached.withSlices(slices);
+              // an update or a deletion meanwhile wins
+              return entries.replace(namespace, cached, fresh) ? fresh : cached;
+            });
   }
 
   /**
@@ -93,6 +154,14 @@ public final class NamespaceRegistry {
   public Optional<NamespaceEntry> known(String namespace) {
     return Optional.ofNullable(entries.get(namespace))
         .filter(e -> e.served() && e.service() == NamespaceService.TIME_SERIES);
+  }
+
+  /**
+   * The served namespace of either service as this server knows it now, without reading the store;
+   * empty when not known or not served.
+   */
+  public Optional<NamespaceEntry> served(String namespace) {
+    return Optional.ofNullable(entries.get(namespace)).filter(NamespaceEntry::served);
   }
 
   /** Reads the served TimeSeries namespace and its slices from the store and caches them. */
@@ -138,7 +207,9 @@ public final class NamespaceRegistry {
                                 .toCompletableFuture();
                           })
                       .toList();
-              entries.keySet().retainAll(records.stream().map(NamespaceRecord::namespace).toList());
+              List<String> stored = records.stream().map(NamespaceRecord::namespace).toList();
+              entries.keySet().retainAll(stored);
+              sliceReloads.keySet().retainAll(stored);
               return CompletableFuture.allOf(loads.toArray(CompletableFuture[]::new))
                   .thenApply(v -> loads.stream().map(CompletableFuture::join).toList());
             });
@@ -210,6 +281,7 @@ public final class NamespaceRegistry {
   /** Forgets a namespace this server deleted, without waiting for the next refresh. */
   public void remove(String namespace) {
     entries.remove(namespace);
+    sliceReloads.remove(namespace);
   }
 
   public NamespaceEntry put(NamespaceEntry entry) {

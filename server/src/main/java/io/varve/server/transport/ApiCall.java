@@ -1,11 +1,15 @@
 package io.varve.server.transport;
 
 import com.google.protobuf.Message;
+import com.linecorp.armeria.common.logging.RequestLogProperty;
+import com.linecorp.armeria.server.ServiceRequestContext;
 import io.grpc.MethodDescriptor;
 import io.varve.core.error.VarveException;
 import io.varve.server.auth.ApiPermissions;
 import io.varve.server.auth.Permission;
 import io.varve.server.auth.TokenGrant;
+import io.varve.server.metrics.SloCounters;
+import java.util.Optional;
 import java.util.concurrent.CompletionStage;
 import java.util.function.BiFunction;
 import java.util.function.Function;
@@ -21,6 +25,7 @@ import java.util.function.Predicate;
  * @param scope whether the permission is checked on the request's namespace or on each namespace of
  *     the answer
  * @param guard the permission check around a call of the handler
+ * @param namespace the request's namespace, for an RPC that names one
  * @param handler the handler's method that answers the RPC, given the server's handlers
  */
 record ApiCall<Q extends Message, R extends Message>(
@@ -28,6 +33,7 @@ record ApiCall<Q extends Message, R extends Message>(
     Permission permission,
     Scope scope,
     Guard<Q, R> guard,
+    Optional<Function<Q, String>> namespace,
     Function<ApiHandlers, Function<Q, CompletionStage<R>>> handler) {
 
   /** Which namespaces the permission is checked on. */
@@ -55,7 +61,8 @@ record ApiCall<Q extends Message, R extends Message>(
               caller, method.getBareMethodName(), permission, namespace.apply(request));
           return call.apply(request);
         };
-    return new ApiCall<>(method, permission, Scope.REQUEST_NAMESPACE, guard, handler);
+    return new ApiCall<>(
+        method, permission, Scope.REQUEST_NAMESPACE, guard, Optional.of(namespace), handler);
   }
 
   /**
@@ -73,7 +80,8 @@ record ApiCall<Q extends Message, R extends Message>(
                 .thenApply(
                     answer ->
                         keep.apply(answer, namespace -> caller.allows(permission, namespace)));
-    return new ApiCall<>(method, permission, Scope.ANSWER_NAMESPACES, guard, handler);
+    return new ApiCall<>(
+        method, permission, Scope.ANSWER_NAMESPACES, guard, Optional.empty(), handler);
   }
 
   /**
@@ -82,7 +90,33 @@ record ApiCall<Q extends Message, R extends Message>(
    */
   Rpc<Q, R> bind(ApiHandlers handlers, boolean authenticated) {
     Function<Q, CompletionStage<R>> call = handler.apply(handlers);
-    return new Rpc<>(method, authenticated ? request -> guard.call(caller(), request, call) : call);
+    Function<Q, CompletionStage<R>> guarded =
+        authenticated ? request -> guard.call(caller(), request, call) : call;
+    if (namespace.isEmpty()) {
+      return new Rpc<>(method, guarded);
+    }
+    // each answer against the namespace's objectives, timed from the request's arrival
+    Function<Q, String> name = namespace.get();
+    String endpoint = method.getBareMethodName();
+    SloCounters slo = handlers.slo();
+    return new Rpc<>(
+        method,
+        request -> {
+          long arrived = arrivalNanos();
+          CompletionStage<R> answer = guarded.apply(request);
+          answer.whenComplete(
+              (r, e) -> slo.record(name.apply(request), endpoint, System.nanoTime() - arrived));
+          return answer;
+        });
+  }
+
+  /** When the request being served arrived (its body may have taken a while), else now. */
+  private static long arrivalNanos() {
+    ServiceRequestContext ctx = ServiceRequestContext.currentOrNull();
+    if (ctx != null && ctx.log().isAvailable(RequestLogProperty.REQUEST_START_TIME)) {
+      return ctx.log().partial().requestStartTimeNanos();
+    }
+    return System.nanoTime();
   }
 
   private static TokenGrant caller() {

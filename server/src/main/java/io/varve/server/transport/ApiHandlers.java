@@ -6,9 +6,11 @@ import io.varve.server.dataplane.SearchHandler;
 import io.varve.server.handshake.Handshakes;
 import io.varve.server.index.Backfill;
 import io.varve.server.kv.KeyValueHandler;
+import io.varve.server.metrics.SloCounters;
 
 /**
- * The server's handlers, whose methods answer the RPCs (which one answers which: {@link ApiCalls}).
+ * The server's handlers, whose methods answer the RPCs (which one answers which: {@link ApiCalls}),
+ * and the counters that measure their answers against each namespace's objectives.
  */
 record ApiHandlers(
     ControlPlaneHandler control,
@@ -16,4 +18,5 @@ record ApiHandlers(
     DataPlaneHandler data,
     SearchHandler search,
     KeyValueHandler kv,
-    Handshakes handshakes) {}
+    Handshakes handshakes,
+    SloCounters slo) {}

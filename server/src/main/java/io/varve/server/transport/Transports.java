@@ -22,6 +22,7 @@ import io.varve.server.handshake.Handshakes;
 import io.varve.server.index.Backfill;
 import io.varve.server.json.ProtoJson;
 import io.varve.server.kv.KeyValueHandler;
+import io.varve.server.metrics.SloCounters;
 import java.time.Duration;
 import java.util.List;
 import java.util.Map;
@@ -71,6 +72,7 @@ public final class Transports {
       SearchHandler search,
       KeyValueHandler kv,
       Handshakes handshakes,
+      SloCounters slo,
       ServerSettings settings,
       AdmissionControl admission,
       DecodeQueue decoding) {
@@ -79,7 +81,7 @@ public final class Transports {
         ApiCalls.bind(
             SERVICES,
             ApiCalls.ALL,
-            new ApiHandlers(control, backfill, data, search, kv, handshakes),
+            new ApiHandlers(control, backfill, data, search, kv, handshakes, slo),
             settings.auth().enabled());
     LargeValueLimits large = LargeValueLimits.of(settings);
     ProtoJson codec = new ProtoJson(large.largest());

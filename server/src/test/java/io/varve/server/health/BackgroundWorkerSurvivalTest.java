@@ -219,7 +219,8 @@ class BackgroundWorkerSurvivalTest {
     BackgroundWorkers workers = new BackgroundWorkers(metrics, wall);
     ExhaustedStore store = new ExhaustedStore();
     NamespaceRegistry registry =
-        new NamespaceRegistry(store, new NamespaceConfigMapper("varve"), 8, 32, metrics);
+        new NamespaceRegistry(
+            store, new NamespaceConfigMapper("varve"), 8, 32, metrics, java.time.Clock.systemUTC());
     Server server =
         Server.builder().http(0).service("/health", HealthReport.service(workers, Map::of)).build();
     server.start().join();
