@@ -82,16 +82,9 @@ final class LocalNode {
   }
 
   /**
-   * The Varve server of {@code up}: {@code varve}, its API at {@code api=}; {@code status} says
-   * {@code not running} when it does not run.
-   */
-  static LocalNode server(LocalVarveServer server) {
-    return server(server, 1);
-  }
-
-  /**
-   * Server {@code k} of {@code up --servers N}: {@code varve} for the first, else {@code varve
-   * server<k>}.
+   * Server {@code k} of {@code up} ({@code up --servers N}): {@code varve} for the first, else
+   * {@code varve server<k>}; its API at {@code api=}; {@code status} says {@code not running} when
+   * it does not run.
    */
   static LocalNode server(LocalVarveServer server, int k) {
     return new LocalNode(

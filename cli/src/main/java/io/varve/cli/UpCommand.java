@@ -110,8 +110,13 @@ final class UpCommand implements Callable<Integer> {
           spec.commandLine(),
           "--servers: " + servers + " (expected: 1.." + UpInstance.MAX_SERVERS + ")");
     }
-    List<String> serverArgs = serverArgs();
     UpInstance instance = instance();
+    // every server's arguments first: what they refuse (--config with --nodes) stops up before
+    // anything starts
+    List<List<String>> serverArgs = new ArrayList<>();
+    for (int k = 1; k <= instance.servers(); k++) {
+      serverArgs.add(serverArgs(k));
+    }
     requireSameInstance(instance);
     Instances.recordUp(instance);
     LocalCassandraCluster cassandra = cassandra();
@@ -122,7 +127,7 @@ final class UpCommand implements Callable<Integer> {
     List<LocalVarveServer> started = new ArrayList<>();
     for (int k = 1; k <= instance.servers(); k++) {
       LocalVarveServer server =
-          Instances.server(k, instance.port(k), k == 1 ? serverArgs : serverArgs(k), secure);
+          Instances.server(k, instance.port(k), serverArgs.get(k - 1), secure);
       server.start();
       started.add(server);
     }
