@@ -1,5 +1,6 @@
 package io.varve.server.config;
 
+import io.varve.cassandra.session.CassandraCluster;
 import io.varve.cassandra.session.CassandraSettings;
 import io.varve.core.error.InvalidFieldException;
 import io.varve.core.namespace.Names;
@@ -12,6 +13,8 @@ import io.varve.options.Types;
 import java.net.InetSocketAddress;
 import java.nio.file.Path;
 import java.time.Duration;
+import java.util.ArrayList;
+import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 
@@ -147,9 +150,96 @@ public final class CassandraOptions {
                   + " eighth is stored plain without compressing the rest: already compressed or encrypted data costs"
                   + " a compression of 64 KiB, not of all its bytes. Readers undo it; clients never see it.");
 
+  public static final Option<List<OptionValues>> CLUSTERS =
+      OPTIONS
+          .option("cassandra.clusters", Types.mappings(ClusterOptions.ALL))
+          .defaultValue(List.of())
+          .doc(
+              "Clusters other than this section's (the default cluster, which holds the control plane), each with"
+                  + " a `name`, `contactPoints`, `localDatacenter`, credentials, `tls` and `replication`: a namespace"
+                  + " whose `physicalStorage.cluster` names one lives on it ([several clusters](#several-clusters)).");
+
   public static final Options ALL = OPTIONS.build();
 
   private CassandraOptions() {}
+
+  /**
+   * The clusters of {@code cassandra.clusters}, each with the default cluster's timeouts,
+   * compression and write bounds; refuses, naming the key, an entry without a name, contact points
+   * or data center, a name given twice, and TLS keys without a truststore.
+   */
+  static List<CassandraCluster> clusters(OptionValues v, CassandraSettings defaults) {
+    List<CassandraCluster> clusters = new ArrayList<>();
+    Map<String, String> keyByName = new HashMap<>();
+    for (OptionValues c : v.get(CLUSTERS)) {
+      String name =
+          c.optional(ClusterOptions.NAME)
+              .orElseThrow(
+                  () ->
+                      InvalidFieldException.of(
+                          c.key(ClusterOptions.NAME),
+                          "missing (expected: the name namespaces give in physicalStorage.cluster)"));
+      String earlier = keyByName.putIfAbsent(name, c.key(ClusterOptions.NAME));
+      if (earlier != null) {
+        throw new InvalidFieldException(
+            c.key(ClusterOptions.NAME), name, "a name not used by " + earlier);
+      }
+      List<String> given = c.optional(ClusterOptions.CONTACT_POINTS).orElse(List.of());
+      if (given.isEmpty()) {
+        throw InvalidFieldException.of(
+            c.key(ClusterOptions.CONTACT_POINTS),
+            "missing (expected: at least one node of cluster " + name + " as host:port)");
+      }
+      List<InetSocketAddress> points =
+          given.stream()
+              .map(p -> ServerSettings.contactPoint(c.key(ClusterOptions.CONTACT_POINTS), p))
+              .toList();
+      String datacenter =
+          c.optional(ClusterOptions.LOCAL_DATACENTER)
+              .orElseThrow(
+                  () ->
+                      InvalidFieldException.of(
+                          c.key(ClusterOptions.LOCAL_DATACENTER),
+                          "missing (expected: the data center of cluster "
+                              + name
+                              + " whose nodes serve requests)"));
+      if (!c.isSet(ClusterOptions.TRUSTSTORE)
+          && (c.isSet(ClusterOptions.KEYSTORE)
+              || c.isSet(ClusterOptions.KEYSTORE_PASSWORD)
+              || c.isSet(ClusterOptions.TRUSTSTORE_PASSWORD)
+              || c.isSet(ClusterOptions.HOSTNAME_VALIDATION))) {
+        throw InvalidFieldException.of(
+            c.key(ClusterOptions.TRUSTSTORE),
+            "missing (expected: a truststore; TLS to the cluster is enabled by setting it)");
+      }
+      clusters.add(
+          new CassandraCluster(
+              name,
+              new CassandraSettings(
+                  points,
+                  datacenter,
+                  c.optional(ClusterOptions.USERNAME),
+                  c.optional(ClusterOptions.PASSWORD),
+                  c.optional(ClusterOptions.TRUSTSTORE)
+                      .map(
+                          t ->
+                              new CassandraSettings.Tls(
+                                  t,
+                                  c.optional(ClusterOptions.TRUSTSTORE_PASSWORD).orElse(""),
+                                  c.optional(ClusterOptions.KEYSTORE),
+                                  c.optional(ClusterOptions.KEYSTORE_PASSWORD),
+                                  c.optional(ClusterOptions.HOSTNAME_VALIDATION).orElse(true))),
+                  defaults.compression(),
+                  defaults.requestTimeout(),
+                  defaults.schemaTimeout(),
+                  defaults.metadataKeyspace(),
+                  c.optional(ClusterOptions.REPLICATION).orElse(defaults.replication()),
+                  defaults.maxInFlightWrites(),
+                  defaults.maxInFlightWriteBytes(),
+                  defaults.compressionThreshold())));
+    }
+    return List.copyOf(clusters);
+  }
 
   static CassandraSettings settings(OptionValues v) {
     List<InetSocketAddress> points =

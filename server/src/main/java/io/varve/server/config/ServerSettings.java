@@ -3,6 +3,7 @@ package io.varve.server.config;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.dataformat.yaml.YAMLFactory;
+import io.varve.cassandra.session.CassandraCluster;
 import io.varve.cassandra.session.CassandraSettings;
 import io.varve.core.error.InvalidFieldException;
 import io.varve.core.event.Limits;
@@ -41,6 +42,7 @@ import java.util.stream.Collectors;
  * @param auth the accepted bearer tokens and their permissions; when it has none, no call needs a
  *     token
  * @param cassandra how to reach the cluster
+ * @param clusters the clusters other than the default one ({@code cassandra.clusters})
  * @param readFanout initial partitions read in parallel per read
  * @param maxReadFanout upper bound of the adaptive fan-out
  * @param sliceMaintenanceInterval period of the slice creation / retention task
@@ -66,6 +68,7 @@ public record ServerSettings(
     Optional<Tls> tls,
     AuthSettings auth,
     CassandraSettings cassandra,
+    List<CassandraCluster> clusters,
     int readFanout,
     int maxReadFanout,
     Duration sliceMaintenanceInterval,
@@ -148,12 +151,14 @@ public record ServerSettings(
                                     InvalidFieldException.of(
                                         v.key(ServerOptions.PRIVATE_KEY),
                                         "missing (expected: a PEM file)"))));
+    CassandraSettings cassandra = CassandraOptions.settings(v);
     return new ServerSettings(
         v.get(ServerOptions.HOST),
         v.get(ServerOptions.PORT),
         tls,
         new AuthConfig(environment).parse(v),
-        CassandraOptions.settings(v),
+        cassandra,
+        CassandraOptions.clusters(v, cassandra),
         v.get(TimeSeriesOptions.READ_FANOUT),
         v.get(TimeSeriesOptions.MAX_READ_FANOUT),
         v.get(TimeSeriesOptions.SLICE_MAINTENANCE_INTERVAL),
@@ -276,6 +281,24 @@ public record ServerSettings(
             .put(ServerOptions.SHUTDOWN_QUIET_PERIOD, shutdown.quietPeriod())
             .put(ServerOptions.SHUTDOWN_TIMEOUT, shutdown.timeout());
     CassandraOptions.effective(cassandra, config);
+    config.describe(
+        CassandraOptions.CLUSTERS,
+        clusters.isEmpty()
+            ? "(none)"
+            : clusters.stream()
+                    .map(
+                        c ->
+                            c.name()
+                                + " "
+                                + c.settings().contactPoints().stream()
+                                    .map(a -> a.getHostString() + ":" + a.getPort())
+                                    .toList()
+                                + " "
+                                + c.settings().localDatacenter()
+                                + (c.settings().username().isPresent() ? " credentials" : "")
+                                + (c.settings().tls().isPresent() ? " tls" : ""))
+                    .collect(Collectors.joining("; ", "[", "]"))
+                + " (secrets redacted)");
     OpenSearchOptions.effective(opensearch, config);
     TimeSeriesOptions.effective(
         readFanout,
@@ -308,6 +331,7 @@ public record ServerSettings(
     private Optional<Tls> tls;
     private AuthSettings auth;
     private CassandraSettings cassandra;
+    private List<CassandraCluster> clusters;
     private int readFanout;
     private int maxReadFanout;
     private Duration sliceMaintenanceInterval;
@@ -329,6 +353,7 @@ public record ServerSettings(
       tls = s.tls;
       auth = s.auth;
       cassandra = s.cassandra;
+      clusters = s.clusters;
       readFanout = s.readFanout;
       maxReadFanout = s.maxReadFanout;
       sliceMaintenanceInterval = s.sliceMaintenanceInterval;
@@ -433,6 +458,7 @@ public record ServerSettings(
           tls,
           auth,
           cassandra,
+          clusters,
           readFanout,
           maxReadFanout,
           sliceMaintenanceInterval,
