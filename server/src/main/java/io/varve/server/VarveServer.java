@@ -158,7 +158,11 @@ public final class VarveServer implements AutoCloseable {
               settings.cassandra().schemaTimeout());
       NamespaceConfigMapper mapper =
           new NamespaceConfigMapper(
-              settings.cassandra().metadataKeyspace(), settings.limits().futureLimit());
+              settings.cassandra().metadataKeyspace(),
+              settings.limits().futureLimit(),
+              settings.clusters().stream()
+                  .map(io.varve.cassandra.session.CassandraCluster::name)
+                  .collect(java.util.stream.Collectors.toSet()));
       // staleness is judged on the wall clock, whatever clock decides slices and retention
       BackgroundWorkers workers = new BackgroundWorkers(metrics, Clock.systemUTC());
       Duration staleAfter = BackgroundWorkers.staleAfter(settings.sliceMaintenanceInterval());

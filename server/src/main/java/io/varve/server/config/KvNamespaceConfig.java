@@ -9,13 +9,13 @@ import io.varve.core.kv.KvNamespace;
 import io.varve.core.kv.KvSlos;
 import io.varve.core.namespace.Consistency;
 import io.varve.core.namespace.Names;
-import io.varve.core.namespace.NamespaceBounds;
 import io.varve.core.text.Characters;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
 import java.util.Optional;
+import java.util.Set;
 
 /**
  * Reads a KeyValue namespace's {@code persistence_configuration}, the reference text's shape: one
@@ -35,7 +35,10 @@ final class KvNamespaceConfig {
   record Mapped(KvNamespace settings, List<PersistenceConfiguration> normalized) {}
 
   static Mapped map(
-      String namespace, List<PersistenceConfiguration> entries, String metadataKeyspace) {
+      String namespace,
+      List<PersistenceConfiguration> entries,
+      String metadataKeyspace,
+      Set<String> clusters) {
     KvNamespace primary = null;
     Optional<Duration> cacheTtl = Optional.empty();
     List<PersistenceConfiguration> normalized = new ArrayList<>();
@@ -50,7 +53,7 @@ final class KvNamespaceConfig {
                 path + ".id",
                 "a second " + NamespaceConfigMapper.PRIMARY + " entry (expected: exactly one)");
           }
-          primary = primary(namespace, entry, path, metadataKeyspace);
+          primary = primary(namespace, entry, path, metadataKeyspace, clusters);
         }
         case NamespaceService.CACHE -> {
           if (cache != null) {
@@ -93,7 +96,11 @@ final class KvNamespaceConfig {
   }
 
   private static KvNamespace primary(
-      String namespace, PersistenceConfiguration entry, String path, String metadataKeyspace) {
+      String namespace,
+      PersistenceConfiguration entry,
+      String path,
+      String metadataKeyspace,
+      Set<String> clusters) {
     PhysicalStorage storage = entry.getPhysicalStorage();
     String ps = path + ".physicalStorage";
     String type =
@@ -101,12 +108,7 @@ final class KvNamespaceConfig {
     if (!type.equals("CASSANDRA") && !type.equals("SCYLLADB")) {
       throw new InvalidFieldException(ps + ".type", storage.getType(), "CASSANDRA or SCYLLADB");
     }
-    if (Characters.count(storage.getCluster()) > NamespaceBounds.MAX_CLUSTER_NAME_LENGTH) {
-      throw new InvalidFieldException(
-          ps + ".cluster",
-          storage.getCluster(),
-          "at most " + NamespaceBounds.MAX_CLUSTER_NAME_LENGTH + " characters");
-    }
+    NamespaceConfigMapper.cluster(storage.getCluster(), ps + ".cluster", clusters);
     String keyspace = storage.getDataset().isEmpty() ? namespace : storage.getDataset();
     Names.keyspace(ps + ".dataset", keyspace, metadataKeyspace);
     String table = storage.getTable().isEmpty() ? namespace : storage.getTable();

@@ -27,6 +27,7 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
 import java.util.Optional;
+import java.util.Set;
 
 /**
  * Reads a namespace's {@code persistence_configuration} (the shape of the reference namespace
@@ -71,6 +72,7 @@ public final class NamespaceConfigMapper {
 
   private final String metadataKeyspace;
   private final Duration futureLimit;
+  private final Set<String> clusters;
 
   /** A mapper for a server with the default {@code timeseries.limits.futureLimit}. */
   public NamespaceConfigMapper(String metadataKeyspace) {
@@ -82,8 +84,19 @@ public final class NamespaceConfigMapper {
    * @param futureLimit how far ahead of now writes are accepted: slices are created that far ahead
    */
   public NamespaceConfigMapper(String metadataKeyspace, Duration futureLimit) {
+    this(metadataKeyspace, futureLimit, Set.of());
+  }
+
+  /**
+   * @param clusters the names of {@code cassandra.clusters}: when there are any, {@code
+   *     physicalStorage.cluster} must be empty (the default cluster) or one of them; when there are
+   *     none, it is informational
+   */
+  public NamespaceConfigMapper(
+      String metadataKeyspace, Duration futureLimit, Set<String> clusters) {
     this.metadataKeyspace = metadataKeyspace;
     this.futureLimit = futureLimit;
+    this.clusters = Set.copyOf(clusters);
   }
 
   /** As {@link #map(String, String, List)}, the service inferred from the configuration's shape. */
@@ -102,7 +115,8 @@ public final class NamespaceConfigMapper {
           ROOT, "missing (expected: a list with one " + PRIMARY + " entry)");
     }
     if (NamespaceService.of(service, entries) == NamespaceService.KEY_VALUE) {
-      KvNamespaceConfig.Mapped kv = KvNamespaceConfig.map(namespace, entries, metadataKeyspace);
+      KvNamespaceConfig.Mapped kv =
+          KvNamespaceConfig.map(namespace, entries, metadataKeyspace, clusters);
       return new Mapped(
           null,
           kv.normalized(),
@@ -227,20 +241,35 @@ public final class NamespaceConfigMapper {
   }
 
   /** The primary entry's {@code physicalStorage.type} (upper case), its cluster name checked. */
-  private static String storageType(PhysicalStorage storage, String path) {
+  private String storageType(PhysicalStorage storage, String path) {
     String type =
         storage.getType().isEmpty() ? "CASSANDRA" : storage.getType().toUpperCase(Locale.ROOT);
     if (!type.equals("CASSANDRA") && !type.equals("SCYLLADB")) {
       throw new InvalidFieldException(
           path + ".physicalStorage.type", storage.getType(), "CASSANDRA or SCYLLADB");
     }
-    if (Characters.count(storage.getCluster()) > NamespaceBounds.MAX_CLUSTER_NAME_LENGTH) {
-      throw new InvalidFieldException(
-          path + ".physicalStorage.cluster",
-          storage.getCluster(),
-          "at most " + NamespaceBounds.MAX_CLUSTER_NAME_LENGTH + " characters");
-    }
+    cluster(storage.getCluster(), path + ".physicalStorage.cluster", clusters);
     return type;
+  }
+
+  /**
+   * The primary storage's cluster name, checked: at most {@link
+   * NamespaceBounds#MAX_CLUSTER_NAME_LENGTH} characters, and, when the server names clusters in
+   * {@code cassandra.clusters}, empty (the default cluster) or one of them.
+   */
+  static String cluster(String name, String field, Set<String> clusters) {
+    if (Characters.count(name) > NamespaceBounds.MAX_CLUSTER_NAME_LENGTH) {
+      throw new InvalidFieldException(
+          field, name, "at most " + NamespaceBounds.MAX_CLUSTER_NAME_LENGTH + " characters");
+    }
+    if (!clusters.isEmpty() && !name.isEmpty() && !clusters.contains(name)) {
+      throw new InvalidFieldException(
+          field,
+          name,
+          "empty, for the default cluster, or a cluster of the server's cassandra.clusters: "
+              + String.join(", ", new java.util.TreeSet<>(clusters)));
+    }
+    return name;
   }
 
   /** {@code consistencyScope} and {@code consistencyTarget}, each defaulted when empty. */

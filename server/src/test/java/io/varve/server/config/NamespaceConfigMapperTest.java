@@ -140,6 +140,40 @@ class NamespaceConfigMapperTest {
           + "\"dataset\": \"orders_idx\"}}";
 
   @Test
+  void with_clusters_configured_a_namespace_names_one_of_them_or_none_of_either_service() {
+    NamespaceConfigMapper fleet =
+        new NamespaceConfigMapper(
+            "varve", Duration.ofHours(1), java.util.Set.of("analytics", "cold"));
+    for (String service : List.of("TIME_SERIES", "KEY_VALUE")) {
+      for (String cluster : List.of("", "analytics")) {
+        fleet.map("ns", service, List.of(onCluster(cluster)));
+      }
+      assertThatThrownBy(
+              () -> fleet.map("ns", service, List.of(onCluster("cassandra_kv_ngsegment"))))
+          .as(service)
+          .isInstanceOf(InvalidFieldException.class)
+          .hasMessageContaining("persistence_configuration[0].physicalStorage.cluster")
+          .hasMessageContaining("cassandra_kv_ngsegment")
+          .hasMessageContaining("analytics, cold");
+    }
+  }
+
+  @Test
+  void without_clusters_configured_the_cluster_name_is_informational() {
+    for (String service : List.of("TIME_SERIES", "KEY_VALUE")) {
+      MAPPER.map("ns", service, List.of(onCluster("cassandra_kv_ngsegment")));
+    }
+  }
+
+  private static PersistenceConfiguration onCluster(String cluster) {
+    return PersistenceConfiguration.newBuilder()
+        .setId("PRIMARY_STORAGE")
+        .setPhysicalStorage(
+            io.varve.api.timeseries.v1.PhysicalStorage.newBuilder().setCluster(cluster))
+        .build();
+  }
+
+  @Test
   void accepts_the_reference_configuration_with_its_comments() {
     NamespaceSettings s = map(REFERENCE).settings();
 
