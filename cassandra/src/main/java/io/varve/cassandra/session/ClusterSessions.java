@@ -1,0 +1,168 @@
+package io.varve.cassandra.session;
+
+import com.datastax.oss.driver.api.core.CqlSession;
+import com.datastax.oss.driver.api.core.tracker.RequestTracker;
+import io.varve.core.error.VarveException;
+import java.time.Clock;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.concurrent.CompletionException;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.Executors;
+import java.util.concurrent.ScheduledExecutorService;
+import java.util.concurrent.TimeUnit;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * The server's sessions: the default cluster's, opened before the server starts (the control plane
+ * lives there, so a server that cannot reach it does not start), and one per cluster of {@code
+ * cassandra.clusters}, opened in the background and opened again until it succeeds, so that a
+ * cluster down when the server starts degrades only its namespaces. Once open, a session stays: the
+ * driver reconnects to its nodes itself, and a cluster that goes down later fails its requests as
+ * the default cluster's do.
+ */
+public final class ClusterSessions implements AutoCloseable {
+
+  private static final Logger log = LoggerFactory.getLogger(ClusterSessions.class);
+
+  /** The name by which the default cluster is reported; namespaces name it with an empty name. */
+  public static final String DEFAULT = "";
+
+  /** How long after a failed attempt a cluster's session is opened again. */
+  static final Duration RETRY = Duration.ofSeconds(5);
+
+  /**
+   * What the server knows of a cluster now.
+   *
+   * @param session its session, once opened
+   * @param error why the last attempt to open it failed, while it has none
+   * @param since when the state began
+   */
+  public record State(Optional<CqlSession> session, Optional<String> error, Instant since) {}
+
+  private final CqlSession defaultSession;
+  private final Map<String, CassandraSettings> settings = new LinkedHashMap<>();
+  private final Map<String, State> states = new ConcurrentHashMap<>();
+  private final List<RequestTracker> trackers;
+  private final ScheduledExecutorService retries;
+  private final Clock clock;
+  private volatile boolean closed;
+
+  /**
+   * @param defaultSession the default cluster's session, already open
+   * @param clusters the other clusters, opened from now on
+   * @param trackers told of every request of every session (the metrics)
+   */
+  public ClusterSessions(
+      CqlSession defaultSession,
+      List<CassandraCluster> clusters,
+      List<RequestTracker> trackers,
+      Clock clock) {
+    this.defaultSession = defaultSession;
+    this.trackers = List.copyOf(trackers);
+    this.clock = clock;
+    this.retries =
+        Executors.newSingleThreadScheduledExecutor(
+            r -> {
+              Thread t = new Thread(r, "varve-cluster-sessions");
+              t.setDaemon(true);
+              return t;
+            });
+    for (CassandraCluster c : clusters) {
+      settings.put(c.name(), c.settings());
+      states.put(c.name(), new State(Optional.empty(), Optional.of("connecting"), clock.instant()));
+      open(c.name());
+    }
+  }
+
+  private void open(String name) {
+    if (closed) {
+      return;
+    }
+    Sessions.open(settings.get(name), trackers)
+        .whenComplete(
+            (session, error) -> {
+              if (error == null) {
+                if (closed) {
+                  session.closeAsync();
+                  return;
+                }
+                states.put(
+                    name, new State(Optional.of(session), Optional.empty(), clock.instant()));
+                log.info("cassandra cluster {}: connected", name);
+                return;
+              }
+              Throwable cause =
+                  error instanceof CompletionException && error.getCause() != null
+                      ? error.getCause()
+                      : error;
+              String why = String.valueOf(cause.getMessage());
+              states.put(name, new State(Optional.empty(), Optional.of(why), clock.instant()));
+              log.warn(
+                  "cassandra cluster {} cannot be reached ({}); its namespaces answer UNAVAILABLE,"
+                      + " trying again in {}s",
+                  name,
+                  why,
+                  RETRY.toSeconds());
+              if (!closed) {
+                retries.schedule(() -> open(name), RETRY.toMillis(), TimeUnit.MILLISECONDS);
+              }
+            });
+  }
+
+  /** The names of the clusters other than the default one, in the configuration's order. */
+  public List<String> names() {
+    return List.copyOf(settings.keySet());
+  }
+
+  /**
+   * The session of cluster {@code name} ({@link #DEFAULT} for the default one).
+   *
+   * @throws VarveException UNAVAILABLE naming the cluster and why, while its session is not open;
+   *     FAILED_PRECONDITION for a name the configuration does not have
+   */
+  public CqlSession session(String name) {
+    if (name.isEmpty()) {
+      return defaultSession;
+    }
+    State state = states.get(name);
+    if (state == null) {
+      throw VarveException.failedPrecondition(
+          "cassandra cluster '"
+              + name
+              + "' is not in this server's cassandra.clusters (expected one of: "
+              + String.join(", ", settings.keySet())
+              + ")");
+    }
+    return state
+        .session()
+        .orElseThrow(
+            () ->
+                new VarveException(
+                    VarveException.Kind.UNAVAILABLE,
+                    "cassandra cluster '"
+                        + name
+                        + "' cannot be reached: "
+                        + state.error().orElse("not connected")
+                        + "; retrying is safe"));
+  }
+
+  /** Every other cluster's state now, by name, in the configuration's order. */
+  public Map<String, State> states() {
+    Map<String, State> all = new LinkedHashMap<>();
+    settings.keySet().forEach(name -> all.put(name, states.get(name)));
+    return all;
+  }
+
+  @Override
+  public void close() {
+    closed = true;
+    retries.shutdownNow();
+    states.values().forEach(s -> s.session().ifPresent(CqlSession::close));
+  }
+}
