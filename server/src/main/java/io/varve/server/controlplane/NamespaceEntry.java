@@ -56,6 +56,19 @@ public record NamespaceEntry(
         Optional.empty());
   }
 
+  /**
+   * The cluster its primary storage names ({@code physicalStorage.cluster}); empty for the default
+   * cluster. Informational when the server names no clusters ({@code cassandra.clusters}).
+   */
+  public String cluster() {
+    return config.stream()
+        .filter(
+            e -> e.getId().equalsIgnoreCase(io.varve.server.config.NamespaceConfigMapper.PRIMARY))
+        .findFirst()
+        .map(e -> e.getPhysicalStorage().getCluster())
+        .orElse("");
+  }
+
   /** The latency objectives of a served namespace, whichever its service; empty when unserved. */
   public Optional<Slos> slos() {
     if (keyValue.isPresent()) {
