@@ -1,6 +1,7 @@
 package io.varve.server;
 
 import com.datastax.oss.driver.api.core.CqlSession;
+import com.datastax.oss.driver.api.core.tracker.RequestTracker;
 import com.linecorp.armeria.server.Server;
 import com.linecorp.armeria.server.ServerBuilder;
 import com.linecorp.armeria.server.ServerListener;
@@ -8,19 +9,17 @@ import com.linecorp.armeria.server.docs.DocService;
 import com.linecorp.armeria.server.prometheus.PrometheusExpositionService;
 import io.micrometer.prometheusmetrics.PrometheusConfig;
 import io.micrometer.prometheusmetrics.PrometheusMeterRegistry;
-import io.varve.cassandra.events.CqlEventStore;
 import io.varve.cassandra.kv.CqlChunkLog;
 import io.varve.cassandra.kv.CqlChunkSweep;
-import io.varve.cassandra.kv.CqlItemReader;
-import io.varve.cassandra.kv.CqlItemStore;
-import io.varve.cassandra.kv.CqlItemTables;
-import io.varve.cassandra.kv.CqlItemWriter;
 import io.varve.cassandra.metadata.CqlMetadataStore;
-import io.varve.cassandra.metadata.CqlSliceTables;
+import io.varve.cassandra.routing.KeyspaceClusters;
+import io.varve.cassandra.session.ClusterSessions;
 import io.varve.cassandra.session.Sessions;
 import io.varve.core.index.IndexStore;
-import io.varve.core.limit.AsyncLimiter;
+import io.varve.core.kv.ItemTables;
 import io.varve.core.read.PageTokens;
+import io.varve.core.store.EventStore;
+import io.varve.core.store.SliceTables;
 import io.varve.opensearch.OpenSearchClients;
 import io.varve.opensearch.OpenSearchIndexStore;
 import io.varve.opensearch.OpenSearchSettings;
@@ -79,7 +78,7 @@ public final class VarveServer implements AutoCloseable {
   public static final Duration DRAIN_TIMEOUT = Duration.ofSeconds(30);
 
   private final Server server;
-  private final CqlSession session;
+  private final ClusterSessions sessions;
   private final SliceMaintainer maintainer;
   private final Optional<IndexServices> index;
   private final WriteBuffers buffers;
@@ -90,13 +89,13 @@ public final class VarveServer implements AutoCloseable {
 
   private VarveServer(
       Server server,
-      CqlSession session,
+      ClusterSessions sessions,
       SliceMaintainer maintainer,
       Optional<IndexServices> index,
       WriteBuffers buffers) {
     this.buffers = buffers;
     this.server = server;
-    this.session = session;
+    this.sessions = sessions;
     this.maintainer = maintainer;
     this.index = index;
   }
@@ -140,48 +139,45 @@ public final class VarveServer implements AutoCloseable {
         .map(tls -> ServerCertificate.check(tls, Instant.now()))
         .ifPresent(VarveServer::logExpiry);
     PrometheusMeterRegistry metrics = new PrometheusMeterRegistry(PrometheusConfig.DEFAULT);
-    CqlSession session =
-        Sessions.open(settings.cassandra(), List.of(new CassandraRequestMetrics(metrics)))
-            .toCompletableFuture()
-            .join();
+    List<RequestTracker> trackers = List.of(new CassandraRequestMetrics(metrics));
+    CqlSession session = Sessions.open(settings.cassandra(), trackers).toCompletableFuture().join();
+    // the other clusters are opened in the background: one that is down degrades its namespaces
+    // only
+    ClusterSessions sessions =
+        new ClusterSessions(session, settings.clusters(), trackers, Clock.systemUTC());
     JvmMetrics jvm = new JvmMetrics(metrics);
-    CassandraNodes.register(metrics, session);
+    CassandraNodes.register(metrics, sessions);
     try {
-      CqlSliceTables tables =
-          new CqlSliceTables(
-              session, settings.cassandra().replication(), settings.cassandra().schemaTimeout());
+      Stores stores = Stores.of(settings, sessions, new KeyspaceClusters());
       CqlMetadataStore store =
           CqlMetadataStore.open(
               session,
               settings.cassandra().metadataKeyspace(),
-              tables,
+              stores.defaultTables(),
               settings.cassandra().schemaTimeout());
+      SliceTables tables = stores.tables();
       NamespaceConfigMapper mapper =
           new NamespaceConfigMapper(
               settings.cassandra().metadataKeyspace(),
               settings.limits().futureLimit(),
-              settings.clusters().stream()
-                  .map(io.varve.cassandra.session.CassandraCluster::name)
-                  .collect(java.util.stream.Collectors.toSet()));
+              sessions.names().stream().collect(java.util.stream.Collectors.toSet()));
       // staleness is judged on the wall clock, whatever clock decides slices and retention
       BackgroundWorkers workers = new BackgroundWorkers(metrics, Clock.systemUTC());
       Duration staleAfter = BackgroundWorkers.staleAfter(settings.sliceMaintenanceInterval());
       NamespaceRegistry registry =
           new NamespaceRegistry(
-              store, mapper, settings.readFanout(), settings.maxReadFanout(), metrics, clock);
+              store,
+              mapper,
+              settings.readFanout(),
+              settings.maxReadFanout(),
+              metrics,
+              clock,
+              stores.keyspaces());
       Optional<IndexServices> index =
           indexServices(settings, registry, metrics, clock, workers, staleAfter);
-      // one write budget for both services: what a node takes in at once must fit its heap, whoever
-      // writes
-      AsyncLimiter writes =
-          new AsyncLimiter(
-              CqlEventStore.WRITES,
-              settings.cassandra().maxInFlightWrites(),
-              settings.cassandra().maxInFlightWriteBytes());
-      CqlEventStore events =
-          new CqlEventStore(session, writes, settings.cassandra().compressionThreshold());
-      LimitGauges.register(metrics, events.writeLimiter());
-      LimitGauges.register(metrics, events.readLimiter());
+      EventStore events = stores.events();
+      LimitGauges.register(metrics, stores.writes());
+      LimitGauges.register(metrics, stores.reads());
       PageTokens tokens = new PageTokens(store.pageTokenKey().toCompletableFuture().join());
       CqlChunkLog chunkLog =
           CqlChunkLog.open(
@@ -189,8 +185,15 @@ public final class VarveServer implements AutoCloseable {
               settings.cassandra().metadataKeyspace(),
               settings.cassandra().schemaTimeout());
       KeyValueHandler kv =
-          keyValue(session, writes, chunkLog, registry, tokens, settings, clock, metrics);
-      CqlItemTables itemTables = new CqlItemTables(session, settings.cassandra().schemaTimeout());
+          new KeyValueHandler(
+              registry,
+              stores.items(chunkLog),
+              tokens,
+              settings.kv(),
+              clock,
+              metrics,
+              settings.kvChunks());
+      ItemTables itemTables = stores.itemTables();
       SloCounters slo =
           new SloCounters(
               metrics, namespace -> registry.served(namespace).flatMap(NamespaceEntry::slos));
@@ -252,6 +255,7 @@ public final class VarveServer implements AutoCloseable {
       WriteBuffers buffers =
           new WriteBuffers(
               events,
+              stores::requireReachable,
               registry::known,
               indexer,
               metrics,
@@ -288,7 +292,7 @@ public final class VarveServer implements AutoCloseable {
               settings.sliceMaintenanceInterval());
       ChunkSweeper sweeper =
           new ChunkSweeper(
-              new CqlChunkSweep(session, chunkLog, settings.kvChunks(), Clock.systemUTC()),
+              new CqlChunkSweep(stores::session, chunkLog, settings.kvChunks(), Clock.systemUTC()),
               workers.register(
                   "chunk-sweeper",
                   false,
@@ -305,7 +309,7 @@ public final class VarveServer implements AutoCloseable {
               settings.admission(),
               metrics,
               decoding::oldestWait,
-              events::writeQueueDelay,
+              () -> Duration.ofNanos(stores.writes().oldestWaitNanos()),
               buffers::roomBytes);
       Transports.register(
           sb, control, backfill, data, search, kv, handshakes, slo, settings, admission, decoding);
@@ -313,7 +317,7 @@ public final class VarveServer implements AutoCloseable {
       sb.serverListener(ServerListener.builder().whenStopped(s -> jvm.close()).build());
       sb.serverListener(ServerListener.builder().whenStopping(s -> sweeper.close()).build());
       sb.serverListener(ServerListener.builder().whenStopping(s -> histograms.close()).build());
-      servePages(sb, metrics, workers, registry, settings);
+      servePages(sb, metrics, workers, registry, sessions, settings);
       Server server = sb.build();
       server.start().join();
       maintainer.start(settings.sliceMaintenanceInterval());
@@ -325,9 +329,10 @@ public final class VarveServer implements AutoCloseable {
           settings.tls().isPresent() ? "https" : "http",
           settings.host(),
           server.activeLocalPort());
-      return new VarveServer(server, session, maintainer, index, buffers);
+      return new VarveServer(server, sessions, maintainer, index, buffers);
     } catch (RuntimeException e) {
       jvm.close();
+      sessions.close();
       session.close();
       throw e;
     }
@@ -368,37 +373,6 @@ public final class VarveServer implements AutoCloseable {
                 workers.register("index-maintainer", false, staleAfter))));
   }
 
-  /**
-   * The KeyValue service over the Cassandra item store. Writes share {@code writes}, the write
-   * budget of both services; idempotency tokens are judged on the wall clock.
-   */
-  private static KeyValueHandler keyValue(
-      CqlSession session,
-      AsyncLimiter writes,
-      CqlChunkLog chunkLog,
-      NamespaceRegistry registry,
-      PageTokens tokens,
-      ServerSettings settings,
-      Clock clock,
-      PrometheusMeterRegistry metrics) {
-    return new KeyValueHandler(
-        registry,
-        new CqlItemStore(
-            new CqlItemWriter(
-                session,
-                writes,
-                settings.cassandra().compressionThreshold(),
-                settings.kvChunks(),
-                chunkLog,
-                Clock.systemUTC()),
-            new CqlItemReader(session, settings.kv(), settings.kvChunks().writeConcurrency())),
-        tokens,
-        settings.kv(),
-        clock,
-        metrics,
-        settings.kvChunks());
-  }
-
   /** The server's listening address (TLS or not), timeouts and shutdown, before any service. */
   private static ServerBuilder listening(ServerSettings settings) {
     ServerBuilder sb =
@@ -429,6 +403,7 @@ public final class VarveServer implements AutoCloseable {
       PrometheusMeterRegistry metrics,
       BackgroundWorkers workers,
       NamespaceRegistry registry,
+      ClusterSessions sessions,
       ServerSettings settings) {
     TokenAuthentication pages = new TokenAuthentication(settings.auth());
     sb.meterRegistry(metrics)
@@ -436,7 +411,7 @@ public final class VarveServer implements AutoCloseable {
             "/metrics",
             PrometheusExpositionService.of(metrics.getPrometheusRegistry())
                 .decorate(pages.page(Permission.METRICS)))
-        .service("/health", HealthReport.service(workers, registry::unserved))
+        .service("/health", HealthReport.service(workers, registry::unserved, sessions::health))
         .serviceUnder("/docs", DocService.builder().build().decorate(pages.page(Permission.DOCS)));
   }
 
@@ -476,6 +451,7 @@ public final class VarveServer implements AutoCloseable {
             log.debug("closing the index store client", e);
           }
         });
-    session.close();
+    sessions.close();
+    sessions.session(ClusterSessions.DEFAULT).close();
   }
 }

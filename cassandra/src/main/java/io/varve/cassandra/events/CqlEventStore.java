@@ -86,8 +86,10 @@ public final class CqlEventStore implements EventStore {
   /** The name of the write limiter a store makes for itself: its bounds' metric label. */
   public static final String WRITES = "cassandra_writes";
 
-  private final AsyncLimiter reads =
-      new AsyncLimiter("cassandra_reads", MAX_READS_IN_FLIGHT, MAX_READ_BYTES_IN_FLIGHT);
+  /** The name of the read limiter a store makes for itself: its bounds' metric label. */
+  public static final String READS = "cassandra_reads";
+
+  private final AsyncLimiter reads;
   private final RowSizes rowSizes = new RowSizes();
 
   public CqlEventStore(
@@ -97,10 +99,25 @@ public final class CqlEventStore implements EventStore {
 
   /** A store whose writes share {@code limiter} with other writers of the same cluster. */
   public CqlEventStore(CqlSession session, AsyncLimiter limiter, int compressionThreshold) {
+    this(session, limiter, newReadLimiter(), compressionThreshold);
+  }
+
+  /**
+   * A store whose writes share {@code limiter} and whose reads share {@code reads} with other
+   * stores: those of the other clusters of one server, which bound what the server holds.
+   */
+  public CqlEventStore(
+      CqlSession session, AsyncLimiter limiter, AsyncLimiter reads, int compressionThreshold) {
+    this.reads = reads;
     this.session = session;
     this.statements = new SliceStatements(session);
     this.codec = new ValueCodec(compressionThreshold);
     this.limiter = limiter;
+  }
+
+  /** A new bound on partition reads in flight: {@link #MAX_READS_IN_FLIGHT} reads, 64 MiB. */
+  public static AsyncLimiter newReadLimiter() {
+    return new AsyncLimiter(READS, MAX_READS_IN_FLIGHT, MAX_READ_BYTES_IN_FLIGHT);
   }
 
   /** The bound on write batches in flight (shared with the other writers it was given to). */

@@ -12,9 +12,12 @@ import java.nio.ByteBuffer;
 import java.time.Clock;
 import java.time.Instant;
 import java.util.List;
+import java.util.Map;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionStage;
+import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.atomic.AtomicLong;
+import java.util.function.Function;
 
 /**
  * Core's {@link ChunkSweep} on Cassandra or ScyllaDB. One pass of the chunk sweeper over the
@@ -32,20 +35,42 @@ import java.util.concurrent.atomic.AtomicLong;
  */
 public final class CqlChunkSweep implements ChunkSweep {
 
-  private final CqlSession session;
+  private final Function<String, CqlSession> sessions;
+  private final Map<CqlSession, Target> targets = new ConcurrentHashMap<>();
   private final CqlChunkLog log;
-  private final ItemStatements statements;
-  private final CqlChunkStore store;
   private final KvChunking chunking;
   private final Clock clock;
 
+  /** What the sweep reads and deletes through on one cluster. */
+  private record Target(CqlSession session, ItemStatements statements, CqlChunkStore store) {}
+
+  /** A sweep whose item tables are all on {@code session}'s cluster. */
   public CqlChunkSweep(CqlSession session, CqlChunkLog log, KvChunking chunking, Clock clock) {
-    this.session = session;
+    this(keyspace -> session, log, chunking, clock);
+  }
+
+  /**
+   * A sweep over item tables on several clusters.
+   *
+   * @param sessions the session of the cluster holding a keyspace; throws a {@link
+   *     io.varve.core.error.VarveException} while it cannot be reached, which leaves the entry in
+   *     the log for a later pass
+   */
+  public CqlChunkSweep(
+      Function<String, CqlSession> sessions, CqlChunkLog log, KvChunking chunking, Clock clock) {
+    this.sessions = sessions;
     this.log = log;
-    this.statements = new ItemStatements(session);
-    this.store = new CqlChunkStore(session, statements, null);
     this.chunking = chunking;
     this.clock = clock;
+  }
+
+  private Target target(String keyspace) {
+    return targets.computeIfAbsent(
+        sessions.apply(keyspace),
+        session -> {
+          ItemStatements statements = new ItemStatements(session);
+          return new Target(session, statements, new CqlChunkStore(session, statements, null));
+        });
   }
 
   /** Sweeps every shard once; fails only when the log itself cannot be read or trimmed. */
@@ -86,7 +111,8 @@ public final class CqlChunkSweep implements ChunkSweep {
     }
     CqlChunkLog.Entry e = entries.get(i);
     examined.incrementAndGet();
-    return current(e)
+    return CompletableFuture.completedFuture(e)
+        .thenCompose(this::current)
         .thenCompose(
             live -> {
               if (live) {
@@ -95,7 +121,8 @@ public final class CqlChunkSweep implements ChunkSweep {
               CqlChunkStore.Version version =
                   new CqlChunkStore.Version(
                       e.keyspace(), e.table(), e.id(), e.key(), e.generation(), e.token());
-              return store
+              return target(e.keyspace())
+                  .store()
                   .delete(
                       version,
                       e.chunks(),
@@ -152,6 +179,12 @@ public final class CqlChunkSweep implements ChunkSweep {
 
   /** Whether the entry's item table is no longer in the schema the driver knows. */
   private boolean tableGone(CqlChunkLog.Entry e) {
+    CqlSession session;
+    try {
+      session = target(e.keyspace()).session();
+    } catch (RuntimeException unreachable) {
+      return false; // not known: the entry stays for a later pass
+    }
     return session
         .getMetadata()
         .getKeyspace(CqlIdentifier.fromInternal(e.keyspace()))
@@ -161,11 +194,13 @@ public final class CqlChunkSweep implements ChunkSweep {
 
   /** Whether the entry's version is the committed, live value of its item. */
   private CompletionStage<Boolean> current(CqlChunkLog.Entry e) {
+    Target target = target(e.keyspace());
     String table =
         CqlIdentifier.fromInternal(e.keyspace()).asCql(true)
             + "."
             + CqlIdentifier.fromInternal(e.table()).asCql(true);
-    return statements
+    return target
+        .statements()
         .prepare(
             "SELECT value_metadata, WRITETIME(value_metadata) FROM "
                 + table
@@ -173,13 +208,15 @@ public final class CqlChunkSweep implements ChunkSweep {
         .thenCompose(
             select ->
                 CqlFailures.translated(
-                    session.executeAsync(
-                        select
-                            .boundStatementBuilder()
-                            .setString(0, e.id())
-                            .setByteBuffer(1, ByteBuffer.wrap(e.key()))
-                            .setConsistencyLevel(DefaultConsistencyLevel.ALL)
-                            .build())))
+                    target
+                        .session()
+                        .executeAsync(
+                            select
+                                .boundStatementBuilder()
+                                .setString(0, e.id())
+                                .setByteBuffer(1, ByteBuffer.wrap(e.key()))
+                                .setConsistencyLevel(DefaultConsistencyLevel.ALL)
+                                .build())))
         .thenApply(
             rs -> {
               Row row = rs.one();

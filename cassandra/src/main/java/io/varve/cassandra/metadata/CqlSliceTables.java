@@ -91,7 +91,8 @@ public final class CqlSliceTables implements SliceTables {
   }
 
   @Override
-  public CompletionStage<Optional<String>> closedStrategy(CompactionPolicy.Closed closed) {
+  public CompletionStage<Optional<String>> closedStrategy(
+      String keyspace, CompactionPolicy.Closed closed) {
     if (closed == CompactionPolicy.Closed.UNCHANGED) {
       return CompletableFuture.completedFuture(Optional.empty());
     }

@@ -1,6 +1,8 @@
 package io.varve.cassandra.session;
 
 import com.datastax.oss.driver.api.core.CqlSession;
+import com.datastax.oss.driver.api.core.metadata.Node;
+import com.datastax.oss.driver.api.core.metadata.NodeState;
 import com.datastax.oss.driver.api.core.tracker.RequestTracker;
 import io.varve.core.error.VarveException;
 import java.time.Clock;
@@ -32,6 +34,22 @@ public final class ClusterSessions implements AutoCloseable {
 
   /** The name by which the default cluster is reported; namespaces name it with an empty name. */
   public static final String DEFAULT = "";
+
+  /**
+   * The name by which {@link #health()} and the metrics report the default cluster; no cluster of
+   * {@code cassandra.clusters} may take it.
+   */
+  public static final String DEFAULT_NAME = "default";
+
+  /**
+   * What {@code /health} says of a cluster.
+   *
+   * @param reachable whether the server holds connections to at least one of its nodes
+   * @param nodesUp the nodes it holds connections to
+   * @param nodes the nodes it knows (0 before its session opened)
+   * @param error why it is not reachable
+   */
+  public record Health(boolean reachable, int nodesUp, int nodes, Optional<String> error) {}
 
   /** How long after a failed attempt a cluster's session is opened again. */
   static final Duration RETRY = Duration.ofSeconds(5);
@@ -150,6 +168,76 @@ public final class ClusterSessions implements AutoCloseable {
                         + "' cannot be reached: "
                         + state.error().orElse("not connected")
                         + "; retrying is safe"));
+  }
+
+  /**
+   * Refuses a cluster of {@code cassandra.clusters} that the server cannot reach now: its session
+   * is not open, or the driver holds connections to none of its nodes.
+   *
+   * @throws VarveException UNAVAILABLE naming the cluster and why; as {@link #session} for a name
+   *     the configuration does not have
+   */
+  public void requireReachable(String name) {
+    Health health = health(session(name));
+    if (!health.reachable()) {
+      throw new VarveException(
+          VarveException.Kind.UNAVAILABLE,
+          "cassandra cluster '"
+              + (name.isEmpty() ? DEFAULT_NAME : name)
+              + "' cannot be reached: "
+              + health.error().orElse("")
+              + "; retrying is safe");
+    }
+  }
+
+  /** The session of cluster {@code name} ({@link #DEFAULT} too) once open; empty until then. */
+  public Optional<CqlSession> opened(String name) {
+    if (name.isEmpty()) {
+      return Optional.of(defaultSession);
+    }
+    State state = states.get(name);
+    return state == null ? Optional.empty() : state.session();
+  }
+
+  /**
+   * Every cluster's health now: the default one first, as {@link #DEFAULT_NAME}, then the others in
+   * the configuration's order.
+   */
+  public Map<String, Health> health() {
+    Map<String, Health> all = new LinkedHashMap<>();
+    all.put(DEFAULT_NAME, health(defaultSession));
+    settings
+        .keySet()
+        .forEach(
+            name -> {
+              State state = states.get(name);
+              all.put(
+                  name,
+                  state
+                      .session()
+                      .map(ClusterSessions::health)
+                      .orElseGet(
+                          () -> new Health(false, 0, 0, state.error().or(() -> Optional.of("")))));
+            });
+    return all;
+  }
+
+  private static Health health(CqlSession session) {
+    int up = 0;
+    int nodes = 0;
+    for (Node node : session.getMetadata().getNodes().values()) {
+      nodes++;
+      if (node.getState() == NodeState.UP) {
+        up++;
+      }
+    }
+    return new Health(
+        up > 0,
+        up,
+        nodes,
+        up > 0
+            ? Optional.empty()
+            : Optional.of("no node is up (" + nodes + " known); the driver is reconnecting"));
   }
 
   /** Every other cluster's state now, by name, in the configuration's order. */

@@ -28,10 +28,10 @@ public interface SliceTables {
       String keyspace, String table, CompactionPolicy.Open open, Duration writeLife);
 
   /**
-   * The strategy {@code closed} means on this cluster (AUTO resolved by the backend and its
-   * version), as {@link #compaction} names it; empty for UNCHANGED.
+   * The strategy {@code closed} means on the cluster holding {@code keyspace} (AUTO resolved by its
+   * backend and version), as {@link #compaction} names it; empty for UNCHANGED.
    */
-  CompletionStage<Optional<String>> closedStrategy(CompactionPolicy.Closed closed);
+  CompletionStage<Optional<String>> closedStrategy(String keyspace, CompactionPolicy.Closed closed);
 
   /**
    * Switches a slice table that receives no more writes to {@code closed}'s strategy (idempotent).

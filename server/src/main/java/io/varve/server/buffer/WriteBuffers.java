@@ -33,6 +33,7 @@ import java.util.concurrent.RejectedExecutionException;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicLong;
+import java.util.function.Consumer;
 import java.util.function.Function;
 import java.util.function.LongSupplier;
 import org.slf4j.Logger;
@@ -111,8 +112,12 @@ public final class WriteBuffers implements AutoCloseable {
   private final Map<String, NamespaceQueue> queues = new ConcurrentHashMap<>();
   private final ScheduledExecutorService drainer;
   private volatile boolean closing;
+  private final Consumer<String> reachable;
 
   /**
+   * @param reachable refuses, UNAVAILABLE, a keyspace whose cluster is one of {@code
+   *     cassandra.clusters} that cannot be reached now: its events would wait in the buffer all
+   *     namespaces share, and fill it for the namespaces of the other clusters
    * @param known a namespace as the server knows it now (its control plane's cache): each drain
    *     cycle follows an UpdateNamespace (drain rate, coalesce) without waiting for a write
    * @param maxBytes bytes all queues and the batches being written may hold together
@@ -122,6 +127,7 @@ public final class WriteBuffers implements AutoCloseable {
    */
   public WriteBuffers(
       EventStore events,
+      Consumer<String> reachable,
       Function<String, Optional<NamespaceEntry>> known,
       Optional<Indexer> indexer,
       MeterRegistry metrics,
@@ -129,6 +135,7 @@ public final class WriteBuffers implements AutoCloseable {
       Duration retryWindow,
       BackgroundWorker worker) {
     this.events = events;
+    this.reachable = reachable;
     this.known = known;
     this.indexer = indexer;
     this.metrics = metrics;
@@ -210,7 +217,8 @@ public final class WriteBuffers implements AutoCloseable {
   /**
    * Queues the planned events of one request whole, or refuses them all: FAILED_PRECONDITION when
    * the namespace takes durable writes only ({@code bufferCapacity} 0), RESOURCE_EXHAUSTED when its
-   * queue or the server's buffer is full, UNAVAILABLE while the server stops.
+   * queue or the server's buffer is full, UNAVAILABLE while the server stops or while the
+   * namespace's cluster (one of {@code cassandra.clusters}) cannot be reached.
    */
   public void enqueue(NamespaceEntry ns, List<PlacedEvent> planned) {
     String name = ns.record().namespace();
@@ -227,6 +235,7 @@ public final class WriteBuffers implements AutoCloseable {
           VarveException.Kind.UNAVAILABLE,
           "the server is stopping and takes no more fire-and-forget writes; retry on another server");
     }
+    reachable.accept(settings.keyspace());
     Request request = Request.of(planned, nanos.getAsLong());
     List<Queued> batch = request.events();
     long bytes = request.maxBytes();

@@ -2,6 +2,7 @@ package io.varve.server.config;
 
 import io.varve.cassandra.session.CassandraCluster;
 import io.varve.cassandra.session.CassandraSettings;
+import io.varve.cassandra.session.ClusterSessions;
 import io.varve.core.error.InvalidFieldException;
 import io.varve.core.namespace.Names;
 import io.varve.options.EffectiveConfig;
@@ -166,7 +167,8 @@ public final class CassandraOptions {
   /**
    * The clusters of {@code cassandra.clusters}, each with the default cluster's timeouts,
    * compression and write bounds; refuses, naming the key, an entry without a name, contact points
-   * or data center, a name given twice, and TLS keys without a truststore.
+   * or data center, a name given twice or reserved ({@code default}), and TLS keys without a
+   * truststore.
    */
   static List<CassandraCluster> clusters(OptionValues v, CassandraSettings defaults) {
     List<CassandraCluster> clusters = new ArrayList<>();
@@ -179,6 +181,14 @@ public final class CassandraOptions {
                       InvalidFieldException.of(
                           c.key(ClusterOptions.NAME),
                           "missing (expected: the name namespaces give in physicalStorage.cluster)"));
+      if (name.equals(ClusterSessions.DEFAULT_NAME)) {
+        throw new InvalidFieldException(
+            c.key(ClusterOptions.NAME),
+            name,
+            "another name: '"
+                + name
+                + "' is how /health and the metrics name the cluster of cassandra.contactPoints");
+      }
       String earlier = keyByName.putIfAbsent(name, c.key(ClusterOptions.NAME));
       if (earlier != null) {
         throw new InvalidFieldException(

@@ -25,7 +25,8 @@ public final class ClusterOptions {
           .option("name", Types.matching(NAME_PATTERN, NAME_PATTERN.pattern()))
           .example("analytics")
           .doc(
-              "Required and unique. The name namespaces give in `physicalStorage.cluster` to live on this cluster.");
+              "Required and unique, not `default` (the name `/health` and the metrics give the cluster of"
+                  + " `cassandra.contactPoints`). The name namespaces give in `physicalStorage.cluster` to live on this cluster.");
   public static final Option<List<String>> CONTACT_POINTS =
       OPTIONS
           .option("contactPoints", Types.strings("`host:port`"))

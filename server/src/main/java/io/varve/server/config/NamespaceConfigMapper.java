@@ -100,6 +100,14 @@ public final class NamespaceConfigMapper {
   }
 
   /** As {@link #map(String, String, List)}, the service inferred from the configuration's shape. */
+  /**
+   * Whether namespaces live on the cluster their {@code physicalStorage.cluster} names: the server
+   * names clusters in {@code cassandra.clusters}; otherwise the name is informational.
+   */
+  public boolean routesByCluster() {
+    return !clusters.isEmpty();
+  }
+
   public Mapped map(String namespace, List<PersistenceConfiguration> entries) {
     return map(namespace, "", entries);
   }

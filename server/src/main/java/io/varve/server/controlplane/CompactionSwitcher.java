@@ -100,7 +100,7 @@ public final class CompactionSwitcher {
       NamespaceSettings s = entry.settings();
       found.add(
           tables
-              .closedStrategy(s.compaction().closed())
+              .closedStrategy(s.keyspace(), s.compaction().closed())
               .thenApply(target -> candidates(s, entry.slices(), target, now))
               .toCompletableFuture());
     }

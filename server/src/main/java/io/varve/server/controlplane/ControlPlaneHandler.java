@@ -12,6 +12,7 @@ import io.varve.api.timeseries.v1.ListTimeSlicesResponse;
 import io.varve.api.timeseries.v1.Namespace;
 import io.varve.api.timeseries.v1.PartitionHistogram;
 import io.varve.api.timeseries.v1.PartitionRecommendation;
+import io.varve.api.timeseries.v1.PersistenceConfiguration;
 import io.varve.api.timeseries.v1.UpdateNamespaceRequest;
 import io.varve.core.error.InvalidFieldException;
 import io.varve.core.error.VarveException;
@@ -31,6 +32,7 @@ import io.varve.server.config.NamespaceService;
 import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
+import java.util.List;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionStage;
 import java.util.concurrent.TimeUnit;
@@ -97,6 +99,12 @@ public final class ControlPlaneHandler {
             1,
             now,
             now);
+    // before anything is created: the keyspace's cluster decides where
+    registry.claim(
+        request.getNamespace(),
+        mapped.keyspace(),
+        NamespaceEntry.cluster(mapped.normalized()),
+        clusterField(request.getPersistenceConfigurationList()));
     return tables
         .createKeyspaceIfMissing(mapped.keyspace())
         .thenCompose(
@@ -233,19 +241,24 @@ public final class ControlPlaneHandler {
                 KvNamespaceChanges.check(
                     request, current.keyValue().get(), mapped.keyValue().orElseThrow());
               }
-              String keyspace = keyspace(current);
+              String keyspace = current.keyspace();
               if (!mapped.keyspace().equals(keyspace)) {
-                int primary = 0;
-                while (!request
-                    .getPersistenceConfiguration(primary)
-                    .getId()
-                    .equals(NamespaceConfigMapper.PRIMARY)) {
-                  primary++;
-                }
                 throw new InvalidFieldException(
-                    "persistence_configuration[" + primary + "].physicalStorage.dataset",
+                    "persistence_configuration["
+                        + primary(request.getPersistenceConfigurationList())
+                        + "].physicalStorage.dataset",
                     mapped.keyspace(),
                     "the namespace's keyspace '" + keyspace + "' (it cannot change)");
+              }
+              String cluster = NamespaceEntry.cluster(mapped.normalized());
+              if (!cluster.equals(current.cluster())) {
+                throw new InvalidFieldException(
+                    clusterField(request.getPersistenceConfigurationList()),
+                    cluster,
+                    "the namespace's cluster '"
+                        + current.cluster()
+                        + "' (it cannot change: its data is there; copy it to a namespace"
+                        + " created on the other cluster instead)");
               }
               if (current.index().isPresent() && mapped.index().isPresent()) {
                 checkIndexChange(request, current.index().get(), mapped.index().get());
@@ -280,23 +293,18 @@ public final class ControlPlaneHandler {
         .thenApply(entry -> toProto(entry, true));
   }
 
-  /**
-   * The keyspace of a namespace; for an unserved one, the dataset of its stored primary entry (or
-   * its name, the default), so that an update fixing it cannot move it to another keyspace.
-   */
-  private static String keyspace(NamespaceEntry entry) {
-    if (entry.keyValue().isPresent()) {
-      return entry.keyValue().get().keyspace();
+  /** The index of the PRIMARY_STORAGE entry of a request the mapper accepted. */
+  private static int primary(List<PersistenceConfiguration> entries) {
+    int primary = 0;
+    while (!entries.get(primary).getId().equals(NamespaceConfigMapper.PRIMARY)) {
+      primary++;
     }
-    if (entry.settings() != null) {
-      return entry.settings().keyspace();
-    }
-    return entry.config().stream()
-        .filter(c -> c.getId().equals(NamespaceConfigMapper.PRIMARY))
-        .map(c -> c.getPhysicalStorage().getDataset())
-        .filter(d -> !d.isEmpty())
-        .findFirst()
-        .orElse(entry.record().namespace());
+    return primary;
+  }
+
+  /** The field naming the cluster of a request the mapper accepted. */
+  private static String clusterField(List<PersistenceConfiguration> entries) {
+    return "persistence_configuration[" + primary(entries) + "].physicalStorage.cluster";
   }
 
   static Namespace toProto(NamespaceEntry entry, boolean withSlices) {

@@ -10,6 +10,7 @@ import io.varve.core.partitioning.TimeSlice;
 import io.varve.core.read.FanoutController;
 import io.varve.core.slo.Slos;
 import io.varve.core.store.NamespaceRecord;
+import io.varve.server.config.NamespaceConfigMapper;
 import io.varve.server.config.NamespaceService;
 import java.util.List;
 import java.util.Optional;
@@ -61,12 +62,36 @@ public record NamespaceEntry(
    * cluster. Informational when the server names no clusters ({@code cassandra.clusters}).
    */
   public String cluster() {
+    return cluster(config);
+  }
+
+  /** The cluster the primary entry of {@code config} names; empty for the default cluster. */
+  public static String cluster(List<PersistenceConfiguration> config) {
     return config.stream()
-        .filter(
-            e -> e.getId().equalsIgnoreCase(io.varve.server.config.NamespaceConfigMapper.PRIMARY))
+        .filter(e -> e.getId().equals(NamespaceConfigMapper.PRIMARY))
         .findFirst()
         .map(e -> e.getPhysicalStorage().getCluster())
         .orElse("");
+  }
+
+  /**
+   * The keyspace of its primary storage; for an unserved namespace, the dataset of its stored
+   * primary entry (or its name, the default), so that an update fixing it cannot move it to another
+   * keyspace and its deletion drops the tables it has.
+   */
+  public String keyspace() {
+    if (keyValue.isPresent()) {
+      return keyValue.get().keyspace();
+    }
+    if (settings != null) {
+      return settings.keyspace();
+    }
+    return config.stream()
+        .filter(c -> c.getId().equals(NamespaceConfigMapper.PRIMARY))
+        .map(c -> c.getPhysicalStorage().getDataset())
+        .filter(d -> !d.isEmpty())
+        .findFirst()
+        .orElse(record.namespace());
   }
 
   /** The latency objectives of a served namespace, whichever its service; empty when unserved. */

@@ -3,6 +3,8 @@ package io.varve.server.controlplane;
 import io.micrometer.core.instrument.Gauge;
 import io.micrometer.core.instrument.MeterRegistry;
 import io.varve.api.timeseries.v1.PersistenceConfiguration;
+import io.varve.cassandra.routing.KeyspaceClusters;
+import io.varve.core.error.InvalidFieldException;
 import io.varve.core.error.VarveException;
 import io.varve.core.partitioning.TimeSlice;
 import io.varve.core.read.FanoutController;
@@ -46,6 +48,7 @@ public final class NamespaceRegistry {
   private final ConcurrentMap<String, NamespaceEntry> entries = new ConcurrentHashMap<>();
   private final ConcurrentMap<String, Long> reported = new ConcurrentHashMap<>();
   private final Clock clock;
+  private final KeyspaceClusters keyspaces;
 
   /** When each namespace's slices were last read again because none held now (nanoTime). */
   private final ConcurrentMap<String, Long> sliceReloads = new ConcurrentHashMap<>();
@@ -64,6 +67,22 @@ public final class NamespaceRegistry {
       int maxFanout,
       MeterRegistry metrics,
       Clock clock) {
+    this(store, mapper, fanout, maxFanout, metrics, clock, new KeyspaceClusters());
+  }
+
+  /**
+   * @param keyspaces told the cluster of each namespace's keyspace as it is loaded, when the server
+   *     names clusters ({@link NamespaceConfigMapper#routesByCluster()})
+   */
+  public NamespaceRegistry(
+      MetadataStore store,
+      NamespaceConfigMapper mapper,
+      int fanout,
+      int maxFanout,
+      MeterRegistry metrics,
+      Clock clock,
+      KeyspaceClusters keyspaces) {
+    this.keyspaces = keyspaces;
     this.store = store;
     this.clock = clock;
     this.mapper = mapper;
@@ -231,6 +250,18 @@ public final class NamespaceRegistry {
       stored = document.getPersistenceConfigurationList();
       service = document.getService();
       NamespaceConfigMapper.Mapped mapped = mapper.map(record.namespace(), service, stored);
+      conflict(record.namespace(), mapped.keyspace(), NamespaceEntry.cluster(mapped.normalized()))
+          .ifPresent(
+              other -> {
+                throw VarveException.failedPrecondition(
+                    "its keyspace '"
+                        + mapped.keyspace()
+                        + "' lives on cluster '"
+                        + other.cluster()
+                        + "', where namespace "
+                        + other.record().namespace()
+                        + " has it (a keyspace lives on one cluster)");
+              });
       return new NamespaceEntry(
           record,
           mapped.settings(),
@@ -290,6 +321,53 @@ public final class NamespaceRegistry {
       return previous;
     }
     entries.put(entry.record().namespace(), entry);
+    if (mapper.routesByCluster()
+        && conflict(entry.record().namespace(), entry.keyspace(), entry.cluster()).isEmpty()) {
+      // an unserved namespace too: its deletion drops its tables on its own cluster, or is refused
+      // while this server does not name that cluster
+      keyspaces.assign(entry.keyspace(), entry.cluster());
+    }
     return entry;
+  }
+
+  /**
+   * Routes {@code keyspace} to {@code cluster} for a namespace about to be created in it, when the
+   * server names clusters; refuses, naming {@code field}, a keyspace another namespace has on
+   * another cluster.
+   */
+  public void claim(String namespace, String keyspace, String cluster, String field) {
+    if (!mapper.routesByCluster()) {
+      return;
+    }
+    conflict(namespace, keyspace, cluster)
+        .ifPresent(
+            other -> {
+              throw new InvalidFieldException(
+                  field,
+                  cluster,
+                  "'"
+                      + other.cluster()
+                      + "', the cluster of keyspace '"
+                      + keyspace
+                      + "' where namespace "
+                      + other.record().namespace()
+                      + " lives (a keyspace lives on one cluster; name another"
+                      + " physicalStorage.dataset)");
+            });
+    keyspaces.assign(keyspace, cluster);
+  }
+
+  /**
+   * Another namespace this server knows (served, or being deleted) that has {@code keyspace} on
+   * another cluster than {@code cluster}; empty when none, or when the server names no clusters.
+   */
+  public Optional<NamespaceEntry> conflict(String namespace, String keyspace, String cluster) {
+    if (!mapper.routesByCluster()) {
+      return Optional.empty();
+    }
+    return entries.values().stream()
+        .filter(e -> !e.record().namespace().equals(namespace) && e.invalid().isEmpty())
+        .filter(e -> e.keyspace().equals(keyspace) && !e.cluster().equals(cluster))
+        .findFirst();
   }
 }

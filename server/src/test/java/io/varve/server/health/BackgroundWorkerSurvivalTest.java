@@ -151,7 +151,7 @@ class BackgroundWorkerSurvivalTest {
 
         @Override
         public CompletionStage<java.util.Optional<String>> closedStrategy(
-            io.varve.core.partitioning.CompactionPolicy.Closed closed) {
+            String keyspace, io.varve.core.partitioning.CompactionPolicy.Closed closed) {
           throw new UnsupportedOperationException();
         }
 
@@ -222,7 +222,10 @@ class BackgroundWorkerSurvivalTest {
         new NamespaceRegistry(
             store, new NamespaceConfigMapper("varve"), 8, 32, metrics, java.time.Clock.systemUTC());
     Server server =
-        Server.builder().http(0).service("/health", HealthReport.service(workers, Map::of)).build();
+        Server.builder()
+            .http(0)
+            .service("/health", HealthReport.service(workers, Map::of, Map::of))
+            .build();
     server.start().join();
     try (SliceMaintainer maintainer =
         new SliceMaintainer(

@@ -1,0 +1,80 @@
+package io.varve.cassandra.routing;
+
+import com.datastax.oss.driver.api.core.CqlSession;
+import io.varve.cassandra.session.ClusterSessions;
+import io.varve.core.error.VarveException;
+import java.util.Map;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CompletionStage;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.function.BiFunction;
+import java.util.function.Function;
+
+/**
+ * One instance of a store per cluster, built on the cluster's session the first time a keyspace of
+ * that cluster is used, and the instance for each keyspace by {@link KeyspaceClusters}. The default
+ * cluster's instance is built at once.
+ *
+ * @param <T> the store
+ */
+final class ClusterRoutes<T> {
+
+  private final ClusterSessions sessions;
+  private final KeyspaceClusters keyspaces;
+  private final BiFunction<String, CqlSession, T> build;
+  private final Map<String, T> built = new ConcurrentHashMap<>();
+
+  /**
+   * @param build the store of a cluster, from its name ({@link KeyspaceClusters#DEFAULT} for the
+   *     default one) and its open session
+   */
+  ClusterRoutes(
+      ClusterSessions sessions,
+      KeyspaceClusters keyspaces,
+      BiFunction<String, CqlSession, T> build) {
+    this.sessions = sessions;
+    this.keyspaces = keyspaces;
+    this.build = build;
+    onCluster(KeyspaceClusters.DEFAULT);
+  }
+
+  /** The default cluster's instance. */
+  T defaultCluster() {
+    return onCluster(KeyspaceClusters.DEFAULT);
+  }
+
+  /**
+   * The instance of the cluster holding {@code keyspace}.
+   *
+   * @throws VarveException UNAVAILABLE while that cluster cannot be reached, FAILED_PRECONDITION
+   *     when this server's configuration does not name it
+   */
+  T of(String keyspace) {
+    return onCluster(keyspaces.cluster(keyspace));
+  }
+
+  /** The cluster holding {@code keyspace}, by name; {@link KeyspaceClusters#DEFAULT} by default. */
+  String clusterOf(String keyspace) {
+    return keyspaces.cluster(keyspace);
+  }
+
+  private T onCluster(String cluster) {
+    T store = built.get(cluster);
+    if (store != null) {
+      return store;
+    }
+    CqlSession session = sessions.session(cluster);
+    return built.computeIfAbsent(cluster, name -> build.apply(name, session));
+  }
+
+  /** {@code call} on the instance of {@code keyspace}'s cluster; its refusal as a failed stage. */
+  <R> CompletionStage<R> call(String keyspace, Function<T, CompletionStage<R>> call) {
+    T store;
+    try {
+      store = of(keyspace);
+    } catch (VarveException e) {
+      return CompletableFuture.failedFuture(e);
+    }
+    return call.apply(store);
+  }
+}
