@@ -12,7 +12,9 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionException;
+import java.util.concurrent.CompletionStage;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
@@ -54,6 +56,9 @@ public final class ClusterSessions implements AutoCloseable {
   /** How long after a failed attempt a cluster's session is opened again. */
   static final Duration RETRY = Duration.ofSeconds(5);
 
+  /** How often a cluster that stays out of reach is logged at warn (every attempt at debug). */
+  static final Duration WARN_EVERY = Duration.ofMinutes(1);
+
   /**
    * What the server knows of a cluster now.
    *
@@ -66,6 +71,7 @@ public final class ClusterSessions implements AutoCloseable {
   private final CqlSession defaultSession;
   private final Map<String, CassandraSettings> settings = new LinkedHashMap<>();
   private final Map<String, State> states = new ConcurrentHashMap<>();
+  private final Map<String, Instant> lastWarning = new ConcurrentHashMap<>();
   private final List<RequestTracker> trackers;
   private final ScheduledExecutorService retries;
   private final Clock clock;
@@ -89,6 +95,9 @@ public final class ClusterSessions implements AutoCloseable {
             r -> {
               Thread t = new Thread(r, "varve-cluster-sessions");
               t.setDaemon(true);
+              // the driver loads its configuration through it; the thread that first schedules a
+              // retry is one of the driver's own, which has none
+              t.setContextClassLoader(ClusterSessions.class.getClassLoader());
               return t;
             });
     for (CassandraCluster c : clusters) {
@@ -102,35 +111,56 @@ public final class ClusterSessions implements AutoCloseable {
     if (closed) {
       return;
     }
-    Sessions.open(settings.get(name), trackers)
-        .whenComplete(
-            (session, error) -> {
-              if (error == null) {
-                if (closed) {
-                  session.closeAsync();
-                  return;
-                }
-                states.put(
-                    name, new State(Optional.of(session), Optional.empty(), clock.instant()));
-                log.info("cassandra cluster {}: connected", name);
-                return;
-              }
-              Throwable cause =
-                  error instanceof CompletionException && error.getCause() != null
-                      ? error.getCause()
-                      : error;
-              String why = String.valueOf(cause.getMessage());
-              states.put(name, new State(Optional.empty(), Optional.of(why), clock.instant()));
-              log.warn(
-                  "cassandra cluster {} cannot be reached ({}); its namespaces answer UNAVAILABLE,"
-                      + " trying again in {}s",
-                  name,
-                  why,
-                  RETRY.toSeconds());
-              if (!closed) {
-                retries.schedule(() -> open(name), RETRY.toMillis(), TimeUnit.MILLISECONDS);
-              }
-            });
+    CompletionStage<CqlSession> opening;
+    try {
+      opening = Sessions.open(settings.get(name), trackers);
+    } catch (RuntimeException e) {
+      // a stage is the usual way; a throw must not end the retries either
+      opening = CompletableFuture.failedFuture(e);
+    }
+    opening.whenComplete(
+        (session, error) -> {
+          if (error == null) {
+            if (closed) {
+              session.closeAsync();
+              return;
+            }
+            states.put(name, new State(Optional.of(session), Optional.empty(), clock.instant()));
+            log.info("cassandra cluster {}: connected", name);
+            return;
+          }
+          Throwable cause =
+              error instanceof CompletionException && error.getCause() != null
+                  ? error.getCause()
+                  : error;
+          String why = String.valueOf(cause.getMessage());
+          Instant now = clock.instant();
+          states.put(name, new State(Optional.empty(), Optional.of(why), now));
+          String message =
+              "cassandra cluster {} cannot be reached ({}); its namespaces answer UNAVAILABLE,"
+                  + " trying again every {}s";
+          Instant warned = lastWarning.get(name);
+          if (warned != null && now.isBefore(warned.plus(WARN_EVERY))) {
+            log.debug(message, name, why, RETRY.toSeconds());
+          } else {
+            lastWarning.put(name, now);
+            log.warn(message, name, why, RETRY.toSeconds());
+          }
+          if (!closed) {
+            retries.schedule(() -> retry(name), RETRY.toMillis(), TimeUnit.MILLISECONDS);
+          }
+        });
+  }
+
+  private void retry(String name) {
+    try {
+      open(name);
+    } catch (Throwable t) {
+      log.error("cassandra cluster {}: opening its session failed", name, t);
+      if (!closed) {
+        retries.schedule(() -> retry(name), RETRY.toMillis(), TimeUnit.MILLISECONDS);
+      }
+    }
   }
 
   /** The names of the clusters other than the default one, in the configuration's order. */

@@ -63,6 +63,14 @@ class ClusterSessionsIT {
                 assertThat(e.kind()).isEqualTo(VarveException.Kind.UNAVAILABLE);
                 assertThat(e.getMessage()).contains("cassandra cluster 'cold' cannot be reached");
               });
+      // and tried again, every RETRY
+      Instant firstFailure = sessions.states().get("cold").since();
+      Instant retryDeadline = Instant.now().plus(ClusterSessions.RETRY.multipliedBy(3));
+      while (sessions.states().get("cold").since().equals(firstFailure)
+          && Instant.now().isBefore(retryDeadline)) {
+        Thread.sleep(100);
+      }
+      assertThat(sessions.states().get("cold").since()).isAfter(firstFailure);
       assertThatThrownBy(() -> sessions.session("elsewhere"))
           .isInstanceOfSatisfying(
               VarveException.class, e -> assertThat(e.getMessage()).contains("analytics, cold"));
