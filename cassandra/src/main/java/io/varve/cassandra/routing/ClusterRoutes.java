@@ -3,6 +3,7 @@ package io.varve.cassandra.routing;
 import com.datastax.oss.driver.api.core.CqlSession;
 import io.varve.cassandra.session.ClusterSessions;
 import io.varve.core.error.VarveException;
+import io.varve.core.store.KeyspaceClusters;
 import java.util.Map;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionStage;

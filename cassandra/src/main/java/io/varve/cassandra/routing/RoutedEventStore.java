@@ -9,6 +9,7 @@ import io.varve.core.read.PartitionReader;
 import io.varve.core.read.ReadBytes;
 import io.varve.core.read.ScanBudget;
 import io.varve.core.store.EventStore;
+import io.varve.core.store.KeyspaceClusters;
 import io.varve.core.write.PartitionKey;
 import io.varve.core.write.PlacedEvent;
 import java.util.List;

@@ -18,6 +18,7 @@ import io.varve.core.kv.ScanPosition;
 import io.varve.core.kv.ScanSegment;
 import io.varve.core.kv.ValueParts;
 import io.varve.core.read.ResponseMemory;
+import io.varve.core.store.KeyspaceClusters;
 import java.util.List;
 import java.util.concurrent.CompletionStage;
 import java.util.function.BiFunction;

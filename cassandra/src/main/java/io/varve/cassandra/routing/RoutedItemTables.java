@@ -4,6 +4,7 @@ import com.datastax.oss.driver.api.core.CqlSession;
 import io.varve.cassandra.session.ClusterSessions;
 import io.varve.core.kv.ItemTables;
 import io.varve.core.kv.KvNamespace;
+import io.varve.core.store.KeyspaceClusters;
 import java.util.concurrent.CompletionStage;
 import java.util.function.BiFunction;
 

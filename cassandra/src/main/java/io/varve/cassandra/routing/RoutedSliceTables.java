@@ -4,6 +4,7 @@ import com.datastax.oss.driver.api.core.CqlSession;
 import io.varve.cassandra.session.ClusterSessions;
 import io.varve.core.partitioning.CompactionPolicy;
 import io.varve.core.partitioning.SliceHistogram;
+import io.varve.core.store.KeyspaceClusters;
 import io.varve.core.store.SliceTables;
 import java.time.Duration;
 import java.util.Optional;

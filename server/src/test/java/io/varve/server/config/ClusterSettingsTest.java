@@ -84,6 +84,8 @@ class ClusterSettingsTest {
         "[{name: a, contactPoints: [], localDatacenter: d}] | cassandra.clusters[0].contactPoints:"
             + " missing",
         "[{contactPoints: [h], localDatacenter: d}] | cassandra.clusters[0].name: missing",
+        "[{name: default, contactPoints: [h], localDatacenter: d}] | cassandra.clusters[0].name:"
+            + " \"default\" (expected: another name",
         "[{name: a, contactPoints: [h]}] | cassandra.clusters[0].localDatacenter: missing",
         "[{name: 'a b', contactPoints: [h], localDatacenter: d}] | cassandra.clusters[0].name",
         "[{name: a, contactPoints: [h], localDatacenter: d, contactPoint: [x]}] |"

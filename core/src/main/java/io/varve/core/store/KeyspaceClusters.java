@@ -1,4 +1,4 @@
-package io.varve.cassandra.routing;
+package io.varve.core.store;
 
 import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
