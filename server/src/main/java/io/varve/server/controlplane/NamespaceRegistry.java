@@ -50,6 +50,13 @@ public final class NamespaceRegistry {
   private final Clock clock;
   private final KeyspaceClusters keyspaces;
 
+  /**
+   * The cluster of each namespace (served or being deleted) by keyspace, then namespace: what
+   * {@link #conflict} looks in, without going over every namespace.
+   */
+  private final ConcurrentMap<String, ConcurrentMap<String, String>> clustersByKeyspace =
+      new ConcurrentHashMap<>();
+
   /** When each namespace's slices were last read again because none held now (nanoTime). */
   private final ConcurrentMap<String, Long> sliceReloads = new ConcurrentHashMap<>();
 
@@ -227,7 +234,11 @@ public final class NamespaceRegistry {
                           })
                       .toList();
               List<String> stored = records.stream().map(NamespaceRecord::namespace).toList();
-              entries.keySet().retainAll(stored);
+              java.util.Set<String> kept = new java.util.HashSet<>(stored);
+              entries.keySet().stream()
+                  .filter(n -> !kept.contains(n))
+                  .toList()
+                  .forEach(this::remove);
               sliceReloads.keySet().retainAll(stored);
               return CompletableFuture.allOf(loads.toArray(CompletableFuture[]::new))
                   .thenApply(v -> loads.stream().map(CompletableFuture::join).toList());
@@ -311,8 +322,18 @@ public final class NamespaceRegistry {
 
   /** Forgets a namespace this server deleted, without waiting for the next refresh. */
   public void remove(String namespace) {
-    entries.remove(namespace);
+    NamespaceEntry removed = entries.remove(namespace);
     sliceReloads.remove(namespace);
+    if (removed != null) {
+      unindex(removed);
+    }
+  }
+
+  private void unindex(NamespaceEntry entry) {
+    ConcurrentMap<String, String> namespaces = clustersByKeyspace.get(entry.keyspace());
+    if (namespaces != null) {
+      namespaces.remove(entry.record().namespace());
+    }
   }
 
   public NamespaceEntry put(NamespaceEntry entry) {
@@ -321,6 +342,14 @@ public final class NamespaceRegistry {
       return previous;
     }
     entries.put(entry.record().namespace(), entry);
+    if (previous != null) {
+      unindex(previous);
+    }
+    if (entry.invalid().isEmpty()) {
+      clustersByKeyspace
+          .computeIfAbsent(entry.keyspace(), k -> new ConcurrentHashMap<>())
+          .put(entry.record().namespace(), entry.cluster());
+    }
     if (mapper.routesByCluster()
         && conflict(entry.record().namespace(), entry.keyspace(), entry.cluster()).isEmpty()) {
       // an unserved namespace too: its deletion drops its tables on its own cluster, or is refused
@@ -365,9 +394,10 @@ public final class NamespaceRegistry {
     if (!mapper.routesByCluster()) {
       return Optional.empty();
     }
-    return entries.values().stream()
-        .filter(e -> !e.record().namespace().equals(namespace) && e.invalid().isEmpty())
-        .filter(e -> e.keyspace().equals(keyspace) && !e.cluster().equals(cluster))
+    return clustersByKeyspace.getOrDefault(keyspace, new ConcurrentHashMap<>()).entrySet().stream()
+        .filter(e -> !e.getKey().equals(namespace) && !e.getValue().equals(cluster))
+        .map(e -> entries.get(e.getKey()))
+        .filter(java.util.Objects::nonNull)
         .findFirst();
   }
 }
