@@ -335,4 +335,67 @@ class ClusterRoutingIT {
     assertThat(health.path("clusters").path("vault").path("error").asText())
         .contains("no node is up");
   }
+
+  @Test
+  @Order(7)
+  void a_cluster_removed_from_the_configuration_leaves_its_namespaces_unserved_not_moved()
+      throws Exception {
+    Path file = config.resolve("without-vault.yaml");
+    InetSocketAddress home = TestCassandra.contactPoint();
+    Files.writeString(
+        file,
+        String.join(
+            "\n",
+            "cassandra:",
+            "  contactPoints: [\"" + home.getHostString() + ":" + home.getPort() + "\"]",
+            "  localDatacenter: datacenter1",
+            "  metadataKeyspace: " + METADATA,
+            "  clusters:",
+            "    - name: nowhere",
+            "      contactPoints: [\"127.0.0.1:9\"]",
+            "      localDatacenter: datacenter1",
+            ""));
+    try (VarveServer without =
+        VarveServer.start(
+            ServerSettings.load(file).toBuilder()
+                .port(0)
+                .shutdown(ServerSettings.Shutdown.AT_ONCE)
+                .build())) {
+      String base = "http://127.0.0.1:" + without.port();
+      TestServer.await(
+          "vault's namespaces listed as unserved",
+          () -> {
+            JsonNode unserved = get(base + "/health").path("unservedNamespaces");
+            return unserved.has(VAULT_EVENTS) && unserved.has(VAULT_ITEMS);
+          });
+      JsonNode health = get(base + "/health");
+      assertThat(health.path("unservedNamespaces").path(VAULT_ITEMS).asText())
+          .contains("physicalStorage.cluster")
+          .contains("vault");
+      HttpResponse<String> read =
+          TestHttp.client()
+              .send(
+                  HttpRequest.newBuilder(URI.create(base + "/v1/ReadEventRecords"))
+                      .header("Content-Type", "application/json")
+                      .POST(
+                          HttpRequest.BodyPublishers.ofString(
+                              read(VAULT_EVENTS, "s", TIME.minusSeconds(1), TIME.plusSeconds(1))
+                                  .toString()))
+                      .build(),
+                  HttpResponse.BodyHandlers.ofString());
+      assertThat(read.statusCode()).as(read.body()).isEqualTo(412);
+      assertThat(read.body()).contains("is not served");
+    }
+    // nothing of vault's namespaces was created on the default cluster meanwhile
+    assertThat(server.cql.getMetadata().getKeyspace(VAULT_KEYSPACE)).isEmpty();
+  }
+
+  static JsonNode get(String url) throws Exception {
+    HttpResponse<String> response =
+        TestHttp.client()
+            .send(
+                HttpRequest.newBuilder(URI.create(url)).build(),
+                HttpResponse.BodyHandlers.ofString());
+    return TestServer.JSON.readTree(response.body());
+  }
 }
