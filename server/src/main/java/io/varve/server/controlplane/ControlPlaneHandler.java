@@ -251,7 +251,7 @@ public final class ControlPlaneHandler {
                     "the namespace's keyspace '" + keyspace + "' (it cannot change)");
               }
               String cluster = NamespaceEntry.cluster(mapped.normalized());
-              if (!cluster.equals(current.cluster())) {
+              if (mapper.routesByCluster() && !cluster.equals(current.cluster())) {
                 throw new InvalidFieldException(
                     clusterField(request.getPersistenceConfigurationList()),
                     cluster,
