@@ -1,7 +1,6 @@
 package io.varve.server;
 
 import com.datastax.oss.driver.api.core.CqlSession;
-import com.datastax.oss.driver.api.core.tracker.RequestTracker;
 import com.linecorp.armeria.server.Server;
 import com.linecorp.armeria.server.ServerBuilder;
 import com.linecorp.armeria.server.ServerListener;
@@ -139,12 +138,18 @@ public final class VarveServer implements AutoCloseable {
         .map(tls -> ServerCertificate.check(tls, Instant.now()))
         .ifPresent(VarveServer::logExpiry);
     PrometheusMeterRegistry metrics = new PrometheusMeterRegistry(PrometheusConfig.DEFAULT);
-    List<RequestTracker> trackers = List.of(new CassandraRequestMetrics(metrics));
-    CqlSession session = Sessions.open(settings.cassandra(), trackers).toCompletableFuture().join();
+    CqlSession session =
+        Sessions.open(settings.cassandra(), List.of(new CassandraRequestMetrics(metrics)))
+            .toCompletableFuture()
+            .join();
     // the other clusters are opened in the background: one that is down degrades its namespaces
     // only
     ClusterSessions sessions =
-        new ClusterSessions(session, settings.clusters(), trackers, Clock.systemUTC());
+        new ClusterSessions(
+            session,
+            settings.clusters(),
+            cluster -> List.of(new CassandraRequestMetrics(metrics, cluster)),
+            Clock.systemUTC());
     JvmMetrics jvm = new JvmMetrics(metrics);
     CassandraNodes.register(metrics, sessions);
     try {

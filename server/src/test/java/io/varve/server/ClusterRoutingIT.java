@@ -240,6 +240,10 @@ class ClusterRoutingIT {
     }
     assertThat(rows(server.cql, HOME_KEYSPACE)).isEqualTo(1);
     assertThat(server.cql.getMetadata().getKeyspace(VAULT_KEYSPACE)).isEmpty();
+    assertThat(server.metricsText())
+        .containsPattern(
+            "varve_cassandra_requests_seconds_count\\{cluster=\"vault\",operation=\"write\","
+                + "outcome=\"success\"\\} [1-9]");
   }
 
   /** The rows of every table of {@code keyspace}. */

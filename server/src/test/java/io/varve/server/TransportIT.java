@@ -307,7 +307,7 @@ class TransportIT {
     assertThat(cassandraRequests("read")).as("CQL reads counted").isGreaterThan(readsBefore);
     assertThat(http("/metrics", null, null).body())
         .contains(
-            "varve_cassandra_requests_seconds{operation=\"read\",outcome=\"success\",quantile=\"0.99\"}");
+            "varve_cassandra_requests_seconds{cluster=\"default\",operation=\"read\",outcome=\"success\",quantile=\"0.99\"}");
   }
 
   @Test
@@ -345,7 +345,7 @@ class TransportIT {
   /** The count of successful CQL requests of an operation in the server's metrics. */
   private static double cassandraRequests(String operation) throws Exception {
     String prefix =
-        "varve_cassandra_requests_seconds_count{operation=\""
+        "varve_cassandra_requests_seconds_count{cluster=\"default\",operation=\""
             + operation
             + "\",outcome=\"success\"}";
     return http("/metrics", null, null)

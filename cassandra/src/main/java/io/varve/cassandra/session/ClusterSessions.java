@@ -19,6 +19,7 @@ import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
+import java.util.function.Function;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -72,7 +73,7 @@ public final class ClusterSessions implements AutoCloseable {
   private final Map<String, CassandraSettings> settings = new LinkedHashMap<>();
   private final Map<String, State> states = new ConcurrentHashMap<>();
   private final Map<String, Instant> lastWarning = new ConcurrentHashMap<>();
-  private final List<RequestTracker> trackers;
+  private final Function<String, List<RequestTracker>> trackers;
   private final ScheduledExecutorService retries;
   private final Clock clock;
   private volatile boolean closed;
@@ -80,15 +81,16 @@ public final class ClusterSessions implements AutoCloseable {
   /**
    * @param defaultSession the default cluster's session, already open
    * @param clusters the other clusters, opened from now on
-   * @param trackers told of every request of every session (the metrics)
+   * @param trackers those told of every request of a cluster's session (the metrics), by the
+   *     cluster's name
    */
   public ClusterSessions(
       CqlSession defaultSession,
       List<CassandraCluster> clusters,
-      List<RequestTracker> trackers,
+      Function<String, List<RequestTracker>> trackers,
       Clock clock) {
     this.defaultSession = defaultSession;
-    this.trackers = List.copyOf(trackers);
+    this.trackers = trackers;
     this.clock = clock;
     this.retries =
         Executors.newSingleThreadScheduledExecutor(
@@ -113,7 +115,7 @@ public final class ClusterSessions implements AutoCloseable {
     }
     CompletionStage<CqlSession> opening;
     try {
-      opening = Sessions.open(settings.get(name), trackers);
+      opening = Sessions.open(settings.get(name), trackers.apply(name));
     } catch (RuntimeException e) {
       // a stage is the usual way; a throw must not end the retries either
       opening = CompletableFuture.failedFuture(e);

@@ -38,7 +38,7 @@ class ClusterSessionsIT {
                 List.of(
                     new CassandraCluster("analytics", reachable),
                     new CassandraCluster("cold", down)),
-                List.of(),
+                name -> List.of(),
                 Clock.systemUTC())) {
       assertThat(sessions.session(ClusterSessions.DEFAULT)).isSameAs(defaultSession);
       Instant deadline = Instant.now().plus(Duration.ofSeconds(30));

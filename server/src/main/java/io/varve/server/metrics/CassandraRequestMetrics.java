@@ -9,15 +9,17 @@ import com.datastax.oss.driver.api.core.session.Request;
 import com.datastax.oss.driver.api.core.tracker.RequestTracker;
 import io.micrometer.core.instrument.MeterRegistry;
 import io.micrometer.core.instrument.Timer;
+import io.varve.cassandra.session.ClusterSessions;
 import java.time.Duration;
 import java.util.concurrent.TimeUnit;
 
 /**
  * Latency of every CQL request the server makes, as the driver saw it (retries and speculative
- * executions included): {@code varve_cassandra_requests_seconds} by {@code operation} (read, write,
- * other: schema and metadata) and {@code outcome} (success, error), with the quantiles the API's
- * own timers publish. Beside {@code varve_api_total_duration_seconds} it tells how much of a slow
- * answer was spent waiting for Cassandra.
+ * executions included): {@code varve_cassandra_requests_seconds} by {@code cluster} ({@code
+ * default} or a name of {@code cassandra.clusters}: one tracker per cluster's session), {@code
+ * operation} (read, write, other: schema and metadata) and {@code outcome} (success, error), with
+ * the quantiles the API's own timers publish. Beside {@code varve_api_total_duration_seconds} it
+ * tells how much of a slow answer was spent waiting for Cassandra.
  */
 public final class CassandraRequestMetrics implements RequestTracker {
 
@@ -69,12 +71,19 @@ public final class CassandraRequestMetrics implements RequestTracker {
     }
   }
 
+  /** The tracker of the default cluster's session. */
   public CassandraRequestMetrics(MeterRegistry registry) {
+    this(registry, ClusterSessions.DEFAULT_NAME);
+  }
+
+  /** The tracker of cluster {@code cluster}'s session. */
+  public CassandraRequestMetrics(MeterRegistry registry, String cluster) {
     for (Operation operation : Operation.values()) {
       for (boolean success : new boolean[] {true, false}) {
         timers[operation.ordinal()][success ? 0 : 1] =
             Timer.builder("varve.cassandra.requests")
                 .description("CQL requests of the server, as long as the driver waited for them")
+                .tag("cluster", cluster)
                 .tag("operation", operation.name().toLowerCase(java.util.Locale.ROOT))
                 .tag("outcome", success ? "success" : "error")
                 .publishPercentiles(QUANTILES)

@@ -63,4 +63,29 @@ class CassandraRequestMetricsTest {
                 .count())
         .isZero();
   }
+
+  @Test
+  void each_clusters_requests_are_counted_under_its_name() {
+    SimpleMeterRegistry registry = new SimpleMeterRegistry();
+    CassandraRequestMetrics home = new CassandraRequestMetrics(registry);
+    CassandraRequestMetrics analytics = new CassandraRequestMetrics(registry, "analytics");
+    home.onSuccess(SimpleStatement.newInstance("SELECT 1"), 1, null, null, "");
+    analytics.onSuccess(SimpleStatement.newInstance("SELECT 1"), 1, null, null, "");
+    analytics.onSuccess(SimpleStatement.newInstance("SELECT 2"), 1, null, null, "");
+
+    assertThat(
+            registry
+                .get("varve.cassandra.requests")
+                .tags("cluster", "default", "operation", "read", "outcome", "success")
+                .timer()
+                .count())
+        .isEqualTo(1);
+    assertThat(
+            registry
+                .get("varve.cassandra.requests")
+                .tags("cluster", "analytics", "operation", "read", "outcome", "success")
+                .timer()
+                .count())
+        .isEqualTo(2);
+  }
 }
