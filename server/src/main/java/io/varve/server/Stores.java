@@ -79,11 +79,32 @@ final class Stores {
   }
 
   /**
-   * The session of the cluster holding {@code keyspace}; throws UNAVAILABLE while it cannot be
-   * reached.
+   * The session through which the chunk sweep looks at an item table of {@code keyspace}: its
+   * cluster's. A keyspace no namespace this server knows has told the cluster of (its namespace
+   * deleted before the server started, or not loaded yet) is looked for on every cluster: the one
+   * whose schema has it, else the default one, whose schema says the table is gone (the entry is
+   * then dropped); while a cluster cannot be reached, nobody can tell, and the entry waits.
+   *
+   * @throws io.varve.core.error.VarveException UNAVAILABLE while the cluster to look at cannot be
+   *     reached
    */
-  CqlSession session(String keyspace) {
-    return sessions.session(routed() ? keyspaces.cluster(keyspace) : ClusterSessions.DEFAULT);
+  CqlSession sweepSession(String keyspace) {
+    if (!routed()) {
+      return defaultSession();
+    }
+    java.util.Optional<String> assigned = keyspaces.assigned(keyspace);
+    if (assigned.isPresent()) {
+      return sessions.session(assigned.get());
+    }
+    com.datastax.oss.driver.api.core.CqlIdentifier id =
+        com.datastax.oss.driver.api.core.CqlIdentifier.fromInternal(keyspace);
+    for (String cluster : sessions.names()) {
+      CqlSession session = sessions.session(cluster); // UNAVAILABLE while out of reach
+      if (session.getMetadata().getKeyspace(id).isPresent()) {
+        return session;
+      }
+    }
+    return defaultSession();
   }
 
   /**

@@ -297,7 +297,8 @@ public final class VarveServer implements AutoCloseable {
               settings.sliceMaintenanceInterval());
       ChunkSweeper sweeper =
           new ChunkSweeper(
-              new CqlChunkSweep(stores::session, chunkLog, settings.kvChunks(), Clock.systemUTC()),
+              new CqlChunkSweep(
+                  stores::sweepSession, chunkLog, settings.kvChunks(), Clock.systemUTC()),
               workers.register(
                   "chunk-sweeper",
                   false,

@@ -240,6 +240,26 @@ class ClusterRoutingIT {
     }
     assertThat(rows(server.cql, HOME_KEYSPACE)).isEqualTo(1);
     assertThat(server.cql.getMetadata().getKeyspace(VAULT_KEYSPACE)).isEmpty();
+    // a value over the chunk threshold: its chunks on vault, its log entry in the control plane
+    byte[] large = new byte[(5 << 20) / 2];
+    new java.util.Random(42).nextBytes(large);
+    String encoded = java.util.Base64.getEncoder().encodeToString(large);
+    TestServer.Reply bigPut =
+        server.post(
+            "PutItems",
+            put(VAULT_ITEMS, "big", "")
+                .replace("\"value\": \"\"", "\"value\": \"" + encoded + "\""));
+    assertThat(bigPut.status()).as(bigPut.body().toString()).isEqualTo(200);
+    TestServer.Reply bigGot =
+        server.post("GetItems", "{\"namespace\": \"" + VAULT_ITEMS + "\", \"id\": \"big\"}");
+    assertThat(bigGot.body().path("items").get(0).path("value").asText()).isEqualTo(encoded);
+    try (CqlSession cql = vaultSession()) {
+      assertThat(
+              cql.execute("SELECT COUNT(*) FROM " + VAULT_KEYSPACE + ".items_chunks")
+                  .one()
+                  .getLong(0))
+          .isPositive();
+    }
     assertThat(server.metricsText())
         .containsPattern(
             "varve_cassandra_requests_seconds_count\\{cluster=\"vault\",operation=\"write\","

@@ -25,6 +25,11 @@ public final class KeyspaceClusters {
     return clusters.getOrDefault(keyspace, DEFAULT);
   }
 
+  /** The cluster {@code keyspace} was assigned to; empty when no namespace has told it yet. */
+  public java.util.Optional<String> assigned(String keyspace) {
+    return java.util.Optional.ofNullable(clusters.get(keyspace));
+  }
+
   /** Records that {@code keyspace} lives on {@code cluster} ({@link #DEFAULT}: the default one). */
   public void assign(String keyspace, String cluster) {
     clusters.put(keyspace, cluster);
