@@ -48,6 +48,17 @@ public record NamespaceAccess(
               session, options.get(NamespaceSourceOptions.METADATA_KEYSPACE), name, service);
     }
     NamespaceSourceOptions.requireOwn(options, namespace.format());
+    if (!namespace.cluster().isEmpty()) {
+      System.err.println(
+          "varve data source: warning: namespace "
+              + name
+              + " names cluster '"
+              + namespace.cluster()
+              + "' (physicalStorage.cluster); this source reads its tables on the cluster it"
+              + " connects to, the control plane's. When the server names that cluster in"
+              + " cassandra.clusters, the namespace's data is there and not read here"
+              + " (server-configuration.md, several clusters)");
+    }
     String level =
         options.isSet(JobOptions.CONSISTENCY_LEVEL)
             ? connection.consistencyLevel()

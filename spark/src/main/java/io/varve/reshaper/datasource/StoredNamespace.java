@@ -31,6 +31,8 @@ import java.util.TreeSet;
  * @param table the item table of a KeyValue namespace ({@code physicalStorage.table}, the
  *     namespace's name when not set); empty for a TimeSeries one, whose tables are its slices
  * @param slices every slice, oldest first, in every status
+ * @param cluster the cluster its primary storage names ({@code physicalStorage.cluster}); empty for
+ *     the server's default cluster, the control plane's
  */
 public record StoredNamespace(
     String name,
@@ -39,7 +41,8 @@ public record StoredNamespace(
     String table,
     String consistencyLevel,
     Duration acceptLimit,
-    List<SliceRecord> slices)
+    List<SliceRecord> slices,
+    String cluster)
     implements Serializable {
 
   private static final long serialVersionUID = 1L;
@@ -192,7 +195,8 @@ public record StoredNamespace(
         table,
         consistency.cqlLevel(),
         acceptLimit,
-        List.copyOf(slices));
+        List.copyOf(slices),
+        primary.path("physicalStorage").path("cluster").asText(""));
   }
 
   private static JsonNode parse(String namespace, String json) {
