@@ -92,6 +92,9 @@ class ClusterRoutingIT {
             "    - name: nowhere",
             "      contactPoints: [\"127.0.0.1:" + nowhere + "\"]",
             "      localDatacenter: datacenter1",
+            // the registry's refresh, which the last tests wait for
+            "timeseries:",
+            "  sliceMaintenanceInterval: 5s",
             ""));
     settings = ServerSettings.load(file);
     // the server starts first: vault comes up meanwhile, and the server connects to it by itself
@@ -412,6 +415,54 @@ class ClusterRoutingIT {
     }
     // nothing of vault's namespaces was created on the default cluster meanwhile
     assertThat(server.cql.getMetadata().getKeyspace(VAULT_KEYSPACE)).isEmpty();
+  }
+
+  @Test
+  @Order(8)
+  void a_namespace_stored_on_a_keyspace_another_cluster_has_is_not_served() throws Exception {
+    // a server that names no clusters (one not yet configured like the others, in a rollout)
+    // takes the cluster name as informational, and stores a namespace in vault's keyspace on
+    // the default cluster
+    Path file = config.resolve("no-clusters.yaml");
+    InetSocketAddress home = TestCassandra.contactPoint();
+    Files.writeString(
+        file,
+        String.join(
+            "\n",
+            "cassandra:",
+            "  contactPoints: [\"" + home.getHostString() + ":" + home.getPort() + "\"]",
+            "  localDatacenter: datacenter1",
+            "  metadataKeyspace: " + METADATA,
+            ""));
+    try (VarveServer plain =
+        VarveServer.start(
+            ServerSettings.load(file).toBuilder()
+                .port(0)
+                .shutdown(ServerSettings.Shutdown.AT_ONCE)
+                .build())) {
+      HttpResponse<String> created =
+          TestHttp.client()
+              .send(
+                  HttpRequest.newBuilder(
+                          URI.create("http://127.0.0.1:" + plain.port() + "/v1/CreateNamespace"))
+                      .header("Content-Type", "application/json")
+                      .POST(
+                          HttpRequest.BodyPublishers.ofString(
+                              keyValue("astray_items", VAULT_KEYSPACE, "")))
+                      .build(),
+                  HttpResponse.BodyHandlers.ofString());
+      assertThat(created.statusCode()).as(created.body()).isEqualTo(200);
+    }
+
+    // the server that routes by cluster does not serve it: vault's namespaces have that keyspace
+    TestServer.await(
+        "the namespace listed as unserved",
+        () -> health().path("unservedNamespaces").has("astray_items"));
+    assertThat(health().path("unservedNamespaces").path("astray_items").asText())
+        .contains("keyspace '" + VAULT_KEYSPACE + "' lives on cluster 'vault'");
+    TestServer.Reply got =
+        server.post("GetItems", "{\"namespace\": \"astray_items\", \"id\": \"r\"}");
+    assertThat(got.status()).as(got.body().toString()).isEqualTo(412);
   }
 
   static JsonNode get(String url) throws Exception {
