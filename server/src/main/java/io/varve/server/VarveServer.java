@@ -66,8 +66,9 @@ import org.slf4j.LoggerFactory;
 
 /**
  * A running Varve server: gRPC and HTTP/JSON APIs, the browsable API page ({@code /docs}), health
- * ({@code /health}) and Prometheus metrics ({@code /metrics}) on one port, over one Cassandra
- * session. Start with {@link #start}; {@link #close} stops it gracefully.
+ * ({@code /health}) and Prometheus metrics ({@code /metrics}) on one port, over a Cassandra session
+ * per cluster (the default one, and those of {@code cassandra.clusters}). Start with {@link
+ * #start}; {@link #close} stops it gracefully.
  */
 public final class VarveServer implements AutoCloseable {
 

@@ -169,7 +169,9 @@ class ClusterRoutingIT {
     assertThat(created.body().path("error").path("code").asText()).isEqualTo("UNAVAILABLE");
     assertThat(created.errorMessage())
         .contains("cassandra cluster 'nowhere' cannot be reached")
-        .contains("retrying is safe");
+        .contains("retrying is safe")
+        .as("the nodes' addresses are for the log and /health, not for clients")
+        .doesNotContain("127.0.0.1");
     JsonNode health = health();
     assertThat(health.path("status").asText()).isEqualTo("DEGRADED");
     assertThat(health.path("clusters").path("default").path("reachable").asBoolean()).isTrue();
@@ -328,6 +330,15 @@ class ClusterRoutingIT {
     TestServer.Reply got =
         server.post("GetItems", "{\"namespace\": \"" + VAULT_ITEMS + "\", \"id\": \"r\"}");
     assertThat(got.status()).as(got.body().toString()).isEqualTo(503);
+    assertThat(got.errorMessage()).contains("cassandra cluster 'vault'");
+    TestServer.Reply durable =
+        server.post(
+            "WriteEventRecordsSync",
+            write(VAULT_EVENTS, List.of(event("s", TIME, "lost", "k", "v"))));
+    assertThat(durable.body().path("writtenCount").asInt()).as(durable.body().toString()).isZero();
+    assertThat(durable.body().path("errors").get(0).path("code").asText()).isEqualTo("UNAVAILABLE");
+    assertThat(durable.body().path("errors").get(0).path("message").asText())
+        .contains("cassandra cluster 'vault'");
     TestServer.Reply buffered =
         server.post(
             "WriteEventRecords", write(VAULT_EVENTS, List.of(event("s", TIME, "late", "k", "v"))));

@@ -2,6 +2,7 @@ package io.varve.cassandra.routing;
 
 import com.datastax.oss.driver.api.core.CqlSession;
 import io.varve.cassandra.session.ClusterSessions;
+import io.varve.core.error.StorageException;
 import io.varve.core.error.VarveException;
 import io.varve.core.store.KeyspaceClusters;
 import java.util.Map;
@@ -68,7 +69,10 @@ final class ClusterRoutes<T> {
     return built.computeIfAbsent(cluster, name -> build.apply(name, session));
   }
 
-  /** {@code call} on the instance of {@code keyspace}'s cluster; its refusal as a failed stage. */
+  /**
+   * {@code call} on the instance of {@code keyspace}'s cluster; its refusal as a failed stage, and
+   * a failure of a cluster other than the default one naming it.
+   */
   <R> CompletionStage<R> call(String keyspace, Function<T, CompletionStage<R>> call) {
     T store;
     try {
@@ -76,6 +80,34 @@ final class ClusterRoutes<T> {
     } catch (VarveException e) {
       return CompletableFuture.failedFuture(e);
     }
-    return call.apply(store);
+    return named(clusterOf(keyspace), call.apply(store));
+  }
+
+  /** {@code stage}, a storage failure of {@code cluster} (other than the default) naming it. */
+  static <R> CompletionStage<R> named(String cluster, CompletionStage<R> stage) {
+    if (cluster.isEmpty()) {
+      return stage;
+    }
+    return stage
+        .handle(
+            (value, error) -> {
+              if (error == null) {
+                return CompletableFuture.completedFuture(value);
+              }
+              return CompletableFuture.<R>failedFuture(named(cluster, error));
+            })
+        .thenCompose(s -> s);
+  }
+
+  /** {@code error}, a storage failure of {@code cluster} (other than the default) naming it. */
+  static Throwable named(String cluster, Throwable error) {
+    Throwable cause =
+        error instanceof java.util.concurrent.CompletionException && error.getCause() != null
+            ? error.getCause()
+            : error;
+    if (!cluster.isEmpty() && cause instanceof StorageException storage) {
+      return storage.in("cassandra cluster '" + cluster + "'");
+    }
+    return cause;
   }
 }

@@ -2,6 +2,7 @@ package io.varve.cassandra.routing;
 
 import com.datastax.oss.driver.api.core.CqlSession;
 import io.varve.cassandra.session.ClusterSessions;
+import io.varve.core.error.StorageException;
 import io.varve.core.error.VarveException;
 import io.varve.core.event.Event;
 import io.varve.core.namespace.Consistency;
@@ -42,7 +43,25 @@ public final class RoutedEventStore implements EventStore {
   @Override
   public CompletionStage<Map<Integer, VarveException>> write(
       String keyspace, Map<PartitionKey, List<PlacedEvent>> partitions, Consistency consistency) {
-    return routes.call(keyspace, store -> store.write(keyspace, partitions, consistency));
+    return routes
+        .call(keyspace, store -> store.write(keyspace, partitions, consistency))
+        .thenApply(
+            failed -> {
+              String cluster = routes.clusterOf(keyspace);
+              if (failed.isEmpty() || cluster.isEmpty()) {
+                return failed;
+              }
+              // each event's failure names the cluster too
+              Map<Integer, VarveException> named = new java.util.HashMap<>();
+              failed.forEach(
+                  (index, error) ->
+                      named.put(
+                          index,
+                          error instanceof StorageException storage
+                              ? storage.in("cassandra cluster '" + cluster + "'")
+                              : error));
+              return named;
+            });
   }
 
   @Override
@@ -53,7 +72,13 @@ public final class RoutedEventStore implements EventStore {
       ScanBudget budget,
       ReadBytes bytes) {
     try {
-      return routes.of(keyspace).reader(keyspace, timeSeriesId, consistency, budget, bytes);
+      PartitionReader reader =
+          routes.of(keyspace).reader(keyspace, timeSeriesId, consistency, budget, bytes);
+      String cluster = routes.clusterOf(keyspace);
+      return cluster.isEmpty()
+          ? reader
+          : (scan, cursor, filters, maxEvents) ->
+              ClusterRoutes.named(cluster, reader.read(scan, cursor, filters, maxEvents));
     } catch (VarveException e) {
       // every read of it fails, through the caller's usual path for a failed read
       return (scan, cursor, filters, maxEvents) -> CompletableFuture.failedFuture(e);

@@ -69,7 +69,12 @@ public final class RoutedSliceTables implements SliceTables {
 
   @Override
   public SliceHistogram measure(String keyspace, String table, long maxRows, int sampleRows) {
-    return routes.of(keyspace).measure(keyspace, table, maxRows, sampleRows);
+    try {
+      return routes.of(keyspace).measure(keyspace, table, maxRows, sampleRows);
+    } catch (io.varve.core.error.StorageException e) {
+      throw (io.varve.core.error.StorageException)
+          ClusterRoutes.named(routes.clusterOf(keyspace), e);
+    }
   }
 
   @Override

@@ -189,6 +189,7 @@ public final class ClusterSessions implements AutoCloseable {
               + String.join(", ", settings.keySet())
               + ")");
     }
+    // the driver's error names nodes' addresses: it goes to the log and /health, not to clients
     return state
         .session()
         .orElseThrow(
@@ -197,9 +198,9 @@ public final class ClusterSessions implements AutoCloseable {
                     VarveException.Kind.UNAVAILABLE,
                     "cassandra cluster '"
                         + name
-                        + "' cannot be reached: "
-                        + state.error().orElse("not connected")
-                        + "; retrying is safe"));
+                        + "' cannot be reached (not connected since "
+                        + state.since()
+                        + "; the server keeps trying); retrying is safe"));
   }
 
   /**
@@ -216,9 +217,8 @@ public final class ClusterSessions implements AutoCloseable {
           VarveException.Kind.UNAVAILABLE,
           "cassandra cluster '"
               + (name.isEmpty() ? DEFAULT_NAME : name)
-              + "' cannot be reached: "
-              + health.error().orElse("")
-              + "; retrying is safe");
+              + "' cannot be reached (no node is up; the driver is reconnecting); retrying is"
+              + " safe");
     }
   }
 

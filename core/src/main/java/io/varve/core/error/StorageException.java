@@ -62,6 +62,7 @@ public final class StorageException extends VarveException {
 
   private final Store store;
   private final Reason reason;
+  private final String detail;
 
   /**
    * @param store which store failed; its name starts the message ({@code storage}, {@code the index
@@ -74,6 +75,15 @@ public final class StorageException extends VarveException {
     super(reason.kind(), store.noun + " " + reason.phrase + ": " + detail, cause);
     this.store = store;
     this.reason = reason;
+    this.detail = detail;
+  }
+
+  /**
+   * The same failure, its detail preceded by where it happened ({@code cassandra cluster
+   * 'analytics'}), for a store of several.
+   */
+  public StorageException in(String where) {
+    return new StorageException(store, reason, where + ": " + detail, getCause());
   }
 
   public Store store() {
