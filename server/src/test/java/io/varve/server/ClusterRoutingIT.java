@@ -378,27 +378,13 @@ class ClusterRoutingIT {
   @Order(7)
   void a_cluster_removed_from_the_configuration_leaves_its_namespaces_unserved_not_moved()
       throws Exception {
-    Path file = config.resolve("without-vault.yaml");
-    InetSocketAddress home = TestCassandra.contactPoint();
-    Files.writeString(
-        file,
-        String.join(
-            "\n",
-            "cassandra:",
-            "  contactPoints: [\"" + home.getHostString() + ":" + home.getPort() + "\"]",
-            "  localDatacenter: datacenter1",
-            "  metadataKeyspace: " + METADATA,
+    try (VarveServer without =
+        another(
+            "without-vault.yaml",
             "  clusters:",
             "    - name: nowhere",
             "      contactPoints: [\"127.0.0.1:9\"]",
-            "      localDatacenter: datacenter1",
-            ""));
-    try (VarveServer without =
-        VarveServer.start(
-            ServerSettings.load(file).toBuilder()
-                .port(0)
-                .shutdown(ServerSettings.Shutdown.AT_ONCE)
-                .build())) {
+            "      localDatacenter: datacenter1")) {
       String base = "http://127.0.0.1:" + without.port();
       TestServer.await(
           "vault's namespaces listed as unserved",
@@ -411,16 +397,10 @@ class ClusterRoutingIT {
           .contains("physicalStorage.cluster")
           .contains("vault");
       HttpResponse<String> read =
-          TestHttp.client()
-              .send(
-                  HttpRequest.newBuilder(URI.create(base + "/v1/ReadEventRecords"))
-                      .header("Content-Type", "application/json")
-                      .POST(
-                          HttpRequest.BodyPublishers.ofString(
-                              read(VAULT_EVENTS, "s", TIME.minusSeconds(1), TIME.plusSeconds(1))
-                                  .toString()))
-                      .build(),
-                  HttpResponse.BodyHandlers.ofString());
+          post(
+              without,
+              "ReadEventRecords",
+              read(VAULT_EVENTS, "s", TIME.minusSeconds(1), TIME.plusSeconds(1)).toString());
       assertThat(read.statusCode()).as(read.body()).isEqualTo(412);
       assertThat(read.body()).contains("is not served");
     }
@@ -434,34 +414,9 @@ class ClusterRoutingIT {
     // a server that names no clusters (one not yet configured like the others, in a rollout)
     // takes the cluster name as informational, and stores a namespace in vault's keyspace on
     // the default cluster
-    Path file = config.resolve("no-clusters.yaml");
-    InetSocketAddress home = TestCassandra.contactPoint();
-    Files.writeString(
-        file,
-        String.join(
-            "\n",
-            "cassandra:",
-            "  contactPoints: [\"" + home.getHostString() + ":" + home.getPort() + "\"]",
-            "  localDatacenter: datacenter1",
-            "  metadataKeyspace: " + METADATA,
-            ""));
-    try (VarveServer plain =
-        VarveServer.start(
-            ServerSettings.load(file).toBuilder()
-                .port(0)
-                .shutdown(ServerSettings.Shutdown.AT_ONCE)
-                .build())) {
+    try (VarveServer plain = another("no-clusters.yaml")) {
       HttpResponse<String> created =
-          TestHttp.client()
-              .send(
-                  HttpRequest.newBuilder(
-                          URI.create("http://127.0.0.1:" + plain.port() + "/v1/CreateNamespace"))
-                      .header("Content-Type", "application/json")
-                      .POST(
-                          HttpRequest.BodyPublishers.ofString(
-                              keyValue("astray_items", VAULT_KEYSPACE, "")))
-                      .build(),
-                  HttpResponse.BodyHandlers.ofString());
+          post(plain, "CreateNamespace", keyValue("astray_items", VAULT_KEYSPACE, ""));
       assertThat(created.statusCode()).as(created.body()).isEqualTo(200);
     }
 
@@ -474,6 +429,41 @@ class ClusterRoutingIT {
     TestServer.Reply got =
         server.post("GetItems", "{\"namespace\": \"astray_items\", \"id\": \"r\"}");
     assertThat(got.status()).as(got.body().toString()).isEqualTo(412);
+  }
+
+  /**
+   * Another server on the same control plane (the test Cassandra, this class's metadata keyspace),
+   * with the {@code cassandra} section's further lines {@code clusters}.
+   */
+  static VarveServer another(String name, String... clusters) throws Exception {
+    Path file = config.resolve(name);
+    InetSocketAddress home = TestCassandra.contactPoint();
+    List<String> lines =
+        new java.util.ArrayList<>(
+            List.of(
+                "cassandra:",
+                "  contactPoints: [\"" + home.getHostString() + ":" + home.getPort() + "\"]",
+                "  localDatacenter: datacenter1",
+                "  metadataKeyspace: " + METADATA));
+    lines.addAll(List.of(clusters));
+    lines.add("");
+    Files.writeString(file, String.join("\n", lines));
+    return VarveServer.start(
+        ServerSettings.load(file).toBuilder()
+            .port(0)
+            .shutdown(ServerSettings.Shutdown.AT_ONCE)
+            .build());
+  }
+
+  /** A JSON POST of {@code rpc} to {@code to}. */
+  static HttpResponse<String> post(VarveServer to, String rpc, String body) throws Exception {
+    return TestHttp.client()
+        .send(
+            HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + to.port() + "/v1/" + rpc))
+                .header("Content-Type", "application/json")
+                .POST(HttpRequest.BodyPublishers.ofString(body))
+                .build(),
+            HttpResponse.BodyHandlers.ofString());
   }
 
   static JsonNode get(String url) throws Exception {

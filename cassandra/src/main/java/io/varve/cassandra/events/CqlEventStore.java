@@ -28,7 +28,6 @@ import io.varve.packing.PackingLimits;
 import io.varve.packing.Placement;
 import io.varve.packing.ReplicaPacker;
 import java.nio.ByteBuffer;
-import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.Collections;
@@ -118,21 +117,6 @@ public final class CqlEventStore implements EventStore {
   /** A new bound on partition reads in flight: {@link #MAX_READS_IN_FLIGHT} reads, 64 MiB. */
   public static AsyncLimiter newReadLimiter() {
     return new AsyncLimiter(READS, MAX_READS_IN_FLIGHT, MAX_READ_BYTES_IN_FLIGHT);
-  }
-
-  /** The bound on write batches in flight (shared with the other writers it was given to). */
-  public AsyncLimiter writeLimiter() {
-    return limiter;
-  }
-
-  /** The bound on partition reads in flight, whatever the reads and searches running. */
-  public AsyncLimiter readLimiter() {
-    return reads;
-  }
-
-  /** How long the oldest write batch waiting for its turn has waited; zero when none waits. */
-  public Duration writeQueueDelay() {
-    return Duration.ofNanos(limiter.oldestWaitNanos());
   }
 
   @Override

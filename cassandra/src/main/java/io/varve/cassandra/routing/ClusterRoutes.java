@@ -40,11 +40,6 @@ final class ClusterRoutes<T> {
     onCluster(KeyspaceClusters.DEFAULT);
   }
 
-  /** The default cluster's instance. */
-  T defaultCluster() {
-    return onCluster(KeyspaceClusters.DEFAULT);
-  }
-
   /**
    * The instance of the cluster holding {@code keyspace}.
    *
@@ -105,9 +100,14 @@ final class ClusterRoutes<T> {
         error instanceof java.util.concurrent.CompletionException && error.getCause() != null
             ? error.getCause()
             : error;
-    if (!cluster.isEmpty() && cause instanceof StorageException storage) {
+    return cause instanceof VarveException failure ? named(cluster, failure) : cause;
+  }
+
+  /** {@code failure}, when a storage failure of {@code cluster} (not the default), naming it. */
+  static VarveException named(String cluster, VarveException failure) {
+    if (!cluster.isEmpty() && failure instanceof StorageException storage) {
       return storage.in("cassandra cluster '" + cluster + "'");
     }
-    return cause;
+    return failure;
   }
 }

@@ -2,7 +2,6 @@ package io.varve.cassandra.routing;
 
 import com.datastax.oss.driver.api.core.CqlSession;
 import io.varve.cassandra.session.ClusterSessions;
-import io.varve.core.error.StorageException;
 import io.varve.core.error.VarveException;
 import io.varve.core.event.Event;
 import io.varve.core.namespace.Consistency;
@@ -54,12 +53,7 @@ public final class RoutedEventStore implements EventStore {
               // each event's failure names the cluster too
               Map<Integer, VarveException> named = new java.util.HashMap<>();
               failed.forEach(
-                  (index, error) ->
-                      named.put(
-                          index,
-                          error instanceof StorageException storage
-                              ? storage.in("cassandra cluster '" + cluster + "'")
-                              : error));
+                  (index, error) -> named.put(index, ClusterRoutes.named(cluster, error)));
               return named;
             });
   }

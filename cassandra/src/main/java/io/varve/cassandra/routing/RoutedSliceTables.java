@@ -72,8 +72,7 @@ public final class RoutedSliceTables implements SliceTables {
     try {
       return routes.of(keyspace).measure(keyspace, table, maxRows, sampleRows);
     } catch (io.varve.core.error.StorageException e) {
-      throw (io.varve.core.error.StorageException)
-          ClusterRoutes.named(routes.clusterOf(keyspace), e);
+      throw ClusterRoutes.named(routes.clusterOf(keyspace), e);
     }
   }
 

@@ -1,6 +1,5 @@
 package io.varve.core.store;
 
-import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ConcurrentMap;
 
@@ -33,10 +32,5 @@ public final class KeyspaceClusters {
   /** Records that {@code keyspace} lives on {@code cluster} ({@link #DEFAULT}: the default one). */
   public void assign(String keyspace, String cluster) {
     clusters.put(keyspace, cluster);
-  }
-
-  /** Every keyspace assigned so far, with its cluster. */
-  public Map<String, String> assigned() {
-    return Map.copyOf(clusters);
   }
 }
