@@ -51,6 +51,7 @@ import io.varve.server.kv.KeyValueHandler;
 import io.varve.server.metrics.CassandraNodes;
 import io.varve.server.metrics.CassandraRequestMetrics;
 import io.varve.server.metrics.JvmMetrics;
+import io.varve.server.metrics.LatencyBuckets;
 import io.varve.server.metrics.LimitGauges;
 import io.varve.server.metrics.SloCounters;
 import io.varve.server.transport.TokenAuthentication;
@@ -139,6 +140,7 @@ public final class VarveServer implements AutoCloseable {
         .map(tls -> ServerCertificate.check(tls, Instant.now()))
         .ifPresent(VarveServer::logExpiry);
     PrometheusMeterRegistry metrics = new PrometheusMeterRegistry(PrometheusConfig.DEFAULT);
+    LatencyBuckets.apply(metrics);
     CqlSession session =
         Sessions.open(settings.cassandra(), List.of(new CassandraRequestMetrics(metrics)))
             .toCompletableFuture()

@@ -307,7 +307,7 @@ class TransportIT {
     assertThat(cassandraRequests("read")).as("CQL reads counted").isGreaterThan(readsBefore);
     assertThat(http("/metrics", null, null).body())
         .contains(
-            "varve_cassandra_requests_seconds{cluster=\"default\",operation=\"read\",outcome=\"success\",quantile=\"0.99\"}");
+            "varve_cassandra_requests_seconds_bucket{cluster=\"default\",operation=\"read\",outcome=\"success\",le=\"0.001\"}");
   }
 
   @Test

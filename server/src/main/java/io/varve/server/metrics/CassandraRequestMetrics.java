@@ -10,20 +10,18 @@ import com.datastax.oss.driver.api.core.tracker.RequestTracker;
 import io.micrometer.core.instrument.MeterRegistry;
 import io.micrometer.core.instrument.Timer;
 import io.varve.cassandra.session.ClusterSessions;
-import java.time.Duration;
 import java.util.concurrent.TimeUnit;
 
 /**
  * Latency of every CQL request the server makes, as the driver saw it (retries and speculative
  * executions included): {@code varve_cassandra_requests_seconds} by {@code cluster} ({@code
  * default} or a name of {@code cassandra.clusters}: one tracker per cluster's session), {@code
- * operation} (read, write, other: schema and metadata) and {@code outcome} (success, error), with
- * the quantiles the API's own timers publish. Beside {@code varve_api_total_duration_seconds} it
- * tells how much of a slow answer was spent waiting for Cassandra.
+ * operation} (read, write, other: schema and metadata) and {@code outcome} (success, error), in the
+ * {@linkplain LatencyBuckets buckets} of the API's own timers. Beside {@code
+ * varve_api_total_duration_seconds} it tells how much of a slow answer was spent waiting for
+ * Cassandra.
  */
 public final class CassandraRequestMetrics implements RequestTracker {
-
-  private static final double[] QUANTILES = {0.5, 0.9, 0.99, 0.999, 1.0};
 
   private final Timer[][] timers = new Timer[Operation.values().length][2];
 
@@ -86,8 +84,6 @@ public final class CassandraRequestMetrics implements RequestTracker {
                 .tag("cluster", cluster)
                 .tag("operation", operation.name().toLowerCase(java.util.Locale.ROOT))
                 .tag("outcome", success ? "success" : "error")
-                .publishPercentiles(QUANTILES)
-                .distributionStatisticExpiry(Duration.ofMinutes(3))
                 .register(registry);
       }
     }

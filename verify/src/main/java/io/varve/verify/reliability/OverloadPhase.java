@@ -8,7 +8,6 @@ import java.time.Duration;
 import java.time.Instant;
 import java.time.temporal.ChronoUnit;
 import java.util.ArrayList;
-import java.util.HashMap;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
@@ -97,6 +96,7 @@ final class OverloadPhase implements Phase {
       StatusCounts writes = new StatusCounts();
       StatusCounts reads = new StatusCounts();
       Recorder readLatency = new Recorder(3);
+      ServerMetrics before = scrapeOrNull(env);
       AtomicBoolean reading = new AtomicBoolean(true);
       Thread reader = smallReader(env, smallRead, reads, readLatency, reading);
       long[] sentAndSkipped = openLoop(client, bodies, targetRequestsPerSecond, writes);
@@ -126,7 +126,7 @@ final class OverloadPhase implements Phase {
       results.put(name() + ".small_read_p50_ms", latency.getValueAtPercentile(50) / 1000.0);
       results.put(name() + ".small_read_p99_ms", latency.getValueAtPercentile(99) / 1000.0);
       results.put(name() + ".small_read_max_ms", latency.getMaxValue() / 1000.0);
-      reportServerSide(env, results);
+      reportServerSide(env, results, before);
       boolean alive = healthyWithin(env.server(), Duration.ofSeconds(30));
       results.put(name() + ".server_healthy_after", alive);
 
@@ -160,36 +160,51 @@ final class OverloadPhase implements Phase {
 
   /**
    * Where the small reads' time went, from the server's metrics: its own time per read and the
-   * Cassandra reads' time. The client's latency also holds its share of the CPU, which the load it
-   * generates takes. Reported, not checked; a scrape that fails is reported as such.
+   * Cassandra reads' time, from their histograms' buckets since {@code before} (the load's start;
+   * null: since the server started). The client's latency also holds its share of the CPU, which
+   * the load it generates takes. Reported, not checked; a scrape that fails is reported as such.
    */
-  private void reportServerSide(VerifyEnvironment env, Results results)
+  private void reportServerSide(VerifyEnvironment env, Results results, ServerMetrics before)
       throws InterruptedException {
     try {
       ServerMetrics server = ServerMetrics.scrape(env.server());
       Map<String, String> read = Map.of("method", "ReadEventRecords", "http_status", "200");
       results.put(
           name() + ".server_read_p50_p99_ms",
-          quantileMs(server, "varve_api_total_duration_seconds", 0.5, read)
+          quantileMs(server, before, "varve_api_total_duration_seconds", 0.5, read)
               + " / "
-              + quantileMs(server, "varve_api_total_duration_seconds", 0.99, read));
+              + quantileMs(server, before, "varve_api_total_duration_seconds", 0.99, read));
       Map<String, String> cql = Map.of("operation", "read", "outcome", "success");
       results.put(
           name() + ".cassandra_read_p50_p99_ms",
-          quantileMs(server, "varve_cassandra_requests_seconds", 0.5, cql)
+          quantileMs(server, before, "varve_cassandra_requests_seconds", 0.5, cql)
               + " / "
-              + quantileMs(server, "varve_cassandra_requests_seconds", 0.99, cql));
+              + quantileMs(server, before, "varve_cassandra_requests_seconds", 0.99, cql));
     } catch (java.io.IOException e) {
       results.put(name() + ".server_read_p50_p99_ms", "n/a (/metrics: " + e + ")");
     }
   }
 
-  /** A quantile of a timer in milliseconds, written for a report ("n/a" when absent). */
+  /** The server's metrics, or null when they cannot be read (the report then says so). */
+  private static ServerMetrics scrapeOrNull(VerifyEnvironment env) throws InterruptedException {
+    try {
+      return ServerMetrics.scrape(env.server());
+    } catch (java.io.IOException e) {
+      return null;
+    }
+  }
+
+  /**
+   * A quantile of a histogram in milliseconds over the calls since {@code before}, written for a
+   * report ("n/a" when there were none).
+   */
   private static String quantileMs(
-      ServerMetrics server, String metric, double quantile, Map<String, String> labels) {
-    Map<String, String> all = new HashMap<>(labels);
-    all.put("quantile", Double.toString(quantile));
-    OptionalDouble seconds = server.value(metric, all);
+      ServerMetrics server,
+      ServerMetrics before,
+      String metric,
+      double quantile,
+      Map<String, String> labels) {
+    OptionalDouble seconds = server.histogramQuantile(metric, quantile, labels, before);
     return seconds.isPresent()
         ? String.format(Locale.ROOT, "%.1f", seconds.getAsDouble() * 1000)
         : "n/a";

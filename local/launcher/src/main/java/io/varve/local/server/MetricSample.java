@@ -73,7 +73,12 @@ public record MetricSample(String name, Map<String, String> labels, double value
     }
   }
 
-  private static double value(String text, int number, String line) {
+  /**
+   * A number as the format writes it, labels' ({@code le="+Inf"}) included.
+   *
+   * @throws NumberFormatException when it is none
+   */
+  static double number(String text) {
     switch (text) {
       case "+Inf", "Inf":
         return Double.POSITIVE_INFINITY;
@@ -82,11 +87,15 @@ public record MetricSample(String name, Map<String, String> labels, double value
       case "NaN":
         return Double.NaN;
       default:
-        try {
-          return Double.parseDouble(text);
-        } catch (NumberFormatException e) {
-          throw malformed(number, line, "not a number: " + text);
-        }
+        return Double.parseDouble(text);
+    }
+  }
+
+  private static double value(String text, int number, String line) {
+    try {
+      return number(text);
+    } catch (NumberFormatException e) {
+      throw malformed(number, line, "not a number: " + text);
     }
   }
 

@@ -9,7 +9,9 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
+import java.util.Map.Entry;
 import java.util.OptionalDouble;
+import java.util.TreeMap;
 
 /**
  * One reading of the Varve server's Prometheus metrics ({@code GET /metrics}, the text exposition
@@ -100,6 +102,58 @@ public final class ServerMetrics {
       }
     }
     return OptionalDouble.empty();
+  }
+
+  /**
+   * The {@code q} quantile of histogram {@code histogram} (the name without {@code _bucket}) over
+   * the calls recorded since {@code since} (null: since the server started), its buckets summed
+   * over every series whose labels include all of {@code labels}. Estimated as Prometheus's {@code
+   * histogram_quantile} does: linearly within the bucket the quantile falls in; the largest finite
+   * bound when it falls beyond it. Empty when no call was recorded.
+   */
+  public OptionalDouble histogramQuantile(
+      String histogram, double q, Map<String, String> labels, ServerMetrics since) {
+    TreeMap<Double, Double> counts = buckets(histogram + "_bucket", labels);
+    if (since != null) {
+      since
+          .buckets(histogram + "_bucket", labels)
+          .forEach((le, n) -> counts.merge(le, -n, Double::sum));
+    }
+    Entry<Double, Double> all = counts.lastEntry();
+    if (all == null || all.getValue() <= 0) {
+      return OptionalDouble.empty();
+    }
+    double rank = q * all.getValue();
+    double lower = 0;
+    double below = 0;
+    for (Entry<Double, Double> bucket : counts.entrySet()) {
+      double le = bucket.getKey();
+      double cumulative = bucket.getValue();
+      if (cumulative >= rank) {
+        if (Double.isInfinite(le)) {
+          return OptionalDouble.of(lower);
+        }
+        double inBucket = cumulative - below;
+        return OptionalDouble.of(
+            inBucket <= 0 ? le : lower + (le - lower) * (rank - below) / inBucket);
+      }
+      lower = le;
+      below = cumulative;
+    }
+    return OptionalDouble.of(lower);
+  }
+
+  /** The cumulative counts by upper bound of the matching series of {@code bucketMetric}. */
+  private TreeMap<Double, Double> buckets(String bucketMetric, Map<String, String> labels) {
+    TreeMap<Double, Double> counts = new TreeMap<>();
+    for (MetricSample s : samples) {
+      if (s.name().equals(bucketMetric)
+          && s.labels().containsKey("le")
+          && s.labels().entrySet().containsAll(labels.entrySet())) {
+        counts.merge(MetricSample.number(s.labels().get("le")), s.value(), Double::sum);
+      }
+    }
+    return counts;
   }
 
   /** The sum of every series of {@code metric}; 0 when the server has none (yet). */

@@ -2,6 +2,7 @@ package io.varve.local.server;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
+import static org.assertj.core.api.Assertions.within;
 
 import java.util.Map;
 import org.junit.jupiter.api.Test;
@@ -86,5 +87,58 @@ class ServerMetricsTest {
         .hasMessageContaining("not a number: one");
     assertThatThrownBy(() -> ServerMetrics.parse("x{a=\"1} 2\n"))
         .hasMessageContaining("unterminated label value");
+  }
+
+  private static String latency(double[] cumulative, String labels) {
+    String[] bounds = {"0.001", "0.01", "0.1", "+Inf"};
+    StringBuilder text = new StringBuilder();
+    for (int i = 0; i < bounds.length; i++) {
+      text.append("t_seconds_bucket{")
+          .append(labels)
+          .append(",le=\"")
+          .append(bounds[i])
+          .append("\"} ")
+          .append(cumulative[i])
+          .append('\n');
+    }
+    return text.toString();
+  }
+
+  @Test
+  void estimates_a_quantile_from_buckets_summed_over_series_as_prometheus_does() {
+    // 100 calls: 10 under 1 ms, 80 more under 10 ms, 10 more under 100 ms
+    ServerMetrics one =
+        ServerMetrics.parse(latency(new double[] {10, 90, 100, 100}, "method=\"Put\""));
+    assertThat(one.histogramQuantile("t_seconds", 0.5, Map.of(), null).getAsDouble())
+        .isCloseTo(0.001 + 0.009 * 40 / 80, within(1e-9));
+    assertThat(one.histogramQuantile("t_seconds", 0.05, Map.of(), null).getAsDouble())
+        .isCloseTo(0.0005, within(1e-9));
+    assertThat(one.histogramQuantile("t_seconds", 0.99, Map.of(), null).getAsDouble())
+        .isCloseTo(0.01 + 0.09 * 9 / 10, within(1e-9));
+
+    // two series with the label asked for add up; another method's calls are left out
+    ServerMetrics two =
+        ServerMetrics.parse(
+            latency(new double[] {10, 90, 100, 100}, "method=\"Put\"")
+                + latency(new double[] {0, 0, 0, 100}, "method=\"Get\"")
+                + latency(new double[] {10, 90, 100, 100}, "method=\"Put\",status=\"500\""));
+    assertThat(two.histogramQuantile("t_seconds", 0.5, Map.of("method", "Put"), null).getAsDouble())
+        .isCloseTo(0.001 + 0.009 * (100 - 20) / 160, within(1e-9));
+    // beyond the largest finite bound: that bound
+    assertThat(two.histogramQuantile("t_seconds", 0.5, Map.of("method", "Get"), null))
+        .hasValue(0.1);
+  }
+
+  @Test
+  void a_quantile_since_an_earlier_reading_counts_only_the_calls_in_between() {
+    ServerMetrics before =
+        ServerMetrics.parse(latency(new double[] {100, 100, 100, 100}, "method=\"Put\""));
+    ServerMetrics after =
+        ServerMetrics.parse(latency(new double[] {100, 200, 200, 200}, "method=\"Put\""));
+
+    assertThat(after.histogramQuantile("t_seconds", 0.5, Map.of(), before).getAsDouble())
+        .isCloseTo(0.001 + 0.009 * 50 / 100, within(1e-9));
+    assertThat(before.histogramQuantile("t_seconds", 0.5, Map.of(), before)).isEmpty();
+    assertThat(before.histogramQuantile("missing", 0.5, Map.of(), null)).isEmpty();
   }
 }
