@@ -43,6 +43,10 @@ final class ChunkedWrites {
   private final CqlChunkLog log;
   private final ValueCodec codec;
   private final KvChunking chunking;
+
+  /** Half of the grace, the longest a write of chunks may take (computed once: BigDecimal). */
+  private final Duration halfGrace;
+
   private final Clock clock;
 
   ChunkedWrites(
@@ -51,6 +55,7 @@ final class ChunkedWrites {
     this.log = log;
     this.codec = codec;
     this.chunking = chunking;
+    this.halfGrace = chunking.grace().dividedBy(2);
     this.clock = clock;
   }
 
@@ -107,7 +112,7 @@ final class ChunkedWrites {
         v -> {
           pauseForTests();
           Duration took = Duration.between(started, clock.instant());
-          if (took.compareTo(chunking.grace().dividedBy(2)) > 0) {
+          if (took.compareTo(halfGrace) > 0) {
             // the sweeper may take the chunks of a value staged longer than the grace ago
             throw new VarveException(
                 VarveException.Kind.UNAVAILABLE,

@@ -44,7 +44,8 @@ public record IdempotencyToken(long generationMicros, String token) {
     }
     Instant generated = Instant.ofEpochSecond(seconds, nanos);
     Duration drift = Duration.between(now, generated);
-    if (drift.negated().compareTo(limits.maxTokenAge()) > 0) {
+    // not drift.negated(): it goes through BigDecimal, on every write
+    if (Duration.between(generated, now).compareTo(limits.maxTokenAge()) > 0) {
       throw new InvalidFieldException(
           time,
           generated,
