@@ -62,6 +62,7 @@ import java.time.Duration;
 import java.time.Instant;
 import java.util.List;
 import java.util.Optional;
+import java.util.concurrent.CompletableFuture;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -83,6 +84,7 @@ public final class VarveServer implements AutoCloseable {
   private final SliceMaintainer maintainer;
   private final Optional<IndexServices> index;
   private final WriteBuffers buffers;
+  private final ServerSettings.Shutdown shutdown;
 
   /** The index store side, when configured. */
   private record IndexServices(
@@ -93,8 +95,10 @@ public final class VarveServer implements AutoCloseable {
       ClusterSessions sessions,
       SliceMaintainer maintainer,
       Optional<IndexServices> index,
-      WriteBuffers buffers) {
+      WriteBuffers buffers,
+      ServerSettings.Shutdown shutdown) {
     this.buffers = buffers;
+    this.shutdown = shutdown;
     this.server = server;
     this.sessions = sessions;
     this.maintainer = maintainer;
@@ -338,7 +342,7 @@ public final class VarveServer implements AutoCloseable {
           settings.tls().isPresent() ? "https" : "http",
           settings.host(),
           server.activeLocalPort());
-      return new VarveServer(server, sessions, maintainer, index, buffers);
+      return new VarveServer(server, sessions, maintainer, index, buffers, settings.shutdown());
     } catch (RuntimeException e) {
       jvm.close();
       sessions.close();
@@ -447,7 +451,7 @@ public final class VarveServer implements AutoCloseable {
   @Override
   public void close() {
     maintainer.close();
-    server.stop().join();
+    stopServing();
     // after the last request, before the index queue and the session they write to
     buffers.close(DRAIN_TIMEOUT);
     index.ifPresent(
@@ -462,5 +466,34 @@ public final class VarveServer implements AutoCloseable {
         });
     sessions.close();
     sessions.session(ClusterSessions.DEFAULT).close();
+  }
+
+  /**
+   * Stops the API: once the quiet period has passed and the requests in flight have ended, the port
+   * and every connection are closed. Armeria's stop then waits for its acceptor thread to end,
+   * which netty lets idle for a fixed 2 s first. Without a quiet period ({@link
+   * ServerSettings.Shutdown#AT_ONCE}: servers embedded in a test, never one a configuration
+   * describes) that wait is not waited out: nothing is served once the port and the connections are
+   * closed, and the thread ends on its own.
+   */
+  private void stopServing() {
+    CompletableFuture<Void> stopped = server.stop();
+    if (!shutdown.quietPeriod().isZero()) {
+      stopped.join();
+      return;
+    }
+    long deadline = System.nanoTime() + shutdown.timeout().toNanos();
+    while (!stopped.isDone() && !(server.activePorts().isEmpty() && server.numConnections() == 0)) {
+      if (System.nanoTime() > deadline) {
+        stopped.join();
+        return;
+      }
+      try {
+        Thread.sleep(5); // between looks at the port and the connections, for 0.1 s or so
+      } catch (InterruptedException e) {
+        Thread.currentThread().interrupt();
+        return;
+      }
+    }
   }
 }
