@@ -469,27 +469,23 @@ public final class VarveServer implements AutoCloseable {
   }
 
   /**
-   * Stops the API: once the quiet period has passed and the requests in flight have ended, the port
-   * and every connection are closed. Armeria's stop then waits for its acceptor thread to end,
-   * which netty lets idle for a fixed 2 s first. Without a quiet period ({@link
-   * ServerSettings.Shutdown#AT_ONCE}: servers embedded in a test, never one a configuration
-   * describes) that wait is not waited out: nothing is served once the port and the connections are
-   * closed, and the thread ends on its own.
+   * Stops the API. Armeria lets the quiet period pass and the requests in flight end, closes the
+   * port and every connection, and then waits for its acceptor thread to end, which netty lets idle
+   * for a fixed 2 s first. That last wait is not waited out: once the port and the connections are
+   * closed nothing more is served, and the thread ends on its own (in {@code varve serve}, the
+   * process exits first). A stop of the whole {@code server.shutdown.timeout} and more is waited
+   * for to its end.
    */
   private void stopServing() {
     CompletableFuture<Void> stopped = server.stop();
-    if (!shutdown.quietPeriod().isZero()) {
-      stopped.join();
-      return;
-    }
-    long deadline = System.nanoTime() + shutdown.timeout().toNanos();
+    long deadline = System.nanoTime() + shutdown.timeout().plusSeconds(5).toNanos();
     while (!stopped.isDone() && !(server.activePorts().isEmpty() && server.numConnections() == 0)) {
       if (System.nanoTime() > deadline) {
         stopped.join();
         return;
       }
       try {
-        Thread.sleep(5); // between looks at the port and the connections, for 0.1 s or so
+        Thread.sleep(5); // between looks at the port and the connections
       } catch (InterruptedException e) {
         Thread.currentThread().interrupt();
         return;
