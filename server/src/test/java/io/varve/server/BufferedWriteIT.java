@@ -158,6 +158,47 @@ class BufferedWriteIT {
     return (long) server.metric("varve_buffer_written_events_total", ns);
   }
 
+  /** The write buffer's drainer's completed cycles ({@code varve_background_cycles_total}). */
+  static double drainerCycles() throws Exception {
+    java.util.regex.Matcher m =
+        java.util.regex.Pattern.compile(
+                "(?m)^varve_background_cycles_total\\{worker=\"write-buffer\",?\\} ([0-9.eE+-]+)$")
+            .matcher(metrics());
+    assertThat(m.find()).as("the write buffer's cycles in /metrics").isTrue();
+    return Double.parseDouble(m.group(1));
+  }
+
+  @Test
+  void an_idle_drainer_looks_once_a_second_and_a_queued_write_wakes_it_at_once() throws Exception {
+    TestServer.await("nothing queued", () -> server.metric("varve_buffer_bytes") == 0);
+    Thread.sleep(1_200); // for the drainer to find nothing held and idle
+    double before = drainerCycles();
+    Thread.sleep(2_000); // two idle ticks
+    assertThat(drainerCycles() - before)
+        .as("cycles in 2 s while idle (200 at 10 ms)")
+        .isLessThan(6);
+
+    // coalesced for 10 ms: written within a few ticks of its arrival, not at the next idle tick
+    Instant t = NOW.minusSeconds(30);
+    for (int round = 0; round < 3; round++) {
+      Thread.sleep(1_200);
+      long writtenBefore = written(PACED);
+      long queued = System.nanoTime();
+      TestServer.Reply reply =
+          write(
+              "WriteEventRecords",
+              PACED,
+              List.of(event("idle", t.plusMillis(round), "i" + round, 10)));
+      assertThat(reply.status()).as(reply.body().toString()).isEqualTo(200);
+      TestServer.await("the event written", () -> written(PACED) > writtenBefore);
+      assertThat(Duration.ofNanos(System.nanoTime() - queued))
+          .as("from queued to written after an idle second, round " + round)
+          .isLessThan(Duration.ofMillis(500));
+    }
+    assertThat(read(PACED, "idle", t, t.plusSeconds(1)))
+        .containsExactlyInAnyOrder("i0", "i1", "i2");
+  }
+
   @Test
   void a_paced_namespace_writes_a_burst_at_its_drain_rate_and_loses_none() throws Exception {
     Instant t = NOW.minusSeconds(120);

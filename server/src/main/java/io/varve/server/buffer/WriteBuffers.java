@@ -32,6 +32,7 @@ import java.util.concurrent.Executors;
 import java.util.concurrent.RejectedExecutionException;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.function.Consumer;
 import java.util.function.Function;
@@ -77,8 +78,14 @@ public final class WriteBuffers implements AutoCloseable {
   /** The longest pause: {@link #RETRY_BACKOFF} doubled four times. */
   static final int MAX_BACKOFF_DOUBLINGS = 4;
 
-  /** How often the drainer looks at the queues. */
+  /** How often the drainer looks at the queues while they hold something. */
   static final Duration TICK = Duration.ofMillis(10);
+
+  /**
+   * How often it looks while nothing is queued or being written: a write queued meanwhile wakes it
+   * at once. A hundred idle looks a second were half of an idle server's CPU.
+   */
+  static final Duration IDLE_TICK = Duration.ofSeconds(1);
 
   /** The smallest and the largest slice. */
   static final long MIN_SLICE_BYTES = 16L << 10;
@@ -112,6 +119,13 @@ public final class WriteBuffers implements AutoCloseable {
   private final Map<String, NamespaceQueue> queues = new ConcurrentHashMap<>();
   private final ScheduledExecutorService drainer;
   private volatile boolean closing;
+
+  /** The drainer's ticks of an older generation end (a wake started a newer one). */
+  private final AtomicLong tickGeneration = new AtomicLong();
+
+  /** Whether the drainer ticks at {@link #IDLE_TICK}: the next queued write wakes it. */
+  private final AtomicBoolean idle = new AtomicBoolean();
+
   private final Consumer<String> reachable;
 
   /**
@@ -154,8 +168,7 @@ public final class WriteBuffers implements AutoCloseable {
               t.setDaemon(true);
               return t;
             });
-    drainer.scheduleWithFixedDelay(
-        () -> worker.run(this::cycle), 0, TICK.toMillis(), TimeUnit.MILLISECONDS);
+    drainer.execute(() -> tick(0));
   }
 
   /**
@@ -259,6 +272,46 @@ public final class WriteBuffers implements AutoCloseable {
       throw refused(name, batch.size(), "the namespace's write buffer is full");
     }
     counter("varve.buffer.queued.events", name).increment(batch.size());
+    wake();
+  }
+
+  /**
+   * One look at the queues, then the next: in {@link #TICK} while anything is held (queued, being
+   * written or waiting to be retried), else in {@link #IDLE_TICK}. A tick of a generation a wake
+   * has superseded ends without a next.
+   */
+  private void tick(long generation) {
+    if (generation != tickGeneration.get()) {
+      return;
+    }
+    worker.run(this::cycle);
+    Duration next = TICK;
+    if (held.get() == 0) {
+      idle.set(true);
+      // a write queued before idle was set found it unset and woke no one: look again
+      if (held.get() == 0) {
+        next = IDLE_TICK;
+      } else {
+        idle.set(false);
+      }
+    }
+    try {
+      drainer.schedule(() -> tick(generation), next.toMillis(), TimeUnit.MILLISECONDS);
+    } catch (RejectedExecutionException e) {
+      // the server is stopping: close() waits for the queues itself
+    }
+  }
+
+  /** Starts ticking at once when the drainer idles: a write was queued. */
+  private void wake() {
+    if (idle.compareAndSet(true, false)) {
+      long generation = tickGeneration.incrementAndGet();
+      try {
+        drainer.execute(() -> tick(generation));
+      } catch (RejectedExecutionException e) {
+        // the server is stopping: close() waits for the queues itself
+      }
+    }
   }
 
   private AdmissionRefusedException refused(String namespace, int events, String why) {
