@@ -52,7 +52,7 @@ public final class VerifyEnvironment implements AutoCloseable {
             LocalCassandraSettings.forDevelopment(varveHome).toBuilder()
                 .home(varveHome.resolve(".varve/verify-cassandra"))
                 .ports(CQL_PORT, STORAGE_PORT, JMX_PORT)
-                .heapSize("1g")
+                .heapSize("2g")
                 .commitlogSync(CommitlogSync.batch())
                 .build());
     Path serverHome = workDir.resolve("server");
