@@ -152,11 +152,14 @@ public final class KeyValueClient {
             signalled.putSignals(name, signal);
           }
         });
-    return page(signalled.build(), settings)
+    GetItemsRequest first = signalled.build();
+    // each part's request built from the immutable first one: the lanes of a value read side by
+    // side ask for their parts at once, from several threads
+    return page(first, settings)
         .thenCompose(
             page ->
                 PartedReads.whole(
-                    page, token -> page(signalled.setPageToken(token).build(), settings)))
+                    page, token -> page(first.toBuilder().setPageToken(token).build(), settings)))
         .thenApply(ValueCompression::decompress);
   }
 

@@ -487,7 +487,10 @@ public final class VarveServer implements AutoCloseable {
       try {
         Thread.sleep(5); // between looks at the port and the connections
       } catch (InterruptedException e) {
+        // the stop is still waited for to its end (the buffers and sessions close after it), the
+        // interrupt kept for the caller
         Thread.currentThread().interrupt();
+        stopped.join();
         return;
       }
     }

@@ -96,7 +96,7 @@ final class OverloadPhase implements Phase {
       StatusCounts writes = new StatusCounts();
       StatusCounts reads = new StatusCounts();
       Recorder readLatency = new Recorder(3);
-      ServerMetrics before = scrapeOrNull(env);
+      ServerMetrics before = scrapeOrNull(env, results);
       AtomicBoolean reading = new AtomicBoolean(true);
       Thread reader = smallReader(env, smallRead, reads, readLatency, reading);
       long[] sentAndSkipped = openLoop(client, bodies, targetRequestsPerSecond, writes);
@@ -185,11 +185,18 @@ final class OverloadPhase implements Phase {
     }
   }
 
-  /** The server's metrics, or null when they cannot be read (the report then says so). */
-  private static ServerMetrics scrapeOrNull(VerifyEnvironment env) throws InterruptedException {
+  /**
+   * The server's metrics before the load, or null when they cannot be read: the report then says
+   * that its server-side figures count from the server's start.
+   */
+  private ServerMetrics scrapeOrNull(VerifyEnvironment env, Results results)
+      throws InterruptedException {
     try {
       return ServerMetrics.scrape(env.server());
     } catch (java.io.IOException e) {
+      results.put(
+          name() + ".server_side_since",
+          "the server's start (/metrics before the load: " + e + ")");
       return null;
     }
   }
