@@ -116,17 +116,27 @@ final class KvBenchmark {
     target.pid().ifPresent(pid -> cpu.add("cassandra", pid));
     ItemData data = new ItemData(42);
     Map<String, Double> goals = new LinkedHashMap<>();
-    environment.progress("puts: " + seconds(parameters.warmup()) + " warm-up, then measured");
-    new PutPhase(parameters, data).run(tee(out, goals), api, raw, hop, cpu);
-    environment.progress("gets of 100 items of 1 KiB");
-    new GetPhase(parameters, data).run(tee(out, goals), api, raw, hop);
-    environment.progress("full pages of 100 B, 10 KiB and 1 MiB items");
-    new PagePhase(parameters, data).run(tee(out, goals), api, session);
-    environment.progress("values of 16 MiB, stored in chunks");
-    new ChunkedPhase(43).run(tee(out, goals), api, raw);
-    environment.progress("read amplification over a record of mixed item sizes");
-    new AmplificationPhase(parameters, data)
-        .run(tee(out, goals), api, raw, URI.create(server.apiAddress()));
+    if (parameters.runs("put")) {
+      environment.progress("puts: " + seconds(parameters.warmup()) + " warm-up, then measured");
+      new PutPhase(parameters, data).run(tee(out, goals), api, raw, hop, cpu);
+    }
+    if (parameters.runs("get")) {
+      environment.progress("gets of 100 items of 1 KiB");
+      new GetPhase(parameters, data).run(tee(out, goals), api, raw, hop);
+    }
+    if (parameters.runs("page")) {
+      environment.progress("full pages of 100 B, 10 KiB and 1 MiB items");
+      new PagePhase(parameters, data).run(tee(out, goals), api, session);
+    }
+    if (parameters.runs("chunked")) {
+      environment.progress("values of 16 MiB, stored in chunks");
+      new ChunkedPhase(43).run(tee(out, goals), api, raw);
+    }
+    if (parameters.runs("amplification")) {
+      environment.progress("read amplification over a record of mixed item sizes");
+      new AmplificationPhase(parameters, data)
+          .run(tee(out, goals), api, raw, URI.create(server.apiAddress()));
+    }
     GOALS.print(goals, out);
   }
 
@@ -140,6 +150,9 @@ final class KvBenchmark {
     out.put("parameters.item_bytes", parameters.itemBytes());
     out.put("parameters.records", parameters.records());
     out.put("parameters.consistency", "LOCAL_QUORUM");
+    out.put(
+        "parameters.phases",
+        String.join(",", KvParameters.PHASES.stream().filter(parameters::runs).toList()));
   }
 
   /** Figures printed as they come; those that have a goal also kept for the verdicts. */

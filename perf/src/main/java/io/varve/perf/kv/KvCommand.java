@@ -4,10 +4,13 @@ import io.varve.perf.OptionChecks;
 import io.varve.perf.environment.Environment;
 import io.varve.perf.measure.Figures;
 import java.time.Duration;
+import java.util.List;
+import java.util.Set;
 import java.util.concurrent.Callable;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Option;
+import picocli.CommandLine.ParameterException;
 import picocli.CommandLine.Spec;
 
 /** {@code varve perf kv}: the options of {@link KvBenchmark}. */
@@ -79,6 +82,15 @@ public final class KvCommand implements Callable<Integer> {
   int fixedFetchRows;
 
   @Option(
+      names = "--phases",
+      split = ",",
+      paramLabel = "PHASE",
+      description =
+          "Phases to run: put, get, page, chunked, amplification (default: all, in that order);"
+              + " the goals of the others get no verdict.")
+  List<String> phases = KvParameters.PHASES;
+
+  @Option(
       names = "--cassandra",
       description = "Use this Cassandra (host:port) instead of starting the local one.")
   String cassandra;
@@ -95,6 +107,13 @@ public final class KvCommand implements Callable<Integer> {
     OptionChecks.inRange(spec, "--records", records, 1, 10_000_000);
     OptionChecks.inRange(spec, "--mixed-items", mixedItems, 10, 100_000);
     OptionChecks.inRange(spec, "--fixed-fetch-rows", fixedFetchRows, 1, 5000);
+    for (String phase : phases) {
+      if (!KvParameters.PHASES.contains(phase)) {
+        throw new ParameterException(
+            spec.commandLine(),
+            "--phases: " + phase + " (expected: " + String.join(", ", KvParameters.PHASES) + ")");
+      }
+    }
     try (Environment environment = Environment.open("perf kv")) {
       new KvBenchmark(
               environment,
@@ -106,7 +125,8 @@ public final class KvCommand implements Callable<Integer> {
                   itemBytes,
                   records,
                   mixedItems,
-                  fixedFetchRows))
+                  fixedFetchRows,
+                  Set.copyOf(phases)))
           .run(cassandra, new Figures(System.out));
     }
     return 0;

@@ -1,6 +1,8 @@
 package io.varve.perf.kv;
 
 import java.time.Duration;
+import java.util.List;
+import java.util.Set;
 
 /**
  * The parameters of a {@code varve perf kv} run, checked by {@link KvCommand}.
@@ -13,6 +15,7 @@ import java.time.Duration;
  * @param records records the writes spread over
  * @param mixedItems items of the record of mixed sizes
  * @param fixedFetchRows the row limit of the fixed-limit reader the adaptive one is compared with
+ * @param phases the phases run, of {@link #PHASES}, in their order there
  */
 record KvParameters(
     Duration duration,
@@ -22,4 +25,13 @@ record KvParameters(
     int itemBytes,
     int records,
     int mixedItems,
-    int fixedFetchRows) {}
+    int fixedFetchRows,
+    Set<String> phases) {
+
+  /** Every phase of a run, in the order they run. */
+  static final List<String> PHASES = List.of("put", "get", "page", "chunked", "amplification");
+
+  boolean runs(String phase) {
+    return phases.contains(phase);
+  }
+}
