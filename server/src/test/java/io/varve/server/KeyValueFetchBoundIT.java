@@ -3,6 +3,8 @@ package io.varve.server;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import com.google.protobuf.ByteString;
+import com.google.protobuf.Struct;
+import com.google.protobuf.Value;
 import com.linecorp.armeria.client.grpc.GrpcClients;
 import io.varve.api.kv.v1.GetItemsRequest;
 import io.varve.api.kv.v1.GetItemsResponse;
@@ -12,6 +14,7 @@ import io.varve.api.kv.v1.MatchRange;
 import io.varve.api.kv.v1.Predicate;
 import io.varve.api.kv.v1.PutItemsRequest;
 import io.varve.api.kv.v1.Selection;
+import io.varve.core.kv.BytePage;
 import io.varve.core.kv.KvLimits;
 import io.varve.server.config.ServerSettings;
 import java.util.ArrayList;
@@ -152,6 +155,53 @@ class KeyValueFetchBoundIT {
     // rows
     assertThat(metric("varve_kv_read_rows_fetched_total") - fetched).isEqualTo(100);
     assertThat(metric("varve_kv_read_rows_planned_total") - planned).isEqualTo(93);
+  }
+
+  @Test
+  void a_page_of_tiny_items_stops_at_the_most_items_a_page_holds_and_the_next_goes_on() {
+    int count = BytePage.MAX_ITEMS + 300;
+    for (int start = 0; start < count; start += 1000) {
+      List<Item> items = new ArrayList<>();
+      for (int i = start; i < Math.min(count, start + 1000); i++) {
+        items.add(
+            Item.newBuilder()
+                .setKey(ByteString.copyFromUtf8(Integer.toString(i, 36)))
+                .setValue(ByteString.copyFrom(new byte[] {1}))
+                .build());
+      }
+      grpc.putItems(
+          PutItemsRequest.newBuilder()
+              .setNamespace("kv_bound")
+              .setId("tiny")
+              .setIdempotencyToken(KeyValueApiIT.token())
+              .addAllItems(items)
+              .build());
+    }
+    // 16 MiB would hold over two million items of about 5 bytes: the page ends at the item bound
+    GetItemsRequest first =
+        GetItemsRequest.newBuilder()
+            .setNamespace("kv_bound")
+            .setId("tiny")
+            .setSelection(Selection.newBuilder().setPageSizeBytes(16 * KvLimits.MIB))
+            // a client that takes large messages: the 4 MiB message bound would stop it first
+            .putSignals(
+                "messages",
+                Struct.newBuilder()
+                    .putFields("maxBytes", Value.newBuilder().setNumberValue(64 << 20).build())
+                    .build())
+            .build();
+    GetItemsResponse page = grpc.getItems(first);
+    assertThat(page.getItemsCount()).isEqualTo(BytePage.MAX_ITEMS);
+    assertThat(page.getNextPageToken()).isNotEmpty();
+    assertThat(page.getItemsList().stream().map(i -> i.getKey().toStringUtf8()).toList())
+        .isSorted()
+        .doesNotHaveDuplicates();
+    GetItemsResponse next =
+        grpc.getItems(first.toBuilder().setPageToken(page.getNextPageToken()).build());
+    assertThat(next.getItemsCount()).isEqualTo(300);
+    assertThat(next.getNextPageToken()).isEmpty();
+    assertThat(next.getItems(0).getKey().toStringUtf8())
+        .isGreaterThan(page.getItems(page.getItemsCount() - 1).getKey().toStringUtf8());
   }
 
   static GetItemsResponse read(Predicate predicate, int pageSize, String token) {

@@ -8,6 +8,7 @@ import io.varve.core.kv.KeyRange;
 import io.varve.core.kv.KvItem;
 import io.varve.core.kv.KvNamespace;
 import io.varve.core.kv.ReadBudget;
+import io.varve.core.kv.ResponseBound;
 import io.varve.core.kv.ValueMetadata;
 import io.varve.core.read.ResponseMemory;
 import io.varve.format.ItemValues;
@@ -222,7 +223,7 @@ final class ItemRead {
     if (parted != null) {
       return firstPart(read);
     }
-    memory.hold(read.bytes());
+    memory.hold(ResponseBound.heldBytes(read.bytes(), read.items().size()));
     if (chunked.isEmpty()) {
       return CompletableFuture.completedFuture(read);
     }
@@ -264,7 +265,7 @@ final class ItemRead {
   private CompletionStage<ItemPage> firstPart(ItemPage read) {
     KvItem item = items.get(0);
     if (!parted.isChunked()) {
-      memory.hold(read.bytes());
+      memory.hold(ResponseBound.heldBytes(read.bytes(), read.items().size()));
     }
     return reader
         .parts()

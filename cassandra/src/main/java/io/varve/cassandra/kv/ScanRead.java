@@ -6,6 +6,7 @@ import io.varve.core.kv.BytePage;
 import io.varve.core.kv.KvItem;
 import io.varve.core.kv.KvNamespace;
 import io.varve.core.kv.ReadBudget;
+import io.varve.core.kv.ResponseBound;
 import io.varve.core.kv.ScanPage;
 import io.varve.core.kv.ScanPosition;
 import io.varve.core.kv.ScannedItem;
@@ -128,7 +129,7 @@ final class ScanRead {
    * memory first, so a scan that has no room is refused before it fetches a chunk.
    */
   CompletionStage<Void> assemble(KvNamespace ns, ChunkedReads chunks) {
-    memory.hold(valueLeftOut ? 0 : page.bytes());
+    memory.hold(ResponseBound.heldBytes(valueLeftOut ? 0 : page.bytes(), items.size()));
     CompletionStage<Void> done = CompletableFuture.completedFuture(null);
     for (Chunked c : chunked) {
       done =

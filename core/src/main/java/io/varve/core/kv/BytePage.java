@@ -7,8 +7,8 @@ package io.varve.core.kv;
  * larger than {@code pageSizeBytes} comes alone rather than never. A first item that fits no
  * message is taken as a value in parts when the client takes parts ({@link #inParts()}: it is then
  * the page's only item), and refused otherwise (FAILED_PRECONDITION, saying what to send); a value
- * that would go in parts after other items stops the page before it. Not thread-safe (one per
- * request).
+ * that would go in parts after other items stops the page before it. A page holds at most {@link
+ * #MAX_ITEMS} items. Not thread-safe (one per request).
  */
 public final class BytePage {
 
@@ -20,6 +20,13 @@ public final class BytePage {
     /** The page's one item is a value returned in parts: the next page continues it. */
     PARTS
   }
+
+  /**
+   * Most items of one page, whatever their size: a page of 2 MiB of 100-byte items holds about
+   * 21,000; without it, a page of 16 MiB of 3-byte items would hold over five million, each a few
+   * hundred bytes of objects on the server. A page that reaches it is full: the next page goes on.
+   */
+  public static final int MAX_ITEMS = 65_536;
 
   private static final byte[] NO_KEY = new byte[0];
 
@@ -88,7 +95,10 @@ public final class BytePage {
     // the message's items with this one, each with its overhead: no state kept per item
     long message = bytes + size + (items + 1L) * ResponseBound.ITEM_OVERHEAD_BYTES;
     if (items > 0) {
-      if (bytes + size > pageSizeBytes || message > itemRoom || bound.inParts(key.length, size)) {
+      if (bytes + size > pageSizeBytes
+          || items >= MAX_ITEMS
+          || message > itemRoom
+          || bound.inParts(key.length, size)) {
         stop = Stop.FULL;
         return false;
       }

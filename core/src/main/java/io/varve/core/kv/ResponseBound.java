@@ -31,6 +31,16 @@ public record ResponseBound(long messageBytes, String source, int maxChunkBytes)
   /** Bytes counted per item beyond its key and value (see the class comment). */
   public static final int ITEM_OVERHEAD_BYTES = 128;
 
+  /**
+   * What a response of {@code items} items of {@code bytes} bytes of keys and values holds in the
+   * server's memory, as its response memory counts it: each item with {@value #ITEM_OVERHEAD_BYTES}
+   * more, its objects on the server and its framing on the wire, so that a page of many tiny items
+   * is not taken for a small response.
+   */
+  public static long heldBytes(long bytes, long items) {
+    return bytes + items * ITEM_OVERHEAD_BYTES;
+  }
+
   /** Bytes of a message kept for its next page token and its own fields. */
   public static final int RESERVE_BYTES = 16 * 1024;
 

@@ -80,4 +80,18 @@ class BytePageTest {
     assertThat(limited.more()).isFalse();
     assertThat(new BytePage(1000, 0).offer(1)).isFalse();
   }
+
+  @Test
+  void a_page_of_tiny_items_is_full_at_the_most_items_and_the_next_page_goes_on() {
+    BytePage page = new BytePage(16 * 1024 * 1024, Long.MAX_VALUE);
+    for (int i = 0; i < BytePage.MAX_ITEMS; i++) {
+      assertThat(page.offer(3)).isTrue();
+    }
+    assertThat(page.offer(3)).as("item " + (BytePage.MAX_ITEMS + 1)).isFalse();
+    assertThat(page.items()).isEqualTo(BytePage.MAX_ITEMS);
+    assertThat(page.more()).as("a full page: the next one goes on").isTrue();
+    // the response memory counts each item's objects and framing, not only its three bytes
+    assertThat(ResponseBound.heldBytes(page.bytes(), page.items()))
+        .isEqualTo(BytePage.MAX_ITEMS * (3L + ResponseBound.ITEM_OVERHEAD_BYTES));
+  }
 }

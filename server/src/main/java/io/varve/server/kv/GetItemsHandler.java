@@ -167,7 +167,9 @@ final class GetItemsHandler {
                 // an answer that needs parts or a larger message than the client takes is read
                 if (hit.isPresent() && bound.fitsOneMessage(hit.get())) {
                   memory.hold(
-                      hit.get().stream().mapToLong(i -> i.key().length + i.valueSize()).sum());
+                      ResponseBound.heldBytes(
+                          hit.get().stream().mapToLong(i -> i.key().length + i.valueSize()).sum(),
+                          hit.get().size()));
                   GetItemsResponse.Builder response = GetItemsResponse.newBuilder();
                   hit.get().forEach(item -> response.addItems(KvRequests.item(item, true)));
                   return CompletableFuture.completedFuture(response.build());
