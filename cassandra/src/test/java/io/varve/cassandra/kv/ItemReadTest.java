@@ -14,6 +14,7 @@ import io.varve.core.kv.KvItem;
 import io.varve.core.kv.KvLimits;
 import io.varve.core.kv.KvNamespace;
 import io.varve.core.kv.ReadBudget;
+import io.varve.core.kv.ResponseBound;
 import io.varve.core.kv.ValueMetadata;
 import io.varve.core.namespace.Consistency;
 import io.varve.core.read.ResponseMemory;
@@ -320,7 +321,9 @@ class ItemReadTest {
     assertThat(page.items().get(1).valueSize()).isEqualTo(large.length);
     assertThat(page.items().get(1).generationMicros()).isEqualTo(WRITTEN);
     assertThat(page.bytes()).isEqualTo((2 + 10) + (2 + 2_500) + (2 + 10));
-    assertThat(held).as("the page's bytes, held once").containsExactly(page.bytes());
+    assertThat(held)
+        .as("the page's bytes with each item's overhead, held once")
+        .containsExactly(page.bytes() + 3 * ResponseBound.ITEM_OVERHEAD_BYTES);
     assertThat(chunkQueriesAtHold).as("held before any chunk is read").isZero();
     assertThat(session.count("CHUNK")).isEqualTo(3);
   }
@@ -395,8 +398,8 @@ class ItemReadTest {
     assertThat(keys(page)).containsExactly("k1");
     assertThat(page.items().get(0).value()).isEqualTo(newer);
     assertThat(held)
-        .as("the page, then what the newer value adds")
-        .containsExactly(2L + 3_000, 1_000L);
+        .as("the page (its item with its overhead), then what the newer value adds")
+        .containsExactly(2L + 3_000 + ResponseBound.ITEM_OVERHEAD_BYTES, 1_000L);
   }
 
   @Test
