@@ -60,6 +60,16 @@ class KeyValueLargeReadFloodIT {
         {"namespace": "reads", "service": "KEY_VALUE", "persistence_configuration": [
           {"id": "PRIMARY_STORAGE", "physical_storage": {"dataset": "kv_read_flood_it", "table": "items"}}]}""");
     assertThat(created.status()).as(created.body().toString()).isEqualTo(200);
+    // pages of tiny items, read with a latency objective long enough for full pages on a small,
+    // busy server (a page cut short to meet a shorter one is partial, and holds fewer items)
+    TestServer.Reply tiny =
+        server.post(
+            "CreateNamespace",
+            """
+        {"namespace": "tiny_reads", "service": "KEY_VALUE", "persistence_configuration": [
+          {"id": "PRIMARY_STORAGE", "physical_storage": {"dataset": "kv_read_flood_it", "table": "tiny_items",
+           "config": {"slos": {"read": {"latency": {"target": "60s", "max": "60s"}}}}}}]}""");
+    assertThat(tiny.status()).as(tiny.body().toString()).isEqualTo(200);
   }
 
   @AfterAll
@@ -195,6 +205,107 @@ class KeyValueLargeReadFloodIT {
     } finally {
       callers.shutdownNow();
       small.destroyForcibly();
+    }
+  }
+
+  @Test
+  void sixteen_readers_of_pages_of_tiny_items_on_a_512_mib_server_get_them_or_429_and_it_lives_on()
+      throws Exception {
+    // 16 MiB pages of 5-byte items: without the bound on items a page would take every item, each
+    // a few hundred bytes of objects on the server, with the response memory counting 5 bytes
+    int count = io.varve.core.kv.BytePage.MAX_ITEMS + 100;
+    KeyValueGrpc.KeyValueBlockingStub writer = ChunkFixtures.grpc(server);
+    for (int start = 0; start < count; start += 1000) {
+      io.varve.api.kv.v1.PutItemsRequest.Builder put =
+          io.varve.api.kv.v1.PutItemsRequest.newBuilder()
+              .setNamespace("tiny_reads")
+              .setId("tiny")
+              .setIdempotencyToken(token(Instant.now()));
+      for (int i = start; i < Math.min(count, start + 1000); i++) {
+        put.addItems(
+            io.varve.api.kv.v1.Item.newBuilder()
+                .setKey(com.google.protobuf.ByteString.copyFromUtf8(Integer.toString(i, 36)))
+                .setValue(com.google.protobuf.ByteString.copyFrom(new byte[] {7})));
+      }
+      writer.putItems(put.build());
+    }
+    Path dir = Files.createTempDirectory("varve-kv-tiny-flood");
+    Process small =
+        ChunkCrashServerMain.start(META, dir, List.of("-Xmx512m", "-XX:+ExitOnOutOfMemoryError"));
+    ExecutorService callers = Executors.newFixedThreadPool(2 * READERS);
+    try {
+      int port = ChunkCrashServerMain.awaitPort(small, dir);
+      KeyValueGrpc.KeyValueBlockingStub grpc = grpc(port);
+      HttpClient http = HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(10)).build();
+      GetItemsRequest page =
+          GetItemsRequest.newBuilder()
+              .setNamespace("tiny_reads")
+              .setId("tiny")
+              .setSelection(io.varve.api.kv.v1.Selection.newBuilder().setPageSizeBytes(16 * MIB))
+              .putAllSignals(ChunkFixtures.LARGE_MESSAGES)
+              .build();
+      List<Answer> answers =
+          flood(
+              callers,
+              () ->
+                  grpcAnswer(
+                      () ->
+                          com.google.protobuf.ByteString.copyFromUtf8(
+                              Integer.toString(grpc.getItems(page).getItemsCount()))),
+              () -> jsonCount(http, "http://127.0.0.1:" + port + "/v1/GetItems"));
+      System.out.println(
+          "16 GetItems of 16 MiB pages of tiny items on a 512 MiB server: "
+              + answers.stream().map(Answer::code).toList());
+      assertThat(small.isAlive()).as("the server survived the readers").isTrue();
+      assertThat(answers)
+          .as("every read answered or refused for lack of resources")
+          .allMatch(a -> a.code().equals("OK") || a.code().equals("RESOURCE_EXHAUSTED"))
+          .anyMatch(a -> a.code().equals("OK"));
+      for (Answer a : answers) {
+        if (a.code().equals("OK")) {
+          assertThat(new String(a.value(), java.nio.charset.StandardCharsets.UTF_8))
+              .as("a page of the most items a page holds")
+              .isEqualTo(Integer.toString(io.varve.core.kv.BytePage.MAX_ITEMS));
+        }
+      }
+      assertThat(grpc.getItems(page).getItemsCount())
+          .isEqualTo(io.varve.core.kv.BytePage.MAX_ITEMS);
+    } finally {
+      callers.shutdownNow();
+      small.destroyForcibly();
+    }
+  }
+
+  /** A JSON GetItems of the record of tiny items: its page's item count, or the refusal's code. */
+  private static Answer jsonCount(HttpClient http, String url) {
+    try {
+      HttpResponse<byte[]> response =
+          http.send(
+              HttpRequest.newBuilder(URI.create(url))
+                  .timeout(Duration.ofMinutes(5))
+                  .header("Content-Type", "application/json")
+                  .POST(
+                      HttpRequest.BodyPublishers.ofString(
+                          "{\"namespace\":\"tiny_reads\",\"id\":\"tiny\","
+                              + "\"selection\":{\"page_size_bytes\":"
+                              + 16 * MIB
+                              + "}}"))
+                  .build(),
+              HttpResponse.BodyHandlers.ofByteArray());
+      JsonNode body = ChunkFixtures.LARGE_JSON.readTree(response.body());
+      if (response.statusCode() == 200) {
+        return new Answer(
+            "OK",
+            Integer.toString(body.at("/items").size())
+                .getBytes(java.nio.charset.StandardCharsets.UTF_8));
+      }
+      return new Answer(
+          response.statusCode() == 429
+              ? body.at("/error/code").asText()
+              : response.statusCode() + " " + body,
+          null);
+    } catch (Exception e) {
+      return new Answer("client failure: " + e, null);
     }
   }
 
