@@ -36,6 +36,9 @@ public final class ChildJob {
         command.add(line.trim());
       }
     }
+    // a child killed with SIGKILL cannot remove Spark's scratch directories: beside its log, in
+    // the test's own directory, rather than in /tmp
+    command.add("-Dspark.local.dir=" + log.toAbsolutePath().getParent().resolve("spark-local"));
     command.addAll(List.of(properties));
     command.addAll(
         List.of(
