@@ -182,19 +182,14 @@ final class ChunkedWrites {
                           i -> {
                             KvPart part = ofKey.get(i);
                             CRC32C crc = new CRC32C();
-                            crc.update(part.value());
+                            crc.update(part.value().duplicate());
                             CqlChunkLog.Part record =
                                 new CqlChunkLog.Part(
-                                    part.chunk(), part.value().length, (int) crc.getValue());
+                                    part.chunk(), part.value().remaining(), (int) crc.getValue());
                             long timestamp =
                                 ChronoUnit.MICROS.between(Instant.EPOCH, clock.instant());
                             return store
-                                .write(
-                                    version,
-                                    part.chunk(),
-                                    ByteBuffer.wrap(part.value()),
-                                    timestamp,
-                                    consistency)
+                                .write(version, part.chunk(), part.value(), timestamp, consistency)
                                 .thenCompose(
                                     w ->
                                         log.recordPart(

@@ -2,12 +2,12 @@ package io.varve.client.internal;
 
 import com.google.protobuf.ByteString;
 import com.google.protobuf.Struct;
-import com.google.protobuf.UnsafeByteOperations;
 import com.google.protobuf.Value;
 import io.grpc.Status;
 import io.varve.api.kv.v1.ChunkedValue;
 import io.varve.api.kv.v1.GetItemsResponse;
 import io.varve.api.kv.v1.Item;
+import java.util.Arrays;
 import java.util.Map;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionStage;
@@ -60,34 +60,42 @@ public final class PartedReads {
     }
     Item first = page.getItems(page.getItemsCount() - 1);
     ChunkedValue whole = first.getChunked();
-    if (first.getChunk() != 0 || whole.getValueSize() > MAX_VALUE_BYTES) {
+    long count = whole.getChunkCount();
+    long size = whole.getChunkSize();
+    if (first.getChunk() != 0
+        || whole.getValueSize() > MAX_VALUE_BYTES
+        || count < 1
+        || size < 1
+        || (count - 1) * size >= whole.getValueSize()
+        || count * size < whole.getValueSize()) {
       throw refused(
           "GetItems returned part "
               + first.getChunk()
               + " of a value of "
               + whole.getValueSize()
+              + " bytes in "
+              + count
+              + " parts of "
+              + size
               + " bytes first (expected: part 0 of a value of at most "
               + MAX_VALUE_BYTES
-              + " bytes)");
+              + " bytes, in parts that add up to its size)");
     }
-    byte[] value = new byte[Math.toIntExact(whole.getValueSize())];
+    // the parts, put together without a copy once all are in
+    ByteString[] parts = new ByteString[whole.getChunkCount()];
     CompletionStage<GetItemsResponse> read =
         page.getPartPageTokensCount() == 0
-            ? follow(page, first, value, 0, next)
-            : sideBySide(page, first, value, next);
+            ? follow(page, first, parts, 0, next)
+            : sideBySide(page, first, parts, next);
     return read.thenApply(
         last -> {
+          ByteString value = ByteString.copyFrom(Arrays.asList(parts));
           CRC32C crc = new CRC32C();
-          crc.update(value);
-          if ((int) crc.getValue() != whole.getCrc32C()) {
+          value.asReadOnlyByteBufferList().forEach(crc::update);
+          if (value.size() != whole.getValueSize() || (int) crc.getValue() != whole.getCrc32C()) {
             throw refused("the CRC32C of a value read in parts does not match its parts'");
           }
-          Item item =
-              first.toBuilder()
-                  .clearChunk()
-                  .clearChunked()
-                  .setValue(UnsafeByteOperations.unsafeWrap(value))
-                  .build();
+          Item item = first.toBuilder().clearChunk().clearChunked().setValue(value).build();
           return page.toBuilder()
               .setItems(page.getItemsCount() - 1, item)
               .setNextPageToken(last.getNextPageToken())
@@ -96,12 +104,13 @@ public final class PartedReads {
   }
 
   /**
-   * Copies the part of {@code current} at {@code offset}, then reads the next while any is left.
+   * Keeps the part of {@code current}, which starts at {@code offset}, then reads the next while
+   * any is left.
    */
   private static CompletionStage<GetItemsResponse> follow(
       GetItemsResponse current,
       Item first,
-      byte[] value,
+      ByteString[] parts,
       long offset,
       Function<String, CompletionStage<GetItemsResponse>> next) {
     Item part = current.getItems(current.getItemsCount() - 1);
@@ -109,13 +118,14 @@ public final class PartedReads {
     ByteString bytes = part.getValue();
     if (!part.getKey().equals(first.getKey())
         || !part.getChunked().equals(whole)
-        || offset + bytes.size() > value.length) {
+        || part.getChunk() >= parts.length
+        || offset + bytes.size() > whole.getValueSize()) {
       throw refused("the parts of a value read in parts do not match its first part");
     }
-    bytes.copyTo(value, (int) offset);
+    parts[part.getChunk()] = bytes;
     long end = offset + bytes.size();
     if (part.getChunk() == whole.getChunkCount() - 1) {
-      if (end != value.length) {
+      if (end != whole.getValueSize()) {
         throw refused("the parts of a value read in parts hold " + end + " of its bytes");
       }
       return CompletableFuture.completedFuture(current);
@@ -130,28 +140,28 @@ public final class PartedReads {
               if (r.getItemsCount() != 1 || r.getItems(0).getChunk() != expected) {
                 throw refused("GetItems did not return part " + expected + " of a value");
               }
-              return follow(r, first, value, end, next);
+              return follow(r, first, parts, end, next);
             });
   }
 
   /**
-   * Copies part 0 from {@code page}, then reads the others side by side: one lane per token of a
+   * Keeps part 0 from {@code page}, then reads the others side by side: one lane per token of a
    * part ahead that part 0's page gave, each lane going on with the token of the part as far ahead
    * that each of its pages gives. Completes with the last part's page.
    */
   private static CompletionStage<GetItemsResponse> sideBySide(
       GetItemsResponse page,
       Item first,
-      byte[] value,
+      ByteString[] parts,
       Function<String, CompletionStage<GetItemsResponse>> next) {
     ChunkedValue whole = first.getChunked();
-    copy(first, first, 0, value);
+    keep(first, first, 0, parts);
     CompletableFuture<GetItemsResponse> done = new CompletableFuture<>();
     AtomicInteger left = new AtomicInteger(whole.getChunkCount() - 1);
     AtomicReference<GetItemsResponse> last = new AtomicReference<>();
     int lanes = page.getPartPageTokensCount();
     for (int lane = 0; lane < lanes; lane++) {
-      lane(page.getPartPageTokens(lane), lane + 1, lanes, first, value, next, left, last, done);
+      lane(page.getPartPageTokens(lane), lane + 1, lanes, first, parts, next, left, last, done);
     }
     return done;
   }
@@ -162,7 +172,7 @@ public final class PartedReads {
       int index,
       int stride,
       Item first,
-      byte[] value,
+      ByteString[] parts,
       Function<String, CompletionStage<GetItemsResponse>> next,
       AtomicInteger left,
       AtomicReference<GetItemsResponse> last,
@@ -180,7 +190,7 @@ public final class PartedReads {
                 if (r.getItemsCount() != 1 || r.getItems(0).getChunk() != index) {
                   throw refused("GetItems did not return part " + index + " of a value");
                 }
-                copy(r.getItems(0), first, index, value);
+                keep(r.getItems(0), first, index, parts);
                 int count = first.getChunked().getChunkCount();
                 if (index == count - 1) {
                   last.set(r);
@@ -194,7 +204,7 @@ public final class PartedReads {
                       index + stride,
                       stride,
                       first,
-                      value,
+                      parts,
                       next,
                       left,
                       last,
@@ -209,8 +219,8 @@ public final class PartedReads {
             });
   }
 
-  /** Copies part {@code index} of the value {@code first} begins into {@code value}, checked. */
-  private static void copy(Item part, Item first, int index, byte[] value) {
+  /** Keeps part {@code index} of the value {@code first} begins in {@code parts}, checked. */
+  private static void keep(Item part, Item first, int index, ByteString[] parts) {
     ChunkedValue whole = first.getChunked();
     long offset = (long) index * whole.getChunkSize();
     long expected =
@@ -219,10 +229,10 @@ public final class PartedReads {
     if (!part.getKey().equals(first.getKey())
         || !part.getChunked().equals(whole)
         || bytes.size() != expected
-        || offset + expected > value.length) {
+        || index >= parts.length) {
       throw refused("part " + index + " of a value read in parts does not match its first part");
     }
-    bytes.copyTo(value, (int) offset);
+    parts[index] = bytes;
   }
 
   private static RuntimeException refused(String message) {

@@ -1,5 +1,7 @@
 package io.varve.core.kv;
 
+import java.nio.ByteBuffer;
+
 /**
  * One part of a large value a client stages in the chunked protocol ({@code Item.chunk} on
  * PutItems): stored as chunk {@code chunk} of the version its idempotency token writes, read by
@@ -7,6 +9,7 @@ package io.varve.core.kv;
  *
  * @param key the item key
  * @param chunk the part's index, 0-based
- * @param value the part's bytes: 1 to {@link KvChunking#chunkSize()}
+ * @param value the part's bytes: 1 to {@link KvChunking#chunkSize()}, read-only, shared with the
+ *     request it came in (not copied)
  */
-public record KvPart(byte[] key, int chunk, byte[] value) {}
+public record KvPart(byte[] key, int chunk, ByteBuffer value) {}

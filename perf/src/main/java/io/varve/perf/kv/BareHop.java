@@ -3,6 +3,7 @@ package io.varve.perf.kv;
 import com.datastax.oss.driver.api.core.DefaultConsistencyLevel;
 import com.datastax.oss.driver.api.core.cql.Row;
 import com.google.protobuf.ByteString;
+import com.google.protobuf.UnsafeByteOperations;
 import com.linecorp.armeria.client.grpc.GrpcClients;
 import io.grpc.Status;
 import io.grpc.stub.StreamObserver;
@@ -15,6 +16,7 @@ import io.varve.api.kv.v1.PutItemsResponse;
 import io.varve.core.kv.ValueMetadata;
 import io.varve.perf.environment.HopProcess;
 import java.io.IOException;
+import java.nio.ByteBuffer;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
@@ -53,30 +55,62 @@ final class BareHop extends KeyValueGrpc.KeyValueImplBase {
 
   @Override
   public void putItems(PutItemsRequest request, StreamObserver<PutItemsResponse> answer) {
+    if (request.getItemsCount() > 0 && request.getItems(0).hasChunk()) {
+      putRows(request, answer);
+      return;
+    }
     List<ItemData.Item> items = new ArrayList<>(request.getItemsCount());
     for (Item item : request.getItemsList()) {
       items.add(new ItemData.Item(item.getKey().toByteArray(), item.getValue().toByteArray()));
     }
+    rows.put(request.getId(), items, time(request))
+        .whenComplete((written, error) -> answer(answer, error, items.size()));
+  }
+
+  /**
+   * The rows of a large value, as a client of the raw rows would send them through a hop: each item
+   * (its {@code chunk} set) is record {@code <id>-<chunk>}'s one row, all written at once.
+   */
+  private void putRows(PutItemsRequest request, StreamObserver<PutItemsResponse> answer) {
+    KvApi.Token time = time(request);
+    CompletableFuture<?>[] written = new CompletableFuture<?>[request.getItemsCount()];
+    for (int i = 0; i < written.length; i++) {
+      Item item = request.getItems(i);
+      written[i] =
+          rows.putOne(
+                  request.getId() + "-" + item.getChunk(),
+                  item.getKey().toByteArray(),
+                  item.getValue().asReadOnlyByteBuffer(),
+                  time)
+              .toCompletableFuture();
+    }
+    CompletableFuture.allOf(written)
+        .whenComplete((all, error) -> answer(answer, error, written.length));
+  }
+
+  private static KvApi.Token time(PutItemsRequest request) {
     var token = request.getIdempotencyToken();
-    KvApi.Token time =
-        new KvApi.Token(
-            token.getGenerationTime().getSeconds() * 1_000_000
-                + token.getGenerationTime().getNanos() / 1000,
-            token.getToken());
-    rows.put(request.getId(), items, time)
-        .whenComplete(
-            (written, error) -> {
-              if (error != null) {
-                answer.onError(Status.INTERNAL.withDescription(error.toString()).asException());
-              } else {
-                answer.onNext(PutItemsResponse.newBuilder().setItemCount(items.size()).build());
-                answer.onCompleted();
-              }
-            });
+    return new KvApi.Token(
+        token.getGenerationTime().getSeconds() * 1_000_000
+            + token.getGenerationTime().getNanos() / 1000,
+        token.getToken());
+  }
+
+  private static void answer(StreamObserver<PutItemsResponse> answer, Throwable error, int items) {
+    if (error != null) {
+      answer.onError(Status.INTERNAL.withDescription(error.toString()).asException());
+    } else {
+      answer.onNext(PutItemsResponse.newBuilder().setItemCount(items).build());
+      answer.onCompleted();
+    }
   }
 
   @Override
   public void getItems(GetItemsRequest request, StreamObserver<GetItemsResponse> answer) {
+    if (!request.getPageToken().isEmpty()) {
+      getRows(request, answer);
+      return;
+    }
     rows.readAsync(request.getId())
         .whenComplete(
             (rs, error) -> {
@@ -93,6 +127,36 @@ final class BareHop extends KeyValueGrpc.KeyValueImplBase {
                             ByteString.copyFrom(ValueMetadata.payload(row.getByteBuffer(1)))));
               }
               answer.onNext(page.build());
+              answer.onCompleted();
+            });
+  }
+
+  /**
+   * Rows {@code <id>-<from>} to {@code <id>-<to - 1>} of a large value, page token {@code
+   * <from>:<to>}, read at once and answered as one item, their values put together without a copy.
+   */
+  private void getRows(GetItemsRequest request, StreamObserver<GetItemsResponse> answer) {
+    String[] range = request.getPageToken().split(":");
+    int from = Integer.parseInt(range[0]);
+    int to = Integer.parseInt(range[1]);
+    List<CompletableFuture<ByteBuffer>> read = new ArrayList<>(to - from);
+    for (int r = from; r < to; r++) {
+      read.add(rows.readValueAsync(request.getId() + "-" + r).toCompletableFuture());
+    }
+    CompletableFuture.allOf(read.toArray(CompletableFuture[]::new))
+        .whenComplete(
+            (all, error) -> {
+              if (error != null) {
+                answer.onError(Status.INTERNAL.withDescription(error.toString()).asException());
+                return;
+              }
+              List<ByteString> values = new ArrayList<>(read.size());
+              read.forEach(r -> values.add(UnsafeByteOperations.unsafeWrap(r.join())));
+              answer.onNext(
+                  GetItemsResponse.newBuilder()
+                      .addItems(
+                          Item.newBuilder().setChunk(from).setValue(ByteString.copyFrom(values)))
+                      .build());
               answer.onCompleted();
             });
   }
@@ -126,16 +190,20 @@ final class BareHop extends KeyValueGrpc.KeyValueImplBase {
 
     /** A PutItems; fails unless the hop wrote every item. */
     CompletionStage<Void> put(String id, List<ItemData.Item> items, KvApi.Token token) {
+      return put(KvApi.putRequest("hop", id, items, token), items.size());
+    }
+
+    private CompletionStage<Void> put(PutItemsRequest request, int items) {
       CompletableFuture<Void> done = new CompletableFuture<>();
       async.putItems(
-          KvApi.putRequest("hop", id, items, token),
+          request,
           new StreamObserver<>() {
             @Override
             public void onNext(PutItemsResponse r) {
-              if (r.getItemCount() != items.size()) {
+              if (r.getItemCount() != items) {
                 done.completeExceptionally(
                     new IllegalStateException(
-                        "the hop wrote " + r.getItemCount() + " of " + items.size() + " items"));
+                        "the hop wrote " + r.getItemCount() + " of " + items + " items"));
               }
             }
 
@@ -148,6 +216,76 @@ final class BareHop extends KeyValueGrpc.KeyValueImplBase {
             public void onCompleted() {
               done.complete(null);
             }
+          });
+      return done;
+    }
+
+    /**
+     * A large value as the raw rows {@code <id>-0} and on of {@code rowBytes} each, {@code
+     * rowsPerRequest} rows a PutItems, one request after the other.
+     */
+    CompletionStage<Void> putRows(
+        String id, byte[] key, byte[] value, int rowBytes, int rowsPerRequest, KvApi.Token token) {
+      PutItemsRequest empty =
+          KvApi.putRequest("hop", id, List.of(), token).toBuilder().clearItems().build();
+      int rows = (value.length + rowBytes - 1) / rowBytes;
+      CompletionStage<Void> sent = CompletableFuture.completedFuture(null);
+      for (int first = 0; first < rows; first += rowsPerRequest) {
+        PutItemsRequest.Builder request = empty.toBuilder();
+        for (int r = first; r < Math.min(rows, first + rowsPerRequest); r++) {
+          int from = r * rowBytes;
+          request.addItems(
+              Item.newBuilder()
+                  .setKey(UnsafeByteOperations.unsafeWrap(key))
+                  .setChunk(r)
+                  .setValue(
+                      UnsafeByteOperations.unsafeWrap(
+                          value, from, Math.min(rowBytes, value.length - from))));
+        }
+        int count = request.getItemsCount();
+        sent = sent.thenCompose(v -> put(request.build(), count));
+      }
+      return sent;
+    }
+
+    /**
+     * The large value of {@code rows} raw rows {@code <id>-0} and on, {@code rowsPerRequest} rows a
+     * GetItems, one request after the other.
+     */
+    CompletionStage<ByteString> getRows(String id, int rows, int rowsPerRequest) {
+      List<ByteString> parts = new ArrayList<>();
+      CompletionStage<Void> read = CompletableFuture.completedFuture(null);
+      for (int first = 0; first < rows; first += rowsPerRequest) {
+        GetItemsRequest request =
+            GetItemsRequest.newBuilder()
+                .setNamespace("hop")
+                .setId(id)
+                .setPageToken(first + ":" + Math.min(rows, first + rowsPerRequest))
+                .build();
+        read =
+            read.thenCompose(v -> get(request))
+                .thenAccept(r -> parts.add(r.getItems(0).getValue()));
+      }
+      return read.thenApply(v -> ByteString.copyFrom(parts));
+    }
+
+    private CompletionStage<GetItemsResponse> get(GetItemsRequest request) {
+      CompletableFuture<GetItemsResponse> done = new CompletableFuture<>();
+      async.getItems(
+          request,
+          new StreamObserver<>() {
+            @Override
+            public void onNext(GetItemsResponse r) {
+              done.complete(r);
+            }
+
+            @Override
+            public void onError(Throwable t) {
+              done.completeExceptionally(t);
+            }
+
+            @Override
+            public void onCompleted() {}
           });
       return done;
     }

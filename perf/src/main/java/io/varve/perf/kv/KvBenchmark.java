@@ -130,7 +130,7 @@ final class KvBenchmark {
     }
     if (parameters.runs("chunked")) {
       environment.progress("values of 16 MiB, stored in chunks");
-      new ChunkedPhase(43).run(tee(out, goals), api, raw);
+      new ChunkedPhase(43).run(tee(out, goals), api, raw, hop, cpu, parameters.warmup());
     }
     if (parameters.runs("amplification")) {
       environment.progress("read amplification over a record of mixed item sizes");

@@ -56,18 +56,28 @@ final class RawItems {
   CompletionStage<AsyncResultSet> put(String id, List<ItemData.Item> items, KvApi.Token token) {
     BatchStatementBuilder batch = BatchStatement.builder(BatchType.UNLOGGED);
     for (ItemData.Item item : items) {
-      byte[] metadata =
-          ValueMetadata.inline(token.nonce(), item.value().length, ValueMetadata.Compression.NONE)
-              .encode();
-      batch.addStatement(
-          insert.bind(
-              id,
-              ByteBuffer.wrap(item.key()),
-              ValueMetadata.frame(metadata, ByteBuffer.wrap(item.value())),
-              ByteBuffer.wrap(metadata),
-              token.micros()));
+      batch.addStatement(row(id, item.key(), ByteBuffer.wrap(item.value()), token));
     }
     return session.executeAsync(batch.setConsistencyLevel(level).setIdempotence(true).build());
+  }
+
+  /** Writes one item as the only row of record {@code id}, its value read from {@code value}. */
+  CompletionStage<AsyncResultSet> putOne(
+      String id, byte[] key, ByteBuffer value, KvApi.Token token) {
+    return session.executeAsync(
+        row(id, key, value, token).setConsistencyLevel(level).setIdempotent(true));
+  }
+
+  private BoundStatement row(String id, byte[] key, ByteBuffer value, KvApi.Token token) {
+    byte[] metadata =
+        ValueMetadata.inline(token.nonce(), value.remaining(), ValueMetadata.Compression.NONE)
+            .encode();
+    return insert.bind(
+        id,
+        ByteBuffer.wrap(key),
+        ValueMetadata.frame(metadata, value),
+        ByteBuffer.wrap(metadata),
+        token.micros());
   }
 
   /** Writes a whole record, request after request. */
@@ -90,6 +100,20 @@ final class RawItems {
   /** Reads record {@code id}: its first fetch (up to 5,000 rows). */
   CompletionStage<AsyncResultSet> readAsync(String id) {
     return session.executeAsync(select.bind(id).setConsistencyLevel(level).setPageSize(5000));
+  }
+
+  /** The value of the one row of record {@code id}; fails unless there is exactly one. */
+  CompletionStage<ByteBuffer> readValueAsync(String id) {
+    return session
+        .executeAsync(select.bind(id).setConsistencyLevel(level))
+        .thenApply(
+            rs -> {
+              Row row = rs.one();
+              if (row == null || rs.one() != null) {
+                throw new IllegalStateException("record " + id + " is not one row");
+              }
+              return ValueMetadata.payload(row.getByteBuffer(1));
+            });
   }
 
   /**

@@ -21,7 +21,7 @@ import java.util.stream.Stream;
  */
 public final class CpuMeter {
 
-  private static final String JIT_SUFFIX = "_jit";
+  public static final String JIT_SUFFIX = "_jit";
 
   /** {@code /proc} counts CPU time in ticks of USER_HZ, which Linux fixes at 100 per second. */
   private static final long MILLIS_PER_TICK = 10;

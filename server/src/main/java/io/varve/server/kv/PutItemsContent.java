@@ -133,7 +133,7 @@ record PutItemsContent(List<KvItem> items, List<KvPart> parts, List<KvCommit> co
           size + " bytes",
           "1.." + chunking.chunkSize() + " bytes in a part (kv.chunks.chunkSize)");
     }
-    return new KvPart(key, item.getChunk(), item.getValue().toByteArray());
+    return new KvPart(key, item.getChunk(), item.getValue().asReadOnlyByteBuffer());
   }
 
   private static KvCommit commit(String path, Item item, byte[] key, KvChunking chunking) {
