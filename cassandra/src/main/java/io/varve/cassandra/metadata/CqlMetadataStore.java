@@ -176,20 +176,24 @@ public final class CqlMetadataStore implements MetadataStore {
       String ks = CqlIdentifier.fromInternal(keyspace).asCql(true);
       Consumer<String> ddl =
           cql -> SchemaChanges.applyNow(session, SimpleStatement.newInstance(cql), timeout);
+      // a new control plane gets every column at once; one of an earlier version gains the
+      // columns it lacks, one ALTER each (each schema change takes a few hundred milliseconds)
       ddl.accept(
           "CREATE TABLE IF NOT EXISTS "
               + ks
               + ".namespaces (namespace text PRIMARY KEY, config text,"
-              + " version bigint, create_time timestamp, update_time timestamp)");
+              + " version bigint, create_time timestamp, update_time timestamp"
+              + columnsOf(NAMESPACE_COLUMNS_ADDED)
+              + ")");
       ddl.accept(
           "CREATE TABLE IF NOT EXISTS "
               + ks
               + ".time_slices (namespace text, start_time timestamp,"
-              + " end_time timestamp, table_name text, seconds_per_time_bucket bigint, event_buckets int, status text,"
-              + " PRIMARY KEY (namespace, start_time)) WITH CLUSTERING ORDER BY (start_time DESC)");
+              + " end_time timestamp, table_name text, seconds_per_time_bucket bigint, event_buckets int, status text"
+              + columnsOf(SLICE_COLUMNS_ADDED)
+              + ", PRIMARY KEY (namespace, start_time)) WITH CLUSTERING ORDER BY (start_time DESC)");
       addMissingColumns(session, keyspace, "time_slices", SLICE_COLUMNS_ADDED, timeout);
-      addMissingColumns(
-          session, keyspace, "namespaces", Map.of("deleting_since", "timestamp"), timeout);
+      addMissingColumns(session, keyspace, "namespaces", NAMESPACE_COLUMNS_ADDED, timeout);
       ddl.accept(
           "CREATE TABLE IF NOT EXISTS " + ks + ".settings (name text PRIMARY KEY, value blob)");
       return new CqlMetadataStore(session, keyspace, timeout);
@@ -459,6 +463,17 @@ public final class CqlMetadataStore implements MetadataStore {
     SLICE_COLUMNS_ADDED.put("pending_since", "timestamp");
     SLICE_COLUMNS_ADDED.put("previous_table", "text");
     SLICE_COLUMNS_ADDED.put("previous_drop_after", "timestamp");
+  }
+
+  /** Columns of {@code namespaces} added after its first version, in the order they came. */
+  private static final Map<String, String> NAMESPACE_COLUMNS_ADDED =
+      Map.of("deleting_since", "timestamp");
+
+  /** {@code , name type} for each column, in order, for a CREATE TABLE. */
+  private static String columnsOf(Map<String, String> columns) {
+    StringBuilder cql = new StringBuilder();
+    columns.forEach((name, type) -> cql.append(", ").append(name).append(' ').append(type));
+    return cql.toString();
   }
 
   /**

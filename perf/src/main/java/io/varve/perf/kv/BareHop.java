@@ -29,13 +29,12 @@ import java.util.concurrent.CompletionStage;
  * validation, admission, metrics, cache or control plane: a PutItems writes its items as {@link
  * RawItems} does (the same rows, one unlogged batch, the token's time; in a table of its own), a
  * GetItems answers every row of the record's first fetch, on the event loop of the call. A large
- * value goes as raw rows of a record each: a PutItems whose items set {@code chunk} writes item k as
- * the one row of record {@code <id>-<k>}, all at once; a GetItems with page token {@code
- * <from>:<to>} reads those rows at once and answers their values as one item. It runs in
- * a JVM of its own with the Varve server's heap and collector, so that {@code perf kv} measures
- * three sides of one comparison: the raw client, this hop and Varve. What the hop leaves of a goal
- * is what any server in between can be asked for on the machine; Varve ÷ hop is what Varve itself
- * adds.
+ * value goes as raw rows of a record each: a PutItems whose items set {@code chunk} writes item k
+ * as the one row of record {@code <id>-<k>}, all at once; a GetItems with page token {@code
+ * <from>:<to>} reads those rows at once and answers their values as one item. It runs in a JVM of
+ * its own with the Varve server's heap and collector, so that {@code perf kv} measures three sides
+ * of one comparison: the raw client, this hop and Varve. What the hop leaves of a goal is what any
+ * server in between can be asked for on the machine; Varve ÷ hop is what Varve itself adds.
  */
 final class BareHop extends KeyValueGrpc.KeyValueImplBase {
 
