@@ -295,22 +295,27 @@ public final class WriteBuffers implements AutoCloseable {
         idle.set(false);
       }
     }
-    try {
-      drainer.schedule(() -> tick(generation), next.toMillis(), TimeUnit.MILLISECONDS);
-    } catch (RejectedExecutionException e) {
-      // the server is stopping: close() waits for the queues itself
-    }
+    long delay = next.toMillis();
+    handOver(() -> drainer.schedule(() -> tick(generation), delay, TimeUnit.MILLISECONDS));
   }
 
   /** Starts ticking at once when the drainer idles: a write was queued. */
   private void wake() {
     if (idle.compareAndSet(true, false)) {
       long generation = tickGeneration.incrementAndGet();
-      try {
-        drainer.execute(() -> tick(generation));
-      } catch (RejectedExecutionException e) {
-        // the server is stopping: close() waits for the queues itself
-      }
+      handOver(() -> drainer.execute(() -> tick(generation)));
+    }
+  }
+
+  /**
+   * Hands work to the drainer. A stopping server's drainer refuses it, and nothing is lost: close()
+   * waits for the queues itself.
+   */
+  private static void handOver(Runnable submit) {
+    try {
+      submit.run();
+    } catch (RejectedExecutionException e) {
+      // the server is stopping
     }
   }
 
@@ -445,11 +450,7 @@ public final class WriteBuffers implements AutoCloseable {
 
   /** Takes the next slices now that one is written, rather than at the next tick. */
   private void refill() {
-    try {
-      drainer.execute(() -> worker.run(this::cycle));
-    } catch (RejectedExecutionException e) {
-      // the server is stopping: close() waits for the queues itself
-    }
+    handOver(() -> drainer.execute(() -> worker.run(this::cycle)));
   }
 
   private static Map<Integer, VarveException> allFailed(List<Queued> batch, Throwable error) {
