@@ -35,6 +35,14 @@ public final class PartedReads {
   public static final long MAX_VALUE_BYTES = 65L * 1024 * 1024;
 
   /**
+   * The smallest part (but the last) this client takes: it asks for {@link #PART_BYTES}, and a
+   * server cuts smaller ones only to fit a smaller message bound, never below 64 KiB less a
+   * message's overhead. Bounds the parts a value may claim, so the parts' list held for a value
+   * stays small (at most {@link #MAX_VALUE_BYTES} / 16 KiB entries).
+   */
+  public static final int MIN_PART_BYTES = 16 * 1024;
+
+  /**
    * The signals of a read that takes values in parts of {@link #PART_BYTES}, and messages of any
    * size this client takes (its channels set no inbound limit).
    */
@@ -65,7 +73,7 @@ public final class PartedReads {
     if (first.getChunk() != 0
         || whole.getValueSize() > MAX_VALUE_BYTES
         || count < 1
-        || size < 1
+        || (count > 1 && size < MIN_PART_BYTES)
         || (count - 1) * size >= whole.getValueSize()
         || count * size < whole.getValueSize()) {
       throw refused(
@@ -79,7 +87,9 @@ public final class PartedReads {
               + size
               + " bytes first (expected: part 0 of a value of at most "
               + MAX_VALUE_BYTES
-              + " bytes, in parts that add up to its size)");
+              + " bytes, in parts of at least "
+              + MIN_PART_BYTES
+              + " bytes that add up to its size)");
     }
     // the parts, put together without a copy once all are in
     ByteString[] parts = new ByteString[whole.getChunkCount()];

@@ -28,10 +28,12 @@ class PartedReadsTest {
 
   private static final ByteString KEY = ByteString.copyFromUtf8("k");
 
+  private static final int PART = PartedReads.MIN_PART_BYTES;
+
   @Test
   void parts_read_one_after_the_other_give_the_value_and_the_last_parts_token() {
-    byte[] value = random(10_000);
-    List<GetItemsResponse> pages = parts(value, 4096, "end");
+    byte[] value = random(2 * PART + 1000);
+    List<GetItemsResponse> pages = parts(value, PART, "end");
     List<String> asked = new ArrayList<>();
     GetItemsResponse whole = read(pages.get(0), byToken(pages, asked));
     assertThat(whole.getItemsCount()).isEqualTo(1);
@@ -44,8 +46,8 @@ class PartedReadsTest {
 
   @Test
   void parts_read_side_by_side_give_the_value() {
-    byte[] value = random(4 * 4096 + 7);
-    List<GetItemsResponse> pages = parts(value, 4096, "");
+    byte[] value = random(4 * PART + 7);
+    List<GetItemsResponse> pages = parts(value, PART, "");
     // lanes of stride 2: part 0's page names parts 1 and 2, each part the one two ahead
     List<GetItemsResponse> laned = new ArrayList<>();
     for (int i = 0; i < pages.size(); i++) {
@@ -70,6 +72,8 @@ class PartedReadsTest {
     for (ChunkedValue claim :
         List.of(
             chunked(Integer.MAX_VALUE, 16, 1),
+            // parts of one byte would add up: 65 MiB of them is a list of 68 million entries
+            chunked((int) PartedReads.MAX_VALUE_BYTES, PartedReads.MAX_VALUE_BYTES, 1),
             chunked(3, 16, 4),
             chunked(2, 16, 0),
             chunked(1, 16, 8),
@@ -89,16 +93,15 @@ class PartedReadsTest {
               StatusRuntimeException.class,
               e -> {
                 assertThat(e.getStatus().getCode()).isEqualTo(Status.Code.DATA_LOSS);
-                assertThat(e.getStatus().getDescription())
-                    .contains("in parts that add up to its size");
+                assertThat(e.getStatus().getDescription()).contains("that add up to its size");
               });
     }
   }
 
   @Test
   void a_corrupt_part_is_refused_by_the_values_checksum() {
-    byte[] value = random(9_000);
-    List<GetItemsResponse> pages = new ArrayList<>(parts(value, 4096, ""));
+    byte[] value = random(2 * PART + 500);
+    List<GetItemsResponse> pages = new ArrayList<>(parts(value, PART, ""));
     GetItemsResponse second = pages.get(1);
     byte[] corrupt = second.getItems(0).getValue().toByteArray();
     corrupt[100] ^= 1;
@@ -120,8 +123,8 @@ class PartedReadsTest {
 
   @Test
   void a_part_of_the_wrong_size_is_refused() {
-    byte[] value = random(9_000);
-    List<GetItemsResponse> pages = new ArrayList<>(parts(value, 4096, ""));
+    byte[] value = random(2 * PART + 500);
+    List<GetItemsResponse> pages = new ArrayList<>(parts(value, PART, ""));
     GetItemsResponse.Builder laned = pages.get(0).toBuilder().clearNextPageToken();
     laned.addPartPageTokens("part-1").addPartPageTokens("part-2");
     pages.set(0, laned.build());
@@ -132,7 +135,7 @@ class PartedReadsTest {
             .setItems(
                 0,
                 second.getItems(0).toBuilder()
-                    .setValue(second.getItems(0).getValue().substring(0, 4000)))
+                    .setValue(second.getItems(0).getValue().substring(0, PART - 100)))
             .build());
     assertThatThrownBy(() -> read(pages.get(0), byToken(pages, new ArrayList<>())))
         .cause()

@@ -235,7 +235,7 @@ final class ChunkedPhase {
     }
   }
 
-  /** Value {@code v} through the hop, as rows of {@code generation}, checked byte for byte. */
+  /** Value {@code v} through the hop, as rows of {@code generation}. */
   private CompletionStage<?> hopPutValue(BareHop.Process hop, int v, int generation) {
     return hop.putRows(
         rowsOf(v, generation), KEY, content(v), ROW_BYTES, ROWS_PER_REQUEST, KvApi.Token.now());
