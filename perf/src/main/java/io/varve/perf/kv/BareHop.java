@@ -22,6 +22,7 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionStage;
+import java.util.function.Consumer;
 
 /**
  * The floor of a server hop: the least a gRPC server on the same transport as Varve's (Armeria,
@@ -100,11 +101,16 @@ final class BareHop extends KeyValueGrpc.KeyValueImplBase {
 
   private static void answer(StreamObserver<PutItemsResponse> answer, Throwable error, int items) {
     if (error != null) {
-      answer.onError(Status.INTERNAL.withDescription(error.toString()).asException());
+      fail(answer, error);
     } else {
       answer.onNext(PutItemsResponse.newBuilder().setItemCount(items).build());
       answer.onCompleted();
     }
+  }
+
+  /** Answers a call whose rows failed: INTERNAL, with the failure. */
+  private static void fail(StreamObserver<?> answer, Throwable error) {
+    answer.onError(Status.INTERNAL.withDescription(error.toString()).asException());
   }
 
   @Override
@@ -117,7 +123,7 @@ final class BareHop extends KeyValueGrpc.KeyValueImplBase {
         .whenComplete(
             (rs, error) -> {
               if (error != null) {
-                answer.onError(Status.INTERNAL.withDescription(error.toString()).asException());
+                fail(answer, error);
                 return;
               }
               GetItemsResponse.Builder page = GetItemsResponse.newBuilder();
@@ -149,7 +155,7 @@ final class BareHop extends KeyValueGrpc.KeyValueImplBase {
         .whenComplete(
             (all, error) -> {
               if (error != null) {
-                answer.onError(Status.INTERNAL.withDescription(error.toString()).asException());
+                fail(answer, error);
                 return;
               }
               List<ByteString> values = new ArrayList<>(read.size());
@@ -196,17 +202,24 @@ final class BareHop extends KeyValueGrpc.KeyValueImplBase {
     }
 
     private CompletionStage<Void> put(PutItemsRequest request, int items) {
-      CompletableFuture<Void> done = new CompletableFuture<>();
-      async.putItems(
-          request,
+      return this.<PutItemsResponse>answer(o -> async.putItems(request, o))
+          .thenAccept(
+              r -> {
+                if (r.getItemCount() != items) {
+                  throw new IllegalStateException(
+                      "the hop wrote " + r.getItemCount() + " of " + items + " items");
+                }
+              });
+    }
+
+    /** The answer of one unary call of the async stub, made by {@code call}. */
+    private <T> CompletableFuture<T> answer(Consumer<StreamObserver<T>> call) {
+      CompletableFuture<T> done = new CompletableFuture<>();
+      call.accept(
           new StreamObserver<>() {
             @Override
-            public void onNext(PutItemsResponse r) {
-              if (r.getItemCount() != items) {
-                done.completeExceptionally(
-                    new IllegalStateException(
-                        "the hop wrote " + r.getItemCount() + " of " + items + " items"));
-              }
+            public void onNext(T answer) {
+              done.complete(answer);
             }
 
             @Override
@@ -215,9 +228,7 @@ final class BareHop extends KeyValueGrpc.KeyValueImplBase {
             }
 
             @Override
-            public void onCompleted() {
-              done.complete(null);
-            }
+            public void onCompleted() {}
           });
       return done;
     }
@@ -228,8 +239,7 @@ final class BareHop extends KeyValueGrpc.KeyValueImplBase {
      */
     CompletionStage<Void> putRows(
         String id, byte[] key, byte[] value, int rowBytes, int rowsPerRequest, KvApi.Token token) {
-      PutItemsRequest empty =
-          KvApi.putRequest("hop", id, List.of(), token).toBuilder().clearItems().build();
+      PutItemsRequest empty = KvApi.putRequest("hop", id, List.of(), token);
       int rows = (value.length + rowBytes - 1) / rowBytes;
       CompletionStage<Void> sent = CompletableFuture.completedFuture(null);
       for (int first = 0; first < rows; first += rowsPerRequest) {
@@ -272,24 +282,7 @@ final class BareHop extends KeyValueGrpc.KeyValueImplBase {
     }
 
     private CompletionStage<GetItemsResponse> get(GetItemsRequest request) {
-      CompletableFuture<GetItemsResponse> done = new CompletableFuture<>();
-      async.getItems(
-          request,
-          new StreamObserver<>() {
-            @Override
-            public void onNext(GetItemsResponse r) {
-              done.complete(r);
-            }
-
-            @Override
-            public void onError(Throwable t) {
-              done.completeExceptionally(t);
-            }
-
-            @Override
-            public void onCompleted() {}
-          });
-      return done;
+      return answer(o -> async.getItems(request, o));
     }
 
     /** Every item of record {@code id}, in one answer. */

@@ -139,15 +139,29 @@ final class ChunkedPhase {
           (side, byProcess) ->
               byProcess.forEach(
                   (process, d) -> {
-                    if (!process.endsWith(CpuMeter.JIT_SUFFIX)
-                        && (process.equals("hop") == side.equals("hop")
-                            || !process.matches("hop|server"))) {
+                    if (shown(side, process)) {
                       out.put(
                           "chunked." + name + "." + side + ".cpu_ms_per_mib." + process,
                           d.toMillis() / mebibytes);
                     }
                   }));
     }
+  }
+
+  /**
+   * Whether a side's CPU line of {@code process} is printed: not its JIT compilers' share, and not
+   * the server of the other comparison (the hop's during raw and Varve segments, Varve's server's
+   * during the hop's); Varve's server during raw segments is, as its idle cost.
+   */
+  private static boolean shown(String side, String process) {
+    if (process.endsWith(CpuMeter.JIT_SUFFIX)) {
+      return false;
+    }
+    return switch (process) {
+      case "hop" -> side.equals("hop");
+      case "server" -> !side.equals("hop");
+      default -> true;
+    };
   }
 
   /** Values {@code from} (inclusive) to {@code to} (exclusive) of one side, timed in seconds. */

@@ -120,14 +120,10 @@ final class RawItems {
    * Reads the one row of record {@code id}; fails unless it holds a value of {@code valueBytes}.
    */
   CompletionStage<?> readOneAsync(String id, int valueBytes) {
-    return session
-        .executeAsync(select.bind(id).setConsistencyLevel(level))
+    return readValueAsync(id)
         .thenAccept(
-            rs -> {
-              Row row = rs.one();
-              if (row == null
-                  || ValueMetadata.payload(row.getByteBuffer(1)).remaining() != valueBytes
-                  || rs.one() != null) {
+            value -> {
+              if (value.remaining() != valueBytes) {
                 throw new IllegalStateException("row " + id + " is not one value of " + valueBytes);
               }
             });
