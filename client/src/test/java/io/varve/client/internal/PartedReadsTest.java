@@ -17,6 +17,7 @@ import java.util.concurrent.CompletionException;
 import java.util.concurrent.CompletionStage;
 import java.util.function.Function;
 import java.util.zip.CRC32C;
+import org.assertj.core.api.ThrowableAssert.ThrowingCallable;
 import org.junit.jupiter.api.Test;
 
 /**
@@ -88,13 +89,7 @@ class PartedReadsTest {
                       .setValue(ByteString.copyFrom(new byte[8])))
               .setNextPageToken("part-1")
               .build();
-      assertThatThrownBy(() -> PartedReads.whole(page, t -> fail()))
-          .isInstanceOfSatisfying(
-              StatusRuntimeException.class,
-              e -> {
-                assertThat(e.getStatus().getCode()).isEqualTo(Status.Code.DATA_LOSS);
-                assertThat(e.getStatus().getDescription()).contains("that add up to its size");
-              });
+      assertDataLoss(() -> PartedReads.whole(page, t -> fail()), false, "that add up to its size");
     }
   }
 
@@ -102,23 +97,10 @@ class PartedReadsTest {
   void a_corrupt_part_is_refused_by_the_values_checksum() {
     byte[] value = random(2 * PART + 500);
     List<GetItemsResponse> pages = new ArrayList<>(parts(value, PART, ""));
-    GetItemsResponse second = pages.get(1);
-    byte[] corrupt = second.getItems(0).getValue().toByteArray();
+    byte[] corrupt = pages.get(1).getItems(0).getValue().toByteArray();
     corrupt[100] ^= 1;
-    pages.set(
-        1,
-        second.toBuilder()
-            .setItems(0, second.getItems(0).toBuilder().setValue(ByteString.copyFrom(corrupt)))
-            .build());
-    assertThatThrownBy(() -> read(pages.get(0), byToken(pages, new ArrayList<>())))
-        .isInstanceOf(CompletionException.class)
-        .cause()
-        .isInstanceOfSatisfying(
-            StatusRuntimeException.class,
-            e -> {
-              assertThat(e.getStatus().getCode()).isEqualTo(Status.Code.DATA_LOSS);
-              assertThat(e.getStatus().getDescription()).contains("CRC32C");
-            });
+    withValue(pages, 1, ByteString.copyFrom(corrupt));
+    assertDataLoss(() -> read(pages.get(0), byToken(pages, new ArrayList<>())), true, "CRC32C");
   }
 
   @Test
@@ -128,22 +110,40 @@ class PartedReadsTest {
     GetItemsResponse.Builder laned = pages.get(0).toBuilder().clearNextPageToken();
     laned.addPartPageTokens("part-1").addPartPageTokens("part-2");
     pages.set(0, laned.build());
-    GetItemsResponse second = pages.get(1);
+    withValue(pages, 1, pages.get(1).getItems(0).getValue().substring(0, PART - 100));
+    assertDataLoss(
+        () -> read(pages.get(0), byToken(pages, new ArrayList<>())),
+        true,
+        "part 1 of a value read in parts does not match its first part");
+  }
+
+  /**
+   * Asserts that {@code call} fails DATA_LOSS with a description holding {@code description}: at
+   * once, or, {@code afterParts}, as the cause of the read's completion.
+   */
+  private static void assertDataLoss(
+      ThrowingCallable call, boolean afterParts, String description) {
+    assertThatThrownBy(call)
+        .satisfies(
+            thrown -> {
+              if (afterParts) {
+                assertThat(thrown).isInstanceOf(CompletionException.class);
+              }
+              assertThat(afterParts ? thrown.getCause() : thrown)
+                  .isInstanceOfSatisfying(
+                      StatusRuntimeException.class,
+                      e -> {
+                        assertThat(e.getStatus().getCode()).isEqualTo(Status.Code.DATA_LOSS);
+                        assertThat(e.getStatus().getDescription()).contains(description);
+                      });
+            });
+  }
+
+  /** Replaces the value of the part on page {@code index} of {@code pages}. */
+  private static void withValue(List<GetItemsResponse> pages, int index, ByteString value) {
+    GetItemsResponse page = pages.get(index);
     pages.set(
-        1,
-        second.toBuilder()
-            .setItems(
-                0,
-                second.getItems(0).toBuilder()
-                    .setValue(second.getItems(0).getValue().substring(0, PART - 100)))
-            .build());
-    assertThatThrownBy(() -> read(pages.get(0), byToken(pages, new ArrayList<>())))
-        .cause()
-        .isInstanceOfSatisfying(
-            StatusRuntimeException.class,
-            e ->
-                assertThat(e.getStatus().getDescription())
-                    .contains("part 1 of a value read in parts does not match its first part"));
+        index, page.toBuilder().setItems(0, page.getItems(0).toBuilder().setValue(value)).build());
   }
 
   /** Pages of one part each of {@code value}, part i's page token naming part i + 1. */
