@@ -18,11 +18,11 @@ import java.util.List;
 import scala.Tuple2;
 
 /**
- * The work of one Spark task: read a unit of the source (a token range, a file) with the source
- * type's {@link SourceReader} and write the target rows it yields with the target type's {@link
- * RowWriter} (or check them against a table), and say what happened in a {@link RangeResult}. A
- * task stops early at a conflict or once it holds more than {@code failures.maxBadRows} bad rows,
- * since the job stops then anyway. Serializable.
+ * The work of a Spark task: read units of the source (token ranges, files) with the source type's
+ * {@link SourceReader} and write the target rows they yield with the target type's {@link
+ * RowWriter} (or check them against a table), and say what happened to each unit in a {@link
+ * RangeResult}. A task stops early at a conflict or once it holds more than {@code
+ * failures.maxBadRows} bad rows, since the job stops then anyway. Serializable.
  */
 public final class RangeTask implements Serializable {
   private static final long serialVersionUID = 1L;
@@ -52,25 +52,117 @@ public final class RangeTask implements Serializable {
     this.bytesPerSecond = bytesPerSecond;
   }
 
+  /**
+   * Copies the units of one task, in order (modes DIRECT and IN_PARTITION), and returns a result
+   * for each unit it read to its end or stopped in. The writes of a unit are still completing while
+   * the next unit is read: its writer is finished, and its result made, only once the next unit's
+   * rows are handed over, so the target is kept busy across the units' boundaries. At most two
+   * writers are open at once, the one finishing holding only its requests in flight. The task stops
+   * at the first unit that stops early (a conflict, too many bad rows), and before starting a unit
+   * once its finished units hold more than {@code failures.maxBadRows} bad rows.
+   */
+  public List<RangeResult> copy(List<? extends WorkUnit> units) {
+    List<RangeResult> results = new ArrayList<>(units.size());
+    long badSoFar = 0;
+    UnitCopy finishing = null;
+    try {
+      for (WorkUnit unit : units) {
+        if (badSoFar > config.failures().maxBadRows()) {
+          break;
+        }
+        UnitCopy current = new UnitCopy(unit);
+        try {
+          current.scan();
+        } catch (RuntimeException e) {
+          current.close();
+          throw e;
+        }
+        if (finishing != null) {
+          RangeResult done = finishing.finish();
+          finishing = null;
+          results.add(done);
+          badSoFar += done.badRows().size();
+        }
+        finishing = current;
+        if (!current.scanned.complete()) {
+          break;
+        }
+      }
+      if (finishing != null) {
+        UnitCopy last = finishing;
+        finishing = null;
+        results.add(last.finish());
+      }
+      return results;
+    } finally {
+      if (finishing != null) {
+        finishing.close();
+      }
+    }
+  }
+
   /** Copies one unit (modes DIRECT and IN_PARTITION). */
   public RangeResult copy(WorkUnit unit) {
-    BadRows bad = new BadRows();
-    try (UnitRows rows = reader.open(unit);
-        RowWriter writer = newWriter(unit, bad)) {
-      Scanned scanned = scan(rows, writer, bad);
-      writer.finish();
-      if (scanned.complete()) {
-        writer.commit();
-      }
-      return new RangeResult(
-          unit.index(),
-          scanned.complete(),
-          scanned.read,
-          writer.written(),
-          bad.all(),
-          scanned.conflict,
-          Differences.NONE);
+    return copy(List.of(unit)).get(0);
+  }
+
+  /** One unit's copy: its rows handed to its writer, then its writes awaited and committed. */
+  private final class UnitCopy {
+    private final WorkUnit unit;
+    private final BadRows bad = new BadRows();
+    private final RowWriter writer;
+    private Scanned scanned;
+
+    UnitCopy(WorkUnit unit) {
+      this.unit = unit;
+      this.writer = newWriter(unit, bad);
     }
+
+    /** Reads the unit and hands its rows to the writer; writes may still be in flight after. */
+    void scan() {
+      try (UnitRows rows = reader.open(unit)) {
+        scanned = RangeTask.this.scan(rows, writer, bad);
+      }
+    }
+
+    /** Waits for the unit's writes, commits a unit read whole, closes the writer. */
+    RangeResult finish() {
+      try (writer) {
+        writer.finish();
+        if (scanned.complete()) {
+          writer.commit();
+        }
+        return new RangeResult(
+            unit.index(),
+            scanned.complete(),
+            scanned.read,
+            writer.written(),
+            bad.all(),
+            scanned.conflict,
+            Differences.NONE);
+      }
+    }
+
+    /** Releases the writer without waiting, discarding what it did not commit. */
+    void close() {
+      writer.close();
+    }
+  }
+
+  /**
+   * Validates the units of one task against a table target, in order, copying missing rows when
+   * asked; stops after a unit that stops early.
+   */
+  public List<RangeResult> validate(List<? extends WorkUnit> units, boolean copyMissing) {
+    List<RangeResult> results = new ArrayList<>(units.size());
+    for (WorkUnit unit : units) {
+      RangeResult r = validate(unit, copyMissing);
+      results.add(r);
+      if (!r.complete()) {
+        break;
+      }
+    }
+    return results;
   }
 
   /** Validates one unit against a table target, copying missing rows when asked. */

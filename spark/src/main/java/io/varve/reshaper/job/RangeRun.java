@@ -113,7 +113,7 @@ final class RangeRun {
             shuffle ? null : savepoint,
             config.validation().failuresToFetch());
     boolean validate = kind == ReshapeJob.Kind.VALIDATE;
-    JavaRDD<RangeResult> rdd;
+    JavaRDD<List<RangeResult>> rdd;
     Progress progress;
     if (shuffle) {
       RangePipeline.ReadProgress read = RangePipeline.readProgress(jsc);
@@ -128,7 +128,7 @@ final class RangeRun {
               read);
       progress = progress(read.ranges()::value, read.rows()::value);
     } else {
-      rdd = RangePipeline.perRange(jsc, task, job.todo(), validate, copyMissing);
+      rdd = RangePipeline.perRange(jsc, task, job.todo(), parallelism, validate, copyMissing);
       progress =
           progress(() -> results.totals().rangesCompleted(), () -> results.totals().rowsRead());
     }

@@ -38,11 +38,16 @@ final class ResultCollector {
     this.sampleLimit = sampleLimit;
   }
 
-  /** Counts the result of partition {@code partition}; false if it was counted already. */
-  synchronized boolean add(int partition, RangeResult r) {
+  /** Counts the results of partition {@code partition}; false if they were counted already. */
+  synchronized boolean add(int partition, List<RangeResult> results) {
     if (!seen.add(partition)) {
       return false;
     }
+    results.forEach(this::count);
+    return true;
+  }
+
+  private void count(RangeResult r) {
     badRowsFile.append(r.badRows());
     if (r.complete()) {
       rangesCompleted++;
@@ -63,7 +68,6 @@ final class ResultCollector {
         samples.add(s);
       }
     }
-    return true;
   }
 
   /** The sums of the results counted so far. */

@@ -19,18 +19,20 @@ import scala.runtime.AbstractFunction2;
 import scala.runtime.BoxedUnit;
 
 /**
- * A Spark job of one {@link RangeResult} per partition whose results reach the driver as each task
- * commits, not all at the end: Spark hands the result of a partition to the driver once, when the
- * first attempt that succeeds for it ends. The driver drains them with {@link #drain}.
+ * A Spark job of one list of {@link RangeResult}s per partition (a result per unit the task
+ * finished) whose results reach the driver as each task commits, not all at the end: Spark hands
+ * the result of a partition to the driver once, when the first attempt that succeeds for it ends.
+ * The driver drains them with {@link #drain}.
  */
 final class SparkResults {
   private final JavaSparkContext jsc;
   private final String group;
-  private final Queue<Map.Entry<Integer, RangeResult>> arrived = new ConcurrentLinkedQueue<>();
+  private final Queue<Map.Entry<Integer, List<RangeResult>>> arrived =
+      new ConcurrentLinkedQueue<>();
   private final SimpleFutureAction<BoxedUnit> job;
 
   private SparkResults(
-      JavaSparkContext jsc, JavaRDD<RangeResult> results, String group, String description) {
+      JavaSparkContext jsc, JavaRDD<List<RangeResult>> results, String group, String description) {
     this.jsc = jsc;
     this.group = group;
     jsc.setJobGroup(group, description, true);
@@ -38,16 +40,16 @@ final class SparkResults {
     for (int i = 0; i < results.getNumPartitions(); i++) {
       partitions.add(i);
     }
-    RDD<RangeResult> rdd = results.rdd();
+    RDD<List<RangeResult>> rdd = results.rdd();
     this.job =
         jsc.sc()
             .submitJob(
                 rdd,
                 new OnlyResult(),
                 JavaConverters.asScalaBuffer(partitions).toSeq(),
-                new AbstractFunction2<Object, RangeResult, BoxedUnit>() {
+                new AbstractFunction2<Object, List<RangeResult>, BoxedUnit>() {
                   @Override
-                  public BoxedUnit apply(Object partition, RangeResult result) {
+                  public BoxedUnit apply(Object partition, List<RangeResult> result) {
                     arrived.add(Map.entry((Integer) partition, result));
                     return BoxedUnit.UNIT;
                   }
@@ -62,14 +64,14 @@ final class SparkResults {
 
   /** Starts {@code results} as a job of group {@code group}. */
   static SparkResults submit(
-      JavaSparkContext jsc, JavaRDD<RangeResult> results, String group, String description) {
+      JavaSparkContext jsc, JavaRDD<List<RangeResult>> results, String group, String description) {
     return new SparkResults(jsc, results, group, description);
   }
 
   /** The (partition, result) pairs that arrived since the last call. */
-  List<Map.Entry<Integer, RangeResult>> drain() {
-    List<Map.Entry<Integer, RangeResult>> out = new ArrayList<>();
-    for (Map.Entry<Integer, RangeResult> e; (e = arrived.poll()) != null; ) {
+  List<Map.Entry<Integer, List<RangeResult>>> drain() {
+    List<Map.Entry<Integer, List<RangeResult>>> out = new ArrayList<>();
+    for (Map.Entry<Integer, List<RangeResult>> e; (e = arrived.poll()) != null; ) {
       out.add(e);
     }
     return out;
@@ -91,13 +93,14 @@ final class SparkResults {
     jsc.cancelJobGroup(group);
   }
 
-  /** The task's work: a partition holds one result. */
+  /** The task's work: a partition holds one list of results. */
   private static final class OnlyResult
-      extends AbstractFunction1<Iterator<RangeResult>, RangeResult> implements Serializable {
+      extends AbstractFunction1<Iterator<List<RangeResult>>, List<RangeResult>>
+      implements Serializable {
     private static final long serialVersionUID = 1L;
 
     @Override
-    public RangeResult apply(Iterator<RangeResult> partition) {
+    public List<RangeResult> apply(Iterator<List<RangeResult>> partition) {
       return partition.next();
     }
   }

@@ -41,10 +41,10 @@ class ResultCollectorTest {
     Savepoint savepoint = Savepoint.open(dir, "job", "f", 4);
     ResultCollector results = new ResultCollector(new BadRowsFile(file, "run"), savepoint, 10);
 
-    assertThat(results.add(0, result(0, true, 2))).isTrue();
-    assertThat(results.add(1, result(1, true, 3))).isTrue();
+    assertThat(results.add(0, List.of(result(0, true, 2)))).isTrue();
+    assertThat(results.add(1, List.of(result(1, true, 3)))).isTrue();
     // the same task again, as a second successful attempt would report it
-    assertThat(results.add(1, result(1, true, 3))).isFalse();
+    assertThat(results.add(1, List.of(result(1, true, 3)))).isFalse();
 
     Totals t = results.totals();
     assertThat(t.rangesCompleted()).isEqualTo(2);
@@ -62,11 +62,29 @@ class ResultCollectorTest {
     Savepoint savepoint = Savepoint.open(dir, "job", "f", 4);
     ResultCollector results = new ResultCollector(new BadRowsFile(file, "run"), savepoint, 1);
 
-    results.add(2, result(2, false, 4));
+    results.add(2, List.of(result(2, false, 4)));
 
     assertThat(results.totals().badRows()).isEqualTo(4);
     assertThat(results.totals().rangesCompleted()).isZero();
     assertThat(BadRowsFile.read(file)).hasSize(4);
     assertThat(savepoint.doneRanges()).isEmpty();
+  }
+
+  @Test
+  void a_task_of_several_ranges_records_each_range_it_finished_and_not_the_one_it_stopped_in() {
+    Path file = dir.resolve("job.bad-rows");
+    Savepoint savepoint = Savepoint.open(dir, "job", "f", 8);
+    ResultCollector results = new ResultCollector(new BadRowsFile(file, "run"), savepoint, 10);
+
+    assertThat(results.add(0, List.of(result(4, true, 1), result(5, true, 0), result(6, false, 2))))
+        .isTrue();
+    assertThat(results.add(0, List.of(result(4, true, 1)))).isFalse();
+
+    Totals t = results.totals();
+    assertThat(t.rangesCompleted()).isEqualTo(2);
+    assertThat(t.rowsRead()).isEqualTo(150);
+    assertThat(t.badRows()).isEqualTo(3);
+    assertThat(BadRowsFile.read(file)).hasSize(3).doesNotHaveDuplicates();
+    assertThat(savepoint.doneRanges()).containsExactly(4, 5);
   }
 }

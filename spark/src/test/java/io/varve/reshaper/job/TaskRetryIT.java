@@ -32,7 +32,7 @@ class TaskRetryIT {
   void a_task_tried_again_counts_once_and_writes_its_bad_rows_once() throws Exception {
     JavaSparkContext jsc =
         JavaSparkContext.fromSparkContext(SparkSupport.session(Map.of()).sparkContext());
-    JavaRDD<RangeResult> tasks =
+    JavaRDD<List<RangeResult>> tasks =
         jsc.parallelize(List.of(0, 1, 2, 3), 4)
             .map(
                 range -> {
@@ -50,7 +50,8 @@ class TaskRetryIT {
                     throw new IllegalStateException(
                         "connection lost after the writes of range " + range);
                   }
-                  return new RangeResult(range, true, 100, 98, bad, null, Differences.NONE);
+                  return List.of(
+                      new RangeResult(range, true, 100, 98, bad, null, Differences.NONE));
                 });
     Path file = dir.resolve("job.bad-rows");
     Savepoint savepoint = Savepoint.open(dir, "job", "f", 4);
