@@ -4,11 +4,15 @@ import com.datastax.oss.driver.api.core.CqlSession;
 import io.varve.local.cassandra.LocalCassandraSettings;
 import io.varve.perf.environment.Environment;
 import io.varve.perf.environment.LocalServer;
+import io.varve.perf.measure.CpuMeter;
+import io.varve.perf.measure.Listeners;
 import io.varve.reshaper.job.SparkSupport;
 import java.io.PrintStream;
 import java.net.InetSocketAddress;
 import java.net.URI;
+import java.time.Duration;
 import java.util.Arrays;
+import java.util.LinkedHashMap;
 import java.util.Locale;
 import java.util.Map;
 import org.apache.spark.sql.SparkSession;
@@ -16,10 +20,13 @@ import org.apache.spark.sql.SparkSession;
 /**
  * {@code varve perf migrate}: generates the users' case and times, in one JVM and one embedded
  * Spark, the {@link MigratePhases}. Spark, the JIT and the connections first warm up on a table a
- * tenth the size, untimed; then the phases run {@code repeat} times into fresh target tables and
- * the figures are the medians. Prints {@code key=value} lines; progress goes to standard error.
+ * tenth the size, untimed, until the JIT compilers settle ({@link #warmUp}); then the phases run
+ * {@code repeat} times into fresh target tables and the figures are the medians. Prints {@code
+ * key=value} lines; progress goes to standard error.
  */
 final class MigrateBenchmark {
+  private static final double SETTLED_JIT_SHARE = 0.05;
+  private static final int MAX_WARMUP_ROUNDS = 4;
 
   private final Environment environment;
   private final int rows;
@@ -28,6 +35,7 @@ final class MigrateBenchmark {
   private final int repeat;
   private final int dynamoDbItems;
   private final PrintStream out;
+  private final CpuMeter cpu = new CpuMeter().add("client", ProcessHandle.current().pid());
 
   /**
    * @param taskSlots Spark task threads of the embedded mode, 0 = its default
@@ -64,8 +72,10 @@ final class MigrateBenchmark {
               + local.address()
               + (local.startedHere() ? " (started)" : " (already running)"));
       address = contactPoint(local.address());
+      cpu.add("cassandra", local.pid());
     } else {
       address = contactPoint(cassandra);
+      Listeners.pidOf(address.getPort()).ifPresent(pid -> cpu.add("cassandra", pid));
     }
     CqlSession session =
         environment.closeAtEnd(
@@ -74,7 +84,7 @@ final class MigrateBenchmark {
                 .addContactPoint(address)
                 .withLocalDatacenter(LocalCassandraSettings.DATACENTER)
                 .build());
-    measure(new MigratePhases(session, address, keyspace, System.err));
+    measure(new MigratePhases(session, address, keyspace, cpu, System.err));
   }
 
   private void measure(MigratePhases phases) throws Exception {
@@ -91,7 +101,7 @@ final class MigrateBenchmark {
     SparkSupport.session(
         taskSlots > 0 ? Map.of("spark.master", "local[" + taskSlots + ",3]") : Map.of());
     kv("task_slots", SparkSession.active().sparkContext().defaultParallelism());
-    phases.run("warmup_", warmupRows);
+    kv("warmup_rounds", warmUp(phases, warmupRows));
     double[][] runs = new double[repeat][];
     for (int i = 0; i < repeat; i++) {
       if (i > 0) {
@@ -128,8 +138,59 @@ final class MigrateBenchmark {
     kv("copy_vs_raw_ingest_packed", seconds[4] / seconds[0]);
     // the same rows: Parquet files loaded, against packed raw ingest
     kv("parquet_load_vs_raw_ingest", seconds[4] / seconds[6]);
+    // the ceiling of a copy on this node: the driver alone reading and writing the same rows
+    kv("raw_copy_vs_raw_ingest_packed", seconds[4] / seconds[7]);
+    kv("copy_vs_raw_copy", seconds[7] / seconds[0]);
+    // where the cores went: CPU microseconds per source row, by phase and process
+    phases
+        .cpuByPhase()
+        .forEach(
+            (phase, byProcess) ->
+                byProcess.forEach(
+                    (process, time) ->
+                        kv(
+                            phase + "_cpu_us_per_row." + process,
+                            time.toNanos() / 1e3 / ((double) rows * repeat))));
     if (dynamoDbItems > 0) {
       measureDynamoDb(phases);
+    }
+  }
+
+  /**
+   * Runs the phases on the warm-up tables until the JIT compilers of this JVM and the node settle:
+   * until a round's compiler threads take under {@value #SETTLED_JIT_SHARE} of the CPU time of the
+   * round, at most {@value #MAX_WARMUP_ROUNDS} rounds. A compiler still busy in a timed phase takes
+   * cores from it (on two cores, a C2 thread took a third of this JVM's CPU time in the first
+   * counted copy after a single round). Returns the rounds run.
+   */
+  private int warmUp(MigratePhases phases, int warmupRows) {
+    for (int round = 1; ; round++) {
+      Map<String, Duration> before = cpu.sample();
+      phases.run("warmup_", warmupRows);
+      Map<String, Duration> used = new LinkedHashMap<>();
+      cpu.accumulate(before, used);
+      double jit = 0;
+      double all = 0;
+      for (Map.Entry<String, Duration> e : used.entrySet()) {
+        double seconds = e.getValue().toNanos() / 1e9;
+        if (e.getKey().endsWith(CpuMeter.JIT_SUFFIX)) {
+          jit += seconds;
+        } else {
+          all += seconds;
+        }
+      }
+      double share = all > 0 ? jit / all : 0;
+      environment.progress(
+          String.format(
+              Locale.ROOT,
+              "warm-up round %d: JIT compilers %.1f s of %.1f s CPU (%.0f %%)",
+              round,
+              jit,
+              all,
+              share * 100));
+      if (share < SETTLED_JIT_SHARE || round == MAX_WARMUP_ROUNDS) {
+        return round;
+      }
     }
   }
 

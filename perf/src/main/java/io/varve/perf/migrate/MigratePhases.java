@@ -3,14 +3,17 @@ package io.varve.perf.migrate;
 import com.datastax.oss.driver.api.core.CqlSession;
 import com.datastax.oss.driver.api.core.cql.SimpleStatement;
 import io.varve.local.cassandra.LocalCassandraSettings;
+import io.varve.perf.measure.CpuMeter;
 import io.varve.reshaper.config.JobConfigLoader;
 import io.varve.reshaper.job.Outcome;
 import io.varve.reshaper.job.ReshapeJob;
 import java.io.PrintStream;
 import java.net.InetSocketAddress;
 import java.time.Duration;
+import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.function.DoubleSupplier;
 import org.apache.spark.sql.SparkSession;
 
 /**
@@ -18,12 +21,12 @@ import org.apache.spark.sql.SparkSession;
  * ids_by_partnerid} and writing its own target table: (a) the reshaper's copy, (b) its compact
  * reshape, (c) a plain connector DataFrame copy, (d) raw async CQL ingest of the same rows, (e) the
  * same ingest with batches packed as the reshaper packs them, (f) the reshaper's unload of the
- * source to Parquet files and (g) its load of those files into a table. The tables of the untimed
- * warm-up have the prefix {@code warmup_}.
+ * source to Parquet files, (g) its load of those files into a table and (j) the {@link RawCopy} of
+ * the table, run beside (a). The tables of the untimed warm-up have the prefix {@code warmup_}.
  */
 public final class MigratePhases {
 
-  /** The phases' names, in the order they run. */
+  /** The phases' names, in the order of {@link #run}'s seconds. */
   static final List<String> NAMES =
       List.of(
           "copy",
@@ -32,9 +35,15 @@ public final class MigratePhases {
           "raw_ingest",
           "raw_ingest_packed",
           "parquet_unload",
-          "parquet_load");
+          "parquet_load",
+          "raw_copy");
 
   private static final String SOURCE = "ids_by_partnerid";
+  private static final int QUIET_WAIT_SECONDS = 60;
+
+  /** The token ranges of the reshaper's default split on one node, which the raw copy takes. */
+  private static final int DEFAULT_SPLIT_COUNT = 256;
+
   private static final String HISTORY =
       "(partnerid text, id text, date timestamp,"
           + " PRIMARY KEY ((partnerid), date, id)) WITH CLUSTERING ORDER BY (date DESC)";
@@ -49,17 +58,31 @@ public final class MigratePhases {
           "baseline_history",
           "raw_ingest",
           "raw_ingest_packed",
-          "parquet_load");
+          "parquet_load",
+          "raw_copy");
 
   private final CqlSession session;
   private final InetSocketAddress address;
   private final String keyspace;
+  private final CpuMeter cpu;
   private final PrintStream err;
 
-  MigratePhases(CqlSession session, InetSocketAddress address, String keyspace, PrintStream err) {
+  /** CPU time of each process over each phase of the counted runs, by phase name. */
+  private final Map<String, Map<String, Duration>> cpuByPhase = new LinkedHashMap<>();
+
+  private boolean counting;
+  private int runs;
+
+  MigratePhases(
+      CqlSession session,
+      InetSocketAddress address,
+      String keyspace,
+      CpuMeter cpu,
+      PrintStream err) {
     this.session = session;
     this.address = address;
     this.keyspace = keyspace;
+    this.cpu = cpu;
     this.err = err;
   }
 
@@ -103,33 +126,105 @@ public final class MigratePhases {
    * {@link #NAMES}.
    */
   double[] run(String prefix, int rows) {
-    double copy = timeJob(prefix, TARGETS.get(0), "");
+    counting = prefix.isEmpty();
+    // the copy and the raw copy side by side, the first of them in turn: the first read of the
+    // source after other work meets colder caches and a JIT compiler busier with the switch
+    boolean rawFirst = runs++ % 2 == 1;
+    double rawCopy = rawFirst ? rawCopy(prefix) : 0;
+    double copy = metered("copy", () -> timeJob(prefix, TARGETS.get(0), ""));
+    if (!rawFirst) {
+      rawCopy = rawCopy(prefix);
+    }
     double reshape =
-        timeJob(
-            prefix,
-            TARGETS.get(1),
-            "renames:\n  - from: date\n    to: seen_date\n"
-                + "reshape:\n  onConflict: keepMax\n  column: seen_date\n");
-    double baseline = baseline(prefix);
-    double raw = RawIngest.write(session, keyspace + "." + prefix + TARGETS.get(3), rows);
-    double packed = RawIngest.write(session, keyspace + "." + prefix + TARGETS.get(4), rows, 10);
+        metered(
+            "reshape",
+            () ->
+                timeJob(
+                    prefix,
+                    TARGETS.get(1),
+                    "renames:\n  - from: date\n    to: seen_date\n"
+                        + "reshape:\n  onConflict: keepMax\n  column: seen_date\n"));
+    double baseline = metered("baseline", () -> baseline(prefix));
+    double raw =
+        metered(
+            "raw_ingest",
+            () -> RawIngest.write(session, keyspace + "." + prefix + TARGETS.get(3), rows));
+    double packed =
+        metered(
+            "raw_ingest_packed",
+            () -> RawIngest.write(session, keyspace + "." + prefix + TARGETS.get(4), rows, 10));
     // one file per token range of the default split: 256 files
     String files =
         System.getProperty("java.io.tmpdir") + "/varve-perf-parquet-" + System.nanoTime();
     double unload =
-        timeJob(
-            side("source", prefix + SOURCE),
-            "target:\n  type: parquet\n  path: " + files + "\n",
-            "",
-            "parquet files");
+        metered(
+            "parquet_unload",
+            () ->
+                timeJob(
+                    side("source", prefix + SOURCE),
+                    "target:\n  type: parquet\n  path: " + files + "\n",
+                    "",
+                    "parquet files"));
     double load =
-        timeJob(
-            "source:\n  type: parquet\n  path: " + files + "\n",
-            side("target", prefix + TARGETS.get(5)),
-            "",
-            TARGETS.get(5));
+        metered(
+            "parquet_load",
+            () ->
+                timeJob(
+                    "source:\n  type: parquet\n  path: " + files + "\n",
+                    side("target", prefix + TARGETS.get(5)),
+                    "",
+                    TARGETS.get(5)));
     deleteTree(java.nio.file.Path.of(files));
-    return new double[] {copy, reshape, baseline, raw, packed, unload, load};
+    return new double[] {copy, reshape, baseline, raw, packed, unload, load, rawCopy};
+  }
+
+  private double rawCopy(String prefix) {
+    return metered(
+        "raw_copy",
+        () ->
+            RawCopy.copy(
+                session,
+                keyspace + "." + prefix + SOURCE,
+                keyspace + "." + prefix + TARGETS.get(6),
+                DEFAULT_SPLIT_COUNT,
+                SparkSession.active().sparkContext().defaultParallelism()));
+  }
+
+  /**
+   * Runs one phase; in a counted run (not the warm-up) adds each process's CPU time over it to
+   * {@link #cpuByPhase}.
+   */
+  private double metered(String phase, DoubleSupplier work) {
+    awaitNoCompactions();
+    err.println("perf migrate: phase " + phase + (counting ? "" : " (warm-up)"));
+    Map<String, Duration> before = cpu.sample();
+    double seconds = work.getAsDouble();
+    if (counting) {
+      cpu.accumulate(before, cpuByPhase.computeIfAbsent(phase, p -> new LinkedHashMap<>()));
+    }
+    return seconds;
+  }
+
+  /**
+   * Waits, at most {@value #QUIET_WAIT_SECONDS} s, until the node runs no compaction, so that a
+   * phase does not pay for the compaction of what the one before it wrote.
+   */
+  private void awaitNoCompactions() {
+    long deadline = System.nanoTime() + Duration.ofSeconds(QUIET_WAIT_SECONDS).toNanos();
+    while (System.nanoTime() < deadline
+        && session.execute("SELECT task_id FROM system_views.sstable_tasks").one() != null) {
+      try {
+        Thread.sleep(100);
+      } catch (InterruptedException e) {
+        Thread.currentThread().interrupt();
+        return;
+      }
+    }
+  }
+
+  /** Each process's CPU time over each phase of the counted runs, by phase name. */
+  Map<String, Map<String, Duration>> cpuByPhase() {
+    return cpuByPhase;
   }
 
   private void createTargets(String prefix) {
