@@ -569,8 +569,11 @@ public final class JobOptions {
       JOB.option("writer.batchBytes", integer(1, 1 << 20))
           .defaultValue(4096)
           .doc(
-              "At most this many value bytes per batch (Cassandra warns above"
-                  + " 5 KiB by default).");
+              "At most this many bytes per batch as Cassandra counts them for its warning above"
+                  + " `batch_size_warn_threshold` (5 KiB by default, a log line per batch): the"
+                  + " clustering values and 24 bytes a row, each other value and 20 bytes. A"
+                  + " non-frozen collection counts as one value, where Cassandra counts each"
+                  + " element.");
   public static final Option<Integer> BATCH_PARTITIONS =
       JOB.option("writer.batchPartitions", integer(1, 100))
           .defaultValue(10)

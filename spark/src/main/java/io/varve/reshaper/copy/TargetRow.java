@@ -86,7 +86,32 @@ public final class TargetRow implements Serializable {
     return true;
   }
 
-  /** Encoded size of the values, for batch and rate limits. */
+  /** Bytes Cassandra counts for a row in a batch: its liveness info and its row deletion. */
+  static final int BATCH_ROW_OVERHEAD = 24;
+
+  /** Bytes Cassandra counts for a cell in a batch besides its value: timestamp, TTL, deletion. */
+  static final int BATCH_CELL_OVERHEAD = 20;
+
+  /**
+   * The size Cassandra gives this row in a batch, the size it compares with {@code
+   * batch_size_warn_threshold} (5 KiB by default) and logs a warning for on every batch above it:
+   * the clustering values, {@value #BATCH_ROW_OVERHEAD} bytes, and each other non-null value with
+   * {@value #BATCH_CELL_OVERHEAD} bytes. The partition key is left out (Cassandra counts it once
+   * per partition, not per row); a non-frozen collection counts as one cell, where Cassandra counts
+   * a cell per element.
+   */
+  int batchBytes(int partitionKeyCount, int primaryKeyCount) {
+    int size = BATCH_ROW_OVERHEAD;
+    for (int i = partitionKeyCount; i < values.length; i++) {
+      byte[] v = values[i];
+      if (v != null) {
+        size += v.length + (i < primaryKeyCount ? 0 : BATCH_CELL_OVERHEAD);
+      }
+    }
+    return size;
+  }
+
+  /** Encoded size of the values, for rate limits and the grouping of a re-partitioning. */
   int sizeBytes() {
     int size = 0;
     for (byte[] v : values) {

@@ -31,14 +31,15 @@ import java.util.concurrent.atomic.AtomicInteger;
 
 /**
  * Writes target rows with asynchronous upserts: consecutive rows go in one unlogged batch as long
- * as their partitions (at most {@code writer.batchPartitions} of them) have the same replicas, so
- * the coordinator the driver picks for the batch is a replica of every row in it and the batch
- * costs the cluster what its single-partition parts would, in one request (the packing is {@link
- * ReplicaPacker}'s, in order, answered from the driver's token map). At most {@code
- * writer.maxInFlight} requests are outstanding, failed requests are retried, and rows that still
- * fail are kept as bad rows, in the CQL text that writes them. Rows are upserts with no read before
- * write, so writing a row twice leaves the same result. Without the driver's token map each batch
- * holds one partition. One thread calls {@link #accept}; completions run on driver threads.
+ * as their partitions (at most {@code writer.batchPartitions} of them) have the same replicas and
+ * the batch stays within {@code writer.batchBytes} as Cassandra counts them ({@link
+ * TargetRow#batchBytes}), so the coordinator the driver picks for the batch is a replica of every
+ * row in it and the batch costs the cluster what its single-partition parts would, in one request
+ * (the packing is {@link ReplicaPacker}'s, in order, answered from the driver's token map). At most
+ * {@code writer.maxInFlight} requests are outstanding, failed requests are retried, and rows that
+ * still fail are kept as bad rows, in the CQL text that writes them. Rows are upserts with no read
+ * before write, so writing a row twice leaves the same result. Without the driver's token map each
+ * batch holds one partition. One thread calls {@link #accept}; completions run on driver threads.
  */
 final class TargetWriter implements RowWriter {
   private final CqlSession session;
@@ -81,11 +82,12 @@ final class TargetWriter implements RowWriter {
         limits.batchPartitions() > 1 ? session.getMetadata().getTokenMap() : Optional.empty();
     CqlIdentifier keyspace = CqlIdentifier.fromInternal(config.target().keyspace());
     int partitionKey = plan.target().partitionKeyCount();
+    int primaryKey = plan.target().primaryKeyCount();
     this.packer =
         new ReplicaPacker<>(
             new PackingLimits(limits.batchRows(), limits.batchPartitions(), limits.batchBytes()),
             Placement.of(
-                TargetRow::sizeBytes,
+                row -> row.batchBytes(partitionKey, primaryKey),
                 (previous, next) -> previous.samePrefix(next, partitionKey),
                 row -> tokens.map(t -> replicas(t, keyspace, row, partitionKey)).orElse(null)),
             this::send);
@@ -119,7 +121,11 @@ final class TargetWriter implements RowWriter {
     List<Pending> group = new ArrayList<>(batch.items().size());
     batch.items().forEach(row -> group.add(new Pending(row, upserts.of(row))));
     rows.acquire(group.size());
-    bytes.acquire(batch.bytes());
+    long valueBytes = 0;
+    for (TargetRow row : batch.items()) {
+      valueBytes += row.sizeBytes();
+    }
+    bytes.acquire(valueBytes);
     inFlight.acquireUninterruptibly();
     send(group, retries, inFlight::release);
   }
