@@ -55,11 +55,12 @@ public final class RangeTask implements Serializable {
   /**
    * Copies the units of one task, in order (modes DIRECT and IN_PARTITION), and returns a result
    * for each unit it read to its end or stopped in. The writes of a unit are still completing while
-   * the next unit is read: its writer is finished, and its result made, only once the next unit's
-   * rows are handed over, so the target is kept busy across the units' boundaries. At most two
-   * writers are open at once, the one finishing holding only its requests in flight. The task stops
-   * at the first unit that stops early (a conflict, too many bad rows), and before starting a unit
-   * once its finished units hold more than {@code failures.maxBadRows} bad rows.
+   * the next unit is read: a writer with writes in flight ({@link RowWriter#writesInFlight}) is
+   * finished, and its unit's result made, only once the next unit's rows are handed over, so the
+   * target is kept busy across the units' boundaries. At most two writers are open at once, the one
+   * finishing holding only its requests in flight; other writers finish with their unit. The task
+   * stops at the first unit that stops early (a conflict, too many bad rows), and before starting a
+   * unit once its finished units hold more than {@code failures.maxBadRows} bad rows.
    */
   public List<RangeResult> copy(List<? extends WorkUnit> units) {
     List<RangeResult> results = new ArrayList<>(units.size());
@@ -77,13 +78,16 @@ public final class RangeTask implements Serializable {
           current.close();
           throw e;
         }
-        if (finishing != null) {
-          RangeResult done = finishing.finish();
-          finishing = null;
-          results.add(done);
-          badSoFar += done.badRows().size();
-        }
+        // the unit read now is the one to close if finishing the one before fails
+        UnitCopy previous = finishing;
         finishing = current;
+        if (previous != null) {
+          badSoFar += add(results, previous.finish());
+        }
+        if (!current.writer.writesInFlight()) {
+          finishing = null;
+          badSoFar += add(results, current.finish());
+        }
         if (!current.scanned.complete()) {
           break;
         }
@@ -99,6 +103,12 @@ public final class RangeTask implements Serializable {
         finishing.close();
       }
     }
+  }
+
+  /** Adds {@code result} to {@code results}; returns its bad rows. */
+  private static int add(List<RangeResult> results, RangeResult result) {
+    results.add(result);
+    return result.badRows().size();
   }
 
   /** Copies one unit (modes DIRECT and IN_PARTITION). */

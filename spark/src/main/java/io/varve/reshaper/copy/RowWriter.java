@@ -11,6 +11,16 @@ public interface RowWriter extends RowSink, AutoCloseable {
   /** Rows handed to the target so far. */
   long written();
 
+  /**
+   * True when rows handed over are still being written after {@link #accept} returns (requests in
+   * flight): a task then finishes this writer only after the next unit's rows are handed over, so
+   * the target stays busy. False (the default) for a writer whose {@link #finish} does the
+   * remaining work itself, such as closing a file whose data it holds in memory until then.
+   */
+  default boolean writesInFlight() {
+    return false;
+  }
+
   /** After {@link #finish}, for a unit that was read whole. */
   default void commit() {}
 

@@ -111,6 +111,12 @@ final class TargetWriter implements RowWriter {
     return written;
   }
 
+  /** True: batches are in flight after {@link #accept} returns. */
+  @Override
+  public boolean writesInFlight() {
+    return true;
+  }
+
   /** Closes the session it was given. */
   @Override
   public void close() {
