@@ -111,11 +111,6 @@ public final class RangeTask implements Serializable {
     return result.badRows().size();
   }
 
-  /** Copies one unit (modes DIRECT and IN_PARTITION). */
-  public RangeResult copy(WorkUnit unit) {
-    return copy(List.of(unit)).get(0);
-  }
-
   /** One unit's copy: its rows handed to its writer, then its writes awaited and committed. */
   private final class UnitCopy {
     private final WorkUnit unit;
