@@ -29,6 +29,12 @@ public final class ChunkCrashServerMain {
    */
   static final String READ_BYTES_PROPERTY = "varve.test.readBytes";
 
+  /**
+   * A JVM option {@code -D<this>=<ISO-8601 duration>} sets the server's storage timeout ({@code
+   * cassandra.requestTimeout}).
+   */
+  static final String REQUEST_TIMEOUT_PROPERTY = "varve.test.requestTimeout";
+
   private ChunkCrashServerMain() {}
 
   /**
@@ -75,6 +81,24 @@ public final class ChunkCrashServerMain {
             .withContactPoints(
                 List.of(new InetSocketAddress(hostPort[0], Integer.parseInt(hostPort[1]))))
             .withMetadataKeyspace(args[1]);
+    String requestTimeout = System.getProperty(REQUEST_TIMEOUT_PROPERTY);
+    if (requestTimeout != null) {
+      c =
+          new CassandraSettings(
+              c.contactPoints(),
+              c.localDatacenter(),
+              c.username(),
+              c.password(),
+              c.tls(),
+              c.compression(),
+              Duration.parse(requestTimeout),
+              c.schemaTimeout(),
+              c.metadataKeyspace(),
+              c.replication(),
+              c.maxInFlightWrites(),
+              c.maxInFlightWriteBytes(),
+              c.compressionThreshold());
+    }
     ServerSettings settings = base.toBuilder().cassandra(c).port(0).build();
     String readBytes = System.getProperty(READ_BYTES_PROPERTY);
     if (readBytes != null) {

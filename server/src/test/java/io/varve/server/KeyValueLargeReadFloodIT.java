@@ -223,7 +223,13 @@ class KeyValueLargeReadFloodIT {
     }
     onSmallServer(
         "varve-kv-tiny-flood",
-        List.of("-Xmx512m", "-XX:+ExitOnOutOfMemoryError"),
+        // the storage timeout well above what 16 such pages take on two cores shared with
+        // Cassandra and a server seconds old, its compilers busy: this test is about memory, and a
+        // driver whose threads decode 65,536 rows a page for 16 readers can take more than 5 s
+        List.of(
+            "-Xmx512m",
+            "-XX:+ExitOnOutOfMemoryError",
+            "-D" + ChunkCrashServerMain.REQUEST_TIMEOUT_PROPERTY + "=PT60S"),
         small -> {
           GetItemsRequest page =
               GetItemsRequest.newBuilder()
