@@ -24,6 +24,13 @@ final class ItemRead {
 
   private static final byte[] NONE = new byte[0];
 
+  /**
+   * A page of many items holds its memory as their rows arrive, whenever this much more is due: a
+   * read that finds no room stops there, before it fetches the rest of a page of tens of thousands
+   * of small items, rather than once the whole page is read.
+   */
+  static final long HOLD_STEP = 1 << 20;
+
   private final CqlItemReader reader;
   private final KvNamespace ns;
   private final String id;
@@ -38,6 +45,9 @@ final class ItemRead {
   private long fetched;
   private long planned;
   private long largestFetchBytes;
+
+  /** What the page has held of the response memory so far ({@link #HOLD_STEP}). */
+  private long held;
 
   /** An item of the page whose value is in chunks, to be reassembled once the page is read. */
   private record Chunked(int index, ValueMetadata metadata, long generation) {}
@@ -109,6 +119,9 @@ final class ItemRead {
                       generation,
                       raw && values ? metadata.compression() : ValueMetadata.Compression.NONE));
               budget.progressed();
+              if (!page.inParts()) {
+                holdDue(HOLD_STEP);
+              }
               return !page
                   .done(); // at the item limit; a full page is only known by the next item refused
             }));
@@ -215,15 +228,15 @@ final class ItemRead {
   /**
    * The page with its chunked values reassembled, one value after the other (each value's chunks in
    * parallel): the page holds at most its byte bound, or its one large item. An item deleted
-   * meanwhile is left out. The page's bytes are held in the response memory first: a chunked
-   * value's size is known from its item row, so a read that has no room is refused before it
-   * fetches a chunk.
+   * meanwhile is left out. The page's bytes are held in the response memory first (what its rows
+   * did not hold as they arrived): a chunked value's size is known from its item row, so a read
+   * that has no room is refused before it fetches a chunk.
    */
   CompletionStage<ItemPage> assembled(ItemPage read) {
     if (parted != null) {
       return firstPart(read);
     }
-    memory.hold(ResponseBound.heldBytes(read.bytes(), read.items().size()));
+    holdDue(0);
     if (chunked.isEmpty()) {
       return CompletableFuture.completedFuture(read);
     }
@@ -255,6 +268,19 @@ final class ItemRead {
               read.bytes(),
               read.largestFetchBytes());
         });
+  }
+
+  /**
+   * Holds what the page's items taken so far hold ({@link ResponseBound#heldBytes}) beyond what it
+   * held before, once that is at least {@code step} bytes; throws RESOURCE_EXHAUSTED when the
+   * response memory has no room.
+   */
+  private void holdDue(long step) {
+    long due = ResponseBound.heldBytes(page.bytes(), items.size()) - held;
+    if (due >= step) {
+      memory.hold(due);
+      held += due;
+    }
   }
 
   /**

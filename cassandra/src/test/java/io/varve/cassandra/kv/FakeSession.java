@@ -74,6 +74,8 @@ final class FakeSession implements CqlSession {
   private final Map<String, TreeMap<byte[], Cells>> items = new ConcurrentHashMap<>();
   private final Map<String, ByteBuffer> chunks = new ConcurrentHashMap<>();
   private final List<Query> queries = new ArrayList<>();
+  private final java.util.concurrent.atomic.AtomicInteger driverPages =
+      new java.util.concurrent.atomic.AtomicInteger();
   private Consumer<Query> onQuery = q -> {};
   private CompletableFuture<Void> gate;
 
@@ -111,6 +113,11 @@ final class FakeSession implements CqlSession {
   /** The queries answered so far, in order. */
   List<Query> queries() {
     return List.copyOf(queries);
+  }
+
+  /** The driver pages of item rows served so far, first pages and those fetched after them. */
+  int driverPages() {
+    return driverPages.get();
   }
 
   /** The queries of one shape answered so far. */
@@ -210,7 +217,8 @@ final class FakeSession implements CqlSession {
   }
 
   /** The driver page of {@code rows} from {@code from}, of {@code pageSize} rows (all when 0). */
-  private static AsyncResultSet page(Columns columns, List<Row> rows, int from, int pageSize) {
+  private AsyncResultSet page(Columns columns, List<Row> rows, int from, int pageSize) {
+    driverPages.incrementAndGet();
     int to = pageSize <= 0 ? rows.size() : Math.min(rows.size(), from + pageSize);
     return new FakeResults.Page(
         columns,

@@ -148,6 +148,11 @@ class ItemReadTest {
     return read(true, page, false, ReadBudget.NONE);
   }
 
+  /** A read of values into {@code page} that holds its response in {@code memory}. */
+  ItemRead read(BytePage page, ResponseMemory memory) {
+    return new ItemRead(reader, NS, ID, true, page, false, ReadBudget.NONE, memory);
+  }
+
   /** One query of {@code fetchSize} rows into the page, as a read of a small page makes it. */
   static ItemPage collected(ItemRead read, ItemPredicate predicate, int fetchSize) {
     return join(
@@ -347,16 +352,7 @@ class ItemReadTest {
         bytes -> {
           throw new VarveException(VarveException.Kind.RESOURCE_EXHAUSTED, "no room");
         };
-    ItemRead read =
-        new ItemRead(
-            reader,
-            NS,
-            ID,
-            true,
-            new BytePage(1 << 20, Long.MAX_VALUE),
-            false,
-            ReadBudget.NONE,
-            full);
+    ItemRead read = read(new BytePage(1 << 20, Long.MAX_VALUE), full);
 
     assertThatThrownBy(() -> collected(read, ALL, 10))
         .isInstanceOf(CompletionException.class)
@@ -365,6 +361,54 @@ class ItemReadTest {
             VarveException.class,
             e -> assertThat(e.kind()).isEqualTo(VarveException.Kind.RESOURCE_EXHAUSTED));
     assertThat(session.count("CHUNK")).isZero();
+  }
+
+  @Test
+  void a_page_of_many_items_holds_its_memory_a_mib_at_a_time_as_their_rows_arrive() {
+    putItems(4000, 1000);
+    ItemRead read = read(new BytePage(16 << 20, Long.MAX_VALUE));
+
+    ItemPage page =
+        join(read.collect(ALL, 500, true).thenApply(read::page).thenCompose(read::assembled));
+
+    assertThat(page.items()).hasSize(4000);
+    assertThat(held.stream().mapToLong(Long::longValue).sum())
+        .as("in all, what the page holds: held once, never twice")
+        .isEqualTo(ResponseBound.heldBytes(page.bytes(), 4000));
+    long item = 5 + 1000 + ResponseBound.ITEM_OVERHEAD_BYTES;
+    assertThat(held.subList(0, held.size() - 1))
+        .as("held as the rows arrived, a MiB and at most one item more each time")
+        .hasSizeGreaterThanOrEqualTo(3)
+        .allSatisfy(h -> assertThat(h).isBetween(ItemRead.HOLD_STEP, ItemRead.HOLD_STEP + item));
+  }
+
+  @Test
+  void a_page_of_many_items_without_room_stops_fetching_where_the_memory_ran_out() {
+    putItems(4000, 1000);
+    AtomicLong taken = new AtomicLong();
+    ResponseMemory room =
+        bytes -> {
+          if (taken.addAndGet(bytes) > 3 * ItemRead.HOLD_STEP / 2) {
+            throw new VarveException(VarveException.Kind.RESOURCE_EXHAUSTED, "no room");
+          }
+        };
+    ItemRead read = read(new BytePage(16 << 20, Long.MAX_VALUE), room);
+
+    assertThatThrownBy(
+            () ->
+                join(
+                    read.collect(ALL, 500, true)
+                        .thenApply(read::page)
+                        .thenCompose(read::assembled)))
+        .isInstanceOf(CompletionException.class)
+        .cause()
+        .isInstanceOfSatisfying(
+            VarveException.class,
+            e -> assertThat(e.kind()).isEqualTo(VarveException.Kind.RESOURCE_EXHAUSTED));
+    // 2 MiB of items (about 1,850) are due at the second hold: 4 driver pages of 500 rows, of 8
+    assertThat(session.driverPages())
+        .as("driver pages fetched before the refusal, of the 8 the page needs")
+        .isLessThanOrEqualTo(4);
   }
 
   @Test
