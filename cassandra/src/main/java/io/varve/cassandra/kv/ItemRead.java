@@ -8,7 +8,6 @@ import io.varve.core.kv.KeyRange;
 import io.varve.core.kv.KvItem;
 import io.varve.core.kv.KvNamespace;
 import io.varve.core.kv.ReadBudget;
-import io.varve.core.kv.ResponseBound;
 import io.varve.core.kv.ValueMetadata;
 import io.varve.core.read.ResponseMemory;
 import io.varve.format.ItemValues;
@@ -24,13 +23,6 @@ final class ItemRead {
 
   private static final byte[] NONE = new byte[0];
 
-  /**
-   * A page of many items holds its memory as their rows arrive, whenever this much more is due: a
-   * read that finds no room stops there, before it fetches the rest of a page of tens of thousands
-   * of small items, rather than once the whole page is read.
-   */
-  static final long HOLD_STEP = 1 << 20;
-
   private final CqlItemReader reader;
   private final KvNamespace ns;
   private final String id;
@@ -39,15 +31,13 @@ final class ItemRead {
   private final boolean raw;
   private final ReadBudget budget;
   private final ResponseMemory memory;
+  private final PageMemory held;
   private final List<KvItem> items = new ArrayList<>();
   private final List<Chunked> chunked = new ArrayList<>();
   private ValueMetadata parted;
   private long fetched;
   private long planned;
   private long largestFetchBytes;
-
-  /** What the page has held of the response memory so far ({@link #HOLD_STEP}). */
-  private long held;
 
   /** An item of the page whose value is in chunks, to be reassembled once the page is read. */
   private record Chunked(int index, ValueMetadata metadata, long generation) {}
@@ -70,6 +60,7 @@ final class ItemRead {
     this.reader = reader;
     this.budget = budget;
     this.memory = memory;
+    this.held = new PageMemory(memory);
     this.ns = ns;
     this.id = id;
     this.values = values;
@@ -120,7 +111,7 @@ final class ItemRead {
                       raw && values ? metadata.compression() : ValueMetadata.Compression.NONE));
               budget.progressed();
               if (!page.inParts()) {
-                holdDue(HOLD_STEP);
+                held.arrived(page.bytes(), items.size());
               }
               return !page
                   .done(); // at the item limit; a full page is only known by the next item refused
@@ -236,7 +227,7 @@ final class ItemRead {
     if (parted != null) {
       return firstPart(read);
     }
-    holdDue(0);
+    held.known(read.bytes(), read.items().size());
     if (chunked.isEmpty()) {
       return CompletableFuture.completedFuture(read);
     }
@@ -271,19 +262,6 @@ final class ItemRead {
   }
 
   /**
-   * Holds what the page's items taken so far hold ({@link ResponseBound#heldBytes}) beyond what it
-   * held before, once that is at least {@code step} bytes; throws RESOURCE_EXHAUSTED when the
-   * response memory has no room.
-   */
-  private void holdDue(long step) {
-    long due = ResponseBound.heldBytes(page.bytes(), items.size()) - held;
-    if (due >= step) {
-      memory.hold(due);
-      held += due;
-    }
-  }
-
-  /**
    * The page of one value returned in parts: its first part, and the parts pinned to its version.
    * An inline value was read whole with its row and is held as such; a chunked one holds what its
    * first part's read holds.
@@ -291,7 +269,7 @@ final class ItemRead {
   private CompletionStage<ItemPage> firstPart(ItemPage read) {
     KvItem item = items.get(0);
     if (!parted.isChunked()) {
-      memory.hold(ResponseBound.heldBytes(read.bytes(), read.items().size()));
+      held.known(read.bytes(), read.items().size());
     }
     return reader
         .parts()

@@ -6,7 +6,6 @@ import io.varve.core.kv.BytePage;
 import io.varve.core.kv.KvItem;
 import io.varve.core.kv.KvNamespace;
 import io.varve.core.kv.ReadBudget;
-import io.varve.core.kv.ResponseBound;
 import io.varve.core.kv.ScanPage;
 import io.varve.core.kv.ScanPosition;
 import io.varve.core.kv.ScannedItem;
@@ -46,6 +45,7 @@ final class ScanRead {
   private long rows;
   private final ReadBudget budget;
   private final ResponseMemory memory;
+  private final PageMemory held;
   private boolean paused;
   private boolean valueLeftOut;
 
@@ -59,6 +59,7 @@ final class ScanRead {
     this.page = page;
     this.budget = budget;
     this.memory = memory;
+    this.held = new PageMemory(memory);
   }
 
   /**
@@ -120,16 +121,20 @@ final class ScanRead {
             here.token(),
             new KvItem(key, value, metadata.valueSize(), RowStream.bigint(row, column))));
     last = here;
+    if (!page.inParts()) {
+      held.arrived(page.bytes(), items.size());
+    }
     return !page.done(); // at the item limit; a full page is only known by the next item refused
   }
 
   /**
    * Reads the chunked values of the page's items, one value after the other (each value's chunks in
    * parallel); an item deleted meanwhile is left out. The page's bytes are held in the response
-   * memory first, so a scan that has no room is refused before it fetches a chunk.
+   * memory first (what its rows did not hold as they arrived: {@link PageMemory}), so a scan that
+   * has no room is refused before it fetches a chunk.
    */
   CompletionStage<Void> assemble(KvNamespace ns, ChunkedReads chunks) {
-    memory.hold(ResponseBound.heldBytes(valueLeftOut ? 0 : page.bytes(), items.size()));
+    held.known(valueLeftOut ? 0 : page.bytes(), items.size());
     CompletionStage<Void> done = CompletableFuture.completedFuture(null);
     for (Chunked c : chunked) {
       done =

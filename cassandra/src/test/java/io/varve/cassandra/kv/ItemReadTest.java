@@ -372,39 +372,21 @@ class ItemReadTest {
         join(read.collect(ALL, 500, true).thenApply(read::page).thenCompose(read::assembled));
 
     assertThat(page.items()).hasSize(4000);
-    assertThat(held.stream().mapToLong(Long::longValue).sum())
-        .as("in all, what the page holds: held once, never twice")
-        .isEqualTo(ResponseBound.heldBytes(page.bytes(), 4000));
-    long item = 5 + 1000 + ResponseBound.ITEM_OVERHEAD_BYTES;
-    assertThat(held.subList(0, held.size() - 1))
-        .as("held as the rows arrived, a MiB and at most one item more each time")
-        .hasSizeGreaterThanOrEqualTo(3)
-        .allSatisfy(h -> assertThat(h).isBetween(ItemRead.HOLD_STEP, ItemRead.HOLD_STEP + item));
+    PageMemoryChecks.assertHeldInSteps(
+        held,
+        ResponseBound.heldBytes(page.bytes(), 4000),
+        5 + 1000 + ResponseBound.ITEM_OVERHEAD_BYTES);
   }
 
   @Test
   void a_page_of_many_items_without_room_stops_fetching_where_the_memory_ran_out() {
     putItems(4000, 1000);
-    AtomicLong taken = new AtomicLong();
-    ResponseMemory room =
-        bytes -> {
-          if (taken.addAndGet(bytes) > 3 * ItemRead.HOLD_STEP / 2) {
-            throw new VarveException(VarveException.Kind.RESOURCE_EXHAUSTED, "no room");
-          }
-        };
-    ItemRead read = read(new BytePage(16 << 20, Long.MAX_VALUE), room);
+    ItemRead read =
+        read(new BytePage(16 << 20, Long.MAX_VALUE), PageMemoryChecks.roomForOneStepAndAHalf());
 
-    assertThatThrownBy(
-            () ->
-                join(
-                    read.collect(ALL, 500, true)
-                        .thenApply(read::page)
-                        .thenCompose(read::assembled)))
-        .isInstanceOf(CompletionException.class)
-        .cause()
-        .isInstanceOfSatisfying(
-            VarveException.class,
-            e -> assertThat(e.kind()).isEqualTo(VarveException.Kind.RESOURCE_EXHAUSTED));
+    PageMemoryChecks.assertRefused(
+        () ->
+            join(read.collect(ALL, 500, true).thenApply(read::page).thenCompose(read::assembled)));
     // 2 MiB of items (about 1,850) are due at the second hold: 4 driver pages of 500 rows, of 8
     assertThat(session.driverPages())
         .as("driver pages fetched before the refusal, of the 8 the page needs")

@@ -245,6 +245,52 @@ class ScanReadTest {
     assertThat(position(page)).isEqualTo("10/r1/k" + (1_000_000 + ScanRead.MAX_ROWS_PER_PAGE - 1));
   }
 
+  /** 8 driver pages of 500 rows, items of 1,000 bytes of record {@code r1}: about 4 MB. */
+  static Pages manyItems() {
+    List<List<Row>> driverPages = new ArrayList<>();
+    for (int p = 0; p < 8; p++) {
+      List<Row> rows = new ArrayList<>();
+      for (int r = 0; r < 500; r++) {
+        rows.add(row(10, "r1", String.format("k%04d", p * 500 + r), 1_000));
+      }
+      driverPages.add(rows);
+    }
+    return new Pages(SCAN, driverPages);
+  }
+
+  @Test
+  void a_page_of_many_items_holds_its_memory_a_mib_at_a_time_as_their_rows_arrive() {
+    Pages pages = manyItems();
+    ScanRead read = read(new BytePage(16 << 20, Long.MAX_VALUE), ReadBudget.NONE);
+
+    boolean stopped = join(read.rows(pages::first));
+    join(read.assemble(NS, new CqlItemReader(new FakeSession(), KvLimits.DEFAULT, 2).chunks()));
+    ScanPage page = read.page(stopped);
+
+    assertThat(page.items()).hasSize(4000);
+    PageMemoryChecks.assertHeldInSteps(
+        held,
+        ResponseBound.heldBytes(page.bytes(), 4000),
+        2 + 5 + 1_000 + ResponseBound.ITEM_OVERHEAD_BYTES);
+  }
+
+  @Test
+  void a_page_of_many_items_without_room_stops_fetching_where_the_memory_ran_out() {
+    Pages pages = manyItems();
+    ScanRead read =
+        new ScanRead(
+            true,
+            new BytePage(16 << 20, Long.MAX_VALUE),
+            ReadBudget.NONE,
+            PageMemoryChecks.roomForOneStepAndAHalf());
+
+    PageMemoryChecks.assertRefused(() -> join(read.rows(pages::first)));
+    // 2 MiB of items (about 1,850) are due at the second hold: 4 driver pages of 500 rows, of 8
+    assertThat(pages.fetched())
+        .as("driver pages fetched before the refusal, of the 8 the page needs")
+        .isLessThanOrEqualTo(4);
+  }
+
   @Test
   void a_chunked_value_is_read_from_its_chunks_after_the_page_is_held() {
     FakeSession session = new FakeSession();
