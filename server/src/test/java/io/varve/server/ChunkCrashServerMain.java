@@ -83,21 +83,7 @@ public final class ChunkCrashServerMain {
             .withMetadataKeyspace(args[1]);
     String requestTimeout = System.getProperty(REQUEST_TIMEOUT_PROPERTY);
     if (requestTimeout != null) {
-      c =
-          new CassandraSettings(
-              c.contactPoints(),
-              c.localDatacenter(),
-              c.username(),
-              c.password(),
-              c.tls(),
-              c.compression(),
-              Duration.parse(requestTimeout),
-              c.schemaTimeout(),
-              c.metadataKeyspace(),
-              c.replication(),
-              c.maxInFlightWrites(),
-              c.maxInFlightWriteBytes(),
-              c.compressionThreshold());
+      c = c.withRequestTimeout(Duration.parse(requestTimeout));
     }
     ServerSettings settings = base.toBuilder().cassandra(c).port(0).build();
     String readBytes = System.getProperty(READ_BYTES_PROPERTY);

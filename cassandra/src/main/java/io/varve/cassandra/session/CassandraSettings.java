@@ -98,6 +98,23 @@ public record CassandraSettings(
         compressionThreshold);
   }
 
+  public CassandraSettings withRequestTimeout(Duration timeout) {
+    return new CassandraSettings(
+        contactPoints,
+        localDatacenter,
+        username,
+        password,
+        tls,
+        compression,
+        timeout,
+        schemaTimeout,
+        metadataKeyspace,
+        replication,
+        maxInFlightWrites,
+        maxInFlightWriteBytes,
+        compressionThreshold);
+  }
+
   public CassandraSettings withMetadataKeyspace(String keyspace) {
     return new CassandraSettings(
         contactPoints,
