@@ -117,8 +117,12 @@ final class KvBenchmark {
     ItemData data = new ItemData(42);
     Map<String, Double> goals = new LinkedHashMap<>();
     if (parameters.runs("put")) {
-      environment.progress("puts: " + seconds(parameters.warmup()) + " warm-up, then measured");
-      new PutPhase(parameters, data).run(tee(out, goals), api, raw, hop, cpu);
+      environment.progress(
+          "puts: "
+              + seconds(parameters.warmup())
+              + " warm-up and rounds until the JIT compilers settle, then measured");
+      new PutPhase(parameters, data)
+          .run(tee(out, goals), api, raw, hop, cpu, environment::progress);
     }
     if (parameters.runs("get")) {
       environment.progress("gets of 100 items of 1 KiB");

@@ -8,20 +8,31 @@ import java.time.Duration;
 import java.util.Iterator;
 import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Locale;
 import java.util.Map;
 import java.util.concurrent.CompletionStage;
+import java.util.function.Consumer;
 import java.util.function.Function;
 
 /**
  * {@code put.ratio}: PutItems items/s against {@link RawItems} writing the same rows (same item
  * sizes and items per request, the same requests in flight), each side for {@code --duration}
  * seconds in two halves, in the order raw, API, hop, hop, API, raw, after {@code --warmup} seconds
- * of the three alternating. The third side is the {@link BareHop}: the same PutItems through a
- * server that does nothing but write the rows ({@code put.hop.ratio}, hop ÷ raw, the most any
- * server in between can reach here; {@code put.varve_to_hop.ratio}, what Varve adds to it).
- * Requests spread over {@code --records} records; every item is a new row.
+ * of the three alternating, and then further rounds of 5 s a side until a round's JIT compilers
+ * take under {@value CpuMeter#SETTLED_JIT_SHARE} of the CPU time of the processes measured (at most
+ * {@value #MAX_SETTLING_ROUNDS} rounds): a server still compiling is not what a user runs for days,
+ * and on two slow cores Varve's server still spent a fifth of its CPU time compiling after 120 s.
+ * The third side is the {@link BareHop}: the same PutItems through a server that does nothing but
+ * write the rows ({@code put.hop.ratio}, hop ÷ raw, the most any server in between can reach here;
+ * {@code put.varve_to_hop.ratio}, what Varve adds to it). Requests spread over {@code --records}
+ * records; every item is a new row.
  */
 final class PutPhase {
+
+  /** Rounds of the three sides after {@code --warmup}, at most, for the JIT compilers to settle. */
+  static final int MAX_SETTLING_ROUNDS = 12;
+
+  private static final Duration SLICE = Duration.ofSeconds(5);
 
   private final KvParameters parameters;
   private final ItemData data;
@@ -37,7 +48,13 @@ final class PutPhase {
   /** A side of the comparison: its name in the figures and how it sends a request. */
   private record Side(String name, Function<Request, CompletionStage<?>> send) {}
 
-  void run(Figures out, KvApi api, RawItems raw, BareHop.Process hop, CpuMeter cpu)
+  void run(
+      Figures out,
+      KvApi api,
+      RawItems raw,
+      BareHop.Process hop,
+      CpuMeter cpu,
+      Consumer<String> progress)
       throws Exception {
     Side viaRaw = new Side("raw", r -> raw.put(r.id(), r.items(), KvApi.Token.now()));
     Side viaVarve =
@@ -46,14 +63,30 @@ final class PutPhase {
     Side viaHop = new Side("hop", r -> hop.put(r.id(), r.items(), KvApi.Token.now()));
     List<Side> sides = List.of(viaRaw, viaVarve, viaHop);
     long warmupEnd = System.nanoTime() + parameters.warmup().toNanos();
-    Duration slice = Duration.ofSeconds(5);
     int round = 0;
     while (System.nanoTime() < warmupEnd) {
-      for (Side side : sides) {
-        send(side.send(), "w" + side.name() + round, slice);
-      }
-      round++;
+      warmUp(sides, round++);
     }
+    double jitShare = Double.NaN;
+    for (int settling = 1; settling <= MAX_SETTLING_ROUNDS; settling++) {
+      Map<String, Duration> before = cpu.sample();
+      warmUp(sides, round++);
+      Map<String, Duration> used = new LinkedHashMap<>();
+      cpu.accumulate(before, used);
+      jitShare = CpuMeter.jitShare(used);
+      progress.accept(
+          String.format(
+              Locale.ROOT,
+              "puts: settling round %d: JIT compilers %.0f %% of %.1f s CPU",
+              settling,
+              jitShare * 100,
+              CpuMeter.seconds(used)));
+      if (jitShare < CpuMeter.SETTLED_JIT_SHARE) {
+        break;
+      }
+    }
+    out.put("put.warmup.rounds", round);
+    out.put("put.warmup.jit_share", jitShare);
     Duration half = parameters.duration().dividedBy(2);
     Map<String, Long> items = new LinkedHashMap<>();
     Map<String, Double> seconds = new LinkedHashMap<>();
@@ -102,6 +135,13 @@ final class PutPhase {
 
   private static double perThousand(Duration cpu, long items) {
     return items == 0 ? Double.NaN : cpu.toMillis() * 1000.0 / items;
+  }
+
+  /** One warm-up round: each side in turn for {@link #SLICE}, not measured. */
+  private void warmUp(List<Side> sides, int round) throws InterruptedException {
+    for (Side side : sides) {
+      send(side.send(), "w" + side.name() + round, SLICE);
+    }
   }
 
   private void send(Function<Request, CompletionStage<?>> side, String prefix, Duration length)

@@ -23,6 +23,12 @@ public final class CpuMeter {
 
   public static final String JIT_SUFFIX = "_jit";
 
+  /**
+   * The share of a round's CPU time under which the JIT compilers count as settled: the warm-ups of
+   * {@code migrate} and of {@code kv}'s puts run until a round stays under it.
+   */
+  public static final double SETTLED_JIT_SHARE = 0.05;
+
   /** {@code /proc} counts CPU time in ticks of USER_HZ, which Linux fixes at 100 per second. */
   private static final long MILLIS_PER_TICK = 10;
 
@@ -68,6 +74,32 @@ public final class CpuMeter {
                 totals.merge(name, now.minus(before.get(name)), Duration::plus);
               }
             });
+  }
+
+  /**
+   * Of the CPU time in {@code used} (as {@link #accumulate} fills it, all processes together), the
+   * share of the JIT compiler threads; 0 when no CPU time was used.
+   */
+  public static double jitShare(Map<String, Duration> used) {
+    double jit = 0;
+    double all = 0;
+    for (Map.Entry<String, Duration> e : used.entrySet()) {
+      double seconds = e.getValue().toNanos() / 1e9;
+      if (e.getKey().endsWith(JIT_SUFFIX)) {
+        jit += seconds;
+      } else {
+        all += seconds;
+      }
+    }
+    return all > 0 ? jit / all : 0;
+  }
+
+  /** The CPU time in {@code used} of all processes together, in seconds. */
+  public static double seconds(Map<String, Duration> used) {
+    return used.entrySet().stream()
+        .filter(e -> !e.getKey().endsWith(JIT_SUFFIX))
+        .mapToDouble(e -> e.getValue().toNanos() / 1e9)
+        .sum();
   }
 
   /**

@@ -25,7 +25,6 @@ import org.apache.spark.sql.SparkSession;
  * key=value} lines; progress goes to standard error.
  */
 final class MigrateBenchmark {
-  private static final double SETTLED_JIT_SHARE = 0.05;
   private static final int MAX_WARMUP_ROUNDS = 4;
 
   private final Environment environment;
@@ -158,10 +157,10 @@ final class MigrateBenchmark {
 
   /**
    * Runs the phases on the warm-up tables until the JIT compilers of this JVM and the node settle:
-   * until a round's compiler threads take under {@value #SETTLED_JIT_SHARE} of the CPU time of the
-   * round, at most {@value #MAX_WARMUP_ROUNDS} rounds. A compiler still busy in a timed phase takes
-   * cores from it (on two cores, a C2 thread took a third of this JVM's CPU time in the first
-   * counted copy after a single round). Returns the rounds run.
+   * until a round's compiler threads take under {@value CpuMeter#SETTLED_JIT_SHARE} of the CPU time
+   * of the round, at most {@value #MAX_WARMUP_ROUNDS} rounds. A compiler still busy in a timed
+   * phase takes cores from it (on two cores, a C2 thread took a third of this JVM's CPU time in the
+   * first counted copy after a single round). Returns the rounds run.
    */
   private int warmUp(MigratePhases phases, int warmupRows) {
     for (int round = 1; ; round++) {
@@ -169,26 +168,17 @@ final class MigrateBenchmark {
       phases.run("warmup_", warmupRows);
       Map<String, Duration> used = new LinkedHashMap<>();
       cpu.accumulate(before, used);
-      double jit = 0;
-      double all = 0;
-      for (Map.Entry<String, Duration> e : used.entrySet()) {
-        double seconds = e.getValue().toNanos() / 1e9;
-        if (e.getKey().endsWith(CpuMeter.JIT_SUFFIX)) {
-          jit += seconds;
-        } else {
-          all += seconds;
-        }
-      }
-      double share = all > 0 ? jit / all : 0;
+      double share = CpuMeter.jitShare(used);
+      double all = CpuMeter.seconds(used);
       environment.progress(
           String.format(
               Locale.ROOT,
               "warm-up round %d: JIT compilers %.1f s of %.1f s CPU (%.0f %%)",
               round,
-              jit,
+              share * all,
               all,
               share * 100));
-      if (share < SETTLED_JIT_SHARE || round == MAX_WARMUP_ROUNDS) {
+      if (share < CpuMeter.SETTLED_JIT_SHARE || round == MAX_WARMUP_ROUNDS) {
         return round;
       }
     }

@@ -37,4 +37,20 @@ class CpuMeterTest {
         .isPositive()
         .isLessThanOrEqualTo(cpu.get("client").plusMillis(10));
   }
+
+  @Test
+  void the_jit_share_of_a_round_is_over_all_processes_together() {
+    Map<String, Duration> used =
+        Map.of(
+            "server", Duration.ofSeconds(6),
+            "server_jit", Duration.ofSeconds(3),
+            "client", Duration.ofSeconds(2),
+            "client_jit", Duration.ofSeconds(0),
+            "cassandra", Duration.ofSeconds(12));
+    // 3 s of compilers in 20 s of CPU: 15 %, not the server's own 50 %
+    assertThat(CpuMeter.jitShare(used)).isEqualTo(0.15);
+    assertThat(CpuMeter.seconds(used)).isEqualTo(20.0);
+    assertThat(CpuMeter.jitShare(used)).isGreaterThan(CpuMeter.SETTLED_JIT_SHARE);
+    assertThat(CpuMeter.jitShare(Map.of("server", Duration.ZERO))).isZero();
+  }
 }
