@@ -13,6 +13,7 @@ import com.linecorp.armeria.server.HttpService;
 import com.linecorp.armeria.server.RoutingContext;
 import com.linecorp.armeria.server.ServiceRequestContext;
 import com.linecorp.armeria.server.SimpleDecoratingHttpService;
+import io.netty.util.AttributeKey;
 import io.varve.core.error.Causes;
 import io.varve.server.admission.AdmissionControl;
 import io.varve.server.admission.AdmissionRefusedException;
@@ -51,6 +52,14 @@ import org.reactivestreams.Subscription;
  * answer.
  */
 final class Admission extends SimpleDecoratingHttpService {
+
+  /**
+   * The body this decorator gathered, for the inner {@link UnaryFraming} to check in one pass
+   * instead of wrapping the request and filtering it as it is read again; it takes the attribute
+   * and clears it, so the context does not keep the body alive for the rest of the exchange.
+   */
+  static final AttributeKey<HttpData> GATHERED_BODY =
+      AttributeKey.valueOf(Admission.class, "GATHERED_BODY");
 
   private final HttpService delegate;
   private final AdmissionControl control;
@@ -123,6 +132,9 @@ final class Admission extends SimpleDecoratingHttpService {
                   }
                   HttpRequest whole = body.toHttpRequest();
                   ctx.updateRequest(whole);
+                  if (transport == AdmissionControl.Transport.GRPC) {
+                    ctx.setAttr(GATHERED_BODY, body.content());
+                  }
                   try {
                     return delegate.serve(ctx, whole);
                   } catch (Exception e) {

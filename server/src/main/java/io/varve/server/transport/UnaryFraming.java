@@ -59,9 +59,38 @@ final class UnaryFraming {
       int maxMessageBytes, String limit) {
     return service ->
         service.decorate(
-            (delegate, ctx, req) ->
-                delegate.serve(
-                    ctx, framed(req.contentType()) ? checked(req, maxMessageBytes, limit) : req));
+            (delegate, ctx, req) -> {
+              if (!framed(req.contentType())) {
+                return delegate.serve(ctx, req);
+              }
+              HttpData gathered = ctx.ownAttr(Admission.GATHERED_BODY);
+              if (gathered != null) {
+                ctx.setAttr(Admission.GATHERED_BODY, null);
+                if (wellFramed(gathered, maxMessageBytes, limit)) {
+                  return delegate.serve(ctx, req);
+                }
+              }
+              // checked as the body streams by: a failure ends the request stream, as the gRPC
+              // service's exception handler expects
+              return delegate.serve(ctx, checked(req, maxMessageBytes, limit));
+            });
+  }
+
+  /**
+   * Whether a body admission has gathered is exactly one well-framed message: checked in one pass
+   * over its bytes, where a filtering wrapper would see every piece again as the gRPC call reads
+   * the body (about 1 % of the server's CPU time on small PutItems, in profiles of 2026-12-01). A
+   * body that fails is checked again as it streams, so that its refusal takes the usual path.
+   */
+  private static boolean wellFramed(HttpData body, int maxMessageBytes, String limit) {
+    UnaryFraming framing = new UnaryFraming(maxMessageBytes, limit);
+    try {
+      framing.read(body.array());
+      framing.end();
+      return true;
+    } catch (VarveException e) {
+      return false;
+    }
   }
 
   private static boolean framed(MediaType type) {

@@ -3,11 +3,20 @@ package io.varve.server.transport;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatCode;
 
+import com.linecorp.armeria.common.HttpData;
+import com.linecorp.armeria.common.HttpHeaderNames;
+import com.linecorp.armeria.common.HttpMethod;
+import com.linecorp.armeria.common.HttpRequest;
+import com.linecorp.armeria.common.HttpResponse;
+import com.linecorp.armeria.common.RequestHeaders;
+import com.linecorp.armeria.server.HttpService;
+import com.linecorp.armeria.server.ServiceRequestContext;
 import io.varve.core.error.InvalidFieldException;
 import io.varve.core.error.VarveException;
 import java.nio.ByteBuffer;
 import java.util.Arrays;
 import java.util.HexFormat;
+import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.CsvSource;
 
@@ -90,5 +99,47 @@ class UnaryFramingTest {
               framing.end();
             })
         .doesNotThrowAnyException();
+  }
+
+  /**
+   * What the decorator hands the gRPC service: a body admission gathered and found well framed is
+   * passed as it is, the attribute cleared; a malformed one is wrapped, so its refusal ends the
+   * request stream as before.
+   */
+  @Test
+  void a_gathered_body_is_checked_in_one_pass_and_a_malformed_one_as_it_streams() throws Exception {
+    for (String hex : new String[] {"0000000003616263", "0200000003616263"}) {
+      byte[] body = HexFormat.of().parseHex(hex);
+      HttpRequest req =
+          HttpRequest.of(
+              RequestHeaders.of(
+                  HttpMethod.POST,
+                  "/varve.api.kv.v1.KeyValue/PutItems",
+                  HttpHeaderNames.CONTENT_TYPE,
+                  "application/grpc+proto"),
+              HttpData.wrap(body));
+      ServiceRequestContext ctx = ServiceRequestContext.of(req);
+      ctx.setAttr(Admission.GATHERED_BODY, HttpData.wrap(body));
+      HttpRequest[] seen = new HttpRequest[1];
+      HttpService service =
+          UnaryFraming.decorator(LIMIT, "the test's limit")
+              .apply(
+                  (HttpService)
+                      (c, r) -> {
+                        seen[0] = r;
+                        return HttpResponse.of(200);
+                      });
+      service.serve(ctx, req);
+      assertThat(ctx.ownAttr(Admission.GATHERED_BODY)).isNull();
+      if (hex.startsWith("00")) {
+        assertThat(seen[0]).isSameAs(req);
+      } else {
+        assertThat(seen[0]).isNotSameAs(req);
+        assertThatCode(() -> seen[0].aggregate().join())
+            .hasRootCauseInstanceOf(InvalidFieldException.class)
+            .rootCause()
+            .hasMessageContaining("message flags 0x02");
+      }
+    }
   }
 }
