@@ -81,23 +81,19 @@ public final class CpuMeter {
    * share of the JIT compiler threads; 0 when no CPU time was used.
    */
   public static double jitShare(Map<String, Duration> used) {
-    double jit = 0;
-    double all = 0;
-    for (Map.Entry<String, Duration> e : used.entrySet()) {
-      double seconds = e.getValue().toNanos() / 1e9;
-      if (e.getKey().endsWith(JIT_SUFFIX)) {
-        jit += seconds;
-      } else {
-        all += seconds;
-      }
-    }
-    return all > 0 ? jit / all : 0;
+    double all = seconds(used);
+    return all > 0 ? sum(used, true) / all : 0;
   }
 
   /** The CPU time in {@code used} of all processes together, in seconds. */
   public static double seconds(Map<String, Duration> used) {
+    return sum(used, false);
+  }
+
+  /** Seconds of the {@code _jit} entries of {@code used}, or of the others. */
+  private static double sum(Map<String, Duration> used, boolean jit) {
     return used.entrySet().stream()
-        .filter(e -> !e.getKey().endsWith(JIT_SUFFIX))
+        .filter(e -> e.getKey().endsWith(JIT_SUFFIX) == jit)
         .mapToDouble(e -> e.getValue().toNanos() / 1e9)
         .sum();
   }

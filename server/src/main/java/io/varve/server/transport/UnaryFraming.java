@@ -60,15 +60,10 @@ final class UnaryFraming {
     return service ->
         service.decorate(
             (delegate, ctx, req) -> {
-              if (!framed(req.contentType())) {
+              HttpData gathered = ctx.setAttr(Admission.GATHERED_BODY, null);
+              if (!framed(req.contentType())
+                  || (gathered != null && wellFramed(gathered, maxMessageBytes, limit))) {
                 return delegate.serve(ctx, req);
-              }
-              HttpData gathered = ctx.ownAttr(Admission.GATHERED_BODY);
-              if (gathered != null) {
-                ctx.setAttr(Admission.GATHERED_BODY, null);
-                if (wellFramed(gathered, maxMessageBytes, limit)) {
-                  return delegate.serve(ctx, req);
-                }
               }
               // checked as the body streams by: a failure ends the request stream, as the gRPC
               // service's exception handler expects
